@@ -1,0 +1,33 @@
+# The two commands: `make run` and `make test`. Both set everything up first.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PORT ?= 8000
+DATA_DIR ?= ./var
+
+.PHONY: run test bench venv clean
+
+$(VENV)/.installed: requirements.txt requirements-dev.txt
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	touch $@
+
+venv: $(VENV)/.installed
+
+## run: the API under gunicorn, an RQ worker with its scheduler, and (without
+## REDIS_URL) a private valkey-server persisting to DATA_DIR. Ctrl-C stops all.
+run: venv
+	PORT=$(PORT) DATA_DIR=$(DATA_DIR) $(PY) -m service.run
+
+## test: the whole suite, against real servers the fixtures start.
+test: venv
+	$(PY) -m pytest
+
+## bench: API throughput and latency against a plain Flask endpoint, and the
+## bots' win rates.
+bench: venv
+	$(PY) bench/api.py
+	$(PY) bench/bots.py color-doubt
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis

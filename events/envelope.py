@@ -1,0 +1,135 @@
+"""The event envelope: one entry of a game's log, as stored and as shown.
+
+A game's rules produce ``games.contract.Event``s; the command layer wraps each
+in an ``Envelope`` that adds where it sits in the log (``version``), when it
+was appended, who acted, and for which command. The envelope keeps the
+event's visibility split (public / private per seat / secret), so the feed a
+seat reads is cut from the same record the rules fold.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from games.contract import Event
+
+# Bumped when the shape of stored envelopes or event payloads changes; older
+# entries are upcast on read (see the audit issue).
+SCHEMA_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Envelope:
+    version: int
+    type: str
+    time: int  # ms since the epoch, the command's time
+    seat: int | None  # the acting seat; None for the system (creation, timeouts)
+    command_id: str
+    public: Mapping[str, Any] = field(default_factory=dict)
+    private: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
+    secret: Mapping[str, Any] = field(default_factory=dict)
+    # the command that produced this event, on the first event of each command
+    # only; seen by the acting seat and in the operator's log
+    command: Mapping[str, Any] | None = None
+    actor: str = "player"  # "player", "bot" (a bot seat or autopilot) or "system"
+    schema: int = SCHEMA_VERSION
+
+    @classmethod
+    def wrap(
+        cls,
+        event: Event,
+        version: int,
+        seat: int | None,
+        command_id: str,
+        command: Mapping[str, Any] | None,
+        actor: str,
+    ) -> "Envelope":
+        return cls(
+            version=version,
+            type=event.type,
+            time=event.at,
+            seat=seat,
+            command_id=command_id,
+            public=event.public,
+            private=event.private,
+            secret=event.secret,
+            command=command,
+            actor=actor,
+        )
+
+    @classmethod
+    def wrap_all(
+        cls,
+        events: list[Event],
+        after: int,
+        seat: int | None,
+        command_id: str,
+        command: Mapping[str, Any],
+        actor: str,
+    ) -> list["Envelope"]:
+        """Envelopes for one command's events, numbered on from version ``after``."""
+        return [
+            cls.wrap(event, after + n, seat, command_id, command if n == 1 else None, actor)
+            for n, event in enumerate(events, start=1)
+        ]
+
+    def event(self) -> Event:
+        """The event as the rules know it, for ``evolve``."""
+        return Event(self.type, self.public, self.private, self.secret, self.time)
+
+    def seen_by(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see of this entry (``None``: public only)."""
+        data = dict(self.public)
+        if seat is not None and seat in self.private:
+            data.update(self.private[seat])
+        shown: dict[str, Any] = {
+            "version": self.version,
+            "type": self.type,
+            "time": self.time,
+            "seat": self.seat,
+            "actor": self.actor,
+            "data": data,
+        }
+        if seat is not None and seat == self.seat:
+            shown["command_id"] = self.command_id
+        return shown
+
+    def whole(self) -> dict[str, Any]:
+        """Every part, for the operator's log and for storage."""
+        return {
+            "version": self.version,
+            "type": self.type,
+            "schema": self.schema,
+            "time": self.time,
+            "seat": self.seat,
+            "actor": self.actor,
+            "command_id": self.command_id,
+            "command": self.command,
+            "public": self.public,
+            "private": {str(seat): part for seat, part in self.private.items()},
+            "secret": self.secret,
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.whole(), separators=(",", ":"), sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> "Envelope":
+        return cls.from_dict(json.loads(text))
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any]) -> "Envelope":
+        return cls(
+            version=raw["version"],
+            type=raw["type"],
+            schema=raw["schema"],
+            time=raw["time"],
+            seat=raw["seat"],
+            actor=raw["actor"],
+            command_id=raw["command_id"],
+            command=raw["command"],
+            public=raw["public"],
+            private={int(seat): part for seat, part in raw["private"].items()},
+            secret=raw["secret"],
+        )

@@ -1,0 +1,165 @@
+"""The event store: one Redis stream per game, appended atomically.
+
+Every key of a game carries its id as a hash tag (``game:{<id>}:...``) so a
+game's keys share one cluster slot and the append script may touch them all.
+Stream entry ids are ``<version>-0``: the log is numbered 1, 2, 3... with no
+gaps, and "everything after version N" is a plain range read.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+import redis
+
+from events.envelope import Envelope
+
+# Idempotency records live a day: long enough for any client's retries.
+IDEMPOTENCY_TTL_SECONDS = 24 * 3600
+
+
+def stream_key(game_id: str) -> str:
+    return f"game:{{{game_id}}}:events"
+
+
+def tokens_key(game_id: str) -> str:
+    return f"game:{{{game_id}}}:tokens"
+
+
+def idempotency_key(game_id: str, scope: str, key: str) -> str:
+    return f"game:{{{game_id}}}:idempotency:{scope}:{key}"
+
+
+# KEYS: stream, idempotency record ("" for none), tokens hash ("" for none)
+# ARGV: expected version, idempotency record, its ttl, token hash, seat, entries...
+# The version check, the idempotency check and every write happen in one
+# script, so two writers at one version cannot both append, and a retry that
+# races its own first attempt still finds the first answer.
+APPEND_SCRIPT = """
+if KEYS[2] ~= '' then
+  local prior = redis.call('GET', KEYS[2])
+  if prior then return {'duplicate', prior} end
+end
+local version = redis.call('XLEN', KEYS[1])
+if version ~= tonumber(ARGV[1]) then return {'conflict', tostring(version)} end
+for i = 6, #ARGV do
+  version = version + 1
+  redis.call('XADD', KEYS[1], version .. '-0', 'e', ARGV[i])
+end
+if KEYS[2] ~= '' then
+  redis.call('SET', KEYS[2], ARGV[2], 'EX', tonumber(ARGV[3]))
+end
+if KEYS[3] ~= '' then
+  redis.call('HSET', KEYS[3], ARGV[4], ARGV[5])
+end
+return {'ok', tostring(version)}
+"""
+
+
+class VersionConflict(Exception):
+    def __init__(self, expected: int, actual: int):
+        super().__init__(f"expected version {expected}, the log is at {actual}")
+        self.expected = expected
+        self.actual = actual
+
+
+@dataclass(frozen=True)
+class Appended:
+    first: int  # version of the first event appended (or of the first answer's)
+    last: int
+    duplicate: bool  # True: a retry; nothing was appended
+    record: dict | None = None  # the idempotency record of the first answer
+
+
+@dataclass(frozen=True)
+class Idempotency:
+    """A client's retry key, scoped (to a seat, say), and the record kept with
+    it: what the first attempt asked, so a reuse for another request shows."""
+
+    scope: str
+    key: str
+    request_hash: str
+
+
+class EventStore:
+    def __init__(self, client: redis.Redis):
+        self.redis = client
+        self._append = client.register_script(APPEND_SCRIPT)
+
+    def append(
+        self,
+        game_id: str,
+        expected_version: int,
+        envelopes: Sequence[Envelope],
+        idempotency: Idempotency | None = None,
+        token: tuple[str, int] | None = None,
+    ) -> Appended:
+        """Append ``envelopes`` if the log is at ``expected_version``.
+
+        ``token``: (hash, seat) to record beside the events (a seat's bearer
+        token, stored only as its hash). Raises ``VersionConflict``.
+        """
+        first = expected_version + 1
+        last = expected_version + len(envelopes)
+        assert [e.version for e in envelopes] == list(range(first, last + 1)), "versions must follow the log"
+        record = None
+        if idempotency is not None:
+            record = {"request": idempotency.request_hash, "first": first, "last": last}
+        outcome, value = self._append(
+            keys=[
+                stream_key(game_id),
+                idempotency_key(game_id, idempotency.scope, idempotency.key) if idempotency else "",
+                tokens_key(game_id) if token else "",
+            ],
+            args=[
+                expected_version,
+                json.dumps(record) if record else "",
+                IDEMPOTENCY_TTL_SECONDS,
+                token[0] if token else "",
+                token[1] if token else "",
+                *(e.to_json() for e in envelopes),
+            ],
+        )
+        outcome = outcome.decode() if isinstance(outcome, bytes) else outcome
+        if outcome == "duplicate":
+            prior = json.loads(value)
+            return Appended(prior["first"], prior["last"], True, prior)
+        if outcome == "conflict":
+            raise VersionConflict(expected_version, int(value))
+        return Appended(first, last, False, record)
+
+    def prior_answer(self, game_id: str, idempotency: Idempotency) -> dict | None:
+        """The record of a command already appended under this key, if any."""
+        raw = self.redis.get(idempotency_key(game_id, idempotency.scope, idempotency.key))
+        return json.loads(raw) if raw else None
+
+    def version(self, game_id: str) -> int:
+        return self.redis.xlen(stream_key(game_id))
+
+    def read(self, game_id: str, after: int = 0, upto: int | None = None) -> list[Envelope]:
+        """Events with ``after < version <= upto`` (to the end when ``upto`` is None)."""
+        end = f"{upto}-0" if upto is not None else "+"
+        if upto is not None and upto <= after:
+            return []
+        entries = self.redis.xrange(stream_key(game_id), f"{after + 1}-0", end)
+        return list(_decode(entries))
+
+    def wait(self, game_id: str, after: int, timeout_seconds: float) -> bool:
+        """Block until the log passes version ``after`` or the time is up.
+
+        A blocking stream read: the server wakes us when an event lands.
+        """
+        if self.version(game_id) > after:
+            return True
+        answer = self.redis.xread({stream_key(game_id): f"{after}-0"}, count=1, block=max(1, int(timeout_seconds * 1000)))
+        return bool(answer)
+
+    def seat_for_token(self, game_id: str, token_hash: str) -> int | None:
+        seat = self.redis.hget(tokens_key(game_id), token_hash)
+        return int(seat) if seat is not None else None
+
+
+def _decode(entries: Iterable) -> Iterable[Envelope]:
+    for _entry_id, fields in entries:
+        yield Envelope.from_json(fields[b"e"] if b"e" in fields else fields["e"])

@@ -1,0 +1,20 @@
+"""The shape of each Color Doubt command (marshmallow); legality is ``rules.decide``'s."""
+from marshmallow import Schema, fields, validate
+
+from games.color_doubt.rules import COLORS
+
+
+class Play(Schema):
+    cards = fields.List(
+        fields.String(validate=validate.Length(min=1, max=64)),
+        required=True,
+        validate=validate.Length(min=1, max=80),
+    )
+    color = fields.String(required=True, validate=validate.OneOf(COLORS))
+
+
+class NoFields(Schema):
+    """``doubt`` and ``pass`` carry nothing but their type."""
+
+
+SCHEMAS = {"play": Play, "doubt": NoFields, "pass": NoFields}

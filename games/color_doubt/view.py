@@ -1,0 +1,47 @@
+"""What one seat of a Color Doubt game may see."""
+from __future__ import annotations
+
+from typing import Any
+
+from games.color_doubt.rules import State, card_order, last_card_pending, required_count, suits_in_play
+
+
+def view(state: State, seat: int | None) -> dict[str, Any]:
+    """Own hand and minus pile; for everyone else only counts, the claim as
+    announced, and the cards doubts revealed this game (``table.revealed``;
+    ``seats[n].known``: the revealed cards a liar took back into hand)."""
+    dealt = state.faces is not None
+    table: dict[str, Any] = {
+        "colors": list(suits_in_play(state, state.options)),
+        "cards_per_suit": state.options["cards_per_suit"],
+        "game": state.game_no,
+        "games": state.options["match_games"] if state.options["extended"] else 1,
+        "pile": len(state.pile),
+        "claim": None,
+        "required": required_count(state) if dealt else 1,
+        "doubt_open": state.doubt_open,
+        "last_card": dealt and last_card_pending(state),
+        "turn": state.turn if dealt and not state.over else None,
+        "revealed": _cards(state, state.revealed) if dealt else [],
+    }
+    if state.claim is not None:
+        table["claim"] = {"seat": state.claim.seat, "count": len(state.claim.cards), "color": state.claim.color}
+    seats = [
+        {
+            "seat": s,
+            "cards": len(state.hands[s]) if dealt else 0,
+            "minus": len(state.minus[s]) if dealt else 0,
+            "score": state.scores[s] if state.options["extended"] else None,
+            "known": _cards(state, [c for c in state.hands[s] if c in state.revealed]) if dealt else [],
+        }
+        for s in range(state.seats)
+    ]
+    out: dict[str, Any] = {"hand": [], "minus": [], "table": table, "seats": seats}
+    if seat is not None and dealt:
+        out["hand"] = _cards(state, state.hands[seat])
+        out["minus"] = _cards(state, state.minus[seat])
+    return out
+
+
+def _cards(state: State, ids) -> list[dict[str, str]]:
+    return sorted(({"id": card, "color": state.faces[card]} for card in ids), key=card_order)

@@ -1,0 +1,150 @@
+"""The contract every game implements: pure rules, no I/O.
+
+A game is a Decider (``decide``/``evolve`` over an initial state) plus what the
+service needs to show it: ``view`` (what one seat may see), ``actions`` (the
+command types a seat may send now), ``deadlines`` (who must act by when) and
+``result``. The service never looks inside a game's state; it only calls these.
+
+Everything random happens in ``decide`` from a generator seeded by the game's
+seed (see ``games.rng``) and its outcome is written into the events, so folding
+the events with ``evolve`` never draws again.
+
+Visibility lives in the events themselves: each ``Event`` has a ``public`` part
+every seat sees, a ``private`` part per seat, and a ``secret`` part no seat sees
+while the game runs (a shuffled deck's order). ``evolve`` reads all three,
+each part explicitly (two seats' private parts may use the same keys).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Protocol, Sequence
+
+
+class RuleError(Exception):
+    """A command the rules forbid.
+
+    ``code`` is stable (clients switch on it, e.g. ``not_your_turn``); ``rule``
+    names the rule broken, as written in ``docs/rules/<game>.md``; ``message``
+    says what was wrong with this command.
+    """
+
+    def __init__(self, code: str, rule: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.rule = rule
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Event:
+    """One thing that happened, split by who may see which part of it."""
+
+    type: str
+    public: Mapping[str, Any] = field(default_factory=dict)
+    # seat -> the part only that seat sees (its drawn cards, say)
+    private: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
+    # what no seat sees while the game runs (a deck order), shown in the
+    # operator's log
+    secret: Mapping[str, Any] = field(default_factory=dict)
+    # milliseconds since the epoch; the command layer stamps every event of a
+    # command with the command's time, so deadlines replay exactly
+    at: int = 0
+
+    def seen_by(self, seat: int | None) -> dict[str, Any]:
+        """The parts ``seat`` may see (``None``: a spectator, public only)."""
+        seen = dict(self.public)
+        if seat is not None and seat in self.private:
+            seen.update(self.private[seat])
+        return seen
+
+
+@dataclass(frozen=True)
+class Option:
+    """One game option, as listed by ``GET /v1/game-types``."""
+
+    name: str
+    kind: str  # "integer", "boolean", "string" or "array"
+    default: Any
+    description: str
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[Any, ...] | None = None
+
+    def describe(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "name": self.name,
+            "type": self.kind,
+            "default": self.default,
+            "description": self.description,
+        }
+        if self.minimum is not None:
+            out["minimum"] = self.minimum
+        if self.maximum is not None:
+            out["maximum"] = self.maximum
+        if self.choices is not None:
+            out["choices"] = list(self.choices)
+        return out
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """``seat`` must act by ``at`` (ms since the epoch); ``kind`` is "turn" or
+    the name of a reaction window ("call", "jump_in", ...)."""
+
+    seat: int
+    at: int
+    kind: str
+
+
+# A bot: given its seat's view (exactly what the API would return) and a seeded
+# random generator, returns a command dict ({"type": ..., ...}).
+Bot = Callable[[Mapping[str, Any], Any], dict]
+
+
+class Game(Protocol):
+    """What ``games.registry`` holds for each game type."""
+
+    type: str  # "color-doubt"
+    name: str  # "Color Doubt"
+    min_seats: int
+    max_seats: int
+    options: Sequence[Option]
+    # command type -> marshmallow schema of its fields (shape only)
+    command_schemas: Mapping[str, Any]
+    # bot level -> bot
+    bots: Mapping[str, Bot]
+
+    def initial_state(self, seats: int, options: Mapping[str, Any], seed: str) -> Any:
+        """The state before anything happened. ``options`` are already
+        validated and completed with defaults by ``validate_options``."""
+
+    def validate_options(self, seats: int, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Options completed with defaults; raises RuleError
+        ``invalid_option`` naming the option when a value cannot be played."""
+
+    def start(self, state: Any, at: int) -> list[Event]:
+        """The events that start the game once every seat is filled."""
+
+    def decide(self, state: Any, command: Mapping[str, Any]) -> list[Event]:
+        """Events for a legal command; raises RuleError otherwise. The command
+        has ``type``, ``seat``, ``at`` (ms) and its own fields. ``timeout`` is
+        the system's command for a seat whose deadline passed."""
+
+    def evolve(self, state: Any, event: Event) -> Any:
+        """The state after ``event``. Never mutates ``state``."""
+
+    def view(self, state: Any, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see (``None``: a spectator): ``hand``, ``table``
+        and ``seats`` (public counts, one dict per seat)."""
+
+    def actions(self, state: Any, seat: int) -> list[str]:
+        """The command types ``seat`` may send now."""
+
+    def to_act(self, state: Any) -> list[int]:
+        """The seats the game is waiting for."""
+
+    def deadlines(self, state: Any) -> list[Deadline]:
+        """Who must act by when; empty when the options turn timeouts off."""
+
+    def result(self, state: Any) -> dict[str, Any] | None:
+        """``None`` while playing; the outcome once the game is over."""

@@ -1,0 +1,7 @@
+"""Every game type the service hosts, by its ``type``."""
+from __future__ import annotations
+
+from games.color_doubt import GAME as COLOR_DOUBT
+from games.contract import Game
+
+GAMES: dict[str, Game] = {game.type: game for game in (COLOR_DOUBT,)}

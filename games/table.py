@@ -1,0 +1,222 @@
+"""The table: what every game shares around its rules.
+
+A game's log starts with the table's events (created, seats taken), then the
+game's own. ``Table`` wraps a game's state the way a physical table holds a
+game: who sits where, whether play has started, which seats a bot is playing
+for after repeated timeouts. ``decide``/``evolve`` here are the top-level
+Decider the service calls; they hand game commands to the game's own.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field, replace
+from typing import Any, Mapping
+
+from games.contract import Event, Game, RuleError
+
+WAITING, ACTIVE, FINISHED = "waiting", "active", "finished"
+
+# Commands the table answers itself; every other type goes to the game.
+TABLE_COMMANDS = ("create", "join", "timeout")
+
+
+@dataclass(frozen=True)
+class Table:
+    game_type: str = ""
+    seats: int = 0
+    options: Mapping[str, Any] = field(default_factory=dict)
+    seed: str = ""
+    names: tuple[str | None, ...] = ()
+    bots: Mapping[int, str] = field(default_factory=dict)  # seat -> bot level
+    status: str = WAITING
+    game: Any = None
+    # consecutive timeouts per seat, and the seats a bot plays for because of them
+    timeouts: tuple[int, ...] = ()
+    autopilot: frozenset[int] = frozenset()
+    result: Mapping[str, Any] | None = None
+
+
+def seed_commitment(seed: str) -> str:
+    """Published when the game is created; the seed itself when it ends."""
+    return hashlib.sha256(seed.encode()).hexdigest()
+
+
+def decide(game: Game, table: Table | None, command: Mapping[str, Any]) -> list[Event]:
+    """Events for ``command`` at ``table`` (None before the game exists)."""
+    kind = command["type"]
+    if table is None:
+        if kind != "create":
+            raise RuleError("unknown_game", "game exists", "There is no such game.")
+        return _stamp(_create(game, command), command["at"])
+    if kind == "create":
+        raise RuleError("game_exists", "game exists", "The game has been created already.")
+    if kind == "join":
+        events = _join(game, table, command)
+    elif kind == "timeout":
+        events = _timeout(game, table, command)
+    else:
+        events = _play(game, table, command)
+    return _stamp(events, command["at"])
+
+
+def evolve(game: Game, table: Table | None, event: Event) -> Table:
+    """The table after ``event``; game events go to the game's ``evolve``."""
+    kind = event.type
+    if kind == "game_created":
+        p = event.public
+        seats = p["seats"]
+        bots = {b["seat"]: b["level"] for b in p["bots"]}
+        names = tuple(p["names"])
+        return Table(
+            game_type=p["type"],
+            seats=seats,
+            options=p["options"],
+            seed=event.secret["seed"],
+            names=names,
+            bots=bots,
+            game=game.initial_state(seats, p["options"], event.secret["seed"]),
+            timeouts=(0,) * seats,
+        )
+    assert table is not None, f"{kind} before game_created"
+    if kind == "seat_taken":
+        names = list(table.names)
+        names[event.public["seat"]] = event.public["name"]
+        return replace(table, names=tuple(names))
+    if kind == "game_started":
+        return replace(table, status=ACTIVE)
+    if kind == "seat_timed_out":
+        timeouts = list(table.timeouts)
+        timeouts[event.public["seat"]] = event.public["streak"]
+        return replace(table, timeouts=tuple(timeouts))
+    if kind == "autopilot_started":
+        return replace(table, autopilot=table.autopilot | {event.public["seat"]})
+    if kind == "seat_returned":
+        seat = event.public["seat"]
+        timeouts = list(table.timeouts)
+        timeouts[seat] = 0
+        return replace(table, autopilot=table.autopilot - {seat}, timeouts=tuple(timeouts))
+    if kind == "game_finished":
+        return replace(table, status=FINISHED, result=event.public["result"])
+    return replace(table, game=game.evolve(table.game, event))
+
+
+def fold(game: Game, events, table: Table | None = None) -> Table | None:
+    for event in events:
+        table = evolve(game, table, event)
+    return table
+
+
+def free_seats(table: Table) -> list[int]:
+    return [seat for seat, name in enumerate(table.names) if name is None]
+
+
+def to_act(game: Game, table: Table) -> list[int]:
+    return game.to_act(table.game) if table.status == ACTIVE else []
+
+
+def actions(game: Game, table: Table, seat: int) -> list[str]:
+    return game.actions(table.game, seat) if table.status == ACTIVE else []
+
+
+def _stamp(events: list[Event], at: int) -> list[Event]:
+    return [replace(event, at=at) for event in events]
+
+
+def _create(game: Game, command: Mapping[str, Any]) -> list[Event]:
+    seats = command["seats"]
+    if not game.min_seats <= seats <= game.max_seats:
+        raise RuleError(
+            "invalid_seat_count",
+            "players",
+            f"{game.name} is played by {game.min_seats} to {game.max_seats} players, not {seats}.",
+        )
+    options = game.validate_options(seats, command.get("options") or {})
+    names: list[str | None] = [None] * seats
+    bots = []
+    for bot in command.get("bots") or []:
+        seat, level = bot["seat"], bot["level"]
+        if not 0 <= seat < seats:
+            raise RuleError("invalid_bot_seat", "bots", f"Seat {seat} is not at this {seats}-seat table.")
+        if names[seat] is not None:
+            raise RuleError("invalid_bot_seat", "bots", f"Seat {seat} is given two bots.")
+        if level not in game.bots:
+            raise RuleError(
+                "unknown_bot_level",
+                "bots",
+                f"{game.name} offers the bot levels {', '.join(game.bots)}, not {level!r}.",
+            )
+        names[seat] = f"{level} bot"
+        bots.append({"seat": seat, "level": level})
+    created = Event(
+        "game_created",
+        public={
+            "type": game.type,
+            "seats": seats,
+            "options": options,
+            "names": names,
+            "bots": bots,
+            "seed_commitment": seed_commitment(command["seed"]),
+        },
+        secret={"seed": command["seed"]},
+    )
+    events = [created]
+    if all(name is not None for name in names):
+        table = evolve(game, None, created)
+        events += _start(game, table, command["at"])
+    return events
+
+
+def _join(game: Game, table: Table, command: Mapping[str, Any]) -> list[Event]:
+    free = free_seats(table)
+    if table.status != WAITING or not free:
+        raise RuleError("table_full", "players", "Every seat at this table is taken.")
+    taken = Event("seat_taken", public={"seat": free[0], "name": command["name"]})
+    if len(free) > 1:
+        return [taken]
+    return [taken, *_start(game, evolve(game, table, taken), command["at"])]
+
+
+def _start(game: Game, table: Table, at: int) -> list[Event]:
+    return [Event("game_started"), *game.start(table.game, at)]
+
+
+def _timeout(game: Game, table: Table, command: Mapping[str, Any]) -> list[Event]:
+    """The system acts for a seat whose deadline passed (the game's timeout
+    policy), and hands the seat to a bot after too many timeouts in a row."""
+    _require_active(table)
+    seat = command["seat"]
+    due = [d for d in game.deadlines(table.game) if d.seat == seat and d.at <= command["at"]]
+    if not due:
+        raise RuleError("no_deadline_passed", "timeouts", f"Seat {seat} has no deadline that has passed.")
+    events = game.decide(table.game, command)
+    streak = table.timeouts[seat] + 1
+    events.append(Event("seat_timed_out", public={"seat": seat, "kind": due[0].kind, "streak": streak}))
+    if streak >= table.options.get("autopilot_after", 3) and seat not in table.autopilot:
+        events.append(Event("autopilot_started", public={"seat": seat}))
+    return _with_finish(game, table, events)
+
+
+def _play(game: Game, table: Table, command: Mapping[str, Any]) -> list[Event]:
+    _require_active(table)
+    seat = command["seat"]
+    events = game.decide(table.game, command)
+    if command.get("actor") != "bot" and (table.timeouts[seat] or seat in table.autopilot):
+        # the player is back: their timeout streak restarts and a bot that
+        # was playing for them stops
+        events.insert(0, Event("seat_returned", public={"seat": seat}))
+    return _with_finish(game, table, events)
+
+
+def _with_finish(game: Game, table: Table, events: list[Event]) -> list[Event]:
+    after = fold(game, events, table)
+    result = game.result(after.game)
+    if result is not None:
+        events.append(Event("game_finished", public={"result": result, "seed": table.seed}))
+    return events
+
+
+def _require_active(table: Table) -> None:
+    if table.status == WAITING:
+        raise RuleError("game_not_started", "players", "The game starts when every seat is taken.")
+    if table.status == FINISHED:
+        raise RuleError("game_over", "game over", "The game is over.")

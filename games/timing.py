@@ -1,0 +1,62 @@
+"""Turn and reaction-window clocks, shared by every game.
+
+Each game lists its clocks among its options with ``clock_options`` so the
+names are the same everywhere: ``turn_seconds`` and one ``<window>_seconds``
+per reaction window. 0 means no timeouts (a correspondence game).
+"""
+from __future__ import annotations
+
+from typing import Mapping
+
+from games.contract import Option
+
+# Long enough to answer on a phone between other things, short enough that a
+# table does not stall; a reaction window only asks "do you object?".
+DEFAULT_TURN_SECONDS = 60
+DEFAULT_WINDOW_SECONDS = 15
+# How many timeouts in a row hand a seat to a bot until its player acts again.
+DEFAULT_AUTOPILOT_AFTER = 3
+
+
+def clock_options(
+    turn_seconds: int = DEFAULT_TURN_SECONDS, windows: Mapping[str, int] | None = None
+) -> tuple[Option, ...]:
+    options = [
+        Option(
+            "turn_seconds",
+            "integer",
+            turn_seconds,
+            "Seconds a seat has for its turn before the timeout policy acts for it; 0 turns timeouts off.",
+            minimum=0,
+            maximum=7 * 24 * 3600,
+        )
+    ]
+    for window, seconds in (windows or {}).items():
+        options.append(
+            Option(
+                f"{window}_seconds",
+                "integer",
+                seconds,
+                f"Seconds the {window.replace('_', '-')} window stays open; 0 keeps it open until every seat answers.",
+                minimum=0,
+                maximum=24 * 3600,
+            )
+        )
+    options.append(
+        Option(
+            "autopilot_after",
+            "integer",
+            DEFAULT_AUTOPILOT_AFTER,
+            "Timeouts in a row after which a bot plays for the seat until its player acts again.",
+            minimum=1,
+            maximum=100,
+        )
+    )
+    return tuple(options)
+
+
+def deadline(started_at: int, seconds: int) -> int | None:
+    """When a clock started at ``started_at`` (ms) runs out; None when off."""
+    if seconds <= 0:
+        return None
+    return started_at + seconds * 1000

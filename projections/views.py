@@ -1,0 +1,64 @@
+"""Per-seat views of a game: what the API serves, and what bots decide from.
+
+``seat_view`` is the one place a seat's view is put together, so a bot given
+``seat_view(folded, seat)`` sees exactly what its seat would get over HTTP.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from events.envelope import Envelope
+from games import table as tables
+from projections.folding import Folded
+
+
+def seat_view(folded: Folded, seat: int | None) -> dict[str, Any]:
+    """The game as ``seat`` may see it (``None``: a spectator)."""
+    game, table = folded.game, folded.table
+    view: dict[str, Any] = {
+        "game_id": folded.game_id,
+        "type": game.type,
+        "version": folded.version,
+        "status": table.status,
+        "seat": seat,
+        "hand": [],
+        "table": None,
+        "seats": [_seat(table, s, {}) for s in range(table.seats)],
+        "to_act": tables.to_act(game, table),
+        "actions": tables.actions(game, table, seat) if seat is not None else [],
+        "deadlines": [],
+        "result": table.result,
+    }
+    if table.status != tables.WAITING:
+        shown = game.view(table.game, seat)
+        view.update({key: value for key, value in shown.items() if key != "seats"})
+        view["seats"] = [_seat(table, s, counts) for s, counts in enumerate(shown["seats"])]
+        if table.status == tables.ACTIVE:
+            view["deadlines"] = [
+                {"seat": d.seat, "kind": d.kind, "at": d.at} for d in game.deadlines(table.game)
+            ]
+    return view
+
+
+def summary(folded: Folded) -> dict[str, Any]:
+    """The public summary of a game: a spectator's view without the hand."""
+    view = seat_view(folded, None)
+    for private in ("seat", "hand", "actions"):
+        view.pop(private, None)
+    return view
+
+
+def feed(envelopes: Iterable[Envelope], seat: int | None) -> list[dict[str, Any]]:
+    """The event feed as ``seat`` may see it."""
+    return [envelope.seen_by(seat) for envelope in envelopes]
+
+
+def _seat(table: tables.Table, seat: int, counts: dict[str, Any]) -> dict[str, Any]:
+    return {
+        **counts,
+        "seat": seat,
+        "name": table.names[seat],
+        "bot": table.bots.get(seat),
+        "autopilot": seat in table.autopilot,
+        "timeouts": table.timeouts[seat] if table.timeouts else 0,
+    }

@@ -1,0 +1,41 @@
+"""What the route modules share: the services, the JSON body, headers."""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask import current_app, request
+
+from service.problems import Problem
+
+ETAG = re.compile(r'^\s*(?:W/)?"?(\d+)"?\s*$')
+
+
+def services():
+    return current_app.extensions["tabletell"]
+
+
+def json_body() -> Any:
+    """The request's JSON body. curl sends form-encoded by default, so the
+    content type is not insisted on; the body must still be JSON."""
+    body = request.get_json(force=True, silent=True)
+    if body is None:
+        raise Problem(400, "invalid_json", "The body must be JSON.")
+    if not isinstance(body, dict):
+        raise Problem(400, "invalid_json", "The body must be a JSON object.")
+    return body
+
+
+def version_header(name: str) -> int | None:
+    """A version from If-Match / If-None-Match ("12", W/"12" or 12)."""
+    value = request.headers.get(name)
+    if value is None:
+        return None
+    match = ETAG.match(value)
+    if not match:
+        raise Problem(400, "invalid_header", f'{name} must be a game version in quotes, like "12".')
+    return int(match.group(1))
+
+
+def etag(version: int) -> str:
+    return f'"{version}"'

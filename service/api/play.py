@@ -1,0 +1,59 @@
+"""A seat at play: its view, its commands, and the event feed."""
+from __future__ import annotations
+
+from flask import Blueprint, Response, json, request
+
+from projections.views import feed, seat_view
+from service import schemas
+from service.api.common import etag, json_body, services, version_header
+from service.app import json_response
+from service.problems import Problem
+
+bp = Blueprint("play", __name__)
+
+
+@bp.get("/games/<game_id>/view", endpoint="seat_view")
+def view(game_id: str):
+    svc = services()
+    query = schemas.load(schemas.Wait(), request.args.to_dict(), "query")
+    folded = svc.commands.load(game_id)
+    seat = svc.seats.seat(game_id)
+    known = version_header("If-None-Match")
+    if known is not None and known == folded.version and query["wait"]:
+        # long poll: a blocking stream read wakes us when the next event lands
+        if svc.store.wait(game_id, known, query["wait"]):
+            folded = svc.commands.load(game_id)
+    headers = {"ETag": etag(folded.version), "Cache-Control": "private, no-cache", "Vary": "Authorization"}
+    if known is not None and known == folded.version:
+        return Response(status=304, headers=headers)
+    body = svc.views.get(game_id, folded.version, seat, lambda: json.dumps(seat_view(folded, seat)).encode())
+    response = Response(body, mimetype="application/json")
+    response.headers.update(headers)
+    return response
+
+
+@bp.post("/games/<game_id>/commands")
+def send_command(game_id: str):
+    svc = services()
+    folded = svc.commands.load(game_id)
+    seat = svc.seats.seat(game_id)
+    body = schemas.load_command(folded.game, json_body())
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not 1 <= len(key) <= 128:
+        raise Problem(400, "invalid_header", "Idempotency-Key must be 1 to 128 characters.")
+    outcome = svc.commands.execute(game_id, seat, body, version_header("If-Match"), key)
+    return json_response({"version": outcome.version, "events": outcome.events}, headers={"ETag": etag(outcome.version)})
+
+
+@bp.get("/games/<game_id>/events")
+def event_feed(game_id: str):
+    svc = services()
+    query = schemas.load(schemas.EventsQuery(), request.args.to_dict(), "query")
+    folded = svc.commands.load(game_id)
+    seat = svc.seats.seat(game_id, required=False)
+    after = query["after"]
+    if query["wait"] and folded.version <= after:
+        svc.store.wait(game_id, after, query["wait"])
+    envelopes = svc.store.read(game_id, after=after)
+    version = envelopes[-1].version if envelopes else max(folded.version, after)
+    return json_response({"version": version, "events": feed(envelopes, seat)})

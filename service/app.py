@@ -1,0 +1,105 @@
+"""The Flask application factory."""
+from __future__ import annotations
+
+import logging
+
+import redis
+from flask import Flask, Response, json, request
+from werkzeug.exceptions import HTTPException
+
+from events.store import EventStore
+from projections.folding import Projection
+from service.auth import Seats
+from service.commands import Commands, now_ms
+from service.config import Config
+from service.problems import PROBLEM_JSON, Problem
+from service.views_cache import ViewCache
+
+log = logging.getLogger("tabletell")
+
+HTTP_CODES = {
+    400: "bad_request",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "body_too_large",
+    415: "unsupported_media_type",
+}
+
+
+class Services:
+    """What the request handlers share: the store and the paths built on it."""
+
+    def __init__(self, client: redis.Redis, clock=now_ms):
+        self.redis = client
+        self.store = EventStore(client)
+        self.projection = Projection(self.store)
+        self.commands = Commands(self.store, self.projection, clock)
+        self.seats = Seats(self.store)
+        self.views = ViewCache()
+
+
+def create_app(config: Config | None = None, client: redis.Redis | None = None, clock=now_ms) -> Flask:
+    config = config or Config.from_env()
+    app = Flask(__name__, static_folder=None)
+    app.config["MAX_CONTENT_LENGTH"] = config.max_body_bytes
+    app.json.sort_keys = False
+    if client is None:
+        client = redis.Redis.from_url(
+            config.redis_url,
+            socket_connect_timeout=2,
+            socket_timeout=config.redis_socket_timeout,
+            health_check_interval=30,
+        )
+    app.extensions["tabletell"] = Services(client, clock)
+
+    from service.api import games, meta, play
+
+    app.register_blueprint(meta.bp, url_prefix="/v1")
+    app.register_blueprint(games.bp, url_prefix="/v1")
+    app.register_blueprint(play.bp, url_prefix="/v1")
+    _register_errors(app)
+    return app
+
+
+def _register_errors(app: Flask) -> None:
+    @app.errorhandler(Problem)
+    def problem(error: Problem) -> Response:
+        return error.response()
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException) -> Response:
+        status = error.code or 500
+        code = HTTP_CODES.get(status, "http_error")
+        detail = error.description or ""
+        if status == 413:
+            detail = f"The body is larger than {app.config['MAX_CONTENT_LENGTH']} bytes."
+        elif status == 404:
+            detail = f"No route {request.path}."
+        elif status == 405:
+            detail = f"{request.method} is not allowed on {request.path}."
+        response = Problem(status, code, detail).response()
+        if status == 405 and getattr(error, "valid_methods", None):
+            response.headers["Allow"] = ", ".join(error.valid_methods)
+        return response
+
+    @app.errorhandler(redis.ConnectionError)
+    @app.errorhandler(redis.TimeoutError)
+    def store_down(error: Exception) -> Response:
+        log.warning("event store unreachable: %s", error)
+        return Problem(503, "store_unavailable", "The event store is unreachable; try again shortly.").response()
+
+    @app.errorhandler(Exception)
+    def unexpected(error: Exception) -> Response:
+        # a bug: logged with its traceback, answered without internals
+        log.exception("unhandled error on %s %s", request.method, request.path)
+        return Problem(500, "internal_error", "Something went wrong on our side.").response()
+
+
+def json_response(body, status: int = 200, headers: dict | None = None) -> Response:
+    response = Response(json.dumps(body), status=status, mimetype="application/json")
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+__all__ = ["create_app", "json_response", "PROBLEM_JSON"]

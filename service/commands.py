@@ -1,0 +1,173 @@
+"""The command path: load the game, decide, append atomically, answer.
+
+Every write goes through here, whether a player sent it over HTTP, a bot seat
+moved, or a worker timed a seat out: one path, with the same rules check,
+idempotency and expected-version append.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import secrets
+import time
+import uuid
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+from events.store import EventStore, Idempotency, VersionConflict
+from games.contract import RuleError
+from games.registry import GAMES
+from projections.folding import Folded, Projection, fold, step
+from projections.views import feed
+from service.problems import Problem
+
+# Without If-Match a command applies to the game as it is: when another write
+# lands between our read and our append, decide again on the newer state.
+RETRIES_WITHOUT_IF_MATCH = 5
+GAME_ID = re.compile(r"[0-9a-f]{32}")
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def request_hash(body: Mapping[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
+
+
+def rule_problem(error: RuleError) -> Problem:
+    return Problem(422, error.code, error.message, rule=error.rule)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    version: int
+    events: list[dict[str, Any]]  # as the acting seat may see them
+    folded: Folded | None  # the game after the command; None for a replayed answer
+
+
+class Commands:
+    def __init__(self, store: EventStore, projection: Projection, clock: Callable[[], int] = now_ms):
+        self.store = store
+        self.projection = projection
+        self.clock = clock
+
+    # -- games and seats -------------------------------------------------------
+
+    def create(self, game_type: str, seats: int, options: Mapping[str, Any], bots: list) -> Folded:
+        game_id = uuid.uuid4().hex
+        command = {
+            "type": "create",
+            "game_type": game_type,
+            "seats": seats,
+            "options": dict(options),
+            "bots": list(bots),
+            "seed": secrets.token_hex(16),
+            "at": self.clock(),
+        }
+        try:
+            envelopes = step(None, GAMES[game_type], command, None, uuid.uuid4().hex, "system")
+        except RuleError as error:
+            raise rule_problem(error)
+        self.store.append(game_id, 0, envelopes)
+        folded = fold(envelopes, None, game_id)
+        self.projection.remember(folded)
+        return folded
+
+    def join(self, game_id: str, name: str) -> tuple[int, str, Folded]:
+        """Takes the first free seat; returns it with its new bearer token."""
+        token = secrets.token_urlsafe(32)  # 256 bits
+        for _ in range(RETRIES_WITHOUT_IF_MATCH):
+            folded = self.load(game_id)
+            command = {"type": "join", "name": name, "at": self.clock()}
+            try:
+                envelopes = step(folded, folded.game, command, None, uuid.uuid4().hex, "player")
+            except RuleError as error:
+                raise rule_problem(error)
+            seat = envelopes[0].public["seat"]
+            try:
+                self.store.append(game_id, folded.version, envelopes, token=(token_hash(token), seat))
+            except VersionConflict:
+                continue
+            after = fold(envelopes, folded)
+            self.projection.remember(after)
+            return seat, token, after
+        raise Problem(409, "version_conflict", "The table changed too often while joining; try again.")
+
+    def load(self, game_id: str) -> Folded:
+        folded = self.projection.load(game_id) if GAME_ID.fullmatch(game_id) else None
+        if folded is None:
+            raise Problem(404, "game_not_found", f"There is no game {game_id}.")
+        return folded
+
+    # -- commands --------------------------------------------------------------
+
+    def execute(
+        self,
+        game_id: str,
+        seat: int | None,
+        body: Mapping[str, Any],
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+        actor: str = "player",
+    ) -> Outcome:
+        """Decide and append one command for ``seat`` (None: the system).
+
+        ``body`` is the shape-checked command (``type`` and its fields).
+        """
+        idempotency = None
+        if idempotency_key is not None:
+            scope = "system" if seat is None else f"seat-{seat}"
+            idempotency = Idempotency(scope, idempotency_key, request_hash(body))
+        attempts = 1 if expected_version is not None else RETRIES_WITHOUT_IF_MATCH
+        for _ in range(attempts):
+            folded = self.load(game_id)
+            if idempotency is not None:
+                prior = self.store.prior_answer(game_id, idempotency)
+                if prior is not None:
+                    return self._replayed(game_id, seat, idempotency, prior)
+            if expected_version is not None and expected_version != folded.version:
+                raise _conflict(expected_version, folded.version)
+            command = {**body, "seat": seat, "at": self.clock(), "actor": actor}
+            try:
+                envelopes = step(folded, folded.game, command, seat, idempotency_key or uuid.uuid4().hex, actor)
+            except RuleError as error:
+                raise rule_problem(error)
+            try:
+                appended = self.store.append(game_id, folded.version, envelopes, idempotency)
+            except VersionConflict as conflict:
+                if expected_version is not None:
+                    raise _conflict(expected_version, conflict.actual)
+                continue
+            if appended.duplicate:
+                return self._replayed(game_id, seat, idempotency, appended.record)
+            after = fold(envelopes, folded)
+            self.projection.remember(after)
+            return Outcome(after.version, feed(envelopes, seat), after)
+        raise Problem(409, "version_conflict", "The game changed too often while deciding; try again.")
+
+    def _replayed(self, game_id: str, seat: int | None, idempotency: Idempotency, prior: dict) -> Outcome:
+        """A retry: the first answer again, rebuilt from the events it appended."""
+        if prior["request"] != idempotency.request_hash:
+            raise Problem(
+                422,
+                "idempotency_key_reused",
+                "This Idempotency-Key was used for a different command.",
+            )
+        envelopes = self.store.read(game_id, after=prior["first"] - 1, upto=prior["last"])
+        return Outcome(prior["last"], feed(envelopes, seat), None)
+
+
+def _conflict(expected: int, actual: int) -> Problem:
+    return Problem(
+        409,
+        "version_conflict",
+        f"The game is at version {actual}, not {expected}: reload the view and decide again.",
+        expected_version=expected,
+        current_version=actual,
+    )

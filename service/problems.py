@@ -1,0 +1,58 @@
+"""Errors as RFC 9457 problem details, each with a stable ``code``.
+
+Every error the API returns goes through ``Problem``: handlers raise it, and
+the error handlers in ``service.app`` turn anything else (a rule error, a
+werkzeug HTTP error, a store outage) into one.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response, json
+
+PROBLEM_JSON = "application/problem+json"
+
+TITLES = {
+    400: "Bad request",
+    401: "Unauthorized",
+    403: "Forbidden",
+    404: "Not found",
+    405: "Method not allowed",
+    409: "Conflict",
+    413: "Content too large",
+    415: "Unsupported media type",
+    422: "Rule violation",
+    500: "Internal error",
+    503: "Service unavailable",
+}
+
+
+class Problem(Exception):
+    def __init__(self, status: int, code: str, detail: str, **extra: Any):
+        super().__init__(detail)
+        self.status = status
+        self.code = code
+        self.detail = detail
+        self.extra = extra
+
+    def body(self) -> dict[str, Any]:
+        return {
+            # a stable URI per code; clients switch on ``code``
+            "type": f"urn:tabletell:problem:{self.code}",
+            "title": TITLES.get(self.status, "Error"),
+            "status": self.status,
+            "code": self.code,
+            "detail": self.detail,
+            **self.extra,
+        }
+
+    def response(self) -> Response:
+        response = Response(json.dumps(self.body()), status=self.status, mimetype=PROBLEM_JSON)
+        if self.status == 401:
+            response.headers["WWW-Authenticate"] = 'Bearer realm="tabletell"'
+        return response
+
+
+def invalid_fields(errors: dict[str, Any], where: str = "body") -> Problem:
+    """400 for a request whose shape marshmallow refused, field by field."""
+    return Problem(400, "invalid_request", f"The request {where} has invalid fields.", errors=errors)

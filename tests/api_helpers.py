@@ -1,0 +1,37 @@
+"""Driving games over the HTTP API in tests."""
+from __future__ import annotations
+
+
+def auth(token: str) -> dict:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def new_game(http, seats=3, game_type="color-doubt", options=None, bots=None) -> str:
+    body = {"type": game_type, "seats": seats, "options": options or {}}
+    if bots:
+        body["bots"] = bots
+    response = http.post("/v1/games", json=body)
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()["game_id"]
+
+
+def seated_game(http, seats=3, game_type="color-doubt", options=None) -> tuple[str, list[str]]:
+    """A started game and the seats' tokens, in seat order."""
+    game_id = new_game(http, seats, game_type, options)
+    tokens = []
+    for n in range(seats):
+        response = http.post(f"/v1/games/{game_id}/seats", json={"name": f"player{n}"})
+        assert response.status_code == 201, response.get_json()
+        assert response.get_json()["seat"] == n
+        tokens.append(response.get_json()["token"])
+    return game_id, tokens
+
+
+def view(http, game_id: str, token: str) -> dict:
+    response = http.get(f"/v1/games/{game_id}/view", headers=auth(token))
+    assert response.status_code == 200, response.get_json()
+    return response.get_json()
+
+
+def command(http, game_id: str, token: str, body: dict, **headers):
+    return http.post(f"/v1/games/{game_id}/commands", json=body, headers={**auth(token), **headers})
