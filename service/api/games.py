@@ -32,6 +32,7 @@ def game_summary(game_id: str):
 
 @bp.post("/games/<game_id>/seats")
 def take_seat(game_id: str):
+    services().commands.load(game_id)  # an unknown game is a 404 before any shape check
     body = schemas.load(schemas.JoinSeat(), json_body())
     seat, token, folded = services().commands.join(game_id, body["name"])
     return json_response(

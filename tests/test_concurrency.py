@@ -1,0 +1,91 @@
+"""Many writers at one version, against the real server: exactly one wins."""
+from __future__ import annotations
+
+import json
+from concurrent.futures import ThreadPoolExecutor
+from threading import Barrier
+
+import redis
+
+from events.store import stream_key
+from service.app import create_app
+from tests.api_helpers import auth, seated_game, view
+
+WRITERS = 12
+
+
+def race(apps, requests):
+    """Send ``requests`` (path, body, headers) at once, one app (one
+    "process", with its own cache) per request; the answers in order."""
+    barrier = Barrier(len(requests))
+
+    def send(n):
+        client = apps[n % len(apps)].test_client()
+        path, body, headers = requests[n]
+        barrier.wait()
+        response = client.post(path, json=body, headers=headers)
+        return response.status_code, response.get_json()
+
+    with ThreadPoolExecutor(len(requests)) as pool:
+        return list(pool.map(send, range(len(requests))))
+
+
+def make_apps(redis_server, clock, count=4):
+    return [create_app(client=redis.Redis.from_url(redis_server.url), clock=clock) for _ in range(count)]
+
+
+def test_writers_at_one_version_exactly_one_is_appended(redis_server, redis_client, clock, http):
+    apps = make_apps(redis_server, clock)
+    game_id, tokens = seated_game(http, 3)
+    for _round in range(5):
+        seat = view(http, game_id, tokens[0])["to_act"][0]
+        me = view(http, game_id, tokens[seat])
+        hand = [card["id"] for card in me["hand"]]
+        version = me["version"]
+        requests = [
+            (
+                f"/v1/games/{game_id}/commands",
+                {"type": "play", "cards": [hand[n % len(hand)]], "color": "red"},
+                {**auth(tokens[seat]), "If-Match": f'"{version}"', "Idempotency-Key": f"r{_round}w{n}"},
+            )
+            for n in range(WRITERS)
+        ]
+        answers = race(apps, requests)
+        statuses = sorted(status for status, _ in answers)
+        assert statuses == [200] + [409] * (WRITERS - 1), answers
+        assert view(http, game_id, tokens[0])["version"] == version + 1
+
+    versions = [json.loads(fields[b"e"])["version"] for _, fields in redis_client.xrange(stream_key(game_id))]
+    assert versions == list(range(1, len(versions) + 1))  # no gaps, no duplicates
+
+
+def test_writers_without_if_match_are_decided_again_on_the_newer_state(redis_server, clock, http):
+    apps = make_apps(redis_server, clock)
+    game_id, tokens = seated_game(http, 3)
+    seat = view(http, game_id, tokens[0])["to_act"][0]
+    hand = [card["id"] for card in view(http, game_id, tokens[seat])["hand"]]
+    before = view(http, game_id, tokens[0])["version"]
+    requests = [
+        (f"/v1/games/{game_id}/commands", {"type": "play", "cards": [hand[n]], "color": "red"}, auth(tokens[seat]))
+        for n in range(WRITERS)
+    ]
+    answers = race(apps, requests)
+    assert sorted(status for status, _ in answers) == [200] + [422] * (WRITERS - 1)
+    assert {body["code"] for status, body in answers if status == 422} == {"not_your_turn"}
+    assert view(http, game_id, tokens[0])["version"] == before + 1
+
+
+def test_retries_with_one_key_return_the_first_answer_and_append_once(redis_server, clock, http):
+    apps = make_apps(redis_server, clock)
+    game_id, tokens = seated_game(http, 3)
+    seat = view(http, game_id, tokens[0])["to_act"][0]
+    me = view(http, game_id, tokens[seat])
+    body = {"type": "play", "cards": [me["hand"][0]["id"]], "color": "blue"}
+    requests = [
+        (f"/v1/games/{game_id}/commands", body, {**auth(tokens[seat]), "Idempotency-Key": "same"})
+        for _ in range(WRITERS)
+    ]
+    answers = race(apps, requests)
+    assert {status for status, _ in answers} == {200}
+    assert all(answer == answers[0][1] for _, answer in answers)
+    assert view(http, game_id, tokens[0])["version"] == me["version"] + 1
