@@ -7,13 +7,10 @@ import redis
 from flask import Flask, Response, json, request
 from werkzeug.exceptions import HTTPException
 
-from events.store import EventStore
-from projections.folding import Projection
-from service.auth import Seats
-from service.commands import Commands, now_ms
+from service.commands import now_ms
 from service.config import Config
 from service.problems import PROBLEM_JSON, Problem
-from service.views_cache import ViewCache
+from service.services import Services
 
 log = logging.getLogger("tabletell")
 
@@ -24,18 +21,6 @@ HTTP_CODES = {
     413: "body_too_large",
     415: "unsupported_media_type",
 }
-
-
-class Services:
-    """What the request handlers share: the store and the paths built on it."""
-
-    def __init__(self, client: redis.Redis, clock=now_ms):
-        self.redis = client
-        self.store = EventStore(client)
-        self.projection = Projection(self.store)
-        self.commands = Commands(self.store, self.projection, clock)
-        self.seats = Seats(self.store)
-        self.views = ViewCache()
 
 
 def create_app(config: Config | None = None, client: redis.Redis | None = None, clock=now_ms) -> Flask:

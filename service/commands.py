@@ -21,6 +21,7 @@ from games.registry import GAMES
 from projections.folding import Folded, Projection, fold, step
 from projections.views import feed
 from service.problems import Problem
+from service.schemas import load_command
 
 # Without If-Match a command applies to the game as it is: when another write
 # lands between our read and our append, decide again on the newer state.
@@ -52,10 +53,19 @@ class Outcome:
 
 
 class Commands:
-    def __init__(self, store: EventStore, projection: Projection, clock: Callable[[], int] = now_ms):
+    def __init__(
+        self,
+        store: EventStore,
+        projection: Projection,
+        clock: Callable[[], int] = now_ms,
+        on_append: Callable[[Folded | None, Folded], None] | None = None,
+    ):
         self.store = store
         self.projection = projection
         self.clock = clock
+        # told of every append with the game before and after it: the
+        # workers' dispatcher schedules what became due
+        self.on_append = on_append or (lambda before, after: None)
 
     # -- games and seats -------------------------------------------------------
 
@@ -75,9 +85,7 @@ class Commands:
         except RuleError as error:
             raise rule_problem(error)
         self.store.append(game_id, 0, envelopes)
-        folded = fold(envelopes, None, game_id)
-        self.projection.remember(folded)
-        return folded
+        return self._appended(None, envelopes, game_id)
 
     def join(self, game_id: str, name: str) -> tuple[int, str, Folded]:
         """Takes the first free seat; returns it with its new bearer token."""
@@ -94,9 +102,7 @@ class Commands:
                 self.store.append(game_id, folded.version, envelopes, token=(token_hash(token), seat))
             except VersionConflict:
                 continue
-            after = fold(envelopes, folded)
-            self.projection.remember(after)
-            return seat, token, after
+            return seat, token, self._appended(folded, envelopes, game_id)
         raise Problem(409, "version_conflict", "The table changed too often while joining; try again.")
 
     def load(self, game_id: str) -> Folded:
@@ -116,17 +122,23 @@ class Commands:
         idempotency_key: str | None = None,
         actor: str = "player",
     ) -> Outcome:
-        """Decide and append one command for ``seat`` (None: the system).
+        """Shape-check, decide and append one command for ``seat``.
 
-        ``body`` is the shape-checked command (``type`` and its fields).
+        ``body`` is the command as sent (``type`` and its fields); ``actor``
+        is "player", "bot", or "system" for the system's own commands
+        (timeouts), which no client can send.
         """
+        folded = self.load(game_id)
+        if actor != "system":
+            body = load_command(folded.game, body)
         idempotency = None
         if idempotency_key is not None:
             scope = "system" if seat is None else f"seat-{seat}"
             idempotency = Idempotency(scope, idempotency_key, request_hash(body))
         attempts = 1 if expected_version is not None else RETRIES_WITHOUT_IF_MATCH
-        for _ in range(attempts):
-            folded = self.load(game_id)
+        for attempt in range(attempts):
+            if attempt:
+                folded = self.load(game_id)
             if idempotency is not None:
                 prior = self.store.prior_answer(game_id, idempotency)
                 if prior is not None:
@@ -146,10 +158,15 @@ class Commands:
                 continue
             if appended.duplicate:
                 return self._replayed(game_id, seat, idempotency, appended.record)
-            after = fold(envelopes, folded)
-            self.projection.remember(after)
+            after = self._appended(folded, envelopes, game_id)
             return Outcome(after.version, feed(envelopes, seat), after)
         raise Problem(409, "version_conflict", "The game changed too often while deciding; try again.")
+
+    def _appended(self, before: Folded | None, envelopes: list, game_id: str) -> Folded:
+        after = fold(envelopes, before, game_id)
+        self.projection.remember(after)
+        self.on_append(before, after)
+        return after
 
     def _replayed(self, game_id: str, seat: int | None, idempotency: Idempotency, prior: dict) -> Outcome:
         """A retry: the first answer again, rebuilt from the events it appended."""

@@ -70,7 +70,11 @@ class EmbeddedRedis:
             args += ["--appendonly", "yes", "--appendfsync", "everysec"]
         else:
             args += ["--appendonly", "no"]
-        self.process = subprocess.Popen(args, preexec_fn=_die_with_parent, stdout=subprocess.DEVNULL)
+        # its own session: a Ctrl-C meant for the parent does not stop the
+        # store before the processes that write to it
+        self.process = subprocess.Popen(
+            args, preexec_fn=_die_with_parent, stdout=subprocess.DEVNULL, start_new_session=True
+        )
         self._wait_ready(timeout)
         return self
 

@@ -52,3 +52,56 @@ def app(redis_client, clock):
 @pytest.fixture
 def http(app):
     return app.test_client()
+
+
+class Workers:
+    """Real RQ workers (``python -m service.worker``) in their own process
+    groups, stopped at the end of the test."""
+
+    def __init__(self, url: str):
+        self.url = url
+        self.processes: list = []
+
+    def start(self, grace_seconds: float = 2.0, **env: str):
+        import os
+        import subprocess
+        import sys
+
+        process = subprocess.Popen(
+            [sys.executable, "-m", "service.worker", "--url", self.url, "--grace", str(grace_seconds)],
+            env={**os.environ, **env},
+            start_new_session=True,  # its own process group: a kill takes the scheduler too
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        self.processes.append(process)
+        return process
+
+    def kill(self, process) -> None:
+        import os
+        import signal
+
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        process.wait()
+
+    def stop_all(self) -> None:
+        for process in self.processes:
+            self.kill(process)
+
+
+@pytest.fixture
+def workers(redis_server, redis_client):
+    pool = Workers(redis_server.url)
+    yield pool
+    pool.stop_all()
+
+
+@pytest.fixture
+def live_app(redis_client):
+    """The API on the real clock, for tests with workers (which use it too)."""
+    from service.commands import now_ms
+
+    return create_app(client=redis_client, clock=now_ms)

@@ -2,6 +2,8 @@
 route get a specific answer, an error always as problem+json."""
 from __future__ import annotations
 
+from urllib.parse import quote
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -72,7 +74,7 @@ def test_reads_never_answer_500(http, seated, path_id, query, none_match):
     headers = {"Authorization": f"Bearer {tokens[1]}"}
     if none_match is not None:
         headers["If-None-Match"] = none_match
-    for path in (f"/v1/games/{game_id}/view", f"/v1/games/{game_id}/events", f"/v1/games/{path_id}"):
+    for path in (f"/v1/games/{game_id}/view", f"/v1/games/{game_id}/events", f"/v1/games/{quote(path_id, safe='')}"):
         if "wait" in query:
             query = {**query, "wait": "0"}  # holding requests would only slow the test down
         answered_well(http.get(path, query_string=query, headers=headers))

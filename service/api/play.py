@@ -35,9 +35,9 @@ def view(game_id: str):
 @bp.post("/games/<game_id>/commands")
 def send_command(game_id: str):
     svc = services()
-    folded = svc.commands.load(game_id)
+    svc.commands.load(game_id)  # 404 before 401 before 400
     seat = svc.seats.seat(game_id)
-    body = schemas.load_command(folded.game, json_body())
+    body = json_body()
     key = request.headers.get("Idempotency-Key")
     if key is not None and not 1 <= len(key) <= 128:
         raise Problem(400, "invalid_header", "Idempotency-Key must be 1 to 128 characters.")

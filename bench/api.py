@@ -1,0 +1,197 @@
+"""API throughput and latency, each as a ratio to a plain Flask endpoint.
+
+    python bench/api.py [--clients N] [--seconds S] [--workers W] [--threads T]
+
+Starts a valkey-server (append-only, as `make run` does), the API under
+gunicorn, and a plain Flask JSON app under gunicorn with the same settings.
+Concurrent clients (keep-alive connections, several processes) then measure,
+one phase after another:
+  - the plain endpoint: requests per second, p50 and p99 latency;
+  - commands: each client plays its own Color Doubt games (create, three
+    seats, then plays and passes until a winner), timing every command;
+  - view reads: GET /view of a running game (served from the view cache).
+Prints each figure next to the plain endpoint's, with the ratio.
+"""
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import multiprocessing
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from service.embedded_redis import EmbeddedRedis, free_port  # noqa: E402
+
+
+class Client:
+    def __init__(self, port: int):
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+
+    def call(self, method: str, path: str, body=None, token: str | None = None) -> tuple[int, dict | None, float]:
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        started = time.perf_counter()
+        self.conn.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
+        response = self.conn.getresponse()
+        data = response.read()
+        elapsed = time.perf_counter() - started
+        return response.status, (json.loads(data) if data else None), elapsed
+
+
+def plain_phase(port: int, until: float) -> list[float]:
+    client, latencies = Client(port), []
+    while time.time() < until:
+        status, _, elapsed = client.call("GET", "/plain")
+        assert status == 200
+        latencies.append(elapsed)
+    return latencies
+
+
+def view_phase(port: int, until: float, target: tuple[str, str]) -> list[float]:
+    game_id, token = target
+    client, latencies = Client(port), []
+    while time.time() < until:
+        status, _, elapsed = client.call("GET", f"/v1/games/{game_id}/view", token=token)
+        assert status == 200
+        latencies.append(elapsed)
+    return latencies
+
+
+def new_game(client: Client) -> tuple[str, list[str], dict]:
+    _, game, _ = client.call("POST", "/v1/games", {"type": "color-doubt", "seats": 3})
+    game_id = game["game_id"]
+    tokens = [client.call("POST", f"/v1/games/{game_id}/seats", {"name": f"p{n}"})[1]["token"] for n in range(3)]
+    _, first, _ = client.call("GET", f"/v1/games/{game_id}/view", token=tokens[0])
+    return game_id, tokens, first
+
+
+def command_phase(port: int, until: float, _target=None) -> list[float]:
+    """Play games: the seat to lead lays one card, the others pass, until the
+    leader runs out and wins. The client follows the turn from the events
+    its commands return, as a real client would."""
+    client, latencies = Client(port), []
+    while time.time() < until:
+        game_id, tokens, first = new_game(client)
+        turn = first["to_act"][0]
+        _, leader_view, _ = client.call("GET", f"/v1/games/{game_id}/view", token=tokens[turn])
+        hand = [card["id"] for card in leader_view["hand"]]
+        leading = True
+        while time.time() < until:
+            body = {"type": "play", "cards": [hand.pop()], "color": "red"} if leading else {"type": "pass"}
+            status, answer, elapsed = client.call("POST", f"/v1/games/{game_id}/commands", body, tokens[turn])
+            assert status == 200, answer
+            latencies.append(elapsed)
+            last = answer["events"][-1]
+            if last["type"] == "game_finished":
+                break
+            if last["type"] == "table_cleared":
+                turn, leading = last["data"]["leader"], True
+            else:
+                turn, leading = last["data"]["next"], False
+    return latencies
+
+
+PHASES = {"plain": plain_phase, "views": view_phase, "commands": command_phase}
+
+
+def client_process(args) -> list[float]:
+    phase, port, until, threads, target = args
+    results: list[list[float]] = [[] for _ in range(threads)]
+
+    def run(n):
+        results[n] = PHASES[phase](port, until, target) if phase != "plain" else plain_phase(port, until)
+
+    pool = [threading.Thread(target=run, args=(n,)) for n in range(threads)]
+    for thread in pool:
+        thread.start()
+    for thread in pool:
+        thread.join()
+    return [x for r in results for x in r]
+
+
+def measure(phase: str, port: int, seconds: float, processes: int, threads: int, target=None) -> dict:
+    until = time.time() + seconds
+    with multiprocessing.Pool(processes) as pool:
+        parts = pool.map(client_process, [(phase, port, until, threads, target)] * processes)
+    latencies = sorted(x for part in parts for x in part)
+    return {
+        "per_second": len(latencies) / seconds,
+        "p50_ms": 1000 * statistics.median(latencies),
+        "p99_ms": 1000 * latencies[int(0.99 * (len(latencies) - 1))],
+        "count": len(latencies),
+    }
+
+
+def serve(app: str, port: int, env: dict, workers: int, threads: int) -> subprocess.Popen:
+    command = [
+        sys.executable, "-m", "gunicorn", app, "--bind", f"127.0.0.1:{port}", "--worker-class", "gthread",
+        "--workers", str(workers), "--threads", str(threads), "--log-level", "warning",
+    ]
+    return subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)
+
+
+def wait_up(port: int, path: str) -> None:
+    for _ in range(200):
+        try:
+            if Client(port).call("GET", path)[0] == 200:
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError(f"nothing answers on {port}{path}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=10)
+    parser.add_argument("--processes", type=int, default=2, help="client processes")
+    parser.add_argument("--threads", type=int, default=4, help="client threads per process")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (both apps)")
+    parser.add_argument("--server-threads", type=int, default=16, help="gunicorn threads per worker (both apps)")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as data, EmbeddedRedis(data, persistent=True) as store:
+        env = {**os.environ, "REDIS_URL": store.url, "PYTHONPATH": str(ROOT)}
+        api_port, plain_port = free_port(), free_port()
+        servers = [
+            serve("wsgi:app", api_port, env, args.workers, args.server_threads),
+            serve("bench.baseline_app:app", plain_port, env, args.workers, args.server_threads),
+        ]
+        try:
+            wait_up(api_port, "/v1/health")
+            wait_up(plain_port, "/plain")
+            setup = Client(api_port)
+            game_id, tokens, first = new_game(setup)
+            figures = {
+                "plain": measure("plain", plain_port, args.seconds, args.processes, args.threads),
+                "commands": measure("commands", api_port, args.seconds, args.processes, args.threads),
+                "views": measure("views", api_port, args.seconds, args.processes, args.threads, (game_id, tokens[0])),
+            }
+        finally:
+            for server in servers:
+                os.killpg(server.pid, signal.SIGTERM)
+                server.wait()
+
+    plain = figures["plain"]
+    clients = args.processes * args.threads
+    print(f"{clients} clients, {args.seconds:.0f}s a phase, gunicorn gthread {args.workers}x{args.server_threads} for both apps")
+    print(f"{'':10} {'per second':>12} {'p50 ms':>9} {'p99 ms':>9} {'ratio to plain (per second)':>30}")
+    for name, row in figures.items():
+        ratio = row["per_second"] / plain["per_second"]
+        print(f"{name:10} {row['per_second']:12.0f} {row['p50_ms']:9.2f} {row['p99_ms']:9.2f} {ratio:30.2f}")
+    print(json.dumps(figures))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,23 @@
+"""What request handlers and workers share: the store and the paths built on it."""
+from __future__ import annotations
+
+import redis
+
+from events.store import EventStore
+from projections.folding import Projection
+from service.auth import Seats
+from service.commands import Commands, now_ms
+from service.views_cache import ViewCache
+from service.workers.dispatch import Dispatcher
+
+
+class Services:
+    def __init__(self, client: redis.Redis, clock=now_ms):
+        self.redis = client
+        self.clock = clock
+        self.store = EventStore(client)
+        self.projection = Projection(self.store)
+        self.dispatcher = Dispatcher(client, clock)
+        self.commands = Commands(self.store, self.projection, clock, on_append=self.dispatcher.after_append)
+        self.seats = Seats(self.store)
+        self.views = ViewCache()

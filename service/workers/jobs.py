@@ -1,0 +1,78 @@
+"""The job a worker runs: one bot move or one timeout, for one version.
+
+It goes through ``Commands.execute`` like a player's move (shape check,
+rules, idempotency, expected version). A job whose game has moved on does
+nothing; a job that runs twice appends once (its idempotency key is its own).
+"""
+from __future__ import annotations
+
+import logging
+import os
+import random
+import time
+
+from rq import get_current_job
+
+from projections.views import seat_view
+from service.problems import Problem
+from service.services import Services
+from service.workers.plan import Work, bot_for, pending_work
+
+log = logging.getLogger("tabletell.worker")
+
+_services: dict[int, Services] = {}
+
+
+def services() -> Services:
+    """One set of services per worker process, on the job's own connection."""
+    connection = get_current_job().connection
+    key = id(connection)
+    if key not in _services:
+        _services[key] = Services(connection)
+    return _services[key]
+
+
+def bot_think_seconds() -> float:
+    """A pause before a bot moves (BOT_THINK_SECONDS), so people at the table
+    can follow its moves; 0 by default."""
+    return float(os.environ.get("BOT_THINK_SECONDS", "0"))
+
+
+def run_work(kind: str, game_id: str, version: int, seat: int, due: int, svc: Services | None = None) -> str:
+    svc = svc or services()
+    item = Work(kind, game_id, version, seat, due)
+    folded = svc.commands.load(game_id)
+    if folded.version != version:
+        return "stale: the game has moved on"
+    now = svc.clock()
+    if not still_pending(item, folded, now):
+        return "stale: nothing of the kind is due"
+    if kind == "bot":
+        think = bot_think_seconds()
+        if think:
+            time.sleep(think)
+        view = seat_view(folded, seat)
+        body = bot_for(folded, seat)(view, random.Random(f"{game_id}:{version}:{seat}"))
+        actor = "bot"
+    else:
+        if due > now:
+            # RQ's scheduler runs in whole seconds; never act before the deadline
+            svc.dispatcher.enqueue(item)
+            return "early: rescheduled"
+        body, actor = {"type": "timeout"}, "system"
+    try:
+        outcome = svc.commands.execute(game_id, seat, body, version, item.idempotency_key, actor)
+    except Problem as problem:
+        if problem.code == "version_conflict":
+            return "stale: another writer won"
+        log.error("%s for seat %s of %s at %s refused: %s", kind, seat, game_id, version, problem.body())
+        raise
+    return f"appended up to version {outcome.version}"
+
+
+def still_pending(item: Work, folded, now: int) -> bool:
+    """The game at this version still waits for this bot, or this deadline."""
+    return any(
+        w.kind == item.kind and w.seat == item.seat and (w.kind == "bot" or w.due == item.due)
+        for w in pending_work(folded, now)
+    )

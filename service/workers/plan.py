@@ -1,0 +1,49 @@
+"""What a game is waiting for that a worker must do, and by when."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from games import table as tables
+from projections.folding import Folded
+
+QUEUE = "tabletell"
+
+
+@dataclass(frozen=True)
+class Work:
+    kind: str  # "bot": a bot seat or a seat on autopilot moves; "timeout": a deadline passes
+    game_id: str
+    version: int  # the version the work is for; once the game moves on it is stale
+    seat: int
+    due: int  # ms since the epoch
+
+    @property
+    def job_id(self) -> str:
+        """Jobs are keyed by game and version: enqueuing one twice runs one job."""
+        return f"tabletell-{self.kind}-{self.game_id}-{self.version}-{self.seat}"
+
+    @property
+    def idempotency_key(self) -> str:
+        """The key its command is sent with: a job that runs twice appends once."""
+        return f"job:{self.kind}:{self.version}"
+
+
+def pending_work(folded: Folded, now: int) -> list[Work]:
+    table, game = folded.table, folded.game
+    if table.status != tables.ACTIVE:
+        return []
+    work = [
+        Work("bot", folded.game_id, folded.version, seat, now)
+        for seat in tables.to_act(game, table)
+        if seat in table.bots or seat in table.autopilot
+    ]
+    work += [Work("timeout", folded.game_id, folded.version, d.seat, d.at) for d in game.deadlines(table.game)]
+    return work
+
+
+def bot_for(folded: Folded, seat: int):
+    """A bot seat plays at its level; a seat on autopilot gets the game's
+    strongest bot (the heuristic where there is one)."""
+    bots = folded.game.bots
+    level = folded.table.bots.get(seat) or ("heuristic" if "heuristic" in bots else next(iter(bots)))
+    return bots[level]

@@ -1,0 +1,130 @@
+"""Bots and timeouts on real RQ workers (with the scheduler) and the test server."""
+from __future__ import annotations
+
+import time
+
+from events.store import EventStore
+from service.services import Services
+from service.workers.jobs import run_work
+from service.workers.plan import pending_work
+from tests.api_helpers import command, new_game, view
+
+
+def wait_until_finished(http, game_id: str, seconds: float) -> dict:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        summary = http.get(f"/v1/games/{game_id}").get_json()
+        if summary["status"] == "finished":
+            return summary
+        time.sleep(0.1)
+    raise AssertionError(f"not finished after {seconds}s: {summary}")
+
+
+def assert_clean_log(redis_client, game_id: str) -> list:
+    """Versions 1..n with no gap or duplicate, and no command appended twice."""
+    envelopes = EventStore(redis_client).read(game_id)
+    assert [e.version for e in envelopes] == list(range(1, len(envelopes) + 1))
+    commands = [(e.seat, e.command_id) for e in envelopes if e.command is not None]
+    assert len(commands) == len(set(commands))
+    return envelopes
+
+
+def test_an_all_bot_game_plays_itself_to_the_end(live_app, workers, redis_client):
+    http = live_app.test_client()
+    workers.start()
+    game_id = new_game(http, 4, bots=[{"seat": s, "level": "heuristic" if s else "random"} for s in range(4)])
+    summary = wait_until_finished(http, game_id, 60)
+    assert summary["result"]["winners"]
+    envelopes = assert_clean_log(redis_client, game_id)
+    moves = [e for e in envelopes if e.command is not None and e.actor == "bot"]
+    assert moves and all(e.command["actor"] == "bot" for e in moves)
+
+
+def test_a_silent_human_is_timed_out_taken_over_and_the_game_still_ends(live_app, workers, redis_client):
+    http = live_app.test_client()
+    workers.start()
+    game_id = new_game(
+        http, 3, options={"turn_seconds": 1, "autopilot_after": 2}, bots=[{"seat": 1, "level": "random"}, {"seat": 2, "level": "random"}]
+    )
+    http.post(f"/v1/games/{game_id}/seats", json={"name": "silent"})  # seat 0, never acts
+    summary = wait_until_finished(http, game_id, 90)
+    envelopes = assert_clean_log(redis_client, game_id)
+    timeouts = [e for e in envelopes if e.type == "seat_timed_out"]
+    assert [e.public["streak"] for e in timeouts if e.public["seat"] == 0][:2] == [1, 2]
+    assert any(e.type == "autopilot_started" and e.public["seat"] == 0 for e in envelopes)
+    assert summary["seats"][0]["autopilot"] is True
+    # a timeout acts only after its deadline: never earlier than turn_seconds
+    for e in envelopes:
+        if e.command is not None and e.command["type"] == "timeout":
+            turn_began = envelopes[e.version - 2].time
+            assert e.time - turn_began >= 1000
+
+
+def test_a_player_who_acts_in_time_is_not_timed_out(live_app, workers, redis_client):
+    http = live_app.test_client()
+    workers.start()
+    game_id = new_game(http, 2, options={"turn_seconds": 2})
+    tokens = [http.post(f"/v1/games/{game_id}/seats", json={"name": n}).get_json()["token"] for n in "ab"]
+    for _ in range(3):
+        me = view(http, game_id, tokens[0])
+        seat = me["to_act"][0]
+        mine = view(http, game_id, tokens[seat])
+        body = {"type": "play", "cards": [mine["hand"][0]["id"]], "color": "red"} if "play" in mine["actions"] else {"type": "pass"}
+        if "doubt" in mine["actions"]:
+            body = {"type": "pass"}
+        assert command(http, game_id, tokens[seat], body).status_code == 200
+        time.sleep(1.2)  # each move well inside its 2 s, yet past the first move's deadline
+    envelopes = EventStore(redis_client).read(game_id)
+    assert not any(e.type == "seat_timed_out" for e in envelopes)
+
+
+def test_a_job_run_twice_appends_once(live_app, redis_client):
+    http = live_app.test_client()
+    svc = Services(redis_client)  # no worker runs: we run the job by hand
+    game_id = new_game(http, 2, bots=[{"seat": 0, "level": "random"}, {"seat": 1, "level": "random"}])
+    folded = svc.commands.load(game_id)
+    item = next(w for w in pending_work(folded, svc.clock()) if w.kind == "bot")
+    first = run_work(item.kind, item.game_id, item.version, item.seat, item.due, svc=svc)
+    assert first.startswith("appended")
+    version = svc.store.version(game_id)
+    again = run_work(item.kind, item.game_id, item.version, item.seat, item.due, svc=svc)
+    assert again.startswith("stale")
+    assert svc.store.version(game_id) == version
+    assert_clean_log(redis_client, game_id)
+
+
+def test_a_stale_timeout_does_nothing(live_app, redis_client):
+    http = live_app.test_client()
+    svc = Services(redis_client)
+    game_id = new_game(http, 2, options={"turn_seconds": 1})
+    tokens = [http.post(f"/v1/games/{game_id}/seats", json={"name": n}).get_json()["token"] for n in "ab"]
+    folded = svc.commands.load(game_id)
+    timeout = next(w for w in pending_work(folded, svc.clock()) if w.kind == "timeout")
+    early = run_work(timeout.kind, game_id, timeout.version, timeout.seat, timeout.due, svc=svc)
+    assert early == "early: rescheduled"
+    seat = folded.table.game.turn
+    hand = view(http, game_id, tokens[seat])["hand"]
+    command(http, game_id, tokens[seat], {"type": "play", "cards": [hand[0]["id"]], "color": "red"})
+    time.sleep(1.1)
+    version = svc.store.version(game_id)
+    stale = run_work(timeout.kind, game_id, timeout.version, timeout.seat, timeout.due, svc=svc)
+    assert stale.startswith("stale")
+    assert svc.store.version(game_id) == version
+
+
+def test_a_worker_killed_in_the_middle_of_a_job_loses_nothing_and_duplicates_nothing(live_app, workers, redis_client):
+    http = live_app.test_client()
+    # the first worker's bots think for a minute: it is killed mid-job
+    slow = workers.start(BOT_THINK_SECONDS="60")
+    game_id = new_game(http, 3, options={"turn_seconds": 0}, bots=[{"seat": s, "level": "random"} for s in range(3)])
+    started = EventStore(redis_client).version(game_id)
+    deadline = time.monotonic() + 10
+    while not redis_client.keys("rq:wip:*") or not any(redis_client.zcard(k) for k in redis_client.keys("rq:wip:*")):
+        assert time.monotonic() < deadline, "the slow worker never started the job"
+        time.sleep(0.05)
+    workers.kill(slow)
+    assert EventStore(redis_client).version(game_id) == started  # nothing was appended
+    workers.start()  # a healthy worker takes over once the work is overdue
+    summary = wait_until_finished(http, game_id, 90)
+    assert summary["result"]["winners"]
+    assert_clean_log(redis_client, game_id)
