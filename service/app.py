@@ -8,7 +8,7 @@ from flask import Flask, Response, json, request
 from werkzeug.exceptions import HTTPException
 
 from service.commands import now_ms
-from service.config import Config
+from service.config import Config, connect
 from service.problems import PROBLEM_JSON, Problem
 from service.services import Services
 
@@ -29,12 +29,7 @@ def create_app(config: Config | None = None, client: redis.Redis | None = None, 
     app.config["MAX_CONTENT_LENGTH"] = config.max_body_bytes
     app.json.sort_keys = False
     if client is None:
-        client = redis.Redis.from_url(
-            config.redis_url,
-            socket_connect_timeout=2,
-            socket_timeout=config.redis_socket_timeout,
-            health_check_interval=30,
-        )
+        client = connect(config.redis_url, config.redis_socket_timeout)
     app.extensions["tabletell"] = Services(client, clock)
 
     from service.api import games, meta, play

@@ -8,7 +8,7 @@ from collections import OrderedDict
 from flask import request
 
 from events.store import EventStore
-from service.commands import token_hash
+from service.commands import game_not_found, token_hash
 from service.problems import Problem
 
 BEARER = re.compile(r"^Bearer\s+(\S+)\s*$", re.IGNORECASE)
@@ -21,31 +21,41 @@ class Seats:
     view read costs no lookup.
     """
 
-    def __init__(self, store: EventStore, capacity: int = 8192):
+    def __init__(self, store: EventStore, exists, capacity: int = 8192):
         self.store = store
+        self.exists = exists  # game id -> bool: an unknown game is a 404, not a 401
         self.capacity = capacity
         self._known: OrderedDict[tuple[str, str], int] = OrderedDict()
         self._lock = threading.Lock()
 
     def seat(self, game_id: str, required: bool = True) -> int | None:
-        """The bearer's seat; None without a token when ``required`` is False."""
+        """The bearer's seat; None without a token when ``required`` is False.
+
+        A known token costs no lookup; only when the answer is a refusal do we
+        ask whether the game exists, so an unknown game is a 404 either way.
+        """
         header = request.headers.get("Authorization")
         if header is None:
             if required:
-                raise Problem(401, "missing_token", "Send the seat's token as 'Authorization: Bearer <token>'.")
+                self._refuse(game_id, "missing_token", "Send the seat's token as 'Authorization: Bearer <token>'.")
             return None
         match = BEARER.match(header)
         if not match:
-            raise Problem(401, "invalid_token", "The Authorization header must be 'Bearer <token>'.")
+            self._refuse(game_id, "invalid_token", "The Authorization header must be 'Bearer <token>'.")
         key = (game_id, token_hash(match.group(1)))
         with self._lock:
             seat = self._known.get(key)
         if seat is None:
             seat = self.store.seat_for_token(game_id, key[1])
             if seat is None:
-                raise Problem(401, "invalid_token", "This token holds no seat at this game.")
+                self._refuse(game_id, "invalid_token", "This token holds no seat at this game.")
             with self._lock:
                 self._known[key] = seat
                 while len(self._known) > self.capacity:
                     self._known.popitem(last=False)
         return seat
+
+    def _refuse(self, game_id: str, code: str, detail: str) -> None:
+        if not self.exists(game_id):
+            raise game_not_found(game_id)
+        raise Problem(401, code, detail)

@@ -108,8 +108,11 @@ class Commands:
     def load(self, game_id: str) -> Folded:
         folded = self.projection.load(game_id) if GAME_ID.fullmatch(game_id) else None
         if folded is None:
-            raise Problem(404, "game_not_found", f"There is no game {game_id}.")
+            raise game_not_found(game_id)
         return folded
+
+    def exists(self, game_id: str) -> bool:
+        return bool(GAME_ID.fullmatch(game_id)) and self.store.version(game_id) > 0
 
     # -- commands --------------------------------------------------------------
 
@@ -178,6 +181,10 @@ class Commands:
             )
         envelopes = self.store.read(game_id, after=prior["first"] - 1, upto=prior["last"])
         return Outcome(prior["last"], feed(envelopes, seat), None)
+
+
+def game_not_found(game_id: str) -> Problem:
+    return Problem(404, "game_not_found", f"There is no game {game_id}.")
 
 
 def _conflict(expected: int, actual: int) -> Problem:

@@ -4,6 +4,10 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+import redis
+from redis.backoff import ExponentialBackoff
+from redis.retry import Retry
+
 
 @dataclass(frozen=True)
 class Config:
@@ -19,3 +23,16 @@ class Config:
             redis_url=os.environ.get("REDIS_URL", cls.redis_url),
             max_body_bytes=int(os.environ.get("MAX_BODY_BYTES", cls.max_body_bytes)),
         )
+
+
+def connect(url: str, socket_timeout: float = Config.redis_socket_timeout) -> redis.Redis:
+    """A client for the store. When the store is down a request fails fast
+    (two quick retries, then 503), instead of redis-py's default backoff of
+    several seconds; reads may block up to ``socket_timeout`` (long polls)."""
+    return redis.Redis.from_url(
+        url,
+        socket_connect_timeout=2,
+        socket_timeout=socket_timeout,
+        health_check_interval=30,
+        retry=Retry(ExponentialBackoff(cap=0.2, base=0.02), retries=2),
+    )

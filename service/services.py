@@ -8,16 +8,16 @@ from projections.folding import Projection
 from service.auth import Seats
 from service.commands import Commands, now_ms
 from service.views_cache import ViewCache
-from service.workers.dispatch import Dispatcher
+from service.workers.dispatch import DEFAULT_GRACE_MS, Dispatcher
 
 
 class Services:
-    def __init__(self, client: redis.Redis, clock=now_ms):
+    def __init__(self, client: redis.Redis, clock=now_ms, grace_ms: int = DEFAULT_GRACE_MS):
         self.redis = client
         self.clock = clock
         self.store = EventStore(client)
         self.projection = Projection(self.store)
-        self.dispatcher = Dispatcher(client, clock)
+        self.dispatcher = Dispatcher(client, clock, grace_ms)
         self.commands = Commands(self.store, self.projection, clock, on_append=self.dispatcher.after_append)
-        self.seats = Seats(self.store)
+        self.seats = Seats(self.store, self.commands.exists)
         self.views = ViewCache()

@@ -1,8 +1,8 @@
-"""An RQ worker with its scheduler, and the sweeper: ``python -m service.worker``.
+"""A worker: ``python -m service.worker``.
 
-Run as many as you like against the same Redis; each takes jobs from the
-``tabletell`` queue, one scheduler among them enqueues timeouts at their
-deadlines, and each sweeper re-queues work a dead worker left undone.
+An RQ worker on the ``tabletell`` queue, with the scheduler beside it (a
+thread: see ``service.workers.scheduler``). Run as many as you like against
+the same Redis; they share the queue and the schedule.
 """
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ import argparse
 import logging
 import os
 
-import redis
 from rq import SimpleWorker
 
+from service.config import connect
 from service.services import Services
-from service.workers import sweeper
+from service.workers import dispatch, scheduler
 from service.workers.plan import QUEUE
 
 
@@ -24,18 +24,18 @@ def main() -> None:
     parser.add_argument(
         "--grace",
         type=float,
-        default=float(os.environ.get("SWEEP_GRACE_SECONDS", sweeper.DEFAULT_GRACE_SECONDS)),
-        help="seconds past due before the sweeper queues work again",
+        default=float(os.environ.get("GRACE_SECONDS", dispatch.DEFAULT_GRACE_MS / 1000)),
+        help="seconds queued work may take before it is queued again",
     )
     parser.add_argument("--name", default=None)
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    connection = redis.Redis.from_url(args.url)
-    sweeper.start(Services(connection), args.grace)
+    connection = connect(args.url)
+    services = Services(connection, grace_ms=int(args.grace * 1000))
+    scheduler.start(services)
     # SimpleWorker runs jobs in its own process: our jobs take milliseconds,
     # and a fork per job would cost more than the job
-    worker = SimpleWorker([QUEUE], connection=connection, name=args.name)
-    worker.work(with_scheduler=True, logging_level="WARNING")
+    SimpleWorker([QUEUE], connection=connection, name=args.name).work(logging_level="WARNING")
 
 
 if __name__ == "__main__":

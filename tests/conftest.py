@@ -62,7 +62,7 @@ class Workers:
         self.url = url
         self.processes: list = []
 
-    def start(self, grace_seconds: float = 2.0, **env: str):
+    def start(self, grace_seconds: float = 1.0, **env: str):
         import os
         import subprocess
         import sys

@@ -5,9 +5,8 @@ import threading
 import time
 
 import pytest
-import redis
-
 from service.app import create_app
+from service.config import connect
 from service.embedded_redis import free_port
 from tests.api_helpers import auth, command, new_game, seated_game, view
 from tests.openapi_contract import check
@@ -38,8 +37,7 @@ def test_health_is_ok_when_the_store_answers(http):
 
 
 def test_health_is_503_store_unavailable_when_the_store_is_down():
-    client = redis.Redis(port=free_port(), socket_connect_timeout=0.2, socket_timeout=0.2)
-    http = create_app(client=client).test_client()
+    http = create_app(client=connect(f"redis://127.0.0.1:{free_port()}/0")).test_client()
     response = http.get("/v1/health")
     problem(response, 503, "store_unavailable")
     check("/v1/health", "get", response)

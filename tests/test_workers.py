@@ -101,7 +101,7 @@ def test_a_stale_timeout_does_nothing(live_app, redis_client):
     folded = svc.commands.load(game_id)
     timeout = next(w for w in pending_work(folded, svc.clock()) if w.kind == "timeout")
     early = run_work(timeout.kind, game_id, timeout.version, timeout.seat, timeout.due, svc=svc)
-    assert early == "early: rescheduled"
+    assert early.startswith("early")
     seat = folded.table.game.turn
     hand = view(http, game_id, tokens[seat])["hand"]
     command(http, game_id, tokens[seat], {"type": "play", "cards": [hand[0]["id"]], "color": "red"})

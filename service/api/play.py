@@ -15,9 +15,9 @@ bp = Blueprint("play", __name__)
 @bp.get("/games/<game_id>/view", endpoint="seat_view")
 def view(game_id: str):
     svc = services()
+    seat = svc.seats.seat(game_id)
     query = schemas.load(schemas.Wait(), request.args.to_dict(), "query")
     folded = svc.commands.load(game_id)
-    seat = svc.seats.seat(game_id)
     known = version_header("If-None-Match")
     if known is not None and known == folded.version and query["wait"]:
         # long poll: a blocking stream read wakes us when the next event lands
@@ -35,8 +35,7 @@ def view(game_id: str):
 @bp.post("/games/<game_id>/commands")
 def send_command(game_id: str):
     svc = services()
-    svc.commands.load(game_id)  # 404 before 401 before 400
-    seat = svc.seats.seat(game_id)
+    seat = svc.seats.seat(game_id)  # 404 for an unknown game, then 401
     body = json_body()
     key = request.headers.get("Idempotency-Key")
     if key is not None and not 1 <= len(key) <= 128:
@@ -48,9 +47,9 @@ def send_command(game_id: str):
 @bp.get("/games/<game_id>/events")
 def event_feed(game_id: str):
     svc = services()
+    seat = svc.seats.seat(game_id, required=False)
     query = schemas.load(schemas.EventsQuery(), request.args.to_dict(), "query")
     folded = svc.commands.load(game_id)
-    seat = svc.seats.seat(game_id, required=False)
     after = query["after"]
     if query["wait"] and folded.version <= after:
         svc.store.wait(game_id, after, query["wait"])

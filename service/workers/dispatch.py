@@ -1,74 +1,71 @@
-"""After every append: enqueue what is due, cancel what the append made stale.
+"""From an append to queued work.
 
-Bot moves go on the queue at once; timeouts are scheduled for their deadline
-with RQ's scheduler. The previous version's scheduled timeouts are removed, so
-a busy game does not pile up jobs that would only find themselves stale. Each
-game with work pending is also kept in a sorted set by when it is due, for
-the sweeper.
+After every append the API records when the game next needs a worker, in one
+sorted set (``DUE_KEY``: game id -> ms), and queues a bot's move at once when
+a bot is to act. Deadlines are not queued here: the scheduler in every worker
+(``service.workers.scheduler``) queues each timeout when its deadline comes,
+and queues again any work still pending once its grace period is over (a
+worker died in the middle of it, or a process died between an append and
+this dispatch).
 """
 from __future__ import annotations
 
-import math
-from datetime import datetime, timezone
-
 import redis
 from rq import Queue
-from rq.job import Job
-from rq.registry import ScheduledJobRegistry
 
 from projections.folding import Folded
 from service.workers.plan import QUEUE, Work, pending_work
 
-DUE_KEY = "tabletell:due"  # game id -> ms when its earliest work is due
+DUE_KEY = "tabletell:due"  # game id -> ms when the scheduler must look at it next
+DISPATCHED = "tabletell:dispatched:{}"  # job id -> set while the job is fresh
+DEFAULT_GRACE_MS = 10_000  # queued work not done by then is queued again
 JOB_TIMEOUT_SECONDS = 30
 RESULT_TTL_SECONDS = 600
 
 
-def scheduled_time(due_ms: int) -> datetime:
-    """RQ's scheduler works in whole seconds and truncates: round up, so a
-    timeout never runs before its deadline."""
-    return datetime.fromtimestamp(math.ceil(due_ms / 1000), tz=timezone.utc)
-
-
 class Dispatcher:
-    def __init__(self, client: redis.Redis, clock):
+    def __init__(self, client: redis.Redis, clock, grace_ms: int = DEFAULT_GRACE_MS):
         self.redis = client
         self.clock = clock
+        self.grace_ms = grace_ms
         self.queue = Queue(QUEUE, connection=client)
-        self.scheduled = ScheduledJobRegistry(queue=self.queue)
 
     def after_append(self, before: Folded | None, after: Folded) -> None:
         now = self.clock()
         work = pending_work(after, now)
+        bots = [item for item in work if item.kind == "bot"]
         with self.redis.pipeline() as pipe:
-            pipe.multi()  # one MULTI/EXEC: RQ's enqueue expects a pipeline in transaction mode
-            if before is not None:
-                for stale in pending_work(before, now):
-                    if stale.kind == "timeout":
-                        pipe.zrem(self.scheduled.key, stale.job_id)
-                        pipe.delete(Job.key_for(stale.job_id))
-            for item in work:
+            if bots:
+                pipe.multi()  # RQ's enqueue expects a pipeline in transaction mode
+            for item in bots:
                 self.enqueue(item, pipe)
             if work:
-                pipe.zadd(DUE_KEY, {after.game_id: min(item.due for item in work)})
+                pipe.zadd(DUE_KEY, {after.game_id: next_look(work, now, self.grace_ms)})
             else:
                 pipe.zrem(DUE_KEY, after.game_id)
             pipe.execute()
 
-    def enqueue(self, item: Work, pipe=None, now: bool = False) -> None:
-        """Queue ``item``: at once for a bot move (or when ``now``), else at
-        its deadline."""
+    def enqueue(self, item: Work, pipe=None) -> None:
+        """Queue ``item`` now, and mark it fresh for the grace period."""
         from service.workers.jobs import run_work
 
-        options = {
-            "job_id": item.job_id,
-            "job_timeout": JOB_TIMEOUT_SECONDS,
-            "result_ttl": RESULT_TTL_SECONDS,
-            "failure_ttl": RESULT_TTL_SECONDS,
-            "pipeline": pipe,
-        }
-        args = (item.kind, item.game_id, item.version, item.seat, item.due)
-        if item.kind == "bot" or now:
-            self.queue.enqueue(run_work, *args, **options)
-        else:
-            self.queue.enqueue_at(scheduled_time(item.due), run_work, *args, **options)
+        self.queue.enqueue(
+            run_work,
+            item.kind,
+            item.game_id,
+            item.version,
+            item.seat,
+            item.due,
+            job_id=item.job_id,
+            job_timeout=JOB_TIMEOUT_SECONDS,
+            result_ttl=RESULT_TTL_SECONDS,
+            failure_ttl=RESULT_TTL_SECONDS,
+            pipeline=pipe,
+        )
+        (pipe or self.redis).set(DISPATCHED.format(item.job_id), 1, px=self.grace_ms)
+
+
+def next_look(work: list[Work], now: int, grace_ms: int) -> int:
+    """When the scheduler must look at a game again: at its next deadline, or
+    when the grace of work already due runs out."""
+    return min(item.due if item.due > now else now + grace_ms for item in work)

@@ -56,9 +56,7 @@ def run_work(kind: str, game_id: str, version: int, seat: int, due: int, svc: Se
         actor = "bot"
     else:
         if due > now:
-            # RQ's scheduler runs in whole seconds; never act before the deadline
-            svc.dispatcher.enqueue(item)
-            return "early: rescheduled"
+            return "early: the deadline has not passed"  # the scheduler queues it again
         body, actor = {"type": "timeout"}, "system"
     try:
         outcome = svc.commands.execute(game_id, seat, body, version, item.idempotency_key, actor)

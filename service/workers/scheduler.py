@@ -1,0 +1,59 @@
+"""The workers' scheduler: queues each timeout when its deadline comes, and
+any work a dead worker left undone once its grace period is over.
+
+Every worker runs one; they share ``DUE_KEY`` and the "dispatched" marks, so
+two schedulers never queue the same fresh work twice, and when one worker
+dies the others carry on. Job ids and idempotency keys make a second run of
+the same work harmless anyway: it appends nothing twice.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+
+from service.services import Services
+from service.workers.dispatch import DISPATCHED, DUE_KEY, next_look
+from service.workers.plan import pending_work
+
+log = logging.getLogger("tabletell.scheduler")
+
+TICK_SECONDS = 0.2
+
+
+def tick(svc: Services) -> int:
+    """Queue what is due now; returns how many jobs were queued."""
+    dispatcher = svc.dispatcher
+    now = svc.clock()
+    queued = 0
+    for raw in svc.redis.zrangebyscore(DUE_KEY, "-inf", now, start=0, num=500):
+        game_id = raw.decode() if isinstance(raw, bytes) else raw
+        folded = svc.projection.load(game_id)
+        work = pending_work(folded, now) if folded else []
+        if not work:
+            svc.redis.zrem(DUE_KEY, game_id)
+            continue
+        for item in work:
+            if item.due > now:
+                continue
+            if svc.redis.set(DISPATCHED.format(item.job_id), 1, nx=True, px=dispatcher.grace_ms):
+                if item.kind == "bot":
+                    log.warning("queuing again %s, not done within its grace", item.job_id)
+                dispatcher.enqueue(item)
+                queued += 1
+        if svc.store.version(game_id) == folded.version:  # an append since would have set its own
+            svc.redis.zadd(DUE_KEY, {game_id: next_look(work, now, dispatcher.grace_ms)})
+    return queued
+
+
+def start(svc: Services, interval_seconds: float = TICK_SECONDS) -> threading.Thread:
+    def loop() -> None:
+        while True:
+            try:
+                tick(svc)
+            except Exception:  # the scheduler must outlive a store hiccup
+                log.exception("scheduler tick failed")
+            threading.Event().wait(interval_seconds)
+
+    thread = threading.Thread(target=loop, name="tabletell-scheduler", daemon=True)
+    thread.start()
+    return thread
