@@ -27,7 +27,8 @@ test: venv
 ## bots' win rates.
 bench: venv
 	$(PY) bench/api.py
-	$(PY) bench/bots.py color-doubt
+	$(PY) bench/workers.py
+	for game in color-doubt; do $(PY) bench/bots.py $$game; done
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -1,0 +1,161 @@
+"""Many concurrent all-bot games through real workers.
+
+    python bench/workers.py [--games N] [--workers W] [--type GAME] [--seats S]
+
+Starts a valkey-server and W workers (`python -m service.worker`), creates N
+all-bot games at once plus N/4 games with one silent human seat (turn clock 1
+second, so the scheduler times it out), and waits for all to finish. Prints:
+  - games finished per minute through the workers, next to the same games
+    played in memory (no store, no queue) in the same run, as a ratio;
+  - the delay from each deadline to its timeout being appended (p50, p99),
+    next to the scheduler's tick, as a ratio;
+  - bot decision time (p50, p99): each bot move of the run decided again
+    from its seat's view, timed alone.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from events.store import EventStore  # noqa: E402
+from games.registry import GAMES  # noqa: E402
+from projections.folding import fold  # noqa: E402
+from projections.local import LocalGame  # noqa: E402
+from projections.views import seat_view  # noqa: E402
+from service.config import connect  # noqa: E402
+from service.embedded_redis import EmbeddedRedis  # noqa: E402
+from service.services import Services  # noqa: E402
+from service.workers.plan import bot_for  # noqa: E402
+from service.workers.scheduler import TICK_SECONDS  # noqa: E402
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[int(share * (len(ordered) - 1))] if ordered else float("nan")
+
+
+def in_memory_rate(game_type: str, seats: int, games: int) -> float:
+    """Games per minute played in memory by the same bots: the ceiling."""
+    game = GAMES[game_type]
+    started = time.perf_counter()
+    for n in range(games):
+        local = LocalGame(game_type, seats, seed=n, options={"turn_seconds": 0})
+        local.play_out({s: game.bots["heuristic" if s == 0 else "random"] for s in range(seats)}, random.Random(n))
+    return games / (time.perf_counter() - started) * 60
+
+
+def timeout_delays(envelopes) -> list[float]:
+    """For each timeout in a log: ms from the deadline it enforced to its append."""
+    delays = []
+    for envelope in envelopes:
+        if envelope.command is None or envelope.command["type"] != "timeout":
+            continue
+        before = fold(envelopes[: envelope.version - 1], None, "bench")
+        deadline = next(d.at for d in before.game.deadlines(before.table.game) if d.seat == envelope.seat)
+        delays.append(envelope.time - deadline)
+    return delays
+
+
+def decision_times(envelopes, game_id: str) -> list[float]:
+    """Each bot move decided again from the view its seat had, timed alone (ms)."""
+    times = []
+    for envelope in envelopes:
+        if envelope.command is None or envelope.actor != "bot":
+            continue
+        before = fold(envelopes[: envelope.version - 1], None, game_id)
+        view = seat_view(before, envelope.seat)
+        bot = bot_for(before, envelope.seat)
+        rng = random.Random(envelope.version)
+        started = time.perf_counter()
+        bot(view, rng)
+        times.append((time.perf_counter() - started) * 1000)
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--type", default="color-doubt", choices=sorted(GAMES))
+    parser.add_argument("--seats", type=int, default=4)
+    parser.add_argument("--limit", type=float, default=600, help="seconds to wait for every game to end")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as data, EmbeddedRedis(data, persistent=True) as store:
+        env = {**os.environ, "REDIS_URL": store.url, "PYTHONPATH": str(ROOT)}
+        workers = [
+            subprocess.Popen([sys.executable, "-m", "service.worker"], cwd=ROOT, env=env, start_new_session=True,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            for _ in range(args.workers)
+        ]
+        try:
+            svc = Services(connect(store.url))
+            bots = [{"seat": s, "level": "heuristic" if s == 0 else "random"} for s in range(args.seats)]
+            started = time.time()
+            all_bot = [
+                svc.commands.create(args.type, args.seats, {"turn_seconds": 0}, bots).game_id for _ in range(args.games)
+            ]
+            silent = []
+            for _ in range(max(1, args.games // 4)):
+                game_id = svc.commands.create(args.type, args.seats, {"turn_seconds": 1}, bots[1:]).game_id
+                svc.commands.join(game_id, "silent")
+                silent.append(game_id)
+            pending = set(all_bot + silent)
+            finished_at = {}
+            while pending and time.time() - started < args.limit:
+                for game_id in list(pending):
+                    if svc.commands.load(game_id).table.status == "finished":
+                        finished_at[game_id] = time.time()
+                        pending.discard(game_id)
+                time.sleep(0.2)
+            elapsed = max(finished_at[g] for g in all_bot if g in finished_at) - started
+            done = sum(g in finished_at for g in all_bot)
+            logs = {g: EventStore(svc.redis).read(g) for g in all_bot + silent}
+        finally:
+            for worker in workers:
+                os.killpg(worker.pid, signal.SIGTERM)
+                worker.wait()
+
+    delays = [d for g in silent for d in timeout_delays(logs[g])]
+    decisions = [t for g in all_bot[:10] for t in decision_times(logs[g], g)]
+    rate = done / elapsed * 60
+    ceiling = in_memory_rate(args.type, args.seats, min(args.games, 100))
+    tick_ms = TICK_SECONDS * 1000
+    figures = {
+        "games": args.games,
+        "finished": done,
+        "unfinished": len(pending),
+        "games_per_minute": rate,
+        "in_memory_games_per_minute": ceiling,
+        "throughput_ratio": rate / ceiling,
+        "timeouts": len(delays),
+        "timeout_delay_p50_ms": percentile(delays, 0.5),
+        "timeout_delay_p99_ms": percentile(delays, 0.99),
+        "scheduler_tick_ms": tick_ms,
+        "bot_decision_p50_ms": statistics.median(decisions) if decisions else float("nan"),
+        "bot_decision_p99_ms": percentile(decisions, 0.99),
+    }
+    print(f"{args.type}: {done}/{args.games} all-bot games with {args.seats} seats on {args.workers} workers")
+    print(f"  games per minute      {rate:10.1f}   in memory {ceiling:10.1f}   ratio {rate / ceiling:.3f}")
+    print(
+        f"  deadline -> timeout   p50 {figures['timeout_delay_p50_ms']:7.0f} ms   p99 {figures['timeout_delay_p99_ms']:7.0f} ms"
+        f"   ({len(delays)} timeouts; scheduler tick {tick_ms:.0f} ms, p50 ratio {figures['timeout_delay_p50_ms'] / tick_ms:.2f})"
+    )
+    print(f"  bot decision          p50 {figures['bot_decision_p50_ms']:7.3f} ms   p99 {figures['bot_decision_p99_ms']:7.3f} ms")
+    print(json.dumps(figures))
+
+
+if __name__ == "__main__":
+    main()
