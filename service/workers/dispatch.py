@@ -20,7 +20,8 @@ DUE_KEY = "tabletell:due"  # game id -> ms when the scheduler must look at it ne
 DISPATCHED = "tabletell:dispatched:{}"  # job id -> set while the job is fresh
 DEFAULT_GRACE_MS = 10_000  # queued work not done by then is queued again
 JOB_TIMEOUT_SECONDS = 30
-RESULT_TTL_SECONDS = 600
+RESULT_TTL_SECONDS = 0  # a job's outcome is in the game log; keep no result
+FAILURE_TTL_SECONDS = 24 * 3600  # a failed job stays a day for diagnosis
 
 
 class Dispatcher:
@@ -59,7 +60,7 @@ class Dispatcher:
             job_id=item.job_id,
             job_timeout=JOB_TIMEOUT_SECONDS,
             result_ttl=RESULT_TTL_SECONDS,
-            failure_ttl=RESULT_TTL_SECONDS,
+            failure_ttl=FAILURE_TTL_SECONDS,
             pipeline=pipe,
         )
         (pipe or self.redis).set(DISPATCHED.format(item.job_id), 1, px=self.grace_ms)
