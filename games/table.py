@@ -34,6 +34,7 @@ class Table:
     timeouts: tuple[int, ...] = ()
     autopilot: frozenset[int] = frozenset()
     result: Mapping[str, Any] | None = None
+    created_at: int = 0  # ms since the epoch
 
 
 def seed_commitment(seed: str) -> str:
@@ -76,6 +77,7 @@ def evolve(game: Game, table: Table | None, event: Event) -> Table:
             bots=bots,
             game=game.initial_state(seats, p["options"], event.secret["seed"]),
             timeouts=(0,) * seats,
+            created_at=event.at,
         )
     assert table is not None, f"{kind} before game_created"
     if kind == "seat_taken":

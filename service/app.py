@@ -27,16 +27,16 @@ def create_app(config: Config | None = None, client: redis.Redis | None = None, 
     config = config or Config.from_env()
     app = Flask(__name__, static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = config.max_body_bytes
+    app.config["OPERATOR_TOKEN"] = config.operator_token
     app.json.sort_keys = False
     if client is None:
         client = connect(config.redis_url, config.redis_socket_timeout)
     app.extensions["tabletell"] = Services(client, clock)
 
-    from service.api import games, meta, play
+    from service.api import audit, games, meta, play
 
-    app.register_blueprint(meta.bp, url_prefix="/v1")
-    app.register_blueprint(games.bp, url_prefix="/v1")
-    app.register_blueprint(play.bp, url_prefix="/v1")
+    for module in (meta, games, play, audit):
+        app.register_blueprint(module.bp, url_prefix="/v1")
     _register_errors(app)
     return app
 

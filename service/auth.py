@@ -1,6 +1,7 @@
 """Seat tokens: bearer secrets, known to the server only by their hash."""
 from __future__ import annotations
 
+import hmac
 import re
 import threading
 from collections import OrderedDict
@@ -59,3 +60,24 @@ class Seats:
         if not self.exists(game_id):
             raise game_not_found(game_id)
         raise Problem(401, code, detail)
+
+
+def bearer() -> str | None:
+    """The bearer token sent, if any (a malformed header counts as none)."""
+    match = BEARER.match(request.headers.get("Authorization", ""))
+    return match.group(1) if match else None
+
+
+def is_operator(operator_token: str | None) -> bool:
+    token = bearer()
+    return bool(operator_token and token and hmac.compare_digest(token.encode(), operator_token.encode()))
+
+
+def require_operator(operator_token: str | None) -> None:
+    """Operators' routes: 403 when the server has no operator token set."""
+    if not operator_token:
+        raise Problem(403, "operator_only", "Operator access is not configured on this server (OPERATOR_TOKEN).")
+    if "Authorization" not in request.headers:
+        raise Problem(401, "missing_token", "Send the operator token as 'Authorization: Bearer <token>'.")
+    if not is_operator(operator_token):
+        raise Problem(401, "invalid_token", "This is not the operator token.")

@@ -13,7 +13,7 @@ import secrets
 import time
 import uuid
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 from events.store import EventStore, Idempotency, VersionConflict
 from games.contract import RuleError
@@ -58,14 +58,15 @@ class Commands:
         store: EventStore,
         projection: Projection,
         clock: Callable[[], int] = now_ms,
-        on_append: Callable[[Folded | None, Folded], None] | None = None,
+        listeners: Sequence[Callable[[Folded | None, Folded], None]] = (),
     ):
         self.store = store
         self.projection = projection
         self.clock = clock
         # told of every append with the game before and after it: the
-        # workers' dispatcher schedules what became due
-        self.on_append = on_append or (lambda before, after: None)
+        # workers' dispatcher schedules what became due, the index records
+        # status changes
+        self.listeners = listeners
 
     # -- games and seats -------------------------------------------------------
 
@@ -168,7 +169,8 @@ class Commands:
     def _appended(self, before: Folded | None, envelopes: list, game_id: str) -> Folded:
         after = fold(envelopes, before, game_id)
         self.projection.remember(after)
-        self.on_append(before, after)
+        for listener in self.listeners:
+            listener(before, after)
         return after
 
     def _replayed(self, game_id: str, seat: int | None, idempotency: Idempotency, prior: dict) -> Outcome:

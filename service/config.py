@@ -16,12 +16,16 @@ class Config:
     max_body_bytes: int = 64 * 1024
     # seconds a blocking read may hold a connection (?wait= is at most 30)
     redis_socket_timeout: float = 40.0
+    # the bearer token of operators (listing games, logs of running games);
+    # unset: no operator access
+    operator_token: str | None = None
 
     @classmethod
     def from_env(cls) -> "Config":
         return cls(
             redis_url=os.environ.get("REDIS_URL", cls.redis_url),
             max_body_bytes=int(os.environ.get("MAX_BODY_BYTES", cls.max_body_bytes)),
+            operator_token=os.environ.get("OPERATOR_TOKEN") or None,
         )
 
 

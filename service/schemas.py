@@ -37,6 +37,17 @@ class Wait(Schema):
     wait = fields.Integer(load_default=0, validate=validate.Range(min=0, max=30))
 
 
+class GamesQuery(Schema):
+    status = fields.String(validate=validate.OneOf(["waiting", "active", "finished"]))
+    type = fields.String(validate=validate.OneOf(sorted(GAMES)))
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+    offset = fields.Integer(load_default=0, validate=validate.Range(min=0))
+
+
+class ReplayQuery(Schema):
+    version = fields.Integer(validate=validate.Range(min=1))
+
+
 class EventsQuery(Wait):
     after = fields.Integer(load_default=0, validate=validate.Range(min=0))
 

@@ -7,6 +7,7 @@ from events.store import EventStore
 from projections.folding import Projection
 from service.auth import Seats
 from service.commands import Commands, now_ms
+from service.index import GameIndex
 from service.views_cache import ViewCache
 from service.workers.dispatch import DEFAULT_GRACE_MS, Dispatcher
 
@@ -18,6 +19,9 @@ class Services:
         self.store = EventStore(client)
         self.projection = Projection(self.store)
         self.dispatcher = Dispatcher(client, clock, grace_ms)
-        self.commands = Commands(self.store, self.projection, clock, on_append=self.dispatcher.after_append)
+        self.index = GameIndex(client)
+        self.commands = Commands(
+            self.store, self.projection, clock, listeners=(self.dispatcher.after_append, self.index.after_append)
+        )
         self.seats = Seats(self.store, self.commands.exists)
         self.views = ViewCache()

@@ -8,6 +8,7 @@ import pytest
 import redis
 
 from service.app import create_app
+from service.config import Config
 from service.embedded_redis import EmbeddedRedis
 
 
@@ -44,9 +45,12 @@ def clock():
     return Clock()
 
 
+OPERATOR_TOKEN = "operator-secret-for-tests"
+
+
 @pytest.fixture
 def app(redis_client, clock):
-    return create_app(client=redis_client, clock=clock)
+    return create_app(Config(operator_token=OPERATOR_TOKEN), client=redis_client, clock=clock)
 
 
 @pytest.fixture
@@ -104,4 +108,4 @@ def live_app(redis_client):
     """The API on the real clock, for tests with workers (which use it too)."""
     from service.commands import now_ms
 
-    return create_app(client=redis_client, clock=now_ms)
+    return create_app(Config(operator_token=OPERATOR_TOKEN), client=redis_client, clock=now_ms)

@@ -1,0 +1,115 @@
+"""The audit routes: the whole log, replays at any version, the games list."""
+from __future__ import annotations
+
+import json
+import random
+
+from events.envelope import Envelope
+from games.registry import GAMES
+from tests.api_helpers import auth, command, new_game, seated_game, view
+from tests.conftest import OPERATOR_TOKEN
+from tests.openapi_contract import check
+
+OPERATOR = auth(OPERATOR_TOKEN)
+
+
+def play_to_the_end(http, game_id, tokens, record=None) -> None:
+    bot = GAMES["color-doubt"].bots["random"]
+    rng = random.Random(4)
+    while True:
+        views = [view(http, game_id, t) for t in tokens]
+        if record is not None:
+            record[views[0]["version"]] = views
+        if views[0]["status"] == "finished":
+            return
+        seat = views[0]["to_act"][0]
+        assert command(http, game_id, tokens[seat], bot(views[seat], rng)).status_code == 200
+
+
+def test_log_of_a_running_game_is_for_operators_only(http):
+    game_id, _ = seated_game(http, 3)
+    response = http.get(f"/v1/games/{game_id}/log")
+    assert response.status_code == 403 and response.get_json()["code"] == "game_in_progress"
+    check("/v1/games/{game_id}/log", "get", response)
+    response = http.get(f"/v1/games/{game_id}/log", headers=OPERATOR)
+    assert response.status_code == 200 and response.mimetype == "application/x-ndjson"
+    lines = response.get_data(as_text=True).splitlines()
+    assert [json.loads(line)["version"] for line in lines] == list(range(1, len(lines) + 1))
+
+
+def test_log_of_a_finished_game_is_public_with_every_private_part(http):
+    game_id, tokens = seated_game(http, 3)
+    play_to_the_end(http, game_id, tokens)
+    response = http.get(f"/v1/games/{game_id}/log")
+    assert response.status_code == 200
+    envelopes = [Envelope.from_json(line) for line in response.get_data(as_text=True).splitlines()]
+    deal = next(e for e in envelopes if e.type == "dealt")
+    assert set(deal.private) == {0, 1, 2} and deal.secret["set_aside"]
+    assert envelopes[0].secret["seed"] == envelopes[-1].public["seed"]
+
+
+def test_replay_shows_each_seat_what_it_saw_at_every_version(http):
+    game_id, tokens = seated_game(http, 3)
+    live = {}
+    play_to_the_end(http, game_id, tokens, live)
+    for version in list(live)[:: max(1, len(live) // 8)]:
+        for seat, token in enumerate(tokens):
+            response = http.get(f"/v1/games/{game_id}/replay?version={version}", headers=auth(token))
+            check("/v1/games/{game_id}/replay", "get", response)
+            assert response.get_json()["view"] == live[version][seat]
+
+
+def test_replay_of_a_running_game_has_no_full_state(http):
+    game_id, tokens = seated_game(http, 3)
+    dealt = 6  # created, three seats taken, started, dealt
+    body = http.get(f"/v1/games/{game_id}/replay?version={dealt}", headers=auth(tokens[0])).get_json()
+    assert body["state"] is None and len(body["view"]["hand"]) == 22
+    before = http.get(f"/v1/games/{game_id}/replay?version={dealt - 1}", headers=auth(tokens[0])).get_json()
+    assert before["view"]["hand"] == []
+    spectator = http.get(f"/v1/games/{game_id}/replay?version={dealt}").get_json()
+    assert spectator["seat"] is None and spectator["view"]["hand"] == []
+
+
+def test_replay_of_a_finished_game_has_the_full_state(http):
+    game_id, tokens = seated_game(http, 3)
+    play_to_the_end(http, game_id, tokens)
+    body = http.get(f"/v1/games/{game_id}/replay?version=6").get_json()
+    hands = body["state"]["game"]["hands"]
+    assert [len(hand) for hand in hands] == [22, 22, 22]
+    assert body["state"]["names"] == ["player0", "player1", "player2"]
+
+
+def test_replay_version_must_exist(http):
+    game_id, tokens = seated_game(http, 3)
+    response = http.get(f"/v1/games/{game_id}/replay?version=999", headers=auth(tokens[0]))
+    assert response.status_code == 400 and "version" in response.get_json()["errors"]
+    assert http.get(f"/v1/games/{game_id}/replay?version=0").status_code == 400
+
+
+def test_listing_games_is_for_operators(http):
+    response = http.get("/v1/games")
+    assert response.status_code == 401 and response.get_json()["code"] == "missing_token"
+    check("/v1/games", "get", response)
+    assert http.get("/v1/games", headers=auth("guess")).get_json()["code"] == "invalid_token"
+
+
+def test_listing_games_by_status_and_type_a_page_at_a_time(http, clock):
+    waiting = [new_game(http, 3) for _ in range(3)]
+    clock.advance(1)
+    finished, tokens = seated_game(http, 2)
+    play_to_the_end(http, finished, tokens)
+    clock.advance(1)
+    active, _ = seated_game(http, 2)
+    response = http.get("/v1/games?status=finished&type=color-doubt", headers=OPERATOR)
+    check("/v1/games", "get", response)
+    body = response.get_json()
+    assert [g["game_id"] for g in body["games"]] == [finished] and body["total"] == 1
+    assert body["games"][0]["result"]["winners"]
+    assert [g["game_id"] for g in http.get("/v1/games?status=active", headers=OPERATOR).get_json()["games"]] == [active]
+    first = http.get("/v1/games?limit=2", headers=OPERATOR).get_json()
+    assert first["total"] == 5 and len(first["games"]) == 2 and first["games"][0]["game_id"] == active
+    second = http.get(first["next"], headers=OPERATOR).get_json()
+    third = http.get(second["next"], headers=OPERATOR).get_json()
+    listed = [g["game_id"] for page in (first, second, third) for g in page["games"]]
+    assert sorted(listed) == sorted(waiting + [finished, active]) and third["next"] is None
+    assert http.get("/v1/games?status=lost", headers=OPERATOR).status_code == 400
