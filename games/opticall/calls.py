@@ -15,8 +15,8 @@ def window_deadline(state: State) -> int | None:
 
 
 def expired(state: State, at: int) -> bool:
-    """Decision "the call window": once its deadline has passed, the window is
-    closed for every command; the seats still silent are taken to pass."""
+    """Whether the window's deadline has passed at ``at``: its silent seats
+    may then be taken to pass."""
     ends = window_deadline(state)
     return ends is not None and at >= ends
 

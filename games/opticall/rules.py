@@ -9,7 +9,7 @@ from typing import Any, Mapping
 
 from games.contract import Deadline, Event, RuleError
 from games.opticall import calls, setup
-from games.opticall.cards import ECLIPSE, RESET, SUITS, VALUE, deck_size, resolve
+from games.opticall.cards import ANNOUNCEMENTS, ECLIPSE, RESET, SUITS, VALUE, deck_size, resolve
 from games.opticall.state import OVER, PLAY, REVEAL, Play, State, to_beat
 from games.opticall.story import Story, draw, put_out_the_empty
 from games.options import refuse, with_defaults
@@ -49,11 +49,9 @@ def decide(state: State, command: Mapping[str, Any]) -> list[Event]:
     if kind == "timeout":
         _timeout(story, seat)
         return story.events
-    if state.window is not None and calls.expired(state, command["at"]):
-        if kind in ("call", "pass"):
-            raise RuleError(
-                "call_window_closed", calls.WINDOW, "The call window's deadline has passed: silent seats let the play go."
-            )
+    if kind == "play" and state.window is not None and calls.expired(state, command["at"]):
+        # decision "the call window": a play after the deadline closes the
+        # window first, the silent seats passing
         calls.close(story)
         if story.over:
             return story.events  # the call ended the game: nothing is left to do
@@ -108,17 +106,16 @@ def play(story: Story, seat: int, ids: list[str], color: str, suit: str | None) 
 
 
 def _check_announcement(state: State, count: int, color: str, suit: str | None) -> None:
+    if color not in ANNOUNCEMENTS:
+        raise RuleError("unknown_color", ON_YOUR_TURN, f"{color!r} cannot be announced.")
     if color == RESET:
         if count != 1 or suit is not None:
             raise RuleError("reset_is_one_card", "reset", "A reset is one card, announced as \"reset\" with no suit.")
         return
-    if color == ECLIPSE:
-        if suit is not None:
-            raise RuleError("eclipse_has_no_suit", ON_YOUR_TURN, "Eclipses have no suit: announce them without one.")
-    elif color in VALUE and suit not in SUITS:
+    if color == ECLIPSE and suit is not None:
+        raise RuleError("eclipse_has_no_suit", ON_YOUR_TURN, "Eclipses have no suit: announce them without one.")
+    if color != ECLIPSE and suit not in SUITS:
         raise RuleError("suit_required", ON_YOUR_TURN, f"Announce a suit with {color}: sun or moon.")
-    if color not in VALUE or VALUE[color] < VALUE[ECLIPSE]:
-        raise RuleError("unknown_color", ON_YOUR_TURN, f"{color!r} cannot be announced.")
     below = to_beat(state)
     if below is not None and VALUE[color] < VALUE[below.color]:
         raise RuleError(
