@@ -65,7 +65,7 @@ def close(story: Story) -> None:
     window = story.state.window
     player = window.player
     callers = window.callers()
-    again = _call(story, callers) if callers else _stands(story, story.state.pile[-1])
+    again = _call(story, callers) if callers else _stands(story, window.play)
     put_out_the_empty(story)
     if story.over:
         return
@@ -108,7 +108,7 @@ def _call(story: Story, callers: list[int]) -> bool:
     calling = card(window.answers[caller], faces[window.answers[caller]])
     # the calling card is public only if the callers compared theirs
     shown = calling if how == "highest" else None
-    play = state.pile[-1]
+    play = window.play
     resolved, copied = resolve(faces, state.pile, len(state.pile) - 1)
     black_sheep = any(face[0] == BLACK_SHEEP for face in resolved)
     truthful = not black_sheep and all(matches(face, play.color, play.suit) for face in resolved)

@@ -23,6 +23,10 @@ ON_YOUR_TURN = "on your turn"
 
 def validate_options(spec, seats: int, given: Mapping[str, Any]) -> dict[str, Any]:
     options = with_defaults(spec, given)
+    if options["setup"] not in (setup.EASY, setup.CLASSIC):
+        raise refuse("setup", f"choose {setup.EASY!r} or {setup.CLASSIC!r}, not {options['setup']!r}.")
+    if not 5 <= options["hand_size"] <= 9:
+        raise refuse("hand_size", "the classic setup deals 5 to 9 cards each.")
     if seats == 2 and not options["two_players"]:
         raise refuse("two_players", "Opticall is played by 3 to 6 players; two play only with this option on.")
     each = setup.EASY_HAND if options["setup"] == setup.EASY else options["hand_size"]

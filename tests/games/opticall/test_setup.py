@@ -10,7 +10,7 @@ from games.contract import RuleError
 from games.opticall import GAME
 from games.opticall.state import PLAY, REVEAL
 from projections.local import LocalGame
-from tests.games.opticall.tables import act, dealt, of, play, refused, types
+from tests.games.opticall.tables import act, dealt, of, play, refused
 
 
 def deal_of(local: LocalGame, number: int = 1):
@@ -117,6 +117,13 @@ def test_classic_setup_deals_the_hand_size_option_to_each(size):
     assert [len(deal.private[s]["hand"]) for s in range(4)] == [size] * 4
     assert deal.public["first"] is None
     assert local.view(None)["table"]["phase"] == REVEAL
+
+
+@pytest.mark.parametrize("options", [{"hand_size": 4}, {"hand_size": 10}, {"setup": "hard"}])
+def test_classic_setup_other_hand_sizes_and_setups_are_refused(options):
+    with pytest.raises(RuleError) as error:
+        LocalGame("opticall", 4, seed=2, options={"setup": "classic", **options})
+    assert error.value.code == "invalid_option"
 
 
 # -- revealing to decide who starts the game -----------------------------------
