@@ -43,6 +43,13 @@ def test_card_value_the_two_suits_are_equal():
     assert events[0].public["suit"] == "moon"
 
 
+def test_card_value_special_cards_are_the_lowest_calling_cards():
+    state = dealt([["red sun", "red sun"], ["reset", "red sun"], ["eclipse", "red sun"]], DECK)
+    _, state = play(state, 0, ["s0c0"], "blue", "sun")
+    events, _ = settled(state, {1: "s1c0", 2: "s2c0"})  # a Reset against an Eclipse
+    assert of(events, "call_made")[0].public["caller"] == 2
+
+
 # -- on your turn ----------------------------------------------------------------
 
 

@@ -87,6 +87,32 @@ def test_the_deck_card_ids_are_drawn_afresh_for_every_deal():
     assert not ids(first) & ids(second)
 
 
+# -- options -------------------------------------------------------------------
+
+
+def test_options_have_the_documented_defaults():
+    defaults = {option.name: option.default for option in GAME.options}
+    assert defaults == {
+        "setup": "easy",
+        "hand_size": 7,
+        "color_copies": 5,
+        "eclipses": 6,
+        "resets": 2,
+        "spectrums": 2,
+        "black_sheep": 2,
+        "two_players": False,
+        "turn_seconds": 60,
+        "call_seconds": 15,
+        "autopilot_after": 3,
+    }
+
+
+def test_options_unknown_ones_are_refused():
+    with pytest.raises(RuleError) as error:
+        LocalGame("opticall", 3, seed=1, options={"jokers": 2})
+    assert (error.value.code, error.value.rule) == ("invalid_option", "options")
+
+
 # -- easy setup ----------------------------------------------------------------
 
 
