@@ -105,7 +105,7 @@ def holds_probability(view: Mapping[str, Any]) -> float:
     matching = pool[wanted]
     plays = view["table"]["plays"]
     below = plays[-2] if len(plays) >= 2 else None
-    if play["color"] == ECLIPSE and below is None or below and (below["color"], below["suit"]) == wanted:
+    if (below is None and play["color"] == ECLIPSE) or (below and (below["color"], below["suit"]) == wanted):
         matching += pool[(SPECTRUM, None)]  # a Spectrum may be a true copy
     known = sum(1 for card in player["known"] if face(card) == wanted)
     need = max(0, play["count"] - known)

@@ -29,7 +29,7 @@ def validate_options(spec, seats: int, given: Mapping[str, Any]) -> dict[str, An
         raise refuse("hand_size", "the classic setup deals 5 to 9 cards each.")
     if seats == 2 and not options["two_players"]:
         raise refuse("two_players", "Opticall is played by 3 to 6 players; two play only with this option on.")
-    each = setup.EASY_HAND if options["setup"] == setup.EASY else options["hand_size"]
+    each = setup.hand_size(options)
     if deck_size(options) < seats * each:
         raise refuse("color_copies", f"a deck of {deck_size(options)} cards cannot deal {each} to each of {seats} players.")
     return options

@@ -1,6 +1,8 @@
 """Dealing, and the classic setup's reveal rounds that decide who starts."""
 from __future__ import annotations
 
+from typing import Any, Mapping
+
 from games.contract import RuleError
 from games.opticall.cards import REVEAL_ROUNDS, card, deck_faces
 from games.opticall.state import REVEAL, State
@@ -11,8 +13,8 @@ EASY, CLASSIC = "easy", "classic"
 EASY_HAND = 7  # rule "easy setup": 7 cards each
 
 
-def hand_size(state: State) -> int:
-    return EASY_HAND if state.options["setup"] == EASY else state.options["hand_size"]
+def hand_size(options: Mapping[str, Any]) -> int:
+    return EASY_HAND if options["setup"] == EASY else options["hand_size"]
 
 
 def start(state: State, at: int) -> list:
@@ -31,7 +33,7 @@ def deal(story: Story, number: int, dealer: int) -> None:
     faces = deck_faces(state.options)
     rng.shuffle(faces)
     dealt = [card(card_id, face) for card_id, face in zip(card_ids(rng, len(faces)), faces)]
-    each = hand_size(state)
+    each = hand_size(state.options)
     # one card at a time round the table from the dealer's left, as at a table
     order = [(dealer + step) % state.seats for step in range(1, state.seats + 1)]
     hands: dict[int, list] = {seat: [] for seat in order}
