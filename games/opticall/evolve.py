@@ -55,6 +55,8 @@ def _dealt(state: State, p: Mapping[str, Any], event: Event) -> State:
         reveal=reveal,
         memory=({},) * (state.seats + 1),
         last_call=None,
+        rebuilds=0,
+        plays=0,
     )
 
 
@@ -91,7 +93,9 @@ def _played(state: State, p, event) -> State:
     if not hand:
         # everyone sees the hand is empty: what they saw go into it has left
         memory = _forget(memory, seat)
-    return replace(state, hands=_set(state.hands, seat, hand), pile=state.pile + (play,), turn=None, memory=memory)
+    return replace(
+        state, hands=_set(state.hands, seat, hand), pile=state.pile + (play,), turn=None, memory=memory, plays=state.plays + 1
+    )
 
 
 def _cards_drawn(state: State, p, event) -> State:

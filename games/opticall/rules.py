@@ -9,10 +9,11 @@ from typing import Any, Mapping
 
 from games.contract import Deadline, Event, RuleError
 from games.opticall import calls, setup
-from games.opticall.cards import ANNOUNCEMENTS, ECLIPSE, RESET, SUITS, VALUE, deck_size, resolve
-from games.opticall.state import OVER, PLAY, REVEAL, Play, State, to_beat
+from games.opticall.cards import ANNOUNCEMENTS, ECLIPSE, RESET, SUITS, VALUE, deck_size
+from games.opticall.state import OVER, PLAY, REVEAL, State, to_beat
 from games.opticall.story import Story, draw, put_out_the_empty
 from games.options import refuse, with_defaults
+from games.rng import derive
 from games.timing import deadline
 
 ON_YOUR_TURN = "on your turn"
@@ -148,24 +149,13 @@ def _timeout(story: Story, seat: int) -> None:
 
 
 def timeout_play(state: State, seat: int) -> tuple[list[str], str, str | None]:
-    """One card, told truly if any card can be: the lowest card whose true
-    identity (a Spectrum's copy included) is a legal announcement, a real
-    colour before a reset; if none, the lowest card announced as the play to
-    beat (a lie)."""
+    """One card drawn at random from the hand, announced as the play to beat
+    (eclipses on an empty pile). Neither the card nor the announcement
+    depends on the hand's faces: a policy that told the truth when it could
+    would tell everyone what the silent player holds."""
+    rng = derive(state.seed, "timeout", state.deal, state.plays)
+    card_id = rng.choice(sorted(state.hands[seat]))
     below = to_beat(state)
-    floor = VALUE[below.color] if below is not None else 0
-    options = []
-    for card_id in state.hands[seat]:
-        trial = state.pile + (Play(seat, (card_id,), "", None, False),)
-        (face,), _ = resolve(state.faces, trial, len(trial) - 1)
-        if face[0] == RESET:
-            options.append((1, 0, card_id, RESET, None))
-        elif VALUE[face[0]] >= VALUE[ECLIPSE] and VALUE[face[0]] >= floor:
-            options.append((0, VALUE[face[0]], card_id, face[0], face[1]))
-    if options:
-        _, _, card_id, color, suit = min(options)
-        return [card_id], color, suit
-    card_id = min(state.hands[seat], key=lambda c: (VALUE[state.faces[c][0]], c))
     if below is None:
         return [card_id], ECLIPSE, None
     return [card_id], below.color, below.suit

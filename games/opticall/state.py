@@ -86,6 +86,7 @@ class State:
     # or the seat whose hand it went into. Only what that seat saw updates it.
     memory: tuple[Mapping[str, Any], ...] = ()
     rebuilds: int = 0  # decks rebuilt from the discard pile: labels the shuffles
+    plays: int = 0  # plays made this deal: labels a timed-out player's random card
     last_call: Mapping[str, Any] | None = None  # the latest call, as everyone saw it
 
 

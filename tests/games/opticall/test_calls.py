@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -322,20 +323,31 @@ def test_objective_a_player_with_no_cards_is_out_only_when_receiving_none():
 # -- timeouts -------------------------------------------------------------------------
 
 
-def test_timeouts_a_silent_player_plays_its_lowest_card_told_truly():
+def test_timeouts_a_silent_player_plays_a_random_card_announced_as_the_play_to_beat():
     state = dealt([["purple sun", "eclipse", "yellow moon"], ["red sun"], ["red sun"]], DECK)
     events, state = act(state, 0, "timeout")
     assert events[0].public == {"seat": 0, "count": 1, "color": "eclipse", "suit": None, "final": False}
-    assert events[0].private[0]["cards"] == ["s0c1"]
-
-
-def test_timeouts_a_silent_player_with_no_true_card_lies_with_its_lowest():
-    state = dealt([["red sun"], ["black_sheep", "orange moon"], ["red sun"]], DECK)
-    _, state = play(state, 0, ["s0c0"], "yellow", "moon")
     _, state = answer_all(state)
     events, _ = act(state, 1, "timeout")
-    assert (events[0].public["color"], events[0].public["suit"]) == ("yellow", "moon")
-    assert events[0].private[1]["cards"] == ["s1c0"]
+    assert (events[0].public["color"], events[0].public["suit"]) == ("eclipse", None)
+
+
+def test_timeouts_the_silent_players_card_is_random_and_its_announcement_ignores_faces():
+    chosen = set()
+    for n in range(12):
+        state = dealt([["red sun", "blue moon", "eclipse"], ["red sun"], ["red sun"]], DECK)
+        _, state = play(state, 0, ["s0c0"], "green", "moon")
+        _, state = answer_all(state)
+        state = replace(state, seed=f"seed-{n}")
+        events, _ = act(state, 1, "timeout")
+        assert (events[0].public["color"], events[0].public["suit"]) == ("green", "moon")
+        state = replace(state, faces={**state.faces, "s1c0": ("purple", "sun")})
+        again, _ = act(state, 1, "timeout")
+        assert again[0].public == events[0].public  # the face changed, the play did not
+    for n in range(12):
+        state = replace(dealt([["red sun", "blue moon", "eclipse"], ["red sun"], ["red sun"]], DECK), seed=f"s{n}")
+        chosen |= set(act(state, 0, "timeout")[0][0].private[0]["cards"])
+    assert chosen == {"s0c0", "s0c1", "s0c2"}
 
 
 def test_timeouts_a_silent_seat_in_a_call_window_lets_the_play_go():
