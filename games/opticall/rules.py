@@ -1,0 +1,199 @@
+"""Opticall: options, ``decide``, and what the service asks of the state.
+
+Rule names in errors are the headings of ``docs/rules/opticall.md``
+(lower-cased); the decisions written there are referenced where enforced.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from games.contract import Deadline, Event, RuleError
+from games.opticall import calls, setup
+from games.opticall.cards import ANNOUNCEMENTS, ECLIPSE, RESET, SUITS, VALUE, deck_size
+from games.opticall.state import OVER, PLAY, REVEAL, State, to_beat
+from games.opticall.story import Story, draw, put_out_the_empty
+from games.options import refuse, with_defaults
+from games.rng import derive
+from games.timing import deadline
+
+ON_YOUR_TURN = "on your turn"
+
+
+# -- options -------------------------------------------------------------------
+
+
+def validate_options(spec, seats: int, given: Mapping[str, Any]) -> dict[str, Any]:
+    options = with_defaults(spec, given)
+    if options["setup"] not in (setup.EASY, setup.CLASSIC):
+        raise refuse("setup", f"choose {setup.EASY!r} or {setup.CLASSIC!r}, not {options['setup']!r}.")
+    if not 5 <= options["hand_size"] <= 9:
+        raise refuse("hand_size", "the classic setup deals 5 to 9 cards each.")
+    if seats == 2 and not options["two_players"]:
+        raise refuse("two_players", "Opticall is played by 3 to 6 players; two play only with this option on.")
+    each = setup.hand_size(options)
+    if deck_size(options) < seats * each:
+        raise refuse("color_copies", f"a deck of {deck_size(options)} cards cannot deal {each} to each of {seats} players.")
+    return options
+
+
+def initial_state(seats: int, options: Mapping[str, Any], seed: str) -> State:
+    return State(seats=seats, options=dict(options), seed=seed)
+
+
+start = setup.start
+
+
+# -- decide ----------------------------------------------------------------------
+
+
+def decide(state: State, command: Mapping[str, Any]) -> list[Event]:
+    kind, seat = command["type"], command["seat"]
+    if state.phase == OVER:
+        raise RuleError("game_over", "objective", "The game is over.")
+    story = Story(state, command["at"])
+    if kind == "timeout":
+        _timeout(story, seat)
+        return story.events
+    if kind == "play" and state.window is not None and calls.expired(state, command["at"]):
+        # decision "the call window": a play after the deadline closes the
+        # window first, the silent seats passing
+        calls.close(story)
+        if story.over:
+            return story.events  # the call ended the game: nothing is left to do
+    if kind == "reveal":
+        setup.reveal(story, seat, list(command["cards"]))
+    elif kind == "play":
+        play(story, seat, list(command["cards"]), command["color"], command.get("suit"))
+    elif kind == "call":
+        calls.answer(story, seat, command["card"])
+    elif kind == "pass":
+        calls.answer(story, seat, None)
+    else:
+        raise RuleError("unknown_command", ON_YOUR_TURN, f"Opticall has no {kind!r} command.")
+    return story.events
+
+
+def play(story: Story, seat: int, ids: list[str], color: str, suit: str | None) -> None:
+    """Rule "on your turn": one or more cards face down, announced as a
+    quantity (the number laid), a colour and a suit, or as eclipses, or as a
+    reset. The cards may be anything (a player who cannot follow must lie)."""
+    state = story.state
+    if state.phase == REVEAL:
+        raise RuleError("setup_not_over", "revealing to decide who starts the game", "The reveal rounds are not over.")
+    if state.window is not None:
+        raise RuleError(
+            "call_window_open", calls.WINDOW, "The last play's call window is open: every seat asked must answer first."
+        )
+    if seat != state.turn:
+        raise RuleError("not_your_turn", ON_YOUR_TURN, f"It is seat {state.turn}'s turn, not seat {seat}'s.")
+    if not ids:
+        raise RuleError("no_cards", ON_YOUR_TURN, "Play at least one card.")
+    if len(set(ids)) != len(ids):
+        raise RuleError("duplicate_card", ON_YOUR_TURN, "A card can be played only once.")
+    for card_id in ids:
+        if card_id not in state.hands[seat]:
+            raise RuleError("card_not_in_hand", ON_YOUR_TURN, f"Card {card_id} is not in your hand.")
+    _check_announcement(state, len(ids), color, suit)
+    final = len(ids) == len(state.hands[seat])
+    story.emit(
+        "played",
+        public={"seat": seat, "count": len(ids), "color": color, "suit": suit, "final": final},
+        private={seat: {"cards": ids}},
+    )
+    # rules "playing multiples" and "using your final card as a play": what
+    # the previous player is owed is drawn now that the next player has played
+    for other, owed in enumerate(story.state.owed):
+        if owed:
+            draw(story, other, owed, "draw_back")
+    put_out_the_empty(story, pending=seat)
+    if not story.over:
+        calls.open_window(story, seat)
+
+
+def _check_announcement(state: State, count: int, color: str, suit: str | None) -> None:
+    if color not in ANNOUNCEMENTS:
+        raise RuleError("unknown_color", ON_YOUR_TURN, f"{color!r} cannot be announced.")
+    if color == RESET:
+        if count != 1 or suit is not None:
+            raise RuleError("reset_is_one_card", "reset", "A reset is one card, announced as \"reset\" with no suit.")
+        return
+    if color == ECLIPSE and suit is not None:
+        raise RuleError("eclipse_has_no_suit", ON_YOUR_TURN, "Eclipses have no suit: announce them without one.")
+    if color != ECLIPSE and suit not in SUITS:
+        raise RuleError("suit_required", ON_YOUR_TURN, f"Announce a suit with {color}: sun or moon.")
+    below = to_beat(state)
+    if below is not None and VALUE[color] < VALUE[below.color]:
+        raise RuleError(
+            "color_too_low",
+            ON_YOUR_TURN,
+            f"The previous play was announced as {below.color}: announce {below.color} or a higher colour.",
+        )
+
+
+# -- timeouts ----------------------------------------------------------------------
+
+
+def _timeout(story: Story, seat: int) -> None:
+    """Decision "timeouts": a silent revealer reveals nothing; a silent seat
+    in a call window lets the play go; a silent player plays one card (see
+    ``timeout_play``)."""
+    state = story.state
+    if state.phase == REVEAL and seat == state.reveal.revealer:
+        setup.reveal(story, seat, [])
+    elif state.window is not None and seat in state.window.waiting():
+        calls.answer(story, seat, None, timeout=True)
+    elif state.phase == PLAY and state.window is None and seat == state.turn:
+        play(story, seat, *timeout_play(state, seat))
+    else:
+        raise RuleError("nothing_to_time_out", "timeouts", f"Seat {seat} is not being waited for.")
+
+
+def timeout_play(state: State, seat: int) -> tuple[list[str], str, str | None]:
+    """One card drawn at random from the hand, announced as the play to beat
+    (eclipses on an empty pile). Neither the card nor the announcement
+    depends on the hand's faces: a policy that told the truth when it could
+    would tell everyone what the silent player holds."""
+    rng = derive(state.seed, "timeout", state.deal, state.plays)
+    card_id = rng.choice(sorted(state.hands[seat]))
+    below = to_beat(state)
+    if below is None:
+        return [card_id], ECLIPSE, None
+    return [card_id], below.color, below.suit
+
+
+# -- what the service asks ------------------------------------------------------
+
+
+def to_act(state: State) -> list[int]:
+    if state.phase not in (REVEAL, PLAY):
+        return []
+    if state.window is not None:
+        return state.window.waiting()
+    return [state.turn]
+
+
+def actions(state: State, seat: int) -> list[str]:
+    if seat not in to_act(state):
+        return []
+    if state.phase == REVEAL:
+        return ["reveal"]
+    if state.window is not None:
+        return ["call", "pass"]
+    return ["play"]
+
+
+def deadlines(state: State) -> list[Deadline]:
+    if state.window is not None:
+        at = calls.window_deadline(state)
+        return [] if at is None else [Deadline(seat, at, "call") for seat in state.window.waiting()]
+    at = deadline(state.turn_started_at, state.options["turn_seconds"])
+    if at is None or not to_act(state):
+        return []
+    return [Deadline(seat, at, "turn") for seat in to_act(state)]
+
+
+def result(state: State) -> dict[str, Any] | None:
+    if state.phase != OVER:
+        return None
+    return {"winners": [state.winner], "eliminated": list(state.out)}
+
