@@ -15,7 +15,7 @@ from typing import Any, Mapping
 
 from games.deceptidice import combos
 from games.deceptidice.deck import POWER
-from games.deceptidice.guesses import Guess, Space, attack, legal
+from games.deceptidice.guesses import Guess, Space, attack, higher, legal
 
 SAMPLES = 120
 # how often the heuristic expects the next player to challenge a raise
@@ -39,7 +39,11 @@ def random_bot(view: Mapping[str, Any], rng) -> dict:
     kind = rng.choice(view["actions"])
     if kind == "guess":
         space, current, made = table_guesses(view)
-        return {"type": "guess", **rng.choice(legal(space, current, made)).fields()}
+        options, made = higher(space, current), set(made)
+        while True:  # uniform over the legal guesses: redraw a repeated one
+            guess = rng.choice(options)
+            if guess not in made:
+                return {"type": "guess", **guess.fields()}
     if kind == "reveal_die":
         return {"type": kind, "die": rng.choice([d["die"] for d in view["dice"] if not d["revealed"]])}
     if kind == "discard_die":

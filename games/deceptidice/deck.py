@@ -15,6 +15,7 @@ from typing import Any, Mapping
 
 # The published deck uses the first four; more colours are an option.
 COLORS = ("red", "blue", "green", "purple", "yellow", "orange")
+_COLOR_RANK = {color: rank for rank, color in enumerate(COLORS)}
 MAX_NUMBER = 9
 
 
@@ -79,7 +80,7 @@ def order(card: Mapping[str, Any]) -> tuple:
     """Cards are shown number cards first (by colour, then number), then
     wildcards, then power cards by value; the id breaks ties."""
     if "number" in card:
-        return (0, COLORS.index(card["color"]), card["number"], card["id"])
+        return (0, _COLOR_RANK[card["color"]], card["number"], card["id"])
     if card.get("wild"):
         return (1, 0, 0, card["id"])
     return (2, 0, card["value"], card["id"])

@@ -15,6 +15,7 @@ The forms (rules "Guessing", "Less than and without", "Variant: Straights",
 """
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Iterable, Mapping
@@ -245,9 +246,14 @@ def _is_int(value: Any) -> bool:
 # -- every guess -------------------------------------------------------------
 
 
-@lru_cache(maxsize=256)
 def every_guess(space: Space) -> tuple[Guess, ...]:
-    """Every guess the table allows, whatever was guessed before."""
+    """Every guess the table allows, whatever was guessed before, from the
+    weakest to the strongest (by ``attack``)."""
+    return _ordered(space)[0]
+
+
+@lru_cache(maxsize=256)
+def _ordered(space: Space) -> tuple[tuple[Guess, ...], tuple[tuple[int, int], ...]]:
     out: list[Guess] = []
     for count in range(1, space.max_count + 1):
         for number in range(1, space.numbers + 1):
@@ -267,20 +273,26 @@ def every_guess(space: Space) -> tuple[Guess, ...]:
             for element in range(1, space.numbers + 1)
         ]
     out += [Guess(power=name, value=value) for name, value in space.powers]
-    return tuple(out)
+    out.sort(key=attack)
+    return tuple(out), tuple(attack(g) for g in out)
+
+
+def higher(space: Space, previous: Guess | None) -> tuple[Guess, ...]:
+    """The guesses higher than ``previous`` (repeats included): a tail of
+    ``every_guess``."""
+    guesses, keys = _ordered(space)
+    if previous is None:
+        return guesses
+    return guesses[bisect_right(keys, defence(previous)) :]
 
 
 def legal(space: Space, previous: Guess | None, made: Iterable[Guess] = ()) -> list[Guess]:
     """The guesses a seat may make now: higher than ``previous``, and none
     made already this round (decision "Guess higher")."""
     made = set(made)
-    if previous is None:
-        return [g for g in every_guess(space) if g not in made]
-    bar = defence(previous)
-    return [g for g in every_guess(space) if attack(g) > bar and g not in made]
+    return [g for g in higher(space, previous) if g not in made]
 
 
 def any_legal(space: Space, previous: Guess | None, made: Iterable[Guess] = ()) -> bool:
     made = set(made)
-    bar = defence(previous) if previous is not None else None
-    return any((bar is None or attack(g) > bar) and g not in made for g in every_guess(space))
+    return any(g not in made for g in reversed(higher(space, previous)))

@@ -253,7 +253,7 @@ def _reveal(state: State, seat: int, command: Mapping[str, Any]) -> list[Event]:
     _in_round(state)
     if state.revealed_this_turn:
         raise RuleError("already_revealed", PREDICTABLE, "You revealed a die this turn already.")
-    die = _die(state, seat, command.get("die"))
+    die = _die(state, seat, command.get("die"), PREDICTABLE)
     if state.revealed[seat][die]:
         raise RuleError("die_already_revealed", PREDICTABLE, f"Your die {die} is revealed already this round.")
     top = state.dice[seat][die][0]
@@ -265,7 +265,7 @@ def _discard(state: State, seat: int, command: Mapping[str, Any]) -> list[Event]
     (decision: the loser picks which) and is the next Liar."""
     if state.phase != DISCARD:
         raise RuleError("no_round_lost", LOSING, "A die is discarded only by the loser of a challenge.")
-    die = _die(state, seat, command.get("die"))
+    die = _die(state, seat, command.get("die"), LOSING)
     cards = state.dice[seat][die]
     left = len(hand(state, seat)) - len(cards)
     event = Event(
@@ -364,9 +364,9 @@ def _in_round(state: State) -> None:
         raise RuleError("round_over", LOSING, f"The round is over: seat {state.turn} has lost it and acts next.")
 
 
-def _die(state: State, seat: int, die: Any) -> int:
+def _die(state: State, seat: int, die: Any, rule: str) -> int:
     if not isinstance(die, int) or isinstance(die, bool) or not 0 <= die < len(state.dice[seat]):
-        raise RuleError("unknown_die", LOSING, f"Name one of your dice, 0 to {len(state.dice[seat]) - 1}.")
+        raise RuleError("unknown_die", rule, f"Name one of your dice, 0 to {len(state.dice[seat]) - 1}.")
     return die
 
 

@@ -62,9 +62,10 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
 
 def _seat(state: State, seat: int) -> dict[str, Any]:
     if state.phase == SETTING_UP:
-        return {"cards": 0, "dice": 0, "die_sizes": [], "tops": [], "shown": [], "seen": []}
+        return {"seat": seat, "cards": 0, "dice": 0, "die_sizes": [], "tops": [], "shown": [], "seen": []}
     dice = state.dice[seat]
     return {
+        "seat": seat,
         "cards": len(hand(state, seat)),
         "dice": len(dice),
         "die_sizes": [len(die) for die in dice],
