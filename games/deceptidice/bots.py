@@ -60,23 +60,27 @@ def random_bot(view: Mapping[str, Any], rng) -> dict:
 
 
 def heuristic_bot(view: Mapping[str, Any], rng) -> dict:
-    """Challenges a guess less likely to hold than its best raise is to
-    survive; otherwise makes the raise most likely to hold. A loser keeps
-    the most cards it can (discards its smallest die) and does not swap."""
+    """Challenges when that loses less often than its best raise would (a
+    raise loses when the next player challenges it, taken to happen at
+    ``CHALLENGE_RATE``, and it does not hold); otherwise makes the raise most
+    likely to hold, the highest among equals. A loser keeps the most cards it
+    can (discards its smallest die) and does not swap."""
     actions = view["actions"]
     if "discard_die" in actions:
         sizes = [d["size"] for d in view["dice"]]
         return {"type": "discard_die", "die": view["dice"][sizes.index(min(sizes))]["die"]}
     if "skip_swap" in actions:
         return {"type": "skip_swap"}
+    me = view["seat"]
     space, current, made = table_guesses(view)
     odds = Odds(view, rng)
     options = legal(space, current, made) if "guess" in actions or "reveal_die" in actions else []
-    best = max(options, key=lambda g: (odds.chance(g, view["seat"]), attack(g)), default=None)
-    if current is not None and "challenge" in actions:
-        holds = odds.chance(current, view["table"]["current"]["seat"])
-        survives = 1 - CHALLENGE_RATE * (1 - odds.chance(best, view["seat"])) if best else 0.0
-        if best is None or holds < 1 - survives:
+    best = max(options, key=lambda g: (odds.chance(g, me), attack(g)), default=None)
+    if current is not None:
+        if best is None:
+            return {"type": "challenge"}  # nothing is higher
+        lose_by_challenging = odds.chance(current, view["table"]["current"]["seat"])
+        if lose_by_challenging < CHALLENGE_RATE * (1 - odds.chance(best, me)):
             return {"type": "challenge"}
     if "reveal_die" in actions:
         # what the table learns is the same whichever die: reveal the first

@@ -75,3 +75,14 @@ def test_bots_heuristic_beats_random_play():
         winners = local.table.result["winners"]
         wins += (hero in winners) / len(winners)
     assert wins / games > 0.4  # well above the fair share of 0.25
+
+
+def test_bots_heuristic_challenges_when_nothing_is_higher_even_a_sure_guess():
+    # one colour only: "8 cards with colour red" is sure, and with 8 dice nothing is higher
+    local = LocalGame("deceptidice", 2, seed="maxed", options={"suits": 1, "numbers": 9})
+    first = local.view(None)["to_act"][0]
+    local.command(first, {"type": "guess", "count": 8, "color": "red"})
+    nxt = local.view(None)["to_act"][0]
+    view = local.view(nxt)
+    assert view["actions"] == ["challenge"]
+    assert heuristic_bot(view, random.Random(0)) == {"type": "challenge"}

@@ -24,12 +24,12 @@ def challenged(dice, guess: dict, options: dict) -> bool:
 # -- Variant: Straights ------------------------------------------------------
 
 
-def test_straights_off_unless_the_option_is_on():
+def test_variant_straights_off_unless_the_option_is_on():
     error = refused(rolled(TOPS), 0, "guess", count=3, straight=2)
     assert (error.code, error.rule) == ("variant_off", "variant: straights")
 
 
-def test_straights_hold_on_consecutive_distinct_numbers():
+def test_variant_straights_hold_on_consecutive_distinct_numbers():
     gap = [
         [["r2"], ["b3"], ["g3"]],
         [["p4"], ["r6"], ["b6"]],
@@ -44,7 +44,7 @@ def test_straights_hold_on_consecutive_distinct_numbers():
     assert challenged(TOPS, {"count": 6, "straight": 6}, options) is True
 
 
-def test_straights_have_two_cards_or_more_and_fit_the_deck():
+def test_variant_straights_have_two_cards_or_more_and_fit_the_deck():
     state = rolled(TOPS, options={"straights": True})
     assert refused(state, 0, "guess", count=1, straight=3).code == "count_out_of_range"
     assert refused(state, 0, "guess", count=7, straight=3).code == "count_out_of_range"
@@ -52,21 +52,23 @@ def test_straights_have_two_cards_or_more_and_fit_the_deck():
     assert refused(state, 0, "guess", count=3, straight=2, number=2).code == "invalid_guess"
 
 
-def test_straights_higher_when_number_or_element_beats_the_previous_number():
+def test_variant_straights_higher_when_number_or_element_beats_the_previous_number():
     options = {"straights": True}
     _, state = act(rolled(TOPS, options=options), 0, "guess", count=3, number=2)
     assert refused(state, 1, "guess", count=3, straight=3).code == "not_higher"  # neither 3 beats 3
     assert refused(state, 1, "guess", count=2, straight=2).code == "not_higher"
     _, after = act(state, 1, "guess", count=2, straight=4)  # ELEMENT 4 > 3
-    assert after.guesses[-1][0] == 1
+    assert after.guesses[-1][1] == Guess(count=2, straight=4)
     _, after = act(state, 1, "guess", count=4, straight=1)  # NUMBER 4 > 3
-    # after a straight, the next guess beats its NUMBER (2), not its ELEMENT
+    assert after.guesses[-1][1] == Guess(count=4, straight=1)
+    # after a straight, the next guess beats its NUMBER (2), not its ELEMENT (6)
     _, state = act(state, 1, "guess", count=2, straight=6)
+    assert refused(state, 2, "guess", count=2, color="red").code == "not_higher"
     _, state = act(state, 2, "guess", count=3, color="red")
     assert state.guesses[-1][1] == Guess(count=3, color="red")
 
 
-def test_straights_make_no_strict_order_but_rounds_end():
+def test_variant_straights_make_no_strict_order_but_rounds_end():
     straight, three = Guess(count=2, straight=5), Guess(count=4, number=3)
     assert is_higher(straight, three) and is_higher(three, straight)  # a cycle
     state = rolled(TOPS, options={"straights": True})
@@ -78,12 +80,12 @@ def test_straights_make_no_strict_order_but_rounds_end():
 # -- Variant: Vague Guesses --------------------------------------------------
 
 
-def test_vague_guesses_off_unless_the_option_is_on():
+def test_variant_vague_guesses_off_unless_the_option_is_on():
     error = refused(rolled(TOPS), 0, "guess", count=3, same="number")
     assert (error.code, error.rule) == ("variant_off", "variant: vague guesses")
 
 
-def test_vague_guesses_after_a_specific_guess_need_double():
+def test_variant_vague_guesses_after_a_specific_guess_need_double():
     # the seed's example: after "3 cards with a 9" a vague guess needs 6 or more
     options = {"vague_guesses": True, "numbers": 9}
     _, state = act(rolled(TOPS, options=options), 0, "guess", count=3, number=9)
@@ -93,7 +95,7 @@ def test_vague_guesses_after_a_specific_guess_need_double():
     assert state.guesses[-1][1].same == "number"
 
 
-def test_vague_guesses_a_specific_guess_after_one_needs_more_than_half():
+def test_variant_vague_guesses_a_specific_guess_after_one_needs_more_than_half():
     # the seed's example: after "6 cards of the same number", "4 cards with a 9" is higher
     options = {"vague_guesses": True, "numbers": 9}
     _, state = act(rolled(TOPS, options=options), 0, "guess", count=6, same="number")
@@ -102,13 +104,13 @@ def test_vague_guesses_a_specific_guess_after_one_needs_more_than_half():
     assert state.guesses[-1][1] == Guess(count=4, number=9)
 
 
-def test_vague_guesses_after_a_vague_guess_need_a_higher_number():
+def test_variant_vague_guesses_after_a_vague_guess_need_a_higher_number():
     _, state = act(rolled(TOPS, options={"vague_guesses": True}), 0, "guess", count=3, same="color")
     assert refused(state, 1, "guess", count=3, same="number").code == "not_higher"
     assert act(state, 1, "guess", count=4, same="number")[1].guesses[-1][1].count == 4
 
 
-def test_vague_guesses_hold_on_any_one_number_or_colour():
+def test_variant_vague_guesses_hold_on_any_one_number_or_colour():
     options = {"vague_guesses": True}
     # numbers on top: four 4s; colours: r2 b3 g4 p4 r6 b1 g2 r5 p2 b4 r6 g4 -> red 4
     assert challenged(TOPS, {"count": 4, "same": "number"}, options) is True
@@ -128,12 +130,12 @@ def lost(options: dict, draw_pile=("y1", "y2")) -> rules.State:
     return state
 
 
-def test_swap_off_by_default():
+def test_variant_swap_off_by_default():
     state = lost({})
     assert state.phase == rules.GUESSING and state.round == 2
 
 
-def test_swap_the_loser_swaps_with_the_draw_pile():
+def test_variant_swap_the_loser_swaps_with_the_draw_pile():
     state = lost({"loser_swap": "draw_pile", "suits": 5})
     assert state.phase == rules.SWAP and rules.actions(state, 1) == ["swap", "skip_swap"]
     before = hand(state, 1)
@@ -148,7 +150,7 @@ def test_swap_the_loser_swaps_with_the_draw_pile():
     assert after.round == 2 and after.liar == 1
 
 
-def test_swap_with_another_player():
+def test_variant_swap_with_another_player():
     state = lost({"loser_swap": "player"})
     events, after = act(state, 1, "swap", card="s1d1c0", **{"with": 3})
     swapped = events[0]
@@ -160,14 +162,14 @@ def test_swap_with_another_player():
     assert len(hand(after, 1)) == 4 and len(hand(after, 3)) == 6
 
 
-def test_swap_may_be_skipped():
+def test_variant_swap_may_be_skipped():
     state = lost({"loser_swap": "draw_pile", "suits": 5})
     events, after = act(state, 1, "skip_swap")
     assert types(events) == ["swap_skipped", "rolled"]
     assert hand(after, 1) == hand(state, 1) and after.draw_pile == state.draw_pile
 
 
-def test_swap_refusals():
+def test_variant_swap_refusals():
     state = lost({"loser_swap": "draw_pile", "suits": 5})
     assert refused(state, 1, "swap", card="s0d0c0").code == "card_not_in_hand"
     assert refused(state, 1, "swap", card="s1d1c0", **{"with": 2}).code == "invalid_swap"
@@ -181,7 +183,7 @@ def test_swap_refusals():
     assert (error.code, error.rule) == ("no_swap_now", "variant: swap")
 
 
-def test_swap_not_offered_with_an_empty_draw_pile_or_after_the_end():
+def test_variant_swap_not_offered_with_an_empty_draw_pile_or_after_the_end():
     assert lost({"loser_swap": "draw_pile"}, draw_pile=()).phase == rules.GUESSING
     dice = [TOPS[0], [["r1"], ["r2"], ["r3", "r4"]], TOPS[2], TOPS[3]]
     _, state = act(rolled(dice, options={"loser_swap": "player"}), 0, "guess", count=1, number=6)
@@ -190,7 +192,7 @@ def test_swap_not_offered_with_an_empty_draw_pile_or_after_the_end():
     assert types(events) == ["die_discarded", "game_ended"] and state.phase == rules.OVER
 
 
-def test_swap_is_unseen_by_the_table():
+def test_variant_swap_is_unseen_by_the_table():
     state = lost({"loser_swap": "player"})
     events, after = act(state, 1, "swap", card="s1d1c0", **{"with": 3})
     ids = {events[0].secret["took"], events[0].secret["took_as"], "s1d1c0", events[0].private[3]["got"]["id"]}
@@ -211,7 +213,7 @@ def started(**options) -> rules.State:
     return state
 
 
-def test_predictable_starting_hands_are_shown():
+def test_variant_predictable_starting_hands_are_shown():
     state = started(predictable=True)
     for viewer in (0, 3, None):
         seats = GAME.view(state, viewer)["seats"]
@@ -220,7 +222,7 @@ def test_predictable_starting_hands_are_shown():
     assert all(s["shown"] == [] for s in GAME.view(started(), 0)["seats"])
 
 
-def test_predictable_reveal_a_die_before_guessing():
+def test_variant_predictable_reveal_a_die_before_guessing():
     state = rolled(TOPS, options={"predictable": True})
     assert rules.actions(state, 0) == ["reveal_die"]
     error = refused(state, 0, "guess", count=1, number=2)
@@ -234,7 +236,7 @@ def test_predictable_reveal_a_die_before_guessing():
     assert GAME.view(state, 2)["seats"][0]["tops"] == [None, {"id": "s0d1c0", "color": "blue", "number": 3}, None]
 
 
-def test_predictable_each_die_once_a_round():
+def test_variant_predictable_each_die_once_a_round():
     dice = [[["r1"], ["r2"]], [["b1"], ["b2"], ["b3"]], [["g1"], ["g2"], ["g3"]]]
     state = rolled(dice, options={"predictable": True})
     _, state = act(state, 0, "reveal_die", die=0)
@@ -255,14 +257,14 @@ def test_predictable_each_die_once_a_round():
     assert rules.actions(state, 0) == ["guess", "challenge"]
 
 
-def test_predictable_challenge_needs_no_reveal():
+def test_variant_predictable_challenge_needs_no_reveal():
     _, state = act(rolled(TOPS, options={"predictable": True}), 0, "reveal_die", die=0)
     _, state = act(state, 0, "guess", count=1, number=2)
     events, _ = act(state, 1, "challenge")
     assert events[0].type == "challenged"
 
 
-def test_predictable_reveal_only_in_the_variant():
+def test_variant_predictable_reveal_only_in_the_variant():
     error = refused(rolled(TOPS), 0, "reveal_die", die=0)
     assert (error.code, error.rule) == ("variant_off", "variant: predictable")
     assert refused(rolled(TOPS, options={"predictable": True}), 0, "reveal_die", die=5).code == "unknown_die"
