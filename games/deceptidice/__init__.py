@@ -1,0 +1,60 @@
+"""Deceptidice (``../shared/seeds/card-dice.txt``; decisions in
+``docs/rules/deceptidice.md``)."""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from games.contract import Option
+from games.deceptidice import rules
+from games.deceptidice.bots import BOTS
+from games.deceptidice.commands import SCHEMAS
+from games.deceptidice.deck import COLORS, MAX_NUMBER
+from games.deceptidice.view import view
+from games.timing import clock_options
+
+
+class Deceptidice:
+    type = "deceptidice"
+    name = "Deceptidice"
+    min_seats = 2
+    max_seats = 8
+    options = (
+        Option("suits", "integer", 4, f"Colours in the deck, from {', '.join(COLORS)}.", minimum=1, maximum=len(COLORS)),
+        Option("numbers", "integer", 6, "Numbers in each colour: 1 to this.", minimum=1, maximum=MAX_NUMBER),
+        Option("copies", "integer", 2, "Copies of each number in each colour.", minimum=1, maximum=6),
+        Option("cards_each", "integer", 9, "Cards dealt to each player at 2-5 players.", minimum=4, maximum=40),
+        Option("large_table_cards_each", "integer", 6, "Cards dealt to each player at 6-8 players.", minimum=4, maximum=40),
+        Option("introductory", "boolean", False, "Introductory game: guesses have no 'less than' or 'without'."),
+        Option("straights", "boolean", False, "Variant Straights: guess cards in numeric order through a number."),
+        Option("vague_guesses", "boolean", False, "Variant Vague Guesses: 'of the same number' or 'of the same color'."),
+        Option(
+            "loser_swap",
+            "string",
+            "off",
+            "Variant Swap: the loser of a round may swap a card with the draw pile, or with another player.",
+            choices=("off", "draw_pile", "player"),
+        ),
+        Option("predictable", "boolean", False, "Variant Predictable: starting hands shown, one die revealed each turn."),
+        Option("wildcards", "boolean", False, "Wildcards expansion: wildcards match the guess being challenged."),
+        Option("wildcard_count", "integer", 7, "Wildcards in the deck when the expansion is on.", minimum=1, maximum=20),
+        Option("power_cards", "boolean", False, "Power Cards expansion: the 12 power cards and their bids."),
+        *clock_options(),
+    )
+    command_schemas = SCHEMAS
+    bots = BOTS
+
+    def validate_options(self, seats: int, options: Mapping[str, Any]) -> dict[str, Any]:
+        return rules.validate_options(self.options, seats, options)
+
+    initial_state = staticmethod(rules.initial_state)
+    start = staticmethod(rules.start)
+    decide = staticmethod(rules.decide)
+    evolve = staticmethod(rules.evolve)
+    view = staticmethod(view)
+    actions = staticmethod(rules.actions)
+    to_act = staticmethod(rules.to_act)
+    deadlines = staticmethod(rules.deadlines)
+    result = staticmethod(rules.result)
+
+
+GAME = Deceptidice()

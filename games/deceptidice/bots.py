@@ -1,0 +1,176 @@
+"""Deceptidice bots. Each gets its seat's view, exactly as the API serves it,
+and a seeded generator; it never sees the state.
+
+The heuristic estimates how likely each guess is to hold by sampling the
+tops it cannot see: the deck, less its own hand, the discarded dice and the
+cards the table has seen in other hands, dealt at random to the other seats'
+unknown cards, then a top drawn for each of their unrevealed dice.
+"""
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections import Counter
+from dataclasses import replace
+from typing import Any, Mapping
+
+from games.deceptidice import combos
+from games.deceptidice.deck import POWER
+from games.deceptidice.guesses import Guess, Space, attack, higher, legal
+
+SAMPLES = 120
+# how often the heuristic expects the next player to challenge a raise
+CHALLENGE_RATE = 0.5
+
+
+def table_guesses(view: Mapping[str, Any]) -> tuple[Space, Guess | None, list[Guess]]:
+    """What may be guessed, the guess to beat, and the guesses made this round."""
+    table = view["table"]
+    current = table["current"]
+    made = [Guess.from_shown(g) for g in table["guesses"]]
+    return Space.from_dict(table["guessing"]), Guess.from_shown(current) if current else None, made
+
+
+# -- random ------------------------------------------------------------------
+
+
+def random_bot(view: Mapping[str, Any], rng) -> dict:
+    """Any legal command: a command type at random, then its fields at random
+    (a guess uniformly among the legal ones)."""
+    kind = rng.choice(view["actions"])
+    if kind == "guess":
+        space, current, made = table_guesses(view)
+        options, made = higher(space, current), set(made)
+        while True:  # uniform over the legal guesses: redraw a repeated one
+            guess = rng.choice(options)
+            if guess not in made:
+                return {"type": "guess", **guess.fields()}
+    if kind == "reveal_die":
+        return {"type": kind, "die": rng.choice([d["die"] for d in view["dice"] if not d["revealed"]])}
+    if kind == "discard_die":
+        return {"type": kind, "die": rng.choice([d["die"] for d in view["dice"]])}
+    if kind == "swap":
+        command = {"type": kind, "card": rng.choice(view["hand"])["id"]}
+        if view["table"]["rules"]["loser_swap"] == "player":
+            command["with"] = rng.choice([s["seat"] for s in view["seats"] if s["seat"] != view["seat"]])
+        return command
+    return {"type": kind}
+
+
+# -- heuristic ---------------------------------------------------------------
+
+
+def heuristic_bot(view: Mapping[str, Any], rng) -> dict:
+    """Challenges when that loses less often than its best raise would (a
+    raise loses when the next player challenges it, taken to happen at
+    ``CHALLENGE_RATE``, and it does not hold); otherwise makes the raise most
+    likely to hold, the highest among equals. A loser keeps the most cards it
+    can (discards its smallest die) and does not swap."""
+    actions = view["actions"]
+    if "discard_die" in actions:
+        sizes = [d["size"] for d in view["dice"]]
+        return {"type": "discard_die", "die": view["dice"][sizes.index(min(sizes))]["die"]}
+    if "skip_swap" in actions:
+        return {"type": "skip_swap"}
+    me = view["seat"]
+    space, current, made = table_guesses(view)
+    odds = Odds(view, rng)
+    options = legal(space, current, made) if "guess" in actions or "reveal_die" in actions else []
+    best = max(options, key=lambda g: (odds.chance(g, me), attack(g)), default=None)
+    if current is not None:
+        if best is None:
+            return {"type": "challenge"}  # nothing is higher
+        lose_by_challenging = odds.chance(current, view["table"]["current"]["seat"])
+        if lose_by_challenging < CHALLENGE_RATE * (1 - odds.chance(best, me)):
+            return {"type": "challenge"}
+    if "reveal_die" in actions:
+        # what the table learns is the same whichever die: reveal the first
+        return {"type": "reveal_die", "die": next(d["die"] for d in view["dice"] if not d["revealed"])}
+    return {"type": "guess", **best.fields()}
+
+
+def _key(card: Mapping[str, Any]) -> tuple:
+    """A face, hashable: cards with the same key are interchangeable."""
+    if "number" in card:
+        return ("n", card["color"], card["number"])
+    if card.get("wild"):
+        return ("w",)
+    return ("p", card["power"])
+
+
+def _face(key: tuple) -> dict[str, Any]:
+    if key[0] == "n":
+        return {"color": key[1], "number": key[2]}
+    if key[0] == "w":
+        return {"wild": True}
+    return {"power": key[1], "value": POWER[key[1]].value}
+
+
+class Odds:
+    """Sampled tops of the whole table, as this seat can imagine them."""
+
+    def __init__(self, view: Mapping[str, Any], rng, samples: int = SAMPLES):
+        self.numbers = view["table"]["deck"]["numbers"]
+        self.samples = [self._sample(view, rng) for _ in range(samples)]
+        self._power: dict[tuple[str, int], float] = {}
+        self._matches: dict[Guess, list[int]] = {}
+
+    def chance(self, guess: Guess | None, bidder: int) -> float:
+        """How often ``guess``, made by ``bidder``, holds in the samples."""
+        if guess is None:
+            return 0.0
+        if guess.kind == "power":
+            key = (guess.power, bidder)
+            if key not in self._power:
+                hits = sum(combos.holds(guess, table, self.numbers, powers[bidder]) for table, powers in self.samples)
+                self._power[key] = hits / len(self.samples)
+            return self._power[key]
+        # an ordinary guess holds when its TARGET matches at least its count:
+        # one sorted list of matches per TARGET answers every count
+        target = replace(guess, count=0)
+        if target not in self._matches:
+            self._matches[target] = sorted(combos.matching(guess, table, self.numbers) for table, _ in self.samples)
+        found = self._matches[target]
+        return (len(found) - bisect_left(found, guess.count)) / len(found)
+
+    def _sample(self, view: Mapping[str, Any], rng) -> tuple[combos.Tally, list[list[str]]]:
+        me = view["seat"]
+        pool = _deck(view["table"]["deck"])
+        pool.subtract(_key(c) for c in view["hand"])
+        for discard in view["table"]["discards"]:
+            pool.subtract(_key(c) for c in discard["cards"])
+        known: dict[int, list[tuple]] = {}
+        for seat in view["seats"]:
+            if seat["seat"] != me:
+                known[seat["seat"]] = [_key(c) for c in seat["seen"]][: seat["cards"]]
+                pool.subtract(known[seat["seat"]])
+        unseen = [key for key, n in pool.items() for _ in range(max(n, 0))]
+        rng.shuffle(unseen)
+        tops = [_key(d["top"]) for d in view["dice"]]
+        powers: list[list[str]] = [[] for _ in view["seats"]]
+        powers[me] = [key[1] for key in tops if key[0] == "p"]
+        for seat in view["seats"]:
+            s = seat["seat"]
+            if s == me:
+                continue
+            hand = known[s] + [unseen.pop() for _ in range(min(seat["cards"] - len(known[s]), len(unseen)))]
+            shown = [_key(c) for c in seat["tops"] if c is not None]
+            rest = list((Counter(hand) - Counter(shown)).elements())
+            hidden = sum(1 for c in seat["tops"] if c is None)
+            seat_tops = shown + rng.sample(rest, min(hidden, len(rest)))
+            powers[s] = [key[1] for key in seat_tops if key[0] == "p"]
+            tops += seat_tops
+        return combos.tally(_face(key) for key in tops), powers
+
+
+def _deck(deck: Mapping[str, Any]) -> Counter:
+    pool: Counter = Counter()
+    for color in deck["colors"]:
+        for number in range(1, deck["numbers"] + 1):
+            pool[("n", color, number)] = deck["copies"]
+    pool[("w",)] = deck["wildcards"]
+    for card in deck["power_cards"]:
+        pool[("p", card["power"])] = 1
+    return pool
+
+
+BOTS = {"random": random_bot, "heuristic": heuristic_bot}

@@ -1,0 +1,88 @@
+"""Deceptidice states set up die by die, for rule tests.
+
+Faces are written short: ``"r3"`` is red 3 (r, b, g, p, y, o: red, blue,
+green, purple, yellow, orange), ``"W"`` a wildcard, ``"P:full_house"`` a
+power card.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from games.contract import Event, RuleError
+from games.deceptidice import GAME, rules
+from games.deceptidice.deck import COLORS, POWER
+
+SHORT = {color[0]: color for color in COLORS}
+
+
+def face(short: str) -> dict:
+    if short == "W":
+        return {"wild": True}
+    if short.startswith("P:"):
+        return {"power": short[2:], "value": POWER[short[2:]].value}
+    return {"color": SHORT[short[0]], "number": int(short[1:])}
+
+
+def faces(shorts) -> list[dict]:
+    return [face(s) for s in shorts]
+
+
+def rolled(
+    dice: list[list[list[str]]],
+    liar: int = 0,
+    options: dict | None = None,
+    draw_pile: list[str] = (),
+    at: int = 0,
+) -> rules.State:
+    """Round 1 just rolled: seat n's die d holds ``dice[n][d]`` (top first),
+    card ids ``s<n>d<d>c<i>``; the draw pile's ids are ``pile<i>``."""
+    seats = len(dice)
+    options = GAME.validate_options(seats, {"turn_seconds": 60, **(options or {})})
+    state = rules.initial_state(seats, options, "test-seed")
+    cards = [
+        [[{"id": f"s{s}d{d}c{i}", **face(short)} for i, short in enumerate(die)] for d, die in enumerate(seat_dice)]
+        for s, seat_dice in enumerate(dice)
+    ]
+    hands = [[c for die in seat_cards for c in die] for seat_cards in cards]
+    public = {"cards_each": 0, "liar": liar, "draw_pile": len(draw_pile)}
+    if options["predictable"]:
+        public["shown"] = hands
+    deal = Event(
+        "dealt",
+        public=public,
+        private={s: {"hand": hand} for s, hand in enumerate(hands)},
+        secret={"draw_pile": [{"id": f"pile{i}", **face(short)} for i, short in enumerate(draw_pile)]},
+    )
+    roll = Event(
+        "rolled",
+        public={"round": 1, "liar": liar, "sizes": [[len(die) for die in seat_dice] for seat_dice in dice]},
+        private={s: {"tops": [die[0] for die in seat_cards]} for s, seat_cards in enumerate(cards)},
+        secret={"dice": [[[c["id"] for c in die] for die in seat_cards] for seat_cards in cards]},
+        at=at,
+    )
+    return rules.evolve(rules.evolve(state, deal), roll)
+
+
+def act(state: rules.State, seat: int, kind: str, at: int = 0, **fields) -> tuple[list[Event], rules.State]:
+    """Decide a command and fold its events: (events, state after)."""
+    events = [replace(e, at=at) for e in rules.decide(state, {"type": kind, "seat": seat, "at": at, **fields})]
+    for event in events:
+        state = rules.evolve(state, event)
+    return events, state
+
+
+def types(events: list[Event]) -> list[str]:
+    return [event.type for event in events]
+
+
+def hand(state: rules.State, seat: int) -> set[str]:
+    return set(rules.hand(state, seat))
+
+
+def refused(state: rules.State, seat: int, kind: str, **fields) -> RuleError:
+    """The RuleError a command gets (fails the test if it is accepted)."""
+    try:
+        act(state, seat, kind, **fields)
+    except RuleError as error:
+        return error
+    raise AssertionError(f"{kind} {fields} by seat {seat} was accepted")

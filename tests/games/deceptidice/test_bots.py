@@ -1,0 +1,88 @@
+"""The bots: legal commands from the view alone, under every option set,
+and a heuristic that beats random play."""
+from __future__ import annotations
+
+import copy
+import json
+import random
+
+import pytest
+
+from games.deceptidice.bots import Odds, heuristic_bot, random_bot
+from games.deceptidice.guesses import Guess
+from projections.local import LocalGame
+
+from tests.games.deceptidice.test_property import OPTION_SETS
+
+
+@pytest.mark.parametrize("name", OPTION_SETS)
+def test_bots_heuristic_and_random_play_every_option_set_to_the_end(name):
+    for n in range(6):
+        seats = 2 + n % 7
+        local = LocalGame("deceptidice", seats, seed=f"bots-{n}", options=OPTION_SETS[name])
+        levels = {s: heuristic_bot if s % 2 == 0 else random_bot for s in range(seats)}
+        local.play_out(levels, random.Random(n))  # raises on an illegal command
+        assert local.finished
+
+
+def test_bots_decide_from_the_view_only_and_leave_it_unchanged():
+    local = LocalGame("deceptidice", 4, seed="view-only", options={"power_cards": True, "wildcards": True})
+    rng = random.Random(1)
+    for _ in range(40):
+        if local.finished:
+            break
+        seat = local.view(None)["to_act"][0]
+        view = json.loads(json.dumps(local.view(seat)))  # exactly what the API serves
+        before = copy.deepcopy(view)
+        command = heuristic_bot(view, rng)
+        assert view == before
+        assert command["type"] in view["actions"]
+        local.command(seat, command)
+
+
+def test_bots_heuristic_challenges_an_impossible_guess_and_backs_a_sure_one():
+    local = LocalGame("deceptidice", 4, seed="sure")
+    seat = local.view(None)["to_act"][0]
+    view = local.view(seat)
+    odds = Odds(view, random.Random(0))
+    # the colour of one of its own tops is sure; twelve 1s, one on every die, next to impossible
+    assert odds.chance(Guess(count=1, color=view["dice"][0]["top"]["color"]), seat) == 1.0
+    assert odds.chance(Guess(count=12, number=1), seat) < 0.01
+    local.command(seat, {"type": "guess", "count": 12, "number": 1})
+    nxt = local.view(None)["to_act"][0]
+    assert heuristic_bot(local.view(nxt), random.Random(0)) == {"type": "challenge"}
+
+
+def test_bots_heuristic_loser_keeps_the_most_cards():
+    local = LocalGame("deceptidice", 3, seed="loser")
+    first = local.view(None)["to_act"][0]
+    local.command(first, {"type": "guess", "count": 12, "number": 1})
+    local.command(local.view(None)["to_act"][0], {"type": "challenge"})
+    view = local.view(first)
+    assert view["actions"] == ["discard_die"]
+    command = heuristic_bot(view, random.Random(0))
+    assert view["dice"][command["die"]]["size"] == min(d["size"] for d in view["dice"])
+
+
+def test_bots_heuristic_beats_random_play():
+    """A small sample of ``bench/bots.py deceptidice`` (which runs 1,000)."""
+    wins = 0.0
+    games = 60
+    for n in range(games):
+        hero = n % 4
+        local = LocalGame("deceptidice", 4, seed=f"bench-test-{n}")
+        local.play_out({s: heuristic_bot if s == hero else random_bot for s in range(4)}, random.Random(n))
+        winners = local.table.result["winners"]
+        wins += (hero in winners) / len(winners)
+    assert wins / games > 0.4  # well above the fair share of 0.25
+
+
+def test_bots_heuristic_challenges_when_nothing_is_higher_even_a_sure_guess():
+    # one colour only: "8 cards with colour red" is sure, and with 8 dice nothing is higher
+    local = LocalGame("deceptidice", 2, seed="maxed", options={"suits": 1, "numbers": 9})
+    first = local.view(None)["to_act"][0]
+    local.command(first, {"type": "guess", "count": 8, "color": "red"})
+    nxt = local.view(None)["to_act"][0]
+    view = local.view(nxt)
+    assert view["actions"] == ["challenge"]
+    assert heuristic_bot(view, random.Random(0)) == {"type": "challenge"}
