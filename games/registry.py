@@ -3,5 +3,6 @@ from __future__ import annotations
 
 from games.color_doubt import GAME as COLOR_DOUBT
 from games.contract import Game
+from games.diez import GAME as DIEZ
 
-GAMES: dict[str, Game] = {game.type: game for game in (COLOR_DOUBT,)}
+GAMES: dict[str, Game] = {game.type: game for game in (COLOR_DOUBT, DIEZ)}
