@@ -5,18 +5,15 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from games.contract import Deadline, Event, RuleError
+from games.contract import Deadline, Event, Option, RuleError
 from games.diez import challenges, drawing, jump_ins, playing, stacking
-from games.diez.deck import DECK_OPTIONS, faces, is_mundane, shuffled_deck, WHITE
-from games.diez.evolve import evolve
+from games.diez.deck import DECK_OPTIONS, WHITE, color_totals, faces, shuffled_deck
+from games.diez.evolve import evolve  # noqa: F401 (the game's evolve, with decide)
 from games.diez.moves import Moves
 from games.diez.state import CHALLENGE, DRAWN, OVER, TURN, WINDOW, State
 from games.options import refuse, with_defaults
-from games.contract import Option
 from games.rng import derive
 from games.timing import clock_options, deadline
-
-__all__ = ["OPTIONS", "validate_options", "initial_state", "start", "decide", "evolve", "actions", "to_act", "deadlines", "result"]
 
 # Clocks for play on a phone: a Uno-like turn is quick; a jump-in is a
 # reflex, and the window closes as soon as every asked seat has answered; a
@@ -46,7 +43,7 @@ def validate_options(spec, seats: int, given: Mapping[str, Any]) -> dict[str, An
 
 
 def initial_state(seats: int, options: Mapping[str, Any], seed: str) -> State:
-    return State(seats=seats, options=dict(options), seed=seed)
+    return State(seats=seats, options=dict(options), seed=seed, deck_colors=color_totals(options))
 
 
 def start(state: State, at: int) -> list[Event]:

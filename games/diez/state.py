@@ -88,6 +88,8 @@ class State:
     seats: int
     options: Mapping[str, Any]
     seed: str
+    # cards of each colour in the deck (from the options), shown to every seat
+    deck_colors: Mapping[str, int] | None = None
     faces: Mapping[str, Mapping[str, Any]] | None = None  # card id -> face, this deal's cards
     draw_pile: tuple[str, ...] = ()  # the top card first
     piles: tuple[Pile, ...] = ()

@@ -5,11 +5,10 @@ play goes, the stack and its total, a [C] card waiting for its answer, and
 the jump-in window. A client needs nothing else to draw the table."""
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Any, Mapping
+from typing import Any
 
 from games.diez import playing
-from games.diez.deck import CHALLENGEABLE, CHOICE_EFFECTS, COLORS, color_totals
+from games.diez.deck import CHALLENGEABLE, CHOICE_EFFECTS, COLORS
 from games.diez.state import CHALLENGE, DEALING, WINDOW, State
 
 
@@ -40,7 +39,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "colors": list(COLORS),
         "choice_effects": list(CHOICE_EFFECTS),
         "challengeable": list(CHALLENGEABLE),
-        "deck": _deck(state.options),
+        "deck": {"cards": sum(state.deck_colors.values()), "colors": dict(state.deck_colors)},
     }
     if state.stack is not None:
         stack = state.stack
@@ -80,13 +79,3 @@ def _public_play(state: State, play) -> dict[str, Any]:
         "target": play.target,
     }
 
-
-def _deck(options: Mapping[str, Any]) -> dict[str, Any]:
-    """The deck's size and its cards per colour ("none": Blanks), from the options."""
-    return dict(_deck_of(tuple(sorted(options.items()))))
-
-
-@lru_cache(maxsize=64)
-def _deck_of(options: tuple) -> tuple:
-    totals = color_totals(dict(options))
-    return (("cards", sum(totals.values())), ("colors", totals))

@@ -75,3 +75,13 @@ def types(events: list[Event]) -> list[str]:
 
 def hand(state: State, seat: int) -> list[str]:
     return list(state.hands[seat])
+
+
+def with_pile(state: State, spec: str, card_id: str = "x") -> State:
+    """``state`` with one more discard pile, topped by ``spec`` (as after a Cut Deck)."""
+    from games.diez.state import Pile
+
+    card = face(spec, card_id)
+    fields = dict(state.__dict__)
+    fields.update(piles=state.piles + (Pile((card_id,), (card["color"],)),), faces={**state.faces, card_id: card})
+    return State(**fields)
