@@ -234,14 +234,27 @@ def test_needle_does_nothing_when_played():
     assert state.turn == 1 and state.piles[0].top == "s0c0"
 
 
-@pytest.mark.parametrize(
-    "card,rule_name", [("red token", "token"), ("yellow proc", "proc"), ("green steal", "steal")]
-)
-def test_token_proc_steal_are_played_by_colour_and_symbol_without_effect(card, rule_name):
+def token_card_played(card: str):
     color = card.split()[0]
-    state = after([[card, "red 1"], ["green 1"], ["green 2"]], start=f"{color} 5")
-    assert state.turn == 1 and state.piles[0].top == "s0c0"
-    assert state.tokens == ((), (), ())
+    return after([[card, "red 1"], ["green 1"], ["green 2"]], start=f"{color} 5")
+
+
+def test_token_is_played_by_colour_and_symbol_without_effect_until_tokens():
+    state = token_card_played("red token")
+    assert state.turn == 1 and state.piles[0].top == "s0c0" and state.tokens == ((), (), ())
+    on_symbol = dealt([["blue token", "red 1"], ["green 1"], ["green 2"]], start="red token", draw=DRAW)
+    _, on_symbol = act(on_symbol, 0, "play", card="s0c0")
+    assert on_symbol.piles[0].top == "s0c0"
+
+
+def test_proc_is_played_without_effect_until_tokens():
+    state = token_card_played("yellow proc")
+    assert state.turn == 1 and state.piles[0].top == "s0c0" and state.tokens == ((), (), ())
+
+
+def test_steal_is_played_without_effect_until_tokens():
+    state = token_card_played("green steal")
+    assert state.turn == 1 and state.piles[0].top == "s0c0" and state.tokens == ((), (), ())
 
 
 def test_drop_all_is_a_wild_card_without_effect():
@@ -249,6 +262,9 @@ def test_drop_all_is_a_wild_card_without_effect():
     assert state.turn == 1 and state.piles[0].color == "yellow"
 
 
-def test_proc_token_cards_are_in_the_deck():
+def test_tokens_every_seat_holds_none_and_the_view_shows_them():
+    from games.diez.view import view
+
     state = dealt([["red token", "red 1"], ["green 1"], ["green 2"]], draw=DRAW)
-    assert rules.actions(state, 0) == ["play", "draw"]
+    assert state.tokens == ((), (), ())
+    assert [s["tokens"] for s in view(state, 1)["seats"]] == [[], [], []]

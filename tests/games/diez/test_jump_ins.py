@@ -194,3 +194,13 @@ def test_stop_played_normally_does_nothing():
     _, state = act(state, 0, "play", card="s0c0")
     state = pass_all(state)
     assert state.turn == 1 and state.direction == 1
+
+
+def test_jumping_in_not_on_cards_discarded_with_a_mulligan_or_flush():
+    state = four([["flush", "red 1", "red 2", "green 3"], ["green 7"], ["red 2", "green 8"], ["red 1"]])
+    _, state = act(state, 0, "play", card="s0c0", color="red", discard=["s0c1", "s0c2"])
+    events = []
+    while state.phase == "window":
+        events, state = act(state, state.asked[0], "pass")
+    assert types(events)[-2:] == ["flushed", "turn_began"]  # no window on the discards
+    assert state.piles[0].top == "s0c2" and rules.to_act(state) == [1]

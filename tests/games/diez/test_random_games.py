@@ -7,11 +7,12 @@ import random
 
 from games import table as tables
 from games.diez import GAME
-from games.diez.state import cards_in_play
+from games.diez.state import CHALLENGE, DRAWN, OVER, TURN, WINDOW, cards_in_play
 from projections.local import LocalGame
 
 GAMES = 1000
 MAX_COMMANDS = 10_000
+WAITING = (TURN, DRAWN, WINDOW, CHALLENGE, OVER)
 
 
 def test_random_games_end_and_conserve_cards():
@@ -29,7 +30,10 @@ def test_random_games_end_and_conserve_cards():
             local.command(seat, command)
             kinds.add(command["type"])
             commands += 1
-            assert cards_in_play(local.table.game) == 170, (seed, commands)
+            state = local.table.game
+            assert cards_in_play(state) == 170, (seed, commands)
+            # a command always leaves the game waiting for someone, or over
+            assert state.phase in WAITING, (seed, commands, state.phase)
             assert commands < MAX_COMMANDS, seed
         winner = local.table.result["winners"][0]
         assert not local.table.game.hands[winner], seed
