@@ -1,0 +1,375 @@
+"""Diez bots. Each gets its seat's view, exactly as the API serves it, and a
+seeded generator; it never sees the state. ``view["moves"]`` lists the cards
+the seat may play now with their piles, so a bot only chooses among them."""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Mapping
+
+STACK_EFFECTS = ("skip", "reverse", "draw_two", "stop", "tag")
+KEEPERS = ("draw_two", "draw_four")  # with every wild card: kept for stacking
+
+
+# -- random ---------------------------------------------------------------------
+
+
+def random_bot(view: Mapping[str, Any], rng) -> dict:
+    """Any legal command, at random: a random card (on a random pile it may
+    go on) with random choices, or another action. Plays are favoured over
+    draws and challenges are rarer than not, so games between random bots
+    end (drawing half the time keeps every hand growing for ever)."""
+    actions = view["actions"]
+    plays = [a for a in actions if a in ("play", "jump_in")]
+    others = [a for a in actions if a not in plays]
+    if plays and (not others or rng.random() < 0.9):
+        move = rng.choice(view["moves"])
+        card, pile = _card(view, move["card"]), rng.choice(move["piles"])
+        return {"type": plays[0], "card": card["id"], "pile": pile, **_random_choices(view, card, pile, rng, plays[0])}
+    if "challenge" in others and len(others) > 1 and rng.random() < 0.7:
+        others.remove("challenge")
+    kind = rng.choice(others)
+    if kind == "draw":
+        return {"type": "draw", "needle": rng.choice(["stop", "continue"])}
+    return {"type": kind}
+
+
+def _random_choices(view, card, pile: int, rng, kind: str) -> dict:
+    table = view["table"]
+    out: dict[str, Any] = {}
+    if card["color"] == "black":
+        out["color"] = rng.choice(table["colors"])
+    effect = card["kind"]
+    if card["kind"] == "choice":
+        effect = rng.choice(STACK_EFFECTS) if _facing_stack(view) and kind == "play" else rng.choice(table["choice_effects"] + [None])
+        if effect is not None:
+            out["effect"] = effect
+    seats = len(view["seats"])
+    if effect == "tag":
+        out["target"] = rng.randrange(seats)
+    elif effect == "share" and rng.random() < 0.5:
+        out["share_from"] = rng.randrange(seats)
+    elif effect == "revive":
+        candidates = revivable(view)
+        if candidates and rng.random() < 0.5:
+            out["revive"] = rng.choice(candidates)
+    elif effect == "stitch_deck" and len(table["piles"]) > 1:
+        out["stitch"] = rng.choice([p["index"] for p in table["piles"] if p["index"] != pile])
+    elif effect == "cut_deck":
+        out["new_pile"] = rng.random() < 0.5
+    if card["kind"] in ("mulligan", "flush"):
+        others = [c for c in view["hand"] if c["id"] != card["id"]]
+        if card["kind"] == "flush":
+            others = [c for c in others if c["color"] == out["color"]]
+        out["discard"] = [c["id"] for c in rng.sample(others, rng.randint(0, len(others)))]
+    return out
+
+
+# -- heuristic ------------------------------------------------------------------
+
+
+def heuristic_bot(view: Mapping[str, Any], rng) -> dict:
+    """Sheds cards whenever it can (jumping in included), keeps wild and draw
+    cards to answer stacks, tags itself for an extra turn, pushes stacks to
+    the seat closest to winning, and challenges a [C] card when the player
+    probably holds the colour it was played on."""
+    actions = view["actions"]
+    table = view["table"]
+    if "pass" in actions:
+        jump = _jump_in(view)
+        return jump or {"type": "pass"}
+    if table["phase"] == "challenge":
+        if _worth_challenging(view):
+            return {"type": "challenge"}
+        return {"type": "draw", "needle": "stop"} if "draw" in actions else {"type": "accept"}
+    if table["phase"] == "drawn":
+        if "play" in actions:
+            return _play(view, view["moves"][0]["card"], view["moves"][0]["piles"][0])
+        return {"type": "keep"}
+    if _facing_stack(view):
+        if "challenge" in actions and _worth_challenging(view):
+            return {"type": "challenge"}
+        if view["moves"]:
+            return _stack(view)
+        return {"type": "draw", "needle": "stop"}
+    return _turn(view)
+
+
+# What the heuristic weighs when choosing a card to play (tuned against the
+# random bot with bench/bots.py; each is a number of "points" a card scores).
+KEEPER = 8  # wild and draw cards are kept to answer stacks and to never be stuck
+KEEP_FOR_LAST = 10  # a Blank: playable on anything and not black, the best last card
+LAST_OF_COLOUR = 6  # the last card of a colour keeps that colour playable
+LONE = 1.5  # no twin left to be played, so no jump-in to wait for
+TWIN = 5  # play it, then jump in on yourself with the other
+TAG = 6  # tag yourself: another turn
+ATTACK = {"dagger": 6, "draw_four": 8, "draw_color": 8}  # a clean [C] card costs its challenger
+GUILTY = 6  # a [C] card played while holding the colour it goes on
+TWINNED = ("dek", "el", "skip", "reverse", "draw_two", "token")  # kinds the deck has twice per colour
+
+
+def _turn(view) -> dict:
+    moves = view["moves"]
+    if not moves:
+        return {"type": "draw", "needle": "stop"}
+    best = max(moves, key=lambda move: _score(view, _card(view, move["card"])))
+    card = _card(view, best["card"])
+    return _play(view, card["id"], _best_pile(view, card, best["piles"]))
+
+
+def _score(view, card) -> float:
+    """Higher: better to play now."""
+    hand = view["hand"]
+    following = view["seats"][_next(view)]["cards"]
+    kind = card["kind"]
+    if len(hand) == 1:
+        return 100.0  # the last card (a Trade wins too)
+    if len(hand) == 2 and card["color"] == "black":
+        return 90.0  # never keep a black card for last: it would draw 2
+    score = 10.0
+    if card["color"] in view["table"]["colors"] and _colors(view)[card["color"]] == 1:
+        score -= LAST_OF_COLOUR
+    if not _live_twin(view, card):
+        score += LONE
+    if any(c["id"] != card["id"] and _same_card(c, card) for c in hand):
+        score += TWIN
+    if kind == "blank":
+        score -= KEEP_FOR_LAST
+    if _is_keeper(card):
+        score -= KEEPER
+        if kind in KEEPERS and following <= 2:
+            score += 12  # the next player is about to win: make it draw
+    if kind == "tag":
+        score += TAG
+    if kind == "skip" or (kind == "reverse" and len(view["seats"]) == 2):
+        score += 2 + (6 if following <= 2 else 0)
+    elif kind == "reverse":
+        # the previous player plays next: good when it holds more cards than the next
+        before = view["seats"][_next(view, -1)]["cards"]
+        score += 4 if before > following else -4
+    if kind == "trade":
+        score += 8 if following < len(hand) - 1 else -12
+    if kind == "flush":
+        score += 3
+    if kind == "share":
+        # the next player draws from the largest hand: good when that is ours
+        counts = [s["cards"] for s in view["seats"]]
+        score += 6 if len(hand) - 1 >= max(counts) and following < len(hand) - 1 else 0
+    if kind in ("dagger", "draw_four", "draw_color", "choice"):
+        score += -GUILTY if _would_be_guilty(view, card) else ATTACK.get(kind, 0)
+    return score
+
+
+def _live_twin(view, card) -> bool:
+    """Could another copy of this card still be played by someone (so this
+    seat could jump in with it)? Only cards the deck has twice or more."""
+    if card["color"] in ("black", "white") or card["kind"] == "blank":
+        return False
+    if card["kind"] == "number" and card["number"] == 0:
+        return False
+    if card["kind"] != "number" and card["kind"] not in TWINNED:
+        return False
+    shown = [c for p in view["table"]["piles"] for c in p["cards"]] + view["hand"]
+    return sum(1 for c in shown if _same_card(c, card)) < 2
+
+
+def _same_card(a, b) -> bool:
+    return a["kind"] == b["kind"] and a["color"] == b["color"] and a["number"] == b["number"]
+
+
+def _follows(card, top, color) -> bool:
+    """Could ``card`` be played on ``top`` (of colour ``color``)?"""
+    if card["color"] in ("black", None) or color is None or card["color"] == color:
+        return True
+    same = card["kind"] == top["kind"] and (card["kind"] != "number" or card["number"] == top["number"])
+    return same and card["kind"] != "blank"
+
+
+def _best_pile(view, card, piles: list[int]) -> int:
+    """Of the piles the card may go on, the one whose top this seat needs
+    least: the other piles stay as they are for its next turn."""
+    if len(piles) == 1:
+        return piles[0]
+    table = view["table"]
+    others = [c for c in view["hand"] if c["id"] != card["id"]]
+
+    def useful(index: int) -> int:
+        pile = table["piles"][index]
+        return sum(1 for c in others if _follows(c, pile["top"], pile["color"]))
+
+    return min(piles, key=useful)
+
+
+def _next(view, way: int = 1) -> int:
+    step = way if view["table"]["direction"] == "clockwise" else -way
+    return (view["seat"] + step) % len(view["seats"])
+
+
+def _play(view, card_id: str, pile: int) -> dict:
+    card = _card(view, card_id)
+    command: dict[str, Any] = {"type": "play", "card": card_id, "pile": pile, **_choices(view, card, pile)}
+    return command
+
+
+def _choices(view, card, pile: int, stacking: bool = False) -> dict:
+    table = view["table"]
+    out: dict[str, Any] = {}
+    color = _best_color(view, exclude=card["id"])
+    if card["color"] == "black":
+        out["color"] = color
+    effect = card["kind"]
+    if card["kind"] == "choice":
+        following = view["seats"][_next(view)]["cards"]
+        # a Trade with a short hand is worth most; else another turn (Tag yourself)
+        effect = "trade" if not stacking and following < len(view["hand"]) - 3 else "tag"
+        out["effect"] = effect
+    if effect == "tag":
+        out["target"] = _leader(view) if stacking else view["seat"]
+    if effect == "cut_deck":
+        out["new_pile"] = True  # more piles: more cards to play
+    if effect == "stitch_deck" and len(table["piles"]) > 1:
+        out["stitch"] = next(p["index"] for p in table["piles"] if p["index"] != pile)
+    if card["kind"] == "mulligan":
+        # swap the cards that no pile takes, and are not kept for later, for new ones
+        tops = [(p["top"], p["color"]) for p in table["piles"]]
+        out["discard"] = [
+            c["id"] for c in view["hand"]
+            if c["id"] != card["id"] and not _is_keeper(c) and c["kind"] != "blank"
+            and c["color"] != color and not any(_follows(c, top, col) for top, col in tops)
+        ]
+    if card["kind"] == "flush":
+        same = [c["id"] for c in view["hand"] if c["color"] == color and c["id"] != card["id"]]
+        if len(same) == len(view["hand"]) - 1:
+            same = same[:-1]  # emptying the hand with a black card draws 2: keep one
+        out["discard"] = same
+    return out
+
+
+def _stack(view) -> dict:
+    """Answer a stack: push it to the seat with the fewest cards with a Tag,
+    else add to it, else move it on, else stop it."""
+    order = {"tag": 0, "choice": 0, "draw_four": 1, "draw_two": 1, "skip": 2, "reverse": 2, "stop": 3}
+    move = min(view["moves"], key=lambda m: order.get(_card(view, m["card"])["kind"], 9))
+    card = _card(view, move["card"])
+    return {"type": "play", "card": card["id"], "pile": move["piles"][0], **_choices(view, card, move["piles"][0], stacking=True)}
+
+
+def _jump_in(view) -> dict | None:
+    """Jump in whenever it can: a card played out of turn is a card gone."""
+    if "jump_in" not in view["actions"]:
+        return None
+    move = view["moves"][0]
+    card = _card(view, move["card"])
+    window = view["table"]["window"]
+    if card["kind"] == "stop" and window["seat"] == view["seat"] and window["card"]["kind"] != "stop":
+        return None  # do not cancel your own card
+    if card["color"] == "black" and len(view["hand"]) == 1:
+        return None  # a black last card draws 2
+    if card["kind"] == "blank" and len(view["hand"]) > 1:
+        return None  # a Blank is kept for last
+    if _is_keeper(card) and len(view["hand"]) > 3:
+        return None  # wild and draw cards are kept for stacking
+    return {"type": "jump_in", "card": card["id"], "pile": move["piles"][0], **_choices(view, card, move["piles"][0])}
+
+
+# -- challenges -----------------------------------------------------------------
+
+# The naive chance overstates it: a player's cards are not a random draw (a
+# seat that drew until it could play lacked the colours then in play), so it
+# is scaled down before the expected cards of challenging and not are compared.
+CALIBRATION = 0.55
+OTHERS_WEIGHT = 0.33  # a card another seat draws is worth a third of one saved
+
+
+def _worth_challenging(view) -> bool:
+    """Challenge when it is expected to cost fewer cards than letting the
+    card stand (a card the player draws counts a little in our favour)."""
+    table = view["table"]
+    challenge = table["challenge"]
+    if challenge is None or challenge["played_on"] is None:
+        return False
+    q = CALIBRATION * holds_color(view, challenge["seat"], challenge["played_on"])
+    kind = challenge["card"]["kind"]
+    stack = table["stack"]["total"] if table["stack"] else 0
+    if kind == "draw_four":
+        accept, wrong, caught = stack, stack + 2, stack
+    elif kind == "draw_color":
+        accept, wrong, caught = 3.5, 5.5, 3.5
+    elif kind == "dagger":
+        accept, wrong, caught = 1, 9, 8
+    else:  # a Choice: its effect is worth about a card, a stack on top of it
+        accept, wrong, caught = stack + 1, stack + 4, stack + 2
+    return (1 - q) * wrong - q * caught * OTHERS_WEIGHT < accept
+
+
+def holds_color(view, seat: int, color: str) -> float:
+    """The chance that ``seat``'s hand holds a card of ``color``, its cards a
+    random draw from every card this seat has not seen (the deck less its own
+    hand and the discard piles)."""
+    unseen = _unseen(view)
+    pool = max(1, sum(max(0, n) for n in unseen.values()))
+    of_color = max(0, unseen[color])
+    held = view["seats"][seat]["cards"]
+    none = 1.0
+    for i in range(held):
+        if pool - i <= 0:
+            break
+        none *= max(0.0, (pool - of_color - i) / (pool - i))
+    return 1.0 - none
+
+
+def _unseen(view) -> Counter:
+    """Cards of each colour this seat has not seen: the deck less its own
+    hand and every discard pile."""
+    unseen = Counter(view["table"]["deck"]["colors"])
+    seen = [c for p in view["table"]["piles"] for c in p["cards"]] + view["hand"]
+    unseen.subtract(Counter(c["color"] or "none" for c in seen))
+    return unseen
+
+
+def _would_be_guilty(view, card) -> bool:
+    """Playing this [C] card now could be caught: another card of the pile's colour in hand."""
+    colors = {p["color"] for p in view["table"]["piles"]}
+    return any(c["color"] in colors and c["id"] != card["id"] for c in view["hand"])
+
+
+# -- helpers --------------------------------------------------------------------
+
+
+def _card(view, card_id: str) -> Mapping[str, Any]:
+    return next(c for c in view["hand"] if c["id"] == card_id)
+
+
+def _facing_stack(view) -> bool:
+    stack = view["table"]["stack"]
+    return stack is not None and stack["victim"] == view["seat"] and view["table"]["phase"] == "turn"
+
+
+def _is_keeper(card) -> bool:
+    return card["color"] == "black" or card["kind"] in KEEPERS
+
+
+def _colors(view) -> Counter:
+    return Counter(c["color"] for c in view["hand"] if c["color"] in view["table"]["colors"])
+
+
+def _best_color(view, exclude: str | None = None) -> str:
+    """The colour this seat holds most of; among those, the one the others
+    are least likely to hold (fewest cards of it unseen)."""
+    counts = Counter(c["color"] for c in view["hand"] if c["id"] != exclude and c["color"] in view["table"]["colors"])
+    unseen = _unseen(view)
+    total = max(1, sum(unseen[c] for c in view["table"]["colors"]))
+    return max(view["table"]["colors"], key=lambda color: counts.get(color, 0) - 3 * unseen[color] / total)
+
+
+def _leader(view) -> int:
+    """The other seat with the fewest cards."""
+    me = view["seat"]
+    return min((s for s in range(len(view["seats"])) if s != me), key=lambda s: view["seats"][s]["cards"])
+
+
+def revivable(view) -> list[str]:
+    """Cards a Revive may take: non-wild, in a pile, not a top card."""
+    return [c["id"] for p in view["table"]["piles"] for c in p["cards"][:-1] if c["color"] != "black"]
+
+
+BOTS = {"random": random_bot, "heuristic": heuristic_bot}

@@ -1,0 +1,131 @@
+"""Rule "challenging": a [C] card (Dagger, Draw 4, Draw Color, Choice) may be
+challenged by the seat it affects, before that seat resolves it.
+
+The question is whether the player held another card of the colour the card
+was played on (wild cards and Blanks do not count). If so, the draw effect
+goes to the player (not a forced draw); if not, the challenger takes the
+effect and a penalty on top (a forced draw). Each card has its own numbers.
+"""
+from __future__ import annotations
+
+from games.contract import RuleError
+from games.diez import effects
+from games.diez.drawing import draw
+from games.diez.moves import Moves
+from games.diez.state import Play, Stack, State, Threat, next_seat
+
+RULE = "challenging"
+
+# what the player draws when caught, and the challenger's extra penalty when wrong
+PLAYER_DRAWS = {"dagger": 8, "draw_four": 4, "choice": 2}  # Draw Color: affected by the card
+CHALLENGER_EXTRA = {"dagger": 8, "draw_four": 2, "draw_color": 2, "choice": 3}
+
+
+def stack_kind(state: State, play: Play, effect: str) -> bool:
+    """Does the card put a stack on its victim (who may then stack on it
+    rather than answer)? Draw 4, a Choice as Draw 2, a Choice moving a stack."""
+    kind = state.faces[play.card]["kind"]
+    if kind == "draw_four":
+        return True
+    if kind == "choice":
+        return effect == "draw_two" or (effect in ("skip", "reverse", "tag") and state.stack is not None)
+    return False
+
+
+def open(m: Moves, play: Play, effect: str) -> None:
+    """The [C] card's window has closed: its victim may now challenge it."""
+    state = m.state
+    public = {
+        "player": play.seat,
+        "card": dict(state.faces[play.card]),
+        "played_on": play.played_on,
+        "stack_before": _stack(state.stack),
+    }
+    if stack_kind(state, play, effect):
+        # the stack moves at once; its new victim answers it (stack, draw, challenge)
+        victim = effects.apply(m, play, effect)
+        m.add("challenge_opened", {**public, "victim": victim, "deferred": False})
+        m.add("turn_began", {"seat": victim})
+        return
+    victim = next_seat(state, play.seat)
+    m.add("challenge_opened", {**public, "victim": victim, "deferred": True})
+
+
+def guilty(state: State, play: Play) -> bool:
+    """Did the player hold another card of the colour it played on?"""
+    color = play.played_on
+    return color is not None and any(state.faces[card]["color"] == color for card in play.held)
+
+
+def challenge(m: Moves, seat: int) -> None:
+    state = m.state
+    threat = state.threat
+    if threat is None or threat.victim != seat:
+        raise RuleError("nothing_to_challenge", RULE, "There is no [C] card played on you to challenge now.")
+    play = threat.play
+    caught = guilty(state, play)
+    kind = state.faces[play.card]["kind"]
+    m.add(
+        "challenged",
+        {"challenger": seat, "player": play.seat, "card": dict(state.faces[play.card]), "guilty": caught},
+        # the challenged hand is shown to the challenger, as proof
+        {seat: {"hand": [dict(state.faces[c]) for c in play.held]}},
+    )
+    if caught:
+        _caught(m, threat, kind)
+    else:
+        _wrong(m, threat, kind)
+
+
+def _caught(m: Moves, threat: Threat, kind: str) -> None:
+    """The player held the colour: the draw effect goes to the player, not a
+    forced draw; on a stack, the whole of it. The challenger then plays its
+    turn. A wild card keeps the colour chosen."""
+    play, seat = threat.play, threat.victim
+    state = m.state
+    before = threat.stack_before.total if threat.stack_before else 0
+    if kind == "draw_color":
+        color = play.color
+        draw(m, play.seat, cause="challenge", until=lambda face: face["color"] == color)
+    else:
+        draw(m, play.seat, cause="challenge", count=before + PLAYER_DRAWS[kind])
+    if kind == "choice" and play.effect == "reverse" and not threat.deferred and state.seats > 2:
+        # the Choice loses its effect: the turn order it reversed goes back
+        m.add("direction_reversed", {"direction": -m.state.direction})
+    if m.state.stack is not None:
+        m.add("stack_cleared")
+    m.add("turn_began", {"seat": seat})
+
+
+def _wrong(m: Moves, threat: Threat, kind: str) -> None:
+    """The player did not hold the colour: the challenger takes the effect,
+    and its penalty on top, as a forced draw."""
+    play, seat = threat.play, threat.victim
+    extra = CHALLENGER_EXTRA[kind]
+    if not threat.deferred:
+        # the stack lies on the challenger: it draws all of it and the penalty, and loses its turn
+        draw(m, seat, cause="challenge", count=m.state.stack.total + extra, forced=True)
+        m.add("stack_cleared")
+        m.add("turn_began", {"seat": next_seat(m.state, seat)})
+        return
+    if kind == "dagger":
+        # "they must draw 9": the Dagger's card and eight more; they keep their turn
+        draw(m, seat, cause="challenge", count=1 + extra, forced=True)
+        m.add("turn_began", {"seat": seat})
+        return
+    after = effects.apply(m, play, effects.effect_of(m, play))
+    draw(m, seat, cause="challenge", count=extra, forced=True)
+    m.add("turn_began", {"seat": after})
+
+
+def accept(m: Moves, seat: int) -> None:
+    """The victim lets the card stand: its effect happens now."""
+    threat = m.state.threat
+    m.add("accepted", {"seat": seat})
+    m.add("turn_began", {"seat": effects.apply(m, threat.play, effects.effect_of(m, threat.play))})
+
+
+def _stack(stack: Stack | None) -> dict | None:
+    if stack is None:
+        return None
+    return {"pile": stack.pile, "total": stack.total, "victim": stack.victim}

@@ -1,0 +1,47 @@
+"""The shape of each Diez command (marshmallow); legality is ``rules.decide``'s."""
+from marshmallow import Schema, fields, validate
+
+from games.diez.deck import COLORS, WHITE
+
+CARD_ID = fields.String(validate=validate.Length(min=1, max=64))
+# every effect the seed lists for a Choice; Token and Proc are refused by the
+# rules until tokens exist, with a code that says so
+EFFECTS = (
+    "skip", "reverse", "draw_two", "stop", "tag", "dagger", "token", "trade", "share",
+    "proc", "cut_deck", "revive", "stitch_deck",
+)
+
+
+class Play(Schema):
+    """``play`` and ``jump_in``: the card, the pile, and the card's choices."""
+
+    card = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    pile = fields.Integer(strict=True, load_default=None, validate=validate.Range(min=0, max=200))
+    color = fields.String(load_default=None, validate=validate.OneOf(COLORS + (WHITE,)))
+    effect = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(EFFECTS))
+    target = fields.Integer(strict=True, load_default=None, validate=validate.Range(min=0, max=99))
+    share_from = fields.Integer(strict=True, load_default=None, validate=validate.Range(min=0, max=99))
+    revive = fields.String(load_default=None, validate=validate.Length(min=1, max=64))
+    stitch = fields.Integer(strict=True, load_default=None, validate=validate.Range(min=0, max=200))
+    new_pile = fields.Boolean(load_default=False)
+    discard = fields.List(CARD_ID, load_default=list, validate=validate.Length(max=200))
+
+
+class Draw(Schema):
+    # rule "needle": stop the draw at the Needle (the default) or draw on
+    needle = fields.String(load_default=None, validate=validate.OneOf(("stop", "continue")))
+
+
+class NoFields(Schema):
+    """``keep``, ``pass``, ``challenge`` and ``accept`` carry nothing but their type."""
+
+
+SCHEMAS = {
+    "play": Play,
+    "jump_in": Play,
+    "draw": Draw,
+    "keep": NoFields,
+    "pass": NoFields,
+    "challenge": NoFields,
+    "accept": NoFields,
+}

@@ -1,0 +1,138 @@
+"""Rule "drawing": natural draws (until playable), the optional single draw,
+forced draws, the Needle that stops a draw and the Bomb that adds three, and
+reshuffling the discard piles when the draw pile runs out."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+from games.contract import RuleError
+from games.diez import tokens
+from games.diez.deck import matches
+from games.diez.moves import Moves
+from games.diez.state import State, next_seat
+from games.rng import derive
+
+RULE = "drawing"
+
+
+@dataclass(frozen=True)
+class Drawn:
+    cards: tuple[str, ...]  # every card drawn, in order
+    last: str | None  # the card that ended the draw (the one a player may play)
+    needle: bool  # the Needle stopped the draw
+
+
+def playable(state: State, card: str) -> bool:
+    """Rule "matching": the card may go on at least one discard pile."""
+    face = state.faces[card]
+    return any(matches(face, state.faces[pile.top], pile.color) for pile in state.piles)
+
+
+def has_playable(state: State, seat: int) -> bool:
+    return any(playable(state, card) for card in state.hands[seat])
+
+
+def drawable(state: State) -> int:
+    """Cards a draw can still reach: the draw pile and every discard pile
+    below its top card (reshuffled when the draw pile runs out)."""
+    return len(state.draw_pile) + sum(len(pile.cards) - 1 for pile in state.piles)
+
+
+def draw(
+    m: Moves,
+    seat: int,
+    *,
+    cause: str,
+    count: int | None = None,
+    until: Callable[[Mapping[str, Any]], bool] | None = None,
+    forced: bool = False,
+    natural: bool = False,
+    needle: str = "stop",
+) -> Drawn:
+    """``seat`` draws ``count`` cards, or until it receives a card ``until``
+    accepts. ``forced``: another player's card made it draw (tokens react to
+    that). ``natural``: a turn's draw for want of a playable card, where a
+    Bomb adds three cards. The Needle stops any draw that would go on,
+    unless the drawer said ``needle="continue"``; it is then shown."""
+    if forced and count is not None:
+        count = tokens.forced_draw(m, seat, count)
+    drawn: list[str] = []
+    batch: list[str] = []
+
+    def flush() -> None:
+        if batch:
+            m.add(
+                "drew",
+                {"seat": seat, "count": len(batch), "cause": cause, "forced": forced},
+                {seat: {"cards": [dict(m.state.faces[c]) for c in batch]}},
+            )
+            drawn.extend(batch)
+            batch.clear()
+
+    while count is None or len(drawn) + len(batch) < count:
+        if len(batch) == len(m.state.draw_pile):
+            flush()
+            if not reshuffle(m):
+                return Drawn(tuple(drawn), drawn[-1] if drawn else None, False)
+        card = m.state.draw_pile[len(batch)]
+        batch.append(card)
+        face = m.state.faces[card]
+        done = until(face) if until is not None else len(drawn) + len(batch) >= count
+        if done:
+            flush()
+            if natural and face["kind"] == "bomb":
+                # rule "bomb": drawn naturally, three more (these are not a
+                # natural draw, so a second Bomb among them does nothing)
+                m.add("bomb_exploded", {"seat": seat, "card": dict(face)})
+                extra = draw(m, seat, cause="bomb", count=3)
+                return Drawn(tuple(drawn) + extra.cards, card, extra.needle)
+            return Drawn(tuple(drawn), card, False)
+        if face["kind"] == "needle" and needle == "stop":
+            # rule "needle": the player may stop drawing, whatever made them draw
+            flush()
+            m.add("needle_used", {"seat": seat, "card": dict(face), "cause": cause})
+            return Drawn(tuple(drawn), card, True)
+    flush()
+    return Drawn(tuple(drawn), drawn[-1] if drawn else None, False)
+
+
+def reshuffle(m: Moves) -> bool:
+    """The draw pile is empty: every discard pile but its top card is
+    shuffled into a new draw pile. False when there is nothing to shuffle."""
+    state = m.state
+    cards = [card for pile in state.piles for card in pile.cards[:-1]]
+    if not cards:
+        return False
+    derive(state.seed, "reshuffle", state.serial).shuffle(cards)
+    m.add("reshuffled", {"count": len(cards)}, secret={"order": cards})
+    return True
+
+
+def turn_draw(m: Moves, seat: int, needle: str | None) -> None:
+    """The ``draw`` command in a turn with nothing to answer: a natural draw
+    without a playable card, else the optional single draw. Either way the
+    player then plays the card drawn or keeps it (``drawn_card_offered``),
+    so nobody learns from the turn whether the card was playable."""
+    state = m.state
+    holding = has_playable(state, seat)
+    if holding and not drawable(state):
+        raise RuleError("nothing_to_draw", RULE, "There is nothing left to draw: play one of your playable cards.")
+    if holding:
+        result = draw(m, seat, cause="turn", count=1)
+    else:
+        result = draw(
+            m, seat, cause="turn", until=lambda face: playable(m.state, face["id"]), natural=True,
+            needle=needle or "stop",
+        )
+    if result.last is None or result.needle:
+        # nothing left to draw, or the Needle ended the draw: the turn is over
+        m.add("turn_began", {"seat": next_seat(m.state, seat)})
+        return
+    m.add("drawn_card_offered", {"seat": seat}, {seat: {"card": dict(m.state.faces[result.last])}})
+
+
+def keep(m: Moves, seat: int) -> None:
+    """Rule "drawing": after drawing, the player keeps the card; the turn ends."""
+    m.add("kept", {"seat": seat})
+    m.add("turn_began", {"seat": next_seat(m.state, seat)})

@@ -1,0 +1,165 @@
+"""What each card does once its jump-in window has closed (rule per card).
+
+``resolve`` handles the card on the table: a [C] card first goes to its
+victim (``challenges.open``); any other card's effect happens at once and the
+next turn begins. ``apply`` is one effect; it returns the seat whose turn
+comes next, so a challenge can add its penalty before that turn begins.
+"""
+from __future__ import annotations
+
+from math import ceil
+
+from games.diez import challenges, stacking, tokens
+from games.diez.deck import CHALLENGEABLE, TOKEN_CARDS
+from games.diez.drawing import draw
+from games.diez.moves import Moves
+from games.diez.state import Play, next_seat
+from games.rng import derive
+
+
+def effect_of(m_or_state, play: Play) -> str:
+    """The effect a played card has: its kind, or a Choice's chosen effect
+    (``"wild"``: a Choice with none)."""
+    state = getattr(m_or_state, "state", m_or_state)
+    kind = state.faces[play.card]["kind"]
+    if kind == "choice":
+        return play.effect or "wild"
+    return kind
+
+
+def resolve(m: Moves) -> None:
+    play = m.state.pending
+    kind = m.state.faces[play.card]["kind"]
+    if kind in CHALLENGEABLE:
+        challenges.open(m, play, effect_of(m, play))
+        return
+    m.add("turn_began", {"seat": apply(m, play, kind)})
+
+
+def apply(m: Moves, play: Play, kind: str) -> int:
+    """Carry out effect ``kind`` of ``play``; the seat to play next."""
+    state = m.state
+    player = play.seat
+    after = next_seat(state, player)
+    on_stack = state.stack is not None
+    if kind in TOKEN_CARDS:
+        tokens.card_effect(m, play, kind)
+        return after
+    if kind == "skip" or (kind == "reverse" and state.seats == 2):
+        # rule "reverse": at two players a Reverse is a Skip
+        if on_stack:
+            return stacking.move(m, after)
+        return next_seat(state, after)
+    if kind == "reverse":
+        m.add("direction_reversed", {"direction": -state.direction})
+        back = next_seat(m.state, player)
+        return stacking.move(m, back) if on_stack else back
+    if kind in stacking.DRAWS:
+        return stacking.add(m, play, stacking.DRAWS[kind])
+    if kind == "stop":
+        if on_stack:
+            m.add("stack_cleared")
+        return after
+    if kind == "tag":
+        return stacking.move(m, play.target) if on_stack else play.target
+    if kind == "dagger":
+        draw(m, after, cause="dagger", count=1, forced=True)
+        return after
+    if kind == "draw_color":
+        color = play.color
+        draw(m, after, cause="draw_color", until=lambda face: face["color"] == color, forced=True)
+        return next_seat(m.state, after)
+    if kind == "trade":
+        _trade(m, player, after)
+    elif kind == "share":
+        _share(m, play, after)
+    elif kind == "cut_deck" and play.new_pile:
+        m.add("pile_cut", {"pile": play.pile})
+    elif kind == "revive" and play.revive is not None:
+        _revive(m, play)
+    elif kind == "stitch_deck" and play.stitch is not None and len(state.piles) > 1:
+        m.add("piles_stitched", {"pile": play.pile, "added": play.stitch})
+    elif kind == "mulligan":
+        _mulligan(m, play)
+    elif kind == "flush":
+        _flush(m, play)
+    return after
+
+
+def _trade(m: Moves, player: int, other: int) -> None:
+    """Rule "trade": swap hands with the next player."""
+    state = m.state
+    m.add(
+        "hands_traded",
+        {"seats": [player, other]},
+        {
+            player: {"hand": [dict(state.faces[c]) for c in state.hands[other]]},
+            other: {"hand": [dict(state.faces[c]) for c in state.hands[player]]},
+        },
+    )
+
+
+def _share(m: Moves, play: Play, seat: int) -> None:
+    """Rule "share": the next player draws at random from the largest hand
+    until it holds as many cards or more; nothing if it already has the most.
+    Among tied largest hands the player's ``share_from`` gives, else the first
+    of them in turn order from the player."""
+    state = m.state
+    counts = [len(hand) for hand in state.hands]
+    most = max(counts)
+    if counts[seat] >= most:
+        return
+    tied = [s for s in (next_seat(state, play.seat, k) for k in range(state.seats)) if counts[s] == most]
+    source = play.share_from if play.share_from in tied else tied[0]
+    count = ceil((counts[source] - counts[seat]) / 2)
+    moved = derive(state.seed, "share", state.serial).sample(sorted(state.hands[source]), count)
+    needle = next((i for i, c in enumerate(moved[:-1]) if state.faces[c]["kind"] == "needle"), None)
+    if needle is not None:
+        moved = moved[: needle + 1]  # rule "needle": drawing stops there, whatever caused it
+    m.add(
+        "cards_shared",
+        {"seat": seat, "source": source, "count": len(moved)},
+        {seat: {"cards": [dict(state.faces[c]) for c in moved]}, source: {"ids": moved}},
+    )
+    if needle is not None:
+        m.add("needle_used", {"seat": seat, "card": dict(state.faces[moved[-1]]), "cause": "share"})
+
+
+def _revive(m: Moves, play: Play) -> None:
+    """Rule "revive": the chosen non-wild card comes back from its pile."""
+    state = m.state
+    for index, pile in enumerate(state.piles):
+        if play.revive in pile.cards[:-1]:
+            m.add("card_revived", {"seat": play.seat, "card": dict(state.faces[play.revive]), "pile": index})
+            return
+
+
+def _mulligan(m: Moves, play: Play) -> None:
+    """Rule "mulligan": the discards are shuffled into the draw pile, then the
+    player draws as many."""
+    state = m.state
+    gone = [c for c in play.discard if c in state.hands[play.seat]]
+    if not gone:
+        return
+    order = list(state.draw_pile) + gone
+    derive(state.seed, "mulligan", state.serial).shuffle(order)
+    m.add(
+        "mulligan_discarded",
+        {"seat": play.seat, "count": len(gone)},
+        {play.seat: {"ids": gone}},
+        {"draw_pile": order},
+    )
+    draw(m, play.seat, cause="mulligan", count=len(gone))
+
+
+def _flush(m: Moves, play: Play) -> None:
+    """Rule "flush": the discards go face up on the Flush's pile, the last one
+    on top. Discarding is not playing: they have no effect and open no window.
+    Emptying the hand this way is a black last card: draw 2."""
+    state = m.state
+    gone = [c for c in play.discard if c in state.hands[play.seat]]
+    if not gone:
+        return
+    m.add("flushed", {"seat": play.seat, "pile": play.pile, "cards": [dict(state.faces[c]) for c in gone]})
+    if not m.state.hands[play.seat]:
+        draw(m, play.seat, cause="last_card", count=2)

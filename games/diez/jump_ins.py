@@ -1,0 +1,125 @@
+"""Rule "jumping-in": after each card, a window in which a seat holding the
+exact same card (or a Stop of the same colour, on a power or wild card) may
+play it out of turn; the first valid claim wins.
+
+Who is asked depends only on what the table knows (``to_act`` is public):
+every seat, the player included ("you can jump-in on yourself"), except the
+seat a Skip was played on and the seat that will have the next turn anyway
+(playing the card then is its ordinary turn, not a jump-in; after a Trade
+that seat is asked, as it will not keep its hand). No window opens when no
+identical card (nor such a Stop) can be in anyone's hand: every copy the
+deck has is face up on the discard piles.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from games.contract import RuleError
+from games.diez import effects, playing
+from games.diez.deck import copies, identical, is_mundane
+from games.diez.moves import Moves
+from games.diez.state import WINDOW, Play, State, next_seat
+
+RULE = "jumping-in"
+
+
+def open_or_resolve(m: Moves) -> None:
+    """After a card is played: open its window, or let it act at once."""
+    state = m.state
+    play = state.pending
+    asked = asked_seats(state, play) if claim_possible(state, play) else ()
+    if not asked:
+        effects.resolve(m)
+        return
+    m.add(
+        "window_opened",
+        {"seat": play.seat, "card": dict(state.faces[play.card]), "pile": play.pile, "asked": list(asked)},
+    )
+
+
+def stop_may_cancel(face: Mapping[str, Any]) -> bool:
+    """Rule "stop": a Stop may jump in on any non-mundane card but a Stop."""
+    return not is_mundane(face) and face["kind"] != "stop"
+
+
+def may_jump_in(state: State, play: Play, face: Mapping[str, Any]) -> bool:
+    """Is ``face`` a valid claim on the card in the window?"""
+    played = state.faces[play.card]
+    if identical(face, played):
+        return True
+    return face["kind"] == "stop" and stop_may_cancel(played) and face["color"] == play.color
+
+
+def claim_possible(state: State, play: Play) -> bool:
+    """Could any hand hold a claim? Not when every identical card and every
+    Stop that could cancel it lies face up on a discard pile."""
+    played = state.faces[play.card]
+    shown = [state.faces[card] for pile in state.piles for card in pile.cards]
+    if copies(state.options, played) > sum(1 for face in shown if identical(face, played)):
+        return True
+    if not stop_may_cancel(played) or play.color is None:
+        return False
+    stops = sum(1 for face in shown if face["kind"] == "stop" and face["color"] == play.color)
+    return state.options["stop_cards"] > stops
+
+
+def asked_seats(state: State, play: Play) -> tuple[int, ...]:
+    following, skipped, hand_changes = aftermath(state, play)
+    return tuple(
+        seat for seat in range(state.seats) if seat != skipped and (seat != following or hand_changes)
+    )
+
+
+def aftermath(state: State, play: Play) -> tuple[int, int | None, bool]:
+    """What the card will do to the turn, as the table sees it: (the seat with
+    the next turn, the seat a Skip is played on, whether that next seat's
+    hand changes before it plays)."""
+    kind = effects.effect_of(state, play)
+    after = next_seat(state, play.seat)
+    if kind == "skip" or (kind == "reverse" and state.seats == 2):
+        # on a stack the Skip moves the stack to that seat, who answers it next
+        return (after if state.stack is not None else next_seat(state, after)), after, False
+    if kind == "reverse":
+        return next_seat(state, play.seat, direction=-state.direction), None, False
+    if kind == "tag":
+        return play.target, None, False
+    if kind == "draw_color":
+        # its victim loses the turn, so it may jump in
+        return next_seat(state, after), None, False
+    return after, None, kind == "trade"
+
+
+def jump_in(m: Moves, command: Mapping[str, Any]) -> None:
+    state, seat = m.state, command["seat"]
+    if state.phase != WINDOW:
+        raise RuleError("no_window", RULE, "No jump-in window is open.")
+    if seat not in state.asked:
+        raise RuleError("not_asked", RULE, "This window is not waiting for you.")
+    play = state.pending
+    card = command.get("card")
+    if card not in state.hands[seat]:
+        raise RuleError("card_not_in_hand", RULE, f"Card {card!r} is not in your hand.")
+    face = state.faces[card]
+    if not may_jump_in(state, play, face):
+        raise RuleError(
+            "not_identical",
+            RULE,
+            "Only the exact same card may jump in (or a Stop of the same colour on a power or wild card).",
+        )
+    if command.get("pile") not in (None, play.pile):
+        raise RuleError("unknown_pile", RULE, f"A jump-in goes on pile {play.pile}, on the card it jumps on.")
+    public, private = playing.choices(state, seat, face, command, play.pile, on_stack=False)
+    playing.place(m, seat, face, play.pile, public, private, jump_in=True)
+    playing.after_play(m)
+
+
+def pass_(m: Moves, seat: int) -> None:
+    state = m.state
+    if state.phase != WINDOW:
+        raise RuleError("no_window", RULE, "No jump-in window is open.")
+    if seat not in state.asked:
+        raise RuleError("not_asked", RULE, "This window is not waiting for you.")
+    m.add("passed", {"seat": seat})
+    if not m.state.asked:
+        m.add("window_closed")
+        effects.resolve(m)

@@ -1,0 +1,248 @@
+"""Playing a card: the ``play`` command, the checks every played card goes
+through (also a jump-in's), and what follows every play (rule "winning",
+the black last card, then the jump-in window or the card's effect)."""
+from __future__ import annotations
+
+from typing import Any, Iterator, Mapping
+
+from games.contract import RuleError
+from games.diez import jump_ins, stacking, tokens
+from games.diez.deck import BLACK, COLORS, WHITE, CHOICE_EFFECTS, TOKEN_CARDS, is_wild, matches
+from games.diez.drawing import draw
+from games.diez.moves import Moves
+from games.diez.state import CHALLENGE, DRAWN, TURN, WINDOW, State
+
+# the fields a play may carry besides ``card`` and ``pile``, and the effect each belongs to
+CHOICE_FIELDS = ("color", "effect", "target", "share_from", "revive", "stitch", "new_pile", "discard")
+
+
+def play(m: Moves, command: Mapping[str, Any]) -> None:
+    """The ``play`` command: a card from the hand of the seat whose turn it is."""
+    state, seat = m.state, command["seat"]
+    _check_turn(state, seat)
+    card = command.get("card")
+    face = _in_hand(state, seat, card)
+    if state.phase == DRAWN and card != state.drawn:
+        raise RuleError(
+            "play_the_drawn_card", "drawing", "After drawing you may only play the card you drew, or keep it."
+        )
+    index = _pile(state, command.get("pile"))
+    stack = stacking.facing(state, seat)
+    if stack is not None:
+        stacking.check(state, stack, face, command.get("effect"), index)
+    pile = state.piles[index]
+    if not matches(face, state.faces[pile.top], pile.color):
+        raise RuleError(
+            "card_does_not_match",
+            "matching",
+            f"This card does not match pile {index}: play a card of its colour or symbol, a Blank or a wild card.",
+        )
+    public, private = choices(state, seat, face, command, index, on_stack=stack is not None)
+    place(m, seat, face, index, public, private, jump_in=False)
+    after_play(m)
+
+
+def place(
+    m: Moves, seat: int, face: Mapping[str, Any], pile: int, public: dict, private: dict, jump_in: bool
+) -> None:
+    m.add(
+        "played",
+        {"seat": seat, "card": dict(face), "pile": pile, "jump_in": jump_in, **public},
+        {seat: private} if private else None,
+    )
+
+
+def after_play(m: Moves) -> None:
+    """Rule "winning": a seat that plays its last card wins at once (a Trade
+    too) unless the card is black: then it draws 2 and the card acts. Then the
+    jump-in window opens, or the card acts."""
+    state = m.state
+    play = state.pending
+    face = state.faces[play.card]
+    tokens.card_played(m, play)
+    if not state.hands[play.seat]:
+        if not is_wild(face):
+            m.add("won", {"seat": play.seat})
+            return
+        draw(m, play.seat, cause="last_card", count=2)
+    jump_ins.open_or_resolve(m)
+
+
+def choices(
+    state: State, seat: int, face: Mapping[str, Any], command: Mapping[str, Any], pile: int, on_stack: bool
+) -> tuple[dict, dict]:
+    """The checked choices of a played card: (public fields, private fields).
+    A field the card has no use for is refused."""
+    kind = face["kind"]
+    effect = command.get("effect")
+    acts_as = effect if kind == "choice" else kind
+    public: dict[str, Any] = {}
+    private: dict[str, Any] = {}
+    given = {name for name in CHOICE_FIELDS if _given(command.get(name))}
+
+    def use(name: str) -> Any:
+        given.discard(name)
+        return command.get(name)
+
+    if is_wild(face):
+        color = use("color")
+        if color is None:
+            raise RuleError("color_required", "wild", "A wild card needs a colour: red, yellow, green or blue.")
+        if color == WHITE:
+            raise RuleError("white_not_choosable", "white", "White cannot be chosen with a wild card.")
+        if color not in COLORS:
+            raise RuleError("unknown_color", "wild", f"Choose red, yellow, green or blue, not {color!r}.")
+        public["color"] = color
+    else:
+        public["color"] = face["color"]  # the card's own colour (None: a Blank)
+    if kind == "choice":
+        use("effect")
+        if effect in TOKEN_CARDS:
+            raise RuleError(
+                "effect_comes_with_tokens", "choice", f"The {effect} effect acts on tokens, which this game does not have yet."
+            )
+        if effect is not None and effect not in CHOICE_EFFECTS:
+            raise RuleError("unknown_effect", "choice", f"A Choice may take one of {', '.join(CHOICE_EFFECTS)}, not {effect!r}.")
+        if on_stack and stacking.stacking_effect(face, effect) is None:
+            raise RuleError("must_stack", stacking.RULE, "On a stack a Choice must act as Skip, Reverse, Draw 2, Stop or Tag.")
+        public["effect"] = effect
+    if acts_as == "tag":
+        target = use("target")
+        if not _is_seat(state, target):
+            raise RuleError("target_required", "tag", f"Name the seat (0-{state.seats - 1}) the turn moves to.")
+        public["target"] = target
+    if acts_as == "share":
+        source = use("share_from")
+        if source is not None and not _is_seat(state, source):
+            raise RuleError("unknown_seat", "share", f"Seat {source!r} is not at this table.")
+        public["share_from"] = source
+    if acts_as == "revive":
+        revive = use("revive")
+        if revive is not None:
+            public["revive"] = dict(_revivable(state, revive))
+    if acts_as == "stitch_deck":
+        stitch = use("stitch")
+        if len(state.piles) > 1:
+            if stitch is None:
+                raise RuleError("stitch_pile_required", "stitch deck", "Name the other discard pile to place on this card.")
+            if not isinstance(stitch, int) or not 0 <= stitch < len(state.piles) or stitch == pile:
+                raise RuleError("unknown_pile", "stitch deck", f"Pile {stitch!r} is not another discard pile.")
+            public["stitch"] = stitch
+        elif stitch is not None:
+            raise RuleError("unknown_pile", "stitch deck", "There is no other discard pile to stitch.")
+    if acts_as == "cut_deck":
+        public["new_pile"] = bool(use("new_pile"))
+    if kind in ("mulligan", "flush"):
+        discard = list(use("discard") or [])
+        _check_discard(state, seat, face, discard, public.get("color"))
+        if discard:
+            private["discard"] = discard
+        public["discards"] = len(discard)
+    if given:
+        name = sorted(given)[0]
+        raise RuleError("unexpected_field", "commands", f"This play has no use for {name!r}.")
+    return public, private
+
+
+def _check_discard(state: State, seat: int, face, discard: list, color: str | None) -> None:
+    rule = face["kind"]
+    if len(set(discard)) != len(discard):
+        raise RuleError("duplicate_card", rule, "A card can be discarded only once.")
+    for card in discard:
+        if card == face["id"] or card not in state.hands[seat]:
+            raise RuleError("card_not_in_hand", rule, f"Card {card} is not among your other cards.")
+        if rule == "flush" and state.faces[card]["color"] != color:
+            raise RuleError("not_flush_color", rule, f"Card {card} is not {color}: a Flush discards cards of the colour chosen.")
+
+
+def _revivable(state: State, card: Any) -> Mapping[str, Any]:
+    """Rule "revive": any non-wild card of a discard pile, not a pile's top card."""
+    for pile in state.piles:
+        if card in pile.cards[:-1]:
+            face = state.faces[card]
+            if face["color"] == BLACK:
+                raise RuleError("not_revivable", "revive", "A wild card cannot be revived.")
+            return face
+    raise RuleError("not_revivable", "revive", f"Card {card!r} is not in a discard pile below its top card.")
+
+
+def _check_turn(state: State, seat: int) -> None:
+    if state.phase == WINDOW:
+        raise RuleError(
+            "window_open", "jumping-in", "A jump-in window is open: wait for it to close, or jump in or pass if asked."
+        )
+    if state.phase == CHALLENGE:
+        if seat == state.threat.victim:
+            raise RuleError("answer_the_challenge", "challenging", "Challenge the card played on you, or accept it, first.")
+        raise RuleError("not_your_turn", "turns", f"Seat {state.threat.victim} is answering a [C] card.")
+    if state.phase not in (TURN, DRAWN) or seat != state.turn:
+        raise RuleError("not_your_turn", "turns", f"It is seat {state.turn}'s turn, not seat {seat}'s.")
+
+
+def _in_hand(state: State, seat: int, card: Any) -> Mapping[str, Any]:
+    if card not in state.hands[seat]:
+        raise RuleError("card_not_in_hand", "turns", f"Card {card!r} is not in your hand.")
+    return state.faces[card]
+
+
+def _pile(state: State, pile: Any) -> int:
+    if pile is None:
+        if len(state.piles) > 1:
+            raise RuleError("pile_required", "several discard piles", "There are several discard piles: name one.")
+        return 0
+    if not isinstance(pile, int) or not 0 <= pile < len(state.piles):
+        raise RuleError("unknown_pile", "several discard piles", f"There is no discard pile {pile!r}.")
+    return pile
+
+
+def _given(value: Any) -> bool:
+    """A field counts as given unless absent, null, false or an empty list
+    (so a seat or pile 0 is given)."""
+    return value is not None and value is not False and not (isinstance(value, (list, tuple)) and not value)
+
+
+def _is_seat(state: State, seat: Any) -> bool:
+    return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state.seats
+
+
+def playable_cards(state: State, seat: int) -> dict[str, list[int]]:
+    """The cards ``seat`` may play (or jump in with) now, each with the piles
+    it may go on."""
+    return dict(_playable(state, seat))
+
+
+def can_play(state: State, seat: int) -> bool:
+    return next(_playable(state, seat), None) is not None
+
+
+def _playable(state: State, seat: int) -> Iterator[tuple[str, list[int]]]:
+    if state.phase == WINDOW:
+        if seat in state.asked:
+            play = state.pending
+            for card in state.hands[seat]:
+                if jump_ins.may_jump_in(state, play, state.faces[card]):
+                    yield card, [play.pile]
+        return
+    if state.phase not in (TURN, DRAWN) or seat != state.turn:
+        return
+    if state.phase == DRAWN:
+        piles = _piles_for(state, state.drawn)
+        if piles:
+            yield state.drawn, piles
+        return
+    stack = stacking.facing(state, seat)
+    for card in state.hands[seat]:
+        face = state.faces[card]
+        if stack is None:
+            piles = _piles_for(state, card)
+        elif face["kind"] == "choice" or stacking.stacking_effect(face, None) is not None:
+            piles = [stack.pile] if stack.pile in _piles_for(state, card) else []
+        else:
+            piles = []
+        if piles:
+            yield card, piles
+
+
+def _piles_for(state: State, card: str) -> list[int]:
+    face = state.faces[card]
+    return [i for i, pile in enumerate(state.piles) if matches(face, state.faces[pile.top], pile.color)]

@@ -1,0 +1,249 @@
+"""Diez: the options, the deal, ``decide`` (which module handles which
+command) and what the service asks (``actions``, ``to_act``, ``deadlines``,
+``result``). The rules themselves live in the modules named after them."""
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+from games.contract import Deadline, Event, Option, RuleError
+from games.diez import challenges, drawing, jump_ins, playing, stacking
+from games.diez.deck import DECK_OPTIONS, WHITE, color_totals, faces, shuffled_deck
+from games.diez.evolve import evolve  # noqa: F401 (the game's evolve, with decide)
+from games.diez.moves import Moves
+from games.diez.state import CHALLENGE, DRAWN, OVER, TURN, WINDOW, State
+from games.options import refuse, with_defaults
+from games.rng import derive
+from games.timing import clock_options, deadline
+
+# Clocks for play on a phone: a Uno-like turn is quick; a jump-in is a
+# reflex, and the window closes as soon as every asked seat has answered; a
+# challenge is one yes-or-no question.
+TURN_SECONDS = 30
+JUMP_IN_SECONDS = 5
+CHALLENGE_SECONDS = 15
+
+OPTIONS = (
+    Option("hand_size", "integer", 7, "Cards dealt to each player.", minimum=1, maximum=20),
+    *DECK_OPTIONS,
+    *clock_options(TURN_SECONDS, {"jump_in": JUMP_IN_SECONDS, "challenge": CHALLENGE_SECONDS}),
+)
+
+
+def validate_options(spec, seats: int, given: Mapping[str, Any]) -> dict[str, Any]:
+    options = with_defaults(spec, given)
+    deck = faces(options)
+    if not any(face["kind"] == "number" and face["color"] != WHITE for face in deck):
+        raise refuse("number_cards", "the deck needs a coloured number card to start the discard pile.")
+    if seats * options["hand_size"] + 1 > len(deck):
+        raise refuse(
+            "hand_size",
+            f"a deck of {len(deck)} cards cannot deal {options['hand_size']} cards to each of {seats} players and start a pile.",
+        )
+    return options
+
+
+def initial_state(seats: int, options: Mapping[str, Any], seed: str) -> State:
+    return State(seats=seats, options=dict(options), seed=seed, deck_colors=color_totals(options))
+
+
+def start(state: State, at: int) -> list[Event]:
+    """Rule "the starting card": shuffle, deal, then turn up cards until a
+    non-white number; the others turned up are shown and shuffled back."""
+    rng = derive(state.seed, "deal")
+    deck = shuffled_deck(state.options, rng)
+    size = state.options["hand_size"]
+    hands = [deck[seat * size : (seat + 1) * size] for seat in range(state.seats)]
+    rest = deck[state.seats * size :]
+    at_start = next(i for i, card in enumerate(rest) if card["kind"] == "number" and card["color"] != WHITE)
+    turned, first_card = rest[:at_start], rest[at_start]
+    draw_pile = rest[at_start + 1 :] + turned
+    if turned:
+        rng.shuffle(draw_pile)
+    return [
+        Event(
+            "dealt",
+            public={
+                "first": derive(state.seed, "first player").randrange(state.seats),
+                "direction": 1,
+                "hand_size": size,
+                "start": first_card,
+                "turned": turned,
+                "draw_pile": len(draw_pile),
+            },
+            private={seat: {"hand": hand} for seat, hand in enumerate(hands)},
+            secret={"draw_pile": draw_pile},
+        )
+    ]
+
+
+# -- decide -------------------------------------------------------------------
+
+
+def decide(state: State, command: Mapping[str, Any]) -> list[Event]:
+    if state.phase == OVER:
+        raise RuleError("game_over", "winning", "The game is over.")
+    handler = _COMMANDS.get(command["type"])
+    if handler is None:
+        raise RuleError("unknown_command", "commands", f"Diez has no {command['type']!r} command.")
+    m = Moves(state, command.get("at", 0))
+    handler(m, command)
+    return m.events
+
+
+def _draw(m: Moves, command: Mapping[str, Any]) -> None:
+    """``draw`` answers whatever the seat faces: a stack (take it all), a
+    Dagger or Draw Color (accept it), or an ordinary turn."""
+    state, seat = m.state, command["seat"]
+    needle = command.get("needle")
+    if state.phase == CHALLENGE and seat == state.threat.victim:
+        kind = state.faces[state.threat.play.card]["kind"]
+        if kind not in ("dagger", "draw_color"):
+            raise RuleError("accept_instead", "challenging", "Nothing to draw yet: challenge the Choice or accept it.")
+        challenges.accept(m, seat)
+        return
+    _require_turn(state, seat, (TURN,))
+    if stacking.facing(state, seat) is not None:
+        stacking.take(m, seat, needle)
+        return
+    drawing.turn_draw(m, seat, needle)
+
+
+def _keep(m: Moves, command: Mapping[str, Any]) -> None:
+    _require_turn(m.state, command["seat"], (DRAWN,), "keep_without_draw", "drawing", "Keep a card you have just drawn.")
+    drawing.keep(m, command["seat"])
+
+
+def _challenge(m: Moves, command: Mapping[str, Any]) -> None:
+    challenges.challenge(m, command["seat"])
+
+
+def _accept(m: Moves, command: Mapping[str, Any]) -> None:
+    state, seat = m.state, command["seat"]
+    threat = state.threat
+    if state.phase != CHALLENGE or threat is None or threat.victim != seat:
+        raise RuleError("nothing_to_accept", "challenging", "There is no [C] card waiting for your answer.")
+    if state.faces[threat.play.card]["kind"] != "choice":
+        raise RuleError("draw_instead", "challenging", "Accept a Dagger or Draw Color by drawing, or challenge it.")
+    challenges.accept(m, seat)
+
+
+def _pass(m: Moves, command: Mapping[str, Any]) -> None:
+    jump_ins.pass_(m, command["seat"])
+
+
+def _timeout(m: Moves, command: Mapping[str, Any]) -> None:
+    """Rule "timeouts": a silent seat passes a window, lets a [C] card stand
+    (drawing if it makes it draw), draws a stack, keeps a drawn card, and in
+    an ordinary turn draws (stopping at the Needle) and keeps what it drew."""
+    state, seat = m.state, command["seat"]
+    if state.phase == WINDOW and seat in state.asked:
+        jump_ins.pass_(m, seat)
+    elif state.phase == CHALLENGE and seat == state.threat.victim:
+        challenges.accept(m, seat)
+    elif state.phase == DRAWN and seat == state.turn:
+        drawing.keep(m, seat)
+    elif state.phase == TURN and seat == state.turn:
+        if stacking.facing(state, seat) is not None:
+            stacking.take(m, seat, None)
+        elif drawing.has_playable(state, seat) and not drawing.drawable(state):
+            # nothing to draw and passing is not allowed: the first playable card goes
+            card, piles = next(iter(playing.playable_cards(state, seat).items()))
+            _play_for(m, seat, card, piles[0])
+        else:
+            drawing.turn_draw(m, seat, None)
+            if m.state.phase == DRAWN:
+                drawing.keep(m, seat)
+    else:
+        raise RuleError("not_your_turn", "timeouts", f"Seat {seat} has nothing to answer now.")
+
+
+def _play_for(m: Moves, seat: int, card: str, pile: int) -> None:
+    """A timeout's forced play: the first colour for a wild, no other choice."""
+    face = m.state.faces[card]
+    command: dict[str, Any] = {"type": "play", "seat": seat, "card": card, "pile": pile}
+    if face["color"] == "black":
+        command["color"] = "red"
+    if face["kind"] == "tag":
+        command["target"] = seat
+    if face["kind"] == "stitch_deck" and len(m.state.piles) > 1:
+        command["stitch"] = next(i for i in range(len(m.state.piles)) if i != pile)
+    playing.play(m, command)
+
+
+def _require_turn(state: State, seat: int, phases, code="not_your_turn", rule="turns", message=None) -> None:
+    if state.phase in phases and seat == state.turn:
+        return
+    if state.phase == CHALLENGE and seat == state.threat.victim:
+        raise RuleError("answer_the_challenge", "challenging", "Challenge the card played on you, or accept it, first.")
+    if state.phase == WINDOW:
+        raise RuleError("window_open", "jumping-in", "A jump-in window is open: wait for it to close, or jump in or pass if asked.")
+    if seat == state.turn and message:
+        raise RuleError(code, rule, message)
+    raise RuleError("not_your_turn", "turns", f"It is seat {state.turn}'s turn, not seat {seat}'s.")
+
+
+_COMMANDS: dict[str, Callable[[Moves, Mapping[str, Any]], None]] = {
+    "play": playing.play,
+    "draw": _draw,
+    "keep": _keep,
+    "jump_in": jump_ins.jump_in,
+    "pass": _pass,
+    "challenge": _challenge,
+    "accept": _accept,
+    "timeout": _timeout,
+}
+
+
+# -- what the service asks ------------------------------------------------------
+
+
+def to_act(state: State) -> list[int]:
+    if state.phase == WINDOW:
+        return sorted(state.asked)
+    if state.phase == CHALLENGE:
+        return [state.threat.victim]
+    if state.phase in (TURN, DRAWN):
+        return [state.turn]
+    return []
+
+
+def actions(state: State, seat: int) -> list[str]:
+    if seat not in to_act(state):
+        return []
+    cards = playing.can_play(state, seat)
+    if state.phase == WINDOW:
+        return (["jump_in"] if cards else []) + ["pass"]
+    if state.phase == CHALLENGE:
+        kind = state.faces[state.threat.play.card]["kind"]
+        return ["challenge", "accept" if kind == "choice" else "draw"]
+    if state.phase == DRAWN:
+        return (["play"] if cards else []) + ["keep"]
+    out = ["play"] if cards else []
+    if stacking.facing(state, seat) is not None:
+        out.append("draw")
+        if state.threat is not None and state.threat.victim == seat:
+            out.append("challenge")
+        return out
+    if not (cards and not drawing.drawable(state)):
+        out.append("draw")
+    return out
+
+
+def deadlines(state: State) -> list[Deadline]:
+    options = state.options
+    if state.phase == WINDOW:
+        at = deadline(state.since, options["jump_in_seconds"])
+        return [] if at is None else [Deadline(seat, at, "jump_in") for seat in sorted(state.asked)]
+    if state.phase == CHALLENGE:
+        at = deadline(state.since, options["challenge_seconds"])
+        return [] if at is None else [Deadline(state.threat.victim, at, "challenge")]
+    if state.phase in (TURN, DRAWN):
+        at = deadline(state.since, options["turn_seconds"])
+        return [] if at is None else [Deadline(state.turn, at, "turn")]
+    return []
+
+
+def result(state: State) -> dict[str, Any] | None:
+    if state.phase != OVER:
+        return None
+    return {"winners": [state.winner], "cards_left": [len(hand) for hand in state.hands]}

@@ -1,0 +1,132 @@
+"""The state of a Diez game, folded from its events (see ``evolve``).
+
+Everything is frozen: ``evolve`` builds a new state with ``dataclasses.replace``.
+Rule names in comments are the headings of ``docs/rules/diez.md``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+# phases: whose move the game waits for
+DEALING = "dealing"
+TURN = "turn"  # the seat whose turn it is plays or draws (or answers a stack)
+DRAWN = "drawn"  # after a draw in its turn, the seat plays the drawn card or keeps it
+WINDOW = "window"  # a jump-in window: the asked seats jump in or pass
+CHALLENGE = "challenge"  # the seat a [C] card affects challenges it or accepts it
+RESOLVING = "resolving"  # between events of one command only, never seen outside decide
+OVER = "over"
+
+
+@dataclass(frozen=True)
+class Pile:
+    """A discard pile, bottom card first. ``colors`` holds, for each card, the
+    colour the pile had once that card was on top: its own colour, the colour
+    chosen for a wild card, ``None`` after a Blank (anything may follow). So
+    taking a top card off (Cut Deck) gives the pile back its previous colour."""
+
+    cards: tuple[str, ...]
+    colors: tuple[str | None, ...]
+
+    @property
+    def top(self) -> str:
+        return self.cards[-1]
+
+    @property
+    def color(self) -> str | None:
+        return self.colors[-1]
+
+    def add(self, card: str, color: str | None) -> "Pile":
+        return Pile(self.cards + (card,), self.colors + (color,))
+
+
+@dataclass(frozen=True)
+class Stack:
+    """Rule "stacking": a draw total on ``pile`` that ``victim`` must draw or stack onto."""
+
+    pile: int
+    total: int
+    victim: int
+
+
+@dataclass(frozen=True)
+class Play:
+    """A card just played (or jumped in) whose effect has not happened yet,
+    with everything the player chose for it."""
+
+    seat: int
+    card: str
+    pile: int
+    color: str | None  # the colour the card gives its pile
+    played_on: str | None  # the pile's colour before it: what a challenge asks about
+    held: tuple[str, ...]  # the player's other cards when it was played (challenges)
+    jump_in: bool = False
+    effect: str | None = None  # a Choice's chosen effect
+    target: int | None = None  # Tag
+    share_from: int | None = None  # Share, among tied largest hands
+    revive: str | None = None  # Revive: the card taken back
+    stitch: int | None = None  # Stitch Deck: the pile placed on top
+    new_pile: bool = False  # Cut Deck: start a new pile with it
+    discard: tuple[str, ...] = ()  # Mulligan or Flush: the cards to discard
+
+
+@dataclass(frozen=True)
+class Threat:
+    """A [C] card the ``victim`` may challenge before it resolves (rule
+    "challenging"). ``deferred``: the effect waits for the answer; otherwise
+    the card already moved a stack onto the victim, who may also stack on it.
+    ``stack_before`` is the stack the card was played onto, if any."""
+
+    play: Play
+    victim: int
+    deferred: bool
+    stack_before: Stack | None = None
+
+
+@dataclass(frozen=True)
+class State:
+    seats: int
+    options: Mapping[str, Any]
+    seed: str
+    # cards of each colour in the deck (from the options), shown to every seat
+    deck_colors: Mapping[str, int] | None = None
+    faces: Mapping[str, Mapping[str, Any]] | None = None  # card id -> face, this deal's cards
+    draw_pile: tuple[str, ...] = ()  # the top card first
+    piles: tuple[Pile, ...] = ()
+    hands: tuple[tuple[str, ...], ...] = ()
+    # per seat, the tokens it holds: filled by the token issue, empty until then
+    tokens: tuple[tuple[str, ...], ...] = ()
+    turn: int = 0
+    direction: int = 1  # 1: seat order (clockwise), -1: reversed
+    phase: str = DEALING
+    since: int = 0  # when the current phase's clock started (ms)
+    stack: Stack | None = None
+    pending: Play | None = None  # a card whose effect waits for its jump-in window
+    asked: tuple[int, ...] = ()  # the seats the jump-in window still waits for
+    threat: Threat | None = None
+    drawn: str | None = None  # the card drawn this turn that may still be played
+    serial: int = 0  # events folded so far: labels random draws
+    winner: int | None = None
+
+
+def next_seat(state: State, seat: int, steps: int = 1, direction: int | None = None) -> int:
+    return (seat + steps * (direction or state.direction)) % state.seats
+
+
+def face(state: State, card: str) -> Mapping[str, Any]:
+    return state.faces[card]
+
+
+def set_item(items: tuple, index: int, value) -> tuple:
+    return items[:index] + (value,) + items[index + 1 :]
+
+
+def without(cards: tuple[str, ...], gone) -> tuple[str, ...]:
+    gone = set(gone)
+    return tuple(c for c in cards if c not in gone)
+
+
+def cards_in_play(state: State) -> int:
+    """Rule "the deck": every card is in the draw pile, a discard pile or a hand."""
+    return len(state.draw_pile) + sum(len(p.cards) for p in state.piles) + sum(map(len, state.hands))
+

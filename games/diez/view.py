@@ -1,0 +1,81 @@
+"""What one seat of a Diez game may see: its own hand (and the card it just
+drew), everything face up on the table (every discard pile, card by card,
+with its top card and colour), the counts, whose turn it is and which way
+play goes, the stack and its total, a [C] card waiting for its answer, and
+the jump-in window. A client needs nothing else to draw the table."""
+from __future__ import annotations
+
+from typing import Any
+
+from games.diez import playing
+from games.diez.deck import CHALLENGEABLE, CHOICE_EFFECTS, COLORS
+from games.diez.state import CHALLENGE, DEALING, WINDOW, State
+
+
+def view(state: State, seat: int | None) -> dict[str, Any]:
+    if state.phase == DEALING:
+        return {"hand": [], "drawn": None, "moves": [], "table": None, "seats": [{"cards": 0, "tokens": []} for _ in range(state.seats)]}
+    faces = state.faces
+    piles = [
+        {
+            "index": index,
+            "top": faces[pile.top],
+            "color": pile.color,
+            "count": len(pile.cards),
+            "cards": [faces[card] for card in pile.cards],
+        }
+        for index, pile in enumerate(state.piles)
+    ]
+    table: dict[str, Any] = {
+        "phase": state.phase,
+        "turn": state.turn,
+        "direction": "clockwise" if state.direction == 1 else "counterclockwise",
+        "draw_pile": len(state.draw_pile),
+        "piles": piles,
+        "stack": None,
+        "window": None,
+        "challenge": None,
+        "winner": state.winner,
+        "colors": list(COLORS),
+        "choice_effects": list(CHOICE_EFFECTS),
+        "challengeable": list(CHALLENGEABLE),
+        "deck": {"cards": sum(state.deck_colors.values()), "colors": dict(state.deck_colors)},
+    }
+    if state.stack is not None:
+        stack = state.stack
+        table["stack"] = {"pile": stack.pile, "total": stack.total, "victim": stack.victim}
+    if state.phase == WINDOW:
+        play = state.pending
+        table["window"] = {"card": faces[play.card], **_public_play(state, play), "asked": sorted(state.asked)}
+    threat = state.threat
+    if threat is not None:
+        table["challenge"] = {
+            "card": faces[threat.play.card],
+            **_public_play(state, threat.play),
+            "victim": threat.victim,
+            "played_on": threat.play.played_on,
+            # the card waits for the answer; otherwise it already moved a stack
+            "deferred": threat.deferred,
+        }
+    seats = [{"cards": len(hand), "tokens": list(tokens)} for hand, tokens in zip(state.hands, state.tokens)]
+    out: dict[str, Any] = {"hand": [], "drawn": None, "moves": [], "table": table, "seats": seats}
+    if seat is not None:
+        out["hand"] = [faces[card] for card in state.hands[seat]]
+        if state.drawn is not None and state.turn == seat:
+            out["drawn"] = faces[state.drawn]
+        out["moves"] = [{"card": card, "piles": piles} for card, piles in playing.playable_cards(state, seat).items()]
+    return out
+
+
+def _public_play(state: State, play) -> dict[str, Any]:
+    """The choices made with a card that everyone sees (not a Mulligan's
+    discards, which go face down)."""
+    return {
+        "seat": play.seat,
+        "pile": play.pile,
+        "color": play.color,
+        "jump_in": play.jump_in,
+        "effect": play.effect,
+        "target": play.target,
+    }
+

@@ -1,0 +1,87 @@
+"""Diez states set up card by card, for rule tests.
+
+Cards are written as text: ``"red 5"``, ``"white 2"``, ``"green skip"``,
+``"blue draw_two"``, ``"wild"``, ``"draw_four"``, ``"blank"``, ``"needle"``,
+``"trade"``... (a single-colour card takes its deck colour, a wild card is
+black, a Blank has none). Seat ``n``'s cards get the ids ``s<n>c<i>``, the
+draw pile's ``d<i>`` (the top first), the starting card ``start``.
+"""
+from __future__ import annotations
+
+from games.contract import Event
+from games.diez import GAME, rules
+from games.diez.deck import COLORS, COUNTS, WHITE, WILD
+from games.diez.state import State
+
+
+def face(spec: str, card_id: str) -> dict:
+    words = spec.split()
+    if words[0] in COLORS + (WHITE,):
+        color, what = words
+        if what.isdigit():
+            return {"id": card_id, "kind": "number", "color": color, "number": int(what)}
+        return {"id": card_id, "kind": what, "color": color, "number": None}
+    kind = words[0]
+    if kind in WILD:
+        color = "black"
+    else:
+        color = next(c.color for c in COUNTS if c.kind == kind)
+    return {"id": card_id, "kind": kind, "color": color, "number": None}
+
+
+def dealt(
+    hands: list[list[str]],
+    start: str = "red 5",
+    draw: list[str] = (),
+    first: int = 0,
+    options: dict | None = None,
+) -> State:
+    seats = len(hands)
+    state = rules.initial_state(seats, GAME.validate_options(seats, options or {}), "test-seed")
+    deal = Event(
+        "dealt",
+        public={
+            "first": first,
+            "direction": 1,
+            "hand_size": 0,
+            "start": face(start, "start"),
+            "turned": [],
+            "draw_pile": len(draw),
+        },
+        private={seat: {"hand": [face(spec, f"s{seat}c{i}") for i, spec in enumerate(hand)]} for seat, hand in enumerate(hands)},
+        secret={"draw_pile": [face(spec, f"d{i}") for i, spec in enumerate(draw)]},
+    )
+    return rules.evolve(state, deal)
+
+
+def act(state: State, seat: int, kind: str, **fields) -> tuple[list[Event], State]:
+    """Decide a command and fold its events: (events, state after)."""
+    events = rules.decide(state, {"type": kind, "seat": seat, "at": 0, **fields})
+    for event in events:
+        state = rules.evolve(state, event)
+    return events, state
+
+
+def pass_all(state: State) -> State:
+    """Everyone asked in the open jump-in window passes."""
+    while state.phase == "window":
+        _, state = act(state, state.asked[0], "pass")
+    return state
+
+
+def types(events: list[Event]) -> list[str]:
+    return [event.type for event in events]
+
+
+def hand(state: State, seat: int) -> list[str]:
+    return list(state.hands[seat])
+
+
+def with_pile(state: State, spec: str, card_id: str = "x") -> State:
+    """``state`` with one more discard pile, topped by ``spec`` (as after a Cut Deck)."""
+    from games.diez.state import Pile
+
+    card = face(spec, card_id)
+    fields = dict(state.__dict__)
+    fields.update(piles=state.piles + (Pile((card_id,), (card["color"],)),), faces={**state.faces, card_id: card})
+    return State(**fields)

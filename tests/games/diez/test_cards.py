@@ -1,0 +1,270 @@
+"""A test per card effect: Skip, Reverse, Tag, Trade, Share, Cut Deck, several
+discard piles, Revive, Stitch Deck, Mulligan, Flush, Needle played, and the
+token cards (no effect until the token issue)."""
+from __future__ import annotations
+
+import pytest
+
+from games.contract import RuleError
+from games.diez import rules
+from tests.games.diez.tables import act, dealt, pass_all, types, with_pile
+
+DRAW = ["blue 1", "blue 2", "blue 3", "blue 4", "blue 5", "blue 6", "blue 7", "blue 8"]
+
+
+def refused(state, seat, kind, **fields) -> RuleError:
+    with pytest.raises(RuleError) as error:
+        rules.decide(state, {"type": kind, "seat": seat, "at": 0, **fields})
+    return error.value
+
+
+def after(hands, card="s0c0", start="red 5", draw=DRAW, **fields):
+    state = dealt(hands, start=start, draw=draw)
+    events, state = act(state, 0, "play", card=card, **fields)
+    return pass_all(state)
+
+
+def test_skip_cancels_the_next_players_turn():
+    state = after([["red skip", "red 1"], ["green 1"], ["green 2"], ["green 3"]])
+    assert state.turn == 2
+
+
+def test_reverse_reverses_the_turn_direction():
+    state = after([["red reverse", "red 1"], ["green 1"], ["green 2"], ["green 3"]])
+    assert state.direction == -1 and state.turn == 3
+
+
+def test_reverse_at_two_players_is_a_skip():
+    state = after([["red reverse", "red 1"], ["green 1"]])
+    assert state.direction == 1 and state.turn == 0
+
+
+def test_tag_moves_the_turn_to_the_chosen_player():
+    state = after([["red tag", "red 1"], ["green 1"], ["green 2"], ["green 3"]], target=2)
+    assert state.turn == 2
+
+
+def test_tag_may_choose_the_player_who_played_it():
+    state = after([["red tag", "red 1"], ["green 1"], ["green 2"], ["green 3"]], target=0)
+    assert state.turn == 0
+    state = dealt([["red tag", "red 1"], ["green 1"], ["green 2"]], draw=DRAW)
+    assert refused(state, 0, "play", card="s0c0").code == "target_required"
+    assert refused(state, 0, "play", card="s0c0", target=7).rule == "tag"
+
+
+def test_trade_swaps_hands_with_the_next_player():
+    state = after([["trade", "red 1"], ["green 1", "green 2", "green 3"], ["green 4"]])
+    assert state.hands[0] == ("s1c0", "s1c1", "s1c2") and state.hands[1] == ("s0c1",)
+    assert state.turn == 1
+
+
+def passes(state):
+    """Everyone asked passes; the events of the last pass (the card's effect)."""
+    events = []
+    while state.phase == "window":
+        events, state = act(state, state.asked[0], "pass")
+    return events, state
+
+
+def test_trade_the_new_hands_are_shown_to_their_owners_only():
+    state = dealt([["trade", "red 1"], ["green 1"], ["green 4"]], draw=DRAW)
+    _, state = act(state, 0, "play", card="s0c0")
+    events, _ = passes(state)
+    traded = next(e for e in events if e.type == "hands_traded")
+    assert traded.public == {"seats": [0, 1]}
+    assert traded.private[0]["hand"][0]["id"] == "s1c0" and traded.private[1]["hand"][0]["id"] == "s0c1"
+
+
+def test_trade_as_the_last_card_wins():
+    state = dealt([["trade"], ["green 1", "green 2"], ["green 4"]], draw=DRAW)
+    events, state = act(state, 0, "play", card="s0c0")
+    assert types(events) == ["played", "won"] and state.winner == 0
+
+
+def test_share_the_next_player_draws_from_the_largest_hand_until_level():
+    hands = [["red share", "red 1"], ["green 1"], ["green 2"] * 6, ["green 3"] * 2]
+    state = dealt(hands, draw=DRAW)
+    _, state = act(state, 0, "play", card="s0c0")
+    state = pass_all(state)
+    # seat 1 had 1 card, seat 2 had 6: it draws 3 (4 against 3)
+    assert len(state.hands[1]) == 4 and len(state.hands[2]) == 3
+    assert state.turn == 1  # it does not lose its turn
+
+
+def test_share_does_nothing_if_the_next_player_has_the_most():
+    hands = [["red share", "red 1"], ["green 1"] * 4, ["green 2"] * 4]
+    state = dealt(hands, draw=DRAW)
+    _, state = act(state, 0, "play", card="s0c0")
+    state = pass_all(state)
+    assert [len(h) for h in state.hands] == [1, 4, 4]
+
+
+def test_share_among_tied_largest_hands_the_player_picks():
+    hands = [["red share", "red 1"], ["green 1"], ["green 2"] * 5, ["green 3"] * 5]
+    state = dealt(hands, draw=DRAW)
+    _, state = act(state, 0, "play", card="s0c0", share_from=3)
+    state = pass_all(state)
+    assert [len(h) for h in state.hands] == [1, 3, 5, 3]
+
+
+def test_share_the_needle_stops_the_drawing():
+    hands = [["red share", "red 1"], ["green 1"], ["needle"] * 9]
+    state = dealt(hands, draw=DRAW)
+    _, state = act(state, 0, "play", card="s0c0")
+    state = pass_all(state)
+    assert [len(h) for h in state.hands] == [1, 2, 8]
+
+
+def test_cut_deck_starts_a_new_discard_pile():
+    state = after([["yellow cut_deck", "yellow 1"], ["green 1"], ["green 2"]], start="yellow 5", new_pile=True)
+    assert len(state.piles) == 2
+    assert state.piles[0].top == "start" and state.piles[0].color == "yellow"
+    assert state.piles[1].cards == ("s0c0",) and state.piles[1].color == "yellow"
+
+
+def test_cut_deck_has_no_effect_when_played_on_an_existing_pile():
+    state = after([["yellow cut_deck", "yellow 1"], ["green 1"], ["green 2"]], start="yellow 5")
+    assert len(state.piles) == 1 and state.piles[0].top == "s0c0"
+
+
+def test_several_discard_piles_each_keep_their_own_top_and_colour():
+    state = dealt([["red 1", "blue 2", "green 3"], ["green 1"], ["green 2"]], draw=DRAW)
+    state = with_pile(state, "blue 7")
+    assert refused(state, 0, "play", card="s0c0").code == "pile_required"
+    error = refused(state, 0, "play", card="s0c0", pile=5)
+    assert error.code == "unknown_pile" and error.rule == "several discard piles"
+    assert refused(state, 0, "play", card="s0c0", pile=1).code == "card_does_not_match"
+    _, state = act(state, 0, "play", card="s0c1", pile=1)
+    state = pass_all(state)
+    assert state.piles[0].top == "start" and state.piles[1].top == "s0c1"
+    assert [p.color for p in state.piles] == ["red", "blue"]
+
+
+def test_several_discard_piles_a_natural_draw_only_without_a_play_on_any():
+    state = dealt([["blue 2"], ["green 1"], ["green 2"]], draw=DRAW)
+    state = with_pile(state, "blue 7")
+    events, state = act(state, 0, "draw")
+    assert events[0].public["count"] == 1  # the blue 2 was playable on pile 1
+
+
+def test_stitch_deck_places_another_pile_on_top_of_it():
+    state = dealt([["blue stitch_deck", "blue 1"], ["green 1"], ["green 2"]], start="blue 5", draw=DRAW)
+    state = with_pile(state, "red 7")
+    assert refused(state, 0, "play", card="s0c0", pile=0).code == "stitch_pile_required"
+    _, state = act(state, 0, "play", card="s0c0", pile=0, stitch=1)
+    state = pass_all(state)
+    assert len(state.piles) == 1
+    assert state.piles[0].cards == ("start", "s0c0", "x") and state.piles[0].color == "red"
+
+
+def test_stitch_deck_with_a_single_pile_does_nothing():
+    state = after([["blue stitch_deck", "blue 1"], ["green 1"], ["green 2"]], start="blue 5")
+    assert len(state.piles) == 1 and state.piles[0].top == "s0c0" and state.turn == 1
+
+
+def test_revive_is_optional():
+    state = after([["green revive", "green 4"], ["green 1"], ["green 2"]], start="green 5")
+    assert state.hands[0] == ("s0c1",) and state.piles[0].cards == ("start", "s0c0")
+
+
+def test_revive_chooses_any_non_wild_card_below_a_top():
+    state = dealt([["green revive", "green 4"], ["green 1"], ["green 2"]], start="green 5", draw=DRAW)
+    pile = state.piles[0]
+    # a discard pile of: wild (green chosen), red 3, green 5 on top
+    from games.diez.state import Pile
+
+    faces = {**state.faces, "w": {"id": "w", "kind": "wild", "color": "black", "number": None},
+             "r3": {"id": "r3", "kind": "number", "color": "red", "number": 3}}
+    fields = dict(state.__dict__)
+    fields.update(faces=faces, piles=(Pile(("w", "r3") + pile.cards, ("green", "red") + pile.colors),))
+    state = type(state)(**fields)
+    assert refused(state, 0, "play", card="s0c0", revive="w").code == "not_revivable"
+    assert refused(state, 0, "play", card="s0c0", revive="start").code == "not_revivable"  # a top card
+    _, state = act(state, 0, "play", card="s0c0", revive="r3")
+    state = pass_all(state)
+    assert "r3" in state.hands[0] and state.piles[0].cards == ("w", "start", "s0c0")
+
+
+def test_mulligan_discards_onto_the_draw_pile_and_draws_as_many():
+    state = dealt([["mulligan", "red 1", "red 2", "green 3"], ["green 1"], ["green 2"]], draw=DRAW)
+    _, state = act(state, 0, "play", card="s0c0", color="green", discard=["s0c1", "s0c2"])
+    assert state.hands[0] == ("s0c1", "s0c2", "s0c3")  # nothing happens before the window closes
+    events = []
+    while state.phase == "window":
+        more, state = act(state, state.asked[0], "pass")
+        events += more
+    discarded = next(e for e in events if e.type == "mulligan_discarded")
+    assert discarded.public == {"seat": 0, "count": 2} and discarded.private == {0: {"ids": ["s0c1", "s0c2"]}}
+    assert sorted(discarded.secret["draw_pile"]) == sorted([f"d{i}" for i in range(8)] + ["s0c1", "s0c2"])
+    assert len(state.hands[0]) == 3 and "s0c3" in state.hands[0]
+    assert len(state.draw_pile) == 8
+
+
+def test_mulligan_of_the_whole_hand_does_not_win():
+    state = dealt([["mulligan", "red 1"], ["green 1"], ["green 2"]], draw=DRAW)
+    _, state = act(state, 0, "play", card="s0c0", color="green", discard=["s0c1"])
+    state = pass_all(state)
+    assert state.winner is None and len(state.hands[0]) == 1
+
+
+def test_mulligan_without_discards_is_a_wild_card():
+    state = after([["mulligan", "red 1"], ["green 1"], ["green 2"]], color="green")
+    assert state.hands[0] == ("s0c1",) and state.piles[0].color == "green" and state.turn == 1
+
+
+def test_flush_discards_cards_of_the_chosen_colour_face_up():
+    state = dealt([["flush", "red 1", "blank", "wild", "green 2"], ["green 1"], ["green 2"]], draw=DRAW)
+    for card in ("s0c2", "s0c3", "s0c4"):
+        error = refused(state, 0, "play", card="s0c0", color="red", discard=[card])
+        assert error.code == "not_flush_color" and error.rule == "flush"
+    _, state = act(state, 0, "play", card="s0c0", color="red", discard=["s0c1"])
+    state = pass_all(state)
+    assert state.piles[0].top == "s0c1" and state.hands[0] == ("s0c2", "s0c3", "s0c4")
+
+
+def test_flush_discarding_every_remaining_card_draws_two():
+    state = dealt([["flush", "red 1", "red 2"], ["green 1"], ["green 2"]], draw=DRAW)
+    _, state = act(state, 0, "play", card="s0c0", color="red", discard=["s0c1", "s0c2"])
+    state = pass_all(state)
+    assert state.hands[0] == ("d0", "d1") and state.winner is None
+
+
+def test_needle_does_nothing_when_played():
+    state = after([["needle", "red 1"], ["green 1"], ["green 2"]], start="blue 5")
+    assert state.turn == 1 and state.piles[0].top == "s0c0"
+
+
+def token_card_played(card: str):
+    color = card.split()[0]
+    return after([[card, "red 1"], ["green 1"], ["green 2"]], start=f"{color} 5")
+
+
+def test_token_is_played_by_colour_and_symbol_without_effect_until_tokens():
+    state = token_card_played("red token")
+    assert state.turn == 1 and state.piles[0].top == "s0c0" and state.tokens == ((), (), ())
+    on_symbol = dealt([["blue token", "red 1"], ["green 1"], ["green 2"]], start="red token", draw=DRAW)
+    _, on_symbol = act(on_symbol, 0, "play", card="s0c0")
+    assert on_symbol.piles[0].top == "s0c0"
+
+
+def test_proc_is_played_without_effect_until_tokens():
+    state = token_card_played("yellow proc")
+    assert state.turn == 1 and state.piles[0].top == "s0c0" and state.tokens == ((), (), ())
+
+
+def test_steal_is_played_without_effect_until_tokens():
+    state = token_card_played("green steal")
+    assert state.turn == 1 and state.piles[0].top == "s0c0" and state.tokens == ((), (), ())
+
+
+def test_drop_all_is_a_wild_card_without_effect():
+    state = after([["drop_all", "red 1"], ["green 1"], ["green 2"]], color="yellow")
+    assert state.turn == 1 and state.piles[0].color == "yellow"
+
+
+def test_tokens_every_seat_holds_none_and_the_view_shows_them():
+    from games.diez.view import view
+
+    state = dealt([["red token", "red 1"], ["green 1"], ["green 2"]], draw=DRAW)
+    assert state.tokens == ((), (), ())
+    assert [s["tokens"] for s in view(state, 1)["seats"]] == [[], [], []]

@@ -1,0 +1,146 @@
+"""Rules "timeouts" and "what a seat sees"."""
+from __future__ import annotations
+
+import json
+
+from games.contract import Deadline
+from games.diez import rules
+from games.diez.view import view
+from projections.local import START_AT, LocalGame
+from tests.games.diez.tables import act, dealt, pass_all, types
+
+DRAW = ["blue 1", "blue 2", "blue 3", "blue 4", "blue 5", "blue 6", "blue 7", "blue 8"]
+
+
+def timeout(state, seat):
+    return act(state, seat, "timeout")
+
+
+def test_timeouts_clocks_default_for_phones_and_are_options():
+    options = {o.name: o.default for o in rules.OPTIONS}
+    assert (options["turn_seconds"], options["jump_in_seconds"], options["challenge_seconds"]) == (30, 5, 15)
+    state = dealt([["red 1", "red 9"], ["red 2"], ["red 3"]], draw=DRAW)
+    assert rules.deadlines(state) == [Deadline(0, 30_000, "turn")]
+    _, state = act(state, 0, "play", card="s0c0")
+    assert state.phase == "window"
+    off = dealt([["red 1"], ["red 2"], ["red 3"]], options={"turn_seconds": 0})
+    assert rules.deadlines(off) == []
+
+
+def test_timeouts_a_silent_seat_passes_a_jump_in_window():
+    state = dealt([["red 1", "red 9"], ["red 2"], ["red 1"]], draw=DRAW)
+    _, state = act(state, 0, "play", card="s0c0")
+    assert {(d.seat, d.kind, d.at) for d in rules.deadlines(state)} == {(0, "jump_in", 5000), (2, "jump_in", 5000)}
+    events, state = timeout(state, 2)
+    assert types(events) == ["passed"] and state.asked == (0,)
+
+
+def test_timeouts_a_silent_seat_lets_a_c_card_stand():
+    state = dealt([["red dagger", "red 9"], ["red 2"], ["red 3"]], draw=DRAW)
+    _, state = act(state, 0, "play", card="s0c0")
+    state = pass_all(state)
+    assert rules.deadlines(state) == [Deadline(1, 15_000, "challenge")]
+    events, state = timeout(state, 1)
+    assert types(events) == ["accepted", "drew", "turn_began"] and state.turn == 1
+
+
+def test_timeouts_a_silent_seat_draws_a_stack():
+    state = dealt([["draw_four", "red 9"], ["red 2"], ["red 3"]], draw=DRAW)
+    _, state = act(state, 0, "play", card="s0c0", color="red")
+    state = pass_all(state)
+    events, state = timeout(state, 1)
+    assert "challenged" not in types(events) and len(state.hands[1]) == 5 and state.turn == 2
+
+
+def test_timeouts_a_silent_seat_draws_and_keeps_in_its_turn():
+    state = dealt([["red 1", "red 9"], ["red 2"], ["red 3"]], draw=DRAW)
+    events, state = timeout(state, 0)
+    assert types(events) == ["drew", "drawn_card_offered", "kept", "turn_began"]
+    assert len(state.hands[0]) == 3 and state.turn == 1
+
+
+def test_timeouts_a_silent_seat_keeps_a_drawn_card():
+    state = dealt([["green 1"], ["red 2"], ["red 3"]], draw=["red 7"])
+    _, state = act(state, 0, "draw")
+    events, state = timeout(state, 0)
+    assert types(events) == ["kept", "turn_began"]
+
+
+def test_timeouts_with_nothing_to_draw_the_first_playable_card_is_played():
+    state = dealt([["blue 3", "wild", "green 1"], ["red 2"], ["red 3"]])
+    events, state = timeout(state, 0)
+    assert events[0].type == "played" and events[0].public["card"]["id"] == "s0c1"
+    assert events[0].public["color"] == "red"
+
+
+def test_timeouts_go_through_the_table_and_count():
+    local = LocalGame("diez", 3, seed=4)
+    seat = local.view(None)["to_act"][0]
+    local.advance(31)
+    local.command(seat, {"type": "timeout"}, actor="system")
+    assert local.table.timeouts[seat] == 1
+    assert any(e.type == "seat_timed_out" and e.public["kind"] == "turn" for e in local.envelopes)
+
+
+# -- what a seat sees --------------------------------------------------------------------
+
+
+def test_what_a_seat_sees_its_own_hand_and_the_table_counts():
+    local = LocalGame("diez", 4, seed=11)
+    state = local.table.game
+    for seat in range(4):
+        shown = local.view(seat)
+        json.dumps(shown)
+        assert [c["id"] for c in shown["hand"]] == list(state.hands[seat])
+        assert [s["cards"] for s in shown["seats"]] == [7, 7, 7, 7]
+        table = shown["table"]
+        assert table["draw_pile"] == len(state.draw_pile)
+        assert table["piles"][0]["top"]["id"] == state.piles[0].top
+        assert table["piles"][0]["color"] == state.piles[0].color
+        assert table["turn"] == state.turn and table["direction"] == "clockwise"
+    assert local.view(None)["hand"] == []
+
+
+def test_what_a_seat_sees_moves_are_the_cards_it_may_play():
+    state = dealt([["red 1", "blue 2", "wild"], ["red 2"], ["red 3"]], draw=DRAW)
+    shown = view(state, 0)
+    assert shown["moves"] == [{"card": "s0c0", "piles": [0]}, {"card": "s0c2", "piles": [0]}]
+    assert view(state, 1)["moves"] == []
+
+
+def test_what_a_seat_sees_the_stack_the_challenge_and_the_window():
+    state = dealt([["draw_four", "red 9"], ["draw_four"], ["red 3"]], draw=DRAW)
+    _, state = act(state, 0, "play", card="s0c0", color="blue")
+    shown = view(state, 2)
+    window = shown["table"]["window"]
+    assert window["card"]["kind"] == "draw_four" and window["color"] == "blue"
+    assert window["seat"] == 0 and window["asked"] == [0, 2] and window["jump_in"] is False
+    state = pass_all(state)
+    shown = view(state, 2)
+    assert shown["table"]["stack"] == {"pile": 0, "total": 4, "victim": 1}
+    challenge = shown["table"]["challenge"]
+    assert challenge["victim"] == 1 and challenge["seat"] == 0 and challenge["played_on"] == "red"
+    json.dumps(shown)
+
+
+def test_what_a_seat_sees_the_drawn_card_only_itself():
+    state = dealt([["green 1"], ["red 2"], ["red 3"]], draw=["red 7"])
+    _, state = act(state, 0, "draw")
+    assert view(state, 0)["drawn"]["id"] == "d0"
+    assert view(state, 1)["drawn"] is None and view(state, 1)["table"]["phase"] == "drawn"
+
+
+def test_what_a_seat_sees_a_mulligans_discards_stay_with_their_owner():
+    state = dealt([["mulligan", "red 1", "green 3"], ["green 1"], ["green 2"]], draw=DRAW)
+    events, state = act(state, 0, "play", card="s0c0", color="green", discard=["s0c1"])
+    assert "discard" not in events[0].public and events[0].public["discards"] == 1
+    assert events[0].private == {0: {"discard": ["s0c1"]}}
+    assert "discard" not in json.dumps(view(state, 1)["table"]["window"])
+
+
+def test_what_a_seat_sees_the_full_view_is_json_through_a_local_game():
+    local = LocalGame("diez", 5, seed=21)
+    shown = local.view(2)
+    text = json.dumps(shown)
+    assert shown["type"] == "diez" and shown["to_act"] and '"deck"' in text
+    assert shown["deadlines"][0]["at"] == START_AT + 30_000
