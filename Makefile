@@ -28,7 +28,7 @@ test: venv
 bench: venv
 	$(PY) bench/api.py
 	$(PY) bench/workers.py
-	for game in color-doubt; do $(PY) bench/bots.py $$game; done
+	for game in $$($(PY) -c 'from games.registry import GAMES; print(*GAMES)'); do $(PY) bench/bots.py $$game; done
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis
