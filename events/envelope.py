@@ -5,18 +5,25 @@ in an ``Envelope`` that adds where it sits in the log (``version``), when it
 was appended, who acted, and for which command. The envelope keeps the
 event's visibility split (public / private per seat / secret), so the feed a
 seat reads is cut from the same record the rules fold.
+
+Tamper evidence: each envelope carries the hash of the one before it
+(``prev_hash``) and of its own content (``hash``), so changing, removing or
+reordering an entry breaks the chain from there on; the summary of a game
+publishes the newest hash, so a log cannot be rewritten whole unnoticed.
 """
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
+from events.upcasting import CURRENT_SCHEMA, upcast
 from games.contract import Event
+from games.hashing import canonical_json, sha256_hex
 
 # Bumped when the shape of stored envelopes or event payloads changes; older
-# entries are upcast on read (see the audit issue).
-SCHEMA_VERSION = 1
+# entries are upcast on read (events/upcasting.py).
+SCHEMA_VERSION = CURRENT_SCHEMA
 
 
 @dataclass(frozen=True)
@@ -33,7 +40,9 @@ class Envelope:
     # only; seen by the acting seat and in the operator's log
     command: Mapping[str, Any] | None = None
     actor: str = "player"  # "player", "bot" (a bot seat or autopilot) or "system"
-    schema: int = SCHEMA_VERSION
+    schema: int = SCHEMA_VERSION  # the format the entry was written in
+    prev_hash: str | None = None  # the previous entry's hash; None before the first
+    hash: str | None = None  # of this entry's content; None in schema 1
 
     @classmethod
     def wrap(
@@ -63,16 +72,32 @@ class Envelope:
         cls,
         events: list[Event],
         after: int,
+        prev_hash: str | None,
         seat: int | None,
         command_id: str,
         command: Mapping[str, Any],
         actor: str,
     ) -> list["Envelope"]:
-        """Envelopes for one command's events, numbered on from version ``after``."""
-        return [
-            cls.wrap(event, after + n, seat, command_id, command if n == 1 else None, actor)
-            for n, event in enumerate(events, start=1)
-        ]
+        """Envelopes for one command's events, numbered on from version
+        ``after`` and chained on from the hash of that version's entry."""
+        envelopes = []
+        for n, event in enumerate(events, start=1):
+            envelope = cls.wrap(event, after + n, seat, command_id, command if n == 1 else None, actor).chained(prev_hash)
+            envelopes.append(envelope)
+            prev_hash = envelope.hash
+        return envelopes
+
+    def chained(self, prev_hash: str | None) -> "Envelope":
+        """This entry sealed after the entry whose hash is ``prev_hash``."""
+        linked = replace(self, prev_hash=prev_hash, hash=None)
+        return replace(linked, hash=linked.digest())
+
+    def digest(self) -> str:
+        """The hash of everything in the entry but the hash itself, over its
+        stored JSON form, so a reader recomputes it from what it reads."""
+        content = self.whole()
+        del content["hash"]
+        return sha256_hex(canonical_json(content))
 
     def event(self) -> Event:
         """The event as the rules know it, for ``evolve``."""
@@ -109,10 +134,12 @@ class Envelope:
             "public": self.public,
             "private": {str(seat): part for seat, part in self.private.items()},
             "secret": self.secret,
+            "prev_hash": self.prev_hash,
+            "hash": self.hash,
         }
 
     def to_json(self) -> str:
-        return json.dumps(self.whole(), separators=(",", ":"), sort_keys=True)
+        return canonical_json(self.whole())
 
     @classmethod
     def from_json(cls, text: str | bytes) -> "Envelope":
@@ -120,6 +147,8 @@ class Envelope:
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> "Envelope":
+        """An entry as stored, in any schema this code reads (upcast)."""
+        raw = upcast(raw)
         return cls(
             version=raw["version"],
             type=raw["type"],
@@ -132,4 +161,6 @@ class Envelope:
             public=raw["public"],
             private={int(seat): part for seat, part in raw["private"].items()},
             secret=raw["secret"],
+            prev_hash=raw["prev_hash"],
+            hash=raw["hash"],
         )

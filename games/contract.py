@@ -20,6 +20,15 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
 
+class UnknownEvent(ValueError):
+    """``evolve`` was given an event type the game does not have: a log
+    written by other code, or tampered with."""
+
+    def __init__(self, game: str, event_type: str):
+        super().__init__(f"{game} has no event {event_type!r}")
+        self.event_type = event_type
+
+
 class RuleError(Exception):
     """A command the rules forbid.
 

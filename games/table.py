@@ -8,11 +8,11 @@ Decider the service calls; they hand game commands to the game's own.
 """
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
 from games.contract import Event, Game, RuleError
+from games.hashing import canonical_json, sha256_hex
 
 WAITING, ACTIVE, FINISHED = "waiting", "active", "finished"
 
@@ -39,7 +39,17 @@ class Table:
 
 def seed_commitment(seed: str) -> str:
     """Published when the game is created; the seed itself when it ends."""
-    return hashlib.sha256(seed.encode()).hexdigest()
+    return sha256_hex(seed)
+
+
+def shuffle_commitment(seed: str, dealt: list[Event]) -> str:
+    """Published when the game starts, before anyone plays: a hash of the
+    seed and of the deal (every hidden part of the game's start events: the
+    hands and the deck order). Once the seed is revealed anyone can redeal
+    from it and check that this was the deal, and that the seed was not
+    chosen after the cards were seen."""
+    deal = [{"private": {str(seat): part for seat, part in e.private.items()}, "secret": e.secret} for e in dealt]
+    return sha256_hex(canonical_json({"seed": seed, "deal": deal}))
 
 
 def decide(game: Game, table: Table | None, command: Mapping[str, Any]) -> list[Event]:
@@ -179,7 +189,8 @@ def _join(game: Game, table: Table, command: Mapping[str, Any]) -> list[Event]:
 
 
 def _start(game: Game, table: Table, at: int) -> list[Event]:
-    return [Event("game_started"), *game.start(table.game, at)]
+    dealt = game.start(table.game, at)
+    return [Event("game_started", public={"shuffle_commitment": shuffle_commitment(table.seed, dealt)}), *dealt]
 
 
 def _timeout(game: Game, table: Table, command: Mapping[str, Any]) -> list[Event]:

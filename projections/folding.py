@@ -20,13 +20,13 @@ from games.contract import Game
 from games.registry import GAMES
 
 
-
 @dataclass(frozen=True)
 class Folded:
     game_id: str
     version: int
     game: Game
     table: tables.Table
+    last_hash: str | None = None  # the newest entry's, which the next one chains on
 
 
 def game_of(first: Envelope) -> Game:
@@ -39,7 +39,7 @@ def fold(envelopes: list[Envelope], start: Folded | None = None, game_id: str = 
         return start
     game = start.game if start else game_of(envelopes[0])
     table = tables.fold(game, (e.event() for e in envelopes), start.table if start else None)
-    return Folded(start.game_id if start else game_id, envelopes[-1].version, game, table)
+    return Folded(start.game_id if start else game_id, envelopes[-1].version, game, table, envelopes[-1].hash)
 
 
 def step(
@@ -53,7 +53,9 @@ def step(
     """Decide ``command`` on ``folded`` (None: a game not yet created) and wrap
     its events as the envelopes that follow the log. Raises RuleError."""
     events = tables.decide(game, folded.table if folded else None, command)
-    return Envelope.wrap_all(events, folded.version if folded else 0, seat, command_id, command, actor)
+    if folded is None:
+        return Envelope.wrap_all(events, 0, None, seat, command_id, command, actor)
+    return Envelope.wrap_all(events, folded.version, folded.last_hash, seat, command_id, command, actor)
 
 
 class Projection:

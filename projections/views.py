@@ -19,6 +19,8 @@ def seat_view(folded: Folded, seat: int | None) -> dict[str, Any]:
         "game_id": folded.game_id,
         "type": game.type,
         "version": folded.version,
+        # players may keep it: it seals the log up to here (the hash chain)
+        "log_hash": folded.last_hash,
         "status": table.status,
         "seat": seat,
         "hand": [],

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
-from games.contract import Deadline, Event, RuleError
+from games.contract import Deadline, Event, RuleError, UnknownEvent
 from games.options import refuse, with_defaults
 from games.rng import card_ids, derive
 from games.timing import deadline
@@ -361,7 +361,7 @@ def evolve(state: State, event: Event) -> State:
             scores = tuple(total + gained for total, gained in zip(scores, p["scores"]))
         last = not state.options["extended"] or p["game"] >= state.options["match_games"]
         return replace(state, scores=scores, games=state.games + (outcome,), over=last, claim=None)
-    raise ValueError(f"Color Doubt has no event {kind!r}")
+    raise UnknownEvent("Color Doubt", kind)
 
 
 def _set(items: tuple, index: int, value) -> tuple:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
-from games.contract import Deadline, Event, RuleError
+from games.contract import Deadline, Event, RuleError, UnknownEvent
 from games.deceptidice import combos, deck
 from games.deceptidice.guesses import HIGHER, Guess, Space, any_legal, is_higher, parse
 from games.options import refuse, with_defaults
@@ -520,7 +520,7 @@ def evolve(state: State, event: Event) -> State:
         return replace(state, phase=ROLLING)
     if kind == "game_ended":
         return state  # the discard that ended the game set the phase
-    raise ValueError(f"Deceptidice has no event {kind!r}")
+    raise UnknownEvent("Deceptidice", kind)
 
 
 def _record(state: State) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from games.contract import Event
+from games.contract import Event, UnknownEvent
 from games.diez.state import (
     CHALLENGE, DRAWN, OVER, RESOLVING, TURN, WINDOW,
     Pile, Play, Stack, State, Threat, set_item, without,
@@ -20,7 +20,7 @@ Changes = dict[str, Any]
 def evolve(state: State, event: Event) -> State:
     changes = _EVENTS.get(event.type)
     if changes is None:
-        raise ValueError(f"Diez has no event {event.type!r}")
+        raise UnknownEvent("Diez", event.type)
     return _copy(state, serial=state.serial + 1, **changes(state, event))
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Iterable, Mapping
 
-from games.contract import Event
+from games.contract import Event, UnknownEvent
 from games.opticall.cards import REVEAL_ROUNDS
 from games.opticall.state import DISCARD, OVER, PILE, PLAY, REVEAL, Play, Reveal, State, Window
 
@@ -18,7 +18,7 @@ from games.opticall.state import DISCARD, OVER, PILE, PLAY, REVEAL, Play, Reveal
 def evolve(state: State, event: Event) -> State:
     handler = _HANDLERS.get(event.type)
     if handler is None:
-        raise ValueError(f"Opticall has no event {event.type!r}")
+        raise UnknownEvent("Opticall", event.type)
     return handler(state, event.public, event)
 
 

@@ -1,0 +1,57 @@
+"""Event schema versions, and the upcasters that read older entries.
+
+A stored entry is never rewritten: it keeps the schema it was written in
+(``schema``), and reading it lifts it, one schema at a time, to the shape the
+code of today folds. Each upcaster says which fields it had to add, since a
+field that did not exist when an entry was written cannot be checked against
+it (``added_fields``).
+
+Schemas:
+1. The first format.
+2. Tamper evidence and fair shuffles: every entry carries ``prev_hash`` and
+   ``hash`` (see ``events.envelope``), and ``game_started`` commits to the
+   deal (``shuffle_commitment``, see ``games.table``).
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+CURRENT_SCHEMA = 2
+
+
+class UnknownSchema(ValueError):
+    """An entry written by a newer code than this one: it cannot be read."""
+
+
+def _v1_to_v2(raw: dict[str, Any]) -> dict[str, Any]:
+    lifted = {**raw, "prev_hash": None, "hash": None}
+    if raw["type"] == "game_started":
+        # a schema-1 game published no commitment before dealing
+        lifted["public"] = {**raw["public"], "shuffle_commitment": None}
+    return lifted
+
+
+# schema -> (the upcaster to schema + 1, {event type: public fields it adds})
+UPCASTERS: dict[int, tuple[Callable[[dict[str, Any]], dict[str, Any]], Mapping[str, tuple[str, ...]]]] = {
+    1: (_v1_to_v2, {"game_started": ("shuffle_commitment",)}),
+}
+
+
+def upcast(raw: Mapping[str, Any]) -> dict[str, Any]:
+    """``raw`` (a stored entry, decoded) in today's shape; its ``schema``
+    still says which format it was written in."""
+    written = raw.get("schema")
+    if not isinstance(written, int) or not 1 <= written <= CURRENT_SCHEMA:
+        raise UnknownSchema(
+            f"version {raw.get('version')}: event schema {written!r} is not one this code reads (1 to {CURRENT_SCHEMA})"
+        )
+    lifted = dict(raw)
+    for schema in range(written, CURRENT_SCHEMA):
+        lifted = UPCASTERS[schema][0](lifted)
+    return lifted
+
+
+def added_fields(written: int, event_type: str) -> set[str]:
+    """The public fields of an ``event_type`` entry written in schema
+    ``written`` that an upcaster filled in rather than the writer."""
+    return {name for schema in range(written, CURRENT_SCHEMA) for name in UPCASTERS[schema][1].get(event_type, ())}
