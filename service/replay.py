@@ -1,0 +1,150 @@
+"""Operators' command line for the logs.
+
+    python -m service.replay verify <game id | file.ndjson> [--url REDIS_URL] [--api URL]
+    python -m service.replay reindex [--url REDIS_URL]
+
+``verify`` checks a log (see ``projections.audit``) and, for a game in the
+store, that what the service serves of it is the log folded afresh: the
+projection every view and summary is cut from (each seat's view), the
+operators' index, and with ``--api`` the summary a running API answers.
+It prints what differs and exits 1, or a one-line account and exits 0.
+A file is a log as ``GET /v1/games/{id}/log`` gives it.
+
+``reindex`` rebuilds the operators' games index from the logs.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import urllib.request
+from pathlib import Path
+
+import redis
+
+from events.envelope import Envelope
+from events.store import EventStore, stream_key
+from games.hashing import canonical_json
+from projections.audit import Audit, verify
+from projections.folding import Folded, Projection, fold
+from projections.views import seat_view, summary
+from service.config import Config, connect
+from service.index import GameIndex, key as index_key
+
+
+def read_file(path: Path) -> list[Envelope]:
+    lines = [line for line in path.read_text().splitlines() if line.strip()]
+    return [Envelope.from_json(line) for line in lines]
+
+
+def served_summary(api: str, game_id: str) -> dict:
+    with urllib.request.urlopen(f"{api.rstrip('/')}/v1/games/{game_id}", timeout=10) as answer:
+        return json.load(answer)
+
+
+def check_served(audit: Audit, served: dict) -> None:
+    """The summary a running API serves against the log folded afresh (the
+    API may have moved on since the log was read: then it says so)."""
+    folded = audit.folded
+    if folded is None:
+        return
+    if served.get("version") != folded.version:
+        audit.problems.append(f"the API serves version {served.get('version')}, the log read is at {folded.version}")
+    elif canonical_json(served) != canonical_json(summary(folded)):
+        audit.problems.append(f"the summary the API serves at version {folded.version} differs from the log folded afresh")
+
+
+def check_live(audit: Audit, live: Folded | None, client: redis.Redis) -> None:
+    """What the service serves of the game against the log folded afresh."""
+    folded = audit.folded
+    if folded is None:
+        return
+    if live is None or live.version != folded.version:
+        audit.problems.append(
+            f"the live projection is at version {live.version if live else None}, the log at {folded.version}"
+        )
+        return
+    for seat in [None, *range(folded.table.seats)]:
+        if seat_view(live, seat) != seat_view(folded, seat):
+            who = "the public summary" if seat is None else f"seat {seat}'s view"
+            audit.problems.append(f"{who} served at version {live.version} differs from the log folded afresh")
+    status, game_id = folded.table.status, folded.game_id
+    if client.zscore(index_key(status), game_id) is None:
+        audit.problems.append(
+            f"the operators' index does not list the game as {status} (python -m service.replay reindex mends it)"
+        )
+
+
+def account(audit: Audit) -> str:
+    folded = audit.folded
+    status = folded.table.status if folded else "unreadable"
+    return (
+        f"{audit.events} events, {audit.commands} commands re-decided to the same events, "
+        f"{audit.chained} entries hash-chained, seed commitments hold; "
+        f"{status} at version {folded.version if folded else '-'}"
+    )
+
+
+def run_verify(target: str, client_url: str, api: str | None = None) -> int:
+    path = Path(target)
+    try:
+        if path.suffix == ".ndjson" or path.exists():
+            audit = verify(read_file(path))
+        else:
+            client = connect(client_url)
+            store = EventStore(client)
+            envelopes = store.read(target)
+            if not envelopes:
+                print(f"verify {target}: no such game in the store at {client_url}", file=sys.stderr)
+                return 2
+            audit = verify(envelopes, target)
+            check_live(audit, Projection(store).load(target), client)
+            if api:
+                check_served(audit, served_summary(api, target))
+    except (ValueError, KeyError) as unreadable:
+        print(f"verify {target}: FAILED\n  the log cannot be read: {unreadable}")
+        return 1
+    for note in audit.notes:
+        print(f"  note: {note}")
+    if audit.ok:
+        print(f"verify {target}: OK: {account(audit)}")
+        return 0
+    print(f"verify {target}: FAILED, {len(audit.problems)} problem(s):")
+    for problem in audit.problems:
+        print(f"  - {problem}")
+    return 1
+
+
+def run_reindex(client_url: str) -> int:
+    client = connect(client_url)
+    store, index = EventStore(client), GameIndex(client)
+    games = 0
+    for raw_key in client.scan_iter(match=stream_key("*"), count=500):
+        name = raw_key.decode() if isinstance(raw_key, bytes) else raw_key
+        game_id = name[len("game:{") : -len("}:events")]
+        folded = fold(store.read(game_id), None, game_id)
+        if folded is not None:
+            index.record(folded, created_at=folded.table.created_at)
+            games += 1
+    print(f"reindex: {games} games indexed")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m service.replay", description=__doc__.split("\n\n")[0])
+    store = argparse.ArgumentParser(add_help=False)
+    store.add_argument("--url", default=os.environ.get("REDIS_URL", Config.redis_url), help="the store (REDIS_URL)")
+    commands = parser.add_subparsers(dest="command", required=True)
+    check = commands.add_parser("verify", parents=[store], help="verify a game's log, from the store or an NDJSON file")
+    check.add_argument("target", help="a game id, or a file.ndjson as GET /v1/games/{id}/log gives it")
+    check.add_argument("--api", help="also compare the summary this running API serves (e.g. http://localhost:8000)")
+    commands.add_parser("reindex", parents=[store], help="rebuild the operators' games index from the logs")
+    args = parser.parse_args(argv)
+    if args.command == "verify":
+        return run_verify(args.target, args.url, args.api)
+    return run_reindex(args.url)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
