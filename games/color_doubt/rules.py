@@ -221,17 +221,16 @@ def _two_player_penalty(state: State, taker: int) -> list[Event]:
 
 def _timeout(state: State, seat: int) -> list[Event]:
     """Decision "timeouts": a silent seat passes; on a free lead, where
-    passing is not allowed, it lays one card at random, announced as its
-    true colour (the rainbow as the first colour in play)."""
+    passing is not allowed, it lays one card at random and announces a colour
+    drawn at random from the colours in play, apart from the card: the system
+    must not tell the table what a face-down card is."""
     if seat != state.turn:
         raise RuleError("not_your_turn", "turns", f"It is seat {state.turn}'s turn, not seat {seat}'s.")
     if state.claim is not None:
         return _pass(state, seat)
     rng = derive(state.seed, "timeout", state.game_no, state.plays)
     card = rng.choice(sorted(state.hands[seat]))
-    color = state.faces[card]
-    if color == RAINBOW:
-        color = suits_in_play(state, state.options)[0]
+    color = rng.choice(suits_in_play(state, state.options))
     return _play(state, seat, [card], color)
 
 

@@ -351,13 +351,22 @@ def test_timeouts_a_silent_seat_passes_a_claim():
     assert types(events) == ["passed"]
 
 
-def test_timeouts_a_silent_seat_on_a_free_lead_lays_one_card_announced_truly():
+def test_timeouts_a_silent_seat_on_a_free_lead_lays_one_card_announcing_a_colour_in_play():
     state = dealt([["red", "blue"], ["blue"], ["green"]])
     events, state = act(state, 0, "timeout")
     played = events[0]
     assert played.type == "played" and played.public["count"] == 1
-    card = played.private[0]["cards"][0]
-    assert state.claim.color == state.faces[card]
+    assert played.private[0]["cards"][0] in ("s0c0", "s0c1")
+    assert state.claim.color in rules.suits_in_play(state, state.options)
+
+
+def test_timeouts_the_announcement_on_a_free_lead_tells_nothing_of_the_card():
+    """The same deal but for seat 0's faces: the same announcement."""
+    announced = set()
+    for faces in (["red", "red"], ["blue", "blue"], ["green", "yellow"], ["rainbow", "rainbow"]):
+        events, _ = act(dealt([faces, ["blue"], ["green"]]), 0, "timeout")
+        announced.add(events[0].public["color"])
+    assert len(announced) == 1
 
 
 def test_timeouts_the_deadline_follows_the_turn_clock():
