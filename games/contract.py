@@ -17,6 +17,7 @@ each part explicitly (two seats' private parts may use the same keys).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
 
@@ -157,3 +158,44 @@ class Game(Protocol):
 
     def result(self, state: Any) -> dict[str, Any] | None:
         """``None`` while playing; the outcome once the game is over."""
+
+
+# the functions of ``Game``, as a game's rules module names them
+RULES_FUNCTIONS = ("initial_state", "start", "decide", "evolve", "view", "actions", "to_act", "deadlines", "result")
+
+
+@dataclass(frozen=True)
+class RulesGame:
+    """A ``Game`` put together from a game's modules, so each package wires
+    itself the same way (``GAME = RulesGame.of(rules, ...)``)."""
+
+    type: str
+    name: str
+    min_seats: int
+    max_seats: int
+    options: tuple[Option, ...]
+    command_schemas: Mapping[str, Any]
+    bots: Mapping[str, Bot]
+    # (options spec, seats, given) -> options completed, or RuleError
+    check_options: Callable[[Sequence[Option], int, Mapping[str, Any]], dict[str, Any]]
+    initial_state: Callable[..., Any]
+    start: Callable[..., list[Event]]
+    decide: Callable[..., list[Event]]
+    evolve: Callable[..., Any]
+    view: Callable[..., dict[str, Any]]
+    actions: Callable[..., list[str]]
+    to_act: Callable[..., list[int]]
+    deadlines: Callable[..., list[Deadline]]
+    result: Callable[..., dict[str, Any] | None]
+
+    @classmethod
+    def of(cls, rules: ModuleType, **entries: Any) -> "RulesGame":
+        """The catalogue ``entries`` (and any function kept outside ``rules``,
+        such as ``view=view``), with every other function and
+        ``validate_options`` taken from the ``rules`` module by name."""
+        functions = {name: getattr(rules, name) for name in RULES_FUNCTIONS if name not in entries}
+        entries.setdefault("check_options", rules.validate_options)
+        return cls(**functions, **entries)
+
+    def validate_options(self, seats: int, options: Mapping[str, Any]) -> dict[str, Any]:
+        return self.check_options(self.options, seats, options)

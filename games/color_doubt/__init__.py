@@ -2,22 +2,21 @@
 ``docs/rules/color-doubt.md``)."""
 from __future__ import annotations
 
-from typing import Any, Mapping
-
 from games.color_doubt import rules
 from games.color_doubt.bots import BOTS
 from games.color_doubt.commands import SCHEMAS
 from games.color_doubt.view import view
-from games.contract import Option
+from games.contract import Option, RulesGame
 from games.timing import clock_options
 
 
-class ColorDoubt:
-    type = "color-doubt"
-    name = "Color Doubt"
-    min_seats = 2
-    max_seats = 5
-    options = (
+GAME = RulesGame.of(
+    rules,
+    type="color-doubt",
+    name="Color Doubt",
+    min_seats=2,
+    max_seats=5,
+    options=(
         Option("suits", "integer", 7, "Suits in the deck at 3-5 players.", minimum=1, maximum=len(rules.COLORS)),
         Option("two_player_suits", "integer", 5, "Suits in the deck at 2 players.", minimum=1, maximum=len(rules.COLORS)),
         Option("cards_per_suit", "integer", 10, "Cards of each suit; the deck adds one rainbow card.", minimum=1, maximum=30),
@@ -26,22 +25,8 @@ class ColorDoubt:
         Option("extended", "boolean", False, "Play the extended rule: a match of games, scored, highest total wins."),
         Option("match_games", "integer", 3, "Games in a match of the extended rule.", minimum=1, maximum=9),
         *clock_options(),
-    )
-    command_schemas = SCHEMAS
-    bots = BOTS
-
-    def validate_options(self, seats: int, options: Mapping[str, Any]) -> dict[str, Any]:
-        return rules.validate_options(self.options, seats, options)
-
-    initial_state = staticmethod(rules.initial_state)
-    start = staticmethod(rules.start)
-    decide = staticmethod(rules.decide)
-    evolve = staticmethod(rules.evolve)
-    view = staticmethod(view)
-    actions = staticmethod(rules.actions)
-    to_act = staticmethod(rules.to_act)
-    deadlines = staticmethod(rules.deadlines)
-    result = staticmethod(rules.result)
-
-
-GAME = ColorDoubt()
+    ),
+    command_schemas=SCHEMAS,
+    bots=BOTS,
+    view=view,
+)

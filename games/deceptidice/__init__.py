@@ -2,9 +2,7 @@
 ``docs/rules/deceptidice.md``)."""
 from __future__ import annotations
 
-from typing import Any, Mapping
-
-from games.contract import Option
+from games.contract import Option, RulesGame
 from games.deceptidice import rules
 from games.deceptidice.bots import BOTS
 from games.deceptidice.commands import SCHEMAS
@@ -13,12 +11,13 @@ from games.deceptidice.view import view
 from games.timing import clock_options
 
 
-class Deceptidice:
-    type = "deceptidice"
-    name = "Deceptidice"
-    min_seats = 2
-    max_seats = 8
-    options = (
+GAME = RulesGame.of(
+    rules,
+    type="deceptidice",
+    name="Deceptidice",
+    min_seats=2,
+    max_seats=8,
+    options=(
         Option("suits", "integer", 4, f"Colours in the deck, from {', '.join(COLORS)}.", minimum=1, maximum=len(COLORS)),
         Option("numbers", "integer", 6, "Numbers in each colour: 1 to this.", minimum=1, maximum=MAX_NUMBER),
         Option("copies", "integer", 2, "Copies of each number in each colour.", minimum=1, maximum=6),
@@ -39,22 +38,8 @@ class Deceptidice:
         Option("wildcard_count", "integer", 7, "Wildcards in the deck when the expansion is on.", minimum=1, maximum=20),
         Option("power_cards", "boolean", False, "Power Cards expansion: the 12 power cards and their bids."),
         *clock_options(),
-    )
-    command_schemas = SCHEMAS
-    bots = BOTS
-
-    def validate_options(self, seats: int, options: Mapping[str, Any]) -> dict[str, Any]:
-        return rules.validate_options(self.options, seats, options)
-
-    initial_state = staticmethod(rules.initial_state)
-    start = staticmethod(rules.start)
-    decide = staticmethod(rules.decide)
-    evolve = staticmethod(rules.evolve)
-    view = staticmethod(view)
-    actions = staticmethod(rules.actions)
-    to_act = staticmethod(rules.to_act)
-    deadlines = staticmethod(rules.deadlines)
-    result = staticmethod(rules.result)
-
-
-GAME = Deceptidice()
+    ),
+    command_schemas=SCHEMAS,
+    bots=BOTS,
+    view=view,
+)

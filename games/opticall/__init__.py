@@ -2,9 +2,7 @@
 ``docs/rules/opticall.md``)."""
 from __future__ import annotations
 
-from typing import Any, Mapping
-
-from games.contract import Option
+from games.contract import Option, RulesGame
 from games.opticall import rules
 from games.opticall.bots import BOTS
 from games.opticall.commands import SCHEMAS
@@ -13,12 +11,13 @@ from games.opticall.view import view
 from games.timing import clock_options
 
 
-class Opticall:
-    type = "opticall"
-    name = "Opticall"
-    min_seats = 2  # two only with the option two_players
-    max_seats = 6
-    options = (
+GAME = RulesGame.of(
+    rules,
+    type="opticall",
+    name="Opticall",
+    min_seats=2,  # two only with the option two_players
+    max_seats=6,
+    options=(
         Option("setup", "string", "easy", "easy: 7 cards each, the player left of the dealer starts; classic: hand_size cards each, reveal rounds decide who starts.", choices=("easy", "classic")),
         Option("hand_size", "integer", 7, "Cards dealt to each player in the classic setup (the dealer's choice).", minimum=5, maximum=9),
         Option("color_copies", "integer", 5, "Copies of each colour and suit (red sun, red moon, ... purple moon).", minimum=1, maximum=20),
@@ -28,22 +27,9 @@ class Opticall:
         Option("black_sheep", "integer", 2, "Black Sheep cards in the deck.", minimum=0, maximum=20),
         Option("two_players", "boolean", False, "Allow a table of two players (the game is written for 3 to 6)."),
         *clock_options(windows={"call": 15}),
-    )
-    command_schemas = SCHEMAS
-    bots = BOTS
-
-    def validate_options(self, seats: int, options: Mapping[str, Any]) -> dict[str, Any]:
-        return rules.validate_options(self.options, seats, options)
-
-    initial_state = staticmethod(rules.initial_state)
-    start = staticmethod(rules.start)
-    decide = staticmethod(rules.decide)
-    evolve = staticmethod(evolve)
-    view = staticmethod(view)
-    actions = staticmethod(rules.actions)
-    to_act = staticmethod(rules.to_act)
-    deadlines = staticmethod(rules.deadlines)
-    result = staticmethod(rules.result)
-
-
-GAME = Opticall()
+    ),
+    command_schemas=SCHEMAS,
+    bots=BOTS,
+    evolve=evolve,
+    view=view,
+)
