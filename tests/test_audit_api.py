@@ -6,6 +6,7 @@ import random
 
 from events.envelope import Envelope
 from games.registry import GAMES
+from service import replay
 from tests.api_helpers import auth, command, new_game, seated_game, view
 from tests.conftest import OPERATOR_TOKEN
 from tests.openapi_contract import check
@@ -113,3 +114,14 @@ def test_listing_games_by_status_and_type_a_page_at_a_time(http, clock):
     listed = [g["game_id"] for page in (first, second, third) for g in page["games"]]
     assert sorted(listed) == sorted(waiting + [finished, active]) and third["next"] is None
     assert http.get("/v1/games?status=lost", headers=OPERATOR).status_code == 400
+
+
+def test_the_log_of_a_game_played_over_http_verifies(http, tmp_path, capsys):
+    game_id, tokens = seated_game(http, 3)
+    play_to_the_end(http, game_id, tokens)
+    path = tmp_path / f"{game_id}.ndjson"
+    path.write_text(http.get(f"/v1/games/{game_id}/log").get_data(as_text=True))
+    assert replay.main(["verify", str(path)]) == 0
+    assert f"verify {path}: OK" in capsys.readouterr().out
+    summary = http.get(f"/v1/games/{game_id}").get_json()
+    assert summary["log_hash"] == json.loads(path.read_text().splitlines()[-1])["hash"]
