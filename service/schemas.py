@@ -52,7 +52,17 @@ class EventsQuery(Wait):
     after = fields.Integer(load_default=0, validate=validate.Range(min=0))
 
 
-def load(schema: Schema, data: Any, where: str = "body") -> dict[str, Any]:
+@lru_cache(maxsize=None)
+def _instance(schema: type[Schema]) -> Schema:
+    # a schema instance keeps no state between loads: one per class will do
+    return schema()
+
+
+def load(schema: type[Schema] | Schema, data: Any, where: str = "body") -> dict[str, Any]:
+    """``data`` checked against ``schema`` (a class, or an instance), or a
+    400 naming each field that is wrong."""
+    if isinstance(schema, type):
+        schema = _instance(schema)
     try:
         return schema.load(data, unknown=RAISE)
     except ValidationError as error:

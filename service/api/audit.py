@@ -26,7 +26,7 @@ def operator_token() -> str | None:
 def list_games():
     """Operators: games newest first, by status and type, a page at a time."""
     require_operator(operator_token())
-    query = schemas.load(schemas.GamesQuery(), request.args.to_dict(), "query")
+    query = schemas.load(schemas.GamesQuery, request.args.to_dict(), "query")
     svc = services()
     ids, total = svc.index.page(query.get("status"), query.get("type"), query["limit"], query["offset"])
     games = []
@@ -75,7 +75,7 @@ def replay(game_id: str):
     without a token); once the game has finished, its full state too."""
     svc = services()
     seat = svc.seats.seat(game_id, required=False)
-    query = schemas.load(schemas.ReplayQuery(), request.args.to_dict(), "query")
+    query = schemas.load(schemas.ReplayQuery, request.args.to_dict(), "query")
     current = svc.commands.load(game_id)
     version = query.get("version", current.version)
     if version > current.version:

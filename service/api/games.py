@@ -13,7 +13,7 @@ bp = Blueprint("games", __name__)
 
 @bp.post("/games")
 def create_game():
-    body = schemas.load(schemas.CreateGame(), json_body())
+    body = schemas.load(schemas.CreateGame, json_body())
     options = schemas.load_options(body["type"], body["options"])
     folded = services().commands.create(body["type"], body["seats"], options, body["bots"])
     location = url_for("games.game_summary", game_id=folded.game_id)
@@ -33,7 +33,7 @@ def game_summary(game_id: str):
 @bp.post("/games/<game_id>/seats")
 def take_seat(game_id: str):
     services().commands.load(game_id)  # an unknown game is a 404 before any shape check
-    body = schemas.load(schemas.JoinSeat(), json_body())
+    body = schemas.load(schemas.JoinSeat, json_body())
     seat, token, folded = services().commands.join(game_id, body["name"])
     return json_response(
         {"seat": seat, "token": token, "status": folded.table.status, "version": folded.version},

@@ -16,7 +16,7 @@ bp = Blueprint("play", __name__)
 def view(game_id: str):
     svc = services()
     seat = svc.seats.seat(game_id)
-    query = schemas.load(schemas.Wait(), request.args.to_dict(), "query")
+    query = schemas.load(schemas.Wait, request.args.to_dict(), "query")
     folded = svc.commands.load(game_id)
     known = version_header("If-None-Match")
     if known is not None and known == folded.version and query["wait"]:
@@ -48,7 +48,7 @@ def send_command(game_id: str):
 def event_feed(game_id: str):
     svc = services()
     seat = svc.seats.seat(game_id, required=False)
-    query = schemas.load(schemas.EventsQuery(), request.args.to_dict(), "query")
+    query = schemas.load(schemas.EventsQuery, request.args.to_dict(), "query")
     folded = svc.commands.load(game_id)
     after = query["after"]
     if query["wait"] and folded.version <= after:
