@@ -1,6 +1,7 @@
 """Checking answers against openapi.yaml, so the contract stays true."""
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 from pathlib import Path
 
@@ -50,7 +51,16 @@ def check(path: str, method: str, response) -> None:
     if "$ref" in raw:
         name = raw["$ref"].rsplit("/", 1)[-1]
         schema_pointer = _pointer("components", "responses", name, "content", response.mimetype, "schema")
-    validator = jsonschema.Draft202012Validator({"$ref": f"{SPEC_URI}#/{schema_pointer}"}, registry=_registry())
-    validator.validate(response.get_json())
+    if response.mimetype == "application/x-ndjson":
+        # a stream of JSON lines: each line against the content's line schema
+        line_pointer = schema_pointer.rsplit("/", 1)[0] + "/x-line-schema"
+        validator = jsonschema.Draft202012Validator({"$ref": f"{SPEC_URI}#/{line_pointer}"}, registry=_registry())
+        lines = response.get_data(as_text=True).splitlines()
+        assert lines, f"{method} {path}: an empty stream"
+        for line in lines:
+            validator.validate(json.loads(line))
+    else:
+        validator = jsonschema.Draft202012Validator({"$ref": f"{SPEC_URI}#/{schema_pointer}"}, registry=_registry())
+        validator.validate(response.get_json())
     for header in described.get("headers", {}):
         assert header in response.headers, f"{method} {path} {status} lacks the {header} header"

@@ -43,6 +43,7 @@ def test_log_of_a_finished_game_is_public_with_every_private_part(http):
     play_to_the_end(http, game_id, tokens)
     response = http.get(f"/v1/games/{game_id}/log")
     assert response.status_code == 200
+    check("/v1/games/{game_id}/log", "get", response)
     envelopes = [Envelope.from_json(line) for line in response.get_data(as_text=True).splitlines()]
     deal = next(e for e in envelopes if e.type == "dealt")
     assert set(deal.private) == {0, 1, 2} and deal.secret["set_aside"]
