@@ -3,6 +3,7 @@ command) and what the service asks (``actions``, ``to_act``, ``deadlines``,
 ``result``). The rules themselves live in the modules named after them."""
 from __future__ import annotations
 
+from itertools import count
 from typing import Any, Callable, Mapping
 
 from games.contract import Deadline, Event, Option, RuleError
@@ -49,12 +50,17 @@ def initial_state(seats: int, options: Mapping[str, Any], seed: str) -> State:
 def start(state: State, at: int) -> list[Event]:
     """Rule "the starting card": shuffle, deal, then turn up cards until a
     non-white number; the others turned up are shown and shuffled back."""
-    rng = derive(state.seed, "deal")
-    deck = shuffled_deck(state.options, rng)
     size = state.options["hand_size"]
-    hands = [deck[seat * size : (seat + 1) * size] for seat in range(state.seats)]
-    rest = deck[state.seats * size :]
-    at_start = next(i for i, card in enumerate(rest) if card["kind"] == "number" and card["color"] != WHITE)
+    for attempt in count():
+        # with a deck of few coloured numbers every one may be dealt: deal again
+        rng = derive(state.seed, "deal", attempt) if attempt else derive(state.seed, "deal")
+        deck = shuffled_deck(state.options, rng)
+        hands = [deck[seat * size : (seat + 1) * size] for seat in range(state.seats)]
+        rest = deck[state.seats * size :]
+        starts = [i for i, card in enumerate(rest) if card["kind"] == "number" and card["color"] != WHITE]
+        if starts:
+            break
+    at_start = starts[0]
     turned, first_card = rest[:at_start], rest[at_start]
     draw_pile = rest[at_start + 1 :] + turned
     if turned:

@@ -7,9 +7,10 @@ import pytest
 
 from games import table as tables
 from games.contract import RuleError
-from games.diez import GAME
-from games.diez.deck import faces
+from games.diez import GAME, rules
+from games.diez.deck import faces, shuffled_deck
 from games.diez.state import cards_in_play
+from games.rng import derive
 from projections.local import LocalGame
 
 
@@ -98,3 +99,19 @@ def test_the_starting_card_is_a_non_white_number_and_the_cards_turned_are_shown(
 def test_the_starting_card_first_player_is_drawn_at_random():
     firsts = {LocalGame("diez", 4, seed=s).table.game.turn for s in range(30)}
     assert len(firsts) > 1
+
+
+def test_the_starting_card_deals_again_when_every_coloured_number_was_dealt():
+    """A deck of few coloured numbers (here the four zeros) may deal them
+    all into hands: the dealer deals again rather than start without one."""
+    options = {"number_cards": 0, "hand_size": 20}
+    spec = rules.validate_options(GAME.options, 4, options)
+    needed_again = 0
+    for seed in range(30):
+        first = shuffled_deck(spec, derive(str(seed), "deal"))[4 * 20 :]
+        needed_again += not any(c["kind"] == "number" and c["color"] != "white" for c in first)
+        state = LocalGame("diez", 4, seed=seed, options=options).table.game
+        start = state.faces[state.piles[0].top]
+        assert start["kind"] == "number" and start["color"] != "white"
+        assert cards_in_play(state) == len(shuffled_deck(spec, derive(str(seed), "deal")))
+    assert needed_again  # the case was met
