@@ -28,7 +28,7 @@ def open_window(story: Story, player: int) -> None:
     state = story.state
     order = [(player + step) % state.seats for step in range(1, state.seats)]
     asked = [seat for seat in order if seat in active(state) and state.hands[seat]]
-    story.emit("window_opened", public={"player": player, "asked": asked})
+    story.add("window_opened", public={"player": player, "asked": asked})
     if not asked:
         close(story)
 
@@ -48,11 +48,11 @@ def answer(story: Story, seat: int, card_id: str | None, timeout: bool = False) 
     if seat in window.answers:
         raise RuleError("already_answered", WINDOW, f"Seat {seat} has answered this call window already.")
     if card_id is None:
-        story.emit("passed", public={"seat": seat, "timeout": timeout})
+        story.add("passed", public={"seat": seat, "timeout": timeout})
     else:
         if card_id not in state.hands[seat]:
             raise RuleError("card_not_in_hand", "calling a play", f"Card {card_id} is not in your hand.")
-        story.emit("call_placed", public={"seat": seat}, private={seat: {"card": card_id}})
+        story.add("call_placed", public={"seat": seat}, private={seat: {"card": card_id}})
     if not story.state.window.waiting():
         close(story)
 
@@ -61,7 +61,7 @@ def close(story: Story) -> None:
     """Settle the play: it stands, or the call decides. Then the players left
     with nothing go out, and the next player's turn starts."""
     for seat in story.state.window.waiting():
-        story.emit("passed", public={"seat": seat, "timeout": True})
+        story.add("passed", public={"seat": seat, "timeout": True})
     window = story.state.window
     player = window.player
     callers = window.callers()
@@ -72,7 +72,7 @@ def close(story: Story) -> None:
     # rule "calling a play": the turn order never changes because of a call;
     # rule "reset": a reset that stands lets its player play again
     following = player if again and player not in story.state.out else next_active(story.state, player)
-    story.emit("window_closed", public={"next": following})
+    story.add("window_closed", public={"next": following})
 
 
 def _stands(story: Story, play: Play) -> bool:
@@ -89,7 +89,7 @@ def _stands(story: Story, play: Play) -> bool:
     # back after the next player has played
     owes = len(play.cards) if len(play.cards) > 1 else int(play.final)
     if owes:
-        story.emit("draw_back_owed", public={"seat": play.seat, "count": owes})
+        story.add("draw_back_owed", public={"seat": play.seat, "count": owes})
     return False
 
 
@@ -100,7 +100,7 @@ def _call(story: Story, callers: list[int]) -> bool:
     faces = state.faces
     caller, how = _who_calls(story, callers)
     returned = [seat for seat in callers if seat != caller]
-    story.emit(
+    story.add(
         "call_made",
         public={"player": player, "caller": caller, "how": how, "returned": returned},
         private={seat: {"card": card(window.answers[seat], faces[window.answers[seat]])} for seat in returned},
@@ -112,7 +112,7 @@ def _call(story: Story, callers: list[int]) -> bool:
     resolved, copied = resolve(faces, state.pile, len(state.pile) - 1)
     black_sheep = any(face[0] == BLACK_SHEEP for face in resolved)
     truthful = not black_sheep and all(matches(face, play.color, play.suit) for face in resolved)
-    story.emit(
+    story.add(
         "play_revealed",
         public={
             "seat": player,
@@ -128,13 +128,13 @@ def _call(story: Story, callers: list[int]) -> bool:
     if not truthful and not black_sheep:
         # rule "revealed as a lie": the calling card is discarded, the caller
         # draws two, the pile is discarded; the liar draws nothing back
-        story.emit("calling_card_discarded", public={"seat": caller, "card": shown}, private={caller: {"card": calling}})
+        story.add("calling_card_discarded", public={"seat": caller, "card": shown}, private={caller: {"card": calling}})
         draw(story, caller, 2, "caught_a_lie")
         discard_pile(story, "lie")
         return False
     # rules "revealed as the truth" and "black sheep": the calling card goes
     # to the player
-    story.emit(
+    story.add(
         "calling_card_given",
         public={"seat": caller, "to": player, "card": shown},
         private={caller: {"card": calling}, player: {"card": calling}},
@@ -158,7 +158,7 @@ def _who_calls(story: Story, callers: list[int]) -> tuple[int, str]:
         return nearest_right(state, window.player, finals), "final_card"
     if len(callers) == 1:
         return callers[0], "alone"
-    story.emit(
+    story.add(
         "calling_cards_revealed",
         public={"cards": [{"seat": seat, "card": card(window.answers[seat], state.faces[window.answers[seat]])} for seat in callers]},
     )

@@ -95,7 +95,7 @@ def play(story: Story, seat: int, ids: list[str], color: str, suit: str | None) 
             raise RuleError("card_not_in_hand", ON_YOUR_TURN, f"Card {card_id} is not in your hand.")
     _check_announcement(state, len(ids), color, suit)
     final = len(ids) == len(state.hands[seat])
-    story.emit(
+    story.add(
         "played",
         public={"seat": seat, "count": len(ids), "color": color, "suit": suit, "final": final},
         private={seat: {"cards": ids}},

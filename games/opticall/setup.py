@@ -40,7 +40,7 @@ def deal(story: Story, number: int, dealer: int) -> None:
     for n in range(each * state.seats):
         hands[order[n % state.seats]].append(dealt[n])
     first = order[0] if state.options["setup"] == EASY else None
-    story.emit(
+    story.add(
         "dealt",
         public={
             "deal": number,
@@ -75,7 +75,7 @@ def reveal(story: Story, seat: int, ids: list[str]) -> None:
                 "wrong_color", rule, f"This round reveals {state.reveal.color} cards; card {card_id} is not one."
             )
     color = state.reveal.color
-    story.emit(
+    story.add(
         "revealed",
         public={"seat": seat, "color": color, "cards": [card(c, state.faces[c]) for c in ids]},
     )
@@ -92,7 +92,7 @@ def _end_round(story: Story) -> None:
     starter = tied[0] if len(tied) == 1 else None
     rounds = list(REVEAL_ROUNDS)
     following = rounds[rounds.index(reveal.color) + 1] if reveal.color != rounds[-1] else None
-    story.emit(
+    story.add(
         "reveal_round_ended",
         public={
             "color": reveal.color,

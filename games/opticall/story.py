@@ -7,31 +7,19 @@ nothing.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
 
-from games.contract import Event
 from games.opticall.cards import cards
 from games.opticall.evolve import evolve
 from games.opticall.state import State, active
 from games.rng import derive
+from games.unfolding import Unfolding
 
 
-class Story:
+class Story(Unfolding):
+    state: State
+
     def __init__(self, state: State, at: int):
-        self.state = state
-        self.at = at
-        self.events: list[Event] = []
-
-    def emit(
-        self,
-        kind: str,
-        public: Mapping[str, Any] | None = None,
-        private: Mapping[int, Mapping[str, Any]] | None = None,
-        secret: Mapping[str, Any] | None = None,
-    ) -> None:
-        event = Event(kind, dict(public or {}), dict(private or {}), dict(secret or {}), self.at)
-        self.events.append(event)
-        self.state = evolve(self.state, event)
+        super().__init__(state, at, evolve)
 
     @property
     def over(self) -> bool:
@@ -51,7 +39,7 @@ def draw(story: Story, seat: int, count: int, reason: str) -> None:
         left -= len(take)
         done = not left or not (story.state.deck[len(take):] or story.state.discard)
         if take or done:
-            story.emit(
+            story.add(
                 "cards_drawn",
                 public={"seat": seat, "count": len(take), "reason": reason, "short": left if done else 0},
                 private={seat: {"cards": cards(story.state.faces, take)}},
@@ -64,12 +52,12 @@ def _rebuild(story: Story) -> None:
     state = story.state
     order = list(state.discard)
     derive(state.seed, "rebuild", state.deal, state.rebuilds).shuffle(order)
-    story.emit("deck_rebuilt", public={"count": len(order)}, secret={"deck": order})
+    story.add("deck_rebuilt", public={"count": len(order)}, secret={"deck": order})
 
 
 def discard_pile(story: Story, reason: str) -> None:
     count = sum(len(play.cards) for play in story.state.pile)
-    story.emit("pile_discarded", public={"count": count, "reason": reason})
+    story.add("pile_discarded", public={"count": count, "reason": reason})
 
 
 def put_out_the_empty(story: Story, pending: int | None = None) -> None:
@@ -80,7 +68,7 @@ def put_out_the_empty(story: Story, pending: int | None = None) -> None:
     state = story.state
     for seat in active(state):
         if not state.hands[seat] and not state.owed[seat] and seat != pending:
-            story.emit("eliminated", public={"seat": seat})
+            story.add("eliminated", public={"seat": seat})
     left = active(story.state)
     if len(left) == 1:
-        story.emit("game_won", public={"seat": left[0]})
+        story.add("game_won", public={"seat": left[0]})

@@ -1,0 +1,35 @@
+"""A command's events as they are decided, each folded at once.
+
+A command often sets off a chain (a play, its window, its effect, a draw that
+needs a reshuffle, the next turn); each step is decided on the state the
+previous events led to. Games whose commands unfold like this build their
+events with an ``Unfolding`` (bound to the game's ``evolve``) instead of
+folding by hand.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+from games.contract import Event
+
+
+class Unfolding:
+    def __init__(self, state: Any, at: int, evolve: Callable[[Any, Event], Any]):
+        self.state = state
+        self.at = at
+        self.events: list[Event] = []
+        self._evolve = evolve
+
+    def add(
+        self,
+        kind: str,
+        public: Mapping[str, Any] | None = None,
+        private: Mapping[int, Mapping[str, Any]] | None = None,
+        secret: Mapping[str, Any] | None = None,
+    ) -> Any:
+        """Record the event ``kind`` (stamped with the command's time) and
+        return the state after it."""
+        event = Event(kind, dict(public or {}), dict(private or {}), dict(secret or {}), at=self.at)
+        self.events.append(event)
+        self.state = self._evolve(self.state, event)
+        return self.state
