@@ -7,7 +7,6 @@ nothing.
 """
 from __future__ import annotations
 
-
 from games.opticall.cards import cards
 from games.opticall.evolve import evolve
 from games.opticall.state import State, active
