@@ -19,6 +19,8 @@ def random_bot(view: Mapping[str, Any], rng) -> dict:
     draws and challenges are rarer than not, so games between random bots
     end (drawing half the time keeps every hand growing for ever)."""
     actions = view["actions"]
+    if actions == ["give_token"]:
+        return give_token(view, rng)
     plays = [a for a in actions if a in ("play", "jump_in")]
     others = [a for a in actions if a not in plays]
     if plays and (not others or rng.random() < 0.9):
@@ -56,6 +58,7 @@ def _random_choices(view, card, pile: int, rng, kind: str) -> dict:
         out["stitch"] = rng.choice([p["index"] for p in table["piles"] if p["index"] != pile])
     elif effect == "cut_deck":
         out["new_pile"] = rng.random() < 0.5
+    out.update(token_choices(view, effect, rng))
     if card["kind"] in ("mulligan", "flush"):
         others = [c for c in view["hand"] if c["id"] != card["id"]]
         if card["kind"] == "flush":
@@ -74,6 +77,8 @@ def heuristic_bot(view: Mapping[str, Any], rng) -> dict:
     probably holds the colour it was played on."""
     actions = view["actions"]
     table = view["table"]
+    if actions == ["give_token"]:
+        return give_token(view, None)
     if "pass" in actions:
         jump = _jump_in(view)
         return jump or {"type": "pass"}
@@ -228,6 +233,7 @@ def _choices(view, card, pile: int, stacking: bool = False) -> dict:
         out["new_pile"] = True  # more piles: more cards to play
     if effect == "stitch_deck" and len(table["piles"]) > 1:
         out["stitch"] = next(p["index"] for p in table["piles"] if p["index"] != pile)
+    out.update(token_choices(view, effect, None))
     if card["kind"] == "mulligan":
         # swap the cards that no pile takes, and are not kept for later, for new ones
         tops = [(p["top"], p["color"]) for p in table["piles"]]
@@ -330,6 +336,78 @@ def _would_be_guilty(view, card) -> bool:
     """Playing this [C] card now could be caught: another card of the pile's colour in hand."""
     colors = {p["color"] for p in view["table"]["piles"]}
     return any(c["color"] in colors and c["id"] != card["id"] for c in view["hand"])
+
+
+# -- tokens ---------------------------------------------------------------------
+
+# tokens that hurt their holder, and those that help it
+HARMFUL = ("hex", "double", "silence", "reveal", "snare")
+
+
+def token_choices(view, effect: str, rng) -> dict:
+    """The token fields of a card acting as ``effect``: at random with an
+    ``rng``, else the heuristic's (give when it can, remove a harmful token
+    of its own or a helpful one of the seat closest to winning)."""
+    seats, me = view["seats"], view["seat"]
+    held = {s: seat["tokens"] for s, seat in enumerate(seats) if seat["tokens"]}
+    if "tokens" not in view["table"] or effect not in ("token", "steal", "drop_all"):
+        return {}
+    if effect == "token":
+        actions = view.get("token_actions", [])
+        if not actions:
+            return {}
+        action = rng.choice(actions) if rng else ("remove" if "remove" in actions and _worth_removing(view) else actions[0])
+        if action == "give":
+            return {"token_action": "give"}
+        source, token = _token_to_remove(view, held, rng)
+        return {"token_action": "remove", "token_from": source, "token": token}
+    if effect == "steal":
+        others = {s: t for s, t in held.items() if s != me}
+        if len(seats[me]["tokens"]) >= 3 or not others:
+            return {}
+        if rng:
+            source = rng.choice(sorted(others))
+            return {"token_from": source, "token": rng.choice(others[source])}
+        source = max(others, key=lambda s: sum(t not in HARMFUL for t in others[s]))
+        token = next((t for t in others[source] if t not in HARMFUL), others[source][0])
+        return {"token_from": source, "token": token}
+    if not held:
+        return {}
+    if rng:
+        return {"token_from": rng.choice(sorted(held))}
+    mine = held.get(me, [])
+    if any(t in HARMFUL for t in mine):
+        return {"token_from": me}
+    return {"token_from": max(held, key=lambda s: sum(t not in HARMFUL for t in held[s]))}
+
+
+def _worth_removing(view) -> bool:
+    return any(t in HARMFUL for t in view["seats"][view["seat"]]["tokens"])
+
+
+def _token_to_remove(view, held, rng) -> tuple[int, str]:
+    if rng:
+        source = rng.choice(sorted(held))
+        return source, rng.choice(held[source])
+    me = view["seat"]
+    mine = [t for t in held.get(me, []) if t in HARMFUL]
+    if mine:
+        return me, mine[0]
+    source = min(held, key=lambda s: view["seats"][s]["cards"])
+    token = next((t for t in held[source] if t not in HARMFUL), held[source][0])
+    return source, token
+
+
+def give_token(view, rng) -> dict:
+    """``give_token``: at random with an ``rng``; else a harmful token to the
+    seat with the fewest cards, a helpful one to the seat with the most."""
+    giving = view["table"]["tokens"]["giving"]
+    allowed = giving["recipients"]
+    if rng:
+        return {"type": "give_token", "to": rng.choice(allowed)}
+    cards = lambda s: view["seats"][s]["cards"]  # noqa: E731
+    to = min(allowed, key=cards) if giving["token"] in HARMFUL else max(allowed, key=cards)
+    return {"type": "give_token", "to": to}
 
 
 # -- helpers --------------------------------------------------------------------

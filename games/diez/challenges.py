@@ -115,14 +115,14 @@ def _wrong(m: Moves, threat: Threat, kind: str) -> None:
         return
     after = effects.apply(m, play, effects.effect_of(m, play))
     draw(m, seat, cause="challenge", count=extra, forced=True)
-    m.add("turn_began", {"seat": after})
+    effects.begin_turn(m, after)
 
 
 def accept(m: Moves, seat: int) -> None:
     """The victim lets the card stand: its effect happens now."""
     threat = m.state.threat
     m.add("accepted", {"seat": seat})
-    m.add("turn_began", {"seat": effects.apply(m, threat.play, effects.effect_of(m, threat.play))})
+    effects.begin_turn(m, effects.apply(m, threat.play, effects.effect_of(m, threat.play)))
 
 
 def _stack(stack: Stack | None) -> dict | None:

@@ -2,6 +2,7 @@
 from marshmallow import Schema, fields, validate
 
 from games.diez.deck import COLORS, WHITE
+from games.diez.tokens import ACTIONS, BAG
 
 CARD_ID = fields.String(validate=validate.Length(min=1, max=64))
 # every effect the seed lists for a Choice; Token and Proc are refused by the
@@ -25,6 +26,16 @@ class Play(Schema):
     stitch = fields.Integer(strict=True, load_default=None, validate=validate.Range(min=0, max=200))
     new_pile = fields.Boolean(load_default=False)
     discard = fields.List(CARD_ID, load_default=list, validate=validate.Length(max=200))
+    # rule "tokens": Token gives or removes; Steal and Drop All name a holder
+    token_action = fields.String(load_default=None, validate=validate.OneOf(ACTIONS))
+    token_from = fields.Integer(strict=True, load_default=None, validate=validate.Range(min=0, max=99))
+    token = fields.String(load_default=None, validate=validate.OneOf(sorted(BAG)))
+
+
+class GiveToken(Schema):
+    """``give_token``: the seat that receives the token just drawn."""
+
+    to = fields.Integer(strict=True, required=True, validate=validate.Range(min=0, max=99))
 
 
 class Draw(Schema):
@@ -44,4 +55,5 @@ SCHEMAS = {
     "pass": NoFields,
     "challenge": NoFields,
     "accept": NoFields,
+    "give_token": GiveToken,
 }

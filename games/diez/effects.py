@@ -33,7 +33,16 @@ def resolve(m: Moves) -> None:
     if kind in CHALLENGEABLE:
         challenges.open(m, play, effect_of(m, play))
         return
-    m.add("turn_began", {"seat": apply(m, play, kind)})
+    begin_turn(m, apply(m, play, kind))
+
+
+def begin_turn(m: Moves, seat: int) -> None:
+    """The next turn begins, unless a token drawn from the bag waits to be
+    given: then its drawer chooses first, and the turn begins after."""
+    if m.state.giving is not None:
+        m.add("token_choice_opened", {"seat": m.state.giving_seat, "token": m.state.giving, "then": seat})
+        return
+    m.add("turn_began", {"seat": seat})
 
 
 def apply(m: Moves, play: Play, kind: str) -> int:

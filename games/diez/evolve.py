@@ -10,11 +10,14 @@ from typing import Any, Callable
 
 from games.contract import Event, UnknownEvent
 from games.diez.state import (
-    CHALLENGE, DRAWN, OVER, RESOLVING, TURN, WINDOW,
+    CHALLENGE, DRAWN, GIVING, OVER, RESOLVING, TURN, WINDOW,
     Pile, Play, Stack, State, Threat, set_item, without,
 )
 
 Changes = dict[str, Any]
+
+# the token choices a played card may carry (rule "tokens")
+TOKEN_FIELDS = ("token_action", "token_from", "token")
 
 
 def evolve(state: State, event: Event) -> State:
@@ -79,6 +82,7 @@ def _played(state: State, event: Event) -> Changes:
         stitch=p.get("stitch"),
         new_pile=bool(p.get("new_pile")),
         discard=tuple(mine.get("discard", ())),
+        tokens={key: p[key] for key in TOKEN_FIELDS if key in p} or None,
     )
     changes = dict(
         hands=set_item(state.hands, seat, hand),
@@ -223,8 +227,58 @@ def _threat_answered(state: State, event: Event) -> Changes:
     return dict(threat=None, phase=RESOLVING)
 
 
+def _take(held: tuple[str, ...], token: str) -> tuple[str, ...]:
+    at = held.index(token)
+    return held[:at] + held[at + 1 :]
+
+
+def _to_bag(state: State, *tokens: str) -> tuple[str, ...]:
+    return tuple(sorted(state.bag + tokens))
+
+
+def _token_drawn(state: State, event: Event) -> Changes:
+    p = event.public
+    return dict(bag=_take(state.bag, p["token"]), giving=p["token"], giving_seat=p["seat"])
+
+
+def _token_choice_opened(state: State, event: Event) -> Changes:
+    return dict(phase=GIVING, since=event.at, resume=event.public["then"])
+
+
+def _token_given(state: State, event: Event) -> Changes:
+    p = event.public
+    tokens = set_item(state.tokens, p["to"], state.tokens[p["to"]] + (p["token"],))
+    return dict(tokens=tokens, giving=None, giving_seat=None)
+
+
+def _token_removed(state: State, event: Event) -> Changes:
+    p = event.public
+    source = p["from"]
+    return dict(tokens=set_item(state.tokens, source, _take(state.tokens[source], p["token"])), bag=_to_bag(state, p["token"]))
+
+
+def _token_stolen(state: State, event: Event) -> Changes:
+    p = event.public
+    tokens = set_item(state.tokens, p["from"], _take(state.tokens[p["from"]], p["token"]))
+    return dict(tokens=set_item(tokens, p["seat"], tokens[p["seat"]] + (p["token"],)))
+
+
+def _tokens_dropped(state: State, event: Event) -> Changes:
+    p = event.public
+    return dict(tokens=set_item(state.tokens, p["from"], ()), bag=_to_bag(state, *p["tokens"]))
+
+
+def _token_triggered(state: State, event: Event) -> Changes:
+    """A trap token acted and is used up (back to the bag)."""
+    p = event.public
+    if not p.get("used", True):
+        return {}
+    seat = p["seat"]
+    return dict(tokens=set_item(state.tokens, seat, _take(state.tokens[seat], p["token"])), bag=_to_bag(state, p["token"]))
+
+
 def _turn_began(state: State, event: Event) -> Changes:
-    return dict(turn=event.public["seat"], phase=TURN, since=event.at, pending=None, drawn=None, asked=())
+    return dict(turn=event.public["seat"], phase=TURN, since=event.at, pending=None, drawn=None, asked=(), resume=None)
 
 
 def _won(state: State, event: Event) -> Changes:
@@ -256,6 +310,13 @@ _EVENTS: dict[str, Callable[[State, Event], Changes]] = {
     "challenge_opened": _challenge_opened,
     "challenged": _threat_answered,
     "accepted": _threat_answered,
+    "token_drawn": _token_drawn,
+    "token_choice_opened": _token_choice_opened,
+    "token_given": _token_given,
+    "token_removed": _token_removed,
+    "token_stolen": _token_stolen,
+    "tokens_dropped": _tokens_dropped,
+    "token_triggered": _token_triggered,
     "turn_began": _turn_began,
     "won": _won,
 }

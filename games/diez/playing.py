@@ -13,7 +13,10 @@ from games.diez.moves import Moves
 from games.diez.state import CHALLENGE, DRAWN, TURN, WINDOW, State
 
 # the fields a play may carry besides ``card`` and ``pile``, and the effect each belongs to
-CHOICE_FIELDS = ("color", "effect", "target", "share_from", "revive", "stitch", "new_pile", "discard")
+CHOICE_FIELDS = (
+    "color", "effect", "target", "share_from", "revive", "stitch", "new_pile", "discard",
+    "token_action", "token_from", "token",
+)
 
 
 def play(m: Moves, command: Mapping[str, Any]) -> None:
@@ -97,11 +100,16 @@ def choices(
         public["color"] = face["color"]  # the card's own colour (None: a Blank)
     if kind == "choice":
         use("effect")
-        if effect in TOKEN_CARDS:
+        if effect == "token" and tokens.enabled(state):
+            pass  # rule "choice": Token is a non-wild card's effect like any other
+        elif effect in TOKEN_CARDS:
             raise RuleError(
-                "effect_comes_with_tokens", "choice", f"The {effect} effect acts on tokens, which this game does not have yet."
+                "effect_comes_with_tokens",
+                "choice",
+                f"The {effect} effect acts on tokens, which this game does not play with."
+                if not tokens.enabled(state) else f"The {effect} effect is not open to a Choice yet.",
             )
-        if effect is not None and effect not in CHOICE_EFFECTS:
+        elif effect is not None and effect not in CHOICE_EFFECTS:
             raise RuleError("unknown_effect", "choice", f"A Choice may take one of {', '.join(CHOICE_EFFECTS)}, not {effect!r}.")
         if on_stack and stacking.stacking_effect(face, effect) is None:
             raise RuleError("must_stack", stacking.RULE, "On a stack a Choice must act as Skip, Reverse, Draw 2, Stop or Tag.")
@@ -132,6 +140,8 @@ def choices(
             raise RuleError("unknown_pile", "stitch deck", "There is no other discard pile to stitch.")
     if acts_as == "cut_deck":
         public["new_pile"] = bool(use("new_pile"))
+    if acts_as in ("token", "steal", "drop_all") and tokens.enabled(state):
+        public.update(tokens.choices(state, seat, acts_as, use))
     if kind in ("mulligan", "flush"):
         discard = list(use("discard") or [])
         _check_discard(state, seat, face, discard, public.get("color"))
@@ -231,6 +241,8 @@ def _playable(state: State, seat: int) -> Iterator[tuple[str, list[int]]]:
             yield state.drawn, piles
         return
     stack = stacking.facing(state, seat)
+    if stack is not None and tokens.silenced(state, seat):
+        return  # rule "silence": no stacking, the stack is drawn
     for card in state.hands[seat]:
         face = state.faces[card]
         if stack is None:

@@ -3,15 +3,16 @@ command) and what the service asks (``actions``, ``to_act``, ``deadlines``,
 ``result``). The rules themselves live in the modules named after them."""
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import count
 from typing import Any, Callable, Mapping
 
 from games.contract import Deadline, Event, Option, RuleError
-from games.diez import challenges, drawing, jump_ins, playing, stacking
+from games.diez import challenges, drawing, effects, jump_ins, playing, stacking, tokens
 from games.diez.deck import DECK_OPTIONS, WHITE, color_totals, faces, shuffled_deck
 from games.diez.evolve import evolve  # noqa: F401 (the game's evolve, with decide)
 from games.diez.moves import Moves
-from games.diez.state import CHALLENGE, DRAWN, OVER, TURN, WINDOW, State
+from games.diez.state import CHALLENGE, DRAWN, GIVING, OVER, TURN, WINDOW, State, next_seat
 from games.options import refuse, with_defaults
 from games.rng import derive
 from games.timing import clock_options, deadline
@@ -25,6 +26,7 @@ CHALLENGE_SECONDS = 15
 
 OPTIONS = (
     Option("hand_size", "integer", 7, "Cards dealt to each player.", minimum=1, maximum=20),
+    Option("tokens", "boolean", True, "Play with the bag of 24 tokens (Token, Steal, Proc and Drop All act on them)."),
     *DECK_OPTIONS,
     *clock_options(TURN_SECONDS, {"jump_in": JUMP_IN_SECONDS, "challenge": CHALLENGE_SECONDS}),
 )
@@ -44,7 +46,8 @@ def validate_options(spec, seats: int, given: Mapping[str, Any]) -> dict[str, An
 
 
 def initial_state(seats: int, options: Mapping[str, Any], seed: str) -> State:
-    return State(seats=seats, options=dict(options), seed=seed, deck_colors=color_totals(options))
+    state = State(seats=seats, options=dict(options), seed=seed, deck_colors=color_totals(options))
+    return replace(state, bag=tokens.full_bag()) if tokens.enabled(state) else state
 
 
 def start(state: State, at: int) -> list[Event]:
@@ -133,6 +136,12 @@ def _accept(m: Moves, command: Mapping[str, Any]) -> None:
     challenges.accept(m, seat)
 
 
+def _give_token(m: Moves, command: Mapping[str, Any]) -> None:
+    seat = command["seat"]
+    tokens.give(m, seat, command.get("to"))
+    effects.begin_turn(m, m.state.resume)
+
+
 def _pass(m: Moves, command: Mapping[str, Any]) -> None:
     jump_ins.pass_(m, command["seat"])
 
@@ -144,6 +153,11 @@ def _timeout(m: Moves, command: Mapping[str, Any]) -> None:
     state, seat = m.state, command["seat"]
     if state.phase == WINDOW and seat in state.asked:
         jump_ins.pass_(m, seat)
+    elif state.phase == GIVING and seat == state.giving_seat:
+        # the first seat in turn order that may take it
+        allowed = tokens.recipients(state, seat)
+        to = next(s for s in (next_seat(state, seat, k) for k in range(1, state.seats + 1)) if s in allowed)
+        _give_token(m, {"seat": seat, "to": to})
     elif state.phase == CHALLENGE and seat == state.threat.victim:
         challenges.accept(m, seat)
     elif state.phase == DRAWN and seat == state.turn:
@@ -194,6 +208,7 @@ _COMMANDS: dict[str, Callable[[Moves, Mapping[str, Any]], None]] = {
     "keep": _keep,
     "jump_in": jump_ins.jump_in,
     "pass": _pass,
+    "give_token": _give_token,
     "challenge": _challenge,
     "accept": _accept,
     "timeout": _timeout,
@@ -208,6 +223,8 @@ def to_act(state: State) -> list[int]:
         return sorted(state.asked)
     if state.phase == CHALLENGE:
         return [state.threat.victim]
+    if state.phase == GIVING:
+        return [state.giving_seat]
     if state.phase in (TURN, DRAWN):
         return [state.turn]
     return []
@@ -216,6 +233,8 @@ def to_act(state: State) -> list[int]:
 def actions(state: State, seat: int) -> list[str]:
     if seat not in to_act(state):
         return []
+    if state.phase == GIVING:
+        return ["give_token"]
     cards = playing.can_play(state, seat)
     if state.phase == WINDOW:
         return (["jump_in"] if cards else []) + ["pass"]
@@ -243,6 +262,9 @@ def deadlines(state: State) -> list[Deadline]:
     if state.phase == CHALLENGE:
         at = deadline(state.since, options["challenge_seconds"])
         return [] if at is None else [Deadline(state.threat.victim, at, "challenge")]
+    if state.phase == GIVING:
+        at = deadline(state.since, options["turn_seconds"])
+        return [] if at is None else [Deadline(state.giving_seat, at, "token")]
     if state.phase in (TURN, DRAWN):
         at = deadline(state.since, options["turn_seconds"])
         return [] if at is None else [Deadline(state.turn, at, "turn")]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from games.contract import RuleError
+from games.diez import tokens
 from games.diez.drawing import draw
 from games.diez.moves import Moves
 from games.diez.state import Play, Stack, State, next_seat
@@ -36,6 +37,8 @@ def facing(state: State, seat: int) -> Stack | None:
 
 def check(state: State, stack: Stack, face: Mapping[str, Any], effect: str | None, pile: int) -> None:
     """A play by the victim of ``stack`` must stack onto it."""
+    if tokens.silenced(state, stack.victim):
+        raise RuleError("silenced", "silence", "You hold a Silence token: you may not stack. Draw the stack.")
     if stacking_effect(face, effect) is None:
         raise RuleError(
             "must_stack",

@@ -14,6 +14,7 @@ TURN = "turn"  # the seat whose turn it is plays or draws (or answers a stack)
 DRAWN = "drawn"  # after a draw in its turn, the seat plays the drawn card or keeps it
 WINDOW = "window"  # a jump-in window: the asked seats jump in or pass
 CHALLENGE = "challenge"  # the seat a [C] card affects challenges it or accepts it
+GIVING = "giving"  # a player who drew a token from the bag chooses whom to give it
 RESOLVING = "resolving"  # between events of one command only, never seen outside decide
 OVER = "over"
 
@@ -68,6 +69,7 @@ class Play:
     stitch: int | None = None  # Stitch Deck: the pile placed on top
     new_pile: bool = False  # Cut Deck: start a new pile with it
     discard: tuple[str, ...] = ()  # Mulligan or Flush: the cards to discard
+    tokens: Mapping[str, Any] | None = None  # Token, Steal, Drop All: the token choices
 
 
 @dataclass(frozen=True)
@@ -94,8 +96,13 @@ class State:
     draw_pile: tuple[str, ...] = ()  # the top card first
     piles: tuple[Pile, ...] = ()
     hands: tuple[tuple[str, ...], ...] = ()
-    # per seat, the tokens it holds: filled by the token issue, empty until then
+    # rule "tokens": per seat, the tokens it holds; the bag (sorted), and a
+    # token drawn from it that its drawer must give before the game goes on
     tokens: tuple[tuple[str, ...], ...] = ()
+    bag: tuple[str, ...] = ()
+    giving: str | None = None
+    giving_seat: int | None = None
+    resume: int | None = None  # whose turn begins once the token is given
     turn: int = 0
     direction: int = 1  # 1: seat order (clockwise), -1: reversed
     phase: str = DEALING

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.diez import playing
+from games.diez import playing, tokens
 from games.diez.deck import CHALLENGEABLE, CHOICE_EFFECTS, COLORS
 from games.diez.state import CHALLENGE, DEALING, WINDOW, State
 
@@ -37,7 +37,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "challenge": None,
         "winner": state.winner,
         "colors": list(COLORS),
-        "choice_effects": list(CHOICE_EFFECTS),
+        "choice_effects": list(CHOICE_EFFECTS) + (["token"] if tokens.enabled(state) else []),
         "challengeable": list(CHALLENGEABLE),
         "deck": {"cards": sum(state.deck_colors.values()), "colors": dict(state.deck_colors)},
     }
@@ -57,13 +57,25 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             # the card waits for the answer; otherwise it already moved a stack
             "deferred": threat.deferred,
         }
-    seats = [{"cards": len(hand), "tokens": list(tokens)} for hand, tokens in zip(state.hands, state.tokens)]
+    if tokens.enabled(state):
+        giving = None
+        if state.giving is not None and state.giving_seat is not None:
+            giving = {
+                "seat": state.giving_seat,
+                "token": state.giving,
+                "recipients": tokens.recipients(state, state.giving_seat),
+            }
+        table["tokens"] = {"bag": dict(tokens.bag_counts(state)), "giving": giving}
+    seats = [{"cards": len(hand), "tokens": list(held)} for hand, held in zip(state.hands, state.tokens)]
     out: dict[str, Any] = {"hand": [], "drawn": None, "moves": [], "table": table, "seats": seats}
     if seat is not None:
         out["hand"] = [faces[card] for card in state.hands[seat]]
         if state.drawn is not None and state.turn == seat:
             out["drawn"] = faces[state.drawn]
         out["moves"] = [{"card": card, "piles": piles} for card, piles in playing.playable_cards(state, seat).items()]
+        if tokens.enabled(state):
+            # what a Token card played now may do (rule "tokens")
+            out["token_actions"] = tokens.token_actions(state, seat)
     return out
 
 

@@ -1,18 +1,20 @@
 """1,000 seeded games of random legal commands at 2-10 seats: every one
 ends, and no card is ever created or lost (draw pile, every discard pile and
-every hand hold the 170 cards after every command)."""
+every hand hold the 170 cards after every command), and none of the 24
+tokens either (the bag, the seats, a token drawn and not yet given)."""
 from __future__ import annotations
 
 import random
 
 from games import table as tables
 from games.diez import GAME
-from games.diez.state import CHALLENGE, DRAWN, OVER, TURN, WINDOW, cards_in_play
+from games.diez.state import CHALLENGE, DRAWN, GIVING, OVER, TURN, WINDOW, cards_in_play
+from games.diez.tokens import BAG
 from projections.local import LocalGame
 
 GAMES = 1000
 MAX_COMMANDS = 10_000
-WAITING = (TURN, DRAWN, WINDOW, CHALLENGE, OVER)
+WAITING = (TURN, DRAWN, WINDOW, CHALLENGE, GIVING, OVER)
 
 
 def test_random_games_end_and_conserve_cards():
@@ -32,6 +34,9 @@ def test_random_games_end_and_conserve_cards():
             commands += 1
             state = local.table.game
             assert cards_in_play(state) == 170, (seed, commands)
+            # rule "tokens": the 24 tokens are in the bag, held, or just drawn to be given
+            held = sum(map(len, state.tokens)) + len(state.bag) + (state.giving is not None)
+            assert held == sum(BAG.values()) and all(len(t) <= 3 for t in state.tokens), (seed, commands)
             # a command always leaves the game waiting for someone, or over
             assert state.phase in WAITING, (seed, commands, state.phase)
             assert commands < MAX_COMMANDS, seed
