@@ -187,6 +187,8 @@ def _play_for(m: Moves, seat: int, card: str, pile: int) -> None:
         command["target"] = seat
     if face["kind"] == "stitch_deck" and len(m.state.piles) > 1:
         command["stitch"] = next(i for i in range(len(m.state.piles)) if i != pile)
+    if tokens.enabled(m.state):
+        command.update(tokens.default_choices(m.state, seat, face["kind"]))
     playing.play(m, command)
 
 

@@ -120,6 +120,23 @@ def choices(state: "State", seat: int, acts_as: str, use) -> dict[str, Any]:
     return {}
 
 
+def default_choices(state: "State", seat: int, acts_as: str) -> dict[str, Any]:
+    """The token choices of a play the timeout policy makes: give rather
+    than remove; otherwise the first token of the first holder in seat order
+    (another player's, for Steal)."""
+    holders = [s for s in range(state.seats) if state.tokens[s] and (acts_as != "steal" or s != seat)]
+    if acts_as == "token":
+        actions = token_actions(state, seat)
+        if not actions or actions[0] == "give":
+            return {"token_action": "give"} if actions else {}
+        return {"token_action": "remove", "token_from": holders[0], "token": state.tokens[holders[0]][0]}
+    if acts_as == "steal" and holders:
+        return {"token_from": holders[0], "token": state.tokens[holders[0]][0]}
+    if acts_as == "drop_all" and holders:
+        return {"token_from": holders[0]}
+    return {}
+
+
 def _why(possible: list[str]) -> str:
     if possible == ["give"]:
         return "nobody holds a token yet"

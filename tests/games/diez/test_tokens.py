@@ -227,3 +227,13 @@ def test_timeouts_a_silent_player_gives_its_token_to_the_next_seat_that_may_take
     assert rules.deadlines(state)[0].kind == "token"
     events, state = act(state, 0, "timeout")
     assert [e.public["to"] for e in events if e.type == "token_given"] == [2] and state.turn == 1
+
+
+def test_timeouts_a_forced_play_of_a_token_card_makes_the_token_choices_itself():
+    """With nothing to draw, a silent seat plays its first playable card: a
+    Token removes when nothing may be given."""
+    state = table([["red token", "red 1"], ["green 1"], ["green 2"]], held=[["hex"] * 3, ["magnet"] * 3, ["snare"] * 3])
+    state = replace(state, draw_pile=())
+    events, state = act(state, 0, "timeout")
+    played = next(e for e in events if e.type == "played")
+    assert played.public["token_action"] == "remove" and played.public["token_from"] == 0
