@@ -11,8 +11,9 @@ Schemas:
 2. Tamper evidence and fair shuffles: every entry carries ``prev_hash`` and
    ``hash`` (see ``events.envelope``), and ``game_started`` commits to the
    deal (``shuffle_commitment``, see ``games.table``).
-3. Diez plays with tokens, an option (default on): a Diez game created in an
-   older schema played without them, and its creation says so explicitly.
+3. Diez plays with tokens, an option (default on), and has the option
+   ``underlined``: a Diez game created in an older schema played without
+   tokens, and its creation says so explicitly.
 
 An upcaster may change what a hashed entry holds; the chain is then checked
 against the entry as it was stored (``Envelope.stored_digest``).
@@ -40,7 +41,9 @@ def _v2_to_v3(raw: dict[str, Any]) -> dict[str, Any]:
     if raw["type"] != "game_created" or raw["public"].get("type") != "diez":
         return raw
     # the game was created before Diez had tokens: it was a game without them
-    public = {**raw["public"], "options": {**raw["public"]["options"], "tokens": False}}
+    # (and without the Link token's underlined numbers, which are then the default)
+    options = {**raw["public"]["options"], "tokens": False, "underlined": ["6", "9"]}
+    public = {**raw["public"], "options": options}
     command = raw["command"]
     if command is not None:
         command = {**command, "options": {**(command.get("options") or {}), "tokens": False}}

@@ -21,8 +21,16 @@ def random_bot(view: Mapping[str, Any], rng) -> dict:
     actions = view["actions"]
     if actions == ["give_token"]:
         return give_token(view, rng)
+    if "search" in actions:
+        return {"type": "search", "card": rng.choice(view["search"])["id"]}
+    if "give_card" in actions and rng.random() < 0.5:
+        holders = view["table"]["offer"]["holders"]
+        return {"type": "give_card", "card": rng.choice(view["offered"])["id"], "to": rng.choice(holders)}
+    if "choose_color" in actions and rng.random() < 0.5:
+        return {"type": "choose_color", "color": rng.choice(view["table"]["colors"])}
     plays = [a for a in actions if a in ("play", "jump_in")]
-    others = [a for a in actions if a not in plays]
+    # (a gift and a colour were chosen above, or passed on)
+    others = [a for a in actions if a not in plays and a not in ("give_card", "choose_color")]
     if plays and (not others or rng.random() < 0.9):
         move = rng.choice(view["moves"])
         card, pile = _card(view, move["card"]), rng.choice(move["piles"])
@@ -79,6 +87,8 @@ def heuristic_bot(view: Mapping[str, Any], rng) -> dict:
     table = view["table"]
     if actions == ["give_token"]:
         return give_token(view, None)
+    if table.get("offer") is not None:
+        return _answer_offer(view)
     if "pass" in actions:
         jump = _jump_in(view)
         return jump or {"type": "pass"}
@@ -350,8 +360,10 @@ def token_choices(view, effect: str, rng) -> dict:
     of its own or a helpful one of the seat closest to winning)."""
     seats, me = view["seats"], view["seat"]
     held = {s: seat["tokens"] for s, seat in enumerate(seats) if seat["tokens"]}
-    if "tokens" not in view["table"] or effect not in ("token", "steal", "drop_all"):
+    if "tokens" not in view["table"] or effect not in ("token", "steal", "drop_all", "proc"):
         return {}
+    if effect == "proc":
+        return proc_choices(view, held, rng)
     if effect == "token":
         actions = view.get("token_actions", [])
         if not actions:
@@ -379,6 +391,56 @@ def token_choices(view, effect: str, rng) -> dict:
     if any(t in HARMFUL for t in mine):
         return {"token_from": me}
     return {"token_from": max(held, key=lambda s: sum(t not in HARMFUL for t in held[s]))}
+
+
+STACKABLE = ("silence", "snare", "mirror", "double")
+# the heuristic's Proc, best first: send a stack back, search for a card, give one away...
+PROC_ORDER = ("mirror", "double", "silence", "snare", "ace", "magnet", "link", "hex", "white", "block", "reveal", "sub")
+
+
+def proc_choices(view, held, rng) -> dict:
+    """A Proc's token and its own choices."""
+    on_stack = _facing_stack(view)
+    offered = [(s, t) for s, tokens in sorted(held.items()) for t in tokens if not on_stack or t in STACKABLE]
+    if not offered:
+        return {}
+    if rng:
+        source, token = rng.choice(offered)
+    else:
+        source, token = min(offered, key=lambda st: PROC_ORDER.index(st[1]))
+    out: dict[str, Any] = {"token_from": source, "token": token}
+    if token == "block":
+        out["replace"] = rng.random() < 0.5 if rng else False
+    if token == "sub":
+        out["color"] = rng.choice(view["table"]["colors"]) if rng else _best_color(view)
+    if token == "magnet":
+        others = [c for c in view["hand"] if not _is_keeper(c)] or view["hand"]
+        # the card played is still in the hand; giving it is refused, so keep to the others
+        others = [c for c in others if c["kind"] != "proc" and not (c["kind"] == "choice")]
+        if others and (rng is None or rng.random() < 0.7):
+            out["give"] = (rng.choice(others) if rng else others[0])["id"]
+    return out
+
+
+def _answer_offer(view) -> dict:
+    """The heuristic's answer to an Ace's search (a wild card, else one of
+    its best colour), a Magnet (give the least useful card drawn), a
+    Proc-Link (shed an underlined number), a Sub (its own best colour)."""
+    actions, offer = view["actions"], view["table"]["offer"]
+    if "search" in actions:
+        best = _best_color(view)
+        card = max(view["search"], key=lambda c: (c["color"] == "black", c["color"] == best, c["kind"] != "number"))
+        return {"type": "search", "card": card["id"]}
+    if "give_card" in actions:
+        card = min(view["offered"], key=lambda c: (_is_keeper(c), c["kind"] == "blank"))
+        return {"type": "give_card", "card": card["id"], "to": offer["holders"][0]}
+    if "choose_color" in actions:
+        color = _best_color(view)
+        return {"type": "choose_color", "color": color} if color != offer["color"] else {"type": "pass"}
+    if "play" in actions and view["moves"]:
+        move = view["moves"][0]
+        return _play(view, move["card"], move["piles"][0])
+    return {"type": "pass"}
 
 
 def _worth_removing(view) -> bool:

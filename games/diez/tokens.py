@@ -1,13 +1,8 @@
 """Rule "tokens": the bag, holding and giving tokens, the cards that move
-them (Token, Steal, Drop All), and the tokens' effects at the three triggers
-the seed's tokens use:
-
-- ``forced_draw``: "when you are forced to draw by another player" (Double,
-  Hex; Ace, White and Magnet are not done yet);
-- ``card_played``: a power card played (Snare, Mirror) or a wild card played
-  (Sub): not done yet;
-- ``card_effect``: the token effect of Token, Steal and Drop All (Proc not
-  done yet).
+them (Token, Steal, Drop All), and the passive effects that need no trigger
+(Block, Silence, Link, Reveal). The tokens with a trigger live with it:
+``forced_draws`` (Double, Hex, Ace, White, Magnet), ``watchers`` (Snare,
+Mirror, Sub watch the cards played), ``proc`` (every token's Proc effect).
 
 Tokens are coins on the table: who holds which is public, and so is what is
 left in the bag. Only which token a draw from the bag gives is random.
@@ -31,6 +26,7 @@ AFFECT = {"hex": 3, "magnet": 3, "silence": 2, "block": 2, "reveal": 1, "link": 
 TRAP = {"snare": 3, "mirror": 3, "ace": 2, "double": 2, "sub": 1, "white": 1}
 BAG = {**AFFECT, **TRAP}
 ACTIONS = ("give", "remove")
+UNDERLINED = ("6", "9")
 
 
 def enabled(state: "State") -> bool:
@@ -216,29 +212,24 @@ def give(m: "Moves", seat: int, to: Any) -> None:
     m.add("token_given", {"seat": seat, "to": to, "token": state.giving})
 
 
-def forced_draw(m: "Moves", seat: int, count: int) -> int:
-    """How many cards ``seat`` draws when forced to draw ``count`` by another
-    player: Double doubles it first (and is used up), then Hex adds one per
-    Hex held. "Token effects do not stack": two Doubles double once."""
-    state = m.state
-    if not enabled(state):
-        return count
-    if "double" in state.tokens[seat]:
-        m.add("token_triggered", {"seat": seat, "token": "double", "count": count * 2})
-        count *= 2
-    hexes = count_of(state, seat, "hex")
-    # Hex counts itself: "draw n more cards, where n is how many Hex tokens you have"
-    return count + hexes
-
-
-def card_played(m: "Moves", play: "Play") -> None:
-    """A card has just been played: Snare and Mirror watch power cards, Sub
-    watches wild cards (not done yet)."""
-
-
 def silenced(state: "State", seat: int) -> bool:
     """Rule "silence": the holder may not stack or jump in."""
     return enabled(state) and "silence" in state.tokens[seat]
+
+
+def linked(state: "State", seat: int) -> bool:
+    """Rule "link": the holder may play an underlined number on another."""
+    return enabled(state) and "link" in state.tokens[seat]
+
+
+def underlined(state: "State", face: Mapping[str, Any]) -> bool:
+    """RULES-NOTES: the underlined numbers are 6 and 9 (option ``underlined``)."""
+    return face["kind"] == "number" and str(face["number"]) in state.options.get("underlined", UNDERLINED)
+
+
+def revealed(state: "State", seat: int) -> bool:
+    """Rule "reveal": the holder's hand lies face up on the table."""
+    return enabled(state) and "reveal" in state.tokens[seat]
 
 
 def bag_counts(state: "State") -> Mapping[str, int]:

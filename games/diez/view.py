@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.diez import playing, tokens
+from games.diez import playing, tokens, watchers
 from games.diez.deck import CHALLENGEABLE, CHOICE_EFFECTS, COLORS
-from games.diez.state import CHALLENGE, DEALING, WINDOW, State
+from games.diez.state import DEALING, LINK, MAGNET, SEARCH, SUB, WINDOW, State
 
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
@@ -37,7 +37,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "challenge": None,
         "winner": state.winner,
         "colors": list(COLORS),
-        "choice_effects": list(CHOICE_EFFECTS) + (["token"] if tokens.enabled(state) else []),
+        "choice_effects": list(CHOICE_EFFECTS) + (["token", "proc"] if tokens.enabled(state) else []),
         "challengeable": list(CHALLENGEABLE),
         "deck": {"cards": sum(state.deck_colors.values()), "colors": dict(state.deck_colors)},
     }
@@ -66,7 +66,12 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
                 "recipients": tokens.recipients(state, state.giving_seat),
             }
         table["tokens"] = {"bag": dict(tokens.bag_counts(state)), "giving": giving}
+        table["offer"] = _offer(state)
     seats = [{"cards": len(hand), "tokens": list(held)} for hand, held in zip(state.hands, state.tokens)]
+    for index in range(state.seats):
+        if tokens.revealed(state, index):
+            # rule "reveal": the holder's hand lies face up on the table
+            seats[index]["hand"] = [faces[card] for card in state.hands[index]]
     out: dict[str, Any] = {"hand": [], "drawn": None, "moves": [], "table": table, "seats": seats}
     if seat is not None:
         out["hand"] = [faces[card] for card in state.hands[seat]]
@@ -76,7 +81,35 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         if tokens.enabled(state):
             # what a Token card played now may do (rule "tokens")
             out["token_actions"] = tokens.token_actions(state, seat)
+            out.update(_owed_to(state, seat))
     return out
+
+
+def _offer(state: State) -> dict[str, Any] | None:
+    """The question a seat answers before play goes on (rules "offers",
+    "sub"), as the table sees it."""
+    if state.phase in (SEARCH, MAGNET, LINK):
+        offer = state.offers[0]
+        out: dict[str, Any] = {"kind": offer.kind, "seat": offer.seat}
+        if offer.kind == MAGNET:
+            out["holders"] = list(offer.holders)
+        return out
+    if state.phase == SUB:
+        play = state.pending
+        return {"kind": SUB, "seat": watchers.sub_holder(state, play), "player": play.seat, "color": play.color}
+    return None
+
+
+def _owed_to(state: State, seat: int) -> dict[str, Any]:
+    """What only the answering seat sees: the draw pile it searches (in a
+    fixed order, not the pile's: searching shows the cards, not what comes
+    next), the cards a Magnet lets it give."""
+    if state.phase == SEARCH and state.offers[0].seat == seat:
+        cards = sorted(state.draw_pile, key=lambda c: (str(state.faces[c]["color"]), state.faces[c]["kind"], state.faces[c]["number"] or 0, c))
+        return {"search": [state.faces[card] for card in cards]}
+    if state.phase == MAGNET and state.offers[0].seat == seat:
+        return {"offered": [state.faces[c] for c in state.offers[0].cards if c in state.hands[seat]]}
+    return {}
 
 
 def _public_play(state: State, play) -> dict[str, Any]:

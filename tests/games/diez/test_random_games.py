@@ -8,13 +8,13 @@ import random
 
 from games import table as tables
 from games.diez import GAME
-from games.diez.state import CHALLENGE, DRAWN, GIVING, OVER, TURN, WINDOW, cards_in_play
+from games.diez.state import CHALLENGE, DRAWN, GIVING, LINK, MAGNET, OVER, SEARCH, SUB, TURN, WINDOW, cards_in_play
 from games.diez.tokens import BAG
 from projections.local import LocalGame
 
 GAMES = 1000
 MAX_COMMANDS = 10_000
-WAITING = (TURN, DRAWN, WINDOW, CHALLENGE, GIVING, OVER)
+WAITING = (TURN, DRAWN, WINDOW, CHALLENGE, GIVING, SEARCH, MAGNET, LINK, SUB, OVER)
 
 
 def test_random_games_end_and_conserve_cards():

@@ -171,7 +171,6 @@ def test_choice_acts_as_token_in_a_game_with_tokens():
     state = pass_all(state)
     _, state = act(state, 1, "accept")
     assert state.tokens == ((), (), ())
-    assert refused(table([["choice", "red 1"], ["green 1"]]), 0, "play", card="s0c0", color="red", effect="proc").code == "effect_comes_with_tokens"
 
 
 def test_silence_keeps_its_holder_out_of_jump_in_windows():
@@ -224,7 +223,7 @@ def test_timeouts_a_silent_player_gives_its_token_to_the_next_seat_that_may_take
     held = [[], ["block"], [], []]
     state = table([["red token", "red 1"], ["green 1"], ["green 2"], ["green 3"]], held=held)
     _, state = play(state, token_action="give")
-    assert rules.deadlines(state)[0].kind == "token"
+    assert rules.deadlines(state)[0].kind == "giving"
     events, state = act(state, 0, "timeout")
     assert [e.public["to"] for e in events if e.type == "token_given"] == [2] and state.turn == 1
 
@@ -237,3 +236,12 @@ def test_timeouts_a_forced_play_of_a_token_card_makes_the_token_choices_itself()
     events, state = act(state, 0, "timeout")
     played = next(e for e in events if e.type == "played")
     assert played.public["token_action"] == "remove" and played.public["token_from"] == 0
+
+
+def test_reveal_its_holder_s_hand_is_face_up_for_every_seat_while_it_holds_the_token():
+    state = table([["red 1", "red 2"], ["green 1", "blue 3"], ["green 2"]], held=[[], ["reveal"], []])
+    shown = [c["id"] for c in view(state, 0)["seats"][1]["hand"]]
+    assert shown == ["s1c0", "s1c1"] and view(state, None)["seats"][1]["hand"] == view(state, 2)["seats"][1]["hand"]
+    assert "hand" not in view(state, 0)["seats"][2]
+    hidden = table([["red 1", "red 2"], ["green 1", "blue 3"], ["green 2"]], held=[[], ["hex"], []])
+    assert "hand" not in view(hidden, 0)["seats"][1]
