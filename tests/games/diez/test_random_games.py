@@ -9,7 +9,7 @@ import random
 from games import table as tables
 from games.diez import GAME
 from games.diez.state import CHALLENGE, DRAWN, GIVING, LINK, MAGNET, OVER, SEARCH, SUB, TURN, WINDOW, cards_in_play
-from games.diez.tokens import BAG
+from games.diez.tokens import BAG, TRAP
 from projections.local import LocalGame
 
 GAMES = 1000
@@ -20,6 +20,8 @@ WAITING = (TURN, DRAWN, WINDOW, CHALLENGE, GIVING, SEARCH, MAGNET, LINK, SUB, OV
 def test_random_games_end_and_conserve_cards():
     bot = GAME.bots["random"]
     kinds: set[str] = set()
+    triggered: set[str] = set()  # trap tokens that acted
+    procs: set[str] = set()  # tokens whose Proc effect was used
     for seed in range(GAMES):
         seats = 2 + seed % 9
         local = LocalGame("diez", seats, seed=seed)
@@ -29,7 +31,11 @@ def test_random_games_end_and_conserve_cards():
             # any seat the game waits for may act first (a window asks several)
             seat = rng.choice(tables.to_act(local.game, local.table))
             command = bot(local.view(seat), rng)
-            local.command(seat, command)
+            for envelope in local.command(seat, command):
+                if envelope.type == "token_triggered":
+                    triggered.add(envelope.public["token"])
+                if envelope.type == "played" and "proc" in (envelope.public["card"]["kind"], envelope.public.get("effect")):
+                    procs.add(envelope.public.get("token"))
             kinds.add(command["type"])
             commands += 1
             state = local.table.game
@@ -42,5 +48,7 @@ def test_random_games_end_and_conserve_cards():
             assert commands < MAX_COMMANDS, seed
         winner = local.table.result["winners"][0]
         assert not local.table.game.hands[winner], seed
-    # the random games went through every command there is
+    # the random games went through every command there is, every trap
+    # token's trigger and every token's Proc
     assert kinds == set(GAME.command_schemas)
+    assert triggered == set(TRAP) and procs - {None} == set(BAG)

@@ -5,42 +5,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
-import pytest
-
-from games.contract import RuleError
 from games.diez import rules, tokens
 from games.diez.view import view
-from tests.games.diez.tables import act, dealt, pass_all, types
-
-DRAW = ["blue 1", "blue 2", "blue 3", "blue 4", "blue 5", "blue 6", "blue 7", "blue 8", "blue 9"]
-
-
-def table(hands, held=None, start="red 5", options=None):
-    state = dealt(hands, start=start, draw=DRAW, options=options)
-    if held:
-        taken = Counter(t for seat in held for t in seat)
-        bag = list(state.bag)
-        for token, n in taken.items():
-            for _ in range(n):
-                bag.remove(token)
-        state = replace(state, tokens=tuple(tuple(seat) for seat in held), bag=tuple(bag))
-    return state
-
-
-def play(state, seat=0, **fields):
-    """Play, then everyone asked in the jump-in window passes: every event."""
-    events, state = act(state, seat, "play", card=fields.pop("card", f"s{seat}c0"), **fields)
-    while state.phase == "window":
-        more, state = act(state, state.asked[0], "pass")
-        events += more
-    return events, state
-
-
-def refused(state, seat, kind, **fields) -> RuleError:
-    with pytest.raises(RuleError) as error:
-        act(state, seat, kind, **fields)
-    return error.value
-
+from tests.games.diez.tables import act, pass_all, play, refused, table, types
 
 def test_tokens_the_bag_holds_24_tokens_of_the_kinds_in_rules_notes():
     state = table([["red 1"], ["green 1"]])
@@ -245,3 +212,74 @@ def test_reveal_its_holder_s_hand_is_face_up_for_every_seat_while_it_holds_the_t
     assert "hand" not in view(state, 0)["seats"][2]
     hidden = table([["red 1", "red 2"], ["green 1", "blue 3"], ["green 2"]], held=[[], ["hex"], []])
     assert "hand" not in view(hidden, 0)["seats"][1]
+
+
+def test_reveal_shows_nothing_once_the_token_is_gone():
+    state = table([["red token", "red 2"], ["green 1", "blue 3"], ["green 2"]], held=[[], ["reveal"], []])
+    _, state = play(state, token_action="remove", token_from=1, token="reveal")
+    assert "hand" not in view(state, 0)["seats"][1]
+
+
+# -- Magnet -------------------------------------------------------------------------
+
+
+def magnet_table(held=([], [], ["magnet"])):
+    state = table([["red draw_two", "red 1"], ["green 1", "green 2"], ["green 3"]], held=list(held))
+    _, state = play(state)
+    return state
+
+
+def test_magnet_a_forced_drawer_may_give_one_drawn_card_to_the_holder():
+    state = magnet_table()
+    events, state = act(state, 1, "draw")
+    assert state.phase == "magnet" and rules.actions(state, 1) == ["give_card", "pass"]
+    assert [c["id"] for c in view(state, 1)["offered"]] == ["d0", "d1"] and "offered" not in view(state, 2)
+    assert view(state, 0)["table"]["offer"] == {"kind": "magnet", "seat": 1, "holders": [2]}
+    events, state = act(state, 1, "give_card", card="d1", to=2)
+    given = next(e for e in events if e.type == "card_given")
+    assert given.public == {"seat": 1, "to": 2, "cause": "magnet"} and set(given.private) == {1, 2}
+    assert state.hands[2] == ("s2c0", "d1") and state.tokens[2] == ("magnet",) and state.turn == 2
+
+
+def test_magnet_only_a_card_just_drawn_may_be_given_and_only_to_a_holder():
+    _, state = act(magnet_table(), 1, "draw")
+    assert refused(state, 1, "give_card", card="s1c0", to=2).code == "not_drawn"
+    assert refused(state, 1, "give_card", card="d0", to=0).code == "not_a_magnet"
+
+
+def test_magnet_a_pass_keeps_the_cards():
+    _, state = act(magnet_table(), 1, "draw")
+    events, state = act(state, 1, "pass")
+    assert types(events) == ["offer_declined", "turn_began"] and state.hands[1][-2:] == ("d0", "d1")
+
+
+def test_magnet_does_not_act_on_its_holders_own_forced_draw():
+    _, state = act(magnet_table(held=([], ["magnet"], [])), 1, "draw")
+    assert state.phase == "turn" and state.turn == 2
+
+
+def test_timeouts_a_silent_drawer_keeps_the_cards_a_magnet_would_take():
+    _, state = act(magnet_table(), 1, "draw")
+    _, state = act(state, 1, "timeout")
+    assert state.hands[2] == ("s2c0",) and state.turn == 2
+
+
+# -- Link ---------------------------------------------------------------------------
+
+
+def test_link_its_holder_plays_an_underlined_number_on_another_regardless_of_colour():
+    hands = [["green 9", "green 1"], ["blue 2"]]
+    linked = table(hands, held=[["link"], []], start="red 6")
+    assert [m["card"] for m in view(linked, 0)["moves"]] == ["s0c0"]
+    _, state = play(linked)
+    assert state.piles[0].top == "s0c0"
+    plain = table(hands, start="red 6")
+    assert view(plain, 0)["moves"] == [] and refused(plain, 0, "play", card="s0c0").code == "card_does_not_match"
+
+
+def test_link_the_underlined_numbers_are_an_option():
+    hands = [["green 2", "green 1"], ["blue 2"]]
+    state = table(hands, held=[["link"], []], start="red 1", options={"underlined": ["1", "2"]})
+    assert {m["card"] for m in view(state, 0)["moves"]} == {"s0c0", "s0c1"}
+    default = table(hands, held=[["link"], []], start="red 1")
+    assert {m["card"] for m in view(default, 0)["moves"]} == {"s0c1"}
