@@ -39,7 +39,7 @@ def before(m: Moves, seat: int, count: int | None, color: str | None, cause: str
     taken: list[str] = []
     white = next((card for card in m.state.draw_pile if state.faces[card]["color"] == WHITE), None)
     if "white" in held and white is not None:
-        # rule "white": no white card in the draw pile, no effect, and the token stays
+        # rule "white token": no white card in the draw pile, no effect, and the token stays
         m.add("token_triggered", {"seat": seat, "token": "white"})
         take(m, seat, white, "white")
         taken.append(white)

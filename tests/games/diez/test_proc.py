@@ -139,7 +139,7 @@ def test_proc_sub_acts_as_a_wild_the_sub_owner_cannot_override():
     assert state.piles[0].color == "blue" and "sub_asked" not in types(events) and state.turn == 1
 
 
-def test_proc_white_the_next_player_takes_the_topmost_white_card():
+def test_proc_white_token_the_next_player_takes_the_topmost_white_card():
     state = proc_table([[], [], ["white"]], draw=WHITES)
     events, state = play(state, token="white", token_from=2)
     assert state.hands[1][-1] == "d1" and state.draw_pile[0] == "d0"

@@ -74,7 +74,7 @@ def test_timeouts_an_ace_search_takes_the_top_card():
 # -- White ------------------------------------------------------------------------
 
 
-def test_white_a_forced_draw_takes_the_topmost_white_card_first():
+def test_white_token_a_forced_draw_takes_the_topmost_white_card_first():
     state = table([["red draw_two", "red 1"], ["green 1", "green 2"], ["green 3"]], held=[[], ["white"], []], draw=WHITES)
     _, state = play(state)
     events, state = act(state, 1, "draw")
@@ -84,7 +84,7 @@ def test_white_a_forced_draw_takes_the_topmost_white_card_first():
     assert state.tokens[1] == ()
 
 
-def test_white_without_a_white_card_in_the_draw_pile_has_no_effect_and_stays():
+def test_white_token_without_a_white_card_in_the_draw_pile_has_no_effect_and_stays():
     state = table([["red draw_two", "red 1"], ["green 1", "green 2"], ["green 3"]], held=[[], ["white"], []])
     _, state = play(state)
     events, state = act(state, 1, "draw")
