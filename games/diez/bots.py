@@ -66,7 +66,7 @@ def _random_choices(view, card, pile: int, rng, kind: str) -> dict:
         out["stitch"] = rng.choice([p["index"] for p in table["piles"] if p["index"] != pile])
     elif effect == "cut_deck":
         out["new_pile"] = rng.random() < 0.5
-    out.update(token_choices(view, effect, rng))
+    out.update(token_choices(view, effect, rng, card["id"]))
     if card["kind"] in ("mulligan", "flush"):
         others = [c for c in view["hand"] if c["id"] != card["id"]]
         if card["kind"] == "flush":
@@ -120,6 +120,10 @@ TAG = 6  # tag yourself: another turn
 ATTACK = {"dagger": 6, "draw_four": 8, "draw_color": 8}  # a clean [C] card costs its challenger
 GUILTY = 6  # a [C] card played while holding the colour it goes on
 TWINNED = ("dek", "el", "skip", "reverse", "draw_two", "token")  # kinds the deck has twice per colour
+MIRRORED = ("skip", "draw_two", "draw_four", "dagger", "draw_color", "share")  # what a Mirror sends back
+MIRRORED_COST = 10  # an attack that comes back costs what it would have cost the next player
+SNARE_BAIT = 4  # a Snare is best spent on a cheap power card, not an attack
+MUNDANE = ("number", "dek", "el", "blank", "needle")
 
 
 def _turn(view) -> dict:
@@ -171,6 +175,24 @@ def _score(view, card) -> float:
         score += 6 if len(hand) - 1 >= max(counts) and following < len(hand) - 1 else 0
     if kind in ("dagger", "draw_four", "draw_color", "choice"):
         score += -GUILTY if _would_be_guilty(view, card) else ATTACK.get(kind, 0)
+    return score + _token_score(view, card)
+
+
+def _token_score(view, card) -> float:
+    """Tokens change what a card is worth: an attack on a Mirror holder comes
+    back (rule "mirror"); a Snare cancels our next power card, best spent on
+    a cheap one (rule "snare"); a Proc, Token or Steal is worth more with
+    tokens to work with."""
+    if "tokens" not in view["table"]:
+        return 0.0
+    kind = card["kind"]
+    mine = view["seats"][view["seat"]]["tokens"]
+    following = view["seats"][_next(view)]["tokens"]
+    score = 0.0
+    if kind in MIRRORED and "mirror" in following:
+        score -= MIRRORED_COST
+    if "snare" in mine and kind not in MUNDANE:
+        score += SNARE_BAIT if kind in ("skip", "reverse", "stop", "cut_deck", "stitch_deck", "revive") else -SNARE_BAIT
     return score
 
 
@@ -243,7 +265,7 @@ def _choices(view, card, pile: int, stacking: bool = False) -> dict:
         out["new_pile"] = True  # more piles: more cards to play
     if effect == "stitch_deck" and len(table["piles"]) > 1:
         out["stitch"] = next(p["index"] for p in table["piles"] if p["index"] != pile)
-    out.update(token_choices(view, effect, None))
+    out.update(token_choices(view, effect, None, card["id"]))
     if card["kind"] == "mulligan":
         # swap the cards that no pile takes, and are not kept for later, for new ones
         tops = [(p["top"], p["color"]) for p in table["piles"]]
@@ -351,10 +373,10 @@ def _would_be_guilty(view, card) -> bool:
 # -- tokens ---------------------------------------------------------------------
 
 # tokens that hurt their holder, and those that help it
-HARMFUL = ("hex", "double", "silence", "reveal", "snare")
+HARMFUL = ("hex", "magnet", "double", "silence", "reveal", "snare")
 
 
-def token_choices(view, effect: str, rng) -> dict:
+def token_choices(view, effect: str, rng, card_id: str | None = None) -> dict:
     """The token fields of a card acting as ``effect``: at random with an
     ``rng``, else the heuristic's (give when it can, remove a harmful token
     of its own or a helpful one of the seat closest to winning)."""
@@ -363,7 +385,7 @@ def token_choices(view, effect: str, rng) -> dict:
     if "tokens" not in view["table"] or effect not in ("token", "steal", "drop_all", "proc"):
         return {}
     if effect == "proc":
-        return proc_choices(view, held, rng)
+        return proc_choices(view, held, rng, card_id)
     if effect == "token":
         actions = view.get("token_actions", [])
         if not actions:
@@ -394,32 +416,53 @@ def token_choices(view, effect: str, rng) -> dict:
 
 
 STACKABLE = ("silence", "snare", "mirror", "double")
-# the heuristic's Proc, best first: send a stack back, search for a card, give one away...
-PROC_ORDER = ("mirror", "double", "silence", "snare", "ace", "magnet", "link", "hex", "white", "block", "reveal", "sub")
 
 
-def proc_choices(view, held, rng) -> dict:
-    """A Proc's token and its own choices."""
+def proc_choices(view, held, rng, card_id: str | None) -> dict:
+    """A Proc's token and its own choices: at random with an ``rng``; else
+    the token worth most now (``_proc_value``)."""
     on_stack = _facing_stack(view)
     offered = [(s, t) for s, tokens in sorted(held.items()) for t in tokens if not on_stack or t in STACKABLE]
     if not offered:
         return {}
+    spare = [c for c in view["hand"] if c["id"] != card_id]
     if rng:
         source, token = rng.choice(offered)
     else:
-        source, token = min(offered, key=lambda st: PROC_ORDER.index(st[1]))
+        source, token = max(offered, key=lambda st: _proc_value(view, st[1], st[0], spare))
     out: dict[str, Any] = {"token_from": source, "token": token}
     if token == "block":
-        out["replace"] = rng.random() < 0.5 if rng else False
+        out["replace"] = rng.random() < 0.5 if rng else source == view["seat"]
     if token == "sub":
-        out["color"] = rng.choice(view["table"]["colors"]) if rng else _best_color(view)
-    if token == "magnet":
-        others = [c for c in view["hand"] if not _is_keeper(c)] or view["hand"]
-        # the card played is still in the hand; giving it is refused, so keep to the others
-        others = [c for c in others if c["kind"] != "proc" and not (c["kind"] == "choice")]
-        if others and (rng is None or rng.random() < 0.7):
-            out["give"] = (rng.choice(others) if rng else others[0])["id"]
+        out["color"] = rng.choice(view["table"]["colors"]) if rng else _best_color(view, exclude=card_id)
+    if token == "magnet" and spare and (rng is None or rng.random() < 0.7):
+        # give away the card least worth keeping
+        out["give"] = (rng.choice(spare) if rng else min(spare, key=lambda c: (_is_keeper(c), c["kind"] == "blank")))["id"]
     return out
+
+
+def _proc_value(view, token: str, holder: int, spare) -> float:
+    """What a Proc of ``token`` is worth to the player, in cards: on a stack,
+    sending it back beats passing it on beats stopping it; off a stack, one
+    card given away (Magnet), n cards for the next player (Hex), one for it
+    (White); an Ace adds a card of one's choosing, so it comes last."""
+    stack = view["table"]["stack"]
+    following = _next(view)
+    if stack is not None and stack["victim"] == view["seat"]:
+        return {"mirror": 3 if stack.get("by") is not None else 0, "double": 2, "silence": 1, "snare": 1}.get(token, 0)
+    if token == "magnet":
+        return 1.5 if spare else 0
+    if token == "hex":
+        return len(view["seats"][following]["tokens"])
+    if token == "white":
+        return 0.8
+    if token == "link":
+        underlined = view["table"]["tokens"]["underlined"]
+        return 1.2 if any(c["kind"] == "number" and c["number"] in underlined for c in spare) else 0
+    if token == "block":
+        # the Block goes back to the bag: worth it on the seat closest to winning
+        return 0.5 if holder == _leader(view) else 0.1
+    return {"sub": 0.3, "ace": 0.2, "reveal": 0.1}.get(token, 0)
 
 
 def _answer_offer(view) -> dict:

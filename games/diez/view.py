@@ -43,7 +43,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     }
     if state.stack is not None:
         stack = state.stack
-        table["stack"] = {"pile": stack.pile, "total": stack.total, "victim": stack.victim}
+        table["stack"] = {"pile": stack.pile, "total": stack.total, "victim": stack.victim, "by": stack.by}
     if state.phase == WINDOW:
         play = state.pending
         table["window"] = {"card": faces[play.card], **_public_play(state, play), "asked": sorted(state.asked)}
@@ -65,7 +65,8 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
                 "token": state.giving,
                 "recipients": tokens.recipients(state, state.giving_seat),
             }
-        table["tokens"] = {"bag": dict(tokens.bag_counts(state)), "giving": giving}
+        underlined = [int(n) for n in state.options.get("underlined", tokens.UNDERLINED)]
+        table["tokens"] = {"bag": dict(tokens.bag_counts(state)), "giving": giving, "underlined": underlined}
         table["offer"] = _offer(state)
     seats = [{"cards": len(hand), "tokens": list(held)} for hand, held in zip(state.hands, state.tokens)]
     for index in range(state.seats):
