@@ -43,6 +43,9 @@ class Envelope:
     schema: int = SCHEMA_VERSION  # the format the entry was written in
     prev_hash: str | None = None  # the previous entry's hash; None before the first
     hash: str | None = None  # of this entry's content; None in schema 1
+    # the digest of the entry as stored, when upcasting changed it (else None:
+    # ``digest()`` of what was read is the stored one)
+    stored_digest: str | None = field(default=None, compare=False)
 
     @classmethod
     def wrap(
@@ -148,6 +151,9 @@ class Envelope:
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> "Envelope":
         """An entry as stored, in any schema this code reads (upcast)."""
+        stored_digest = None
+        if raw.get("hash") and raw.get("schema") != CURRENT_SCHEMA:
+            stored_digest = sha256_hex(canonical_json({key: value for key, value in raw.items() if key != "hash"}))
         raw = upcast(raw)
         return cls(
             version=raw["version"],
@@ -163,4 +169,5 @@ class Envelope:
             secret=raw["secret"],
             prev_hash=raw["prev_hash"],
             hash=raw["hash"],
+            stored_digest=stored_digest,
         )

@@ -11,12 +11,18 @@ Schemas:
 2. Tamper evidence and fair shuffles: every entry carries ``prev_hash`` and
    ``hash`` (see ``events.envelope``), and ``game_started`` commits to the
    deal (``shuffle_commitment``, see ``games.table``).
+3. Diez plays with tokens, an option (default on), and has the option
+   ``underlined``: a Diez game created in an older schema played without
+   tokens, and its creation says so explicitly.
+
+An upcaster may change what a hashed entry holds; the chain is then checked
+against the entry as it was stored (``Envelope.stored_digest``).
 """
 from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-CURRENT_SCHEMA = 2
+CURRENT_SCHEMA = 3
 
 
 class UnknownSchema(ValueError):
@@ -31,9 +37,23 @@ def _v1_to_v2(raw: dict[str, Any]) -> dict[str, Any]:
     return lifted
 
 
+def _v2_to_v3(raw: dict[str, Any]) -> dict[str, Any]:
+    if raw["type"] != "game_created" or raw["public"].get("type") != "diez":
+        return raw
+    # the game was created before Diez had tokens: it was a game without them
+    # (and without the Link token's underlined numbers, which are then the default)
+    options = {**raw["public"]["options"], "tokens": False, "underlined": ["6", "9"]}
+    public = {**raw["public"], "options": options}
+    command = raw["command"]
+    if command is not None:
+        command = {**command, "options": {**(command.get("options") or {}), "tokens": False}}
+    return {**raw, "public": public, "command": command}
+
+
 # schema -> (the upcaster to schema + 1, {event type: public fields it adds})
 UPCASTERS: dict[int, tuple[Callable[[dict[str, Any]], dict[str, Any]], Mapping[str, tuple[str, ...]]]] = {
     1: (_v1_to_v2, {"game_started": ("shuffle_commitment",)}),
+    2: (_v2_to_v3, {}),
 }
 
 

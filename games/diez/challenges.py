@@ -12,6 +12,7 @@ from games.contract import RuleError
 from games.diez import effects
 from games.diez.drawing import draw
 from games.diez.moves import Moves
+from games.diez.offers import begin_turn
 from games.diez.state import Play, Stack, State, Threat, next_seat
 
 RULE = "challenging"
@@ -86,7 +87,7 @@ def _caught(m: Moves, threat: Threat, kind: str) -> None:
     before = threat.stack_before.total if threat.stack_before else 0
     if kind == "draw_color":
         color = play.color
-        draw(m, play.seat, cause="challenge", until=lambda face: face["color"] == color)
+        draw(m, play.seat, cause="challenge", color=color)
     else:
         draw(m, play.seat, cause="challenge", count=before + PLAYER_DRAWS[kind])
     if kind == "choice" and play.effect == "reverse" and not threat.deferred and state.seats > 2:
@@ -106,23 +107,23 @@ def _wrong(m: Moves, threat: Threat, kind: str) -> None:
         # the stack lies on the challenger: it draws all of it and the penalty, and loses its turn
         draw(m, seat, cause="challenge", count=m.state.stack.total + extra, forced=True)
         m.add("stack_cleared")
-        m.add("turn_began", {"seat": next_seat(m.state, seat)})
+        begin_turn(m, next_seat(m.state, seat))
         return
     if kind == "dagger":
         # "they must draw 9": the Dagger's card and eight more; they keep their turn
         draw(m, seat, cause="challenge", count=1 + extra, forced=True)
-        m.add("turn_began", {"seat": seat})
+        begin_turn(m, seat)
         return
     after = effects.apply(m, play, effects.effect_of(m, play))
     draw(m, seat, cause="challenge", count=extra, forced=True)
-    m.add("turn_began", {"seat": after})
+    begin_turn(m, after)
 
 
 def accept(m: Moves, seat: int) -> None:
     """The victim lets the card stand: its effect happens now."""
     threat = m.state.threat
     m.add("accepted", {"seat": seat})
-    m.add("turn_began", {"seat": effects.apply(m, threat.play, effects.effect_of(m, threat.play))})
+    begin_turn(m, effects.apply(m, threat.play, effects.effect_of(m, threat.play)))
 
 
 def _stack(stack: Stack | None) -> dict | None:

@@ -2,10 +2,11 @@
 from marshmallow import Schema, fields, validate
 
 from games.diez.deck import COLORS, WHITE
+from games.diez.tokens import ACTIONS, BAG
 
 CARD_ID = fields.String(validate=validate.Length(min=1, max=64))
 # every effect the seed lists for a Choice; Token and Proc are refused by the
-# rules until tokens exist, with a code that says so
+# rules in a game without tokens, with a code that says so
 EFFECTS = (
     "skip", "reverse", "draw_two", "stop", "tag", "dagger", "token", "trade", "share",
     "proc", "cut_deck", "revive", "stitch_deck",
@@ -25,6 +26,38 @@ class Play(Schema):
     stitch = fields.Integer(strict=True, load_default=None, validate=validate.Range(min=0, max=200))
     new_pile = fields.Boolean(load_default=False)
     discard = fields.List(CARD_ID, load_default=list, validate=validate.Length(max=200))
+    # rule "tokens": Token gives or removes; Steal and Drop All name a holder
+    token_action = fields.String(load_default=None, validate=validate.OneOf(ACTIONS))
+    token_from = fields.Integer(strict=True, load_default=None, validate=validate.Range(min=0, max=99))
+    token = fields.String(load_default=None, validate=validate.OneOf(sorted(BAG)))
+    # rule "proc": Magnet gives one of the player's cards, Block may be replaced
+    give = fields.String(load_default=None, validate=validate.Length(min=1, max=64))
+    replace = fields.Boolean(load_default=False)
+
+
+class GiveToken(Schema):
+    """``give_token``: the seat that receives the token just drawn."""
+
+    to = fields.Integer(strict=True, required=True, validate=validate.Range(min=0, max=99))
+
+
+class Search(Schema):
+    """``search`` (rule "ace"): the card taken from the draw pile."""
+
+    card = fields.String(required=True, validate=validate.Length(min=1, max=64))
+
+
+class GiveCard(Schema):
+    """``give_card`` (rule "magnet"): a card just drawn, to a Magnet holder."""
+
+    card = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    to = fields.Integer(strict=True, required=True, validate=validate.Range(min=0, max=99))
+
+
+class ChooseColor(Schema):
+    """``choose_color`` (rule "sub"): the colour the Sub holder gives a wild card."""
+
+    color = fields.String(required=True, validate=validate.OneOf(COLORS + (WHITE,)))
 
 
 class Draw(Schema):
@@ -44,4 +77,8 @@ SCHEMAS = {
     "pass": NoFields,
     "challenge": NoFields,
     "accept": NoFields,
+    "give_token": GiveToken,
+    "search": Search,
+    "give_card": GiveCard,
+    "choose_color": ChooseColor,
 }

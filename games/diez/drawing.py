@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from games.contract import RuleError
-from games.diez import tokens
+from games.diez import forced_draws, tokens
 from games.diez.deck import matches
 from games.diez.moves import Moves
-from games.diez.state import State, next_seat
+from games.diez.state import State, drawable, next_seat
 from games.rng import derive
 
 RULE = "drawing"
@@ -23,20 +23,25 @@ class Drawn:
     needle: bool  # the Needle stopped the draw
 
 
-def playable(state: State, card: str) -> bool:
-    """Rule "matching": the card may go on at least one discard pile."""
-    face = state.faces[card]
-    return any(matches(face, state.faces[pile.top], pile.color) for pile in state.piles)
+def fits(state: State, seat: int, card: str, pile: int) -> bool:
+    """Rule "matching" for ``seat``: ``card`` may go on discard pile ``pile``
+    (rule "link": an underlined number on an underlined number, for a Link holder)."""
+    face, on = state.faces[card], state.piles[pile]
+    top = state.faces[on.top]
+    return matches(face, top, on.color) or (tokens.linked(state, seat) and tokens.underlined(state, face) and tokens.underlined(state, top))
+
+
+def piles_for(state: State, seat: int, card: str) -> list[int]:
+    return [index for index in range(len(state.piles)) if fits(state, seat, card, index)]
+
+
+def playable(state: State, seat: int, card: str) -> bool:
+    """The card may go on at least one discard pile."""
+    return any(fits(state, seat, card, index) for index in range(len(state.piles)))
 
 
 def has_playable(state: State, seat: int) -> bool:
-    return any(playable(state, card) for card in state.hands[seat])
-
-
-def drawable(state: State) -> int:
-    """Cards a draw can still reach: the draw pile and every discard pile
-    below its top card (reshuffled when the draw pile runs out)."""
-    return len(state.draw_pile) + sum(len(pile.cards) - 1 for pile in state.piles)
+    return any(playable(state, seat, card) for card in state.hands[seat])
 
 
 def draw(
@@ -46,17 +51,31 @@ def draw(
     cause: str,
     count: int | None = None,
     until: Callable[[Mapping[str, Any]], bool] | None = None,
+    color: str | None = None,
     forced: bool = False,
     natural: bool = False,
     needle: str = "stop",
 ) -> Drawn:
     """``seat`` draws ``count`` cards, or until it receives a card ``until``
-    accepts. ``forced``: another player's card made it draw (tokens react to
-    that). ``natural``: a turn's draw for want of a playable card, where a
-    Bomb adds three cards. The Needle stops any draw that would go on,
-    unless the drawer said ``needle="continue"``; it is then shown."""
-    if forced and count is not None:
-        count = tokens.forced_draw(m, seat, count)
+    accepts (or a card of ``color``). ``forced``: another player's card made
+    it draw, and its tokens act (``forced_draws``). ``natural``: a turn's draw
+    for want of a playable card, where a Bomb adds three cards. The Needle
+    stops any draw that would go on, unless the drawer said
+    ``needle="continue"``; it is then shown."""
+    if color is not None:
+        until = lambda face: face["color"] == color  # noqa: E731
+    taken: list[str] = []
+    if forced and tokens.enabled(m.state):
+        count, taken, waits = forced_draws.before(m, seat, count, color, cause)
+        if waits:
+            return Drawn((), None, False)
+    result = _draw(m, seat, cause, count, until, forced, natural, needle)
+    if forced and tokens.enabled(m.state):
+        forced_draws.after(m, seat, taken + list(result.cards))
+    return result
+
+
+def _draw(m: Moves, seat: int, cause: str, count, until, forced: bool, natural: bool, needle: str) -> Drawn:
     drawn: list[str] = []
     batch: list[str] = []
 
@@ -122,7 +141,7 @@ def turn_draw(m: Moves, seat: int, needle: str | None) -> None:
         result = draw(m, seat, cause="turn", count=1)
     else:
         result = draw(
-            m, seat, cause="turn", until=lambda face: playable(m.state, face["id"]), natural=True,
+            m, seat, cause="turn", until=lambda face: playable(m.state, seat, face["id"]), natural=True,
             needle=needle or "stop",
         )
     if result.last is None or result.needle:

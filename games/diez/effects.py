@@ -9,18 +9,23 @@ from __future__ import annotations
 
 from math import ceil
 
-from games.diez import challenges, stacking, tokens
+from games.diez import challenges, proc, stacking, tokens, watchers
 from games.diez.deck import CHALLENGEABLE, TOKEN_CARDS
 from games.diez.drawing import draw
 from games.diez.moves import Moves
+from games.diez.offers import begin_turn
 from games.diez.state import Play, next_seat
+
+CANCELLED = "cancelled"  # rule "snare": the effect of a snared card
 from games.rng import derive
 
 
 def effect_of(m_or_state, play: Play) -> str:
     """The effect a played card has: its kind, or a Choice's chosen effect
-    (``"wild"``: a Choice with none)."""
+    (``"wild"``: a Choice with none); none at all when a Snare cancelled it."""
     state = getattr(m_or_state, "state", m_or_state)
+    if play.snared:
+        return CANCELLED
     kind = state.faces[play.card]["kind"]
     if kind == "choice":
         return play.effect or "wild"
@@ -28,12 +33,20 @@ def effect_of(m_or_state, play: Play) -> str:
 
 
 def resolve(m: Moves) -> None:
-    play = m.state.pending
-    kind = m.state.faces[play.card]["kind"]
-    if kind in CHALLENGEABLE:
-        challenges.open(m, play, effect_of(m, play))
+    """The card in ``state.pending`` acts: first a Sub holder may recolour a
+    wild card; a [C] card then waits for its victim's answer, unless a Mirror
+    sends it back (its player cannot counter it)."""
+    state = m.state
+    play = state.pending
+    sub = watchers.sub_holder(state, play)
+    if sub is not None:
+        watchers.ask_sub(m, sub)
         return
-    m.add("turn_began", {"seat": apply(m, play, kind)})
+    kind = effect_of(m, play)
+    if state.faces[play.card]["kind"] in CHALLENGEABLE and kind != CANCELLED and watchers.mirrored(state, play, kind) is None:
+        challenges.open(m, play, kind)
+        return
+    begin_turn(m, apply(m, play, kind))
 
 
 def apply(m: Moves, play: Play, kind: str) -> int:
@@ -42,18 +55,29 @@ def apply(m: Moves, play: Play, kind: str) -> int:
     player = play.seat
     after = next_seat(state, player)
     on_stack = state.stack is not None
+    mirror = watchers.mirrored(state, play, kind)
+    if mirror is not None:
+        m.add("token_triggered", {"seat": mirror, "token": "mirror", "player": player, "effect": kind})
+        return _reflected(m, play, kind)
+    if kind == CANCELLED:
+        if on_stack:
+            # the snared card did not answer the stack: its player draws it
+            return stacking.take_now(m, player)
+        return after
+    if kind == "proc":
+        return proc.effect(m, play)
     if kind in TOKEN_CARDS:
         tokens.card_effect(m, play, kind)
         return after
     if kind == "skip" or (kind == "reverse" and state.seats == 2):
         # rule "reverse": at two players a Reverse is a Skip
         if on_stack:
-            return stacking.move(m, after)
+            return stacking.move(m, after, player)
         return next_seat(state, after)
     if kind == "reverse":
         m.add("direction_reversed", {"direction": -state.direction})
         back = next_seat(m.state, player)
-        return stacking.move(m, back) if on_stack else back
+        return stacking.move(m, back, player) if on_stack else back
     if kind in stacking.DRAWS:
         return stacking.add(m, play, stacking.DRAWS[kind])
     if kind == "stop":
@@ -61,13 +85,13 @@ def apply(m: Moves, play: Play, kind: str) -> int:
             m.add("stack_cleared")
         return after
     if kind == "tag":
-        return stacking.move(m, play.target) if on_stack else play.target
+        return stacking.move(m, play.target, player) if on_stack else play.target
     if kind == "dagger":
         draw(m, after, cause="dagger", count=1, forced=True)
         return after
     if kind == "draw_color":
         color = play.color
-        draw(m, after, cause="draw_color", until=lambda face: face["color"] == color, forced=True)
+        draw(m, after, cause="draw_color", color=color, forced=True)
         return next_seat(m.state, after)
     if kind == "trade":
         _trade(m, player, after)
@@ -83,6 +107,37 @@ def apply(m: Moves, play: Play, kind: str) -> int:
         _mulligan(m, play)
     elif kind == "flush":
         _flush(m, play)
+    return after
+
+
+def _reflected(m: Moves, play: Play, kind: str) -> int:
+    """Rule "mirror": effect ``kind`` used on its own player, who cannot
+    counter it (a stack it would have put on the holder is drawn at once).
+    The turn then goes on from the player as if the card had no victim."""
+    state = m.state
+    player = play.seat
+    if kind == "reverse":
+        m.add("direction_reversed", {"direction": -state.direction})
+    after = next_seat(m.state, player)
+    stack = state.stack
+    if kind in stacking.DRAWS or (stack is not None and kind in watchers.MOVES_STACK):
+        total = (stack.total if stack else 0) + stacking.DRAWS.get(kind, 0)
+        draw(m, player, cause="mirror", count=total, forced=True)
+        if stack is not None:
+            m.add("stack_cleared")
+    elif kind == "dagger":
+        draw(m, player, cause="mirror", count=1, forced=True)
+    elif kind == "draw_color":
+        draw(m, player, cause="mirror", color=play.color, forced=True)
+    elif kind == "share":
+        _share(m, play, player)
+    elif kind == "drop_all" and state.tokens[player]:
+        m.add("tokens_dropped", {"seat": player, "from": player, "tokens": list(state.tokens[player])})
+    elif kind == "token" and (play.tokens or {}).get("token") in state.tokens[player]:
+        m.add("token_removed", {"seat": player, "from": player, "token": play.tokens["token"]})
+    elif kind == "proc" and (play.tokens or {}).get("token") == "hex" and state.tokens[player]:
+        draw(m, player, cause="mirror", count=len(state.tokens[player]), forced=True)
+    # Skip, Trade, Steal and Proc-Magnet used on oneself do nothing
     return after
 
 

@@ -6,15 +6,19 @@ Each handler below returns the fields its event changes.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Callable
 
 from games.contract import Event, UnknownEvent
 from games.diez.state import (
-    CHALLENGE, DRAWN, OVER, RESOLVING, TURN, WINDOW,
-    Pile, Play, Stack, State, Threat, set_item, without,
+    CHALLENGE, DRAWN, GIVING, LINK, MAGNET, OVER, RESOLVING, SEARCH, SUB, TURN, WINDOW,
+    Offer, Pile, Play, Stack, State, Threat, set_item, without,
 )
 
 Changes = dict[str, Any]
+
+# the token choices a played card may carry (rule "tokens")
+TOKEN_FIELDS = ("token_action", "token_from", "token", "replace")
 
 
 def evolve(state: State, event: Event) -> State:
@@ -79,6 +83,9 @@ def _played(state: State, event: Event) -> Changes:
         stitch=p.get("stitch"),
         new_pile=bool(p.get("new_pile")),
         discard=tuple(mine.get("discard", ())),
+        tokens={key: p[key] for key in TOKEN_FIELDS if key in p} or None,
+        give=mine.get("give"),
+        snared=bool(p.get("snared")),
     )
     changes = dict(
         hands=set_item(state.hands, seat, hand),
@@ -91,6 +98,8 @@ def _played(state: State, event: Event) -> Changes:
     if p["jump_in"]:
         # rule "jumping-in": a jump-in resets a stack and cancels the card it lands on
         changes.update(stack=None, asked=())
+    if state.phase == LINK:
+        changes.update(offers=state.offers[1:])  # the Proc-Link play answers its offer
     return changes
 
 
@@ -121,7 +130,7 @@ def _reshuffled(state: State, event: Event) -> Changes:
 
 
 def _shown(state: State, event: Event) -> Changes:
-    """Needle and Bomb are shown when they act; nothing moves."""
+    """Needle and Bomb are shown when they act, a peeked hand to the peeker; nothing moves."""
     return {}
 
 
@@ -136,7 +145,7 @@ def _kept(state: State, event: Event) -> Changes:
 
 def _stack_set(state: State, event: Event) -> Changes:
     p = event.public
-    return dict(stack=Stack(p["pile"], p["total"], p["victim"]))
+    return dict(stack=Stack(p["pile"], p["total"], p["victim"], p.get("by")))
 
 
 def _stack_cleared(state: State, event: Event) -> Changes:
@@ -223,8 +232,113 @@ def _threat_answered(state: State, event: Event) -> Changes:
     return dict(threat=None, phase=RESOLVING)
 
 
+def _take(held: tuple[str, ...], token: str) -> tuple[str, ...]:
+    at = held.index(token)
+    return held[:at] + held[at + 1 :]
+
+
+def _to_bag(state: State, *tokens: str) -> tuple[str, ...]:
+    return tuple(sorted(state.bag + tokens))
+
+
+def _token_drawn(state: State, event: Event) -> Changes:
+    p = event.public
+    return dict(bag=_take(state.bag, p["token"]), giving=p["token"], giving_seat=p["seat"])
+
+
+def _token_choice_opened(state: State, event: Event) -> Changes:
+    return dict(phase=GIVING, since=event.at, resume=event.public["then"])
+
+
+def _token_given(state: State, event: Event) -> Changes:
+    p = event.public
+    tokens = set_item(state.tokens, p["to"], state.tokens[p["to"]] + (p["token"],))
+    return dict(tokens=tokens, giving=None, giving_seat=None)
+
+
+def _token_removed(state: State, event: Event) -> Changes:
+    p = event.public
+    source = p["from"]
+    return dict(tokens=set_item(state.tokens, source, _take(state.tokens[source], p["token"])), bag=_to_bag(state, p["token"]))
+
+
+def _token_stolen(state: State, event: Event) -> Changes:
+    p = event.public
+    tokens = set_item(state.tokens, p["from"], _take(state.tokens[p["from"]], p["token"]))
+    return dict(tokens=set_item(tokens, p["seat"], tokens[p["seat"]] + (p["token"],)))
+
+
+def _tokens_dropped(state: State, event: Event) -> Changes:
+    p = event.public
+    return dict(tokens=set_item(state.tokens, p["from"], ()), bag=_to_bag(state, *p["tokens"]))
+
+
+def _token_triggered(state: State, event: Event) -> Changes:
+    """A trap token acted and is used up (back to the bag)."""
+    p = event.public
+    if not p.get("used", True):
+        return {}
+    seat = p["seat"]
+    return dict(tokens=set_item(state.tokens, seat, _take(state.tokens[seat], p["token"])), bag=_to_bag(state, p["token"]))
+
+
+def _offer_owed(state: State, event: Event) -> Changes:
+    p = event.public
+    seat = p["seat"]
+    cards = tuple(event.private.get(seat, {}).get("cards", ()))
+    offer = Offer(p["kind"], seat, p.get("count"), p.get("color"), p.get("cause"), cards, tuple(p.get("holders", ())))
+    return dict(offers=state.offers + (offer,))
+
+
+def _offer_opened(state: State, event: Event) -> Changes:
+    return dict(phase=event.public["kind"], since=event.at, resume=event.public["then"])
+
+
+def _offer_answered(state: State, event: Event) -> Changes:
+    return dict(offers=state.offers[1:], phase=RESOLVING)
+
+
+def _searched(state: State, event: Event) -> Changes:
+    """A card taken from anywhere in the draw pile (Ace, White)."""
+    seat = event.public["seat"]
+    card = event.private[seat]["card"]["id"]
+    changes = dict(
+        draw_pile=without(state.draw_pile, [card]), hands=set_item(state.hands, seat, state.hands[seat] + (card,))
+    )
+    if state.phase == SEARCH:
+        changes.update(offers=state.offers[1:], phase=RESOLVING)
+    return changes
+
+
+def _card_given(state: State, event: Event) -> Changes:
+    p = event.public
+    seat, to = p["seat"], p["to"]
+    card = event.private[seat]["card"]["id"]
+    hands = set_item(state.hands, seat, without(state.hands[seat], [card]))
+    changes = dict(hands=set_item(hands, to, hands[to] + (card,)))
+    if state.phase == MAGNET:
+        changes.update(offers=state.offers[1:], phase=RESOLVING)
+    return changes
+
+
+def _sub_asked(state: State, event: Event) -> Changes:
+    return dict(phase=SUB, since=event.at)
+
+
+def _color_substituted(state: State, event: Event) -> Changes:
+    p = event.public
+    pile = state.piles[p["pile"]]
+    recoloured = Pile(pile.cards, pile.colors[:-1] + (p["color"],))
+    play = replace(state.pending, color=p["color"], sub_asked=True)
+    return dict(piles=set_item(state.piles, p["pile"], recoloured), pending=play, phase=RESOLVING)
+
+
+def _sub_declined(state: State, event: Event) -> Changes:
+    return dict(pending=replace(state.pending, sub_asked=True), phase=RESOLVING)
+
+
 def _turn_began(state: State, event: Event) -> Changes:
-    return dict(turn=event.public["seat"], phase=TURN, since=event.at, pending=None, drawn=None, asked=())
+    return dict(turn=event.public["seat"], phase=TURN, since=event.at, pending=None, drawn=None, asked=(), resume=None)
 
 
 def _won(state: State, event: Event) -> Changes:
@@ -256,6 +370,22 @@ _EVENTS: dict[str, Callable[[State, Event], Changes]] = {
     "challenge_opened": _challenge_opened,
     "challenged": _threat_answered,
     "accepted": _threat_answered,
+    "token_drawn": _token_drawn,
+    "token_choice_opened": _token_choice_opened,
+    "token_given": _token_given,
+    "token_removed": _token_removed,
+    "token_stolen": _token_stolen,
+    "tokens_dropped": _tokens_dropped,
+    "token_triggered": _token_triggered,
+    "offer_owed": _offer_owed,
+    "offer_opened": _offer_opened,
+    "offer_declined": _offer_answered,
+    "searched": _searched,
+    "card_given": _card_given,
+    "hand_peeked": _shown,
+    "sub_asked": _sub_asked,
+    "color_substituted": _color_substituted,
+    "sub_declined": _sub_declined,
     "turn_began": _turn_began,
     "won": _won,
 }

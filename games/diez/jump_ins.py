@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from games.contract import RuleError
-from games.diez import effects, playing
+from games.diez import effects, playing, tokens
 from games.diez.deck import copies, identical, is_mundane
 from games.diez.moves import Moves
 from games.diez.state import WINDOW, Play, State, next_seat
@@ -66,7 +66,9 @@ def claim_possible(state: State, play: Play) -> bool:
 def asked_seats(state: State, play: Play) -> tuple[int, ...]:
     following, skipped, hand_changes = aftermath(state, play)
     return tuple(
-        seat for seat in range(state.seats) if seat != skipped and (seat != following or hand_changes)
+        seat
+        for seat in range(state.seats)
+        if seat != skipped and (seat != following or hand_changes) and not tokens.silenced(state, seat)
     )
 
 

@@ -6,19 +6,25 @@ from __future__ import annotations
 from typing import Any, Iterator, Mapping
 
 from games.contract import RuleError
-from games.diez import jump_ins, stacking, tokens
-from games.diez.deck import BLACK, COLORS, WHITE, CHOICE_EFFECTS, TOKEN_CARDS, is_wild, matches
-from games.diez.drawing import draw
+from games.diez import jump_ins, offers, proc, stacking, tokens, watchers
+from games.diez.deck import BLACK, COLORS, WHITE, CHOICE_EFFECTS, TOKEN_CARDS, is_wild
+from games.diez.drawing import draw, fits, piles_for
 from games.diez.moves import Moves
-from games.diez.state import CHALLENGE, DRAWN, TURN, WINDOW, State
+from games.diez.state import CHALLENGE, DRAWN, LINK, TURN, WINDOW, State
 
 # the fields a play may carry besides ``card`` and ``pile``, and the effect each belongs to
-CHOICE_FIELDS = ("color", "effect", "target", "share_from", "revive", "stitch", "new_pile", "discard")
+CHOICE_FIELDS = (
+    "color", "effect", "target", "share_from", "revive", "stitch", "new_pile", "discard",
+    "token_action", "token_from", "token", "give", "replace",
+)
 
 
 def play(m: Moves, command: Mapping[str, Any]) -> None:
     """The ``play`` command: a card from the hand of the seat whose turn it is."""
     state, seat = m.state, command["seat"]
+    if offers.waiting(state, seat, LINK):
+        _play_linked(m, command)
+        return
     _check_turn(state, seat)
     card = command.get("card")
     face = _in_hand(state, seat, card)
@@ -29,9 +35,8 @@ def play(m: Moves, command: Mapping[str, Any]) -> None:
     index = _pile(state, command.get("pile"))
     stack = stacking.facing(state, seat)
     if stack is not None:
-        stacking.check(state, stack, face, command.get("effect"), index)
-    pile = state.piles[index]
-    if not matches(face, state.faces[pile.top], pile.color):
+        stacking.check(state, stack, face, command, index)
+    if not fits(state, seat, card, index):
         raise RuleError(
             "card_does_not_match",
             "matching",
@@ -42,14 +47,33 @@ def play(m: Moves, command: Mapping[str, Any]) -> None:
     after_play(m)
 
 
+def _play_linked(m: Moves, command: Mapping[str, Any]) -> None:
+    """Rule "proc" (Link): an underlined number, on any pile, whatever its colour."""
+    state, seat = m.state, command["seat"]
+    card = command.get("card")
+    face = _in_hand(state, seat, card)
+    if not tokens.underlined(state, face):
+        raise RuleError("not_underlined", "link", "A Proc of Link lets you play an underlined number only.")
+    index = _pile(state, command.get("pile"))
+    public, private = choices(state, seat, face, command, index, on_stack=False)
+    place(m, seat, face, index, public, private, jump_in=False)
+    after_play(m)
+
+
 def place(
     m: Moves, seat: int, face: Mapping[str, Any], pile: int, public: dict, private: dict, jump_in: bool
 ) -> None:
+    snared = watchers.snared(m.state, seat, face)
+    if snared:
+        public = {**public, "snared": True}
     m.add(
         "played",
         {"seat": seat, "card": dict(face), "pile": pile, "jump_in": jump_in, **public},
         {seat: private} if private else None,
     )
+    if snared:
+        # rule "snare": used up on the card it cancels
+        m.add("token_triggered", {"seat": seat, "token": "snare"})
 
 
 def after_play(m: Moves) -> None:
@@ -59,7 +83,6 @@ def after_play(m: Moves) -> None:
     state = m.state
     play = state.pending
     face = state.faces[play.card]
-    tokens.card_played(m, play)
     if not state.hands[play.seat]:
         if not is_wild(face):
             m.add("won", {"seat": play.seat})
@@ -97,13 +120,18 @@ def choices(
         public["color"] = face["color"]  # the card's own colour (None: a Blank)
     if kind == "choice":
         use("effect")
-        if effect in TOKEN_CARDS:
+        if effect in ("token", "proc") and tokens.enabled(state):
+            pass  # rule "choice": Token and Proc are non-wild cards' effects like any other
+        elif effect in TOKEN_CARDS:
             raise RuleError(
-                "effect_comes_with_tokens", "choice", f"The {effect} effect acts on tokens, which this game does not have yet."
+                "effect_comes_with_tokens",
+                "choice",
+                f"The {effect} effect acts on tokens, which this game does not play with."
+                if not tokens.enabled(state) else f"A Choice takes the effects of non-wild cards: {effect} is a wild card.",
             )
-        if effect is not None and effect not in CHOICE_EFFECTS:
+        elif effect is not None and effect not in CHOICE_EFFECTS:
             raise RuleError("unknown_effect", "choice", f"A Choice may take one of {', '.join(CHOICE_EFFECTS)}, not {effect!r}.")
-        if on_stack and stacking.stacking_effect(face, effect) is None:
+        if on_stack and stacking.stacking_effect(face, effect, command.get("token")) is None:
             raise RuleError("must_stack", stacking.RULE, "On a stack a Choice must act as Skip, Reverse, Draw 2, Stop or Tag.")
         public["effect"] = effect
     if acts_as == "tag":
@@ -132,6 +160,12 @@ def choices(
             raise RuleError("unknown_pile", "stitch deck", "There is no other discard pile to stitch.")
     if acts_as == "cut_deck":
         public["new_pile"] = bool(use("new_pile"))
+    if acts_as in ("token", "steal", "drop_all") and tokens.enabled(state):
+        public.update(tokens.choices(state, seat, acts_as, use))
+    if acts_as == "proc" and tokens.enabled(state):
+        more, hidden = proc.choices(state, seat, face["id"], use, on_stack)
+        public.update(more)
+        private.update(hidden)
     if kind in ("mulligan", "flush"):
         discard = list(use("discard") or [])
         _check_discard(state, seat, face, discard, public.get("color"))
@@ -223,26 +257,34 @@ def _playable(state: State, seat: int) -> Iterator[tuple[str, list[int]]]:
                 if jump_ins.may_jump_in(state, play, state.faces[card]):
                     yield card, [play.pile]
         return
+    if state.phase == LINK:
+        if offers.waiting(state, seat, LINK):
+            for card in state.hands[seat]:
+                if tokens.underlined(state, state.faces[card]):
+                    yield card, list(range(len(state.piles)))
+        return
     if state.phase not in (TURN, DRAWN) or seat != state.turn:
         return
     if state.phase == DRAWN:
-        piles = _piles_for(state, state.drawn)
+        piles = piles_for(state, seat, state.drawn)
         if piles:
             yield state.drawn, piles
         return
     stack = stacking.facing(state, seat)
+    if stack is not None and tokens.silenced(state, seat):
+        return  # rule "silence": no stacking, the stack is drawn
     for card in state.hands[seat]:
         face = state.faces[card]
         if stack is None:
-            piles = _piles_for(state, card)
-        elif face["kind"] == "choice" or stacking.stacking_effect(face, None) is not None:
-            piles = [stack.pile] if stack.pile in _piles_for(state, card) else []
+            piles = piles_for(state, seat, card)
+        elif face["kind"] == "choice" or _may_stack(state, face):
+            piles = [stack.pile] if fits(state, seat, card, stack.pile) else []
         else:
             piles = []
         if piles:
             yield card, piles
 
 
-def _piles_for(state: State, card: str) -> list[int]:
-    face = state.faces[card]
-    return [i for i, pile in enumerate(state.piles) if matches(face, state.faces[pile.top], pile.color)]
+def _may_stack(state: State, face: Mapping[str, Any]) -> bool:
+    effect = stacking.stacking_effect(face, None)
+    return effect is not None and (effect != "proc" or proc.may_stack(state))

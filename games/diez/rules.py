@@ -3,15 +3,16 @@ command) and what the service asks (``actions``, ``to_act``, ``deadlines``,
 ``result``). The rules themselves live in the modules named after them."""
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import count
 from typing import Any, Callable, Mapping
 
 from games.contract import Deadline, Event, Option, RuleError
-from games.diez import challenges, drawing, jump_ins, playing, stacking
+from games.diez import challenges, drawing, effects, jump_ins, offers, playing, proc, stacking, tokens, watchers
 from games.diez.deck import DECK_OPTIONS, WHITE, color_totals, faces, shuffled_deck
 from games.diez.evolve import evolve  # noqa: F401 (the game's evolve, with decide)
 from games.diez.moves import Moves
-from games.diez.state import CHALLENGE, DRAWN, OVER, TURN, WINDOW, State
+from games.diez.state import CHALLENGE, DRAWN, GIVING, LINK, MAGNET, OVER, SEARCH, SUB, TURN, WINDOW, State, drawable, next_seat
 from games.options import refuse, with_defaults
 from games.rng import derive
 from games.timing import clock_options, deadline
@@ -25,6 +26,12 @@ CHALLENGE_SECONDS = 15
 
 OPTIONS = (
     Option("hand_size", "integer", 7, "Cards dealt to each player.", minimum=1, maximum=20),
+    Option("tokens", "boolean", True, "Play with the bag of 24 tokens (Token, Steal, Proc and Drop All act on them)."),
+    Option(
+        "underlined", "array", list(tokens.UNDERLINED),
+        "The underlined numbers, which a Link holder plays on one another regardless of colour.",
+        minimum=0, maximum=10, choices=tuple(str(n) for n in range(10)),
+    ),
     *DECK_OPTIONS,
     *clock_options(TURN_SECONDS, {"jump_in": JUMP_IN_SECONDS, "challenge": CHALLENGE_SECONDS}),
 )
@@ -44,7 +51,8 @@ def validate_options(spec, seats: int, given: Mapping[str, Any]) -> dict[str, An
 
 
 def initial_state(seats: int, options: Mapping[str, Any], seed: str) -> State:
-    return State(seats=seats, options=dict(options), seed=seed, deck_colors=color_totals(options))
+    state = State(seats=seats, options=dict(options), seed=seed, deck_colors=color_totals(options))
+    return replace(state, bag=tokens.full_bag()) if tokens.enabled(state) else state
 
 
 def start(state: State, at: int) -> list[Event]:
@@ -133,8 +141,36 @@ def _accept(m: Moves, command: Mapping[str, Any]) -> None:
     challenges.accept(m, seat)
 
 
+def _give_token(m: Moves, command: Mapping[str, Any]) -> None:
+    seat = command["seat"]
+    tokens.give(m, seat, command.get("to"))
+    offers.begin_turn(m, m.state.resume)
+
+
+def _search(m: Moves, command: Mapping[str, Any]) -> None:
+    offers.search(m, command["seat"], command.get("card"))
+
+
+def _give_card(m: Moves, command: Mapping[str, Any]) -> None:
+    offers.give_card(m, command["seat"], command.get("card"), command.get("to"))
+
+
+def _choose_color(m: Moves, command: Mapping[str, Any]) -> None:
+    watchers.choose_color(m, command["seat"], command.get("color"))
+    effects.resolve(m)
+
+
 def _pass(m: Moves, command: Mapping[str, Any]) -> None:
-    jump_ins.pass_(m, command["seat"])
+    """``pass``: let a jump-in window, a Magnet offer, a Proc-Link play or a
+    Sub's colour choice go by."""
+    state, seat = m.state, command["seat"]
+    if state.phase == SUB:
+        watchers.decline_sub(m, seat)
+        effects.resolve(m)
+    elif state.phase in (MAGNET, LINK):
+        offers.decline(m, seat)
+    else:
+        jump_ins.pass_(m, seat)
 
 
 def _timeout(m: Moves, command: Mapping[str, Any]) -> None:
@@ -142,8 +178,16 @@ def _timeout(m: Moves, command: Mapping[str, Any]) -> None:
     (drawing if it makes it draw), draws a stack, keeps a drawn card, and in
     an ordinary turn draws (stopping at the Needle) and keeps what it drew."""
     state, seat = m.state, command["seat"]
-    if state.phase == WINDOW and seat in state.asked:
-        jump_ins.pass_(m, seat)
+    if (state.phase == WINDOW and seat in state.asked) or (state.phase in (SUB, MAGNET, LINK) and seat in to_act(state)):
+        _pass(m, command)
+    elif state.phase == SEARCH and seat in to_act(state):
+        # the top card: what an ordinary draw would have given
+        offers.search(m, seat, state.draw_pile[0])
+    elif state.phase == GIVING and seat == state.giving_seat:
+        # the first seat in turn order that may take it
+        allowed = tokens.recipients(state, seat)
+        to = next(s for s in (next_seat(state, seat, k) for k in range(1, state.seats + 1)) if s in allowed)
+        _give_token(m, {"seat": seat, "to": to})
     elif state.phase == CHALLENGE and seat == state.threat.victim:
         challenges.accept(m, seat)
     elif state.phase == DRAWN and seat == state.turn:
@@ -151,7 +195,7 @@ def _timeout(m: Moves, command: Mapping[str, Any]) -> None:
     elif state.phase == TURN and seat == state.turn:
         if stacking.facing(state, seat) is not None:
             stacking.take(m, seat, None)
-        elif drawing.has_playable(state, seat) and not drawing.drawable(state):
+        elif drawing.has_playable(state, seat) and not drawable(state):
             # nothing to draw and passing is not allowed: the first playable card goes
             card, piles = next(iter(playing.playable_cards(state, seat).items()))
             _play_for(m, seat, card, piles[0])
@@ -173,6 +217,10 @@ def _play_for(m: Moves, seat: int, card: str, pile: int) -> None:
         command["target"] = seat
     if face["kind"] == "stitch_deck" and len(m.state.piles) > 1:
         command["stitch"] = next(i for i in range(len(m.state.piles)) if i != pile)
+    if tokens.enabled(m.state):
+        command.update(tokens.default_choices(m.state, seat, face["kind"]))
+        if face["kind"] == "proc":
+            command.update(proc.default_choices(m.state, stacking.facing(m.state, seat) is not None))
     playing.play(m, command)
 
 
@@ -194,6 +242,10 @@ _COMMANDS: dict[str, Callable[[Moves, Mapping[str, Any]], None]] = {
     "keep": _keep,
     "jump_in": jump_ins.jump_in,
     "pass": _pass,
+    "give_token": _give_token,
+    "search": _search,
+    "give_card": _give_card,
+    "choose_color": _choose_color,
     "challenge": _challenge,
     "accept": _accept,
     "timeout": _timeout,
@@ -208,6 +260,12 @@ def to_act(state: State) -> list[int]:
         return sorted(state.asked)
     if state.phase == CHALLENGE:
         return [state.threat.victim]
+    if state.phase == GIVING:
+        return [state.giving_seat]
+    if state.phase in (SEARCH, MAGNET, LINK):
+        return [state.offers[0].seat]
+    if state.phase == SUB:
+        return [watchers.sub_holder(state, state.pending)]
     if state.phase in (TURN, DRAWN):
         return [state.turn]
     return []
@@ -216,6 +274,10 @@ def to_act(state: State) -> list[int]:
 def actions(state: State, seat: int) -> list[str]:
     if seat not in to_act(state):
         return []
+    if state.phase in _ANSWERS:
+        return list(_ANSWERS[state.phase])
+    if state.phase == LINK:
+        return (["play"] if playing.can_play(state, seat) else []) + ["pass"]
     cards = playing.can_play(state, seat)
     if state.phase == WINDOW:
         return (["jump_in"] if cards else []) + ["pass"]
@@ -230,7 +292,7 @@ def actions(state: State, seat: int) -> list[str]:
         if state.threat is not None and state.threat.victim == seat:
             out.append("challenge")
         return out
-    if not (cards and not drawing.drawable(state)):
+    if not (cards and not drawable(state)):
         out.append("draw")
     return out
 
@@ -243,10 +305,21 @@ def deadlines(state: State) -> list[Deadline]:
     if state.phase == CHALLENGE:
         at = deadline(state.since, options["challenge_seconds"])
         return [] if at is None else [Deadline(state.threat.victim, at, "challenge")]
+    if state.phase == SUB:
+        # a yes-or-no question, like a challenge
+        at = deadline(state.since, options["challenge_seconds"])
+        return [] if at is None else [Deadline(to_act(state)[0], at, "sub")]
+    if state.phase in (GIVING, SEARCH, MAGNET, LINK):
+        at = deadline(state.since, options["turn_seconds"])
+        return [] if at is None else [Deadline(to_act(state)[0], at, state.phase)]
     if state.phase in (TURN, DRAWN):
         at = deadline(state.since, options["turn_seconds"])
         return [] if at is None else [Deadline(state.turn, at, "turn")]
     return []
+
+
+# the commands that answer each question a seat may owe
+_ANSWERS = {GIVING: ("give_token",), SEARCH: ("search",), MAGNET: ("give_card", "pass"), SUB: ("choose_color", "pass")}
 
 
 def result(state: State) -> dict[str, Any] | None:

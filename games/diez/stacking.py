@@ -6,8 +6,10 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from games.contract import RuleError
+from games.diez import proc, tokens
 from games.diez.drawing import draw
 from games.diez.moves import Moves
+from games.diez.offers import begin_turn
 from games.diez.state import Play, Stack, State, next_seat
 
 RULE = "stacking"
@@ -18,13 +20,16 @@ STACKERS = ("skip", "reverse", "draw_two", "draw_four", "stop", "tag")
 DRAWS = {"draw_two": 2, "draw_four": 4}
 
 
-def stacking_effect(face: Mapping[str, Any], effect: str | None) -> str | None:
+def stacking_effect(face: Mapping[str, Any], effect: str | None, token: str | None = None) -> str | None:
     """The effect ``face`` has on a stack (a Choice's chosen one), or None
     when it may not be stacked. A Choice takes the effects of non-wild
-    cards only, so it may not act as a Draw 4."""
+    cards only, so it may not act as a Draw 4. A Proc stacks with a
+    Stackable token (rule "proc"); ``token=None`` asks whether it could."""
     kind = effect if face["kind"] == "choice" else face["kind"]
     if face["kind"] == "choice" and kind == "draw_four":
         return None
+    if kind == "proc":
+        return kind if token is None or token in proc.STACKABLE else None
     return kind if kind in STACKERS else None
 
 
@@ -34,13 +39,17 @@ def facing(state: State, seat: int) -> Stack | None:
     return stack if stack is not None and stack.victim == seat else None
 
 
-def check(state: State, stack: Stack, face: Mapping[str, Any], effect: str | None, pile: int) -> None:
+def check(state: State, stack: Stack, face: Mapping[str, Any], command: Mapping[str, Any], pile: int) -> None:
     """A play by the victim of ``stack`` must stack onto it."""
-    if stacking_effect(face, effect) is None:
+    if tokens.silenced(state, stack.victim):
+        raise RuleError("silenced", "silence", "You hold a Silence token: you may not stack. Draw the stack.")
+    effect = stacking_effect(face, command.get("effect"), command.get("token"))
+    if effect is None or (effect == "proc" and not proc.may_stack(state)):
         raise RuleError(
             "must_stack",
             RULE,
-            "You face a stack: stack a Skip, Reverse, Draw 2, Draw 4, Stop, Tag or Choice (as one of them) on it, or draw.",
+            "You face a stack: stack a Skip, Reverse, Draw 2, Draw 4, Stop, Tag, a Proc of a Stackable token "
+            "or a Choice (as one of them) on it, or draw.",
         )
     if pile != stack.pile:
         raise RuleError("stack_pile", RULE, f"Stacking must be done on pile {stack.pile}, where the stack lies.")
@@ -52,20 +61,34 @@ def add(m: Moves, play: Play, amount: int) -> int:
     victim = next_seat(m.state, play.seat)
     stack = m.state.stack
     total = (stack.total if stack else 0) + amount
-    m.add("stack_set", {"pile": play.pile, "total": total, "victim": victim})
+    _set(m, play.pile, total, victim, play.seat)
     return victim
 
 
-def move(m: Moves, victim: int) -> int:
+def move(m: Moves, victim: int, by: int) -> int:
     """Skip, Reverse or Tag on a stack: the same total, a new victim."""
     stack = m.state.stack
-    m.add("stack_set", {"pile": stack.pile, "total": stack.total, "victim": victim})
+    _set(m, stack.pile, stack.total, victim, by)
     return victim
+
+
+def _set(m: Moves, pile: int, total: int, victim: int, by: int) -> None:
+    """``by``, the seat that put the stack on its victim, matters only to a
+    Proc of Mirror: games without tokens record the event as they always did,
+    so their older logs still re-decide to the same events."""
+    public = {"pile": pile, "total": total, "victim": victim}
+    if tokens.enabled(m.state):
+        public["by"] = by
+    m.add("stack_set", public)
 
 
 def take(m: Moves, seat: int, needle: str | None) -> None:
     """The victim draws the whole total (a forced draw) and loses its turn."""
-    stack = m.state.stack
-    draw(m, seat, cause="stack", count=stack.total, forced=True, needle=needle or "stop")
+    begin_turn(m, take_now(m, seat, needle))
+
+
+def take_now(m: Moves, seat: int, needle: str | None = None) -> int:
+    """``seat`` draws the stack; the seat whose turn comes next."""
+    draw(m, seat, cause="stack", count=m.state.stack.total, forced=True, needle=needle or "stop")
     m.add("stack_cleared")
-    m.add("turn_began", {"seat": next_seat(m.state, seat)})
+    return next_seat(m.state, seat)

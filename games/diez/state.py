@@ -14,6 +14,12 @@ TURN = "turn"  # the seat whose turn it is plays or draws (or answers a stack)
 DRAWN = "drawn"  # after a draw in its turn, the seat plays the drawn card or keeps it
 WINDOW = "window"  # a jump-in window: the asked seats jump in or pass
 CHALLENGE = "challenge"  # the seat a [C] card affects challenges it or accepts it
+GIVING = "giving"  # a player who drew a token from the bag chooses whom to give it
+# offers: a seat owes a decision before the next turn begins (rule "offers")
+SEARCH = "search"  # an Ace's search of the draw pile
+MAGNET = "magnet"  # a forced drawer may give a drawn card to a Magnet holder
+LINK = "link"  # a Proc-Link: the player may play an underlined number
+SUB = "sub"  # the Sub holder may choose the colour of a wild card just played
 RESOLVING = "resolving"  # between events of one command only, never seen outside decide
 OVER = "over"
 
@@ -47,6 +53,7 @@ class Stack:
     pile: int
     total: int
     victim: int
+    by: int | None = None  # the seat whose card put it on the victim (Proc-Mirror sends it back)
 
 
 @dataclass(frozen=True)
@@ -68,6 +75,10 @@ class Play:
     stitch: int | None = None  # Stitch Deck: the pile placed on top
     new_pile: bool = False  # Cut Deck: start a new pile with it
     discard: tuple[str, ...] = ()  # Mulligan or Flush: the cards to discard
+    tokens: Mapping[str, Any] | None = None  # Token, Steal, Drop All, Proc: the token choices
+    give: str | None = None  # Proc-Magnet: the card given to the next player
+    snared: bool = False  # rule "snare": the card has no effect
+    sub_asked: bool = False  # rule "sub": the Sub holder has had its chance to recolour it
 
 
 @dataclass(frozen=True)
@@ -84,6 +95,22 @@ class Threat:
 
 
 @dataclass(frozen=True)
+class Offer:
+    """A decision a seat owes before the next turn begins (rule "offers"):
+    an Ace's ``search`` of the draw pile for a forced draw of ``count`` cards
+    (or until a card of ``color``); a ``magnet`` gift of one of ``cards``
+    (just drawn) to one of ``holders``; a ``link`` play."""
+
+    kind: str
+    seat: int
+    count: int | None = None
+    color: str | None = None
+    cause: str | None = None
+    cards: tuple[str, ...] = ()
+    holders: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
 class State:
     seats: int
     options: Mapping[str, Any]
@@ -94,8 +121,14 @@ class State:
     draw_pile: tuple[str, ...] = ()  # the top card first
     piles: tuple[Pile, ...] = ()
     hands: tuple[tuple[str, ...], ...] = ()
-    # per seat, the tokens it holds: filled by the token issue, empty until then
+    # rule "tokens": per seat, the tokens it holds; the bag (sorted), and a
+    # token drawn from it that its drawer must give before the game goes on
     tokens: tuple[tuple[str, ...], ...] = ()
+    bag: tuple[str, ...] = ()
+    giving: str | None = None
+    giving_seat: int | None = None
+    resume: int | None = None  # whose turn begins once the token is given and the offers answered
+    offers: tuple[Offer, ...] = ()  # the first is open in its phase once the command's effects are done
     turn: int = 0
     direction: int = 1  # 1: seat order (clockwise), -1: reversed
     phase: str = DEALING
@@ -124,6 +157,12 @@ def set_item(items: tuple, index: int, value) -> tuple:
 def without(cards: tuple[str, ...], gone) -> tuple[str, ...]:
     gone = set(gone)
     return tuple(c for c in cards if c not in gone)
+
+
+def drawable(state: State) -> int:
+    """Cards a draw can still reach: the draw pile and every discard pile
+    below its top card (reshuffled when the draw pile runs out)."""
+    return len(state.draw_pile) + sum(len(pile.cards) - 1 for pile in state.piles)
 
 
 def cards_in_play(state: State) -> int:

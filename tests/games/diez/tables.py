@@ -8,7 +8,12 @@ draw pile's ``d<i>`` (the top first), the starting card ``start``.
 """
 from __future__ import annotations
 
-from games.contract import Event
+from collections import Counter
+from dataclasses import replace
+
+import pytest
+
+from games.contract import Event, RuleError
 from games.diez import GAME, rules
 from games.diez.deck import COLORS, COUNTS, WHITE, WILD
 from games.diez.state import State
@@ -85,3 +90,36 @@ def with_pile(state: State, spec: str, card_id: str = "x") -> State:
     fields = dict(state.__dict__)
     fields.update(piles=state.piles + (Pile((card_id,), (card["color"],)),), faces={**state.faces, card_id: card})
     return State(**fields)
+
+
+# -- tokens ---------------------------------------------------------------------
+
+DRAW = ["blue 1", "blue 2", "blue 3", "blue 4", "blue 5", "blue 6", "blue 7", "blue 8", "blue 9"]
+
+
+def table(hands, held=None, start="red 5", options=None, draw=DRAW):
+    """A dealt table whose seats hold the tokens ``held`` (taken from the bag)."""
+    state = dealt(hands, start=start, draw=draw, options=options)
+    if held:
+        taken = Counter(t for seat in held for t in seat)
+        bag = list(state.bag)
+        for token, n in taken.items():
+            for _ in range(n):
+                bag.remove(token)
+        state = replace(state, tokens=tuple(tuple(seat) for seat in held), bag=tuple(bag))
+    return state
+
+
+def play(state, seat=0, **fields):
+    """Play, then everyone asked in the jump-in window passes: every event."""
+    events, state = act(state, seat, "play", card=fields.pop("card", f"s{seat}c0"), **fields)
+    while state.phase == "window":
+        more, state = act(state, state.asked[0], "pass")
+        events += more
+    return events, state
+
+
+def refused(state, seat, kind, **fields) -> RuleError:
+    with pytest.raises(RuleError) as error:
+        act(state, seat, kind, **fields)
+    return error.value

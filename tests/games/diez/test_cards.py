@@ -234,12 +234,18 @@ def test_needle_does_nothing_when_played():
     assert state.turn == 1 and state.piles[0].top == "s0c0"
 
 
+NO_TOKENS = {"tokens": False}
+
+
 def token_card_played(card: str):
+    """Played in a game without tokens (as every game was before them)."""
     color = card.split()[0]
-    return after([[card, "red 1"], ["green 1"], ["green 2"]], start=f"{color} 5")
+    state = dealt([[card, "red 1"], ["green 1"], ["green 2"]], start=f"{color} 5", draw=DRAW, options=NO_TOKENS)
+    _, state = act(state, 0, "play", card="s0c0")
+    return pass_all(state)
 
 
-def test_token_is_played_by_colour_and_symbol_without_effect_until_tokens():
+def test_token_is_played_by_colour_and_symbol_and_without_tokens_has_no_effect():
     state = token_card_played("red token")
     assert state.turn == 1 and state.piles[0].top == "s0c0" and state.tokens == ((), (), ())
     on_symbol = dealt([["blue token", "red 1"], ["green 1"], ["green 2"]], start="red token", draw=DRAW)
@@ -247,22 +253,22 @@ def test_token_is_played_by_colour_and_symbol_without_effect_until_tokens():
     assert on_symbol.piles[0].top == "s0c0"
 
 
-def test_proc_is_played_without_effect_until_tokens():
+def test_proc_is_played_by_colour_and_without_tokens_has_no_effect():
     state = token_card_played("yellow proc")
     assert state.turn == 1 and state.piles[0].top == "s0c0" and state.tokens == ((), (), ())
 
 
-def test_steal_is_played_without_effect_until_tokens():
+def test_steal_is_played_by_colour_and_without_tokens_has_no_effect():
     state = token_card_played("green steal")
     assert state.turn == 1 and state.piles[0].top == "s0c0" and state.tokens == ((), (), ())
 
 
-def test_drop_all_is_a_wild_card_without_effect():
+def test_drop_all_is_a_wild_card_and_with_nobody_holding_tokens_does_nothing_else():
     state = after([["drop_all", "red 1"], ["green 1"], ["green 2"]], color="yellow")
-    assert state.turn == 1 and state.piles[0].color == "yellow"
+    assert state.turn == 1 and state.piles[0].color == "yellow" and state.tokens == ((), (), ())
 
 
-def test_tokens_every_seat_holds_none_and_the_view_shows_them():
+def test_tokens_every_seat_holds_none_at_the_start_and_the_view_shows_them():
     from games.diez.view import view
 
     state = dealt([["red token", "red 1"], ["green 1"], ["green 2"]], draw=DRAW)

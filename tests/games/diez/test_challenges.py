@@ -239,8 +239,8 @@ def test_choice_caught_as_reverse_on_a_stack_gives_the_order_back():
     assert state.direction == 1 and state.turn == 0
 
 
-def test_choice_token_effects_come_with_tokens():
-    state = dealt([["choice", "red 1"], ["green 1"], ["green 2"]])
+def test_choice_token_effects_need_a_game_with_tokens():
+    state = dealt([["choice", "red 1"], ["green 1"], ["green 2"]], options={"tokens": False})
     error = refused(state, 0, "play", card="s0c0", color="red", effect="token")
     assert error.code == "effect_comes_with_tokens" and error.rule == "choice"
     assert refused(state, 0, "play", card="s0c0", color="red", effect="draw_four").code == "unknown_effect"

@@ -1,23 +1,27 @@
 """1,000 seeded games of random legal commands at 2-10 seats: every one
 ends, and no card is ever created or lost (draw pile, every discard pile and
-every hand hold the 170 cards after every command)."""
+every hand hold the 170 cards after every command), and none of the 24
+tokens either (the bag, the seats, a token drawn and not yet given)."""
 from __future__ import annotations
 
 import random
 
 from games import table as tables
 from games.diez import GAME
-from games.diez.state import CHALLENGE, DRAWN, OVER, TURN, WINDOW, cards_in_play
+from games.diez.state import CHALLENGE, DRAWN, GIVING, LINK, MAGNET, OVER, SEARCH, SUB, TURN, WINDOW, cards_in_play
+from games.diez.tokens import BAG, TRAP
 from projections.local import LocalGame
 
 GAMES = 1000
 MAX_COMMANDS = 10_000
-WAITING = (TURN, DRAWN, WINDOW, CHALLENGE, OVER)
+WAITING = (TURN, DRAWN, WINDOW, CHALLENGE, GIVING, SEARCH, MAGNET, LINK, SUB, OVER)
 
 
 def test_random_games_end_and_conserve_cards():
     bot = GAME.bots["random"]
     kinds: set[str] = set()
+    triggered: set[str] = set()  # trap tokens that acted
+    procs: set[str] = set()  # tokens whose Proc effect was used
     for seed in range(GAMES):
         seats = 2 + seed % 9
         local = LocalGame("diez", seats, seed=seed)
@@ -27,15 +31,24 @@ def test_random_games_end_and_conserve_cards():
             # any seat the game waits for may act first (a window asks several)
             seat = rng.choice(tables.to_act(local.game, local.table))
             command = bot(local.view(seat), rng)
-            local.command(seat, command)
+            for envelope in local.command(seat, command):
+                if envelope.type == "token_triggered":
+                    triggered.add(envelope.public["token"])
+                if envelope.type == "played" and "proc" in (envelope.public["card"]["kind"], envelope.public.get("effect")):
+                    procs.add(envelope.public.get("token"))
             kinds.add(command["type"])
             commands += 1
             state = local.table.game
             assert cards_in_play(state) == 170, (seed, commands)
+            # rule "tokens": the 24 tokens are in the bag, held, or just drawn to be given
+            held = sum(map(len, state.tokens)) + len(state.bag) + (state.giving is not None)
+            assert held == sum(BAG.values()) and all(len(t) <= 3 for t in state.tokens), (seed, commands)
             # a command always leaves the game waiting for someone, or over
             assert state.phase in WAITING, (seed, commands, state.phase)
             assert commands < MAX_COMMANDS, seed
         winner = local.table.result["winners"][0]
         assert not local.table.game.hands[winner], seed
-    # the random games went through every command there is
+    # the random games went through every command there is, every trap
+    # token's trigger and every token's Proc
     assert kinds == set(GAME.command_schemas)
+    assert triggered == set(TRAP) and procs - {None} == set(BAG)

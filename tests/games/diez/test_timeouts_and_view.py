@@ -117,7 +117,7 @@ def test_what_a_seat_sees_the_stack_the_challenge_and_the_window():
     assert window["seat"] == 0 and window["asked"] == [0, 2] and window["jump_in"] is False
     state = pass_all(state)
     shown = view(state, 2)
-    assert shown["table"]["stack"] == {"pile": 0, "total": 4, "victim": 1}
+    assert shown["table"]["stack"] == {"pile": 0, "total": 4, "victim": 1, "by": 0}
     challenge = shown["table"]["challenge"]
     assert challenge["victim"] == 1 and challenge["seat"] == 0 and challenge["played_on"] == "red"
     json.dumps(shown)

@@ -1,0 +1,97 @@
+"""Rule "offers": decisions a seat owes before the next turn begins, in the
+order they arose: an Ace's search of the draw pile, a Magnet gift, a
+Proc-Link play (and, first of all, giving a token drawn from the bag).
+
+``begin_turn`` opens the first one owed, or begins the turn; each answer
+calls it again with the seat whose turn was coming (``state.resume``).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from games.contract import RuleError
+from games.diez import forced_draws, tokens
+from games.diez.drawing import draw, reshuffle
+from games.diez.moves import Moves
+from games.diez.state import LINK, MAGNET, SEARCH, State
+
+
+def begin_turn(m: Moves, seat: int) -> None:
+    """Seat ``seat``'s turn begins, unless a decision is owed first."""
+    state = m.state
+    if state.giving is not None:
+        m.add("token_choice_opened", {"seat": state.giving_seat, "token": state.giving, "then": seat})
+        return
+    if state.offers:
+        offer = state.offers[0]
+        if offer.kind == SEARCH and not state.draw_pile and not reshuffle(m):
+            # draws since emptied every pile: there is nothing to search
+            m.add("offer_declined", {"seat": offer.seat, "kind": offer.kind})
+            begin_turn(m, seat)
+            return
+        m.add("offer_opened", {"seat": offer.seat, "kind": offer.kind, "then": seat})
+        return
+    m.add("turn_began", {"seat": seat})
+
+
+def waiting(state: State, seat: int, kind: str) -> bool:
+    return state.phase == kind and state.offers[0].seat == seat
+
+
+def search(m: Moves, seat: int, card: Any) -> None:
+    """The ``search`` command (rule "ace"): any card of the draw pile, then
+    the rest of the forced draw from the top."""
+    state = m.state
+    if not waiting(state, seat, SEARCH):
+        raise RuleError("nothing_to_search", "ace", "No Ace search waits for you.")
+    if card not in state.draw_pile:
+        raise RuleError("not_in_draw_pile", "ace", f"Card {card!r} is not in the draw pile.")
+    offer = state.offers[0]
+    forced_draws.take(m, seat, card, offer.cause or "ace")
+    count = None if offer.count is None else offer.count - 1
+    drawn: tuple[str, ...] = ()
+    if offer.color is not None and state.faces[card]["color"] != offer.color:
+        drawn = draw(m, seat, cause=offer.cause, color=offer.color).cards
+    elif count:
+        drawn = draw(m, seat, cause=offer.cause, count=count).cards
+    if offer.cause != "proc":
+        forced_draws.after(m, seat, (card, *drawn))
+    begin_turn(m, m.state.resume)
+
+
+def give_card(m: Moves, seat: int, card: Any, to: Any) -> None:
+    """The ``give_card`` command (rule "magnet"): one of the cards just drawn
+    goes to a Magnet holder."""
+    state = m.state
+    if not waiting(state, seat, MAGNET):
+        raise RuleError("nothing_to_give", "magnet", "No Magnet offer waits for you.")
+    offer = state.offers[0]
+    if card not in offer.cards or card not in state.hands[seat]:
+        raise RuleError("not_drawn", "magnet", f"Card {card!r} is not one of the cards you were just made to draw.")
+    if to not in offer.holders or "magnet" not in state.tokens[to]:
+        raise RuleError("not_a_magnet", "magnet", f"Give the card to a Magnet holder: one of seats {list(offer.holders)}.")
+    give(m, seat, to, card, "magnet")
+    begin_turn(m, m.state.resume)
+
+
+def give(m: Moves, seat: int, to: int, card: str, cause: str) -> None:
+    """A card handed from one hand to another: the table sees who to whom."""
+    face = dict(m.state.faces[card])
+    m.add("card_given", {"seat": seat, "to": to, "cause": cause}, {seat: {"card": face}, to: {"card": face}})
+
+
+def decline(m: Moves, seat: int) -> None:
+    """``pass`` on a Magnet offer or a Proc-Link play."""
+    state = m.state
+    if not (waiting(state, seat, MAGNET) or waiting(state, seat, LINK)):
+        raise RuleError("nothing_to_pass", "offers", "Nothing waits for your answer.")
+    m.add("offer_declined", {"seat": seat, "kind": state.phase})
+    begin_turn(m, m.state.resume)
+
+
+def owe_link(m: Moves, seat: int) -> None:
+    """Rule "proc" (Link): the player may play an underlined number at once,
+    if it holds one."""
+    state = m.state
+    if any(tokens.underlined(state, state.faces[card]) for card in state.hands[seat]):
+        m.add("offer_owed", {"kind": LINK, "seat": seat})
