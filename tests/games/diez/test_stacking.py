@@ -5,7 +5,7 @@ import pytest
 
 from games.contract import RuleError
 from games.diez import rules
-from tests.games.diez.tables import act, dealt, pass_all, types, with_pile
+from tests.games.diez.tables import act, dealt, pass_all, with_pile
 
 DRAW = ["blue 1", "blue 2", "blue 3", "blue 4", "blue 5", "blue 6", "blue 7", "blue 8", "blue 9", "yellow 1", "yellow 2"]
 
