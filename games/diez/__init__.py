@@ -3,9 +3,12 @@
 The package is split by rule: ``deck`` (cards, counts, matching), ``drawing``
 (natural and forced draws, Needle, Bomb, reshuffles), ``playing`` (the play
 command and what follows every play), ``jump_ins`` (the window), ``effects``
-(what each card does), ``stacking``, ``challenges``, ``tokens`` (the hooks the
-token issue fills), ``state``/``evolve``/``moves`` (the state and its events),
-``rules`` (decide and what the service asks), ``view``, ``commands``, ``bots``.
+(what each card does), ``stacking``, ``challenges``, ``tokens`` (the bag, the
+token cards, the passive tokens), ``forced_draws`` (the tokens that act on a
+forced draw), ``watchers`` (Snare, Mirror, Sub), ``proc``, ``offers`` (the
+decisions owed before a turn), ``state``/``evolve``/``moves`` (the state and
+its events), ``rules`` (decide and what the service asks), ``view``,
+``commands``, ``bots``.
 """
 from __future__ import annotations
 

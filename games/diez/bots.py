@@ -6,6 +6,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Mapping
 
+from games.diez.deck import MUNDANE
+from games.diez.proc import STACKABLE
+
 STACK_EFFECTS = ("skip", "reverse", "draw_two", "stop", "tag")
 KEEPERS = ("draw_two", "draw_four")  # with every wild card: kept for stacking
 
@@ -123,7 +126,6 @@ TWINNED = ("dek", "el", "skip", "reverse", "draw_two", "token")  # kinds the dec
 MIRRORED = ("skip", "draw_two", "draw_four", "dagger", "draw_color", "share")  # what a Mirror sends back
 MIRRORED_COST = 10  # an attack that comes back costs what it would have cost the next player
 SNARE_BAIT = 4  # a Snare is best spent on a cheap power card, not an attack
-MUNDANE = ("number", "dek", "el", "blank", "needle")
 
 
 def _turn(view) -> dict:
@@ -415,7 +417,6 @@ def token_choices(view, effect: str, rng, card_id: str | None = None) -> dict:
     return {"token_from": max(held, key=lambda s: sum(t not in HARMFUL for t in held[s]))}
 
 
-STACKABLE = ("silence", "snare", "mirror", "double")
 
 
 def proc_choices(view, held, rng, card_id: str | None) -> dict:

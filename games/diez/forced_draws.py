@@ -15,7 +15,7 @@ from typing import Sequence
 
 from games.diez.deck import WHITE
 from games.diez.moves import Moves
-from games.diez.state import drawable
+from games.diez.state import State, drawable
 
 
 def before(m: Moves, seat: int, count: int | None, color: str | None, cause: str) -> tuple[int | None, list[str], bool]:
@@ -34,10 +34,10 @@ def before(m: Moves, seat: int, count: int | None, color: str | None, cause: str
     if "ace" in held and drawable(state):
         # rule "ace": the draw waits until the drawer has chosen its card
         m.add("token_triggered", {"seat": seat, "token": "ace"})
-        m.add("offer_owed", {"kind": "search", "seat": seat, "count": count, "color": color, "cause": cause})
+        owe_search(m, seat, count, color, cause)
         return count, [], True
     taken: list[str] = []
-    white = next((card for card in m.state.draw_pile if state.faces[card]["color"] == WHITE), None)
+    white = topmost_white(m.state)
     if "white" in held and white is not None:
         # rule "white token": no white card in the draw pile, no effect, and the token stays
         m.add("token_triggered", {"seat": seat, "token": "white"})
@@ -57,6 +57,17 @@ def after(m: Moves, seat: int, cards: Sequence[str]) -> None:
     if not holders or not cards or any(offer.kind == "magnet" and offer.seat == seat for offer in state.offers):
         return
     m.add("offer_owed", {"kind": "magnet", "seat": seat, "holders": holders}, {seat: {"cards": list(cards)}})
+
+
+def owe_search(m: Moves, seat: int, count: int | None, color: str | None, cause: str) -> None:
+    """Rules "ace" and "offers": ``seat`` owes a search of the draw pile for
+    a draw of ``count`` cards (or until ``color``)."""
+    m.add("offer_owed", {"kind": "search", "seat": seat, "count": count, "color": color, "cause": cause})
+
+
+def topmost_white(state: State) -> str | None:
+    """Rule "white token": the first white card from the top of the draw pile."""
+    return next((card for card in state.draw_pile if state.faces[card]["color"] == WHITE), None)
 
 
 def take(m: Moves, seat: int, card: str, cause: str) -> None:

@@ -36,10 +36,7 @@ def choices(state: State, seat: int, card: str, use: Callable[[str], Any], on_st
     if not in_play(state):
         return {}, {}
     token, source = use("token"), use("token_from")
-    if not isinstance(source, int) or isinstance(source, bool) or not 0 <= source < state.seats:
-        raise RuleError("token_holder_required", RULE, "Name the token (token) and the seat holding it (token_from).")
-    if token not in state.tokens[source]:
-        raise RuleError("token_not_held", RULE, f"Seat {source} holds no {token!r} token.")
+    tokens.check_held(state, source, token, RULE)
     if on_stack and token not in STACKABLE:
         raise RuleError("must_stack", "stacking", f"Only a Proc of {', '.join(STACKABLE)} may answer a stack, not {token!r}.")
     public: dict[str, Any] = {"token": token, "token_from": source}
@@ -114,9 +111,9 @@ def effect(m: Moves, play: Play) -> int:
         offers.owe_link(m, player)
     elif token == "ace":
         if drawable(state):
-            m.add("offer_owed", {"kind": "search", "seat": player, "count": 1, "color": None, "cause": "proc"})
+            forced_draws.owe_search(m, player, 1, None, "proc")
     elif token == "white":
-        white = next((card for card in state.draw_pile if state.faces[card]["color"] == WHITE), None)
+        white = forced_draws.topmost_white(state)
         if white is not None:
             forced_draws.take(m, after, white, "proc")
     # Sub: the colour was chosen with the play

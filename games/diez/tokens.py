@@ -68,10 +68,6 @@ def token_actions(state: "State", seat: int) -> list[str]:
     return out
 
 
-def count_of(state: "State", seat: int, token: str) -> int:
-    return state.tokens[seat].count(token)
-
-
 # -- the choices made when a token card is played --------------------------------
 
 
@@ -93,7 +89,7 @@ def choices(state: "State", seat: int, acts_as: str, use) -> dict[str, Any]:
             )
         if action == "remove":
             source, token = use("token_from"), use("token")
-            _check_held(state, source, token, "token")
+            check_held(state, source, token, "token")
             return {"token_action": "remove", "token_from": source, "token": token}
         return {"token_action": "give"}
     if acts_as == "steal":
@@ -103,7 +99,7 @@ def choices(state: "State", seat: int, acts_as: str, use) -> dict[str, Any]:
             source, token = use("token_from"), use("token")
             if source == seat:
                 raise RuleError("steal_from_another", "steal", "Steal takes a token from another player.")
-            _check_held(state, source, token, "steal")
+            check_held(state, source, token, "steal")
             return {"token_from": source, "token": token}
         return {}
     if acts_as == "drop_all":
@@ -141,9 +137,10 @@ def _why(possible: list[str]) -> str:
     return "both are open"
 
 
-def _check_held(state: "State", source: Any, token: Any, rule: str) -> None:
+def check_held(state: "State", source: Any, token: Any, rule: str) -> None:
+    """A play naming ``token`` held by seat ``source`` (Token, Steal, Proc)."""
     if not isinstance(source, int) or isinstance(source, bool) or not 0 <= source < state.seats:
-        raise RuleError("token_holder_required", rule, "Name the seat (token_from) holding the token.")
+        raise RuleError("token_holder_required", rule, "Name the token (token) and the seat holding it (token_from).")
     if token not in state.tokens[source]:
         raise RuleError("token_not_held", rule, f"Seat {source} holds no {token!r} token.")
 
@@ -192,10 +189,6 @@ def draw_token(m: "Moves", seat: int) -> str:
     return token
 
 
-def waiting_to_give(state: "State") -> bool:
-    return state.giving is not None
-
-
 def give(m: "Moves", seat: int, to: Any) -> None:
     """The ``give_token`` command: the token just drawn goes to ``to``."""
     state = m.state
@@ -212,14 +205,19 @@ def give(m: "Moves", seat: int, to: Any) -> None:
     m.add("token_given", {"seat": seat, "to": to, "token": state.giving})
 
 
+def holds(state: "State", seat: int, token: str) -> bool:
+    """Does ``seat`` hold ``token`` (in a game played with tokens)?"""
+    return enabled(state) and token in state.tokens[seat]
+
+
 def silenced(state: "State", seat: int) -> bool:
     """Rule "silence": the holder may not stack or jump in."""
-    return enabled(state) and "silence" in state.tokens[seat]
+    return holds(state, seat, "silence")
 
 
 def linked(state: "State", seat: int) -> bool:
     """Rule "link": the holder may play an underlined number on another."""
-    return enabled(state) and "link" in state.tokens[seat]
+    return holds(state, seat, "link")
 
 
 def underlined(state: "State", face: Mapping[str, Any]) -> bool:
@@ -229,7 +227,7 @@ def underlined(state: "State", face: Mapping[str, Any]) -> bool:
 
 def revealed(state: "State", seat: int) -> bool:
     """Rule "reveal": the holder's hand lies face up on the table."""
-    return enabled(state) and "reveal" in state.tokens[seat]
+    return holds(state, seat, "reveal")
 
 
 def bag_counts(state: "State") -> Mapping[str, int]:

@@ -28,7 +28,7 @@ ON_HOLDER = ("steal", "drop_all")  # and Token when it removes, Proc-Hex and Pro
 
 def snared(state: State, seat: int, face: Mapping[str, Any]) -> bool:
     """Rule "snare": does the seat's Snare cancel this card?"""
-    return tokens.enabled(state) and "snare" in state.tokens[seat] and not is_mundane(face)
+    return tokens.holds(state, seat, "snare") and not is_mundane(face)
 
 
 def victim(state: State, play: Play, kind: str) -> int | None:
