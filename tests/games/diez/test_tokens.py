@@ -283,3 +283,19 @@ def test_link_the_underlined_numbers_are_an_option():
     assert {m["card"] for m in view(state, 0)["moves"]} == {"s0c0", "s0c1"}
     default = table(hands, held=[["link"], []], start="red 1")
     assert {m["card"] for m in view(default, 0)["moves"]} == {"s0c1"}
+
+
+# -- Offers -------------------------------------------------------------------------
+
+
+def test_offers_are_asked_one_at_a_time_in_the_order_they_arose_before_the_next_turn():
+    state = table([["red draw_two", "red 1"], ["green 1", "green 2"], ["green 3"]], held=[[], ["ace"], ["magnet"]])
+    _, state = play(state)
+    _, state = act(state, 1, "draw")
+    assert state.phase == "search" and [o.kind for o in state.offers] == ["search"]
+    events, state = act(state, 1, "search", card="d3")
+    # the search completed the draw, which now owes the Magnet's offer, asked before seat 2's turn
+    assert types(events)[-1] == "offer_opened" and state.phase == "magnet" and state.resume == 2
+    assert [c["id"] for c in view(state, 1)["offered"]] == ["d3", "d0"]
+    _, state = act(state, 1, "give_card", card="d3", to=2)
+    assert state.phase == "turn" and state.turn == 2 and state.offers == ()
