@@ -31,11 +31,21 @@ def idempotency_key(game_id: str, scope: str, key: str) -> str:
     return f"game:{{{game_id}}}:idempotency:{scope}:{key}"
 
 
+def versions_channel(game_id: str) -> str:
+    """The shard channel on which every append announces the game's new
+    version. It carries the game's hash tag, so in a cluster it lives on the
+    shard that holds the game, and the append script may publish to it."""
+    return f"game:{{{game_id}}}:versions"
+
+
 # KEYS: stream, idempotency record ("" for none), tokens hash ("" for none)
-# ARGV: expected version, idempotency record, its ttl, token hash, seat, entries...
+# ARGV: expected version, idempotency record, its ttl, token hash, seat,
+#       versions channel, entries...
 # The version check, the idempotency check and every write happen in one
 # script, so two writers at one version cannot both append, and a retry that
-# races its own first attempt still finds the first answer.
+# races its own first attempt still finds the first answer. The script then
+# announces the new version on the game's shard channel (SPUBLISH), which
+# wakes the clients waiting on that game in every API process.
 APPEND_SCRIPT = """
 if KEYS[2] ~= '' then
   local prior = redis.call('GET', KEYS[2])
@@ -43,7 +53,7 @@ if KEYS[2] ~= '' then
 end
 local version = redis.call('XLEN', KEYS[1])
 if version ~= tonumber(ARGV[1]) then return {'conflict', tostring(version)} end
-for i = 6, #ARGV do
+for i = 7, #ARGV do
   version = version + 1
   redis.call('XADD', KEYS[1], version .. '-0', 'e', ARGV[i])
 end
@@ -53,6 +63,7 @@ end
 if KEYS[3] ~= '' then
   redis.call('HSET', KEYS[3], ARGV[4], ARGV[5])
 end
+redis.call('SPUBLISH', ARGV[6], tostring(version))
 return {'ok', tostring(version)}
 """
 
@@ -118,6 +129,7 @@ class EventStore:
                 IDEMPOTENCY_TTL_SECONDS,
                 token[0] if token else "",
                 token[1] if token else "",
+                versions_channel(game_id),
                 *(e.to_json() for e in envelopes),
             ],
         )
@@ -144,16 +156,6 @@ class EventStore:
             return []
         entries = self.redis.xrange(stream_key(game_id), f"{after + 1}-0", end)
         return list(_decode(entries))
-
-    def wait(self, game_id: str, after: int, timeout_seconds: float) -> bool:
-        """Block until the log passes version ``after`` or the time is up.
-
-        A blocking stream read: the server wakes us when an event lands.
-        """
-        if self.version(game_id) > after:
-            return True
-        answer = self.redis.xread({stream_key(game_id): f"{after}-0"}, count=1, block=max(1, int(timeout_seconds * 1000)))
-        return bool(answer)
 
     def seat_for_token(self, game_id: str, token_hash: str) -> int | None:
         seat = self.redis.hget(tokens_key(game_id), token_hash)

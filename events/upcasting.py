@@ -14,6 +14,9 @@ Schemas:
 3. Diez plays with tokens, an option (default on), and has the option
    ``underlined``: a Diez game created in an older schema played without
    tokens, and its creation says so explicitly.
+4. Every game has the option ``spectator_delay`` (seconds spectators see the
+   game behind; see ``projections.spectators``): a game created in an older
+   schema had none, and its creation says so explicitly.
 
 An upcaster may change what a hashed entry holds; the chain is then checked
 against the entry as it was stored (``Envelope.stored_digest``).
@@ -22,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-CURRENT_SCHEMA = 3
+CURRENT_SCHEMA = 4
 
 
 class UnknownSchema(ValueError):
@@ -50,10 +53,19 @@ def _v2_to_v3(raw: dict[str, Any]) -> dict[str, Any]:
     return {**raw, "public": public, "command": command}
 
 
+def _v3_to_v4(raw: dict[str, Any]) -> dict[str, Any]:
+    if raw["type"] != "game_created":
+        return raw
+    # spectators saw every game as it happened before the option existed
+    options = {**raw["public"]["options"], "spectator_delay": 0}
+    return {**raw, "public": {**raw["public"], "options": options}}
+
+
 # schema -> (the upcaster to schema + 1, {event type: public fields it adds})
 UPCASTERS: dict[int, tuple[Callable[[dict[str, Any]], dict[str, Any]], Mapping[str, tuple[str, ...]]]] = {
     1: (_v1_to_v2, {"game_started": ("shuffle_commitment",)}),
     2: (_v2_to_v3, {}),
+    3: (_v3_to_v4, {}),
 }
 
 

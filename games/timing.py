@@ -1,8 +1,11 @@
-"""Turn and reaction-window clocks, shared by every game.
+"""Turn and reaction-window clocks, and the spectators' delay, shared by
+every game.
 
 Each game lists its clocks among its options with ``clock_options`` so the
 names are the same everywhere: ``turn_seconds`` and one ``<window>_seconds``
 per reaction window. 0 means no timeouts (a correspondence game).
+``spectator_delay`` holds the public table that many seconds behind the
+game (``projections.spectators``).
 """
 from __future__ import annotations
 
@@ -14,6 +17,8 @@ from games.contract import Option
 # table does not stall; a reaction window only asks "do you object?".
 DEFAULT_TURN_SECONDS = 60
 DEFAULT_WINDOW_SECONDS = 15
+# Spectators see a game this many seconds late at most (an hour).
+MAX_SPECTATOR_DELAY = 3600
 # How many timeouts in a row hand a seat to a bot until its player acts again.
 DEFAULT_AUTOPILOT_AFTER = 3
 
@@ -50,6 +55,17 @@ def clock_options(
             "Timeouts in a row after which a bot plays for the seat until its player acts again.",
             minimum=1,
             maximum=100,
+        )
+    )
+    options.append(
+        Option(
+            "spectator_delay",
+            "integer",
+            0,
+            "Seconds the public table (summary, public feed and stream) lags behind the game while it runs, "
+            "so a spectator cannot relay it to a player in time; seats see their own views at once.",
+            minimum=0,
+            maximum=MAX_SPECTATOR_DELAY,
         )
     )
     return tuple(options)

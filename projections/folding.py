@@ -18,6 +18,7 @@ from events.store import EventStore
 from games import table as tables
 from games.contract import Game
 from games.registry import GAMES
+from projections import spectators
 
 
 @dataclass(frozen=True)
@@ -58,24 +59,67 @@ def step(
     return Envelope.wrap_all(events, folded.version, folded.last_hash, seat, command_id, command, actor)
 
 
+@dataclass(frozen=True)
+class Public:
+    """A game as spectators may see it now, and when they may see more."""
+
+    folded: Folded
+    next_release: int | None  # ms; None: nothing newer is held back
+
+
 class Projection:
-    """Loads games from the store, remembering the newest fold per game."""
+    """Loads games from the store, remembering the newest fold per game
+    (and, for games with a spectators' delay, the newest public fold)."""
 
     def __init__(self, store: EventStore, capacity: int = 2048):
         self.store = store
         self.capacity = capacity
         self._cache: OrderedDict[str, Folded] = OrderedDict()
+        self._public: OrderedDict[str, Folded] = OrderedDict()
         self._lock = threading.Lock()
 
-    def load(self, game_id: str) -> Folded | None:
-        """The game as of its newest event; None if it does not exist."""
+    def load(self, game_id: str, known: int = 0) -> Folded | None:
+        """The game as of its newest event; None if it does not exist.
+
+        ``known``: a version the caller knows the log has reached (announced
+        by the store's notifications); a cached fold at or past it is served
+        without asking the store.
+        """
         cached = self._get(game_id)
+        if cached is not None and known and cached.version >= known:
+            return cached
         after = cached.version if cached else 0
         newer = self.store.read(game_id, after=after)
         folded = fold(newer, cached, game_id)
         if folded is not None and folded is not cached:
             self._put(folded)
         return folded
+
+    def public(self, game_id: str, now: int, known: int = 0) -> Public | None:
+        """The game as spectators may see it at ``now`` (ms): behind by its
+        ``spectator_delay`` while it runs (``projections.spectators``)."""
+        newest = self.load(game_id, known)
+        if newest is None:
+            return None
+        delay = spectators.delay_ms(newest.table)
+        if not delay:
+            return Public(newest, None)
+        with self._lock:
+            shown = self._public.get(game_id)
+        if shown is not None and shown.version > newest.version:
+            shown = None  # the store went back in time: fold afresh
+        pending = self.store.read(game_id, after=shown.version if shown else 0, upto=newest.version)
+        count = spectators.released(pending, now, delay)
+        public = fold(pending[:count], shown, game_id)
+        if public is not shown:
+            with self._lock:
+                self._public[game_id] = public
+                self._public.move_to_end(game_id)
+                while len(self._public) > self.capacity:
+                    self._public.popitem(last=False)
+        if public.version == newest.version:
+            return Public(newest, None)
+        return Public(public, spectators.release_at(pending[count], delay))
 
     def at(self, game_id: str, version: int) -> Folded | None:
         """The game as it was at ``version`` (folded afresh: replays are rare)."""

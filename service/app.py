@@ -30,13 +30,14 @@ def create_app(config: Config | None = None, client: redis.Redis | None = None, 
     app.config["OPERATOR_TOKEN"] = config.operator_token
     app.json.sort_keys = False
     if client is None:
-        client = connect(config.redis_url, config.redis_socket_timeout)
-    app.extensions["tabletell"] = Services(client, clock)
+        client = connect(config.redis_url, config.redis_socket_timeout, config.redis_max_connections)
+    app.extensions["tabletell"] = Services(client, clock, config=config)
 
-    from service.api import audit, games, meta, play
+    from service.api import audit, games, meta, play, streams
 
-    for module in (meta, games, play, audit):
+    for module in (meta, games, play, streams, audit):
         app.register_blueprint(module.bp, url_prefix="/v1")
+    app.register_blueprint(meta.root)
     _register_errors(app)
     return app
 

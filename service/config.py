@@ -9,34 +9,60 @@ from redis.backoff import ExponentialBackoff
 from redis.retry import Retry
 
 
+def _int(name: str, default: int) -> int:
+    return int(os.environ.get(name, default))
+
+
 @dataclass(frozen=True)
 class Config:
     redis_url: str = "redis://127.0.0.1:6379/0"
     # a command or a join is a few hundred bytes; anything near this is abuse
     max_body_bytes: int = 64 * 1024
-    # seconds a blocking read may hold a connection (?wait= is at most 30)
+    # seconds a store command may take before it fails (the RQ workers'
+    # blocking reads wait up to a few seconds less than this)
     redis_socket_timeout: float = 40.0
+    # store connections per process; a request waits up to 5 s for a free one
+    # (then 503). Waiting clients hold none: they are woken by notifications
+    redis_max_connections: int = 64
     # the bearer token of operators (listing games, logs of running games);
     # unset: no operator access
     operator_token: str | None = None
+    # a comment on every open stream this often, so proxies keep it open
+    stream_heartbeat_seconds: float = 15.0
+    # open streams and waits at once, per seat token and per client address
+    # (0: no limit)
+    max_streams_per_token: int = 8
+    max_streams_per_client: int = 256
 
     @classmethod
     def from_env(cls) -> "Config":
         return cls(
             redis_url=os.environ.get("REDIS_URL", cls.redis_url),
-            max_body_bytes=int(os.environ.get("MAX_BODY_BYTES", cls.max_body_bytes)),
+            max_body_bytes=_int("MAX_BODY_BYTES", cls.max_body_bytes),
+            redis_max_connections=_int("REDIS_MAX_CONNECTIONS", cls.redis_max_connections),
             operator_token=os.environ.get("OPERATOR_TOKEN") or None,
+            stream_heartbeat_seconds=float(os.environ.get("STREAM_HEARTBEAT_SECONDS", cls.stream_heartbeat_seconds)),
+            max_streams_per_token=_int("MAX_STREAMS_PER_TOKEN", cls.max_streams_per_token),
+            max_streams_per_client=_int("MAX_STREAMS_PER_CLIENT", cls.max_streams_per_client),
         )
 
 
-def connect(url: str, socket_timeout: float = Config.redis_socket_timeout) -> redis.Redis:
+def connect(
+    url: str,
+    socket_timeout: float = Config.redis_socket_timeout,
+    max_connections: int = Config.redis_max_connections,
+) -> redis.Redis:
     """A client for the store. When the store is down a request fails fast
     (two quick retries, then 503), instead of redis-py's default backoff of
-    several seconds; reads may block up to ``socket_timeout`` (long polls)."""
-    return redis.Redis.from_url(
+    several seconds. The pool is bounded: under gevent thousands of requests
+    may be in flight, and each would otherwise open a connection of its own."""
+    pool = redis.BlockingConnectionPool.from_url(
         url,
+        max_connections=max_connections,
+        timeout=5,
         socket_connect_timeout=2,
         socket_timeout=socket_timeout,
         health_check_interval=30,
         retry=Retry(ExponentialBackoff(cap=0.2, base=0.02), retries=2),
     )
+    return redis.Redis(connection_pool=pool)

@@ -22,6 +22,7 @@ TITLES = {
     413: "Content too large",
     415: "Unsupported media type",
     422: "Rule violation",
+    429: "Too many requests",
     500: "Internal error",
     503: "Service unavailable",
 }
@@ -34,6 +35,7 @@ class Problem(Exception):
         self.code = code
         self.detail = detail
         self.extra = extra
+        self.headers: dict[str, str] = {}  # sent with the answer (Retry-After, say)
 
     def body(self) -> dict[str, Any]:
         return {
@@ -50,6 +52,7 @@ class Problem(Exception):
         response = Response(json.dumps(self.body()), status=self.status, mimetype=PROBLEM_JSON)
         if self.status == 401:
             response.headers["WWW-Authenticate"] = 'Bearer realm="tabletell"'
+        response.headers.update(self.headers)
         return response
 
 

@@ -37,6 +37,12 @@ class Wait(Schema):
     wait = fields.Integer(load_default=0, validate=validate.Range(min=0, max=30))
 
 
+class StreamQuery(Schema):
+    # view: the reader's view each time it changes; events: each event as the reader may see it
+    data = fields.String(load_default="view", validate=validate.OneOf(["view", "events"]))
+    last_event_id = fields.Integer(validate=validate.Range(min=0, max=2**53))
+
+
 class GamesQuery(Schema):
     status = fields.String(validate=validate.OneOf(["waiting", "active", "finished"]))
     type = fields.String(validate=validate.OneOf(sorted(GAMES)))

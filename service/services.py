@@ -7,13 +7,16 @@ from events.store import EventStore
 from projections.folding import Projection
 from service.auth import Seats
 from service.commands import Commands, now_ms
+from service.config import Config
 from service.index import GameIndex
+from service.realtime.streams import Realtime
 from service.views_cache import ViewCache
 from service.workers.dispatch import DEFAULT_GRACE_MS, Dispatcher
 
 
 class Services:
-    def __init__(self, client: redis.Redis, clock=now_ms, grace_ms: int = DEFAULT_GRACE_MS):
+    def __init__(self, client: redis.Redis, clock=now_ms, grace_ms: int = DEFAULT_GRACE_MS, config: Config | None = None):
+        config = config or Config()
         self.redis = client
         self.clock = clock
         self.store = EventStore(client)
@@ -25,3 +28,6 @@ class Services:
         )
         self.seats = Seats(self.store, self.commands.exists)
         self.views = ViewCache()
+        self.realtime = Realtime(
+            self, config.stream_heartbeat_seconds, config.max_streams_per_token, config.max_streams_per_client
+        )

@@ -50,7 +50,9 @@ OPERATOR_TOKEN = "operator-secret-for-tests"
 
 @pytest.fixture
 def app(redis_client, clock):
-    return create_app(Config(operator_token=OPERATOR_TOKEN), client=redis_client, clock=clock)
+    app = create_app(Config(operator_token=OPERATOR_TOKEN), client=redis_client, clock=clock)
+    yield app
+    app.extensions["tabletell"].realtime.shutdown()  # its notifier lets go of the store
 
 
 @pytest.fixture
@@ -108,4 +110,98 @@ def live_app(redis_client):
     """The API on the real clock, for tests with workers (which use it too)."""
     from service.commands import now_ms
 
-    return create_app(Config(operator_token=OPERATOR_TOKEN), client=redis_client, clock=now_ms)
+    app = create_app(Config(operator_token=OPERATOR_TOKEN), client=redis_client, clock=now_ms)
+    yield app
+    app.extensions["tabletell"].realtime.shutdown()
+
+
+class ApiServer:
+    """The API as `make run` serves it (gunicorn, its worker class, two
+    processes), on a free port, against the tests' store."""
+
+    def __init__(self, redis_url: str, metrics_dir, **settings: str):
+        import os
+        import subprocess
+
+        from service.embedded_redis import free_port
+        from service.run import gunicorn_command
+
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        env = {
+            **os.environ,
+            "REDIS_URL": redis_url,
+            "OPERATOR_TOKEN": OPERATOR_TOKEN,
+            "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir),
+            "HOST": "127.0.0.1",
+            "WEB_CONCURRENCY": "2",
+            "ACCESS_LOG": "off",
+            "GRACEFUL_SECONDS": "3",
+            **settings,
+        }
+        self.process = subprocess.Popen(
+            gunicorn_command(str(self.port), env),
+            env=env,
+            start_new_session=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        self._wait_healthy()
+
+    def _wait_healthy(self, seconds: float = 60) -> None:
+        import time
+        import urllib.request
+
+        deadline = time.monotonic() + seconds
+        while True:
+            assert self.process.poll() is None, "gunicorn exited"
+            try:
+                with urllib.request.urlopen(self.url + "/v1/health", timeout=2) as response:
+                    if response.status == 200:
+                        return
+            except OSError:
+                pass
+            assert time.monotonic() < deadline, "the API did not come up"
+            time.sleep(0.1)
+
+    def metric(self, name: str, **labels: str) -> float:
+        """A figure of ``/metrics``, summed over the server's processes."""
+        import urllib.request
+
+        with urllib.request.urlopen(self.url + "/metrics", timeout=10) as response:
+            text = response.read().decode()
+        wanted = name + ("{" + ",".join(f'{k}="{v}"' for k, v in labels.items()) + "}" if labels else "")
+        for line in text.splitlines():
+            if line.startswith(wanted + " "):
+                return float(line.rsplit(" ", 1)[1])
+        return 0.0
+
+    def stop(self) -> None:
+        import os
+        import signal
+
+        try:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            self.process.wait(timeout=15)
+        except ProcessLookupError:
+            pass
+        except Exception:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+
+
+@pytest.fixture(scope="session")
+def api_server(redis_server, tmp_path_factory):
+    """A real API server (gunicorn, gevent workers) for tests of what only a
+    real server does: streams, thousands of waiters, disconnects. Fast
+    heartbeats, so a test sees them; the per-client cap off, since every test
+    client shares one address."""
+    server = ApiServer(
+        redis_server.url,
+        tmp_path_factory.mktemp("metrics"),
+        STREAM_HEARTBEAT_SECONDS="0.5",
+        MAX_STREAMS_PER_CLIENT="0",
+        REDIS_MAX_CONNECTIONS="16",
+    )
+    yield server
+    server.stop()

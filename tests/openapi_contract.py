@@ -64,3 +64,11 @@ def check(path: str, method: str, response) -> None:
         validator.validate(response.get_json())
     for header in described.get("headers", {}):
         assert header in response.headers, f"{method} {path} {status} lacks the {header} header"
+
+
+def check_schema(name: str, instance) -> None:
+    """Raises if ``instance`` breaks ``components/schemas/<name>``."""
+    validator = jsonschema.Draft202012Validator(
+        {"$ref": f"{SPEC_URI}#/{_pointer('components', 'schemas', name)}"}, registry=_registry()
+    )
+    validator.validate(instance)

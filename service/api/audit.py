@@ -77,9 +77,11 @@ def replay(game_id: str):
     seat = svc.seats.seat(game_id, required=False)
     query = schemas.load(schemas.ReplayQuery, request.args.to_dict(), "query")
     current = svc.commands.load(game_id)
-    version = query.get("version", current.version)
-    if version > current.version:
-        raise invalid_fields({"version": [f"The game has {current.version} versions."]}, "query")
+    # spectators may replay only what is public: the game behind its delay
+    shown = current if seat is not None else svc.realtime.visible(game_id, None).folded
+    version = query.get("version", shown.version)
+    if version > shown.version:
+        raise invalid_fields({"version": [f"The game has {shown.version} versions you may see."]}, "query")
     then = fold(svc.store.read(game_id, upto=version), None, game_id)
     body = {"game_id": game_id, "version": version, "seat": seat, "view": seat_view(then, seat), "state": None}
     if current.table.status == tables.FINISHED:

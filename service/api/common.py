@@ -4,8 +4,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from contextlib import contextmanager
+from typing import Iterator
+
 from flask import current_app, request
 
+from service.auth import bearer
+from service.commands import token_hash
 from service.problems import Problem
 
 ETAG = re.compile(r'^\s*(?:W/)?"?(\d+)"?\s*$')
@@ -39,3 +44,22 @@ def version_header(name: str) -> int | None:
 
 def etag(version: int) -> str:
     return f'"{version}"'
+
+
+def open_waiter(kind: str, game_id: str, seat: int | None):
+    """A waiter for this request (a long poll or a stream), counted against
+    the caps of its seat token and its client address."""
+    token = bearer() if seat is not None else None
+    return services().realtime.open(
+        kind, game_id, token_hash(token) if token else None, request.remote_addr, request.environ
+    )
+
+
+@contextmanager
+def waiting(game_id: str, seat: int | None) -> Iterator:
+    """A long poll's waiter, released when the request has its answer."""
+    waiter = open_waiter("wait", game_id, seat)
+    try:
+        yield waiter
+    finally:
+        waiter.close()

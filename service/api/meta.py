@@ -1,13 +1,22 @@
 """Service-level routes: health and the catalogue of game types."""
 from __future__ import annotations
 
-from flask import Blueprint
+from flask import Blueprint, Response
 
 from games.registry import GAMES
 from service.api.common import services
 from service.app import json_response
+from service.metrics import exposition
 
 bp = Blueprint("meta", __name__)
+root = Blueprint("metrics", __name__)
+
+
+@root.get("/metrics")
+def metrics():
+    """Prometheus metrics of every process of this server."""
+    body, content_type = exposition()
+    return Response(body, content_type=content_type)
 
 
 @bp.get("/health")

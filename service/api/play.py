@@ -5,7 +5,7 @@ from flask import Blueprint, Response, json, request
 
 from projections.views import feed, seat_view
 from service import schemas
-from service.api.common import etag, json_body, services, version_header
+from service.api.common import etag, json_body, services, version_header, waiting
 from service.app import json_response
 from service.problems import Problem
 
@@ -20,9 +20,9 @@ def view(game_id: str):
     folded = svc.commands.load(game_id)
     known = version_header("If-None-Match")
     if known is not None and known == folded.version and query["wait"]:
-        # long poll: a blocking stream read wakes us when the next event lands
-        if svc.store.wait(game_id, known, query["wait"]):
-            folded = svc.commands.load(game_id)
+        # long poll: the process's notifier wakes us when the next event lands
+        with waiting(game_id, seat) as waiter:
+            folded = svc.realtime.wait(waiter, game_id, seat, known, query["wait"]).folded
     headers = {"ETag": etag(folded.version), "Cache-Control": "private, no-cache", "Vary": "Authorization"}
     if known is not None and known == folded.version:
         return Response(status=304, headers=headers)
@@ -49,10 +49,13 @@ def event_feed(game_id: str):
     svc = services()
     seat = svc.seats.seat(game_id, required=False)
     query = schemas.load(schemas.EventsQuery, request.args.to_dict(), "query")
-    folded = svc.commands.load(game_id)
+    svc.commands.load(game_id)  # 404 for an unknown game
+    # spectators read the public log, behind by the game's spectator_delay
+    visible = svc.realtime.visible(game_id, seat)
     after = query["after"]
-    if query["wait"] and folded.version <= after:
-        svc.store.wait(game_id, after, query["wait"])
-    envelopes = svc.store.read(game_id, after=after)
-    version = envelopes[-1].version if envelopes else max(folded.version, after)
+    if query["wait"] and visible.folded.version <= after:
+        with waiting(game_id, seat) as waiter:
+            visible = svc.realtime.wait(waiter, game_id, seat, after, query["wait"])
+    envelopes = svc.store.read(game_id, after=after, upto=visible.folded.version)
+    version = envelopes[-1].version if envelopes else max(visible.folded.version, after)
     return json_response({"version": version, "events": feed(envelopes, seat)})

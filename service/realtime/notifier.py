@@ -1,0 +1,246 @@
+"""One subscriber per process that wakes every local client waiting on a game.
+
+The append script announces each game's new version on the game's shard
+channel (``events.store.versions_channel``: ``SPUBLISH``, so in a cluster
+only the game's shard carries it). An API process subscribes (``SSUBSCRIBE``)
+to the channels of the games its clients wait on, over one connection, and
+one reader (a greenlet under gevent, a thread otherwise) wakes the waiters of
+a game when its version arrives. A waiting client costs a ``Watch`` (an event
+and a set entry), never a thread or a store connection.
+
+Subscribing is confirmed before a waiter reads the store, so an append is
+either seen by that read or announced after it: nothing falls between. A
+channel without waiters stays subscribed for ``linger_seconds`` (long polls
+come back at once), then is dropped. When the connection breaks, redis-py
+subscribes again on reconnect; every waiter of a re-confirmed channel is
+woken to read the store again, since announcements made while the
+connection was down are lost (pub/sub delivers at most once).
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+import redis
+
+from events.store import versions_channel
+from service.metrics import WATCHED_GAMES
+
+log = logging.getLogger("tabletell.notifier")
+
+
+class Watch:
+    """One waiting client: woken by an announcement of its game, by the
+    client going away, or by the process shutting down."""
+
+    __slots__ = ("notifier", "game_id", "channel", "_event", "gone")
+
+    def __init__(self, notifier: "Notifier", game_id: str, channel: "_Channel"):
+        self.notifier = notifier
+        self.game_id = game_id
+        self.channel = channel
+        self._event = threading.Event()
+        self.gone = False  # the client disconnected
+
+    @property
+    def version(self) -> int:
+        """The newest version announced since the channel was subscribed (0: none)."""
+        return self.channel.version
+
+    @property
+    def ended(self) -> bool:
+        """Stop waiting: the client is gone or the process is shutting down."""
+        return self.gone or self.notifier.closed
+
+    def wake(self) -> None:
+        self._event.set()
+
+    def client_gone(self) -> None:
+        self.gone = True
+        self._event.set()
+
+    def wait(self, timeout: float) -> bool:
+        """Sleep until woken or ``timeout`` seconds pass; True when woken."""
+        woken = self._event.wait(max(0.0, timeout))
+        self._event.clear()
+        return woken
+
+    def close(self) -> None:
+        self.notifier._release(self)
+
+    def __enter__(self) -> "Watch":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+class _Channel:
+    __slots__ = ("name", "confirmed", "watches", "idle_since", "version")
+
+    def __init__(self, name: str):
+        self.name = name
+        self.confirmed = threading.Event()
+        self.watches: set[Watch] = set()
+        self.idle_since: float | None = None
+        self.version = 0
+
+
+class Notifier:
+    def __init__(self, client: redis.Redis, linger_seconds: float = 30.0, confirm_seconds: float = 5.0):
+        # a connection of its own, outside the request pool: it is held for
+        # as long as the process subscribes to anything
+        kwargs = dict(client.connection_pool.connection_kwargs)
+        kwargs.update(socket_timeout=None, socket_keepalive=True, health_check_interval=0)
+        self._client = redis.Redis(connection_pool=redis.ConnectionPool(connection_class=client.connection_pool.connection_class, **kwargs))
+        self.linger_seconds = linger_seconds
+        self.confirm_seconds = confirm_seconds
+        self.closed = False
+        self._lock = threading.Lock()
+        self._channels: dict[str, _Channel] = {}  # game id -> channel
+        self._games: dict[bytes, str] = {}  # channel name -> game id
+        self._pubsub = self._client.pubsub()
+        self._started = False
+
+    # -- waiting ------------------------------------------------------------
+
+    def watch(self, game_id: str) -> Watch:
+        """A watch on ``game_id``, once the process is subscribed to it.
+
+        Raises ``redis.ConnectionError`` or ``redis.TimeoutError`` when the
+        store does not confirm the subscription (the caller answers 503).
+        """
+        with self._lock:
+            channel = self._channels.get(game_id)
+            if channel is None:
+                channel = _Channel(versions_channel(game_id))
+                self._channels[game_id] = channel
+                self._games[channel.name.encode()] = game_id
+                WATCHED_GAMES.inc()
+                try:
+                    self._pubsub.ssubscribe(channel.name)
+                except Exception:
+                    self._forget(game_id)
+                    raise
+                self._start()
+            watch = Watch(self, game_id, channel)
+            channel.watches.add(watch)
+            channel.idle_since = None
+        if not channel.confirmed.wait(self.confirm_seconds):
+            self._release(watch)
+            raise redis.TimeoutError(f"the store did not confirm the subscription to {channel.name}")
+        return watch
+
+    def _release(self, watch: Watch) -> None:
+        with self._lock:
+            channel = watch.channel
+            channel.watches.discard(watch)
+            if not channel.watches:
+                channel.idle_since = time.monotonic()
+
+    def counts(self) -> tuple[int, int]:
+        """(waiting clients, subscribed games) in this process."""
+        with self._lock:
+            return sum(len(c.watches) for c in self._channels.values()), len(self._channels)
+
+    def shutdown(self) -> None:
+        """Wake every waiter for good, and let go of the store: the process
+        (or, in tests, the app) is stopping."""
+        self.closed = True
+        with self._lock:
+            watches = [w for c in self._channels.values() for w in c.watches]
+        for watch in watches:
+            watch.wake()
+        with self._lock:
+            self._pubsub.reset()
+
+    # -- the reader ---------------------------------------------------------
+
+    def _start(self) -> None:
+        if not self._started:
+            self._started = True
+            threading.Thread(target=self._read, name="tabletell-notifier", daemon=True).start()
+            threading.Thread(target=self._sweep, name="tabletell-notifier-sweep", daemon=True).start()
+
+    def _read(self) -> None:
+        backoff = 0.05
+        while not self.closed:
+            if not self._pubsub.subscribed_event.wait(1.0):
+                continue
+            try:
+                response = self._pubsub.parse_response(block=True)
+                message = self._pubsub.handle_message(response)
+            except (redis.ConnectionError, redis.TimeoutError, OSError) as error:
+                if self.closed:
+                    return
+                with self._lock:
+                    if not self._channels:
+                        # nobody waits: let go until somebody does
+                        self._pubsub.reset()
+                        continue
+                # redis-py reconnects and subscribes again on the next read
+                log.warning("notifications interrupted (%s); reconnecting in %.2fs", error, backoff)
+                time.sleep(backoff)
+                backoff = min(backoff * 2, 2.0)
+                continue
+            except Exception:  # the reader must outlive anything a message does
+                log.exception("notifier failed on a message")
+                continue
+            backoff = 0.05
+            if message:
+                self._on_message(message)
+
+    def _on_message(self, message: dict) -> None:
+        kind = message["type"]
+        kind = kind.decode() if isinstance(kind, bytes) else kind
+        name = message["channel"]
+        name = name if isinstance(name, bytes) else str(name).encode()
+        with self._lock:
+            game_id = self._games.get(name)
+            channel = self._channels.get(game_id) if game_id else None
+            if channel is None:
+                return
+            if kind == "smessage":
+                channel.version = max(channel.version, int(message["data"]))
+            elif kind == "ssubscribe":
+                if not channel.confirmed.is_set():
+                    channel.confirmed.set()
+                    return
+                # subscribed again after a reconnection: announcements may
+                # have been lost meanwhile, so every waiter reads the store
+            else:
+                return
+            watches = list(channel.watches)
+        for watch in watches:
+            watch.wake()
+
+    def _sweep(self) -> None:
+        """Drops the channels nobody has waited on for ``linger_seconds``."""
+        while not self.closed:
+            time.sleep(max(0.05, self.linger_seconds / 4))
+            now = time.monotonic()
+            with self._lock:
+                idle = [
+                    game_id
+                    for game_id, channel in self._channels.items()
+                    if not channel.watches and channel.idle_since is not None and now - channel.idle_since >= self.linger_seconds
+                ]
+                names = [self._channels[game_id].name for game_id in idle]
+                for game_id in idle:
+                    self._forget(game_id)
+                if names:
+                    try:
+                        self._pubsub.sunsubscribe(*names)
+                    except Exception as error:
+                        # the connection is down: keep redis-py from
+                        # subscribing to them again when it reconnects
+                        log.warning("could not unsubscribe idle games: %s", error)
+                        for name in names:
+                            self._pubsub.shard_channels.pop(name.encode(), None)
+
+    def _forget(self, game_id: str) -> None:
+        channel = self._channels.pop(game_id, None)
+        if channel is not None:
+            self._games.pop(channel.name.encode(), None)
+            WATCHED_GAMES.dec()

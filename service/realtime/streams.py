@@ -1,0 +1,220 @@
+"""Waiting on a game: long polls and event streams, on the notification path.
+
+A waiter holds a lease (``limits``), a ``Watch`` of the process's notifier
+and, under gevent, a watch on its client's socket; none of them holds a
+thread or a store connection. It wakes when the game's log grows, when the
+next held-back entry becomes public (spectators' delay), when a heartbeat is
+due, when its client goes, or when the process shuts down.
+
+A stream sends what its reader may see, as Server-Sent Events or NDJSON:
+
+- ``view`` (the default): the reader's view (a seat's, or the public one)
+  each time it changes, ``id`` its version;
+- ``events``: each event of the log as the reader may see it (the event
+  feed's entries), one per message, ``id`` its version;
+
+then, once the game has finished, a ``finished`` message with the result,
+and it closes. Resuming after version N (``Last-Event-ID``) sends only what
+came after N. The messages are the same in both formats: an SSE message
+``event: <kind>`` / ``id: <version>`` / ``data: <json>`` is the NDJSON line
+``{"event": <kind>, "id": <version>, "data": <json>}``.
+"""
+from __future__ import annotations
+
+import logging
+import time
+import weakref
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator
+
+from flask import json
+
+from games import table as tables
+from projections.folding import Folded
+from projections.views import seat_view
+from service.metrics import OPEN_STREAMS
+from service.realtime.client import watch_client
+from service.realtime.limits import Lease, StreamLimits
+from service.realtime.notifier import Notifier, Watch
+
+log = logging.getLogger("tabletell.streams")
+
+SSE = "text/event-stream"
+NDJSON = "application/x-ndjson"
+MODES = ("view", "events")
+# a client that stops reading has this long to take a write before it is dropped
+WRITE_TIMEOUT_SECONDS = 60
+RETRY_MS = 2000  # how soon EventSource reconnects after a drop
+
+
+@dataclass(frozen=True)
+class Visible:
+    folded: Folded
+    next_release: int | None  # ms: when spectators may see more; None: nothing held back
+
+
+class Waiter:
+    """Everything one waiting client holds, released once by ``close``."""
+
+    def __init__(self, kind: str, lease: Lease, watch: Watch, environ: dict | None):
+        self.kind = kind
+        self.lease = lease
+        self.watch = watch
+        self.client = watch_client(environ, watch.client_gone) if environ is not None else None
+        self._closed = False
+        OPEN_STREAMS.labels(kind).inc()
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        if self.client is not None:
+            self.client.stop()
+        self.watch.close()
+        self.lease.release()
+        OPEN_STREAMS.labels(self.kind).dec()
+
+
+_EVERY: "weakref.WeakSet[Realtime]" = weakref.WeakSet()
+
+
+def shutdown_all() -> None:
+    """The process is stopping: end every stream and wait now, so requests
+    drain at once (clients resume elsewhere with ``Last-Event-ID``)."""
+    for realtime in list(_EVERY):
+        realtime.shutdown()
+
+
+class Realtime:
+    """The waiting side of one API process: its notifier and the caps."""
+
+    def __init__(self, svc: Any, heartbeat_seconds: float, per_token: int, per_client: int):
+        _EVERY.add(self)
+        self.svc = svc
+        self.heartbeat_seconds = heartbeat_seconds
+        self.limits = StreamLimits(svc.redis, per_token, per_client, retry_after=max(1, int(heartbeat_seconds)))
+        self._notifier: Notifier | None = None
+
+    @property
+    def notifier(self) -> Notifier:
+        if self._notifier is None:  # only processes that serve waiters subscribe
+            self._notifier = Notifier(self.svc.redis)
+        return self._notifier
+
+    def shutdown(self) -> None:
+        if self._notifier is not None:
+            self._notifier.shutdown()
+
+    # -- what a reader may see --------------------------------------------
+
+    def visible(self, game_id: str, seat: int | None, known: int = 0) -> Visible:
+        """The game as ``seat`` sees it now (``None``: spectators, delayed)."""
+        if seat is not None:
+            return Visible(self.svc.projection.load(game_id, known), None)
+        public = self.svc.projection.public(game_id, self.svc.clock(), known)
+        return Visible(public.folded, public.next_release)
+
+    def open(self, kind: str, game_id: str, token_hash: str | None, address: str | None, environ: dict | None) -> Waiter:
+        """A waiter on ``game_id``: 429 past the caps, 503 if the store does
+        not confirm the subscription."""
+        lease = self.limits.acquire(token_hash, address)
+        try:
+            watch = self.notifier.watch(game_id)
+        except Exception:
+            lease.release()
+            raise
+        return Waiter(kind, lease, watch, environ)
+
+    # -- long polls -------------------------------------------------------
+
+    def wait(self, waiter: Waiter, game_id: str, seat: int | None, after: int, seconds: float) -> Visible:
+        """Wait up to ``seconds`` until the reader may see a version past
+        ``after``; returns what it may see then (perhaps still ``after``)."""
+        deadline = time.monotonic() + seconds
+        watch = waiter.watch
+        while True:
+            # read after subscribing: an append since is announced, not missed
+            visible = self.visible(game_id, seat, watch.version)
+            remaining = deadline - time.monotonic()
+            if visible.folded.version > after or watch.ended or remaining <= 0:
+                return visible
+            watch.wait(min(remaining, self._until(visible.next_release)))
+
+    def _until(self, release: int | None) -> float:
+        """Seconds until a held-back entry becomes public (or a long while)."""
+        if release is None:
+            return 3600.0
+        return max(0.0, (release - self.svc.clock()) / 1000) + 0.001
+
+    # -- streams ----------------------------------------------------------
+
+    def stream(
+        self, waiter: Waiter, game_id: str, seat: int | None, mode: str, after: int | None, encode: Callable
+    ) -> Iterator[bytes]:
+        """The messages of one stream, encoded by ``encode(kind, id, data)``
+        (``data``: JSON bytes; ``kind`` None is a heartbeat)."""
+        svc = self.svc
+        watch = waiter.watch
+        sock = waiter.client
+        if sock is not None:
+            sock_timeout(sock, WRITE_TIMEOUT_SECONDS)
+        last = after if after is not None or mode == "view" else 0
+        beat = time.monotonic() + self.heartbeat_seconds
+        first = True
+        try:
+            while not watch.ended:
+                visible = self.visible(game_id, seat, watch.version)
+                folded = visible.folded
+                if last is None or folded.version > last:
+                    for kind, version, data in self._messages(game_id, seat, mode, folded, last):
+                        yield encode(kind, version, data, RETRY_MS if first else None)
+                        first = False
+                    last = folded.version
+                    beat = time.monotonic() + self.heartbeat_seconds
+                if folded.table.status == tables.FINISHED:
+                    yield encode("finished", folded.version, json.dumps(finished(folded)).encode(), None)
+                    return
+                now = time.monotonic()
+                if now >= beat:
+                    yield encode(None, None, b"", None)
+                    beat = now + self.heartbeat_seconds
+                watch.wait(min(beat - now, self._until(visible.next_release)))
+        finally:
+            waiter.close()
+
+    def _messages(self, game_id: str, seat: int | None, mode: str, folded: Folded, last: int | None):
+        svc = self.svc
+        if mode == "view":
+            body = svc.views.get(game_id, folded.version, seat, lambda: json.dumps(seat_view(folded, seat)).encode())
+            yield "view", folded.version, body
+            return
+        for envelope in svc.store.read(game_id, after=last or 0, upto=folded.version):
+            yield "event", envelope.version, json.dumps(envelope.seen_by(seat)).encode()
+
+
+def finished(folded: Folded) -> dict[str, Any]:
+    """The last message of a stream."""
+    return {"version": folded.version, "status": folded.table.status, "result": folded.table.result, "log_hash": folded.last_hash}
+
+
+def sock_timeout(client_watch: Any, seconds: float) -> None:
+    """Writes to a client that stopped reading fail after ``seconds``."""
+    try:
+        client_watch.sock.settimeout(seconds)
+    except (AttributeError, OSError):
+        pass
+
+
+def encode_sse(kind: str | None, version: int | None, data: bytes, retry: int | None) -> bytes:
+    if kind is None:
+        # a comment line, with no blank line after it: a blank line would make
+        # some clients (httpx-sse, against the spec) dispatch an empty message
+        return b": heartbeat\n"
+    head = f"retry: {retry}\n" if retry else ""
+    return f"{head}id: {version}\nevent: {kind}\ndata: ".encode() + data + b"\n\n"
+
+
+def encode_ndjson(kind: str | None, version: int | None, data: bytes, retry: int | None) -> bytes:
+    if kind is None:
+        return b"\n"  # an empty line keeps the connection alive, as Lichess's streams do
+    return f'{{"event":"{kind}","id":{version},"data":'.encode() + data + b"}\n"

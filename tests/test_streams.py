@@ -1,0 +1,413 @@
+"""Waiting clients on a real server: event streams (SSE and NDJSON), resume,
+spectators, caps, disconnects, and hundreds of waiters at once.
+
+These run against the API as `make run` serves it (gunicorn with its gevent
+workers, two processes, so a command answered by one process must wake the
+waiters of the other), on the tests' real store. No test depends on how fast
+the machine is: every wait is for a condition, bounded generously.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+
+import httpx
+import pytest
+from httpx_sse import aconnect_sse
+
+from games.registry import GAMES
+from tests.openapi_contract import check_schema
+
+BOUND = 60  # seconds any condition may take on a busy machine before the test fails
+
+
+# -- driving games over HTTP ------------------------------------------------------
+
+
+def auth(token: str) -> dict:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def new_game(client: httpx.Client, seats: int = 2, game_type: str = "color-doubt", options=None, bots=None) -> str:
+    body = {"type": game_type, "seats": seats, "options": {"turn_seconds": 0, **(options or {})}}
+    if bots:
+        body["bots"] = bots
+    response = client.post("/v1/games", json=body)
+    assert response.status_code == 201, response.text
+    return response.json()["game_id"]
+
+
+def seated(client: httpx.Client, seats: int = 2, **kwargs) -> tuple[str, list[str]]:
+    game_id = new_game(client, seats, **kwargs)
+    tokens = []
+    for n in range(seats):
+        response = client.post(f"/v1/games/{game_id}/seats", json={"name": f"p{n}"})
+        assert response.status_code == 201, response.text
+        tokens.append(response.json()["token"])
+    return game_id, tokens
+
+
+def play(client: httpx.Client, game_id: str, tokens: list[str], rng: random.Random) -> int:
+    """One legal command by a seat the game waits for; the version after it."""
+    public = client.get(f"/v1/games/{game_id}").json()
+    seat = rng.choice(public["to_act"])
+    view = client.get(f"/v1/games/{game_id}/view", headers=auth(tokens[seat])).json()
+    body = GAMES[view["type"]].bots["random"](view, rng)
+    response = client.post(f"/v1/games/{game_id}/commands", json=body, headers=auth(tokens[seat]))
+    assert response.status_code == 200, response.text
+    return response.json()["version"]
+
+
+def bot_game(client: httpx.Client) -> str:
+    """A game of bots only: the workers play it to its end."""
+    return new_game(client, 2, bots=[{"seat": 0, "level": "heuristic"}, {"seat": 1, "level": "random"}])
+
+
+async def messages(url: str, headers: dict | None = None, limit: float = BOUND) -> list:
+    """Every SSE message of a stream until the server closes it."""
+    async with httpx.AsyncClient(timeout=limit) as client:
+        async with aconnect_sse(client, "GET", url, headers=headers or {}) as source:
+            assert source.response.status_code == 200, await source.response.aread()
+            return [sse async for sse in source.aiter_sse()]
+
+
+async def until_finished(server, game_id: str, limit: float = BOUND) -> dict:
+    async with httpx.AsyncClient(base_url=server.url) as client:
+        deadline = time.monotonic() + limit
+        while True:
+            summary = (await client.get(f"/v1/games/{game_id}")).json()
+            if summary["status"] == "finished":
+                return summary
+            assert time.monotonic() < deadline, "the bots did not finish the game"
+            await asyncio.sleep(0.1)
+
+
+@pytest.fixture
+def client(api_server, redis_client):
+    with httpx.Client(base_url=api_server.url, timeout=BOUND) as client:
+        yield client
+
+
+@pytest.fixture
+def finished_game(api_server, client, workers):
+    """A finished all-bot game and its public feed."""
+    workers.start()
+    game_id = bot_game(client)
+    asyncio.run(until_finished(api_server, game_id))
+    feed = client.get(f"/v1/games/{game_id}/events").json()
+    return game_id, feed
+
+
+# -- what a stream sends ------------------------------------------------------------
+
+
+def test_stream_sends_every_event_then_the_result_and_closes(api_server, finished_game):
+    game_id, feed = finished_game
+    sent = asyncio.run(messages(f"{api_server.url}/v1/games/{game_id}/stream?data=events"))
+    events, final = sent[:-1], sent[-1]
+    assert [sse.event for sse in events] == ["event"] * len(feed["events"])
+    assert [int(sse.id) for sse in events] == list(range(1, feed["version"] + 1))
+    # each event exactly as the public feed shows it
+    assert [sse.json() for sse in events] == feed["events"]
+    assert final.event == "finished" and int(final.id) == feed["version"]
+    summary = json.loads(httpx.get(f"{api_server.url}/v1/games/{game_id}").text)
+    assert final.json() == {"version": feed["version"], "status": "finished", "result": summary["result"], "log_hash": summary["log_hash"]}
+
+
+def test_stream_of_views_follows_a_game_played_live(api_server, client):
+    rng = random.Random(1)
+    game_id, tokens = seated(client)
+
+    async def scenario():
+        seen: list = []
+
+        async def watch():
+            async with httpx.AsyncClient(timeout=BOUND) as http:
+                async with aconnect_sse(http, "GET", f"{api_server.url}/v1/games/{game_id}/stream", headers=auth(tokens[0])) as source:
+                    async for sse in source.aiter_sse():
+                        seen.append(sse)
+
+        task = asyncio.create_task(watch())
+        await wait_for(lambda: seen)  # the current view comes first, at once
+        versions = [await asyncio.to_thread(play, client, game_id, tokens, rng) for _ in range(3)]
+        await wait_for(lambda: int(seen[-1].id) == versions[-1])
+        task.cancel()
+        return seen, versions
+
+    seen, versions = asyncio.run(scenario())
+    ids = [int(sse.id) for sse in seen]
+    assert ids == sorted(set(ids)) and ids[-1] == versions[-1]
+    # each message is the seat's view at its version, hand included
+    last = seen[-1].json()
+    assert last == client.get(f"/v1/games/{game_id}/view", headers=auth(tokens[0])).json()
+    assert last["seat"] == 0 and last["hand"]
+
+
+def test_ndjson_stream_carries_the_same_messages_as_sse(api_server, finished_game):
+    game_id, _ = finished_game
+    url = f"{api_server.url}/v1/games/{game_id}/stream?data=events"
+    sse = asyncio.run(messages(url))
+    response = httpx.get(url, headers={"Accept": "application/x-ndjson"}, timeout=BOUND)
+    assert response.headers["content-type"].startswith("application/x-ndjson")
+    lines = [json.loads(line) for line in response.text.splitlines() if line]
+    assert lines == [{"event": m.event, "id": int(m.id), "data": m.json()} for m in sse]
+    for line in lines:
+        check_schema("StreamMessage", line)  # as openapi.yaml describes it
+
+
+# -- resume ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("how", ["header", "query"])
+def test_resume_with_last_event_id_sends_exactly_the_versions_after_it(api_server, finished_game, how):
+    game_id, feed = finished_game
+    final = feed["version"]
+    for after in (0, 5, final - 1):
+        url = f"{api_server.url}/v1/games/{game_id}/stream?data=events"
+        headers = {}
+        if how == "header":
+            headers["Last-Event-ID"] = str(after)
+        else:
+            url += f"&last_event_id={after}"
+        sent = asyncio.run(messages(url, headers))
+        assert [int(m.id) for m in sent[:-1]] == list(range(after + 1, final + 1))
+        assert [m.json() for m in sent[:-1]] == feed["events"][after:]
+        assert sent[-1].event == "finished"
+
+
+def test_resume_of_a_running_game_loses_and_repeats_nothing(api_server, client):
+    rng = random.Random(2)
+    game_id, tokens = seated(client)
+    for _ in range(2):
+        play(client, game_id, tokens, rng)
+
+    async def scenario():
+        first: list = []
+        url = f"{api_server.url}/v1/games/{game_id}/stream?data=events"
+
+        async def read(into, headers):
+            async with httpx.AsyncClient(timeout=BOUND) as http:
+                async with aconnect_sse(http, "GET", url, headers=headers) as source:
+                    async for sse in source.aiter_sse():
+                        into.append(sse)
+
+        task = asyncio.create_task(read(first, auth(tokens[1])))
+        version = await asyncio.to_thread(play, client, game_id, tokens, rng)
+        await wait_for(lambda: first and int(first[-1].id) == version)
+        task.cancel()  # the connection drops
+        dropped_at = int(first[-1].id)
+        version = await asyncio.to_thread(play, client, game_id, tokens, rng)  # missed while away
+        second: list = []
+        task = asyncio.create_task(read(second, {**auth(tokens[1]), "Last-Event-ID": str(dropped_at)}))
+        version = await asyncio.to_thread(play, client, game_id, tokens, rng)
+        await wait_for(lambda: second and int(second[-1].id) == version)
+        task.cancel()
+        return first, second, version
+
+    first, second, final = asyncio.run(scenario())
+    ids = [int(m.id) for m in first + second]
+    assert ids == list(range(1, final + 1))
+    feed = client.get(f"/v1/games/{game_id}/events", headers=auth(tokens[1])).json()["events"]
+    assert [m.json() for m in first + second] == feed
+
+
+def test_reconnecting_after_the_end_is_204_so_eventsource_stops(api_server, finished_game):
+    game_id, feed = finished_game
+    response = httpx.get(f"{api_server.url}/v1/games/{game_id}/stream", headers={"Last-Event-ID": str(feed["version"])})
+    assert response.status_code == 204
+
+
+def test_a_last_event_id_past_the_game_is_400(api_server, client):
+    game_id, _ = seated(client)
+    response = client.get(f"/v1/games/{game_id}/stream", headers={"Last-Event-ID": "999"})
+    assert response.status_code == 400 and response.json()["code"] == "invalid_last_event_id"
+    response = client.get(f"/v1/games/{game_id}/stream", headers={"Last-Event-ID": "x1"})
+    assert response.status_code == 400 and response.json()["code"] == "invalid_header"
+    response = client.get(f"/v1/games/{game_id}/stream?data=everything")
+    assert response.status_code == 400 and set(response.json()["errors"]) == {"data"}
+    response = client.get("/v1/games/" + "0" * 32 + "/stream")
+    assert response.status_code == 404 and response.json()["code"] == "game_not_found"
+
+
+# -- heartbeats, caps, disconnects -------------------------------------------------------
+
+
+@pytest.mark.parametrize("accept, beat", [("text/event-stream", ": heartbeat"), ("application/x-ndjson", "")])
+def test_an_idle_stream_gets_heartbeats(api_server, client, accept, beat):
+    game_id, _ = seated(client)
+
+    async def lines():
+        got = []
+        async with httpx.AsyncClient(timeout=BOUND) as http:
+            async with http.stream("GET", f"{api_server.url}/v1/games/{game_id}/stream", headers={"Accept": accept}) as response:
+                async for line in response.aiter_lines():
+                    got.append(line)
+                    # the first message, its blank line (SSE), then a heartbeat
+                    if len(got) > 6 and beat in got[2:]:
+                        return got
+
+    got = asyncio.run(asyncio.wait_for(lines(), BOUND))
+    assert got.count(beat) >= 1
+
+
+def test_streams_past_the_token_cap_are_429_with_retry_after(api_server, client):
+    game_id, tokens = seated(client)
+    url = f"{api_server.url}/v1/games/{game_id}/stream"
+
+    async def scenario():
+        async with httpx.AsyncClient(timeout=BOUND) as http:
+            open_ = []
+            for _ in range(8):  # MAX_STREAMS_PER_TOKEN's default
+                request = http.build_request("GET", url, headers=auth(tokens[0]))
+                response = await http.send(request, stream=True)
+                assert response.status_code == 200
+                open_.append(response)
+            refused = await http.get(url, headers=auth(tokens[0]))
+            other_seat = await http.send(http.build_request("GET", url, headers=auth(tokens[1])), stream=True)
+            version = (await http.get(f"{api_server.url}/v1/games/{game_id}")).json()["version"]
+            headers = {**auth(tokens[0]), "If-None-Match": f'"{version}"'}
+            long_poll = await http.get(f"{api_server.url}/v1/games/{game_id}/view?wait=1", headers=headers)
+            await open_.pop().aclose()
+            deadline = time.monotonic() + BOUND
+            while True:  # the server lets go of the closed stream's lease
+                again = await http.send(http.build_request("GET", url, headers=auth(tokens[0])), stream=True)
+                if again.status_code == 200 or time.monotonic() > deadline:
+                    break
+                await again.aclose()
+                await asyncio.sleep(0.05)
+            for response in open_ + [other_seat, again]:
+                await response.aclose()
+            return refused, other_seat.status_code, long_poll, again.status_code
+
+    refused, other, long_poll, again = asyncio.run(scenario())
+    assert refused.status_code == 429 and refused.headers["content-type"] == "application/problem+json"
+    assert refused.json()["code"] == "too_many_streams" and int(refused.headers["Retry-After"]) >= 1
+    assert long_poll.status_code == 429  # long polls count too
+    assert other == 200  # the cap is the token's, not the game's
+    assert again == 200
+
+
+async def wait_for(condition, limit: float = BOUND) -> None:
+    deadline = time.monotonic() + limit
+    while not condition():
+        assert time.monotonic() < deadline, "timed out waiting for a condition"
+        await asyncio.sleep(0.02)
+
+
+def store_connections(redis_client) -> int:
+    return len(redis_client.client_list())
+
+
+def test_clients_that_vanish_are_released_at_once(api_server, client, redis_client):
+    game_id, tokens = seated(client)
+    before = store_connections(redis_client)
+
+    async def scenario():
+        http = httpx.AsyncClient(timeout=BOUND, limits=httpx.Limits(max_connections=None))
+        responses = []
+        for n in range(120):
+            url = f"{api_server.url}/v1/games/{game_id}/stream"
+            responses.append(await http.send(http.build_request("GET", url), stream=True))
+        polls = [
+            asyncio.create_task(http.get(f"{api_server.url}/v1/games/{game_id}/events?after=5&wait=30"))
+            for _ in range(60)
+        ]
+        await wait_for(lambda: api_server.metric("tabletell_open_streams", kind="stream") == 120)
+        await wait_for(lambda: api_server.metric("tabletell_open_streams", kind="wait") == 60)
+        during = store_connections(redis_client)
+        # every client goes away without a word
+        for task in polls:
+            task.cancel()
+        await http.aclose()
+        return during
+
+    during = asyncio.run(scenario())
+    # 180 waiters held no store connection each
+    assert during - before < 40, (before, during)
+
+    async def released():
+        await wait_for(lambda: api_server.metric("tabletell_open_streams", kind="stream") == 0)
+        await wait_for(lambda: api_server.metric("tabletell_open_streams", kind="wait") == 0)
+
+    asyncio.run(released())
+    assert store_connections(redis_client) <= during
+
+
+# -- many waiters ---------------------------------------------------------------------------
+
+
+def test_hundreds_of_concurrent_waiters_miss_no_event(api_server, client, redis_client):
+    """30 games, 10 waiters each (streams of views and of events, seats and
+    spectators, long polls of views and of the public feed), 4 commands per
+    game: every waiter ends with every version, none lost or repeated."""
+    rng = random.Random(3)
+    games = [seated(client) for _ in range(30)]
+
+    http: httpx.AsyncClient
+
+    async def stream(game_id, headers, mode, record):
+        url = f"{api_server.url}/v1/games/{game_id}/stream?data={mode}"
+        async with aconnect_sse(http, "GET", url, headers=headers) as source:
+            async for sse in source.aiter_sse():
+                record.append(int(sse.id))
+
+    async def long_poll_view(game_id, token, record):
+        version = None
+        while True:
+            headers = auth(token) | ({"If-None-Match": f'"{version}"'} if version else {})
+            response = await http.get(f"{api_server.url}/v1/games/{game_id}/view?wait=30", headers=headers)
+            if response.status_code == 200:
+                version = response.json()["version"]
+                record.append(version)
+
+    async def long_poll_feed(game_id, record):
+        after = 0
+        while True:
+            response = await http.get(f"{api_server.url}/v1/games/{game_id}/events?after={after}&wait=30")
+            for event in response.json()["events"]:
+                record.append(event["version"])
+            after = response.json()["version"]
+
+    async def scenario():
+        nonlocal http
+        http = httpx.AsyncClient(timeout=BOUND, limits=httpx.Limits(max_connections=None))
+        records = []  # (game index, mode, versions seen)
+        tasks = []
+        for index, (game_id, tokens) in enumerate(games):
+            plan = [
+                ("events", lambda r, g=game_id, t=tokens[0]: stream(g, auth(t), "events", r)),
+                ("view", lambda r, g=game_id, t=tokens[1]: stream(g, auth(t), "view", r)),
+                ("view", lambda r, g=game_id, t=tokens[0]: long_poll_view(g, t, r)),
+                ("events", lambda r, g=game_id: long_poll_feed(g, r)),
+            ]
+            plan += [("events", lambda r, g=game_id: stream(g, {}, "events", r))] * 4
+            plan += [("view", lambda r, g=game_id: stream(g, {}, "view", r))] * 2
+            for mode, start in plan:
+                record: list[int] = []
+                records.append((index, mode, record))
+                tasks.append(asyncio.create_task(start(record)))
+        await wait_for(lambda: all(record for _, _, record in records))
+        await wait_for(lambda: api_server.metric("tabletell_open_streams", kind="stream") >= 240)
+        connections = store_connections(redis_client)
+        finals = [0] * len(games)
+        for _ in range(4):
+            for index, (game_id, tokens) in enumerate(games):
+                finals[index] = await asyncio.to_thread(play, client, game_id, tokens, rng)
+        await wait_for(lambda: all(record[-1] == finals[index] for index, _, record in records))
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await http.aclose()
+        return records, finals, connections
+
+    records, finals, connections = asyncio.run(scenario())
+    assert len(records) == 300
+    for index, mode, record in records:
+        if mode == "events":
+            assert record == list(range(1, finals[index] + 1)), (index, [r for i, m, r in records if i == index])
+        else:
+            assert record == sorted(set(record)) and record[-1] == finals[index], (index, record)
+    # 300 waiters, a bounded pool of connections (16 per process) and one subscriber each
+    assert connections < 60
