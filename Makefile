@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 DATA_DIR ?= ./var
 
-.PHONY: run test bench venv clean
+.PHONY: run test soak bench venv clean
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +22,10 @@ run: venv
 ## test: the whole suite, against real servers the fixtures start.
 test: venv
 	$(PY) -m pytest
+
+## soak: the long property runs (1,000+ random games per game), which CI need not run.
+soak: venv
+	SOAK=1 $(PY) -m pytest tests/games tests/test_non_interference.py
 
 ## bench: API throughput and latency against a plain Flask endpoint, and the
 ## bots' win rates.

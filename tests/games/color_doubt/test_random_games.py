@@ -1,5 +1,5 @@
-"""1,000 seeded games of random legal commands: every one ends, and no card
-is ever created or lost."""
+"""Seeded games of random legal commands in each variant (80, or 1,000 with
+SOAK=1: tests/soak.py): every one ends, and no card is ever created or lost."""
 from __future__ import annotations
 
 import random
@@ -8,6 +8,9 @@ import pytest
 
 from games.color_doubt import GAME
 from projections.local import LocalGame
+from tests.soak import games
+
+GAMES = games(quick=80, soak=1000)
 
 
 def held(state) -> int:
@@ -18,7 +21,7 @@ def held(state) -> int:
 @pytest.mark.parametrize("extended", [False, True])
 def test_random_games_end_and_conserve_cards(extended):
     bot = GAME.bots["random"]
-    for seed in range(500):
+    for seed in range(GAMES):
         seats = 2 + seed % 4
         local = LocalGame("color-doubt", seats, seed=seed, options={"extended": extended})
         rng = random.Random(seed)

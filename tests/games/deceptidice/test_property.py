@@ -1,6 +1,7 @@
-"""1,000 seeded random games per option set, 2 to 8 players: every game ends,
-and no card is made or lost: after every command the hands (dice), the
-discarded dice and the draw pile hold exactly the deck."""
+"""Seeded random games per option set (80, or 1,000 with SOAK=1:
+tests/soak.py), 2 to 8 players: every game ends, and no card is made or lost:
+after every command the hands (dice), the discarded dice and the draw pile
+hold exactly the deck."""
 from __future__ import annotations
 
 import random
@@ -10,8 +11,9 @@ import pytest
 
 from games.deceptidice import GAME, deck, rules
 from projections.local import LocalGame
+from tests.soak import games
 
-GAMES = 1000
+GAMES = games(quick=80, soak=1000)
 MAX_COMMANDS = 2000
 
 OPTION_SETS = {
