@@ -1,0 +1,355 @@
+"""Thousands of waiting clients on one machine: `make run`'s stack with its
+default settings (but MAX_STREAMS_PER_CLIENT=0, since every client here
+shares one address), 5,000 clients spread over 500 games.
+
+For streams (SSE) and then long polls, it reports:
+- the API's memory per open waiter (the gunicorn workers' RSS);
+- GET /v1/health latency while they are all open (p50, p99);
+- one command per game: the time from each command's answer to the matching
+  message at every watcher of that game (p50, p99, max), and how many
+  watchers missed it;
+- after every client vanishes at once: how long until the server's open
+  stream count (``/metrics``) is back to zero, and health p99 then.
+
+The last line is the figures as JSON.
+
+    .venv/bin/python bench/streams.py [--games 500] [--watchers 10]
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import httpx
+import psutil
+from httpx_sse import aconnect_sse
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from games.registry import GAMES  # noqa: E402
+from service.embedded_redis import free_port  # noqa: E402
+
+GAME = "color-doubt"
+SEATS = 5
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+class Stack:
+    def __init__(self, data_dir: str):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "PROMETHEUS_MULTIPROC_DIR")}
+        env.update(PORT=str(self.port), DATA_DIR=data_dir, MAX_STREAMS_PER_CLIENT="0")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "service.run"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(self.url + "/v1/health", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise SystemExit("the service did not come up")
+            time.sleep(0.2)
+        time.sleep(1)  # both API workers up
+
+    def api_workers(self) -> list[psutil.Process]:
+        procs = psutil.Process(self.process.pid).children(recursive=True)
+        masters = [p for p in procs if "gunicorn" in " ".join(p.cmdline())]
+        return [p for p in masters if p.ppid() in {m.pid for m in masters}]
+
+    def rss(self) -> int:
+        return sum(p.memory_info().rss for p in self.api_workers())
+
+    def open_count(self) -> float:
+        text = httpx.get(self.url + "/metrics", timeout=10).text
+        total = 0.0
+        for line in text.splitlines():
+            if line.startswith("tabletell_open_streams{"):
+                total += float(line.rsplit(" ", 1)[1])
+        return total
+
+    def stop(self) -> None:
+        self.process.send_signal(signal.SIGINT)
+        try:
+            self.process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+def health_latencies(url: str, count: int = 300, pause: float = 0.01) -> list[float]:
+    """GET /v1/health one after another from a thread of its own, in ms."""
+    out: list[float] = []
+
+    def run() -> None:
+        with httpx.Client(base_url=url, timeout=30) as client:
+            for _ in range(count):
+                start = time.perf_counter()
+                response = client.get("/v1/health")
+                out.append((time.perf_counter() - start) * 1000)
+                assert response.status_code == 200
+                time.sleep(pause)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    return out
+
+
+async def setup_games(url: str, games: int) -> list[tuple[str, list[str]]]:
+    limits = httpx.Limits(max_connections=16)
+    async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as client:
+        async def one() -> tuple[str, list[str]]:
+            body = {"type": GAME, "seats": SEATS, "options": {"turn_seconds": 0}}
+            game_id = (await client.post("/v1/games", json=body)).json()["game_id"]
+            tokens = []
+            for n in range(SEATS):
+                tokens.append((await client.post(f"/v1/games/{game_id}/seats", json={"name": f"p{n}"})).json()["token"])
+            return game_id, tokens
+
+        return await asyncio.gather(*(one() for _ in range(games)))
+
+
+async def next_commands(url: str, games) -> list[tuple[str, dict]]:
+    """For each game, the token and a legal command of the seat to act."""
+    rng = random.Random(7)
+    limits = httpx.Limits(max_connections=16)
+    async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as client:
+        async def one(game_id: str, tokens: list[str]):
+            view = (await client.get(f"/v1/games/{game_id}/view", headers={"Authorization": f"Bearer {tokens[0]}"})).json()
+            seat = view["to_act"][0]
+            view = (await client.get(f"/v1/games/{game_id}/view", headers={"Authorization": f"Bearer {tokens[seat]}"})).json()
+            return tokens[seat], GAMES[GAME].bots["random"](view, rng)
+
+        return await asyncio.gather(*(one(g, t) for g, t in games))
+
+
+class Watchers:
+    """Every waiting client: what version each has reached, and when.
+
+    The clients speak HTTP/1.1 on raw asyncio streams rather than through
+    httpx (which the tests use, with httpx-sse parsing SSE): 5,000 clients
+    share this machine's two cores with the server, and a client library's
+    cost per message would be measured as the server's delivery time. A
+    stream client only needs each message's ``id:`` line; a long poll, the
+    version in its answer."""
+
+    def __init__(self, url: str, games, per_game: int, kind: str):
+        self.host, self.port = url.removeprefix("http://").split(":")
+        self.games = games
+        self.per_game = per_game
+        self.kind = kind
+        self.seen: list[list[tuple[int, float]]] = []
+        self.game_of: list[int] = []
+        self.tasks: list[asyncio.Task] = []
+        self.writers: list[asyncio.StreamWriter] = []
+        self.retries = 0
+
+    def start(self) -> None:
+        for index, (game_id, tokens) in enumerate(self.games):
+            for n in range(self.per_game):
+                record: list[tuple[int, float]] = []
+                self.seen.append(record)
+                self.game_of.append(index)
+                token = tokens[n] if n < len(tokens) else None
+                work = self._stream(game_id, token, record) if self.kind == "stream" else self._poll(game_id, token, record)
+                self.tasks.append(asyncio.create_task(work))
+
+    def _request(self, path: str, token: str | None, extra: str = "") -> bytes:
+        auth = f"Authorization: Bearer {token}\r\n" if token else ""
+        return f"GET {path} HTTP/1.1\r\nHost: {self.host}\r\n{auth}{extra}\r\n".encode()
+
+    async def _connect(self):
+        reader, writer = await asyncio.open_connection(self.host, int(self.port), limit=1 << 20)
+        self.writers.append(writer)
+        return reader, writer
+
+    async def _stream(self, game_id: str, token: str | None, record) -> None:
+        mode = "view" if token else "events"
+        reader, writer = await self._connect()
+        writer.write(self._request(f"/v1/games/{game_id}/stream?data={mode}", token, "Accept: text/event-stream\r\n"))
+        status = await reader.readline()
+        assert b" 200 " in status, status
+        while True:
+            line = await reader.readline()
+            if not line:
+                return
+            if line.startswith(b"id: "):
+                record.append((int(line[4:]), time.perf_counter()))
+
+    async def _poll(self, game_id: str, token: str | None, record) -> None:
+        reader, writer = await self._connect()
+        version = 0
+        while True:
+            if token:
+                path = f"/v1/games/{game_id}/view?wait=30"
+                extra = f'If-None-Match: "{version}"\r\n' if version else ""
+            else:
+                path, extra = f"/v1/games/{game_id}/events?after={version}&wait=30", ""
+            writer.write(self._request(path, token, extra))
+            status = await reader.readline()
+            if not status:  # the server closed the connection: ask again on a new one
+                self.retries += 1
+                reader, writer = await self._connect()
+                continue
+            length = 0
+            while (header := await reader.readline()) not in (b"\r\n", b""):
+                if header.lower().startswith(b"content-length:"):
+                    length = int(header.split(b":")[1])
+            body = await reader.readexactly(length) if length else b""
+            if b" 200 " in status:
+                version = json.loads(body)["version"]
+            record.append((version, time.perf_counter()))
+
+    async def connected(self, limit: float = 300) -> float:
+        start = time.perf_counter()
+        while not all(self.seen):
+            failed = [t for t in self.tasks if t.done() and not t.cancelled() and t.exception()]
+            if failed:
+                raise failed[0].exception()
+            if time.perf_counter() - start > limit:
+                raise SystemExit(f"only {sum(map(bool, self.seen))} of {len(self.seen)} clients connected")
+            await asyncio.sleep(0.1)
+        return time.perf_counter() - start
+
+    async def vanish(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+        for writer in self.writers:
+            writer.transport.abort()  # a reset, not a goodbye
+
+
+async def deliver(url: str, commands, watchers: Watchers, rate: float, limit: float = 60) -> dict:
+    """One command per game, ``rate`` a second; from each command's answer to
+    the message at each watcher of its game."""
+    answered: dict[int, tuple[int, float]] = {}
+    limits = httpx.Limits(max_connections=32)
+    began = time.perf_counter()
+    async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as client:
+        async def send(index: int) -> None:
+            await asyncio.sleep(max(0.0, began + index / rate - time.perf_counter()))
+            token, body = commands[index]
+            game_id = watchers.games[index][0]
+            response = await client.post(f"/v1/games/{game_id}/commands", json=body, headers={"Authorization": f"Bearer {token}"})
+            assert response.status_code == 200, response.text
+            answered[index] = (response.json()["version"], time.perf_counter())
+
+        await asyncio.gather(*(send(i) for i in range(len(commands))))
+    start = time.perf_counter()
+
+    def arrived(record, index) -> float | None:
+        version, _ = answered[index]
+        for seen_version, at in record:
+            if seen_version >= version:
+                return at
+        return None
+
+    while time.perf_counter() - start < limit:
+        if all(arrived(r, watchers.game_of[n]) is not None for n, r in enumerate(watchers.seen)):
+            break
+        await asyncio.sleep(0.1)
+    latencies, missed = [], 0
+    for n, record in enumerate(watchers.seen):
+        index = watchers.game_of[n]
+        at = arrived(record, index)
+        if at is None:
+            missed += 1
+        else:
+            latencies.append(max(0.0, (at - answered[index][1]) * 1000))
+    return {
+        "commands_per_s": rate,
+        "deliveries": len(latencies),
+        "missed": missed,
+        "p50_ms": round(percentile(latencies, 0.5), 1),
+        "p99_ms": round(percentile(latencies, 0.99), 1),
+        "max_ms": round(max(latencies), 1) if latencies else None,
+    }
+
+
+async def phase(stack: Stack, games, per_game: int, kind: str, rate: float) -> dict:
+    baseline_rss = stack.rss()
+    watchers = Watchers(stack.url, games, per_game, kind)
+    watchers.start()
+    connect_s = await watchers.connected()
+    await asyncio.sleep(2)  # let every long poll settle into its wait
+    open_now = stack.open_count()
+    rss = stack.rss()
+    health = await asyncio.to_thread(health_latencies, stack.url)
+    commands = await next_commands(stack.url, games)
+    delivery = await deliver(stack.url, commands, watchers, rate)
+    # every client goes at once, without a word
+    await watchers.vanish()
+    gone = time.perf_counter()
+    while stack.open_count() > 0 and time.perf_counter() - gone < 60:
+        await asyncio.sleep(0.05)
+    released_s = time.perf_counter() - gone
+    after = await asyncio.to_thread(health_latencies, stack.url, 100)
+    clients = len(watchers.seen)
+    return {
+        "kind": kind,
+        "clients": clients,
+        "open_on_server": int(open_now),
+        "connect_s": round(connect_s, 1),
+        "rss_per_client_kb": round((rss - baseline_rss) / clients / 1024, 1),
+        "health_p50_ms": round(percentile(health, 0.5), 1),
+        "health_p99_ms": round(percentile(health, 0.99), 1),
+        "delivery": delivery,
+        "released_after_vanish_s": round(released_s, 2),
+        "health_p99_after_ms": round(percentile(after, 0.99), 1),
+        "client_retries": watchers.retries,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=500)
+    parser.add_argument("--watchers", type=int, default=10, help="clients per game: the seats, then spectators")
+    parser.add_argument(
+        "--rate", type=float, default=50, help="commands a second (50: each of 500 games moves once in 10 s)"
+    )
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as data_dir:
+        stack = Stack(data_dir)
+        try:
+            games = asyncio.run(setup_games(stack.url, args.games))
+            baseline = {"health_p99_idle_ms": round(percentile(health_latencies(stack.url), 0.99), 1)}
+            results = [asyncio.run(phase(stack, games, args.watchers, kind, args.rate)) for kind in ("stream", "wait")]
+        finally:
+            stack.stop()
+    print(
+        f"{args.games} games x {args.watchers} clients, make run's defaults (gevent, 2 workers), "
+        f"one command per game at {args.rate:g}/s; idle health p99 {baseline['health_p99_idle_ms']} ms"
+    )
+    print(f"{'clients':>16} {'KiB/client':>10} {'health p50':>10} {'health p99':>10} {'deliver p50':>11} {'deliver p99':>11} {'missed':>6} {'released':>8}")
+    for r in results:
+        d = r["delivery"]
+        print(
+            f"{r['clients']:>6} {r['kind'] + 's':<9} {r['rss_per_client_kb']:>10} {r['health_p50_ms']:>8}ms {r['health_p99_ms']:>8}ms "
+            f"{d['p50_ms']:>9}ms {d['p99_ms']:>9}ms {d['missed']:>6} {r['released_after_vanish_s']:>7}s"
+        )
+    print(json.dumps({"bench": "streams", "games": args.games, "watchers_per_game": args.watchers, **baseline, "phases": results}))
+
+
+if __name__ == "__main__":
+    main()
