@@ -14,7 +14,7 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt
 
 venv: $(VENV)/.installed
 
-## run: the API under gunicorn, an RQ worker with its scheduler, and (without
+## run: the API under gunicorn (gevent workers), an RQ worker with its scheduler, and (without
 ## REDIS_URL) a private valkey-server persisting to DATA_DIR. Ctrl-C stops all.
 run: venv
 	PORT=$(PORT) DATA_DIR=$(DATA_DIR) $(PY) -m service.run
@@ -27,10 +27,11 @@ test: venv
 soak: venv
 	SOAK=1 $(PY) -m pytest tests/games tests/test_non_interference.py
 
-## bench: API throughput and latency against a plain Flask endpoint, and the
-## bots' win rates.
+## bench: API throughput and latency against a plain Flask endpoint, 5,000
+## waiting clients (streams and long polls), the workers, and the bots' win rates.
 bench: venv
 	$(PY) bench/api.py
+	$(PY) bench/streams.py
 	$(PY) bench/workers.py
 	for game in $$($(PY) -c 'from games.registry import GAMES; print(*GAMES)'); do $(PY) bench/bots.py $$game; done
 

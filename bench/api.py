@@ -134,9 +134,9 @@ def measure(phase: str, port: int, seconds: float, processes: int, threads: int,
     }
 
 
-def serve(app: str, port: int, env: dict, workers: int, threads: int) -> subprocess.Popen:
+def serve(app: str, port: int, env: dict, workers: int, threads: int, worker_class: str) -> subprocess.Popen:
     command = [
-        sys.executable, "-m", "gunicorn", app, "--bind", f"127.0.0.1:{port}", "--worker-class", "gthread",
+        sys.executable, "-m", "gunicorn", app, "--bind", f"127.0.0.1:{port}", "--worker-class", worker_class,
         "--workers", str(workers), "--threads", str(threads), "--log-level", "warning",
     ]
     return subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)
@@ -158,15 +158,18 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=2, help="client processes")
     parser.add_argument("--threads", type=int, default=4, help="client threads per process")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (both apps)")
-    parser.add_argument("--server-threads", type=int, default=16, help="gunicorn threads per worker (both apps)")
+    parser.add_argument("--server-threads", type=int, default=16, help="gunicorn threads per worker (gthread; both apps)")
+    parser.add_argument(
+        "--worker-class", default="gevent", choices=["gevent", "gthread"], help="gunicorn's (both apps); make run's is gevent"
+    )
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as data, EmbeddedRedis(data, persistent=True) as store:
         env = {**os.environ, "REDIS_URL": store.url, "PYTHONPATH": str(ROOT)}
         api_port, plain_port = free_port(), free_port()
         servers = [
-            serve("wsgi:app", api_port, env, args.workers, args.server_threads),
-            serve("bench.baseline_app:app", plain_port, env, args.workers, args.server_threads),
+            serve("wsgi:app", api_port, env, args.workers, args.server_threads, args.worker_class),
+            serve("bench.baseline_app:app", plain_port, env, args.workers, args.server_threads, args.worker_class),
         ]
         try:
             wait_up(api_port, "/v1/health")
@@ -185,7 +188,8 @@ def main() -> None:
 
     plain = figures["plain"]
     clients = args.processes * args.threads
-    print(f"{clients} clients, {args.seconds:.0f}s a phase, gunicorn gthread {args.workers}x{args.server_threads} for both apps")
+    shape = f"{args.workers}x{args.server_threads}" if args.worker_class == "gthread" else str(args.workers)
+    print(f"{clients} clients, {args.seconds:.0f}s a phase, gunicorn {args.worker_class} {shape} for both apps")
     print(f"{'':10} {'per second':>12} {'p50 ms':>9} {'p99 ms':>9} {'ratio to plain (per second)':>30}")
     for name, row in figures.items():
         ratio = row["per_second"] / plain["per_second"]

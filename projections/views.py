@@ -55,6 +55,17 @@ def feed(envelopes: Iterable[Envelope], seat: int | None) -> list[dict[str, Any]
     return [envelope.seen_by(seat) for envelope in envelopes]
 
 
+def stream_messages(folded: Folded, envelopes: Iterable[Envelope], seat: int | None, mode: str) -> list[tuple[str, int, dict[str, Any]]]:
+    """What a stream sends ``seat`` when the game reaches ``folded`` and
+    ``envelopes`` are the entries since the reader's last version: its view
+    (``mode`` "view"), or each entry as the event feed shows it ("events").
+    The non-interference test proves these depend on no card the seat may
+    not know, as it does for views and feeds."""
+    if mode == "view":
+        return [("view", folded.version, seat_view(folded, seat))]
+    return [("event", envelope.version, envelope.seen_by(seat)) for envelope in envelopes]
+
+
 def _seat(table: tables.Table, seat: int, counts: dict[str, Any]) -> dict[str, Any]:
     return {
         **counts,

@@ -2,15 +2,16 @@
 
 For a random reachable game (random legal commands from the random bot), take
 a seat and every card whose face that seat never saw: in its views at every
-version, in its event feed. Give those cards each other's faces, in every
-event of the log, and fold the changed log. If the seat's views and feed do
-not change, nothing it was shown depended on a card it may not know, not its
-hand counts, not an error, not an event. Runs for every registered game.
+version, in its event feed, in the messages its streams send (of views and of
+events). Give those cards each other's faces, in every event of the log, and
+fold the changed log. If what the seat is shown does not change, nothing it
+was shown depended on a card it may not know, not its hand counts, not an
+error, not an event. Runs for every registered game.
 """
 from __future__ import annotations
 
 import random
-from typing import Any, Iterator
+from typing import Any, Iterator, NamedTuple
 
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -20,7 +21,7 @@ from games.contract import RuleError
 from games.registry import GAMES
 from projections.folding import fold
 from projections.local import LocalGame
-from projections.views import seat_view
+from projections.views import seat_view, stream_messages
 from tests.soak import SOAK, examples
 
 
@@ -51,13 +52,21 @@ def repaint(value: Any, mapping: dict[str, dict]) -> Any:
     return value
 
 
-def observed(envelopes: list[Envelope], seat: int) -> tuple[list[dict], list[dict]]:
-    """The seat's view after every version, and its event feed."""
-    views, folded = [], None
+class Observed(NamedTuple):
+    views: list[dict]  # after every version
+    feed: list[dict]
+    streamed: list  # the messages of the seat's streams, of views and of events, version by version
+
+
+def observed(envelopes: list[Envelope], seat: int) -> Observed:
+    """Everything the seat is shown: its view after every version, its event
+    feed, and what its streams send as the game goes."""
+    views, streamed, folded = [], [], None
     for envelope in envelopes:
         folded = fold([envelope], folded, "g")
         views.append(seat_view(folded, seat))
-    return views, [e.seen_by(seat) for e in envelopes]
+        streamed += stream_messages(folded, [envelope], seat, "view") + stream_messages(folded, [envelope], seat, "events")
+    return Observed(views, [e.seen_by(seat) for e in envelopes], streamed)
 
 
 def random_game(game_type: str, seats: int, seed: int, commands: int, options: dict | None = None) -> LocalGame:
@@ -92,27 +101,27 @@ def test_hidden_cards_change_nothing_a_seat_sees(scenario, shuffle):
         assume(error.code != "invalid_option")
         raise
     original = local.envelopes
-    views, feed = observed(original, seat)
+    seen = observed(original, seat)
 
     every_face = faces([e.whole() for e in original])
-    seen = faces(views) | faces(feed)
-    hidden = sorted(set(every_face) - set(seen))
+    shown = faces(seen.views) | faces(seen.feed) | faces(seen.streamed)
+    hidden = sorted(set(every_face) - set(shown))
     shuffled = hidden[:]
     shuffle.shuffle(shuffled)
     mapping = {card: every_face[other] for card, other in zip(hidden, shuffled)}
     changed = [Envelope.from_dict(repaint(e.whole(), mapping)) for e in original]
 
-    assert observed(changed, seat) == (views, feed)
+    assert observed(changed, seat) == seen
 
 
 def test_repaint_changes_the_faces_it_is_given():
     """The test above can fail: repainting a card a seat holds changes its view."""
     local = random_game("color-doubt", 3, seed=7, commands=0)
-    views, feed = observed(local.envelopes, 0)
-    mine = views[-1]["hand"]
+    seen = observed(local.envelopes, 0)
+    mine = seen.views[-1]["hand"]
     other_color = next(c["color"] for c in faces([e.whole() for e in local.envelopes]).values() if c["color"] != mine[0]["color"])
     changed = [Envelope.from_dict(repaint(e.whole(), {mine[0]["id"]: {"color": other_color}})) for e in local.envelopes]
-    assert observed(changed, 0) != (views, feed)
+    assert observed(changed, 0) != seen
 
 
 def test_diez_a_seat_sees_another_seats_hand_only_while_that_seat_holds_reveal():

@@ -411,3 +411,31 @@ def test_hundreds_of_concurrent_waiters_miss_no_event(api_server, client, redis_
             assert record == sorted(set(record)) and record[-1] == finals[index], (index, record)
     # 300 waiters, a bounded pool of connections (16 per process) and one subscriber each
     assert connections < 60
+
+
+def test_streams_past_the_client_address_cap_are_429(redis_client, clock):
+    """The cap per client address (MAX_STREAMS_PER_CLIENT), here 2: streams
+    and long polls from one address count together, whatever their tokens."""
+    from service.app import create_app
+    from service.config import Config
+    from tests.api_helpers import seated_game
+
+    app = create_app(Config(max_streams_per_client=2), client=redis_client, clock=clock)
+    http = app.test_client()
+    try:
+        game_id, tokens = seated_game(http, seats=2, options={"turn_seconds": 0})
+        url = f"/v1/games/{game_id}/stream"
+        first = http.get(url, buffered=False)
+        second = http.get(url, headers=auth(tokens[0]), buffered=False)
+        assert (first.status_code, second.status_code) == (200, 200)
+        refused = http.get(url, headers=auth(tokens[1]), buffered=False)
+        assert refused.status_code == 429 and refused.get_json()["code"] == "too_many_streams"
+        assert refused.headers["Retry-After"] and refused.mimetype == "application/problem+json"
+        first.close()  # a stream that ends gives its place back
+        third = http.get(url, headers=auth(tokens[1]), buffered=False)
+        assert third.status_code == 200
+        for response in (second, third):
+            response.close()
+        assert not redis_client.zcard("tabletell:streams:client:127.0.0.1")
+    finally:
+        app.extensions["tabletell"].realtime.shutdown()

@@ -31,7 +31,7 @@ from flask import json
 
 from games import table as tables
 from projections.folding import Folded
-from projections.views import seat_view
+from projections.views import seat_view, stream_messages
 from service.metrics import OPEN_STREAMS
 from service.realtime.client import watch_client
 from service.realtime.limits import Lease, StreamLimits
@@ -185,11 +185,14 @@ class Realtime:
     def _messages(self, game_id: str, seat: int | None, mode: str, folded: Folded, last: int | None):
         svc = self.svc
         if mode == "view":
+            # the seat's view, as stream_messages gives it, rendered once per
+            # version and seat for every reader and poller of it
             body = svc.views.get(game_id, folded.version, seat, lambda: json.dumps(seat_view(folded, seat)).encode())
             yield "view", folded.version, body
             return
-        for envelope in svc.store.read(game_id, after=last or 0, upto=folded.version):
-            yield "event", envelope.version, json.dumps(envelope.seen_by(seat)).encode()
+        envelopes = svc.store.read(game_id, after=last or 0, upto=folded.version)
+        for kind, version, data in stream_messages(folded, envelopes, seat, mode):
+            yield kind, version, json.dumps(data).encode()
 
 
 def finished(folded: Folded) -> dict[str, Any]:

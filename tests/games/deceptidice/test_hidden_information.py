@@ -52,13 +52,14 @@ def test_what_a_seat_sees_hidden_cards_change_nothing(name):
         swaps += sum(e.type == "swapped" for e in original)
         every_face = faces([e.whole() for e in original])
         for seat in range(seats):
-            views, feed = observed(original, seat)
+            seen = observed(original, seat)
+            views, feed = seen.views, seen.feed
             hidden = sorted(set(every_face) - set(faces(views) | faces(feed)))
             shuffled = hidden[:]
             random.Random(n * 10 + seat).shuffle(shuffled)
             mapping = {card: every_face[other] for card, other in zip(hidden, shuffled)}
             changed = [Envelope.from_dict(repaint(e.whole(), mapping)) for e in original]
-            assert observed(changed, seat) == (views, feed)
+            assert observed(changed, seat) == seen
     assert swaps > 0  # the swaps, which move cards unseen, were exercised
 
 
@@ -67,10 +68,11 @@ def test_what_a_seat_sees_a_swapped_card_would_show_if_it_leaked():
     local = played(4, seed=3, options=OPTION_SETS["swap with the draw pile"], commands=200)
     swapped = next(e for e in local.envelopes if e.type == "swapped")
     loser, taken = swapped.public["seat"], swapped.private[swapped.public["seat"]]["got"]
-    views, feed = observed(local.envelopes, loser)
+    seen = observed(local.envelopes, loser)
+    views, feed = seen.views, seen.feed
     other = {"color": "red", "number": 1} if taken.get("number") != 1 else {"color": "blue", "number": 2}
     changed = [Envelope.from_dict(repaint(e.whole(), {taken["id"]: other})) for e in local.envelopes]
-    assert observed(changed, loser) != (views, feed)
+    assert observed(changed, loser) != seen
 
 
 def same_cards(envelopes) -> list[tuple[str, str]]:
@@ -88,7 +90,8 @@ def mappings(local: LocalGame, seat: int, salt: int) -> dict[str, dict]:
     seen under one of its ids counts as seen: re-deciding a swap gives the
     fresh id the face of the card taken."""
     every_face = faces([e.whole() for e in local.envelopes])
-    views, feed = observed(local.envelopes, seat)
+    seen = observed(local.envelopes, seat)
+    views, feed = seen.views, seen.feed
     seen = set(faces(views) | faces(feed))
     pairs = same_cards(local.envelopes)
     while True:

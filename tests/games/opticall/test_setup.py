@@ -104,6 +104,7 @@ def test_options_have_the_documented_defaults():
         "turn_seconds": 60,
         "call_seconds": 15,
         "autopilot_after": 3,
+        "spectator_delay": 0,
     }
 
 

@@ -28,14 +28,15 @@ def test_what_each_seat_sees_depends_on_no_hidden_card_in_the_classic_setup_and_
         local = random_game("opticall", seats, seed=1000 + n, commands=20 + 5 * n, options=options)
         seat = n % seats
         original = local.envelopes
-        views, feed = observed(original, seat)
+        seen = observed(original, seat)
+        views, feed = seen.views, seen.feed
         every_face = faces([e.whole() for e in original])
         hidden = sorted(set(every_face) - set(faces(views) | faces(feed)))
         shuffled = hidden[:]
         random.Random(n).shuffle(shuffled)
         mapping = {card: every_face[other] for card, other in zip(hidden, shuffled)}
         changed = [Envelope.from_dict(repaint(e.whole(), mapping)) for e in original]
-        assert observed(changed, seat) == (views, feed), n
+        assert observed(changed, seat) == seen, n
         checked += any(mapping[card] != every_face[card] for card in mapping)
     assert checked > len(played) * 3 // 4  # the repainting did change hidden faces
 
