@@ -51,8 +51,9 @@ def seated(client: httpx.Client, seats: int = 2, **kwargs) -> tuple[str, list[st
 
 def play(client: httpx.Client, game_id: str, tokens: list[str], rng: random.Random) -> int:
     """One legal command by a seat the game waits for; the version after it."""
-    public = client.get(f"/v1/games/{game_id}").json()
-    seat = rng.choice(public["to_act"])
+    # a seat's view, not the public summary, which a spectator_delay holds back
+    current = client.get(f"/v1/games/{game_id}/view", headers=auth(tokens[0])).json()
+    seat = rng.choice(current["to_act"])
     view = client.get(f"/v1/games/{game_id}/view", headers=auth(tokens[seat])).json()
     body = GAMES[view["type"]].bots["random"](view, rng)
     response = client.post(f"/v1/games/{game_id}/commands", json=body, headers=auth(tokens[seat]))
@@ -439,3 +440,38 @@ def test_streams_past_the_client_address_cap_are_429(redis_client, clock):
         assert not redis_client.zcard("tabletell:streams:client:127.0.0.1")
     finally:
         app.extensions["tabletell"].realtime.shutdown()
+
+
+def test_a_spectator_stream_with_a_delay_never_shows_an_event_before_its_time(api_server, client):
+    """spectator_delay=1: each event reaches a spectator's stream no sooner
+    than a second after it happened (the waiting table at once), while the
+    seat's own stream has it at once; both end with every event."""
+    rng = random.Random(6)
+    game_id, tokens = seated(client, options={"spectator_delay": 1})
+
+    async def scenario():
+        public: list = []
+        mine: list = []
+
+        async def read(into, headers):
+            async with httpx.AsyncClient(timeout=BOUND) as http:
+                url = f"{api_server.url}/v1/games/{game_id}/stream?data=events"
+                async with aconnect_sse(http, "GET", url, headers=headers) as source:
+                    async for sse in source.aiter_sse():
+                        into.append((time.time() * 1000, sse.json()))
+
+        tasks = [asyncio.create_task(read(public, {})), asyncio.create_task(read(mine, auth(tokens[0])))]
+        versions = [await asyncio.to_thread(play, client, game_id, tokens, rng) for _ in range(2)]
+        await wait_for(lambda: public and public[-1][1]["version"] == versions[-1])
+        await wait_for(lambda: mine and mine[-1][1]["version"] == versions[-1])
+        for task in tasks:
+            task.cancel()
+        return public, mine, versions[-1]
+
+    public, mine, final = asyncio.run(scenario())
+    assert [event["version"] for _, event in public] == list(range(1, final + 1))
+    assert [event["version"] for _, event in mine] == list(range(1, final + 1))
+    held_back = [(at, event) for at, event in public if event["type"] not in ("game_created", "seat_taken")]
+    assert held_back
+    for received_at, event in held_back:
+        assert received_at >= event["time"] + 1000, (event["version"], event["type"], received_at - event["time"])

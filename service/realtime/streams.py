@@ -27,6 +27,7 @@ import weakref
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
+import redis
 from flask import json
 
 from games import table as tables
@@ -153,7 +154,6 @@ class Realtime:
     ) -> Iterator[bytes]:
         """The messages of one stream, encoded by ``encode(kind, id, data)``
         (``data``: JSON bytes; ``kind`` None is a heartbeat)."""
-        svc = self.svc
         watch = waiter.watch
         sock = waiter.client
         if sock is not None:
@@ -179,6 +179,10 @@ class Realtime:
                     yield encode(None, None, b"", None)
                     beat = now + self.heartbeat_seconds
                 watch.wait(min(beat - now, self._until(visible.next_release)))
+        except (redis.ConnectionError, redis.TimeoutError) as error:
+            # the stream ends; its client reconnects with Last-Event-ID and
+            # gets a 503 until the store is back
+            log.warning("stream of %s ended: the store is unreachable (%s)", game_id, error)
         finally:
             waiter.close()
 
