@@ -17,6 +17,9 @@ Schemas:
 4. Every game has the option ``spectator_delay`` (seconds spectators see the
    game behind; see ``projections.spectators``): a game created in an older
    schema had none, and its creation says so explicitly.
+5. Every game records the version of its rules it was created under
+   (``game_created``'s ``rules``, see ``games.contract``): a game created in
+   an older schema was played by version 1.
 
 An upcaster may change what a hashed entry holds; the chain is then checked
 against the entry as it was stored (``Envelope.stored_digest``).
@@ -25,7 +28,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-CURRENT_SCHEMA = 4
+CURRENT_SCHEMA = 5
 
 
 class UnknownSchema(ValueError):
@@ -61,11 +64,18 @@ def _v3_to_v4(raw: dict[str, Any]) -> dict[str, Any]:
     return {**raw, "public": {**raw["public"], "options": options}}
 
 
+def _v4_to_v5(raw: dict[str, Any]) -> dict[str, Any]:
+    if raw["type"] != "game_created":
+        return raw
+    return {**raw, "public": {**raw["public"], "rules": 1}}
+
+
 # schema -> (the upcaster to schema + 1, {event type: public fields it adds})
 UPCASTERS: dict[int, tuple[Callable[[dict[str, Any]], dict[str, Any]], Mapping[str, tuple[str, ...]]]] = {
     1: (_v1_to_v2, {"game_started": ("shuffle_commitment",)}),
     2: (_v2_to_v3, {}),
     3: (_v3_to_v4, {}),
+    4: (_v4_to_v5, {"game_created": ("rules",)}),
 }
 
 

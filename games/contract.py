@@ -123,10 +123,18 @@ class Game(Protocol):
     command_schemas: Mapping[str, Any]
     # bot level -> bot
     bots: Mapping[str, Bot]
+    # the version of the game's rules: bumped by a fix that changes what a
+    # command decides. A game records the version it was created under
+    # (``game_created``'s ``rules``; logs from before read as 1) and plays by
+    # it to the end, so an older log re-decides to the events it holds.
+    rules_version: int
 
-    def initial_state(self, seats: int, options: Mapping[str, Any], seed: str) -> Any:
+    def initial_state(self, seats: int, options: Mapping[str, Any], seed: str, rules: int = 1) -> Any:
         """The state before anything happened. ``options`` are already
-        validated and completed with defaults by ``validate_options``."""
+        validated and completed with defaults by ``validate_options``;
+        ``rules`` is the rules version the game was created under (see
+        ``rules_version``), which the state keeps so that ``decide`` can
+        keep the behaviour an older log was played by."""
 
     def validate_options(self, seats: int, options: Mapping[str, Any]) -> dict[str, Any]:
         """Options completed with defaults; raises RuleError
@@ -187,6 +195,7 @@ class RulesGame:
     to_act: Callable[..., list[int]]
     deadlines: Callable[..., list[Deadline]]
     result: Callable[..., dict[str, Any] | None]
+    rules_version: int = 1
 
     @classmethod
     def of(cls, rules: ModuleType, **entries: Any) -> "RulesGame":

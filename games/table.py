@@ -35,6 +35,7 @@ class Table:
     autopilot: frozenset[int] = frozenset()
     result: Mapping[str, Any] | None = None
     created_at: int = 0  # ms since the epoch
+    rules: int = 1  # the game's rules version when it was created
 
 
 def seed_commitment(seed: str) -> str:
@@ -78,6 +79,7 @@ def evolve(game: Game, table: Table | None, event: Event) -> Table:
         seats = p["seats"]
         bots = {b["seat"]: b["level"] for b in p["bots"]}
         names = tuple(p["names"])
+        rules = p["rules"]
         return Table(
             game_type=p["type"],
             seats=seats,
@@ -85,9 +87,10 @@ def evolve(game: Game, table: Table | None, event: Event) -> Table:
             seed=event.secret["seed"],
             names=names,
             bots=bots,
-            game=game.initial_state(seats, p["options"], event.secret["seed"]),
+            game=game.initial_state(seats, p["options"], event.secret["seed"], rules),
             timeouts=(0,) * seats,
             created_at=event.at,
+            rules=rules,
         )
     assert table is not None, f"{kind} before game_created"
     if kind == "seat_taken":
@@ -143,6 +146,12 @@ def _create(game: Game, command: Mapping[str, Any]) -> list[Event]:
             f"{game.name} is played by {game.min_seats} to {game.max_seats} players, not {seats}.",
         )
     options = game.validate_options(seats, command.get("options") or {})
+    # a command without it was written before games had rules versions
+    rules = command.get("rules", 1)
+    if not isinstance(rules, int) or isinstance(rules, bool) or not 1 <= rules <= game.rules_version:
+        raise RuleError(
+            "unknown_rules_version", "game exists", f"{game.name} has rules versions 1 to {game.rules_version}, not {rules!r}."
+        )
     names: list[str | None] = [None] * seats
     bots = []
     for bot in command.get("bots") or []:
@@ -168,6 +177,7 @@ def _create(game: Game, command: Mapping[str, Any]) -> list[Event]:
             "names": names,
             "bots": bots,
             "seed_commitment": seed_commitment(command["seed"]),
+            "rules": rules,
         },
         secret={"seed": command["seed"]},
     )

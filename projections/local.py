@@ -24,7 +24,9 @@ class LocalGame:
         seed: str | int,
         options: Mapping[str, Any] | None = None,
         bots: list[dict] | None = None,
+        rules: int | None = None,
     ):
+        """``rules``: the rules version to play by (default: today's)."""
         self.game = GAMES[game_type]
         self.now = START_AT
         self.envelopes: list[Envelope] = []
@@ -40,6 +42,7 @@ class LocalGame:
                     "options": dict(options or {}),
                     "bots": list(bots or []),
                     "seed": str(seed),
+                    "rules": self.game.rules_version if rules is None else rules,
                     "at": self.now,
                 },
                 None,

@@ -79,6 +79,7 @@ class Commands:
             "options": dict(options),
             "bots": list(bots),
             "seed": secrets.token_hex(16),
+            "rules": GAMES[game_type].rules_version,  # new games play by today's rules
             "at": self.clock(),
         }
         try:

@@ -90,6 +90,30 @@ def test_verify_passes_the_fixture_log_of_every_game_in_the_first_event_format(g
     assert any("before the hash chain" in note for note in audit.notes)
 
 
+@pytest.mark.parametrize("game_type", sorted(GAMES))
+def test_verify_passes_the_fixture_log_of_every_game_played_by_its_first_rules(game_type):
+    """Each game keeps a log played by rules version 1, written before the
+    fixes that changed what some commands decide: it re-decides by those
+    rules, which the game keeps for the games created under them."""
+    path = FIXTURES / f"{game_type}.rules1.ndjson"
+    assert path.exists(), f"every game keeps a log of its first rules: {path.name} is missing"
+    envelopes = replay.read_file(path)
+    assert envelopes[0].public["rules"] == 1
+    audit = verify(envelopes)
+    assert audit.ok, audit.problems
+    assert audit.folded.table.status == tables.FINISHED and audit.folded.table.rules == 1
+
+
+def test_a_game_records_the_rules_version_it_was_created_under():
+    for game_type, game in GAMES.items():
+        local = LocalGame(game_type, game.min_seats if game_type != "opticall" else 3, seed=1)
+        assert local.envelopes[0].public["rules"] == game.rules_version == local.table.rules
+        assert local.envelopes[0].command["rules"] == game.rules_version
+    # logs from before rules versions read as version 1
+    raw = json.loads((FIXTURES / "color-doubt.v1.ndjson").open().readline())
+    assert Envelope.from_dict(raw).public["rules"] == 1
+
+
 def test_verify_checks_the_chain_of_an_upcast_log_against_the_entries_as_stored():
     """Schema 3 makes a Diez game's "no tokens" explicit in its creation,
     which changes what an older, hashed entry holds once read."""

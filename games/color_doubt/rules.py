@@ -32,6 +32,9 @@ class State:
     seats: int
     options: Mapping[str, Any]
     seed: str
+    # the version of the rules the game was created under (RULES_VERSION): a
+    # log keeps re-deciding under the rules it was played by
+    rules: int = 1
     game_no: int = 0  # 1, 2, 3 in a match of the extended rule
     first: int = 0  # who led this game
     faces: Mapping[str, str] = None  # card id -> colour, this deal's cards
@@ -70,8 +73,8 @@ def validate_options(spec, seats: int, given: Mapping[str, Any]) -> dict[str, An
     return options
 
 
-def initial_state(seats: int, options: Mapping[str, Any], seed: str) -> State:
-    return State(seats=seats, options=dict(options), seed=seed, scores=(0,) * seats)
+def initial_state(seats: int, options: Mapping[str, Any], seed: str, rules: int = 1) -> State:
+    return State(seats=seats, options=dict(options), seed=seed, rules=rules, scores=(0,) * seats)
 
 
 # -- decide ------------------------------------------------------------------

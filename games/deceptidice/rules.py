@@ -50,6 +50,9 @@ class State:
     seats: int
     options: Mapping[str, Any]
     seed: str
+    # the version of the rules the game was created under (RULES_VERSION): a
+    # log keeps re-deciding under the rules it was played by
+    rules: int = 1
     faces: Mapping[str, Mapping[str, Any]] = None  # card id -> face, as the events showed it
     dice: tuple[tuple[tuple[str, ...], ...], ...] = ()  # seat -> dice -> ids, top first
     draw_pile: tuple[str, ...] = ()
@@ -94,8 +97,8 @@ def validate_options(spec, seats: int, given: Mapping[str, Any]) -> dict[str, An
     return options
 
 
-def initial_state(seats: int, options: Mapping[str, Any], seed: str) -> State:
-    return State(seats=seats, options=dict(options), seed=seed, faces={})
+def initial_state(seats: int, options: Mapping[str, Any], seed: str, rules: int = 1) -> State:
+    return State(seats=seats, options=dict(options), seed=seed, rules=rules, faces={})
 
 
 def start(state: State, at: int) -> list[Event]:

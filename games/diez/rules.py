@@ -50,8 +50,8 @@ def validate_options(spec, seats: int, given: Mapping[str, Any]) -> dict[str, An
     return options
 
 
-def initial_state(seats: int, options: Mapping[str, Any], seed: str) -> State:
-    state = State(seats=seats, options=dict(options), seed=seed, deck_colors=color_totals(options))
+def initial_state(seats: int, options: Mapping[str, Any], seed: str, rules: int = 1) -> State:
+    state = State(seats=seats, options=dict(options), seed=seed, rules=rules, deck_colors=color_totals(options))
     return replace(state, bag=tokens.full_bag()) if tokens.enabled(state) else state
 
 

@@ -115,6 +115,9 @@ class State:
     seats: int
     options: Mapping[str, Any]
     seed: str
+    # the version of the rules the game was created under (RULES_VERSION): a
+    # log keeps re-deciding under the rules it was played by
+    rules: int = 1
     # cards of each colour in the deck (from the options), shown to every seat
     deck_colors: Mapping[str, int] | None = None
     faces: Mapping[str, Mapping[str, Any]] | None = None  # card id -> face, this deal's cards

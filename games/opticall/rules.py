@@ -36,8 +36,8 @@ def validate_options(spec, seats: int, given: Mapping[str, Any]) -> dict[str, An
     return options
 
 
-def initial_state(seats: int, options: Mapping[str, Any], seed: str) -> State:
-    return State(seats=seats, options=dict(options), seed=seed)
+def initial_state(seats: int, options: Mapping[str, Any], seed: str, rules: int = 1) -> State:
+    return State(seats=seats, options=dict(options), seed=seed, rules=rules)
 
 
 start = setup.start

@@ -66,6 +66,9 @@ class State:
     seats: int
     options: Mapping[str, Any]
     seed: str
+    # the version of the rules the game was created under (RULES_VERSION): a
+    # log keeps re-deciding under the rules it was played by
+    rules: int = 1
     deal: int = 0  # 1, 2, ...: a Purple tie in the classic setup deals again
     dealer: int = 0
     phase: str = ""  # "" before the deal, then REVEAL (classic), PLAY, OVER

@@ -8,7 +8,7 @@ from games.contract import Event
 def dealt(hands: list[list[str]], first: int = 0, options: dict | None = None, aside: list[str] = ()) -> rules.State:
     """A game just dealt: seat n holds ``hands[n]`` (colours), ids ``s<n>c<i>``."""
     seats = len(hands)
-    state = rules.initial_state(seats, GAME.validate_options(seats, options or {}), "test-seed")
+    state = rules.initial_state(seats, GAME.validate_options(seats, options or {}), "test-seed", GAME.rules_version)
     deal = Event(
         "dealt",
         public={"game": 1, "first": first, "hand_size": 0, "set_aside": len(aside)},

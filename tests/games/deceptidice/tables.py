@@ -38,7 +38,7 @@ def rolled(
     card ids ``s<n>d<d>c<i>``; the draw pile's ids are ``pile<i>``."""
     seats = len(dice)
     options = GAME.validate_options(seats, {"turn_seconds": 60, **(options or {})})
-    state = rules.initial_state(seats, options, "test-seed")
+    state = rules.initial_state(seats, options, "test-seed", GAME.rules_version)
     cards = [
         [[{"id": f"s{s}d{d}c{i}", **face(short)} for i, short in enumerate(die)] for d, die in enumerate(seat_dice)]
         for s, seat_dice in enumerate(dice)

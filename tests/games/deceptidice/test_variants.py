@@ -207,7 +207,7 @@ def test_variant_swap_is_unseen_by_the_table():
 
 
 def started(**options) -> rules.State:
-    state = rules.initial_state(4, GAME.validate_options(4, options), "s")
+    state = rules.initial_state(4, GAME.validate_options(4, options), "s", GAME.rules_version)
     for event in rules.start(state, at=0):
         state = rules.evolve(state, event)
     return state

@@ -42,7 +42,7 @@ def dealt(
     options: dict | None = None,
 ) -> State:
     seats = len(hands)
-    state = rules.initial_state(seats, GAME.validate_options(seats, options or {}), "test-seed")
+    state = rules.initial_state(seats, GAME.validate_options(seats, options or {}), "test-seed", GAME.rules_version)
     deal = Event(
         "dealt",
         public={

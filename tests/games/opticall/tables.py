@@ -31,7 +31,7 @@ def dealt(
     options = {"two_players": seats == 2, **(options or {})}
     if first is None:
         options.setdefault("setup", "classic")
-    state = rules.initial_state(seats, GAME.validate_options(seats, options), "test-seed")
+    state = rules.initial_state(seats, GAME.validate_options(seats, options), "test-seed", GAME.rules_version)
     if dealer is None:
         dealer = (first - 1) % seats if first is not None else seats - 1
     deal = Event(
