@@ -23,7 +23,6 @@ import json
 import os
 import random
 import signal
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -33,7 +32,6 @@ from pathlib import Path
 
 import httpx
 import psutil
-from httpx_sse import aconnect_sse
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))

@@ -37,7 +37,7 @@ from projections.views import seat_view  # noqa: E402
 from service.config import connect  # noqa: E402
 from service.embedded_redis import EmbeddedRedis  # noqa: E402
 from service.services import Services  # noqa: E402
-from service.workers.plan import bot_for  # noqa: E402
+from service.plan import bot_for  # noqa: E402
 from service.workers.scheduler import TICK_SECONDS  # noqa: E402
 
 

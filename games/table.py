@@ -16,10 +16,6 @@ from games.hashing import canonical_json, sha256_hex
 
 WAITING, ACTIVE, FINISHED = "waiting", "active", "finished"
 
-# Commands the table answers itself; every other type goes to the game.
-TABLE_COMMANDS = ("create", "join", "timeout")
-
-
 @dataclass(frozen=True)
 class Table:
     game_type: str = ""

@@ -14,9 +14,8 @@ from typing import Mapping
 from games.contract import Option
 
 # Long enough to answer on a phone between other things, short enough that a
-# table does not stall; a reaction window only asks "do you object?".
+# table does not stall.
 DEFAULT_TURN_SECONDS = 60
-DEFAULT_WINDOW_SECONDS = 15
 # Spectators see a game this many seconds late at most (an hour).
 MAX_SPECTATOR_DELAY = 3600
 # How many timeouts in a row hand a seat to a bot until its player acts again.

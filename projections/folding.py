@@ -8,8 +8,6 @@ from it.
 """
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Mapping
 
@@ -19,6 +17,7 @@ from games import table as tables
 from games.contract import Game
 from games.registry import GAMES
 from projections import spectators
+from projections.lru import LRU
 
 
 @dataclass(frozen=True)
@@ -73,10 +72,8 @@ class Projection:
 
     def __init__(self, store: EventStore, capacity: int = 2048):
         self.store = store
-        self.capacity = capacity
-        self._cache: OrderedDict[str, Folded] = OrderedDict()
-        self._public: OrderedDict[str, Folded] = OrderedDict()
-        self._lock = threading.Lock()
+        self._cache: LRU[str, Folded] = LRU(capacity)
+        self._public: LRU[str, Folded] = LRU(capacity)
 
     def load(self, game_id: str, known: int = 0) -> Folded | None:
         """The game as of its newest event; None if it does not exist.
@@ -85,14 +82,14 @@ class Projection:
         by the store's notifications); a cached fold at or past it is served
         without asking the store.
         """
-        cached = self._get(game_id)
+        cached = self._cache.get(game_id)
         if cached is not None and known and cached.version >= known:
             return cached
         after = cached.version if cached else 0
         newer = self.store.read(game_id, after=after)
         folded = fold(newer, cached, game_id)
         if folded is not None and folded is not cached:
-            self._put(folded)
+            self.remember(folded)
         return folded
 
     def public(self, game_id: str, now: int, known: int = 0) -> Public | None:
@@ -104,44 +101,23 @@ class Projection:
         delay = spectators.delay_ms(newest.table)
         if not delay:
             return Public(newest, None)
-        with self._lock:
-            shown = self._public.get(game_id)
-        if shown is not None and shown.version > newest.version:
+        shown = self._public.get(game_id)
+        went_back = shown is not None and shown.version > newest.version
+        if went_back:
             shown = None  # the store went back in time: fold afresh
         pending = self.store.read(game_id, after=shown.version if shown else 0, upto=newest.version)
         count = spectators.released(pending, now, delay)
         public = fold(pending[:count], shown, game_id)
         if public is not shown:
-            with self._lock:
-                self._public[game_id] = public
-                self._public.move_to_end(game_id)
-                while len(self._public) > self.capacity:
-                    self._public.popitem(last=False)
+            self._public.put(game_id, public, None if went_back else _newer)
         if public.version == newest.version:
             return Public(newest, None)
         return Public(public, spectators.release_at(pending[count], delay))
 
-    def at(self, game_id: str, version: int) -> Folded | None:
-        """The game as it was at ``version`` (folded afresh: replays are rare)."""
-        return fold(self.store.read(game_id, upto=version), None, game_id)
-
     def remember(self, folded: Folded) -> None:
         """Keep a table the command path has just folded past the cache."""
-        self._put(folded)
+        self._cache.put(folded.game_id, folded, _newer)
 
-    def _get(self, game_id: str) -> Folded | None:
-        with self._lock:
-            folded = self._cache.get(game_id)
-            if folded is not None:
-                self._cache.move_to_end(game_id)
-            return folded
 
-    def _put(self, folded: Folded) -> None:
-        with self._lock:
-            current = self._cache.get(folded.game_id)
-            if current is not None and current.version >= folded.version:
-                return
-            self._cache[folded.game_id] = folded
-            self._cache.move_to_end(folded.game_id)
-            while len(self._cache) > self.capacity:
-                self._cache.popitem(last=False)
+def _newer(kept: Folded, new: Folded) -> bool:
+    return new.version > kept.version

@@ -4,7 +4,7 @@ from __future__ import annotations
 import logging
 
 import redis
-from flask import Flask, Response, json, request
+from flask import Flask, Response, request
 from werkzeug.exceptions import HTTPException
 
 from service.commands import now_ms
@@ -76,11 +76,4 @@ def _register_errors(app: Flask) -> None:
         return Problem(500, "internal_error", "Something went wrong on our side.").response()
 
 
-def json_response(body, status: int = 200, headers: dict | None = None) -> Response:
-    response = Response(json.dumps(body), status=status, mimetype="application/json")
-    for name, value in (headers or {}).items():
-        response.headers[name] = value
-    return response
-
-
-__all__ = ["create_app", "json_response", "PROBLEM_JSON"]
+__all__ = ["create_app", "PROBLEM_JSON"]

@@ -3,12 +3,11 @@ from __future__ import annotations
 
 import hmac
 import re
-import threading
-from collections import OrderedDict
 
 from flask import request
 
 from events.store import EventStore
+from projections.lru import LRU
 from service.commands import game_not_found, token_hash
 from service.problems import Problem
 
@@ -25,9 +24,7 @@ class Seats:
     def __init__(self, store: EventStore, exists, capacity: int = 8192):
         self.store = store
         self.exists = exists  # game id -> bool: an unknown game is a 404, not a 401
-        self.capacity = capacity
-        self._known: OrderedDict[tuple[str, str], int] = OrderedDict()
-        self._lock = threading.Lock()
+        self._known: LRU[tuple[str, str], int] = LRU(capacity)
 
     def seat(self, game_id: str, required: bool = True) -> int | None:
         """The bearer's seat; None without a token when ``required`` is False.
@@ -44,16 +41,12 @@ class Seats:
         if not match:
             self._refuse(game_id, "invalid_token", "The Authorization header must be 'Bearer <token>'.")
         key = (game_id, token_hash(match.group(1)))
-        with self._lock:
-            seat = self._known.get(key)
+        seat = self._known.get(key)
         if seat is None:
             seat = self.store.seat_for_token(game_id, key[1])
             if seat is None:
                 self._refuse(game_id, "invalid_token", "This token holds no seat at this game.")
-            with self._lock:
-                self._known[key] = seat
-                while len(self._known) > self.capacity:
-                    self._known.popitem(last=False)
+            self._known.put(key, seat)
         return seat
 
     def _refuse(self, game_id: str, code: str, detail: str) -> None:

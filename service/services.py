@@ -11,7 +11,7 @@ from service.config import Config
 from service.index import GameIndex
 from service.realtime.streams import Realtime
 from service.views_cache import ViewCache
-from service.workers.dispatch import DEFAULT_GRACE_MS, Dispatcher
+from service.dispatch import DEFAULT_GRACE_MS, Dispatcher
 
 
 class Services:

@@ -14,8 +14,9 @@ from rq import SimpleWorker
 
 from service.config import connect
 from service.services import Services
-from service.workers import dispatch, scheduler
-from service.workers.plan import QUEUE
+from service import dispatch
+from service.workers import scheduler
+from service.plan import QUEUE
 
 
 def main() -> None:

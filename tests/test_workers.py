@@ -6,7 +6,7 @@ import time
 from events.store import EventStore
 from service.services import Services
 from service.workers.jobs import run_work
-from service.workers.plan import pending_work
+from service.plan import pending_work
 from tests.api_helpers import command, new_game, view
 
 

@@ -10,8 +10,7 @@ from projections.dump import plain
 from projections.folding import fold
 from projections.views import seat_view
 from service import schemas
-from service.api.common import services
-from service.app import json_response
+from service.api.common import json_response, services
 from service.auth import is_operator, require_operator
 from service.problems import Problem, invalid_fields
 

@@ -7,13 +7,20 @@ from typing import Any
 from contextlib import contextmanager
 from typing import Iterator
 
-from flask import current_app, request
+from flask import Response, current_app, json, request
 
 from service.auth import bearer
 from service.commands import token_hash
 from service.problems import Problem
 
 ETAG = re.compile(r'^\s*(?:W/)?"?(\d+)"?\s*$')
+
+
+def json_response(body, status: int = 200, headers: dict | None = None) -> Response:
+    response = Response(json.dumps(body), status=status, mimetype="application/json")
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
 
 
 def services():

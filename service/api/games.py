@@ -5,8 +5,7 @@ from flask import Blueprint, url_for
 
 from projections.views import summary
 from service import schemas
-from service.api.common import etag, json_body, services
-from service.app import json_response
+from service.api.common import etag, json_body, json_response, services
 
 bp = Blueprint("games", __name__)
 

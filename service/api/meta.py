@@ -4,8 +4,7 @@ from __future__ import annotations
 from flask import Blueprint, Response
 
 from games.registry import GAMES
-from service.api.common import services
-from service.app import json_response
+from service.api.common import json_response, services
 from service.metrics import exposition
 
 bp = Blueprint("meta", __name__)

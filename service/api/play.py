@@ -5,8 +5,7 @@ from flask import Blueprint, Response, json, request
 
 from projections.views import feed, seat_view
 from service import schemas
-from service.api.common import etag, json_body, services, version_header, waiting
-from service.app import json_response
+from service.api.common import etag, json_body, json_response, services, version_header, waiting
 from service.problems import Problem
 
 bp = Blueprint("play", __name__)

@@ -16,7 +16,7 @@ from rq import get_current_job
 from projections.views import seat_view
 from service.problems import Problem
 from service.services import Services
-from service.workers.plan import Work, bot_for, pending_work
+from service.plan import Work, bot_for, pending_work
 
 log = logging.getLogger("tabletell.worker")
 

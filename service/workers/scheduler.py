@@ -12,8 +12,8 @@ import logging
 import threading
 
 from service.services import Services
-from service.workers.dispatch import DISPATCHED, DUE_KEY, next_look
-from service.workers.plan import pending_work
+from service.dispatch import DISPATCHED, DUE_KEY, next_look
+from service.plan import pending_work
 
 log = logging.getLogger("tabletell.scheduler")
 

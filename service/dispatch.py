@@ -1,4 +1,5 @@
-"""From an append to queued work.
+"""From an append to queued work (in the API process; the workers' side is
+``service.workers``).
 
 After every append the API records when the game next needs a worker, in one
 sorted set (``DUE_KEY``: game id -> ms), and queues a bot's move at once when
@@ -14,11 +15,12 @@ import redis
 from rq import Queue
 
 from projections.folding import Folded
-from service.workers.plan import QUEUE, Work, pending_work
+from service.plan import QUEUE, Work, pending_work
 
 DUE_KEY = "tabletell:due"  # game id -> ms when the scheduler must look at it next
 DISPATCHED = "tabletell:dispatched:{}"  # job id -> set while the job is fresh
 DEFAULT_GRACE_MS = 10_000  # queued work not done by then is queued again
+RUN_WORK = "service.workers.jobs.run_work"  # the job a worker runs
 JOB_TIMEOUT_SECONDS = 30
 RESULT_TTL_SECONDS = 0  # a job's outcome is in the game log; keep no result
 FAILURE_TTL_SECONDS = 24 * 3600  # a failed job stays a day for diagnosis
@@ -47,11 +49,10 @@ class Dispatcher:
             pipe.execute()
 
     def enqueue(self, item: Work, pipe=None) -> None:
-        """Queue ``item`` now, and mark it fresh for the grace period."""
-        from service.workers.jobs import run_work
-
+        """Queue ``item`` now, and mark it fresh for the grace period. The
+        job is named by its path: the API never imports the workers' code."""
         self.queue.enqueue(
-            run_work,
+            RUN_WORK,
             item.kind,
             item.game_id,
             item.version,
