@@ -9,12 +9,18 @@ Decider the service calls; they hand game commands to the game's own.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any, Mapping
+
+from marshmallow import RAISE, Schema, ValidationError
 
 from games.contract import Event, Game, RuleError
 from games.hashing import canonical_json, sha256_hex
 
 WAITING, ACTIVE, FINISHED = "waiting", "active", "finished"
+
+# what the command layer adds to a command's own fields
+ENVELOPE_FIELDS = ("type", "seat", "at", "actor")
 
 @dataclass(frozen=True)
 class Table:
@@ -186,6 +192,8 @@ def _create(game: Game, command: Mapping[str, Any]) -> list[Event]:
 
 def _join(game: Game, table: Table, command: Mapping[str, Any]) -> list[Event]:
     free = free_seats(table)
+    if not isinstance(command.get("name"), str) or not command["name"].strip():
+        raise RuleError("malformed_command", "commands", "A seat is taken with a name.")
     if table.status != WAITING or not free:
         raise RuleError("table_full", "players", "Every seat at this table is taken.")
     taken = Event("seat_taken", public={"seat": free[0], "name": command["name"]})
@@ -218,12 +226,34 @@ def _timeout(game: Game, table: Table, command: Mapping[str, Any]) -> list[Event
 def _play(game: Game, table: Table, command: Mapping[str, Any]) -> list[Event]:
     _require_active(table)
     seat = command["seat"]
-    events = game.decide(table.game, command)
+    events = game.decide(table.game, well_formed(game, command))
     if command.get("actor") != "bot" and (table.timeouts[seat] or seat in table.autopilot):
         # the player is back: their timeout streak restarts and a bot that
         # was playing for them stops
         events.insert(0, Event("seat_returned", public={"seat": seat}))
     return _with_finish(game, table, events)
+
+
+def well_formed(game: Game, command: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``command`` checked against its type's shape (the game's marshmallow
+    schema, as the API checks it), so a malformed command is refused by the
+    rules whatever path it came by (a log fed to replay, a local game): a
+    game's ``decide`` sees only well-formed commands."""
+    kind = command["type"]
+    schema = game.command_schemas.get(kind)
+    if schema is None:
+        raise RuleError("unknown_command", "commands", f"{game.name} has no command {kind!r}.")
+    fields = {key: value for key, value in command.items() if key not in ENVELOPE_FIELDS}
+    try:
+        loaded = _schema(schema).load(fields, unknown=RAISE)
+    except ValidationError as error:
+        raise RuleError("malformed_command", "commands", f"A malformed {kind!r} command: {error.messages}")
+    return {**command, **loaded}
+
+
+@lru_cache(maxsize=None)
+def _schema(schema: type[Schema]) -> Schema:
+    return schema()
 
 
 def _with_finish(game: Game, table: Table, events: list[Event]) -> list[Event]:
