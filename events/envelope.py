@@ -10,10 +10,17 @@ Tamper evidence: each envelope carries the hash of the one before it
 (``prev_hash``) and of its own content (``hash``), so changing, removing or
 reordering an entry breaks the chain from there on; the summary of a game
 publishes the newest hash, so a log cannot be rewritten whole unnoticed.
+
+The hash is a commitment every seat is shown (``log_hash``), so it must hide
+what it seals: each entry carries a random 128-bit ``salt`` (never in a
+seat's feed), without which a seat could test guesses of a hidden part (which
+known card a player laid face down, say) against the hash, since every other
+field of an entry can be known or guessed.
 """
 from __future__ import annotations
 
 import json
+import secrets
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
@@ -43,9 +50,14 @@ class Envelope:
     schema: int = SCHEMA_VERSION  # the format the entry was written in
     prev_hash: str | None = None  # the previous entry's hash; None before the first
     hash: str | None = None  # of this entry's content; None in schema 1
+    # random, in every entry written since schema 6: the hash hides what it seals
+    salt: str | None = None
     # the digest of the entry as stored, when upcasting changed it (else None:
     # ``digest()`` of what was read is the stored one)
     stored_digest: str | None = field(default=None, compare=False)
+    # the entry's JSON as stored, when it was read in an older schema: the
+    # log is handed out as it was written, never as this code upcasts it
+    stored: str | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def wrap(
@@ -68,6 +80,7 @@ class Envelope:
             secret=event.secret,
             command=command,
             actor=actor,
+            salt=secrets.token_hex(16),
         )
 
     @classmethod
@@ -125,7 +138,7 @@ class Envelope:
 
     def whole(self) -> dict[str, Any]:
         """Every part, for the operator's log and for storage."""
-        return {
+        whole = {
             "version": self.version,
             "type": self.type,
             "schema": self.schema,
@@ -140,9 +153,14 @@ class Envelope:
             "prev_hash": self.prev_hash,
             "hash": self.hash,
         }
+        if self.salt is not None:
+            whole["salt"] = self.salt
+        return whole
 
     def to_json(self) -> str:
-        return canonical_json(self.whole())
+        """The entry as stored: as it was read, for an entry of an older
+        schema (so an exported log still matches its hashes)."""
+        return self.stored if self.stored is not None else canonical_json(self.whole())
 
     @classmethod
     def from_json(cls, text: str | bytes) -> "Envelope":
@@ -151,9 +169,11 @@ class Envelope:
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> "Envelope":
         """An entry as stored, in any schema this code reads (upcast)."""
-        stored_digest = None
-        if raw.get("hash") and raw.get("schema") != CURRENT_SCHEMA:
-            stored_digest = sha256_hex(canonical_json({key: value for key, value in raw.items() if key != "hash"}))
+        stored_digest = stored = None
+        if raw.get("schema") != CURRENT_SCHEMA:
+            stored = canonical_json(raw)
+            if raw.get("hash"):
+                stored_digest = sha256_hex(canonical_json({key: value for key, value in raw.items() if key != "hash"}))
         raw = upcast(raw)
         return cls(
             version=raw["version"],
@@ -169,5 +189,7 @@ class Envelope:
             secret=raw["secret"],
             prev_hash=raw["prev_hash"],
             hash=raw["hash"],
+            salt=raw.get("salt"),
             stored_digest=stored_digest,
+            stored=stored,
         )

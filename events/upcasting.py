@@ -20,6 +20,8 @@ Schemas:
 5. Every game records the version of its rules it was created under
    (``game_created``'s ``rules``, see ``games.contract``): a game created in
    an older schema was played by version 1.
+6. Every entry carries a random ``salt``, so that its hash, which every
+   seat is shown, hides the entry's hidden parts. Older entries have none.
 
 An upcaster may change what a hashed entry holds; the chain is then checked
 against the entry as it was stored (``Envelope.stored_digest``).
@@ -28,7 +30,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-CURRENT_SCHEMA = 5
+CURRENT_SCHEMA = 6
 
 
 class UnknownSchema(ValueError):
@@ -70,12 +72,17 @@ def _v4_to_v5(raw: dict[str, Any]) -> dict[str, Any]:
     return {**raw, "public": {**raw["public"], "rules": 1}}
 
 
+def _v5_to_v6(raw: dict[str, Any]) -> dict[str, Any]:
+    return raw  # an entry without a salt stays without one
+
+
 # schema -> (the upcaster to schema + 1, {event type: public fields it adds})
 UPCASTERS: dict[int, tuple[Callable[[dict[str, Any]], dict[str, Any]], Mapping[str, tuple[str, ...]]]] = {
     1: (_v1_to_v2, {"game_started": ("shuffle_commitment",)}),
     2: (_v2_to_v3, {}),
     3: (_v3_to_v4, {}),
     4: (_v4_to_v5, {"game_created": ("rules",)}),
+    5: (_v5_to_v6, {}),
 }
 
 

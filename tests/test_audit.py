@@ -278,3 +278,29 @@ def test_replay_verify_compares_the_summary_a_running_api_serves(redis_client):
     assert audit.problems == [
         f"the summary the API serves at version {audit.folded.version} differs from the log folded afresh"
     ]
+
+
+@pytest.mark.parametrize("name", ["diez.v2", "diez.v1", "color-doubt.v1", "opticall.rules1"])
+def test_a_log_of_an_older_schema_is_handed_out_as_it_was_stored_and_still_verifies(name):
+    """`/log` and exports write each entry with ``to_json``: an entry read in
+    an older schema must come out as stored, not as upcast, or its hash no
+    longer matches (an exported Diez schema-2 log failed to verify)."""
+    lines = (FIXTURES / f"{name}.ndjson").read_text().splitlines()
+    envelopes = replay.read_file(FIXTURES / f"{name}.ndjson")
+    assert [e.to_json() for e in envelopes] == [json.dumps(json.loads(line), sort_keys=True, separators=(",", ":")) for line in lines]
+    again = [Envelope.from_json(e.to_json()) for e in envelopes]
+    assert verify(again).ok, verify(again).problems
+
+
+def test_every_entry_is_salted_so_the_hash_every_seat_sees_hides_its_hidden_parts():
+    """Two games dealt and played alike differ in every entry's salt, hence in
+    every hash: the hash is no test of a guess at a hidden part; the salt is
+    in the log, never in a seat's feed, and verify checks it like the rest."""
+    first, second = (random_game("color-doubt", seed=4) for _ in range(2))
+    assert [e.public for e in first.envelopes] == [e.public for e in second.envelopes]
+    for one, other in zip(first.envelopes, second.envelopes):
+        assert len(one.salt) == 32 and one.salt != other.salt and one.hash != other.hash
+        assert "salt" not in json.dumps([one.seen_by(seat) for seat in (None, 0, 1, 2)])
+    assert verify(first.envelopes).ok
+    salted = dataclasses.replace(first.envelopes[3], salt="0" * 32)
+    assert "does not match its hash" in problems(first.envelopes[:3] + [salted] + first.envelopes[4:])
