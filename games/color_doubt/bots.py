@@ -44,10 +44,12 @@ def heuristic_bot(view: Mapping[str, Any], rng) -> dict:
 
 def unseen_colors(view: Mapping[str, Any]) -> Counter:
     """How many cards of each colour this seat has not seen: the deck less
-    its own hand, its own minus pile and every card a doubt revealed."""
+    its own hand, its own minus pile, every card a doubt revealed and every
+    card it saw go into another hand."""
     deck = Counter({color: view["table"]["cards_per_suit"] for color in view["table"]["colors"]})
     deck[RAINBOW] = 1
-    seen = {card["id"]: card["color"] for card in view["hand"] + view["minus"] + view["table"]["revealed"]}
+    known = [card for seat in view["seats"] for card in seat["known"]]
+    seen = {card["id"]: card["color"] for card in view["hand"] + view["minus"] + view["table"]["revealed"] + known}
     deck.subtract(Counter(seen.values()))
     return deck
 
@@ -62,10 +64,11 @@ def claim_probability(view: Mapping[str, Any]) -> float:
     unseen = unseen_colors(view)
     pool = sum(unseen.values())
     matching = unseen[claim["color"]] + unseen[RAINBOW]
-    # the played cards came from the part of the claimant's hand nobody has
-    # seen (revealed cards they took back are still in their hand)
-    unknown_before = claimant["cards"] - len(claimant["known"]) + claim["count"]
-    need = claim["count"]
+    # the played cards came from the claimant's hand: its known cards (which
+    # it may have laid, this one or earlier) and the part nobody has seen
+    wanted = (claim["color"], RAINBOW)
+    need = max(0, claim["count"] - sum(1 for card in claimant["known"] if card["color"] in wanted))
+    unknown_before = max(0, claimant["cards"] + claim["count"] - len(claimant["known"]))
     if matching < need or pool <= 0:
         return 0.0
     return _at_least(need, pool, matching, min(unknown_before, pool))

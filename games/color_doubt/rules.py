@@ -7,7 +7,7 @@ is enforced.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 from games.contract import Deadline, Event, RuleError, UnknownEvent
 from games.options import refuse, with_defaults
@@ -47,6 +47,12 @@ class State:
     turn_started_at: int = 0
     plays: int = 0  # plays and doubts so far: labels the random draws they lead to
     revealed: Mapping[str, str] = None  # card id -> colour, shown to all by doubts this game
+    # what each viewer saw go into a hand (decision "doubting": ``known``):
+    # one mapping per seat and a last one for spectators, card id -> the
+    # seat whose hand the viewer last saw it go into. A card leaves it only
+    # when the viewer sees it leave: laid by the viewer itself, turned up by a
+    # doubt, come to the viewer's minus pile, or taken by the penalty
+    seen: tuple[Mapping[str, int], ...] = ()
     scores: tuple[int, ...] = ()  # running totals over a match
     games: tuple[Mapping[str, Any], ...] = ()  # each finished game's outcome
     over: bool = False
@@ -314,6 +320,7 @@ def evolve(state: State, event: Event) -> State:
             turn=p["first"],
             turn_started_at=event.at,
             revealed={},
+            seen=({},) * (state.seats + 1),
         )
     if kind == "played":
         seat = p["seat"]
@@ -327,6 +334,8 @@ def evolve(state: State, event: Event) -> State:
             turn=p["next"],
             turn_started_at=event.at,
             plays=state.plays + 1,
+            # face down: only the player sees the cards leave its hand
+            seen=_seen(state.seen, [seat], cards, None),
         )
     if kind == "passed":
         return replace(state, doubt_open=False, turn=p["next"], turn_started_at=event.at)
@@ -339,9 +348,14 @@ def evolve(state: State, event: Event) -> State:
         hands = state.hands
         if not p["truthful"]:
             hands = _set(hands, claim.seat, hands[claim.seat] + claim.cards)
+        # the taker sees what comes to its minus pile; everyone sees where
+        # the turned-up cards go: back into the liar's hand, or out of play
+        seen = _seen(state.seen, [taker], taken, None)
+        seen = _seen(seen, range(len(seen)), claim.cards, None if p["truthful"] else claim.seat)
         return replace(
             state,
             hands=hands,
+            seen=seen,
             minus=_set(state.minus, taker, state.minus[taker] + taken),
             pile=(),
             revealed={**state.revealed, **{c["id"]: c["color"] for c in p["cards"]}},
@@ -355,7 +369,9 @@ def evolve(state: State, event: Event) -> State:
         seat, source = p["seat"], p["source"]
         moved = tuple(event.private[source]["ids"])
         hands = _set(state.hands, source, tuple(c for c in state.hands[source] if c not in moved))
-        return replace(state, hands=_set(hands, seat, hands[seat] + moved))
+        # both players see which cards moved; spectators only how many
+        seen = _seen(state.seen, [seat, source], moved, seat)
+        return replace(state, hands=_set(hands, seat, hands[seat] + moved), seen=seen)
     if kind == "game_won":
         outcome = {"game": p["game"], "winner": p["seat"], "scores": p["scores"]}
         scores = state.scores
@@ -368,6 +384,18 @@ def evolve(state: State, event: Event) -> State:
 
 def _set(items: tuple, index: int, value) -> tuple:
     return items[:index] + (value,) + items[index + 1 :]
+
+
+def _seen(seen: tuple, viewers: Iterable[int], ids: Iterable[str], into: int | None) -> tuple[Mapping[str, int], ...]:
+    """``seen`` once ``viewers`` saw the cards ``ids`` go into seat ``into``'s
+    hand (``None``: out of every hand, to the pile or a minus pile)."""
+    ids, viewers = set(ids), set(viewers)
+    gone = {} if into is None else {card: into for card in ids}
+
+    def moved(cards: Mapping[str, int]) -> Mapping[str, int]:
+        return {**{card: where for card, where in cards.items() if card not in ids}, **gone}
+
+    return tuple(moved(cards) if viewer in viewers else cards for viewer, cards in enumerate(seen))
 
 
 # -- what the service asks ---------------------------------------------------

@@ -8,9 +8,15 @@ from games.color_doubt.rules import State, card_order, last_card_pending, requir
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
     """Own hand and minus pile; for everyone else only counts, the claim as
-    announced, and the cards doubts revealed this game (``table.revealed``;
-    ``seats[n].known``: the revealed cards a liar took back into hand)."""
+    announced, and the cards doubts revealed this game (``table.revealed``).
+
+    ``seats[n].known``: the cards this viewer saw go into seat n's hand and
+    has not seen leave it (``state.seen``, decision "doubting"), never read
+    from the hand itself: a known card laid face down stays known to the
+    others, so the table cannot tell which card was laid.
+    """
     dealt = state.faces is not None
+    seen = state.seen[state.seats if seat is None else seat] if dealt else {}
     table: dict[str, Any] = {
         "colors": list(suits_in_play(state, state.options)),
         "cards_per_suit": state.options["cards_per_suit"],
@@ -32,7 +38,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             "cards": len(state.hands[s]) if dealt else 0,
             "minus": len(state.minus[s]) if dealt else 0,
             "score": state.scores[s] if state.options["extended"] else None,
-            "known": _cards(state, [c for c in state.hands[s] if c in state.revealed]) if dealt else [],
+            "known": _cards(state, [card for card, into in seen.items() if into == s]),
         }
         for s in range(state.seats)
     ]

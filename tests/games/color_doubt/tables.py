@@ -1,7 +1,10 @@
 """Color Doubt states set up card by card, for rule tests."""
 from __future__ import annotations
 
+from typing import Any
+
 from games.color_doubt import GAME, rules
+from games.color_doubt.view import view
 from games.contract import Event
 
 
@@ -31,3 +34,34 @@ def act(state: rules.State, seat: int, kind: str, **fields) -> tuple[list[Event]
 
 def types(events: list[Event]) -> list[str]:
     return [event.type for event in events]
+
+
+def world(state: rules.State, commands: list[tuple[int, str, dict]]) -> list[tuple[Event, rules.State]]:
+    """Decide ``commands`` (``(seat, kind, fields)``) in turn: each event
+    with the state after it."""
+    steps = []
+    for seat, kind, fields in commands:
+        for event in rules.decide(state, {"type": kind, "seat": seat, "at": 0, **fields}):
+            state = rules.evolve(state, event)
+            steps.append((event, state))
+    return steps
+
+
+def observed(steps: list[tuple[Event, rules.State]], viewer: int | None) -> list[tuple[dict, dict]]:
+    """What ``viewer`` (``None``: a spectator) is shown of ``steps``: each
+    event as its feed shows it, and its view after the event."""
+    return [(event.seen_by(viewer), view(state, viewer)) for event, state in steps]
+
+
+def renamed(value: Any, ids: set[str], names: dict[str, str] | None = None) -> Any:
+    """``value`` with each card id of ``ids`` renamed in the order it first
+    appears: two worlds a seat cannot tell apart look the same, whatever
+    ids the cards it saw happen to have."""
+    names = {} if names is None else names
+    if isinstance(value, dict):
+        return {key: renamed(item, ids, names) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [renamed(item, ids, names) for item in value]
+    if isinstance(value, str) and value in ids:
+        return names.setdefault(value, f"card{len(names)}")
+    return value

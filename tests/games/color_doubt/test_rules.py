@@ -1,19 +1,37 @@
 """One test (or a few) per rule of docs/rules/color-doubt.md, named after it."""
 from __future__ import annotations
 
+import re
+from dataclasses import replace
+from pathlib import Path
+
 import pytest
 
 from games import table as tables
 from games.color_doubt import GAME, rules
+from games.color_doubt.view import view
 from games.contract import RuleError
 from projections.local import LocalGame
-from tests.games.color_doubt.tables import act, dealt, types
+from tests.games.color_doubt.tables import act, dealt, observed, renamed, types, world
+
+RULES_DOC = Path(__file__).resolve().parents[3] / "docs" / "rules" / "color-doubt.md"
 
 
 def refused(state, seat, kind, **fields) -> RuleError:
     with pytest.raises(RuleError) as error:
         rules.decide(state, {"type": kind, "seat": seat, "at": 0, **fields})
     return error.value
+
+
+def section(heading: str) -> str:
+    """The text under ``## <heading>`` in docs/rules/color-doubt.md ("" if none)."""
+    parts = re.split(r"^## (.+)$", RULES_DOC.read_text(), flags=re.MULTILINE)
+    return next((text for name, text in zip(parts[1::2], parts[2::2]) if name.strip().lower() == heading), "")
+
+
+def known(state, viewer, seat=0) -> list[str]:
+    """The ids ``viewer`` is shown as ``seats[seat].known``."""
+    return [card["id"] for card in view(state, viewer)["seats"][seat]["known"]]
 
 
 # -- players -----------------------------------------------------------------
@@ -30,6 +48,38 @@ def test_players_other_table_sizes_are_refused(seats):
         LocalGame("color-doubt", seats, seed=1)
     assert error.value.code == "invalid_seat_count"
     assert error.value.rule == "players"
+
+
+# -- options -------------------------------------------------------------------
+
+
+def test_options_out_of_range_or_mistyped_values_are_400_field_by_field(http):
+    bad = {"suits": 8, "cards_per_suit": "10", "removed_cards": -1, "extended": "yes", "match_games": 2.5, "speed": 1}
+    response = http.post("/v1/games", json={"type": "color-doubt", "seats": 3, "options": bad})
+    body = response.get_json()
+    assert response.status_code == 400 and body["code"] == "invalid_request"
+    assert set(body["errors"]["options"]) == set(bad)
+
+
+def test_options_a_well_shaped_combination_that_cannot_be_dealt_is_422(http):
+    # 71 cards less 70 removed cannot deal one card to each of three players
+    response = http.post("/v1/games", json={"type": "color-doubt", "seats": 3, "options": {"removed_cards": 70}})
+    body = response.get_json()
+    assert response.status_code == 422 and body["code"] == "invalid_option"
+    assert "removed_cards" in body["detail"]
+    assert body["rule"] == "options" and section(body["rule"])  # a rule of the document
+
+
+def test_options_the_rules_list_every_option_its_default_and_its_range():
+    text = section("options")
+    for option in GAME.options:
+        if option.kind == "boolean":
+            shown = f"`{str(option.default).lower()}`"
+            accepted = "`true` or `false`"
+        else:
+            shown, accepted = f"{option.default}", f"{option.minimum}-{option.maximum}"
+        row = rf"^\| `{option.name}` \| {re.escape(shown)} \| {re.escape(accepted)} \|"
+        assert re.search(row, text, re.MULTILINE), option.name
 
 
 # -- the deck and set-up -----------------------------------------------------
@@ -204,6 +254,45 @@ def test_doubting_the_minus_pile_is_seen_by_its_owner_only():
     assert events[0].public["taken"] == 2
 
 
+def test_doubting_which_card_a_seat_lays_is_hidden_even_when_one_of_them_is_known():
+    """Seat 0 takes back a blue card a doubt turned up, then lays it or its
+    other blue card under the same claim: no other seat, nor a spectator,
+    can tell which, in its views or its feed."""
+    state = dealt([["red", "blue", "blue", "green"], ["blue", "blue"], ["green", "green", "green"]])
+    _, state = act(state, 0, "play", cards=["s0c1"], color="red")  # a lie
+    _, state = act(state, 1, "doubt")  # s0c1 goes back into seat 0's hand, face up
+    _, state = act(state, 1, "play", cards=["s1c0"], color="blue")
+    _, state = act(state, 2, "pass")
+    assert known(state, None) == ["s0c1"]
+    worlds = [
+        world(state, [(0, "play", {"cards": [laid], "color": "blue"}), (1, "pass", {}), (2, "pass", {})])
+        for laid in ("s0c1", "s0c2")
+    ]
+    for viewer in (1, 2, None):
+        first, second = (renamed(observed(steps, viewer), set(state.faces)) for steps in worlds)
+        assert first == second, viewer
+
+
+def test_doubting_a_known_card_stays_known_until_the_rules_show_where_it_went():
+    state = dealt([["red", "blue", "blue"], ["blue", "blue", "blue"], ["green", "green", "green"]])
+    _, state = act(state, 0, "play", cards=["s0c1"], color="red")  # a lie: s0c1 comes back
+    _, state = act(state, 1, "doubt")
+    _, state = act(state, 1, "play", cards=["s1c0"], color="blue")
+    _, state = act(state, 2, "pass")
+    _, laid = act(state, 0, "play", cards=["s0c1"], color="blue")
+    # laid face down: only its player saw it leave the hand
+    assert [known(laid, v) for v in (1, 2, None)] == [["s0c1"]] * 3
+    assert known(laid, 0) == []
+    # a doubt turns it up: everyone sees it go to the doubter's minus pile
+    _, doubted = act(laid, 1, "doubt")
+    assert [known(doubted, v) for v in (0, 1, 2, None)] == [[]] * 4
+    # played over, it goes with the pile to a caught liar's minus pile: the liar sees it
+    _, over = act(laid, 1, "play", cards=["s1c1"], color="green")
+    _, caught = act(over, 2, "doubt")
+    assert known(caught, 1) == []
+    assert [known(caught, v) for v in (2, None)] == [["s0c1"]] * 2
+
+
 # -- winning -------------------------------------------------------------------
 
 
@@ -332,6 +421,31 @@ def test_two_players_a_liar_with_nothing_else_on_the_table_takes_no_cards():
     _, state = act(state, 0, "play", cards=["s0c0"], color="green")
     events, _ = act(state, 1, "doubt")
     assert types(events) == ["doubted"]
+
+
+def test_two_players_spectators_see_only_how_many_cards_the_penalty_moved():
+    """Two worlds that differ only in which of seat 0's cards the penalty
+    drew (one of them known to all): a spectator cannot tell them apart."""
+    state = dealt([["red"] * 5, ["blue"] * 4])
+    _, state = act(state, 0, "play", cards=["s0c0"], color="blue")  # a lie: s0c0 comes back
+    _, state = act(state, 1, "doubt")
+    _, state = act(state, 1, "play", cards=["s1c0"], color="blue")
+    _, state = act(state, 0, "play", cards=["s0c1"], color="red")
+    # seat 1 doubts the truth: it takes the pile, then two of seat 0's four cards
+    worlds = {}
+    for n in range(40):
+        steps = world(replace(state, seed=f"penalty-{n}"), [(1, "doubt", {})])
+        moved = next(event for event, _ in steps if event.type == "cards_taken").private[0]["ids"]
+        worlds.setdefault("s0c0" in moved, steps)
+    assert set(worlds) == {True, False}
+    first, second = (renamed(observed(steps, None), set(state.faces)) for steps in worlds.values())
+    assert first == second
+    # the players see which cards moved (the taker its new cards, the other
+    # what it lost); a spectator still shows the known card where it last saw it
+    taken, after = (next(e for e, _ in worlds[True] if e.type == "cards_taken"), worlds[True][-1][1])
+    moved = taken.private[0]["ids"]
+    assert sorted(known(after, 0, seat=1)) == sorted(known(after, 1, seat=1)) == sorted(moved)
+    assert known(after, None, seat=0) == ["s0c0"] and known(after, None, seat=1) == []
 
 
 def test_two_players_the_rainbow_costs_five():
