@@ -517,3 +517,26 @@ def test_timeouts_autopilot_after_three_in_a_row_until_the_player_acts():
     envelopes = local.command(seat, bot(local.view(seat), random.Random(1)))
     assert envelopes[0].type == "seat_returned"
     assert seat not in local.table.autopilot and local.table.timeouts[seat] == 0
+
+
+@pytest.mark.parametrize(
+    "body, code",
+    [
+        ({"type": "play", "cards": "abc", "color": "red"}, "malformed_command"),
+        ({"type": "play", "cards": [1], "color": "red"}, "malformed_command"),
+        ({"type": "play", "cards": [], "color": "red"}, "malformed_command"),
+        ({"type": "play", "color": "red"}, "malformed_command"),
+        ({"type": "doubt", "cards": ["x"]}, "malformed_command"),
+        ({"type": "shout"}, "unknown_command"),
+    ],
+)
+def test_commands_a_malformed_command_is_refused_whatever_path_it_came_by(body, code):
+    """Not through the API's shape check: a local game (as a log fed to
+    replay) hands the command straight to the table."""
+    from projections.local import LocalGame
+
+    local = LocalGame("color-doubt", 3, seed=1)
+    seat = local.view(None)["to_act"][0]
+    with pytest.raises(RuleError) as error:
+        local.command(seat, body)
+    assert error.value.code == code and error.value.rule == "commands"
