@@ -7,6 +7,7 @@ from games.deceptidice import rules
 from games.deceptidice.bots import BOTS
 from games.deceptidice.commands import SCHEMAS
 from games.deceptidice.deck import COLORS, MAX_NUMBER
+from games.deceptidice.guesses import RULES_VERSION
 from games.deceptidice.view import view
 from games.timing import clock_options
 
@@ -42,4 +43,7 @@ GAME = RulesGame.of(
     command_schemas=SCHEMAS,
     bots=BOTS,
     view=view,
+    # 2: the fixes of issue 14 (rules "Power Cards" and "Wildcards"); games
+    # created under rules 1 keep them (``State.rules``)
+    rules_version=RULES_VERSION,
 )

@@ -75,7 +75,7 @@ def heuristic_bot(view: Mapping[str, Any], rng) -> dict:
     space, current, made = table_guesses(view)
     odds = Odds(view, rng)
     options = legal(space, current, made) if "guess" in actions or "reveal_die" in actions else []
-    best = max(options, key=lambda g: (odds.chance(g, me), attack(g)), default=None)
+    best = max(options, key=lambda g: (odds.chance(g, me), attack(g, current, space.rules)), default=None)
     if current is not None:
         if best is None:
             return {"type": "challenge"}  # nothing is higher
@@ -109,7 +109,7 @@ class Odds:
     """Sampled tops of the whole table, as this seat can imagine them."""
 
     def __init__(self, view: Mapping[str, Any], rng, samples: int = SAMPLES):
-        self.numbers = view["table"]["deck"]["numbers"]
+        self.space = Space.from_dict(view["table"]["guessing"])
         self.samples = [self._sample(view, rng) for _ in range(samples)]
         self._power: dict[tuple[str, int], float] = {}
         self._matches: dict[Guess, list[int]] = {}
@@ -121,14 +121,14 @@ class Odds:
         if guess.kind == "power":
             key = (guess.power, bidder)
             if key not in self._power:
-                hits = sum(combos.holds(guess, table, self.numbers, powers[bidder]) for table, powers in self.samples)
+                hits = sum(combos.holds(guess, table, self.space, powers[bidder]) for table, powers in self.samples)
                 self._power[key] = hits / len(self.samples)
             return self._power[key]
         # an ordinary guess holds when its TARGET matches at least its count:
         # one sorted list of matches per TARGET answers every count
         target = replace(guess, count=0)
         if target not in self._matches:
-            self._matches[target] = sorted(combos.matching(guess, table, self.numbers) for table, _ in self.samples)
+            self._matches[target] = sorted(combos.matching(guess, table, self.space) for table, _ in self.samples)
         found = self._matches[target]
         return (len(found) - bisect_left(found, guess.count)) / len(found)
 

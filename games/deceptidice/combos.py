@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 from games.deceptidice.deck import POWER, PowerCard
-from games.deceptidice.guesses import Guess
+from games.deceptidice.guesses import Guess, Space
 
 
 @dataclass(frozen=True)
@@ -41,37 +41,45 @@ def tally(faces: Iterable[Mapping[str, Any]]) -> Tally:
     return Tally(numbers, colors, wild, {color: frozenset(ns) for color, ns in by_color.items()})
 
 
-def matching(guess: Guess, table: Tally, numbers: int) -> int:
+def matching(guess: Guess, table: Tally, space: Space) -> int:
     """How many cards the table offers for ``guess``'s TARGET, wildcards
-    included (each wildcard is whatever the guess needs). For a straight: the
-    longest straight the table makes through the guess's ELEMENT."""
+    included (each wildcard is whatever the guess needs, of the deck's
+    numbers and colours). For a straight: the longest straight the table
+    makes through the guess's ELEMENT."""
+    numbers = space.numbers
     kind = guess.kind
     if kind == "straight":
         return longest_run(set(table.numbers), table.wild, numbers, through=guess.straight)
     if kind == "vague":
         counts = table.numbers if guess.same == "number" else table.colors
         return max(counts.values(), default=0) + table.wild
+    # decision "Wildcards": a wildcard is a value of the deck, so it counts
+    # only where one fits: below 1 no number does, and "without" the only
+    # colour of the deck no colour does (rules 1 counted it anyway)
+    fits = True
     if guess.number is not None:
         if guess.modifier == "less_than":
             # decision: "less than" is strict
             found = sum(n for number, n in table.numbers.items() if number < guess.number)
+            fits = guess.number > 1
         else:
             found = table.numbers.get(guess.number, 0)
     elif guess.modifier == "without":
         # decision: "without X" counts every card of another colour
         found = sum(n for color, n in table.colors.items() if color != guess.color)
+        fits = any(color != guess.color for color in space.colors)
     else:
         found = table.colors.get(guess.color, 0)
-    return found + table.wild
+    return found + (table.wild if fits or space.rules < 2 else 0)
 
 
-def holds(guess: Guess, table: Tally, numbers: int, bidder_powers: Iterable[str] = ()) -> bool:
+def holds(guess: Guess, table: Tally, space: Space, bidder_powers: Iterable[str] = ()) -> bool:
     """Rule "Challenge": at least the guessed combo is on the table. A power
     bid also needs the bidder to have rolled that power card (rule "Power
     Cards": a lie about one always loses)."""
     if guess.kind == "power":
-        return guess.power in set(bidder_powers) and power_holds(POWER[guess.power], table, numbers)
-    return matching(guess, table, numbers) >= guess.count
+        return guess.power in set(bidder_powers) and power_holds(POWER[guess.power], table, space.numbers)
+    return matching(guess, table, space) >= guess.count
 
 
 def power_holds(card: PowerCard, table: Tally, numbers: int) -> bool:

@@ -29,14 +29,26 @@ STRAIGHTS = "variant: straights"
 VAGUE = "variant: vague guesses"
 POWER = "power cards"
 
-GUESS_FIELDS = ("count", "number", "color", "modifier", "straight", "same", "power")
+# a guess's fields and the type of each (decision "Commands": a field of
+# another type is a malformed command)
+GUESS_FIELDS = {"count": int, "number": int, "color": str, "modifier": str, "straight": int, "same": str, "power": str}
+
+# The rules version of games created today (``GAME.rules_version``). A game
+# keeps the version it was created under (``State.rules``, shown to its seats
+# as ``table.guessing.rules_version``); rules 2 changed, from rules 1:
+# - "Power Cards": after a power bid a straight is higher only by its number
+#   of cards (rules 1: by its NUMBER or its ELEMENT);
+# - "Wildcards": a wildcard counts only where a value of the deck fits the
+#   guess (rules 1: for every guess, "less than 1" included).
+RULES_VERSION = 2
 
 
 @dataclass(frozen=True)
 class Space:
     """What may be guessed at a table: the deck's colours and numbers, the
     variants that add forms, the power cards in the deck, and the most cards
-    a guess may name (the dice on the table)."""
+    a guess may name (the dice on the table), under the rules version the
+    game was created under."""
 
     colors: tuple[str, ...]
     numbers: int
@@ -45,6 +57,7 @@ class Space:
     vague: bool
     powers: tuple[tuple[str, int], ...]  # (name, value)
     max_count: int
+    rules: int = RULES_VERSION
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Space":
@@ -56,6 +69,7 @@ class Space:
             vague=data["vague_guesses"],
             powers=tuple((card["power"], card["value"]) for card in data["power_cards"]),
             max_count=data["max_count"],
+            rules=data["rules_version"],
         )
 
 
@@ -128,6 +142,9 @@ class Guess:
 # Only straights differ: as the new guess a straight counts with the larger
 # of its NUMBER and ELEMENT, as the previous guess with its NUMBER alone
 # (rule "Variant: Straights"), which is why straights make no strict order.
+# After a power bid a straight counts with its NUMBER alone (rule "Power
+# Cards": only "the number of cards" beats a power card's value; rules 1
+# counted the ELEMENT there too).
 
 
 def defence(guess: Guess) -> tuple[int, int]:
@@ -137,16 +154,27 @@ def defence(guess: Guess) -> tuple[int, int]:
     return (2 * guess.size, 0)
 
 
-def attack(guess: Guess) -> tuple[int, int]:
-    """What this guess brings against the previous one."""
+def attack(guess: Guess, previous: Guess | None = None, rules: int = RULES_VERSION) -> tuple[int, int]:
+    """What this guess brings against ``previous`` (against any guess: the
+    most it can bring, which orders ``every_guess``)."""
     if guess.kind == "straight":
-        return (2 * max(guess.count, guess.straight), 0)
+        if _element_counts(previous, rules):
+            return (2 * max(guess.count, guess.straight), 0)
+        return (2 * guess.count, 0)
     return defence(guess)
 
 
-def is_higher(new: Guess, previous: Guess | None) -> bool:
-    """Rule "Guess higher", with the variants' and expansions' conversions."""
-    return previous is None or attack(new) > defence(previous)
+def _element_counts(previous: Guess | None, rules: int) -> bool:
+    """Whether a straight's ELEMENT may make it higher than ``previous``
+    (rule "Variant: Straights"): not after a power bid, where only the
+    number of cards counts (rule "Power Cards"), from rules 2 on."""
+    return previous is None or previous.kind != "power" or rules < 2
+
+
+def is_higher(new: Guess, previous: Guess | None, rules: int = RULES_VERSION) -> bool:
+    """Rule "Guess higher", with the variants' and expansions' conversions,
+    under rules version ``rules``."""
+    return previous is None or attack(new, previous, rules) > defence(previous)
 
 
 # -- reading a command -------------------------------------------------------
@@ -158,7 +186,7 @@ def parse(fields: Mapping[str, Any], space: Space) -> Guess:
     given = {name: fields.get(name) for name in GUESS_FIELDS if fields.get(name) is not None}
     if "power" in given:
         return _power(given, space)
-    if "count" not in given or not _is_int(given["count"]):
+    if "count" not in given or not is_int(given["count"]):
         raise RuleError("invalid_guess", GUESSING, "A guess needs a whole NUMBER of cards ('count').")
     count = given["count"]
     if "straight" in given:
@@ -197,7 +225,7 @@ def _straight(given: Mapping[str, Any], space: Space) -> Guess:
     if not space.straights:
         raise RuleError("variant_off", STRAIGHTS, "This table plays without the Straights variant.")
     element, count = given["straight"], given["count"]
-    if not _is_int(element) or not 1 <= element <= space.numbers:
+    if not is_int(element) or not 1 <= element <= space.numbers:
         raise RuleError("unknown_number", STRAIGHTS, f"A straight names a number from 1 to {space.numbers}.")
     if not 2 <= count <= space.numbers:
         raise RuleError(
@@ -226,7 +254,7 @@ def _specific(given: Mapping[str, Any], space: Space) -> Guess:
         raise RuleError("modifiers_off", MODIFIERS, "The introductory game has no 'less than' or 'without'.")
     if "number" in given:
         number = given["number"]
-        if not _is_int(number) or not 1 <= number <= space.numbers:
+        if not is_int(number) or not 1 <= number <= space.numbers:
             raise RuleError("unknown_number", GUESSING, f"The deck's numbers run from 1 to {space.numbers}.")
         if modifier not in (None, "less_than"):
             raise RuleError("invalid_modifier", MODIFIERS, "A number TARGET takes 'less_than' only.")
@@ -239,7 +267,8 @@ def _specific(given: Mapping[str, Any], space: Space) -> Guess:
     return Guess(count=given["count"], color=color, modifier=modifier)
 
 
-def _is_int(value: Any) -> bool:
+def is_int(value: Any) -> bool:
+    """A whole number (JSON's: ``True`` is not one)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -279,11 +308,14 @@ def _ordered(space: Space) -> tuple[tuple[Guess, ...], tuple[tuple[int, int], ..
 
 def higher(space: Space, previous: Guess | None) -> tuple[Guess, ...]:
     """The guesses higher than ``previous`` (repeats included): a tail of
-    ``every_guess``."""
+    ``every_guess``, less the straights whose ELEMENT does not count there."""
     guesses, keys = _ordered(space)
     if previous is None:
         return guesses
-    return guesses[bisect_right(keys, defence(previous)) :]
+    tail = guesses[bisect_right(keys, defence(previous)) :]
+    if _element_counts(previous, space.rules):
+        return tail
+    return tuple(g for g in tail if is_higher(g, previous, space.rules))
 
 
 def legal(space: Space, previous: Guess | None, made: Iterable[Guess] = ()) -> list[Guess]:

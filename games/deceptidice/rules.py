@@ -17,12 +17,13 @@ from typing import Any, Mapping
 
 from games.contract import Deadline, Event, RuleError, UnknownEvent
 from games.deceptidice import combos, deck
-from games.deceptidice.guesses import HIGHER, Guess, Space, any_legal, is_higher, parse
+from games.deceptidice.guesses import GUESS_FIELDS, HIGHER, Guess, Space, any_legal, is_higher, is_int, parse
 from games.options import refuse, with_defaults
 from games.rng import card_ids, derive
 from games.timing import deadline
 
 PLAYERS = "players"
+COMMANDS_RULE = "commands"
 SETUP = "setup"
 OBJECTIVE = "objective"
 TURNS = "turns"
@@ -163,8 +164,7 @@ def _roll(state: State) -> Event:
 def decide(state: State, command: Mapping[str, Any]) -> list[Event]:
     if state.phase == OVER:
         raise RuleError("game_over", OBJECTIVE, "The game is over.")
-    kind = command["type"]
-    seat = command["seat"]
+    kind, seat = _well_formed(command)
     if kind == "timeout":
         return _timeout(state, seat)
     handler = COMMANDS.get(kind)
@@ -173,6 +173,37 @@ def decide(state: State, command: Mapping[str, Any]) -> list[Event]:
     if seat not in to_act(state):
         raise RuleError("not_your_turn", TURNS, f"It is seat {state.turn}'s turn, not seat {seat}'s.")
     return handler(state, seat, command)
+
+
+# decision "Commands": the fields each command may carry and the type of
+# each; a field left out or null is absent (the rules then say what is missing)
+FIELDS = {
+    "guess": GUESS_FIELDS,
+    "reveal_die": {"die": int},
+    "discard_die": {"die": int},
+    "swap": {"card": str, "with": int},
+}
+TYPE_NAMES = {int: "a whole number", str: "a string"}
+
+
+def _well_formed(command: Any) -> tuple[str, int]:
+    """Decision "Commands": a command is an object with a ``type`` (a
+    string), the ``seat`` that sends it (a whole number) and its fields, each
+    of its type. Anything else is refused here, whatever path the command
+    came by (the API checks shapes first; a log fed to replay or a local
+    game does not), so the rules never fail on a malformed command."""
+    if not isinstance(command, Mapping) or not isinstance(command.get("type"), str):
+        raise RuleError("malformed_command", COMMANDS_RULE, "A command is an object with a 'type' (a string).")
+    kind, seat = command["type"], command.get("seat")
+    if not is_int(seat):
+        raise RuleError("malformed_command", COMMANDS_RULE, f"A {kind!r} command is sent by a seat (a whole number).")
+    for name, expected in FIELDS.get(kind, {}).items():
+        value = command.get(name)
+        if value is not None and not (is_int(value) if expected is int else isinstance(value, expected)):
+            raise RuleError(
+                "malformed_command", COMMANDS_RULE, f"A {kind!r} command's {name!r} is {TYPE_NAMES[expected]}."
+            )
+    return kind, seat
 
 
 def space(state: State) -> Space:
@@ -191,6 +222,8 @@ def guessing(state: State) -> dict[str, Any]:
         "power_cards": [{"power": c.name, "value": c.value} for c in deck.POWER_CARDS] if options["power_cards"] else [],
         # decision "Guess higher": no guess names more cards than the dice on the table
         "max_count": sum(len(dice) for dice in state.dice),
+        # the rules the game was created under decide what is higher and what holds
+        "rules_version": state.rules,
     }
 
 
@@ -215,7 +248,7 @@ def _guess(state: State, seat: int, command: Mapping[str, Any]) -> list[Event]:
         raise RuleError("reveal_first", PREDICTABLE, "Reveal one of your dice ('reveal_die') before you guess.")
     guess = parse(command, space(state))
     previous = current_guess(state)
-    if not is_higher(guess, previous):
+    if not is_higher(guess, previous, state.rules):
         raise RuleError("not_higher", HIGHER, f"Your guess must be higher than the previous one ({_say(previous)}).")
     if guess in {made for _, made in state.guesses}:
         raise RuleError("repeated_guess", HIGHER, "That guess was made already this round.")
@@ -234,7 +267,7 @@ def _challenge(state: State, seat: int, command: Mapping[str, Any]) -> list[Even
     tops = [[die[0] for die in state.dice[s]] for s in range(state.seats)]
     table = combos.tally(state.faces[c] for row in tops for c in row)
     powers = [state.faces[c]["power"] for c in tops[guesser] if "power" in state.faces[c]]
-    truthful = combos.holds(guess, table, state.options["numbers"], powers)
+    truthful = combos.holds(guess, table, space(state), powers)
     return [
         Event(
             "challenged",
@@ -368,13 +401,13 @@ def _in_round(state: State) -> None:
 
 
 def _die(state: State, seat: int, die: Any, rule: str) -> int:
-    if not isinstance(die, int) or isinstance(die, bool) or not 0 <= die < len(state.dice[seat]):
+    if not is_int(die) or not 0 <= die < len(state.dice[seat]):
         raise RuleError("unknown_die", rule, f"Name one of your dice, 0 to {len(state.dice[seat]) - 1}.")
     return die
 
 
 def _is_seat(state: State, seat: Any) -> bool:
-    return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state.seats
+    return is_int(seat) and 0 <= seat < state.seats
 
 
 def _fresh_ids(state: State, rng, count: int) -> list[str]:

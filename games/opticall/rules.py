@@ -17,6 +17,7 @@ from games.rng import derive
 from games.timing import deadline
 
 ON_YOUR_TURN = "on your turn"
+COMMANDS = "commands"
 
 
 # -- options -------------------------------------------------------------------
@@ -26,8 +27,8 @@ def validate_options(spec, seats: int, given: Mapping[str, Any]) -> dict[str, An
     options = with_defaults(spec, given)
     if options["setup"] not in (setup.EASY, setup.CLASSIC):
         raise refuse("setup", f"choose {setup.EASY!r} or {setup.CLASSIC!r}, not {options['setup']!r}.")
-    if not 5 <= options["hand_size"] <= 9:
-        raise refuse("hand_size", "the classic setup deals 5 to 9 cards each.")
+    if not _is_int(options["hand_size"]) or not 5 <= options["hand_size"] <= 9:
+        raise refuse("hand_size", "the classic setup deals 5 to 9 cards each (a whole number).")
     if seats == 2 and not options["two_players"]:
         raise refuse("two_players", "Opticall is played by 3 to 6 players; two play only with this option on.")
     each = setup.hand_size(options)
@@ -46,8 +47,43 @@ start = setup.start
 # -- decide ----------------------------------------------------------------------
 
 
+# decision "Commands": each command's fields, as (shape, required)
+SHAPES = {
+    "a string": lambda value: isinstance(value, str),
+    "a list of card ids": lambda value: isinstance(value, (list, tuple)) and all(isinstance(c, str) for c in value),
+}
+FIELDS = {
+    "play": {"cards": ("a list of card ids", True), "color": ("a string", True), "suit": ("a string", False)},
+    "call": {"card": ("a string", True)},
+    "reveal": {"cards": ("a list of card ids", True)},
+}
+
+
+def _well_formed(command: Any) -> tuple[str, int]:
+    """Decision "Commands": a command is an object with a ``type`` (a
+    string), the ``seat`` that sends it and its time ``at`` (whole numbers),
+    and its fields, each of its shape. Anything else is refused here,
+    whatever path the command came by (the API checks shapes first; a log fed
+    to replay or a local game does not), so the rules never fail on a
+    malformed command."""
+    if not isinstance(command, Mapping) or not isinstance(command.get("type"), str):
+        raise RuleError("malformed_command", COMMANDS, "A command is an object with a 'type' (a string).")
+    kind = command["type"]
+    if not _is_int(command.get("seat")) or not _is_int(command.get("at")):
+        raise RuleError("malformed_command", COMMANDS, f"A {kind!r} command has a 'seat' and an 'at' (whole numbers).")
+    for name, (shape, required) in FIELDS.get(kind, {}).items():
+        value = command.get(name)
+        if (value is not None or required) and not SHAPES[shape](value):
+            raise RuleError("malformed_command", COMMANDS, f"A {kind!r} command's {name!r} is {shape}.")
+    return kind, command["seat"]
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def decide(state: State, command: Mapping[str, Any]) -> list[Event]:
-    kind, seat = command["type"], command["seat"]
+    kind, seat = _well_formed(command)
     if state.phase == OVER:
         raise RuleError("game_over", "objective", "The game is over.")
     story = Story(state, command["at"])

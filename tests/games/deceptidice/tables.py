@@ -33,12 +33,14 @@ def rolled(
     options: dict | None = None,
     draw_pile: list[str] = (),
     at: int = 0,
+    rules_version: int = GAME.rules_version,
 ) -> rules.State:
     """Round 1 just rolled: seat n's die d holds ``dice[n][d]`` (top first),
-    card ids ``s<n>d<d>c<i>``; the draw pile's ids are ``pile<i>``."""
+    card ids ``s<n>d<d>c<i>``; the draw pile's ids are ``pile<i>``. The game
+    plays by ``rules_version`` (today's by default)."""
     seats = len(dice)
     options = GAME.validate_options(seats, {"turn_seconds": 60, **(options or {})})
-    state = rules.initial_state(seats, options, "test-seed", GAME.rules_version)
+    state = rules.initial_state(seats, options, "test-seed", rules_version)
     cards = [
         [[{"id": f"s{s}d{d}c{i}", **face(short)} for i, short in enumerate(die)] for d, die in enumerate(seat_dice)]
         for s, seat_dice in enumerate(dice)

@@ -86,3 +86,31 @@ def test_bots_heuristic_challenges_when_nothing_is_higher_even_a_sure_guess():
     view = local.view(nxt)
     assert view["actions"] == ["challenge"]
     assert heuristic_bot(view, random.Random(0)) == {"type": "challenge"}
+
+
+@pytest.mark.parametrize("rules_version", [1, 2])
+def test_bots_play_by_the_rules_the_game_was_created_under(rules_version):
+    """After a power bid, rules 2 count a straight by its number of cards
+    only (rule "Power Cards"), rules 1 by its ELEMENT too: a bot offers
+    exactly what its game's rules allow, so it is never refused."""
+    options = OPTION_SETS["everything, large deck"]
+    local = LocalGame("deceptidice", 4, seed="bot-rules", options=options, rules=rules_version)
+    first = local.view(None)["to_act"][0]
+    local.command(first, {"type": "reveal_die", "die": 0})
+    local.command(first, {"type": "guess", "power": "two_trios"})  # value 3, held or not
+    seat = local.view(None)["to_act"][0]
+    local.command(seat, {"type": "reveal_die", "die": 0})
+    view = local.view(seat)
+    assert view["table"]["guessing"]["rules_version"] == rules_version
+    rng = random.Random(0)
+    straights = set()
+    for _ in range(400):
+        command = random_bot(view, rng)
+        if "straight" in command:
+            straights.add((command["count"], command["straight"]))
+    by_element = {(count, element) for count, element in straights if count <= 3}
+    assert straights and bool(by_element) == (rules_version == 1)
+    for level in (random_bot, heuristic_bot):
+        game = LocalGame("deceptidice", 3, seed=f"bot-rules-{level.__name__}", options=options, rules=rules_version)
+        game.play_out({s: level for s in range(3)}, random.Random(rules_version))
+        assert game.finished and game.table.rules == rules_version

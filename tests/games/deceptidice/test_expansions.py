@@ -1,25 +1,29 @@
 """The expansions: Wildcards and Power Cards."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
-from games.deceptidice import GAME, combos, deck
-from games.deceptidice.guesses import Guess, is_higher
+from games.deceptidice import GAME, combos, deck, rules
+from games.deceptidice.guesses import Guess, Space, is_higher, legal
 
 from tests.games.deceptidice.tables import act, faces, refused, rolled
 
 BOTH = {"wildcards": True, "power_cards": True, "straights": True, "vague_guesses": True}
+# the published deck's numbers and colours, as a table of twelve dice sees them
+SPACE = Space(colors=deck.COLORS[:4], numbers=6, modifiers=True, straights=True, vague=True, powers=(), max_count=12)
 
 
 def table(*shorts: str) -> combos.Tally:
     return combos.tally(faces(shorts))
 
 
-def challenged(bidder: list[str], others: list[str], guess: dict, options=BOTH) -> bool:
+def challenged(bidder: list[str], others: list[str], guess: dict, options=BOTH, rules_version=GAME.rules_version) -> bool:
     """Seat 0 (tops ``bidder``) guesses, seat 1 (tops ``others``) challenges;
     each die is one card deep, so the table is exactly these tops."""
     dice = [[[top] for top in bidder], [[top] for top in others]]
-    _, state = act(rolled(dice, options=options), 0, "guess", **guess)
+    _, state = act(rolled(dice, options=options, rules_version=rules_version), 0, "guess", **guess)
     return act(state, 1, "challenge")[0][0].public["truthful"]
 
 
@@ -49,21 +53,46 @@ BASE = ["r1", "b2", "g3", "p5", "r1", "b2", "g3", "p3", "r3", "b3", "b1", "r1"]
     ],
 )
 def test_wildcards_match_the_guess_being_challenged(guess):
-    assert combos.matching(guess, table(*BASE, "W", "W"), 6) == combos.matching(guess, table(*BASE), 6) + 2
+    assert combos.matching(guess, table(*BASE, "W", "W"), SPACE) == combos.matching(guess, table(*BASE), SPACE) + 2
 
 
 def test_wildcards_fill_the_gaps_of_a_straight():
     # numbers on the table: 1 2 3 5
     through_three = Guess(count=2, straight=3)
-    assert combos.matching(through_three, table(*BASE), 6) == 3
-    assert combos.matching(through_three, table(*BASE, "W"), 6) == 5
-    assert combos.matching(through_three, table(*BASE, "W", "W"), 6) == 6
+    assert combos.matching(through_three, table(*BASE), SPACE) == 3
+    assert combos.matching(through_three, table(*BASE, "W"), SPACE) == 5
+    assert combos.matching(through_three, table(*BASE, "W", "W"), SPACE) == 6
 
 
 def test_wildcards_count_in_a_challenge():
     assert challenged(["r1", "r2"], ["b5", "g3"], {"count": 3, "number": 5}) is False
     assert challenged(["W", "r2"], ["b5", "W"], {"count": 3, "number": 5}) is True
     assert challenged(["W", "r2"], ["b5", "W"], {"count": 3, "color": "blue"}) is True
+
+
+def test_wildcards_are_only_values_that_exist():
+    # "less than 1": no number is below 1, so no wildcard can be one
+    less_than_one = Guess(count=1, number=1, modifier="less_than")
+    assert combos.matching(less_than_one, table("r1", "W", "W"), SPACE) == 0
+    assert challenged(["W", "W"], ["W"], {"count": 1, "number": 1, "modifier": "less_than"}) is False
+    assert challenged(["W", "r3"], ["b1"], {"count": 2, "number": 2, "modifier": "less_than"}) is True
+    # "without red" in a deck of red alone: no other colour exists
+    red_only = replace(SPACE, colors=("red",))
+    assert combos.matching(Guess(count=1, color="red", modifier="without"), table("r1", "W"), red_only) == 0
+    one_colour = {**BOTH, "suits": 1}
+    assert challenged(["W", "r1"], ["W"], {"count": 1, "color": "red", "modifier": "without"}, one_colour) is False
+    assert challenged(["W", "r1"], ["W"], {"count": 2, "color": "red", "modifier": "without"}) is True
+
+
+def test_wildcards_rules_1_count_even_where_no_value_fits():
+    """A game created under rules 1 keeps re-deciding as it was played."""
+    assert combos.matching(Guess(count=2, number=1, modifier="less_than"), table("W", "W"), replace(SPACE, rules=1)) == 2
+    guess = {"count": 3, "number": 1, "modifier": "less_than"}
+    assert challenged(["W", "W"], ["W"], guess, rules_version=1) is True
+    assert challenged(["W", "W"], ["W"], guess) is False
+    one_colour = {**BOTH, "suits": 1}
+    guess = {"count": 1, "color": "red", "modifier": "without"}
+    assert challenged(["W", "r1"], ["W"], guess, one_colour, rules_version=1) is True
 
 
 def test_wildcards_cannot_be_named_as_a_target():
@@ -110,6 +139,36 @@ def test_power_cards_what_beats_a_power_bid():
     assert refused(state, 1, "guess", count=3, number=1).code == "not_higher"
     assert refused(state, 1, "guess", power="two_pairs").code == "not_higher"
     assert act(state, 1, "guess", count=4, number=1)[1].guesses[-1][1].count == 4
+
+
+def test_power_cards_a_straight_beats_a_power_bid_only_by_its_number_of_cards():
+    # the seed: after a power card other guesses are higher "only" with a
+    # higher value, "or the number of cards is higher than the previously
+    # stated combo value": a straight's ELEMENT is no number of cards
+    trios = Guess(power="two_trios", value=3)
+    assert not is_higher(Guess(count=2, straight=5), trios)
+    assert not is_higher(Guess(count=3, straight=6), trios)
+    assert is_higher(Guess(count=4, straight=1), trios)
+    assert is_higher(Guess(count=2, straight=5), Guess(count=4, color="red"))  # elsewhere the ELEMENT counts
+    state = rolled([[["P:two_trios"]] * 3, [["r1"]] * 3], options=BOTH)
+    _, state = act(state, 0, "guess", power="two_trios")
+    error = refused(state, 1, "guess", count=3, straight=6)
+    assert (error.code, error.rule) == ("not_higher", "guess higher")
+    assert act(state, 1, "guess", count=4, straight=1)[1].guesses[-1][1] == Guess(count=4, straight=1)
+    # what may be guessed next (what the bots choose from) says the same
+    straights = [g for g in legal(rules.space(state), trios) if g.straight is not None]
+    assert straights and all(g.count > 3 for g in straights)
+
+
+def test_power_cards_rules_1_keep_a_straight_higher_by_its_element():
+    """A game created under rules 1 keeps re-deciding as it was played."""
+    trios = Guess(power="two_trios", value=3)
+    assert is_higher(Guess(count=2, straight=5), trios, rules=1)
+    state = rolled([[["P:two_trios"]] * 3, [["r1"]] * 3], options=BOTH, rules_version=1)
+    _, state = act(state, 0, "guess", power="two_trios")
+    assert act(state, 1, "guess", count=3, straight=6)[1].guesses[-1][1] == Guess(count=3, straight=6)
+    assert Guess(count=2, straight=5) in legal(rules.space(state), trios)
+    assert rules.space(state).rules == 1
 
 
 def test_power_cards_a_lie_always_loses_when_challenged():

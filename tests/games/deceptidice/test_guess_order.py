@@ -4,6 +4,7 @@ below, case by case, apart from the code under test), and without straights
 the order is shown to be a strict order."""
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
 
@@ -40,8 +41,9 @@ OPTION_SETS = {
 STRICT = [name for name, s in OPTION_SETS.items() if not s.straights]
 
 
-def seed_says_higher(new: Guess, old: Guess) -> bool:
-    """The seed's sentences, and the decisions that complete them."""
+def seed_says_higher(new: Guess, old: Guess, rules: int = 2) -> bool:
+    """The seed's sentences, and the decisions that complete them (as rules
+    version ``rules`` reads them)."""
     if new.power is not None:
         if old.power is not None:
             return new.value > old.value  # "a Power Card with a higher value"
@@ -51,8 +53,8 @@ def seed_says_higher(new: Guess, old: Guess) -> bool:
     if old.power is not None:
         if new.same is not None:
             return new.count >= 2 * old.value  # decision: the power bid counts as specific
-        if new.straight is not None:
-            return max(new.count, new.straight) > old.value
+        if new.straight is not None and rules < 2:
+            return max(new.count, new.straight) > old.value  # rules 1: the ELEMENT counted too
         return new.count > old.value  # "the number of cards is higher than the combo value"
     if new.straight is not None:
         said = max(new.count, new.straight)  # "at least one of the numbers you said"
@@ -75,6 +77,26 @@ def test_guess_higher_every_pair_as_the_seed_says(name):
     for new, old in itertools.product(guesses, repeat=2):
         assert is_higher(new, old) == seed_says_higher(new, old), (new, old)
     assert all(is_higher(g, None) for g in guesses)  # the opening guess is free
+
+
+@pytest.mark.parametrize("name", ["straights", "everything"])
+def test_guess_higher_rules_1_every_pair_as_they_were(name):
+    """Rules 1 let a straight beat a power bid by its ELEMENT: a game created
+    under them keeps doing so, and offers those guesses as legal."""
+    old = dataclasses.replace(OPTION_SETS[name], rules=1)
+    guesses = every_guess(old)
+    for new, previous in itertools.product(guesses, repeat=2):
+        assert is_higher(new, previous, rules=1) == seed_says_higher(new, previous, rules=1), (new, previous)
+    for previous in guesses:
+        assert set(legal(old, previous)) == {g for g in guesses if is_higher(g, previous, rules=1)}
+
+
+@pytest.mark.parametrize("name", sorted(OPTION_SETS))
+def test_guess_higher_what_may_be_guessed_is_exactly_what_is_higher(name):
+    s = OPTION_SETS[name]
+    guesses = every_guess(s)
+    for previous in guesses:
+        assert set(legal(s, previous)) == {g for g in guesses if is_higher(g, previous)}, previous
 
 
 @pytest.mark.parametrize("name", STRICT)

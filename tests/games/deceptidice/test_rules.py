@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -12,6 +14,14 @@ from games.deceptidice import GAME, deck, rules
 from projections.local import LocalGame
 
 from tests.games.deceptidice.tables import act, hand, refused, rolled, types
+
+RULES_DOC = Path(__file__).resolve().parents[3] / "docs" / "rules" / "deceptidice.md"
+
+
+def section(heading: str) -> str:
+    """The text under ``## <heading>`` in docs/rules/deceptidice.md ("" if none)."""
+    parts = re.split(r"^## (.+)$", RULES_DOC.read_text(), flags=re.MULTILINE)
+    return next((text for name, text in zip(parts[1::2], parts[2::2]) if name.strip().lower() == heading), "")
 
 # A four-player round: seat n has three dice; tops are the first cards.
 FOUR = [
@@ -39,6 +49,53 @@ def test_players_two_to_eight():
         with pytest.raises(RuleError) as caught:
             LocalGame("deceptidice", seats, seed=1)
         assert caught.value.code == "invalid_seat_count"
+
+
+# -- Options -----------------------------------------------------------------
+
+OUT_OF_SHAPE = {
+    "suits": 7, "numbers": "6", "copies": 0, "cards_each": 41, "large_table_cards_each": 3.5,
+    "introductory": "yes", "loser_swap": "sometimes", "wildcards": None, "wildcard_count": 21, "jokers": 2,
+}  # fmt: skip
+
+
+def test_options_out_of_range_mistyped_or_unknown_values_are_400_field_by_field(http):
+    response = http.post("/v1/games", json={"type": "deceptidice", "seats": 4, "options": OUT_OF_SHAPE})
+    body = response.get_json()
+    assert response.status_code == 400 and body["code"] == "invalid_request"
+    assert set(body["errors"]["options"]) == set(OUT_OF_SHAPE)
+
+
+@pytest.mark.parametrize(
+    "seats,options,named",
+    [(8, {"copies": 1}, "large_table_cards_each"), (5, {"cards_each": 10}, "cards_each")],
+)
+def test_options_a_well_shaped_combination_that_cannot_be_played_is_422(http, seats, options, named):
+    response = http.post("/v1/games", json={"type": "deceptidice", "seats": seats, "options": options})
+    body = response.get_json()
+    assert response.status_code == 422 and (body["code"], body["rule"]) == ("invalid_option", "options")
+    assert named in body["detail"] and section(body["rule"])  # a rule of the document
+
+
+def test_options_the_rules_list_every_option_its_default_and_its_range():
+    text = section("options")
+    for option in GAME.options:
+        if option.kind == "boolean":
+            shown, accepted = f"`{str(option.default).lower()}`", "`true` or `false`"
+        elif option.choices:
+            shown, accepted = f"`{option.default}`", " or ".join(f"`{choice}`" for choice in option.choices)
+        else:
+            shown, accepted = f"{option.default}", f"{option.minimum}-{option.maximum}"
+        assert re.search(rf"^\| `{option.name}` \| {re.escape(shown)} \| {re.escape(accepted)} \|", text, re.MULTILINE), option.name
+
+
+def test_options_the_rules_say_which_refusal_answers_what():
+    """The shape check answers a value out of its range or of the wrong type
+    (400 ``invalid_request``, under ``errors.options``); only a well-shaped
+    combination that cannot be played is the rules' 422 ``invalid_option``."""
+    text = section("options")
+    assert "400" in text and "`invalid_request`" in text and "`errors.options`" in text
+    assert "422" in text and "`invalid_option`" in text
 
 
 # -- Deck --------------------------------------------------------------------
@@ -248,7 +305,7 @@ def test_guessing_needs_number_and_one_target():
     assert refused(state, 0, "guess", number=3).code == "invalid_guess"
     assert refused(state, 0, "guess", count=2).code == "invalid_guess"
     assert refused(state, 0, "guess", count=2, number=3, color="red").code == "invalid_guess"
-    assert refused(state, 0, "guess", count=True, number=3).code == "invalid_guess"
+    assert refused(state, 0, "guess", count=True, number=3).code == "malformed_command"  # not a whole number
 
 
 def test_guessing_target_is_from_the_deck():
@@ -404,5 +461,5 @@ def test_losing_a_round_only_the_loser_acts_until_the_next_round():
     error = refused(state, 1, "guess", count=3, number=6)
     assert (error.code, error.rule) == ("round_over", "losing a round")
     assert refused(state, 1, "discard_die", die=3).code == "unknown_die"
-    assert refused(state, 1, "discard_die", die="0").code == "unknown_die"
+    assert refused(state, 1, "discard_die", die="0").code == "malformed_command"  # not a whole number
     assert hand(state, 1) == hand(rolled(FOUR), 1)

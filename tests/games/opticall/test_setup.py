@@ -1,7 +1,9 @@
 """Players, the deck, the easy and classic setups, and the reveal rounds."""
 from __future__ import annotations
 
+import re
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -11,6 +13,14 @@ from games.opticall import GAME
 from games.opticall.state import PLAY, REVEAL
 from projections.local import LocalGame
 from tests.games.opticall.tables import act, dealt, of, play, refused
+
+RULES_DOC = Path(__file__).resolve().parents[3] / "docs" / "rules" / "opticall.md"
+
+
+def section(heading: str) -> str:
+    """The text under ``## <heading>`` in docs/rules/opticall.md ("" if none)."""
+    parts = re.split(r"^## (.+)$", RULES_DOC.read_text(), flags=re.MULTILINE)
+    return next((text for name, text in zip(parts[1::2], parts[2::2]) if name.strip().lower() == heading), "")
 
 
 def deal_of(local: LocalGame, number: int = 1):
@@ -114,6 +124,64 @@ def test_options_unknown_ones_are_refused():
     assert (error.value.code, error.value.rule) == ("invalid_option", "options")
 
 
+# (options, what the API answers): a value out of its range, of the wrong
+# type or unknown fails the shape check; a well-shaped combination that
+# cannot be played is the rules' refusal
+OUT_OF_SHAPE = {
+    "setup": "hard", "hand_size": 10, "color_copies": "5", "eclipses": -1, "resets": 2.5,
+    "spectrums": None, "black_sheep": 21, "two_players": "yes", "turn_seconds": -1, "jokers": 2,
+}  # fmt: skip
+
+
+def test_options_out_of_range_mistyped_or_unknown_values_are_400_field_by_field(http):
+    response = http.post("/v1/games", json={"type": "opticall", "seats": 4, "options": OUT_OF_SHAPE})
+    body = response.get_json()
+    assert response.status_code == 400 and body["code"] == "invalid_request"
+    assert set(body["errors"]["options"]) == set(OUT_OF_SHAPE)
+    for name, value in [("hand_size", 4), ("hand_size", 10), ("setup", "hard")]:
+        response = http.post("/v1/games", json={"type": "opticall", "seats": 4, "options": {"setup": "classic", name: value}})
+        assert (response.status_code, response.get_json()["code"]) == (400, "invalid_request")
+        assert list(response.get_json()["errors"]["options"]) == [name]
+
+
+@pytest.mark.parametrize(
+    "seats,options,named",
+    [
+        (2, {}, "two_players"),
+        (6, {"color_copies": 1, "eclipses": 0, "resets": 0, "spectrums": 0, "black_sheep": 0}, "color_copies"),
+        (4, {"setup": "classic", "hand_size": 9, "color_copies": 1, "eclipses": 0}, "color_copies"),
+    ],
+)
+def test_options_a_well_shaped_combination_that_cannot_be_played_is_422(http, seats, options, named):
+    response = http.post("/v1/games", json={"type": "opticall", "seats": seats, "options": options})
+    body = response.get_json()
+    assert response.status_code == 422 and (body["code"], body["rule"]) == ("invalid_option", "options")
+    assert named in body["detail"]
+
+
+def test_options_the_rules_list_every_option_its_default_and_its_range():
+    text = section("options")
+    for option in GAME.options:
+        if option.kind == "boolean":
+            shown, accepted = f"`{str(option.default).lower()}`", "`true` or `false`"
+        elif option.choices:
+            shown, accepted = f"`{option.default}`", " or ".join(f"`{choice}`" for choice in option.choices)
+        else:
+            shown, accepted = f"{option.default}", f"{option.minimum}-{option.maximum}"
+        assert re.search(rf"^\| `{option.name}` \| {re.escape(shown)} \| {re.escape(accepted)} \|", text, re.MULTILINE), option.name
+
+
+def test_options_the_rules_say_which_refusal_answers_what():
+    """The shape check answers a value out of its range or of the wrong type
+    (400 ``invalid_request``, under ``errors.options``); only a well-shaped
+    combination that cannot be played is the rules' 422 ``invalid_option``.
+    No rule may promise ``invalid_option`` for what the shape check refuses."""
+    text = section("options")
+    assert "400" in text and "`invalid_request`" in text and "`errors.options`" in text
+    assert "422" in text and "`invalid_option`" in text
+    assert "`invalid_request`" in section("classic setup")
+
+
 # -- easy setup ----------------------------------------------------------------
 
 
@@ -146,7 +214,9 @@ def test_classic_setup_deals_the_hand_size_option_to_each(size):
     assert local.view(None)["table"]["phase"] == REVEAL
 
 
-@pytest.mark.parametrize("options", [{"hand_size": 4}, {"hand_size": 10}, {"setup": "hard"}])
+@pytest.mark.parametrize(
+    "options", [{"hand_size": 4}, {"hand_size": 10}, {"hand_size": "7"}, {"hand_size": 7.0}, {"setup": "hard"}]
+)
 def test_classic_setup_other_hand_sizes_and_setups_are_refused(options):
     with pytest.raises(RuleError) as error:
         LocalGame("opticall", 4, seed=2, options={"setup": "classic", **options})
