@@ -10,6 +10,9 @@ from games.opticall.evolve import evolve
 from games.opticall.view import view
 from games.timing import clock_options
 
+# 2: a play no longer closes a call window whose deadline has passed (the
+# silent seats' timeouts do); games created under 1 keep that rule
+RULES_VERSION = 2
 
 GAME = RulesGame.of(
     rules,
@@ -32,4 +35,5 @@ GAME = RulesGame.of(
     bots=BOTS,
     evolve=evolve,
     view=view,
+    rules_version=RULES_VERSION,
 )

@@ -90,9 +90,11 @@ def decide(state: State, command: Mapping[str, Any]) -> list[Event]:
     if kind == "timeout":
         _timeout(story, seat)
         return story.events
-    if kind == "play" and state.window is not None and calls.expired(state, command["at"]):
-        # decision "the call window": a play after the deadline closes the
-        # window first, the silent seats passing
+    if kind == "play" and state.rules < 2 and state.window is not None and calls.expired(state, command["at"]):
+        # decision "the call window", rules 1: a play after the deadline
+        # closed the window first, the silent seats passing. From rules 2 the
+        # silent seats' timeouts close it, so a command is accepted only from
+        # a seat the game waits for (which cannot depend on the clock)
         calls.close(story)
         if story.over:
             return story.events  # the call ended the game: nothing is left to do

@@ -100,8 +100,22 @@ def test_the_call_window_deadline_is_in_the_view_and_deadlines():
     assert GAME.deadlines(untimed) == [] and GAME.view(untimed, 1)["table"]["window"]["deadline"] is None
 
 
-def test_the_call_window_closes_when_its_deadline_passes():
+def test_the_call_window_closes_when_the_silent_seats_are_timed_out():
+    """Rules 2: past the deadline the next play still waits; the silent
+    seats' timeouts close the window, and only then may the next seat play."""
     _, state = play(four(call_seconds=15), 0, ["s0c0"], "red", "sun")
+    _, state = act(state, 2, "call", card="s2c1", at=1_000)
+    assert refused(state, 1, "play", cards=["s1c0"], color="red", suit="sun", at=15_000).code == "call_window_open"
+    assert "play" not in GAME.actions(state, 1)  # seat 1 is asked to answer the window first
+    for seat in (1, 3):
+        _, state = act(state, seat, "timeout", at=15_000)
+    assert state.window is None or state.window.player == 1
+    events, state = act(state, 1, "play", at=15_001, cards=["s1c0"], color="red", suit="sun")
+    assert state.window.player == 1
+
+
+def test_the_call_window_rules_1_a_play_after_the_deadline_closes_it():
+    _, state = play(replace(four(call_seconds=15), rules=1), 0, ["s0c0"], "red", "sun")
     _, state = act(state, 2, "call", card="s2c1", at=1_000)
     # before the deadline the play waits; after it the silent seats pass
     assert refused(state, 1, "play", cards=["s1c0"], color="red", suit="sun", at=14_999).code == "call_window_open"
