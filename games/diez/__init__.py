@@ -16,6 +16,7 @@ from games.contract import RulesGame
 from games.diez import rules
 from games.diez.bots import BOTS
 from games.diez.commands import SCHEMAS
+from games.diez.state import RULES_VERSION
 from games.diez.view import view
 
 
@@ -29,4 +30,5 @@ GAME = RulesGame.of(
     command_schemas=SCHEMAS,
     bots=BOTS,
     view=view,
+    rules_version=RULES_VERSION,
 )

@@ -69,7 +69,7 @@ def _random_choices(view, card, pile: int, rng, kind: str) -> dict:
         out["stitch"] = rng.choice([p["index"] for p in table["piles"] if p["index"] != pile])
     elif effect == "cut_deck":
         out["new_pile"] = rng.random() < 0.5
-    out.update(token_choices(view, effect, rng, card["id"]))
+    out.update(token_choices(view, effect, rng, card["id"], pile))
     if card["kind"] in ("mulligan", "flush"):
         others = [c for c in view["hand"] if c["id"] != card["id"]]
         if card["kind"] == "flush":
@@ -267,7 +267,7 @@ def _choices(view, card, pile: int, stacking: bool = False) -> dict:
         out["new_pile"] = True  # more piles: more cards to play
     if effect == "stitch_deck" and len(table["piles"]) > 1:
         out["stitch"] = next(p["index"] for p in table["piles"] if p["index"] != pile)
-    out.update(token_choices(view, effect, None, card["id"]))
+    out.update(token_choices(view, effect, None, card["id"], pile))
     if card["kind"] == "mulligan":
         # swap the cards that no pile takes, and are not kept for later, for new ones
         tops = [(p["top"], p["color"]) for p in table["piles"]]
@@ -378,7 +378,7 @@ def _would_be_guilty(view, card) -> bool:
 HARMFUL = ("hex", "magnet", "double", "silence", "reveal", "snare")
 
 
-def token_choices(view, effect: str, rng, card_id: str | None = None) -> dict:
+def token_choices(view, effect: str, rng, card_id: str | None = None, pile: int | None = None) -> dict:
     """The token fields of a card acting as ``effect``: at random with an
     ``rng``, else the heuristic's (give when it can, remove a harmful token
     of its own or a helpful one of the seat closest to winning)."""
@@ -387,7 +387,7 @@ def token_choices(view, effect: str, rng, card_id: str | None = None) -> dict:
     if "tokens" not in view["table"] or effect not in ("token", "steal", "drop_all", "proc"):
         return {}
     if effect == "proc":
-        return proc_choices(view, held, rng, card_id)
+        return proc_choices(view, held, rng, card_id, pile)
     if effect == "token":
         actions = view.get("token_actions", [])
         if not actions:
@@ -419,11 +419,16 @@ def token_choices(view, effect: str, rng, card_id: str | None = None) -> dict:
 
 
 
-def proc_choices(view, held, rng, card_id: str | None) -> dict:
+def proc_choices(view, held, rng, card_id: str | None, pile: int | None = None) -> dict:
     """A Proc's token and its own choices: at random with an ``rng``; else
-    the token worth most now (``_proc_value``)."""
+    the token worth most now (``_proc_value``). A Proc that goes on its pile
+    only as a Wild names the Sub (rule "proc")."""
     on_stack = _facing_stack(view)
-    offered = [(s, t) for s, tokens in sorted(held.items()) for t in tokens if not on_stack or t in STACKABLE]
+    wild = _wild_only(view, card_id, pile)
+    offered = [
+        (s, t) for s, tokens in sorted(held.items()) for t in tokens
+        if (not on_stack or t in STACKABLE) and (not wild or t == "sub")
+    ]
     if not offered:
         return {}
     spare = [c for c in view["hand"] if c["id"] != card_id]
@@ -466,6 +471,16 @@ def _proc_value(view, token: str, holder: int, spare) -> float:
     return {"sub": 0.3, "ace": 0.2, "reveal": 0.1}.get(token, 0)
 
 
+def _wild_only(view, card_id: str | None, pile: int | None) -> bool:
+    """Does the Proc ``card_id`` go on ``pile`` only as a Wild (naming the
+    Sub), not matching it?"""
+    card = next((c for c in view["hand"] if c["id"] == card_id), None)
+    if card is None or card["kind"] != "proc" or pile is None:
+        return False
+    top = view["table"]["piles"][pile]
+    return not _follows(card, top["top"], top["color"])
+
+
 def _answer_offer(view) -> dict:
     """The heuristic's answer to an Ace's search (a wild card, else one of
     its best colour), a Magnet (give the least useful card drawn), a
@@ -506,13 +521,18 @@ def _token_to_remove(view, held, rng) -> tuple[int, str]:
 
 def give_token(view, rng) -> dict:
     """``give_token``: at random with an ``rng``; else a harmful token to the
-    seat with the fewest cards, a helpful one to the seat with the most."""
+    other seat with the fewest cards, a helpful one to itself when it may
+    keep it, else to the seat with the most."""
     giving = view["table"]["tokens"]["giving"]
     allowed = giving["recipients"]
     if rng:
         return {"type": "give_token", "to": rng.choice(allowed)}
+    me = view["seat"]
     cards = lambda s: view["seats"][s]["cards"]  # noqa: E731
-    to = min(allowed, key=cards) if giving["token"] in HARMFUL else max(allowed, key=cards)
+    if giving["token"] in HARMFUL:
+        to = min([s for s in allowed if s != me] or allowed, key=cards)
+    else:
+        to = me if me in allowed else max(allowed, key=cards)
     return {"type": "give_token", "to": to}
 
 

@@ -13,7 +13,7 @@ from games.diez import effects
 from games.diez.drawing import draw
 from games.diez.moves import Moves
 from games.diez.offers import begin_turn
-from games.diez.state import Play, Stack, State, Threat, next_seat
+from games.diez.state import CHALLENGE, TURN, Play, Stack, State, Threat, next_seat
 
 RULE = "challenging"
 
@@ -58,6 +58,21 @@ def guilty(state: State, play: Play) -> bool:
     return color is not None and any(state.faces[card]["color"] == color for card in play.held)
 
 
+def waiting_on(state: State, seat: int) -> Threat | None:
+    """The [C] card the game waits for ``seat`` to answer, if any: a Dagger,
+    Draw Color or Choice in the ``challenge`` phase; a card that put a stack
+    on ``seat``, in its turn, while the stack still lies on it. The state
+    keeps the card after that (until the next play): it is no longer open."""
+    threat = state.threat
+    if threat is None or threat.victim != seat:
+        return None
+    if threat.deferred:
+        return threat if state.phase == CHALLENGE else None
+    stack = state.stack
+    facing = state.phase == TURN and state.turn == seat and stack is not None and stack.victim == seat
+    return threat if facing else None
+
+
 def challenge(m: Moves, seat: int) -> None:
     state = m.state
     threat = state.threat
@@ -65,6 +80,15 @@ def challenge(m: Moves, seat: int) -> None:
         raise RuleError("nothing_to_challenge", RULE, "There is no [C] card played on you to challenge now.")
     play = threat.play
     caught = guilty(state, play)
+    if waiting_on(state, seat) is None and (state.rules >= 2 or _would_crash(state, threat, caught)):
+        # rules 1 accepted a challenge after the stack was drawn (logs may
+        # hold one), but not the one that took the effect of a stack gone
+        raise RuleError(
+            "challenge_closed",
+            RULE,
+            f"The {state.faces[play.card]['kind']} can no longer be challenged: a challenge answers the card "
+            "before it is drawn or stacked on.",
+        )
     kind = state.faces[play.card]["kind"]
     m.add(
         "challenged",
@@ -117,6 +141,12 @@ def _wrong(m: Moves, threat: Threat, kind: str) -> None:
     after = effects.apply(m, play, effects.effect_of(m, play))
     draw(m, seat, cause="challenge", count=extra, forced=True)
     begin_turn(m, after)
+
+
+def _would_crash(state: State, threat: Threat, caught: bool) -> bool:
+    """Rules 1: a wrong challenge of a stack card after its stack was drawn
+    had no stack to take (it raised an error: no log holds one)."""
+    return not caught and not threat.deferred and state.stack is None
 
 
 def accept(m: Moves, seat: int) -> None:

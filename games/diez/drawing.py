@@ -32,12 +32,16 @@ def fits(state: State, seat: int, card: str, pile: int) -> bool:
 
 
 def piles_for(state: State, seat: int, card: str) -> list[int]:
+    """The piles ``card`` may go on off a stack: those it matches, or every
+    one for a Proc that may act as a Wild (rule "proc", Sub)."""
+    if tokens.wild_proc(state, state.faces[card]):
+        return list(range(len(state.piles)))
     return [index for index in range(len(state.piles)) if fits(state, seat, card, index)]
 
 
 def playable(state: State, seat: int, card: str) -> bool:
     """The card may go on at least one discard pile."""
-    return any(fits(state, seat, card, index) for index in range(len(state.piles)))
+    return tokens.wild_proc(state, state.faces[card]) or any(fits(state, seat, card, index) for index in range(len(state.piles)))
 
 
 def has_playable(state: State, seat: int) -> bool:
@@ -55,22 +59,25 @@ def draw(
     forced: bool = False,
     natural: bool = False,
     needle: str = "stop",
+    acted: bool = False,
 ) -> Drawn:
     """``seat`` draws ``count`` cards, or until it receives a card ``until``
     accepts (or a card of ``color``). ``forced``: another player's card made
-    it draw, and its tokens act (``forced_draws``). ``natural``: a turn's draw
-    for want of a playable card, where a Bomb adds three cards. The Needle
-    stops any draw that would go on, unless the drawer said
+    it draw, and its tokens act (``forced_draws``), unless they ``acted``
+    already (the rest of a forced draw after an Ace's search). ``natural``: a
+    turn's draw for want of a playable card, where a Bomb adds three cards.
+    The Needle stops any draw that would go on, unless the drawer said
     ``needle="continue"``; it is then shown."""
     if color is not None:
         until = lambda face: face["color"] == color  # noqa: E731
     taken: list[str] = []
-    if forced and tokens.enabled(m.state):
+    tokens_act = forced and not acted and tokens.enabled(m.state)
+    if tokens_act:
         count, taken, waits = forced_draws.before(m, seat, count, color, cause)
         if waits:
             return Drawn((), None, False)
     result = _draw(m, seat, cause, count, until, forced, natural, needle)
-    if forced and tokens.enabled(m.state):
+    if tokens_act:
         forced_draws.after(m, seat, taken + list(result.cards))
     return result
 

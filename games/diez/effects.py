@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from math import ceil
 
-from games.diez import challenges, proc, stacking, tokens, watchers
+from games.diez import challenges, forced_draws, proc, stacking, tokens, watchers
 from games.diez.deck import CHALLENGEABLE, TOKEN_CARDS
 from games.diez.drawing import draw
 from games.diez.moves import Moves
@@ -158,7 +158,10 @@ def _share(m: Moves, play: Play, seat: int) -> None:
     """Rule "share": the next player draws at random from the largest hand
     until it holds as many cards or more; nothing if it already has the most.
     Among tied largest hands the player's ``share_from`` gives, else the first
-    of them in turn order from the player."""
+    of them in turn order from the player. Rules 2: the draw is forced (due
+    to another player's card): the drawer's Double and Hex add to it, never
+    taking the giver's last card, and another seat's Magnet may be given one
+    of the cards; Ace and White, which search the draw pile, do not act."""
     state = m.state
     counts = [len(hand) for hand in state.hands]
     most = max(counts)
@@ -167,6 +170,10 @@ def _share(m: Moves, play: Play, seat: int) -> None:
     tied = [s for s in (next_seat(state, play.seat, k) for k in range(state.seats)) if counts[s] == most]
     source = play.share_from if play.share_from in tied else tied[0]
     count = ceil((counts[source] - counts[seat]) / 2)
+    forced = state.rules >= 2 and tokens.enabled(state)
+    if forced:
+        count = min(forced_draws.counted(m, seat, count), counts[source] - 1)
+        state = m.state
     moved = derive(state.seed, "share", state.serial).sample(sorted(state.hands[source]), count)
     needle = next((i for i, c in enumerate(moved[:-1]) if state.faces[c]["kind"] == "needle"), None)
     if needle is not None:
@@ -178,6 +185,8 @@ def _share(m: Moves, play: Play, seat: int) -> None:
     )
     if needle is not None:
         m.add("needle_used", {"seat": seat, "card": dict(state.faces[moved[-1]]), "cause": "share"})
+    if forced:
+        forced_draws.after(m, seat, moved)
 
 
 def _revive(m: Moves, play: Play) -> None:

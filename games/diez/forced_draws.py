@@ -25,12 +25,7 @@ def before(m: Moves, seat: int, count: int | None, color: str | None, cause: str
     state = m.state
     held = state.tokens[seat]
     if count is not None:
-        if "double" in held:
-            # rule "double": twice as many, before Hex; used up
-            m.add("token_triggered", {"seat": seat, "token": "double", "count": count * 2})
-            count *= 2
-        # rule "hex": "draw n more cards, where n is how many Hex tokens you have"
-        count += held.count("hex")
+        count = counted(m, seat, count)
     if "ace" in held and drawable(state):
         # rule "ace": the draw waits until the drawer has chosen its card
         m.add("token_triggered", {"seat": seat, "token": "ace"})
@@ -46,6 +41,18 @@ def before(m: Moves, seat: int, count: int | None, color: str | None, cause: str
         if count is not None:
             count -= 1
     return count, taken, False
+
+
+def counted(m: Moves, seat: int, count: int) -> int:
+    """The cards a forced draw of ``count`` takes once the drawer's Double
+    (used up) and Hex tokens acted."""
+    held = m.state.tokens[seat]
+    if "double" in held:
+        # rule "double": twice as many, before Hex; used up
+        m.add("token_triggered", {"seat": seat, "token": "double", "count": count * 2})
+        count *= 2
+    # rule "hex": "draw n more cards, where n is how many Hex tokens you have"
+    return count + held.count("hex")
 
 
 def after(m: Moves, seat: int, cards: Sequence[str]) -> None:

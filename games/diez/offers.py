@@ -40,7 +40,9 @@ def waiting(state: State, seat: int, kind: str) -> bool:
 
 def search(m: Moves, seat: int, card: Any) -> None:
     """The ``search`` command (rule "ace"): any card of the draw pile, then
-    the rest of the forced draw from the top."""
+    the rest of the forced draw from the top: still a forced draw (rules 2;
+    rules 1 labelled it not forced), whose tokens acted once already (Double
+    and Hex on its count; a Magnet's offer follows the whole draw)."""
     state = m.state
     if not waiting(state, seat, SEARCH):
         raise RuleError("nothing_to_search", "ace", "No Ace search waits for you.")
@@ -49,11 +51,12 @@ def search(m: Moves, seat: int, card: Any) -> None:
     offer = state.offers[0]
     forced_draws.take(m, seat, card, offer.cause or "ace")
     count = None if offer.count is None else offer.count - 1
+    forced = state.rules >= 2 and offer.cause != "proc"  # a Proc of Ace is the player's own search
     drawn: tuple[str, ...] = ()
     if offer.color is not None and state.faces[card]["color"] != offer.color:
-        drawn = draw(m, seat, cause=offer.cause, color=offer.color).cards
+        drawn = draw(m, seat, cause=offer.cause, color=offer.color, forced=forced, acted=True).cards
     elif count:
-        drawn = draw(m, seat, cause=offer.cause, count=count).cards
+        drawn = draw(m, seat, cause=offer.cause, count=count, forced=forced, acted=True).cards
     if offer.cause != "proc":
         forced_draws.after(m, seat, (card, *drawn))
     begin_turn(m, m.state.resume)

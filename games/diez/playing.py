@@ -36,11 +36,12 @@ def play(m: Moves, command: Mapping[str, Any]) -> None:
     stack = stacking.facing(state, seat)
     if stack is not None:
         stacking.check(state, stack, face, command, index)
-    if not fits(state, seat, card, index):
+    if not fits(state, seat, card, index) and not (command.get("token") == "sub" and tokens.wild_proc(state, face)):
         raise RuleError(
             "card_does_not_match",
             "matching",
-            f"This card does not match pile {index}: play a card of its colour or symbol, a Blank or a wild card.",
+            f"This card does not match pile {index}: play a card of its colour or symbol, a Blank or a wild card"
+            + (" (or name the Sub: a Proc of Sub acts as a Wild)." if tokens.wild_proc(state, face) else "."),
         )
     public, private = choices(state, seat, face, command, index, on_stack=stack is not None)
     place(m, seat, face, index, public, private, jump_in=False)

@@ -62,12 +62,13 @@ def choices(state: State, seat: int, card: str, use: Callable[[str], Any], on_st
     return public, private
 
 
-def default_choices(state: State, on_stack: bool) -> dict[str, Any]:
+def default_choices(state: State, on_stack: bool, wild: bool = False) -> dict[str, Any]:
     """A timeout's forced Proc: the first token in play in seat order (a
-    Stackable one on a stack), red for a Sub, no Block replaced, no card given."""
+    Stackable one on a stack; the Sub when the Proc goes on its pile only as
+    a Wild), red for a Sub, no Block replaced, no card given."""
     for seat, held in enumerate(state.tokens):
         for token in held:
-            if not on_stack or token in STACKABLE:
+            if (not on_stack or token in STACKABLE) and (not wild or token == "sub"):
                 return {"token": token, "token_from": seat, **({"color": "red"} if token == "sub" else {})}
     return {}
 

@@ -220,7 +220,8 @@ def _play_for(m: Moves, seat: int, card: str, pile: int) -> None:
     if tokens.enabled(m.state):
         command.update(tokens.default_choices(m.state, seat, face["kind"]))
         if face["kind"] == "proc":
-            command.update(proc.default_choices(m.state, stacking.facing(m.state, seat) is not None))
+            wild = not drawing.fits(m.state, seat, card, pile)  # rule "proc" (Sub): it goes there as a Wild only
+            command.update(proc.default_choices(m.state, stacking.facing(m.state, seat) is not None, wild))
     playing.play(m, command)
 
 
@@ -289,7 +290,7 @@ def actions(state: State, seat: int) -> list[str]:
     out = ["play"] if cards else []
     if stacking.facing(state, seat) is not None:
         out.append("draw")
-        if state.threat is not None and state.threat.victim == seat:
+        if challenges.waiting_on(state, seat) is not None:
             out.append("challenge")
         return out
     if not (cards and not drawable(state)):

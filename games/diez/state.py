@@ -8,6 +8,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+# The rules version of games created today (``GAME.rules_version``). A game
+# keeps the version it was created under (``State.rules``) and plays by it to
+# the end, so its log re-decides to the events it holds. Rules 2 changed,
+# from rules 1 (docs/rules/diez.md, "Rules versions"): a [C] card that put a
+# stack on its victim can no longer be challenged once the victim drew it;
+# a drawn token may be given to its drawer; a Token only removes while every
+# player holds 3 tokens or a Block; a Share's draw is forced (Double, Hex and
+# Magnet act on it); a Proc naming Sub goes on any pile; the rest of a forced
+# draw after an Ace's search is labelled forced.
+RULES_VERSION = 2
+
 # phases: whose move the game waits for
 DEALING = "dealing"
 TURN = "turn"  # the seat whose turn it is plays or draws (or answers a stack)

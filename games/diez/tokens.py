@@ -47,21 +47,32 @@ def may_receive(state: "State", giver: int, seat: int) -> bool:
 
 
 def recipients(state: "State", giver: int) -> list[int]:
-    """Who a token the ``giver`` obtained may go to: "you MUST give it to
-    someone. If everybody else already has 3 (or is blocked), you MUST give
-    it to yourself." Empty when nobody may receive it."""
+    """Who a token the ``giver`` obtained may go to, in seat order: tokens
+    "are given to other players (or yourself)"; "If everybody else already
+    has 3 (or is blocked), you MUST give it to yourself." Empty when nobody
+    may receive it. Rules 1: the giver only when nobody else may."""
+    if state.rules >= 2:
+        return [seat for seat in range(state.seats) if may_receive(state, giver, seat)]
     others = [seat for seat in range(state.seats) if seat != giver and may_receive(state, giver, seat)]
     if others:
         return others
     return [giver] if may_receive(state, giver, giver) else []
 
 
+def open_to_gifts(state: "State") -> bool:
+    """Rule "tokens": does some player hold fewer than 3 tokens and no Block?
+    "If every player already has 3 tokens (or Blocks), you can only remove a
+    token": the player's own Block counts too."""
+    return any(len(held) < MAX_HELD and "block" not in held for held in state.tokens)
+
+
 def token_actions(state: "State", seat: int) -> list[str]:
     """Rule "token": draw and give a token, or remove one. "If every player
     already has 3 tokens (or Blocks), you can only remove a token. If nobody
-    has tokens, you can only add one.\""""
+    has tokens, you can only add one." Rules 1: a Block holder with room
+    could still give (to itself) when nobody else could take a token."""
     out = []
-    if state.bag and recipients(state, seat):
+    if state.bag and (open_to_gifts(state) if state.rules >= 2 else recipients(state, seat)):
         out.append("give")
     if any(state.tokens):
         out.append("remove")
@@ -113,16 +124,17 @@ def choices(state: "State", seat: int, acts_as: str, use) -> dict[str, Any]:
 
 
 def default_choices(state: "State", seat: int, acts_as: str) -> dict[str, Any]:
-    """The token choices of a play the timeout policy makes: give rather
-    than remove; otherwise the first token of the first holder in seat order
-    (another player's, for Steal)."""
+    """The token choices of a play the timeout policy makes, exactly those
+    ``choices`` asks for: give rather than remove; otherwise the first token
+    of the first holder in seat order (another player's, for Steal, which
+    names none when the player cannot receive a token)."""
     holders = [s for s in range(state.seats) if state.tokens[s] and (acts_as != "steal" or s != seat)]
     if acts_as == "token":
         actions = token_actions(state, seat)
         if not actions or actions[0] == "give":
             return {"token_action": "give"} if actions else {}
         return {"token_action": "remove", "token_from": holders[0], "token": state.tokens[holders[0]][0]}
-    if acts_as == "steal" and holders:
+    if acts_as == "steal" and holders and may_receive(state, seat, seat):
         return {"token_from": holders[0], "token": state.tokens[holders[0]][0]}
     if acts_as == "drop_all" and holders:
         return {"token_from": holders[0]}
@@ -218,6 +230,13 @@ def silenced(state: "State", seat: int) -> bool:
 def linked(state: "State", seat: int) -> bool:
     """Rule "link": the holder may play an underlined number on another."""
     return holds(state, seat, "link")
+
+
+def wild_proc(state: "State", face: Mapping[str, Any]) -> bool:
+    """Rule "proc" (Sub), rules 2: a Proc that may name a Sub in play "acts
+    as a Wild" when it does, so it may go on any pile (off a stack: Sub is
+    not Stackable). Rules 1: it had to match the pile."""
+    return state.rules >= 2 and face["kind"] == "proc" and enabled(state) and any("sub" in held for held in state.tokens)
 
 
 def underlined(state: "State", face: Mapping[str, Any]) -> bool:

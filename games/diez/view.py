@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.diez import playing, tokens, watchers
+from games.diez import challenges, playing, tokens, watchers
 from games.diez.deck import CHALLENGEABLE, CHOICE_EFFECTS, COLORS
 from games.diez.state import DEALING, LINK, MAGNET, SEARCH, SUB, WINDOW, State
 
@@ -48,7 +48,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         play = state.pending
         table["window"] = {"card": faces[play.card], **_public_play(state, play), "asked": sorted(state.asked)}
     threat = state.threat
-    if threat is not None:
+    if threat is not None and challenges.waiting_on(state, threat.victim) is not None:
         table["challenge"] = {
             "card": faces[threat.play.card],
             **_public_play(state, threat.play),

@@ -40,9 +40,12 @@ def dealt(
     draw: list[str] = (),
     first: int = 0,
     options: dict | None = None,
+    version: int | None = None,
 ) -> State:
+    """``version``: the rules version the game was created under (default: today's)."""
     seats = len(hands)
-    state = rules.initial_state(seats, GAME.validate_options(seats, options or {}), "test-seed", GAME.rules_version)
+    version = GAME.rules_version if version is None else version
+    state = rules.initial_state(seats, GAME.validate_options(seats, options or {}), "test-seed", version)
     deal = Event(
         "dealt",
         public={
@@ -97,9 +100,9 @@ def with_pile(state: State, spec: str, card_id: str = "x") -> State:
 DRAW = ["blue 1", "blue 2", "blue 3", "blue 4", "blue 5", "blue 6", "blue 7", "blue 8", "blue 9"]
 
 
-def table(hands, held=None, start="red 5", options=None, draw=DRAW):
+def table(hands, held=None, start="red 5", options=None, draw=DRAW, version=None):
     """A dealt table whose seats hold the tokens ``held`` (taken from the bag)."""
-    state = dealt(hands, start=start, draw=draw, options=options)
+    state = dealt(hands, start=start, draw=draw, options=options, version=version)
     if held:
         taken = Counter(t for seat in held for t in seat)
         bag = list(state.bag)

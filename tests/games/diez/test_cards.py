@@ -7,7 +7,7 @@ import pytest
 
 from games.contract import RuleError
 from games.diez import rules
-from tests.games.diez.tables import act, dealt, pass_all, types, with_pile
+from tests.games.diez.tables import act, dealt, pass_all, play, table, types, with_pile
 
 DRAW = ["blue 1", "blue 2", "blue 3", "blue 4", "blue 5", "blue 6", "blue 7", "blue 8"]
 
@@ -113,6 +113,52 @@ def test_share_the_needle_stops_the_drawing():
     _, state = act(state, 0, "play", card="s0c0")
     state = pass_all(state)
     assert [len(h) for h in state.hands] == [1, 2, 8]
+
+
+def test_share_the_draw_is_forced_double_then_hex_add_to_it():
+    """Rules 2: "a 'forced' draw is due to another player's card"."""
+    hands = [["red share", "red 1"], ["green 1", "green 2"], ["green 3"] * 10]
+    state = table(hands, held=[[], ["double", "hex"], []])
+    events, state = play(state)
+    # 4 cards level 2 against 10; doubled, then one more for the Hex
+    assert [e.public for e in events if e.type == "token_triggered"] == [{"seat": 1, "token": "double", "count": 8}]
+    assert next(e for e in events if e.type == "cards_shared").public == {"seat": 1, "source": 2, "count": 9}
+    assert [len(h) for h in state.hands] == [1, 11, 1] and state.tokens[1] == ("hex",) and "double" in state.bag
+    assert state.turn == 1
+
+
+def test_share_never_takes_the_last_card_of_the_hand_it_draws_from():
+    hands = [["red share", "red 1"], ["green 1"], ["green 3"] * 5]
+    state = table(hands, held=[[], ["double", "hex", "hex"], []])
+    _, state = play(state)
+    assert [len(h) for h in state.hands] == [1, 5, 1]  # 2, doubled and 2 more: 6, of which 4 can be had
+
+
+def test_share_a_magnet_holder_may_be_given_a_card_the_drawer_was_made_to_take():
+    hands = [["red share", "red 1"], ["green 1"], ["green 3"] * 6]
+    state = table(hands, held=[["magnet"], [], []])
+    events, state = play(state)
+    shared = next(e for e in events if e.type == "cards_shared")
+    assert state.phase == "magnet" and rules.to_act(state) == [1] and state.offers[0].holders == (0,)
+    assert state.offers[0].cards == tuple(shared.private[2]["ids"])
+    _, state = act(state, 1, "give_card", card=state.offers[0].cards[0], to=0)
+    assert [len(h) for h in state.hands] == [2, 3, 3] and state.turn == 1
+
+
+def test_share_ace_and_white_do_not_act_on_its_draw_from_a_hand():
+    hands = [["red share", "red 1"], ["green 1"], ["green 3"] * 6]
+    state = table(hands, held=[[], ["ace", "white"], []], draw=["white 1", "blue 2"])
+    events, state = play(state)
+    assert "searched" not in types(events) and state.phase == "turn" and state.turn == 1
+    assert state.tokens[1] == ("ace", "white") and len(state.hands[1]) == 4
+
+
+def test_share_under_rules_1_is_not_a_forced_draw():
+    hands = [["red share", "red 1"], ["green 1", "green 2"], ["green 3"] * 10]
+    state = table(hands, held=[["magnet"], ["double", "hex"], []], version=1)
+    events, state = play(state)
+    assert "token_triggered" not in types(events) and "offer_owed" not in types(events)
+    assert [len(h) for h in state.hands] == [1, 6, 6] and state.tokens[1] == ("double", "hex")
 
 
 def test_cut_deck_starts_a_new_discard_pile():

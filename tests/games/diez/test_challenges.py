@@ -251,3 +251,47 @@ def test_choice_as_trade_challenged_and_lost_trades_then_draws_three():
     events, state = act(state, 1, "challenge")
     assert types(events)[:3] == ["challenged", "hands_traded", "drew"]
     assert len(state.hands[0]) == 2 and len(state.hands[1]) == 2 + 3
+
+
+# -- a challenge is open only while the game waits for its victim's answer ------------------------
+
+
+def drawn_draw_4(hand0, version=None):
+    """Seat 0 (of three) plays a Draw 4 on seat 1, who draws it: seat 2's turn."""
+    state = dealt([hand0, ["green 1", "green 4"], ["green 2", "green 5"]], draw=DRAW, version=version)
+    _, state = act(state, 0, "play", card="s0c0", color="blue")
+    _, state = act(pass_all(state), 1, "draw")
+    assert state.turn == 2 and state.stack is None
+    return state
+
+
+def test_challenging_a_draw_4_is_closed_once_its_victim_drew_the_stack():
+    for hand0 in (["draw_four", "red 9"], ["draw_four", "green 9"]):  # the player held the colour, and did not
+        state = drawn_draw_4(hand0)
+        assert "challenge" not in rules.actions(state, 1)
+        error = refused(state, 1, "challenge")
+        assert (error.code, error.rule) == ("challenge_closed", "challenging")
+        # nor in any later phase: seat 2 draws, then it is seat 0's turn
+        _, state = act(state, 2, "draw")
+        assert state.phase == "drawn" and refused(state, 1, "challenge").code == "challenge_closed"
+        _, state = act(state, 2, "keep")
+        assert state.turn == 0 and refused(state, 1, "challenge").code == "challenge_closed"
+
+
+def test_challenging_a_choice_as_draw_2_is_closed_once_its_victim_drew_it():
+    state = played(["choice", "red 9"], color="green", effect="draw_two")
+    _, state = act(state, 1, "draw")
+    assert state.turn == 2
+    error = refused(state, 1, "challenge")
+    assert (error.code, error.rule) == ("challenge_closed", "challenging")
+
+
+def test_challenging_after_the_stack_was_drawn_under_rules_1_is_accepted_as_it_was_but_never_crashes():
+    """Rules 1 accepted a late challenge (logs may hold one): it still does,
+    except the one that crashed (the player did not hold the colour)."""
+    state = drawn_draw_4(["draw_four", "red 9"], version=1)
+    events, after = act(state, 1, "challenge")
+    assert types(events) == ["challenged", "drew", "turn_began"] and after.turn == 1
+    state = drawn_draw_4(["draw_four", "green 9"], version=1)
+    error = refused(state, 1, "challenge")
+    assert (error.code, error.rule) == ("challenge_closed", "challenging")

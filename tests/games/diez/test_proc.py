@@ -158,3 +158,38 @@ def test_mirror_a_proc_of_hex_on_the_holder_makes_the_player_draw():
     events, state = play(state, token="hex", token_from=2)
     assert [(e.public["seat"], e.public["count"]) for e in events if e.type == "drew"] == [(0, 1)]
     assert state.tokens[1] == ("silence",)
+
+
+def test_proc_sub_acts_as_a_wild_so_it_need_not_match_the_pile():
+    """Rules 2: a Proc naming Sub "acts as a Wild": it goes on any pile."""
+    hands = [["proc", "green 1"], ["green 2"], ["green 3"]]
+    state = table(hands, held=[[], ["hex"], ["sub"]], start="red 5")
+    assert view(state, 0)["moves"] == [{"card": "s0c0", "piles": [0]}]
+    error = refused(state, 0, "play", card="s0c0", token="hex", token_from=1)  # only as a Wild
+    assert (error.code, error.rule) == ("card_does_not_match", "matching")
+    events, state = play(state, token="sub", token_from=2, color="blue")
+    assert state.piles[0].top == "s0c0" and state.piles[0].color == "blue" and "sub_asked" not in types(events)
+
+
+def test_proc_sub_a_proc_that_may_act_as_a_wild_is_a_playable_card():
+    """So the seat holding it draws one card, not until it can play."""
+    hands = [["proc", "green 1"], ["green 2"], ["green 3"]]
+    state = table(hands, held=[[], [], ["sub"]], start="red 5", draw=["blue 1", "blue 2", "red 3"])
+    events, state = act(state, 0, "draw")
+    assert [e.public["count"] for e in events if e.type == "drew"] == [1]
+
+
+def test_proc_sub_under_rules_1_the_proc_must_match_the_pile():
+    hands = [["proc", "green 1"], ["green 2"], ["green 3"]]
+    state = table(hands, held=[[], [], ["sub"]], start="red 5", version=1)
+    assert view(state, 0)["moves"] == []
+    error = refused(state, 0, "play", card="s0c0", token="sub", token_from=2, color="blue")
+    assert error.code == "card_does_not_match"
+
+
+def test_timeouts_a_forced_proc_that_goes_on_only_as_a_wild_names_the_sub():
+    hands = [["proc", "green 1"], ["green 2"], ["green 3"]]
+    state = table(hands, held=[[], ["hex"], ["sub"]], start="red 5", draw=[])
+    events, state = act(state, 0, "timeout")
+    played = next(e for e in events if e.type == "played")
+    assert (played.public["token"], played.public["token_from"], played.public["color"]) == ("sub", 2, "red")

@@ -2,12 +2,16 @@
 from __future__ import annotations
 
 import json
+import random
 
 from games.contract import Deadline
-from games.diez import rules
+from games.diez import GAME, rules
+from games.diez.deck import COLORS, COUNTS, WILD
 from games.diez.view import view
 from projections.local import START_AT, LocalGame
-from tests.games.diez.tables import act, dealt, pass_all, types
+from tests.games.diez.tables import act, dealt, pass_all, table, types
+
+TIMEOUT_GAMES = 20
 
 DRAW = ["blue 1", "blue 2", "blue 3", "blue 4", "blue 5", "blue 6", "blue 7", "blue 8"]
 
@@ -144,3 +148,85 @@ def test_what_a_seat_sees_the_full_view_is_json_through_a_local_game():
     text = json.dumps(shown)
     assert shown["type"] == "diez" and shown["to_act"] and '"deck"' in text
     assert shown["deadlines"][0]["at"] == START_AT + 30_000
+
+
+def test_what_a_seat_sees_a_challenge_only_while_it_may_be_answered():
+    state = dealt([["draw_four", "red 9"], ["red 2"], ["red 3"]], draw=DRAW)
+    _, state = act(state, 0, "play", card="s0c0", color="blue")
+    state = pass_all(state)
+    assert view(state, 2)["table"]["challenge"]["victim"] == 1
+    _, state = act(state, 1, "draw")
+    assert view(state, 2)["table"]["challenge"] is None
+
+
+# -- a due seat's timeout always succeeds ------------------------------------------------
+
+
+def test_timeouts_a_forced_steal_by_a_seat_that_cannot_receive_a_token_takes_none():
+    """Three tokens held, a Steal the only playable card, nothing to draw:
+    the timeout plays the Steal, which does nothing (it named a token to
+    steal, refused: the seat waited for ever). In every rules version."""
+    held = [["hex", "hex", "magnet"], ["snare"], []]
+    for version in (1, 2):
+        state = table([["green steal", "red 1"], ["blue 1"], ["blue 2"]], held=held, start="green 5", draw=[], version=version)
+        assert rules.deadlines(state)[0].seat == 0
+        events, after = act(state, 0, "timeout")
+        played = next(e for e in events if e.type == "played")
+        assert played.public["card"]["kind"] == "steal" and "token" not in played.public
+        after = pass_all(after)
+        assert after.tokens == state.tokens and after.turn == 1
+
+
+# every kind of card, each as the only playable card of a seat with nothing
+# to draw, with tokens held in several ways
+LONE_CARDS = (
+    ["red 5", "white 2", "blank", *WILD]
+    + [f"{c.color or 'red'} {c.kind}" for c in COUNTS if c.kind not in ("number", "blank", *WILD)]
+)
+HELD = [
+    None,
+    [["hex", "hex", "magnet"], ["snare"], []],
+    [["hex", "hex", "hex"], ["magnet"] * 3, ["snare"] * 3],
+    [["block"], ["mirror"] * 3, ["block"]],
+    [[], ["sub"], ["block"]],
+    [["link"], ["sub", "ace"], ["double", "white", "reveal"]],
+    [[], ["silence", "mirror"], []],
+]
+
+
+def test_timeouts_a_forced_play_is_legal_whatever_the_card_and_the_tokens():
+    for version in (1, 2):
+        for spec in LONE_CARDS:
+            color = spec.split()[0] if spec.split()[0] in COLORS + ("white",) else "red"
+            for held in HELD:
+                state = table([[spec, "white 3"], ["blue 1"], ["blue 2"]], held=held, start=f"{color} 5", draw=[], version=version)
+                assert rules.deadlines(state)[0].seat == 0
+                # the silent seats answer whatever follows, until the next turn
+                for _ in range(12):
+                    if state.phase == "over" or (state.phase == "turn" and state.turn != 0):
+                        break
+                    _, state = act(state, rules.to_act(state)[0], "timeout")
+                assert state.phase == "over" or state.turn != 0, (version, spec, held, state.phase)
+
+
+def test_timeouts_a_due_seat_s_timeout_always_succeeds():
+    """Random games: at every point, every seat whose deadline is due may
+    time out, and the game goes on."""
+    for seed in range(TIMEOUT_GAMES):
+        seats = 2 + seed % 5
+        local = LocalGame("diez", seats, seed=f"timeouts-{seed}")
+        rng = random.Random(seed)
+        bot = GAME.bots["random"]
+        for _ in range(600):
+            if local.finished:
+                break
+            state = local.table.game
+            for due in rules.deadlines(state):
+                assert rules.decide(state, {"type": "timeout", "seat": due.seat, "at": due.at}), (seed, due)
+            seat = rng.choice(rules.to_act(state))
+            if rng.random() < 0.2:
+                due = min(d.at for d in rules.deadlines(state) if d.seat == seat)
+                local.advance(max(0, due - local.now) / 1000)
+                local.command(seat, {"type": "timeout"}, actor="system")
+            else:
+                local.command(seat, bot(local.view(seat), rng))

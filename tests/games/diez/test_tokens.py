@@ -23,8 +23,9 @@ def test_tokens_are_off_in_a_game_whose_options_do_not_have_them():
     assert state.bag == () and not tokens.enabled(state)
 
 
-def test_token_draws_a_token_and_gives_it_to_the_only_other_player_who_may_take_it():
-    state = table([["red token", "red 1"], ["green 1"], ["green 2"]], held=[[], ["hex", "hex", "mirror"], []])
+def test_token_draws_a_token_and_gives_it_to_the_only_player_who_may_take_it():
+    held = [["magnet", "magnet", "magnet"], ["hex", "hex", "mirror"], []]
+    state = table([["red token", "red 1"], ["green 1"], ["green 2"]], held=held)
     events, state = play(state, token_action="give")
     drawn = next(e for e in events if e.type == "token_drawn").public["token"]
     assert [e.public for e in events if e.type == "token_given"] == [{"seat": 0, "to": 2, "token": drawn}]
@@ -37,16 +38,31 @@ def test_token_the_player_chooses_whom_to_give_the_token_it_drew():
     assert types(events)[-1] == "token_choice_opened" and state.phase == "giving"
     assert rules.to_act(state) == [0] and rules.actions(state, 0) == ["give_token"]
     shown = view(state, 1)["table"]["tokens"]["giving"]
-    assert shown == {"seat": 0, "token": state.giving, "recipients": [1, 2]}
+    assert shown == {"seat": 0, "token": state.giving, "recipients": [0, 1, 2]}
     given = state.giving
     events, state = act(state, 0, "give_token", to=2)
     assert types(events) == ["token_given", "turn_began"] and state.tokens[2] == (given,) and state.turn == 1
 
 
-def test_token_must_go_to_another_player_while_one_may_take_it():
+def test_tokens_a_drawn_token_may_be_given_to_oneself():
+    """Rules 2: tokens "are given to other players (or yourself)"."""
     state = table([["red token", "red 1"], ["green 1"], ["green 2"]])
     _, state = play(state, token_action="give")
-    assert refused(state, 0, "give_token", to=0).code == "recipient_not_allowed"
+    given = state.giving
+    assert tokens.recipients(state, 0) == [0, 1, 2]
+    events, state = act(state, 0, "give_token", to=0)
+    assert events[0].public == {"seat": 0, "to": 0, "token": given} and state.tokens[0] == (given,)
+
+
+def test_tokens_under_rules_1_a_drawn_token_must_go_to_another_player_while_one_may_take_it():
+    state = table([["red token", "red 1"], ["green 1"], ["green 2"]], version=1)
+    _, state = play(state, token_action="give")
+    assert view(state, 1)["table"]["tokens"]["giving"]["recipients"] == [1, 2]
+    error = refused(state, 0, "give_token", to=0)
+    assert (error.code, error.rule) == ("recipient_not_allowed", "tokens")
+    held = [[], ["hex", "hex", "mirror"], []]
+    events, state = play(table([["red token", "red 1"], ["green 1"], ["green 2"]], held=held, version=1), token_action="give")
+    assert [e.public["to"] for e in events if e.type == "token_given"] == [2]  # at once: the only other seat
 
 
 def test_token_goes_to_its_drawer_when_everybody_else_has_three_or_a_block():
@@ -57,14 +73,24 @@ def test_token_goes_to_its_drawer_when_everybody_else_has_three_or_a_block():
     assert given.public["to"] == 0 and len(state.tokens[0]) == 1
 
 
-def test_token_only_removes_when_every_player_has_three_or_a_block():
+def test_tokens_only_a_removal_is_open_when_every_player_has_three_or_a_block_the_player_included():
     held = [["block"], ["hex", "hex", "magnet"], ["block"]]
     state = table([["red token", "red 1"], ["green 1"], ["green 2"]], held=held)
-    assert tokens.token_actions(state, 0) == ["give", "remove"]  # a Block holder may give to itself
+    assert tokens.token_actions(state, 0) == ["remove"]  # the player's own Block counts too
+    error = refused(state, 0, "play", card="s0c0", token_action="give")
+    assert (error.code, error.rule) == ("token_action_not_open", "token")
     full = table([["red token", "red 1"], ["green 1"], ["green 2"]], held=[["hex", "hex", "hex"], ["magnet"] * 3, ["snare"] * 3])
     assert tokens.token_actions(full, 0) == ["remove"]
     error = refused(full, 0, "play", card="s0c0", token_action="give")
     assert error.code == "token_action_not_open" and error.rule == "token"
+
+
+def test_tokens_under_rules_1_a_block_holder_may_give_to_itself_when_every_player_has_three_or_a_block():
+    held = [["block"], ["hex", "hex", "magnet"], ["block"]]
+    state = table([["red token", "red 1"], ["green 1"], ["green 2"]], held=held, version=1)
+    assert tokens.token_actions(state, 0) == ["give", "remove"]
+    events, state = play(state, token_action="give")
+    assert [e.public["to"] for e in events if e.type == "token_given"] == [0] and len(state.tokens[0]) == 2
 
 
 def test_token_only_gives_when_nobody_holds_a_token():
@@ -91,15 +117,24 @@ def test_token_removing_a_token_the_seat_does_not_hold_is_refused():
 def test_block_keeps_out_tokens_from_others():
     state = table([["red token", "red 1"], ["green 1"], ["green 2"], ["green 3"]], held=[[], ["block"], [], []])
     _, state = play(state, token_action="give")
-    assert view(state, 0)["table"]["tokens"]["giving"]["recipients"] == [2, 3]
+    assert view(state, 0)["table"]["tokens"]["giving"]["recipients"] == [0, 2, 3]
     assert refused(state, 0, "give_token", to=1).code == "recipient_not_allowed"
+
+
+def test_block_its_holder_may_give_a_drawn_token_to_itself():
+    state = table([["red token", "red 1"], ["green 1"], ["green 2"]], held=[["block"], [], []])
+    _, state = play(state, token_action="give")
+    assert tokens.recipients(state, 0) == [0, 1, 2]
+    given = state.giving
+    _, state = act(state, 0, "give_token", to=0)
+    assert state.tokens[0] == ("block", given)
 
 
 def test_tokens_a_player_carries_at_most_three():
     held = [[], ["hex", "hex", "hex"], [], []]
     state = table([["red token", "red 1"], ["green 1"], ["green 2"], ["green 3"]], held=held)
     _, state = play(state, token_action="give")
-    assert view(state, 0)["table"]["tokens"]["giving"]["recipients"] == [2, 3]
+    assert view(state, 0)["table"]["tokens"]["giving"]["recipients"] == [0, 2, 3]
 
 
 def test_steal_takes_a_token_from_another_player():

@@ -224,3 +224,23 @@ def test_timeouts_a_silent_sub_holder_lets_the_colour_stand():
     assert rules.deadlines(state)[0].kind == "sub"
     _, state = act(state, 2, "timeout")
     assert state.piles[0].color == "red" and state.tokens[2] == ("sub",)
+
+
+def test_ace_the_rest_of_the_forced_draw_is_forced_and_no_token_acts_again():
+    """Rules 2: the cards drawn after the search are the same forced draw.
+    Double and Hex counted it once; a second Ace does not search again."""
+    held = [[], ["ace", "ace", "double"], []]
+    state = table([["red draw_two", "red 1"], ["green 1", "green 2"], ["green 3"]], held=held)
+    _, state = play(state)
+    _, state = act(state, 1, "draw")
+    events, state = act(state, 1, "search", card="d5")
+    assert [e.public for e in events if e.type == "drew"] == [{"seat": 1, "count": 3, "cause": "stack", "forced": True}]
+    assert state.tokens[1] == ("ace",) and state.phase == "turn" and state.turn == 2
+
+
+def test_ace_under_rules_1_the_rest_of_the_draw_is_labelled_not_forced():
+    state = table([["red draw_two", "red 1"], ["green 1", "green 2"], ["green 3"]], held=[[], ["ace"], []], version=1)
+    _, state = play(state)
+    _, state = act(state, 1, "draw")
+    events, state = act(state, 1, "search", card="d5")
+    assert [e.public for e in events if e.type == "drew"] == [{"seat": 1, "count": 1, "cause": "stack", "forced": False}]
