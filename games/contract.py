@@ -17,7 +17,6 @@ each part explicitly (two seats' private parts may use the same keys).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from types import ModuleType
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
 
@@ -168,14 +167,11 @@ class Game(Protocol):
         """``None`` while playing; the outcome once the game is over."""
 
 
-# the functions of ``Game``, as a game's rules module names them
-RULES_FUNCTIONS = ("initial_state", "start", "decide", "evolve", "view", "actions", "to_act", "deadlines", "result")
-
-
 @dataclass(frozen=True)
 class RulesGame:
-    """A ``Game`` put together from a game's modules, so each package wires
-    itself the same way (``GAME = RulesGame.of(rules, ...)``)."""
+    """A ``Game`` put together from a game's modules: each package names every
+    function it wires in ``games/<game>/__init__.py``, so a reader finds where
+    each lives without a look-up by name."""
 
     type: str
     name: str
@@ -184,8 +180,8 @@ class RulesGame:
     options: tuple[Option, ...]
     command_schemas: Mapping[str, Any]
     bots: Mapping[str, Bot]
-    # (options spec, seats, given) -> options completed, or RuleError
-    check_options: Callable[[Sequence[Option], int, Mapping[str, Any]], dict[str, Any]]
+    # (seats, given) -> the options completed with defaults, or RuleError
+    validate_options: Callable[[int, Mapping[str, Any]], dict[str, Any]]
     initial_state: Callable[..., Any]
     start: Callable[..., list[Event]]
     decide: Callable[..., list[Event]]
@@ -196,15 +192,3 @@ class RulesGame:
     deadlines: Callable[..., list[Deadline]]
     result: Callable[..., dict[str, Any] | None]
     rules_version: int = 1
-
-    @classmethod
-    def of(cls, rules: ModuleType, **entries: Any) -> "RulesGame":
-        """The catalogue ``entries`` (and any function kept outside ``rules``,
-        such as ``view=view``), with every other function and
-        ``validate_options`` taken from the ``rules`` module by name."""
-        functions = {name: getattr(rules, name) for name in RULES_FUNCTIONS if name not in entries}
-        entries.setdefault("check_options", rules.validate_options)
-        return cls(**functions, **entries)
-
-    def validate_options(self, seats: int, options: Mapping[str, Any]) -> dict[str, Any]:
-        return self.check_options(self.options, seats, options)

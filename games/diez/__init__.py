@@ -12,6 +12,8 @@ its events), ``rules`` (decide and what the service asks), ``view``,
 """
 from __future__ import annotations
 
+from functools import partial
+
 from games.contract import RulesGame
 from games.diez import rules
 from games.diez.bots import BOTS
@@ -20,8 +22,7 @@ from games.diez.state import RULES_VERSION
 from games.diez.view import view
 
 
-GAME = RulesGame.of(
-    rules,
+GAME = RulesGame(
     type="diez",
     name="Diez",
     min_seats=2,
@@ -29,6 +30,15 @@ GAME = RulesGame.of(
     options=rules.OPTIONS,
     command_schemas=SCHEMAS,
     bots=BOTS,
-    view=view,
     rules_version=RULES_VERSION,
+    validate_options=partial(rules.validate_options, rules.OPTIONS),
+    initial_state=rules.initial_state,
+    start=rules.start,
+    decide=rules.decide,
+    evolve=rules.evolve,
+    view=view,
+    actions=rules.actions,
+    to_act=rules.to_act,
+    deadlines=rules.deadlines,
+    result=rules.result,
 )
