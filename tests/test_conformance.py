@@ -1,0 +1,337 @@
+"""One conformance harness for every game (as OpenSpiel's shared game tests):
+every game in ``GAMES``, its seat counts and the option sets worth covering,
+played by its bots in memory from seeded random states.
+
+At states along the way every seat sends every command type with arguments
+drawn from what that seat can see (its cards, the cards on the table, the
+seats, the colours and numbers its commands take), and malformed ones: only
+``RuleError`` may come back, and anything accepted must come from a seat the
+game was waiting for, with that type among its ``actions``. After every
+command the game applies:
+
+- cards (and Diez's tokens) are conserved within a deal;
+- someone can act until the game ends, and every seat in ``to_act`` has an
+  action;
+- a timeout for every due seat succeeds (now and then one is taken);
+- bots are never refused (the harness plays with them);
+- folding the log from the start gives the same table.
+
+**Choice non-interference**: where a seat lays cards face down (Color
+Doubt's and Opticall's plays, Deceptidice's swap), which of its cards it
+chose changes nothing any other seat or a spectator is shown by that command
+(its feed entries and its view after it), the chosen cards' ids aside.
+
+Game counts keep `make test` quick; `make soak` plays many more.
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any, Callable, Iterator
+
+import pytest
+from marshmallow import fields as mfields
+from marshmallow import validate
+
+from games import table as tables
+from games.contract import RuleError
+from games.registry import GAMES
+from projections.folding import fold
+from projections.local import LocalGame
+from projections.views import seat_view
+from tests.soak import games
+
+# (game, option set name, options, seat counts)
+CASES = [
+    ("color-doubt", "default", {}, range(2, 6)),
+    ("color-doubt", "extended", {"extended": True}, range(2, 6)),
+    ("opticall", "easy", {"setup": "easy"}, range(3, 7)),
+    ("opticall", "classic", {"setup": "classic"}, range(3, 7)),
+    ("opticall", "two players", {"two_players": True}, range(2, 3)),
+    ("deceptidice", "published", {}, range(2, 9)),
+    ("deceptidice", "everything, swap with players", {
+        "straights": True, "vague_guesses": True, "wildcards": True, "power_cards": True,
+        "predictable": True, "loser_swap": "player"}, range(2, 9)),
+    ("deceptidice", "small deck, swap with the draw pile", {
+        "suits": 2, "numbers": 3, "copies": 6, "wildcards": True, "wildcard_count": 3,
+        "introductory": True, "loser_swap": "draw_pile"}, range(2, 5)),
+    ("diez", "tokens", {}, range(2, 11)),
+    ("diez", "no tokens", {"tokens": False}, range(2, 11)),
+]  # fmt: skip
+GAMES_PER_CASE = games(quick=4, soak=60)
+FUZZ_EVERY = 3  # fuzz every third state of a game (every state in a soak run)
+TIMEOUT_SHARE = 0.05  # how often a due seat is left silent until its deadline
+MAX_COMMANDS = 20_000
+
+
+# -- what each game conserves ---------------------------------------------------
+
+
+def _color_doubt(state) -> tuple[Any, Any]:
+    return state.game_no, sum(map(len, state.hands)) + sum(map(len, state.minus)) + len(state.pile)
+
+
+def _opticall(state) -> tuple[Any, Any]:
+    from games.opticall.state import card_count
+
+    return state.deal, card_count(state)
+
+
+def _deceptidice(state) -> tuple[Any, Any]:
+    from games.deceptidice import rules
+
+    held = [c for seat in range(state.seats) for c in rules.hand(state, seat)]
+    places = held + list(state.draw_pile) + [c for d in state.discards for c in d["cards"]]
+    assert len(places) == len(set(places)), "a card is in two places"
+    return None, Counter(tuple(sorted(state.faces[c].items())) for c in places)
+
+
+def _diez(state) -> tuple[Any, Any]:
+    from games.diez.state import cards_in_play
+
+    tokens = sum(map(len, state.tokens)) + len(state.bag) + (state.giving is not None)
+    assert all(len(held) <= 3 for held in state.tokens), "a seat holds more than 3 tokens"
+    return None, (cards_in_play(state), tokens)
+
+
+CONSERVED: dict[str, Callable[[Any], tuple[Any, Any]]] = {
+    "color-doubt": _color_doubt,
+    "opticall": _opticall,
+    "deceptidice": _deceptidice,
+    "diez": _diez,
+}
+# command type -> the field naming the cards a seat lays face down
+FACE_DOWN = {"color-doubt": ("play", "cards"), "opticall": ("play", "cards"), "deceptidice": ("swap", "card")}
+
+
+def test_every_game_has_its_conservation_and_cases():
+    assert set(CONSERVED) == set(GAMES) == {case[0] for case in CASES}
+
+
+# -- commands drawn from what a seat sees ------------------------------------------------
+
+
+def card_ids(value: Any) -> Iterator[str]:
+    """Every card id in a view: card objects and the ids lists name."""
+    if isinstance(value, dict):
+        if isinstance(value.get("id"), str):
+            yield value["id"]
+        for item in value.values():
+            yield from card_ids(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from card_ids(item)
+
+
+def _choices(field: mfields.Field) -> list | None:
+    for validator in field.validators:
+        if isinstance(validator, validate.OneOf):
+            return list(validator.choices)
+    return None
+
+
+def _range(field: mfields.Field) -> tuple[int, int]:
+    for validator in field.validators:
+        if isinstance(validator, validate.Range):
+            return int(validator.min if validator.min is not None else 0), int(validator.max if validator.max is not None else 10)
+    return 0, 10
+
+
+def _value(name: str, field: mfields.Field, view: dict, rng: random.Random) -> Any:
+    hand = [card["id"] for card in view.get("hand") or [] if isinstance(card, dict)]
+    seen = list(dict.fromkeys(card_ids(view))) or ["no-such-card"]
+    if isinstance(field, mfields.List):
+        pool = hand if hand and rng.random() < 0.8 else seen
+        inner = field.inner
+        if isinstance(inner, mfields.String) and _choices(inner) is None:
+            return rng.sample(pool, rng.randint(1, min(3, len(pool))))
+        return [_value(name, inner, view, rng) for _ in range(rng.randint(1, 3))]
+    choices = _choices(field)
+    if choices is not None:
+        return rng.choice(choices)
+    if isinstance(field, mfields.Integer):
+        if name in ("with", "seat", "from", "to", "target"):
+            return rng.randrange(len(view["seats"]))
+        low, high = _range(field)
+        return rng.randint(low, min(high, low + 12))
+    if isinstance(field, mfields.Boolean):
+        return rng.random() < 0.5
+    if isinstance(field, mfields.String):
+        return rng.choice(hand if hand and rng.random() < 0.7 else seen)
+    if isinstance(field, mfields.Nested):
+        return {}
+    return None
+
+
+def drawn_commands(game, view: dict, rng: random.Random, each: int = 2) -> Iterator[dict]:
+    """For every command type: ``each`` bodies drawn from the view, then
+    malformed ones (a wrong type, an unknown field, a missing body)."""
+    for kind, schema_class in game.command_schemas.items():
+        schema = schema_class()
+        for _ in range(each):
+            body = {"type": kind}
+            for name, field in schema.fields.items():
+                if field.required or rng.random() < 0.5:
+                    body[name] = _value(name, field, view, rng)
+            yield body
+        yield {"type": kind, **{name: {"not": ["a", "value"]} for name in schema.fields}}
+        yield {"type": kind, "no_such_field": 1}
+    yield {"type": "no_such_command"}
+
+
+# -- the harness --------------------------------------------------------------------------
+
+
+class Harness:
+    def __init__(self, game_type: str, seats: int, options: dict, seed: str):
+        self.game = GAMES[game_type]
+        self.type = game_type
+        self.local = LocalGame(game_type, seats, seed=seed, options=options)
+        self.rng = random.Random(seed)
+        self.conserved: dict[Any, Any] = {}
+        self.accepted = Counter()  # command types accepted from the drawn commands
+        self.choices = 0  # face-down choices compared
+
+    @property
+    def table(self) -> tables.Table:
+        return self.local.table
+
+    def command(self, seat: int | None, body: dict, actor: str = "player") -> dict:
+        return {**body, "seat": seat, "at": self.local.now, "actor": actor}
+
+    def play(self) -> None:
+        steps = 0
+        self.check()
+        while not self.local.finished:
+            assert steps < MAX_COMMANDS, f"{self.type}: no end after {MAX_COMMANDS} commands"
+            if steps % FUZZ_EVERY == 0:
+                self.fuzz()
+            to_act = tables.to_act(self.game, self.table)
+            seat = self.rng.choice(to_act)
+            due = [d for d in self.game.deadlines(self.table.game) if d.seat == seat]
+            if due and self.rng.random() < TIMEOUT_SHARE:
+                self.local.advance((min(d.at for d in due) - self.local.now) / 1000)
+                self.local.command(seat, {"type": "timeout"}, actor="system")
+            else:
+                level = "heuristic" if seat % 2 and "heuristic" in self.game.bots else "random"
+                view = self.local.view(seat)
+                body = self.game.bots[level](view, self.rng)
+                self.compare_choices(seat, body)
+                try:
+                    self.local.command(seat, body)
+                except RuleError as error:  # pragma: no cover - the message says which bot
+                    raise AssertionError(f"the {level} bot of seat {seat} was refused: {error.code}: {error.message} ({body})")
+            steps += 1
+            self.check()
+        assert fold(self.local.envelopes, None, "local").table == self.table, "the log folds to another table"
+
+    def check(self) -> None:
+        """What holds after every command."""
+        state = self.table.game
+        deal, quantity = CONSERVED[self.type](state)
+        assert self.conserved.setdefault(deal, quantity) == quantity, f"cards or tokens changed in deal {deal}"
+        if self.local.finished:
+            assert self.table.result is not None
+            return
+        to_act = tables.to_act(self.game, self.table)
+        assert to_act, "nobody can act and the game is not over"
+        for seat in to_act:
+            assert tables.actions(self.game, self.table, seat), f"seat {seat} must act but has no action"
+        for deadline in self.game.deadlines(state):
+            # a due seat's timeout always succeeds
+            command = {"type": "timeout", "seat": deadline.seat, "at": deadline.at, "actor": "system"}
+            try:
+                tables.decide(self.game, self.table, command)
+            except RuleError as error:
+                raise AssertionError(f"the timeout of seat {deadline.seat} ({deadline.kind}) was refused: {error.code}: {error.message}")
+
+    def fuzz(self) -> None:
+        """Every seat sends every command type: refused by the rules, or
+        accepted from a seat the game waits for with that type in its actions."""
+        to_act = tables.to_act(self.game, self.table)
+        for seat in range(self.table.seats):
+            view = seat_view(self.local.folded, seat)
+            actions = tables.actions(self.game, self.table, seat)
+            for body in drawn_commands(self.game, view, self.rng):
+                try:
+                    tables.decide(self.game, self.table, self.command(seat, body))
+                except RuleError:
+                    continue
+                assert seat in to_act, f"seat {seat} is not waited for, yet {body} was accepted"
+                assert body["type"] in actions, f"{body['type']} is not among seat {seat}'s actions {actions}, yet accepted"
+                self.accepted[body["type"]] += 1
+
+    def compare_choices(self, seat: int, body: dict) -> None:
+        """Choice non-interference for a face-down play about to be sent."""
+        kind, field = FACE_DOWN.get(self.type, (None, None))
+        if body.get("type") != kind:
+            return
+        chosen = body[field] if isinstance(body[field], list) else [body[field]]
+        hand = [card["id"] for card in self.local.view(seat)["hand"]]
+        others = [card for card in hand if card not in chosen]
+        if not others:
+            return
+        swap = self.rng.randint(1, min(len(chosen), len(others)))
+        alternative = chosen[swap:] + self.rng.sample(others, swap)
+        other_body = {**body, field: alternative if isinstance(body[field], list) else alternative[0]}
+        try:
+            first = tables.decide(self.game, self.table, self.command(seat, body))
+            second = tables.decide(self.game, self.table, self.command(seat, other_body))
+        except RuleError:
+            return  # the other cards may not be laid under this claim (a rule that depends on the cards)
+        self.choices += 1
+        # the rules show a swapped card to the seat it goes to (Deceptidice's
+        # swap with a player): that seat may tell the choices apart
+        shown_to = body.get("with")
+        viewers = [s for s in range(self.table.seats) if s not in (seat, shown_to)] + [None]
+        first_shown = self.shown(first, viewers, chosen)
+        second_shown = self.shown(second, viewers, alternative)
+        assert first_shown == second_shown, f"seat {seat}'s choice of face-down cards shows: {body} vs {other_body}"
+
+    def shown(self, events, viewers, chosen: list[str]) -> dict:
+        """What each viewer is shown of ``events``: its feed entries and its
+        view after them, with the chosen cards' bare ids made anonymous."""
+        from events.envelope import Envelope
+
+        envelopes = Envelope.wrap_all(events, self.local.version, self.local.folded.last_hash, None, "c", {}, "player")
+        after = fold(envelopes, self.local.folded, "local")
+        names = {card: f"chosen-{n}" for n, card in enumerate(chosen)}
+        shown = {}
+        for viewer in viewers:
+            view = seat_view(after, viewer)
+            # the newest entry's hash differs between any two worlds: it is a
+            # commitment, which hides what it seals (each entry carries a
+            # random salt: events.envelope)
+            del view["log_hash"]
+            shown[viewer] = anonymous(([e.seen_by(viewer)["data"] for e in envelopes], view), names)
+        return shown
+
+
+def anonymous(value: Any, names: dict[str, str]) -> Any:
+    """``value`` with every bare reference to a chosen card (an id string, or
+    a card object without a face) named by its place in the choice instead."""
+    if isinstance(value, str):
+        return names.get(value, value)
+    if isinstance(value, dict):
+        if set(value) == {"id"} and value["id"] in names:
+            return {"id": names[value["id"]]}
+        return {key: anonymous(item, names) if key != "id" or set(value) == {"id"} else item for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [anonymous(item, names) for item in value]
+    return value
+
+
+@pytest.mark.parametrize("game_type, name, options, seat_counts", CASES, ids=[f"{c[0]}-{c[1]}" for c in CASES])
+def test_conformance(game_type, name, options, seat_counts):
+    seat_counts = list(seat_counts)
+    accepted, choices = Counter(), 0
+    for n in range(GAMES_PER_CASE):
+        seats = seat_counts[n % len(seat_counts)]
+        harness = Harness(game_type, seats, options, f"conformance-{name}-{n}")
+        harness.play()
+        accepted += harness.accepted
+        choices += harness.choices
+    # the drawn commands are not all refused: the harness reaches the rules
+    assert accepted, f"no drawn command of {game_type} was ever accepted"
+    if game_type in FACE_DOWN and FACE_DOWN[game_type][0] in accepted:
+        assert choices, "no face-down choice was compared"
