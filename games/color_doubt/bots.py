@@ -3,8 +3,9 @@ and a seeded generator; it never sees the state."""
 from __future__ import annotations
 
 from collections import Counter
-from math import comb
 from typing import Any, Mapping
+
+from games.kit import at_least
 
 RAINBOW = "rainbow"
 
@@ -71,15 +72,8 @@ def claim_probability(view: Mapping[str, Any]) -> float:
     unknown_before = max(0, claimant["cards"] + claim["count"] - len(claimant["known"]))
     if matching < need or pool <= 0:
         return 0.0
-    return _at_least(need, pool, matching, min(unknown_before, pool))
+    return at_least(need, pool, matching, min(unknown_before, pool))
 
-
-def _at_least(k: int, population: int, successes: int, draws: int) -> float:
-    """Hypergeometric P(X >= k)."""
-    total = comb(population, draws)
-    if total == 0:
-        return 0.0
-    return sum(comb(successes, i) * comb(population - successes, draws - i) for i in range(k, draws + 1)) / total
 
 
 def _truthful_play(view: Mapping[str, Any]) -> dict | None:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Iterable, Mapping
 
 from games.contract import Deadline, Event, RuleError, UnknownEvent
+from games.kit import replaced
 from games.options import refuse, with_defaults
 from games.rng import card_ids, derive
 from games.timing import deadline
@@ -327,7 +328,7 @@ def evolve(state: State, event: Event) -> State:
         cards = tuple(event.private[seat]["cards"])
         return replace(
             state,
-            hands=_set(state.hands, seat, tuple(c for c in state.hands[seat] if c not in cards)),
+            hands=replaced(state.hands, seat, tuple(c for c in state.hands[seat] if c not in cards)),
             pile=state.pile + cards,
             claim=Claim(seat, cards, p["color"]),
             doubt_open=True,
@@ -347,7 +348,7 @@ def evolve(state: State, event: Event) -> State:
         taken = tuple(c["id"] for c in event.private[taker]["minus"])
         hands = state.hands
         if not p["truthful"]:
-            hands = _set(hands, claim.seat, hands[claim.seat] + claim.cards)
+            hands = replaced(hands, claim.seat, hands[claim.seat] + claim.cards)
         # the taker sees what comes to its minus pile; everyone sees where
         # the turned-up cards go: back into the liar's hand, or out of play
         seen = _seen(state.seen, [taker], taken, None)
@@ -356,7 +357,7 @@ def evolve(state: State, event: Event) -> State:
             state,
             hands=hands,
             seen=seen,
-            minus=_set(state.minus, taker, state.minus[taker] + taken),
+            minus=replaced(state.minus, taker, state.minus[taker] + taken),
             pile=(),
             revealed={**state.revealed, **{c["id"]: c["color"] for c in p["cards"]}},
             claim=None,
@@ -368,10 +369,10 @@ def evolve(state: State, event: Event) -> State:
     if kind == "cards_taken":
         seat, source = p["seat"], p["source"]
         moved = tuple(event.private[source]["ids"])
-        hands = _set(state.hands, source, tuple(c for c in state.hands[source] if c not in moved))
+        hands = replaced(state.hands, source, tuple(c for c in state.hands[source] if c not in moved))
         # both players see which cards moved; spectators only how many
         seen = _seen(state.seen, [seat, source], moved, seat)
-        return replace(state, hands=_set(hands, seat, hands[seat] + moved), seen=seen)
+        return replace(state, hands=replaced(hands, seat, hands[seat] + moved), seen=seen)
     if kind == "game_won":
         outcome = {"game": p["game"], "winner": p["seat"], "scores": p["scores"]}
         scores = state.scores
@@ -381,9 +382,6 @@ def evolve(state: State, event: Event) -> State:
         return replace(state, scores=scores, games=state.games + (outcome,), over=last, claim=None)
     raise UnknownEvent("Color Doubt", kind)
 
-
-def _set(items: tuple, index: int, value) -> tuple:
-    return items[:index] + (value,) + items[index + 1 :]
 
 
 def _seen(seen: tuple, viewers: Iterable[int], ids: Iterable[str], into: int | None) -> tuple[Mapping[str, int], ...]:

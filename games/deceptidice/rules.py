@@ -17,7 +17,17 @@ from typing import Any, Mapping
 
 from games.contract import Deadline, Event, RuleError, UnknownEvent
 from games.deceptidice import combos, deck
-from games.deceptidice.guesses import GUESS_FIELDS, HIGHER, Guess, Space, any_legal, is_higher, is_int, parse
+from games.deceptidice.guesses import (
+    GUESS_FIELDS,
+    HIGHER,
+    Guess,
+    Space,
+    any_legal,
+    is_higher,
+    is_int,
+    parse,
+)
+from games.kit import replaced
 from games.options import refuse, with_defaults
 from games.rng import card_ids, derive
 from games.timing import deadline
@@ -499,7 +509,7 @@ def evolve(state: State, event: Event) -> State:
         return replace(
             state,
             faces=_learn(state.faces, [p["card"]]),
-            revealed=_set(state.revealed, seat, tuple(revealed)),
+            revealed=replaced(state.revealed, seat, tuple(revealed)),
             revealed_this_turn=True,
         )
     if kind == "guessed":
@@ -528,8 +538,8 @@ def evolve(state: State, event: Event) -> State:
         after = replace(
             state,
             faces=_learn(state.faces, p["cards"]),
-            dice=_set(state.dice, seat, state.dice[seat][:die] + state.dice[seat][die + 1 :]),
-            revealed=_set(state.revealed, seat, state.revealed[seat][:die] + state.revealed[seat][die + 1 :]),
+            dice=replaced(state.dice, seat, state.dice[seat][:die] + state.dice[seat][die + 1 :]),
+            revealed=replaced(state.revealed, seat, state.revealed[seat][:die] + state.revealed[seat][die + 1 :]),
             discards=state.discards + ({"round": state.round, "seat": seat, "cards": ids},),
             discarded={"seat": seat, "die": die, "cards": ids},
             turn_started_at=event.at,
@@ -542,7 +552,7 @@ def evolve(state: State, event: Event) -> State:
         s = event.secret
         got = event.private[seat]["got"]
         faces = _learn(state.faces, [got])
-        dice = _set(state.dice, seat, _replace_card(state.dice[seat], s["gave"], s["took_as"]))
+        dice = replaced(state.dice, seat, _replace_card(state.dice[seat], s["gave"], s["took_as"]))
         draw_pile = state.draw_pile
         if other == "draw_pile":
             faces = _learn(faces, [s["gave_as"]])
@@ -550,7 +560,7 @@ def evolve(state: State, event: Event) -> State:
         else:
             given = event.private[other]["got"]
             faces = _learn(faces, [given])
-            dice = _set(dice, other, _replace_card(dice[other], s["took"], given["id"]))
+            dice = replaced(dice, other, _replace_card(dice[other], s["took"], given["id"]))
         return replace(state, faces=faces, dice=dice, draw_pile=draw_pile, swap=dict(p), phase=ROLLING)
     if kind == "swap_skipped":
         return replace(state, phase=ROLLING)
@@ -581,9 +591,6 @@ def _learn(faces: Mapping[str, Mapping[str, Any]], cards) -> dict[str, Mapping[s
 def _replace_card(dice: tuple[tuple[str, ...], ...], old: str, new: str) -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(new if c == old else c for c in die) for die in dice)
 
-
-def _set(items: tuple, index: int, value) -> tuple:
-    return items[:index] + (value,) + items[index + 1 :]
 
 
 # -- what the service asks ---------------------------------------------------

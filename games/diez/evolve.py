@@ -11,9 +11,26 @@ from typing import Any, Callable
 
 from games.contract import Event, UnknownEvent
 from games.diez.state import (
-    CHALLENGE, DRAWN, GIVING, LINK, MAGNET, OVER, RESOLVING, SEARCH, SUB, TURN, WINDOW,
-    Offer, Pile, Play, Stack, State, Threat, set_item, without,
+    CHALLENGE,
+    DRAWN,
+    GIVING,
+    LINK,
+    MAGNET,
+    OVER,
+    RESOLVING,
+    SEARCH,
+    SUB,
+    TURN,
+    WINDOW,
+    Offer,
+    Pile,
+    Play,
+    Stack,
+    State,
+    Threat,
+    without,
 )
+from games.kit import replaced
 
 Changes = dict[str, Any]
 
@@ -88,8 +105,8 @@ def _played(state: State, event: Event) -> Changes:
         snared=bool(p.get("snared")),
     )
     changes = dict(
-        hands=set_item(state.hands, seat, hand),
-        piles=set_item(state.piles, index, pile.add(card, p["color"])),
+        hands=replaced(state.hands, seat, hand),
+        piles=replaced(state.piles, index, pile.add(card, p["color"])),
         pending=play,
         phase=RESOLVING,
         drawn=None,
@@ -121,7 +138,7 @@ def _drew(state: State, event: Event) -> Changes:
         return {}
     cards = tuple(card["id"] for card in event.private[seat]["cards"])
     assert cards == state.draw_pile[:count], "cards are drawn from the top"
-    return dict(draw_pile=state.draw_pile[count:], hands=set_item(state.hands, seat, state.hands[seat] + cards))
+    return dict(draw_pile=state.draw_pile[count:], hands=replaced(state.hands, seat, state.hands[seat] + cards))
 
 
 def _reshuffled(state: State, event: Event) -> Changes:
@@ -158,15 +175,15 @@ def _direction_reversed(state: State, event: Event) -> Changes:
 
 def _hands_traded(state: State, event: Event) -> Changes:
     a, b = event.public["seats"]
-    hands = set_item(state.hands, a, state.hands[b])
-    return dict(hands=set_item(hands, b, state.hands[a]))
+    hands = replaced(state.hands, a, state.hands[b])
+    return dict(hands=replaced(hands, b, state.hands[a]))
 
 
 def _cards_shared(state: State, event: Event) -> Changes:
     seat, source = event.public["seat"], event.public["source"]
     moved = tuple(event.private[source]["ids"])
-    hands = set_item(state.hands, source, without(state.hands[source], moved))
-    return dict(hands=set_item(hands, seat, hands[seat] + moved))
+    hands = replaced(state.hands, source, without(state.hands[source], moved))
+    return dict(hands=replaced(hands, seat, hands[seat] + moved))
 
 
 def _card_revived(state: State, event: Event) -> Changes:
@@ -176,8 +193,8 @@ def _card_revived(state: State, event: Event) -> Changes:
     at = pile.cards.index(card)
     pile = Pile(pile.cards[:at] + pile.cards[at + 1 :], pile.colors[:at] + pile.colors[at + 1 :])
     return dict(
-        piles=set_item(state.piles, index, pile),
-        hands=set_item(state.hands, seat, state.hands[seat] + (card,)),
+        piles=replaced(state.piles, index, pile),
+        hands=replaced(state.hands, seat, state.hands[seat] + (card,)),
     )
 
 
@@ -186,13 +203,13 @@ def _pile_cut(state: State, event: Event) -> Changes:
     pile = state.piles[index]
     rest = Pile(pile.cards[:-1], pile.colors[:-1])
     new = Pile((pile.top,), (pile.color,))
-    return dict(piles=set_item(state.piles, index, rest) + (new,))
+    return dict(piles=replaced(state.piles, index, rest) + (new,))
 
 
 def _piles_stitched(state: State, event: Event) -> Changes:
     index, added = event.public["pile"], event.public["added"]
     pile, other = state.piles[index], state.piles[added]
-    piles = set_item(state.piles, index, Pile(pile.cards + other.cards, pile.colors + other.colors))
+    piles = replaced(state.piles, index, Pile(pile.cards + other.cards, pile.colors + other.colors))
     return dict(piles=piles[:added] + piles[added + 1 :])
 
 
@@ -200,7 +217,7 @@ def _mulligan_discarded(state: State, event: Event) -> Changes:
     seat = event.public["seat"]
     gone = event.private[seat]["ids"]
     return dict(
-        hands=set_item(state.hands, seat, without(state.hands[seat], gone)),
+        hands=replaced(state.hands, seat, without(state.hands[seat], gone)),
         draw_pile=tuple(event.secret["draw_pile"]),
     )
 
@@ -213,8 +230,8 @@ def _flushed(state: State, event: Event) -> Changes:
         pile = pile.add(card["id"], card["color"])
     gone = [card["id"] for card in p["cards"]]
     return dict(
-        hands=set_item(state.hands, seat, without(state.hands[seat], gone)),
-        piles=set_item(state.piles, index, pile),
+        hands=replaced(state.hands, seat, without(state.hands[seat], gone)),
+        piles=replaced(state.piles, index, pile),
     )
 
 
@@ -252,25 +269,25 @@ def _token_choice_opened(state: State, event: Event) -> Changes:
 
 def _token_given(state: State, event: Event) -> Changes:
     p = event.public
-    tokens = set_item(state.tokens, p["to"], state.tokens[p["to"]] + (p["token"],))
+    tokens = replaced(state.tokens, p["to"], state.tokens[p["to"]] + (p["token"],))
     return dict(tokens=tokens, giving=None, giving_seat=None)
 
 
 def _token_removed(state: State, event: Event) -> Changes:
     p = event.public
     source = p["from"]
-    return dict(tokens=set_item(state.tokens, source, _take(state.tokens[source], p["token"])), bag=_to_bag(state, p["token"]))
+    return dict(tokens=replaced(state.tokens, source, _take(state.tokens[source], p["token"])), bag=_to_bag(state, p["token"]))
 
 
 def _token_stolen(state: State, event: Event) -> Changes:
     p = event.public
-    tokens = set_item(state.tokens, p["from"], _take(state.tokens[p["from"]], p["token"]))
-    return dict(tokens=set_item(tokens, p["seat"], tokens[p["seat"]] + (p["token"],)))
+    tokens = replaced(state.tokens, p["from"], _take(state.tokens[p["from"]], p["token"]))
+    return dict(tokens=replaced(tokens, p["seat"], tokens[p["seat"]] + (p["token"],)))
 
 
 def _tokens_dropped(state: State, event: Event) -> Changes:
     p = event.public
-    return dict(tokens=set_item(state.tokens, p["from"], ()), bag=_to_bag(state, *p["tokens"]))
+    return dict(tokens=replaced(state.tokens, p["from"], ()), bag=_to_bag(state, *p["tokens"]))
 
 
 def _token_triggered(state: State, event: Event) -> Changes:
@@ -279,7 +296,7 @@ def _token_triggered(state: State, event: Event) -> Changes:
     if not p.get("used", True):
         return {}
     seat = p["seat"]
-    return dict(tokens=set_item(state.tokens, seat, _take(state.tokens[seat], p["token"])), bag=_to_bag(state, p["token"]))
+    return dict(tokens=replaced(state.tokens, seat, _take(state.tokens[seat], p["token"])), bag=_to_bag(state, p["token"]))
 
 
 def _offer_owed(state: State, event: Event) -> Changes:
@@ -303,7 +320,7 @@ def _searched(state: State, event: Event) -> Changes:
     seat = event.public["seat"]
     card = event.private[seat]["card"]["id"]
     changes = dict(
-        draw_pile=without(state.draw_pile, [card]), hands=set_item(state.hands, seat, state.hands[seat] + (card,))
+        draw_pile=without(state.draw_pile, [card]), hands=replaced(state.hands, seat, state.hands[seat] + (card,))
     )
     if state.phase == SEARCH:
         changes.update(offers=state.offers[1:], phase=RESOLVING)
@@ -314,8 +331,8 @@ def _card_given(state: State, event: Event) -> Changes:
     p = event.public
     seat, to = p["seat"], p["to"]
     card = event.private[seat]["card"]["id"]
-    hands = set_item(state.hands, seat, without(state.hands[seat], [card]))
-    changes = dict(hands=set_item(hands, to, hands[to] + (card,)))
+    hands = replaced(state.hands, seat, without(state.hands[seat], [card]))
+    changes = dict(hands=replaced(hands, to, hands[to] + (card,)))
     if state.phase == MAGNET:
         changes.update(offers=state.offers[1:], phase=RESOLVING)
     return changes
@@ -330,7 +347,7 @@ def _color_substituted(state: State, event: Event) -> Changes:
     pile = state.piles[p["pile"]]
     recoloured = Pile(pile.cards, pile.colors[:-1] + (p["color"],))
     play = replace(state.pending, color=p["color"], sub_asked=True)
-    return dict(piles=set_item(state.piles, p["pile"], recoloured), pending=play, phase=RESOLVING)
+    return dict(piles=replaced(state.piles, p["pile"], recoloured), pending=play, phase=RESOLVING)
 
 
 def _sub_declined(state: State, event: Event) -> Changes:

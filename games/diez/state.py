@@ -164,9 +164,6 @@ def face(state: State, card: str) -> Mapping[str, Any]:
     return state.faces[card]
 
 
-def set_item(items: tuple, index: int, value) -> tuple:
-    return items[:index] + (value,) + items[index + 1 :]
-
 
 def without(cards: tuple[str, ...], gone) -> tuple[str, ...]:
     gone = set(gone)

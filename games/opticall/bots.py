@@ -12,10 +12,19 @@ seen make the announcement unlikely.
 from __future__ import annotations
 
 from collections import Counter
-from math import comb
 from typing import Any, Mapping
 
-from games.opticall.cards import ANNOUNCEMENTS, BLACK_SHEEP, COLORS, ECLIPSE, RESET, SPECTRUM, SUITS, VALUE
+from games.kit import at_least
+from games.opticall.cards import (
+    ANNOUNCEMENTS,
+    BLACK_SHEEP,
+    COLORS,
+    ECLIPSE,
+    RESET,
+    SPECTRUM,
+    SUITS,
+    VALUE,
+)
 
 # Call when the chance the player holds what they announced is below this;
 # with a final card (which a truthful play would cost) only when it is far
@@ -115,15 +124,8 @@ def holds_probability(view: Mapping[str, Any]) -> float:
         return 1.0
     if matching < need or total <= 0:
         return 0.0
-    return _at_least(need, total, matching, min(max(unknown, 0), total))
+    return at_least(need, total, matching, min(max(unknown, 0), total))
 
-
-def _at_least(k: int, population: int, successes: int, draws: int) -> float:
-    """Hypergeometric P(X >= k)."""
-    whole = comb(population, draws)
-    if whole == 0:
-        return 0.0
-    return sum(comb(successes, i) * comb(population - successes, draws - i) for i in range(k, draws + 1)) / whole
 
 
 def _call_or_pass(view: Mapping[str, Any]) -> dict:

@@ -11,8 +11,19 @@ from dataclasses import replace
 from typing import Any, Iterable, Mapping
 
 from games.contract import Event, UnknownEvent
+from games.kit import replaced
 from games.opticall.cards import REVEAL_ROUNDS
-from games.opticall.state import DISCARD, OVER, PILE, PLAY, REVEAL, Play, Reveal, State, Window
+from games.opticall.state import (
+    DISCARD,
+    OVER,
+    PILE,
+    PLAY,
+    REVEAL,
+    Play,
+    Reveal,
+    State,
+    Window,
+)
 
 
 def evolve(state: State, event: Event) -> State:
@@ -94,18 +105,18 @@ def _played(state: State, p, event) -> State:
         # everyone sees the hand is empty: what they saw go into it has left
         memory = _forget(memory, seat)
     return replace(
-        state, hands=_set(state.hands, seat, hand), pile=state.pile + (play,), turn=None, memory=memory, plays=state.plays + 1
+        state, hands=replaced(state.hands, seat, hand), pile=state.pile + (play,), turn=None, memory=memory, plays=state.plays + 1
     )
 
 
 def _cards_drawn(state: State, p, event) -> State:
     seat = p["seat"]
     ids = tuple(c["id"] for c in event.private[seat]["cards"]) if p["count"] else ()
-    owed = _set(state.owed, seat, 0) if p["reason"] == "draw_back" else state.owed
+    owed = replaced(state.owed, seat, 0) if p["reason"] == "draw_back" else state.owed
     return replace(
         state,
         deck=tuple(c for c in state.deck if c not in ids),
-        hands=_set(state.hands, seat, state.hands[seat] + ids),
+        hands=replaced(state.hands, seat, state.hands[seat] + ids),
         owed=owed,
     )
 
@@ -125,7 +136,7 @@ def _pile_discarded(state: State, p, event) -> State:
 
 
 def _draw_back_owed(state: State, p, event) -> State:
-    return replace(state, owed=_set(state.owed, p["seat"], p["count"]))
+    return replace(state, owed=replaced(state.owed, p["seat"], p["count"]))
 
 
 # -- the call window -------------------------------------------------------------
@@ -142,7 +153,7 @@ def _call_placed(state: State, p, event) -> State:
     hand = tuple(c for c in state.hands[seat] if c != card)
     # a final card called with: what anyone saw go into that hand has left it
     memory = state.memory if hand else _forget(state.memory, seat)
-    return replace(state, window=window, hands=_set(state.hands, seat, hand), memory=memory)
+    return replace(state, window=window, hands=replaced(state.hands, seat, hand), memory=memory)
 
 
 def _passed(state: State, p, event) -> State:
@@ -163,7 +174,7 @@ def _call_made(state: State, p, event) -> State:
     answers = dict(state.window.answers)
     hands = state.hands
     for seat in p["returned"]:
-        hands = _set(hands, seat, hands[seat] + (answers[seat],))
+        hands = replaced(hands, seat, hands[seat] + (answers[seat],))
         answers[seat] = None
     return replace(state, hands=hands, window=replace(state.window, answers=answers))
 
@@ -181,7 +192,7 @@ def _calling_card_given(state: State, p, event) -> State:
     viewers = _everyone(state) if p["card"] else [caller, player]
     return replace(
         state,
-        hands=_set(state.hands, player, state.hands[player] + (card,)),
+        hands=replaced(state.hands, player, state.hands[player] + (card,)),
         window=replace(state.window, answers={**state.window.answers, caller: None}),
         memory=_seen(state.memory, viewers, [card], player),
     )
@@ -238,9 +249,6 @@ def _forget(memory: tuple, where: Any) -> tuple[Mapping[str, Any], ...]:
     """``memory`` without the cards last seen going ``where``."""
     return tuple({card: place for card, place in seen.items() if place != where} for seen in memory)
 
-
-def _set(items: tuple, index: int, value) -> tuple:
-    return items[:index] + (value,) + items[index + 1 :]
 
 
 _HANDLERS = {

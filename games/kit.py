@@ -1,0 +1,21 @@
+"""Small pure helpers every game shares."""
+from __future__ import annotations
+
+from math import comb
+from typing import Any
+
+
+def replaced(items: tuple, index: int, value: Any) -> tuple:
+    """``items`` with the one at ``index`` replaced by ``value`` (states are
+    frozen: a seat's hand, pile or count changes by a new tuple)."""
+    return items[:index] + (value,) + items[index + 1 :]
+
+
+def at_least(k: int, population: int, successes: int, draws: int) -> float:
+    """Hypergeometric P(X >= k): the chance that ``draws`` cards taken from
+    ``population`` cards, ``successes`` of which are wanted, hold at least
+    ``k`` wanted ones (what the bots reckon an unseen hand holds)."""
+    whole = comb(population, draws)
+    if whole == 0:
+        return 0.0
+    return sum(comb(successes, i) * comb(population - successes, draws - i) for i in range(k, draws + 1)) / whole
