@@ -163,18 +163,19 @@ class Envelope:
         return self.stored if self.stored is not None else canonical_json(self.whole())
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> "Envelope":
-        return cls.from_dict(json.loads(text))
+    def from_json(cls, text: str | bytes, game_type: str | None = None) -> "Envelope":
+        return cls.from_dict(json.loads(text), game_type)
 
     @classmethod
-    def from_dict(cls, raw: Mapping[str, Any]) -> "Envelope":
-        """An entry as stored, in any schema this code reads (upcast)."""
+    def from_dict(cls, raw: Mapping[str, Any], game_type: str | None = None) -> "Envelope":
+        """An entry as stored, in any schema this code reads (upcast; a
+        game's own upgrades of its events need ``game_type``)."""
         stored_digest = stored = None
         if raw.get("schema") != CURRENT_SCHEMA:
             stored = canonical_json(raw)
             if raw.get("hash"):
                 stored_digest = sha256_hex(canonical_json({key: value for key, value in raw.items() if key != "hash"}))
-        raw = upcast(raw)
+        raw = upcast(raw, game_type)
         return cls(
             version=raw["version"],
             type=raw["type"],

@@ -23,12 +23,17 @@ Schemas:
 6. Every entry carries a random ``salt``, so that its hash, which every
    seat is shown, hides the entry's hidden parts. Older entries have none.
 
-An upcaster may change what a hashed entry holds; the chain is then checked
-against the entry as it was stored (``Envelope.stored_digest``).
+The envelope's own changes (the hash chain, the salt) are lifted here; the
+payloads' (the table's events, and each game's in ``games/<game>/upcasting.py``)
+by ``games.upcasting``, step by step in between. An upcaster may change what a
+hashed entry holds; the chain is then checked against the entry as it was
+stored (``Envelope.stored_digest``).
 """
 from __future__ import annotations
 
 from typing import Any, Callable, Mapping
+
+from games import upcasting as payloads
 
 CURRENT_SCHEMA = 6
 
@@ -37,58 +42,26 @@ class UnknownSchema(ValueError):
     """An entry written by a newer code than this one: it cannot be read."""
 
 
-def _v1_to_v2(raw: dict[str, Any]) -> dict[str, Any]:
-    lifted = {**raw, "prev_hash": None, "hash": None}
-    if raw["type"] == "game_started":
-        # a schema-1 game published no commitment before dealing
-        lifted["public"] = {**raw["public"], "shuffle_commitment": None}
-    return lifted
+def _hash_chain(raw: dict[str, Any]) -> dict[str, Any]:
+    return {**raw, "prev_hash": None, "hash": None}  # schema 1 had no hash chain
 
 
-def _v2_to_v3(raw: dict[str, Any]) -> dict[str, Any]:
-    if raw["type"] != "game_created" or raw["public"].get("type") != "diez":
-        return raw
-    # the game was created before Diez had tokens: it was a game without them
-    # (and without the Link token's underlined numbers, which are then the default)
-    options = {**raw["public"]["options"], "tokens": False, "underlined": ["6", "9"]}
-    public = {**raw["public"], "options": options}
-    command = raw["command"]
-    if command is not None:
-        command = {**command, "options": {**(command.get("options") or {}), "tokens": False}}
-    return {**raw, "public": public, "command": command}
+def _salt(raw: dict[str, Any]) -> dict[str, Any]:
+    return raw  # an entry written without a salt stays without one
 
 
-def _v3_to_v4(raw: dict[str, Any]) -> dict[str, Any]:
-    if raw["type"] != "game_created":
-        return raw
-    # spectators saw every game as it happened before the option existed
-    options = {**raw["public"]["options"], "spectator_delay": 0}
-    return {**raw, "public": {**raw["public"], "options": options}}
-
-
-def _v4_to_v5(raw: dict[str, Any]) -> dict[str, Any]:
-    if raw["type"] != "game_created":
-        return raw
-    return {**raw, "public": {**raw["public"], "rules": 1}}
-
-
-def _v5_to_v6(raw: dict[str, Any]) -> dict[str, Any]:
-    return raw  # an entry without a salt stays without one
-
-
-# schema -> (the upcaster to schema + 1, {event type: public fields it adds})
-UPCASTERS: dict[int, tuple[Callable[[dict[str, Any]], dict[str, Any]], Mapping[str, tuple[str, ...]]]] = {
-    1: (_v1_to_v2, {"game_started": ("shuffle_commitment",)}),
-    2: (_v2_to_v3, {}),
-    3: (_v3_to_v4, {}),
-    4: (_v4_to_v5, {"game_created": ("rules",)}),
-    5: (_v5_to_v6, {}),
+# schema -> the envelope's upgrade to schema + 1 (the payloads' are
+# games.upcasting's: the table's events and each game's own)
+ENVELOPE: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    1: _hash_chain,
+    5: _salt,
 }
 
 
-def upcast(raw: Mapping[str, Any]) -> dict[str, Any]:
+def upcast(raw: Mapping[str, Any], game_type: str | None = None) -> dict[str, Any]:
     """``raw`` (a stored entry, decoded) in today's shape; its ``schema``
-    still says which format it was written in."""
+    still says which format it was written in. ``game_type``: the game the
+    entry belongs to, where the reader knows it (``game_created`` says it)."""
     written = raw.get("schema")
     if not isinstance(written, int) or not 1 <= written <= CURRENT_SCHEMA:
         raise UnknownSchema(
@@ -96,11 +69,13 @@ def upcast(raw: Mapping[str, Any]) -> dict[str, Any]:
         )
     lifted = dict(raw)
     for schema in range(written, CURRENT_SCHEMA):
-        lifted = UPCASTERS[schema][0](lifted)
+        if schema in ENVELOPE:
+            lifted = ENVELOPE[schema](lifted)
+        lifted = payloads.upgrade(lifted, schema, game_type)
     return lifted
 
 
-def added_fields(written: int, event_type: str) -> set[str]:
+def added_fields(written: int, event_type: str, game_type: str | None = None) -> set[str]:
     """The public fields of an ``event_type`` entry written in schema
     ``written`` that an upcaster filled in rather than the writer."""
-    return {name for schema in range(written, CURRENT_SCHEMA) for name in UPCASTERS[schema][1].get(event_type, ())}
+    return {name for schema in range(written, CURRENT_SCHEMA) for name in payloads.added(schema, event_type, game_type)}

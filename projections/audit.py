@@ -138,7 +138,7 @@ def _redecide(envelopes: list[Envelope], audit: Audit, game_id: str) -> None:
             return
         audit.commands += 1
         if again is not None:
-            _compare(group, again, audit)
+            _compare(group, again, audit, game.type)
         try:
             folded = fold(group, folded, game_id)
         except UnknownEvent as unknown:
@@ -150,7 +150,7 @@ def _redecide(envelopes: list[Envelope], audit: Audit, game_id: str) -> None:
     audit.folded = folded
 
 
-def _compare(recorded: list[Envelope], again: list[Envelope], audit: Audit) -> None:
+def _compare(recorded: list[Envelope], again: list[Envelope], audit: Audit, game_type: str) -> None:
     head = recorded[0]
     what = f"re-deciding the command {head.command.get('type')!r} of seat {head.seat} (version {head.version})"
     if [e.type for e in again] != [e.type for e in recorded]:
@@ -159,7 +159,7 @@ def _compare(recorded: list[Envelope], again: list[Envelope], audit: Audit) -> N
         )
         return
     for mine, theirs in zip(again, recorded):
-        unknown = added_fields(theirs.schema, theirs.type)
+        unknown = added_fields(theirs.schema, theirs.type, game_type)
         for part in DECIDED:
             expected, found = getattr(mine, part), getattr(theirs, part)
             if part == "public" and unknown:
