@@ -78,9 +78,9 @@ def _opticall(state) -> tuple[Any, Any]:
 
 
 def _deceptidice(state) -> tuple[Any, Any]:
-    from games.deceptidice import rules
+    from games.deceptidice.state import hand
 
-    held = [c for seat in range(state.seats) for c in rules.hand(state, seat)]
+    held = [c for seat in range(state.seats) for c in hand(state, seat)]
     places = held + list(state.draw_pile) + [c for d in state.discards for c in d["cards"]]
     assert len(places) == len(set(places)), "a card is in two places"
     return None, Counter(tuple(sorted(state.faces[c].items())) for c in places)

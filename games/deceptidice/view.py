@@ -11,18 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from games.deceptidice import deck
-from games.deceptidice.rules import (
-    DISCARD,
-    GUESSING,
-    SETTING_UP,
-    SWAP,
-    State,
-    card,
-    current_guess,
-    guessing,
-    hand,
-    must_reveal,
-)
+from games.deceptidice.predictable import must_reveal
+from games.deceptidice.state import DISCARD, GUESSING, SETTING_UP, SWAP, State, card, current_guess, guessing, hand
 
 
 def view(state: State, seat: int | None) -> dict[str, Any]:

@@ -7,12 +7,38 @@ power card.
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 
-from games.contract import Event, RuleError
+from games.contract import Event
 from games.deceptidice import GAME, rules
 from games.deceptidice.deck import COLORS, POWER
+from games.deceptidice.evolve import evolve
+from games.deceptidice.state import State
+from games.deceptidice.state import hand as held
+from tests.games import kit
+
+act = partial(kit.act, GAME)
+refused = partial(kit.refused, GAME)
+types = kit.types
+of = kit.of
 
 SHORT = {color[0]: color for color in COLORS}
+
+# option sets the random-play tests run under
+OPTION_SETS = {
+    "published": {},
+    "introductory, swap with the draw pile": {"introductory": True, "loser_swap": "draw_pile"},
+    "straights, vague guesses, wildcards": {"straights": True, "vague_guesses": True, "wildcards": True},
+    "predictable, swap with players, power cards": {"predictable": True, "loser_swap": "player", "power_cards": True},
+    "everything, small deck": {
+        "suits": 2, "numbers": 3, "copies": 6, "straights": True, "vague_guesses": True, "wildcards": True,
+        "wildcard_count": 3, "power_cards": True, "predictable": True, "loser_swap": "draw_pile",
+    },
+    "everything, large deck": {
+        "suits": 6, "numbers": 9, "copies": 1, "straights": True, "vague_guesses": True, "wildcards": True,
+        "power_cards": True, "predictable": True, "loser_swap": "player",
+    },
+}  # fmt: skip
 
 
 def face(short: str) -> dict:
@@ -34,7 +60,7 @@ def rolled(
     draw_pile: list[str] = (),
     at: int = 0,
     rules_version: int = GAME.rules_version,
-) -> rules.State:
+) -> State:
     """Round 1 just rolled: seat n's die d holds ``dice[n][d]`` (top first),
     card ids ``s<n>d<d>c<i>``; the draw pile's ids are ``pile<i>``. The game
     plays by ``rules_version`` (today's by default)."""
@@ -62,29 +88,17 @@ def rolled(
         secret={"dice": [[[c["id"] for c in die] for die in seat_cards] for seat_cards in cards]},
         at=at,
     )
-    return rules.evolve(rules.evolve(state, deal), roll)
+    return evolve(evolve(state, deal), roll)
 
 
-def act(state: rules.State, seat: int, kind: str, at: int = 0, **fields) -> tuple[list[Event], rules.State]:
-    """Decide a command and fold its events: (events, state after)."""
-    events = [replace(e, at=at) for e in rules.decide(state, {"type": kind, "seat": seat, "at": at, **fields})]
+def timed(state: State, seat: int, kind: str, at: int, **fields) -> tuple[list[Event], State]:
+    """``act``, with every event stamped with the command's time as the
+    command layer stamps it (``games.table``), so deadlines count from it."""
+    events = [replace(e, at=at) for e in GAME.decide(state, {"type": kind, "seat": seat, "at": at, **fields})]
     for event in events:
-        state = rules.evolve(state, event)
+        state = evolve(state, event)
     return events, state
 
 
-def types(events: list[Event]) -> list[str]:
-    return [event.type for event in events]
-
-
-def hand(state: rules.State, seat: int) -> set[str]:
-    return set(rules.hand(state, seat))
-
-
-def refused(state: rules.State, seat: int, kind: str, **fields) -> RuleError:
-    """The RuleError a command gets (fails the test if it is accepted)."""
-    try:
-        act(state, seat, kind, **fields)
-    except RuleError as error:
-        return error
-    raise AssertionError(f"{kind} {fields} by seat {seat} was accepted")
+def hand(state: State, seat: int) -> set[str]:
+    return set(held(state, seat))

@@ -12,7 +12,7 @@ from games.deceptidice.bots import Odds, heuristic_bot, random_bot
 from games.deceptidice.guesses import Guess
 from projections.local import LocalGame
 
-from tests.games.deceptidice.test_property import OPTION_SETS
+from tests.games.deceptidice.tables import OPTION_SETS
 
 
 @pytest.mark.parametrize("name", OPTION_SETS)

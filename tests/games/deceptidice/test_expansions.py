@@ -5,8 +5,9 @@ from dataclasses import replace
 
 import pytest
 
-from games.deceptidice import GAME, combos, deck, rules
+from games.deceptidice import GAME, combos, deck
 from games.deceptidice.guesses import Guess, Space, is_higher, legal
+from games.deceptidice.state import space
 
 from tests.games.deceptidice.tables import act, faces, refused, rolled
 
@@ -156,7 +157,7 @@ def test_power_cards_a_straight_beats_a_power_bid_only_by_its_number_of_cards():
     assert (error.code, error.rule) == ("not_higher", "guess higher")
     assert act(state, 1, "guess", count=4, straight=1)[1].guesses[-1][1] == Guess(count=4, straight=1)
     # what may be guessed next (what the bots choose from) says the same
-    straights = [g for g in legal(rules.space(state), trios) if g.straight is not None]
+    straights = [g for g in legal(space(state), trios) if g.straight is not None]
     assert straights and all(g.count > 3 for g in straights)
 
 
@@ -167,8 +168,8 @@ def test_power_cards_rules_1_keep_a_straight_higher_by_its_element():
     state = rolled([[["P:two_trios"]] * 3, [["r1"]] * 3], options=BOTH, rules_version=1)
     _, state = act(state, 0, "guess", power="two_trios")
     assert act(state, 1, "guess", count=3, straight=6)[1].guesses[-1][1] == Guess(count=3, straight=6)
-    assert Guess(count=2, straight=5) in legal(rules.space(state), trios)
-    assert rules.space(state).rules == 1
+    assert Guess(count=2, straight=5) in legal(space(state), trios)
+    assert space(state).rules == 1
 
 
 def test_power_cards_a_lie_always_loses_when_challenged():

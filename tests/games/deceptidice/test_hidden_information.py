@@ -69,7 +69,6 @@ def test_what_a_seat_sees_a_swapped_card_would_show_if_it_leaked():
     swapped = next(e for e in local.envelopes if e.type == "swapped")
     loser, taken = swapped.public["seat"], swapped.private[swapped.public["seat"]]["got"]
     seen = observed(local.envelopes, loser)
-    views, feed = seen.views, seen.feed
     other = {"color": "red", "number": 1} if taken.get("number") != 1 else {"color": "blue", "number": 2}
     changed = [Envelope.from_dict(repaint(e.whole(), {taken["id"]: other})) for e in local.envelopes]
     assert observed(changed, loser) != seen

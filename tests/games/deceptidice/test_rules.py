@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import re
 from collections import Counter
 from pathlib import Path
@@ -11,9 +12,14 @@ import pytest
 
 from games.contract import RuleError
 from games.deceptidice import GAME, deck, rules
+from games.deceptidice.dealing import roll
+from games.deceptidice.evolve import evolve
+from games.deceptidice.objective import END_AT
+from games.deceptidice.state import DISCARD, OVER, State
+from games.deceptidice.state import hand as held
 from projections.local import LocalGame
 
-from tests.games.deceptidice.tables import act, hand, refused, rolled, types
+from tests.games.deceptidice.tables import OPTION_SETS, act, hand, refused, rolled, types
 
 RULES_DOC = Path(__file__).resolve().parents[3] / "docs" / "rules" / "deceptidice.md"
 
@@ -32,10 +38,10 @@ FOUR = [
 ]
 
 
-def started(seats: int, seed: str = "s", **options) -> rules.State:
+def started(seats: int, seed: str = "s", **options) -> State:
     state = rules.initial_state(seats, GAME.validate_options(seats, options), seed, GAME.rules_version)
     for event in rules.start(state, at=0):
-        state = rules.evolve(state, event)
+        state = evolve(state, event)
     return state
 
 
@@ -123,7 +129,7 @@ def test_deck_counts_are_options():
 
 def test_deck_a_game_deals_every_card_once_with_fresh_ids():
     one, other = started(4, seed="a"), started(4, seed="b")
-    ids = [c for s in range(4) for c in rules.hand(one, s)] + list(one.draw_pile)
+    ids = [c for s in range(4) for c in held(one, s)] + list(one.draw_pile)
     assert len(ids) == len(set(ids)) == 48
     assert Counter(tuple(sorted(one.faces[c].items())) for c in ids) == Counter(
         tuple(sorted(f.items())) for f in deck.faces(one.options)
@@ -137,13 +143,13 @@ def test_deck_a_game_deals_every_card_once_with_fresh_ids():
 @pytest.mark.parametrize("seats,each", [(2, 9), (3, 9), (4, 9), (5, 9), (6, 6), (7, 6), (8, 6)])
 def test_setup_nine_cards_each_six_at_six_to_eight(seats, each):
     state = started(seats)
-    assert [len(rules.hand(state, s)) for s in range(seats)] == [each] * seats
+    assert [len(held(state, s)) for s in range(seats)] == [each] * seats
     assert len(state.draw_pile) == 48 - seats * each
 
 
 def test_setup_hand_sizes_are_options_and_checked_against_the_deck():
     state = started(4, cards_each=5)
-    assert len(rules.hand(state, 0)) == 5
+    assert len(held(state, 0)) == 5
     with pytest.raises(RuleError) as caught:
         GAME.validate_options(8, {"copies": 1})
     assert caught.value.code == "invalid_option" and "large_table_cards_each" in caught.value.message
@@ -183,7 +189,7 @@ def test_objective_game_ends_at_three_cards_or_fewer():
     _, state = act(state, 1, "challenge")  # false: seat 0 loses, holding 5 cards
     events, state = act(state, 0, "discard_die", die=0)
     assert types(events) == ["die_discarded", "game_ended"]
-    assert state.phase == rules.OVER and rules.to_act(state) == []
+    assert state.phase == OVER and rules.to_act(state) == []
     assert rules.result(state)["winners"] == [1, 2, 3]
     assert refused(state, 1, "guess", count=1, number=1).code == "game_over"
 
@@ -209,6 +215,20 @@ def test_objective_ranking_by_cards_left_more_is_better():
     _, tied = act(tied, 0, "discard_die", die=2)
     assert rules.result(tied)["winners"] == [1, 3]
     assert [r["rank"] for r in rules.result(tied)["ranking"]] == [1, 1, 3, 4]
+
+
+@pytest.mark.parametrize("name", OPTION_SETS)
+def test_objective_random_games_end_at_three_cards_or_fewer_and_the_most_cards_win(name):
+    """Seeded random games, 2 to 8 players: each ends once a seat has END_AT
+    cards or fewer, and the seats with the most cards win."""
+    bot = GAME.bots["random"]
+    for n in range(3):
+        seats = 2 + (3 * n + len(name)) % 7
+        local = LocalGame("deceptidice", seats, seed=f"objective-{name}-{n}", options=OPTION_SETS[name])
+        local.play_out({seat: bot for seat in range(seats)}, random.Random(n))
+        cards = local.table.result["cards"]
+        assert min(cards) <= END_AT < sorted(cards)[1] + 1
+        assert local.table.result["winners"] == [s for s, c in enumerate(cards) if c == max(cards)]
 
 
 # -- Turns -------------------------------------------------------------------
@@ -244,9 +264,9 @@ def test_dice_sizes_differ_by_at_most_one():
     for cards, count, sizes in [(9, 3, [3, 3, 3]), (7, 3, [3, 2, 2]), (5, 3, [2, 2, 1]), (9, 4, [3, 2, 2, 2]), (4, 4, [1, 1, 1, 1])]:
         seats = 2 if count == 4 else 4
         dice = [[["r1"] * cards]] * seats
-        state = rules.evolve(rolled(dice), rules._roll(rolled(dice)))
+        state = evolve(rolled(dice), roll(rolled(dice)))
         assert [len(d) for d in state.dice[0]] == sizes
-        assert sorted(rules.hand(state, 0)) == sorted(rules.hand(rolled(dice), 0))
+        assert sorted(held(state, 0)) == sorted(held(rolled(dice), 0))
 
 
 def test_dice_are_split_afresh_every_round():
@@ -255,7 +275,7 @@ def test_dice_are_split_afresh_every_round():
     while len(rolls) < 3:
         game = local.table.game
         seat = game.turn
-        if game.phase == rules.DISCARD:
+        if game.phase == DISCARD:
             local.command(seat, {"type": "discard_die", "die": 0})
         elif game.guesses:
             local.command(seat, {"type": "challenge"})
@@ -436,7 +456,7 @@ def test_losing_a_round_the_loser_discards_a_die_face_up():
     discarded = events[0].public
     assert [c["id"] for c in discarded["cards"]] == ["s1d1c0", "s1d1c1"]
     assert [c["number"] for c in discarded["cards"]] == [3, 3]
-    assert discarded["cards_left"] == 4 and len(rules.hand(state, 1)) == 4
+    assert discarded["cards_left"] == 4 and len(held(state, 1)) == 4
     assert state.discards[-1]["cards"] == ("s1d1c0", "s1d1c1")
     assert GAME.view(state, 2)["table"]["discards"][0]["cards"] == [
         {"id": "s1d1c1", "color": "green", "number": 3},

@@ -6,9 +6,10 @@ import pytest
 from games.contract import Deadline, RuleError
 from games.deceptidice import rules
 from games.deceptidice.guesses import Guess
+from games.deceptidice.state import hand as held
 from projections.local import LocalGame
 
-from tests.games.deceptidice.tables import act, refused, rolled, types
+from tests.games.deceptidice.tables import act, refused, rolled, timed, types
 
 DICE = [
     [["r3", "b1"], ["b3"], ["g5", "p6"]],
@@ -20,14 +21,14 @@ DICE = [
 def test_timeouts_deadlines_for_each_step():
     state = rolled(DICE, at=1000)
     assert rules.deadlines(state) == [Deadline(0, 61_000, "turn")]
-    _, state = act(state, 0, "guess", at=5000, count=1, number=1)
+    _, state = timed(state, 0, "guess", 5000, count=1, number=1)
     assert rules.deadlines(state) == [Deadline(1, 65_000, "turn")]
-    _, state = act(state, 1, "challenge", at=7000)
+    _, state = timed(state, 1, "challenge", 7000)
     assert rules.deadlines(state) == [Deadline(1, 67_000, "discard")]
     swapping = rolled(DICE, options={"loser_swap": "player"})
     _, swapping = act(swapping, 0, "guess", count=1, number=1)
     _, swapping = act(swapping, 1, "challenge")
-    _, swapping = act(swapping, 1, "discard_die", at=9000, die=0)
+    _, swapping = timed(swapping, 1, "discard_die", 9000, die=0)
     assert rules.deadlines(swapping) == [Deadline(1, 69_000, "swap")]
     assert rules.deadlines(rolled(DICE, options={"turn_seconds": 0})) == []
 
@@ -57,7 +58,7 @@ def test_timeouts_a_silent_loser_discards_its_smallest_die():
     _, state = act(state, 1, "challenge")  # a lie: seat 0 loses, dice of 2, 1, 2
     events, state = act(state, 0, "timeout")
     assert events[0].type == "die_discarded" and events[0].public["die"] == 1
-    assert len(rules.hand(state, 0)) == 4
+    assert len(held(state, 0)) == 4
 
 
 def test_timeouts_a_silent_loser_does_not_swap():
@@ -66,7 +67,7 @@ def test_timeouts_a_silent_loser_does_not_swap():
     _, state = act(state, 1, "timeout")
     events, after = act(state, 1, "timeout")
     assert types(events) == ["swap_skipped", "rolled"]
-    assert sorted(rules.hand(after, 1)) == sorted(rules.hand(state, 1))
+    assert sorted(held(after, 1)) == sorted(held(state, 1))
 
 
 def test_timeouts_only_for_the_seat_to_act():

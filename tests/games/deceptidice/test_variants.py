@@ -4,7 +4,10 @@ from __future__ import annotations
 import json
 
 from games.deceptidice import GAME, rules
+from games.deceptidice.evolve import evolve
 from games.deceptidice.guesses import Guess, is_higher
+from games.deceptidice.state import GUESSING, OVER, SWAP, State
+from games.deceptidice.state import hand as held
 
 from tests.games.deceptidice.tables import act, hand, refused, rolled, types
 
@@ -122,7 +125,7 @@ def test_variant_vague_guesses_hold_on_any_one_number_or_colour():
 # -- Variant: Swap -----------------------------------------------------------
 
 
-def lost(options: dict, draw_pile=("y1", "y2")) -> rules.State:
+def lost(options: dict, draw_pile=("y1", "y2")) -> State:
     """Seat 1 challenged a true guess and has discarded its first die."""
     _, state = act(rolled(TOPS, options=options, draw_pile=list(draw_pile)), 0, "guess", count=1, number=6)
     _, state = act(state, 1, "challenge")
@@ -132,12 +135,12 @@ def lost(options: dict, draw_pile=("y1", "y2")) -> rules.State:
 
 def test_variant_swap_off_by_default():
     state = lost({})
-    assert state.phase == rules.GUESSING and state.round == 2
+    assert state.phase == GUESSING and state.round == 2
 
 
 def test_variant_swap_the_loser_swaps_with_the_draw_pile():
     state = lost({"loser_swap": "draw_pile", "suits": 5})
-    assert state.phase == rules.SWAP and rules.actions(state, 1) == ["swap", "skip_swap"]
+    assert state.phase == SWAP and rules.actions(state, 1) == ["swap", "skip_swap"]
     before = hand(state, 1)
     events, after = act(state, 1, "swap", card="s1d1c0")
     assert types(events) == ["swapped", "rolled"]
@@ -184,12 +187,12 @@ def test_variant_swap_refusals():
 
 
 def test_variant_swap_not_offered_with_an_empty_draw_pile_or_after_the_end():
-    assert lost({"loser_swap": "draw_pile"}, draw_pile=()).phase == rules.GUESSING
+    assert lost({"loser_swap": "draw_pile"}, draw_pile=()).phase == GUESSING
     dice = [TOPS[0], [["r1"], ["r2"], ["r3", "r4"]], TOPS[2], TOPS[3]]
     _, state = act(rolled(dice, options={"loser_swap": "player"}), 0, "guess", count=1, number=6)
     _, state = act(state, 1, "challenge")
     events, state = act(state, 1, "discard_die", die=2)
-    assert types(events) == ["die_discarded", "game_ended"] and state.phase == rules.OVER
+    assert types(events) == ["die_discarded", "game_ended"] and state.phase == OVER
 
 
 def test_variant_swap_is_unseen_by_the_table():
@@ -206,10 +209,10 @@ def test_variant_swap_is_unseen_by_the_table():
 # -- Variant: Predictable ----------------------------------------------------
 
 
-def started(**options) -> rules.State:
+def started(**options) -> State:
     state = rules.initial_state(4, GAME.validate_options(4, options), "s", GAME.rules_version)
     for event in rules.start(state, at=0):
-        state = rules.evolve(state, event)
+        state = evolve(state, event)
     return state
 
 
@@ -218,7 +221,7 @@ def test_variant_predictable_starting_hands_are_shown():
     for viewer in (0, 3, None):
         seats = GAME.view(state, viewer)["seats"]
         for seat in range(4):
-            assert sorted(c["id"] for c in seats[seat]["shown"]) == sorted(rules.hand(state, seat))
+            assert sorted(c["id"] for c in seats[seat]["shown"]) == sorted(held(state, seat))
     assert all(s["shown"] == [] for s in GAME.view(started(), 0)["seats"])
 
 

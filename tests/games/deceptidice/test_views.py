@@ -6,6 +6,7 @@ import json
 import random
 
 from games.deceptidice import GAME, rules
+from games.deceptidice.state import hand as held
 from projections.local import LocalGame
 
 from tests.games.deceptidice.tables import act, rolled
@@ -75,10 +76,10 @@ def test_what_a_seat_sees_no_other_seat_s_hidden_cards():
         state = local.table.game
         for seat in range(4):
             shown = json.dumps(local.view(seat))
-            mine = set(rules.hand(state, seat))
+            mine = set(held(state, seat))
             public = set(json.dumps(local.view(None)).split('"'))
             for other in range(4):
-                for card in rules.hand(state, other):
+                for card in held(state, other):
                     if card not in mine and card not in public:
                         assert card not in shown
         seat = rules.to_act(state)[0]

@@ -1,0 +1,34 @@
+"""Variant "Predictable": one die revealed each turn, before the guess (the
+starting hands shown are the deal's, in ``dealing``)."""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from games.contract import Event, RuleError
+from games.deceptidice.state import GUESSING, State, card, in_round, named_die
+
+PREDICTABLE = "variant: predictable"
+
+
+def must_reveal(state: State, seat: int) -> bool:
+    """On your turn you reveal one of your dice not yet revealed this round,
+    before you guess."""
+    return (
+        state.options["predictable"]
+        and state.phase == GUESSING
+        and not state.revealed_this_turn
+        and not all(state.revealed[seat])
+    )
+
+
+def reveal(state: State, seat: int, command: Mapping[str, Any]) -> list[Event]:
+    if not state.options["predictable"]:
+        raise RuleError("variant_off", PREDICTABLE, "Dice are revealed one a turn only in the Predictable variant.")
+    in_round(state)
+    if state.revealed_this_turn:
+        raise RuleError("already_revealed", PREDICTABLE, "You revealed a die this turn already.")
+    die = named_die(state, seat, command.get("die"), PREDICTABLE)
+    if state.revealed[seat][die]:
+        raise RuleError("die_already_revealed", PREDICTABLE, f"Your die {die} is revealed already this round.")
+    top = state.dice[seat][die][0]
+    return [Event("die_revealed", public={"seat": seat, "die": die, "card": card(state, top)})]
