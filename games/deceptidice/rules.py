@@ -25,7 +25,6 @@ from games.deceptidice.guessing import guess
 from games.deceptidice.objective import standings
 from games.deceptidice.predictable import must_reveal, reveal
 from games.deceptidice.state import DISCARD, GUESSING, OVER, SWAP, State, current_guess, space
-from games.deceptidice.state import hand as hand  # re-exported: the conformance harness counts cards with it
 from games.deceptidice.swaps import skip_swap, swap
 from games.deceptidice.timeouts import TIMEOUTS, timeout
 from games.options import refuse, with_defaults
