@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Mapping
 
+from games.color_doubt.state import RAINBOW
 from games.kit import at_least
-
-RAINBOW = "rainbow"
 
 
 def random_bot(view: Mapping[str, Any], rng) -> dict:
@@ -73,7 +72,6 @@ def claim_probability(view: Mapping[str, Any]) -> float:
     if matching < need or pool <= 0:
         return 0.0
     return at_least(need, pool, matching, min(unknown_before, pool))
-
 
 
 def _truthful_play(view: Mapping[str, Any]) -> dict | None:

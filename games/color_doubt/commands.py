@@ -1,7 +1,7 @@
 """The shape of each Color Doubt command (marshmallow); legality is ``rules.decide``'s."""
 from marshmallow import Schema, fields, validate
 
-from games.color_doubt.rules import COLORS
+from games.color_doubt.state import COLORS
 
 
 class Play(Schema):

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.color_doubt.rules import State, card_order, last_card_pending, required_count, suits_in_play
+from games.color_doubt.state import State, card_order, last_card_pending, required_count, suits_in_play
 
 
 def view(state: State, seat: int | None) -> dict[str, Any]:

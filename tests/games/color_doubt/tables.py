@@ -1,17 +1,27 @@
 """Color Doubt states set up card by card, for rule tests."""
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
-from games.color_doubt import GAME, rules
+from games.color_doubt import GAME
+from games.color_doubt.evolve import evolve
+from games.color_doubt.rules import decide, initial_state
+from games.color_doubt.state import State
 from games.color_doubt.view import view
 from games.contract import Event
+from tests.games import kit
+
+act = partial(kit.act, GAME)
+refused = partial(kit.refused, GAME)
+types = kit.types
+of = kit.of
 
 
-def dealt(hands: list[list[str]], first: int = 0, options: dict | None = None, aside: list[str] = ()) -> rules.State:
+def dealt(hands: list[list[str]], first: int = 0, options: dict | None = None, aside: list[str] = ()) -> State:
     """A game just dealt: seat n holds ``hands[n]`` (colours), ids ``s<n>c<i>``."""
     seats = len(hands)
-    state = rules.initial_state(seats, GAME.validate_options(seats, options or {}), "test-seed", GAME.rules_version)
+    state = initial_state(seats, GAME.validate_options(seats, options or {}), "test-seed", GAME.rules_version)
     deal = Event(
         "dealt",
         public={"game": 1, "first": first, "hand_size": 0, "set_aside": len(aside)},
@@ -21,33 +31,21 @@ def dealt(hands: list[list[str]], first: int = 0, options: dict | None = None, a
         },
         secret={"set_aside": [{"id": f"aside{i}", "color": color} for i, color in enumerate(aside)]},
     )
-    return rules.evolve(state, deal)
+    return evolve(state, deal)
 
 
-def act(state: rules.State, seat: int, kind: str, **fields) -> tuple[list[Event], rules.State]:
-    """Decide a command and fold its events: (events, state after)."""
-    events = rules.decide(state, {"type": kind, "seat": seat, "at": 0, **fields})
-    for event in events:
-        state = rules.evolve(state, event)
-    return events, state
-
-
-def types(events: list[Event]) -> list[str]:
-    return [event.type for event in events]
-
-
-def world(state: rules.State, commands: list[tuple[int, str, dict]]) -> list[tuple[Event, rules.State]]:
+def world(state: State, commands: list[tuple[int, str, dict]]) -> list[tuple[Event, State]]:
     """Decide ``commands`` (``(seat, kind, fields)``) in turn: each event
     with the state after it."""
     steps = []
     for seat, kind, fields in commands:
-        for event in rules.decide(state, {"type": kind, "seat": seat, "at": 0, **fields}):
-            state = rules.evolve(state, event)
+        for event in decide(state, {"type": kind, "seat": seat, "at": 0, **fields}):
+            state = evolve(state, event)
             steps.append((event, state))
     return steps
 
 
-def observed(steps: list[tuple[Event, rules.State]], viewer: int | None) -> list[tuple[dict, dict]]:
+def observed(steps: list[tuple[Event, State]], viewer: int | None) -> list[tuple[dict, dict]]:
     """What ``viewer`` (``None``: a spectator) is shown of ``steps``: each
     event as its feed shows it, and its view after the event."""
     return [(event.seen_by(viewer), view(state, viewer)) for event, state in steps]

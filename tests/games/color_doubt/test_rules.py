@@ -9,18 +9,13 @@ import pytest
 
 from games import table as tables
 from games.color_doubt import GAME, rules
+from games.color_doubt.state import COLORS, suits_in_play
 from games.color_doubt.view import view
-from games.contract import RuleError
+from games.contract import Deadline, RuleError
 from projections.local import LocalGame
-from tests.games.color_doubt.tables import act, dealt, observed, renamed, types, world
+from tests.games.color_doubt.tables import act, dealt, observed, refused, renamed, types, world
 
 RULES_DOC = Path(__file__).resolve().parents[3] / "docs" / "rules" / "color-doubt.md"
-
-
-def refused(state, seat, kind, **fields) -> RuleError:
-    with pytest.raises(RuleError) as error:
-        rules.decide(state, {"type": kind, "seat": seat, "at": 0, **fields})
-    return error.value
 
 
 def section(heading: str) -> str:
@@ -95,7 +90,7 @@ def test_the_deck_has_seven_suits_of_ten_and_one_rainbow():
     colors = [c["color"] for c in cards]
     assert len(cards) == 71
     assert colors.count("rainbow") == 1
-    assert {color: colors.count(color) for color in rules.COLORS} == {color: 10 for color in rules.COLORS}
+    assert {color: colors.count(color) for color in COLORS} == {color: 10 for color in COLORS}
 
 
 def test_the_deck_suits_and_sizes_are_options():
@@ -389,7 +384,7 @@ def test_two_players_deal_five_suits_and_remove_ten():
     deal = deal_of(LocalGame("color-doubt", 2, seed=4))
     cards = [c for part in deal.private.values() for c in part["hand"]] + deal.secret["set_aside"]
     assert len(cards) == 51
-    assert {c["color"] for c in cards} == set(rules.COLORS[:5]) | {"rainbow"}
+    assert {c["color"] for c in cards} == set(COLORS[:5]) | {"rainbow"}
     assert [len(deal.private[s]["hand"]) for s in (0, 1)] == [20, 20]
 
 
@@ -471,7 +466,7 @@ def test_timeouts_a_silent_seat_on_a_free_lead_lays_one_card_announcing_a_colour
     played = events[0]
     assert played.type == "played" and played.public["count"] == 1
     assert played.private[0]["cards"][0] in ("s0c0", "s0c1")
-    assert state.claim.color in rules.suits_in_play(state, state.options)
+    assert state.claim.color in suits_in_play(state, state.options)
 
 
 def test_timeouts_the_announcement_on_a_free_lead_tells_nothing_of_the_card():
@@ -485,7 +480,7 @@ def test_timeouts_the_announcement_on_a_free_lead_tells_nothing_of_the_card():
 
 def test_timeouts_the_deadline_follows_the_turn_clock():
     state = dealt([["red"], ["blue"], ["green"]], options={"turn_seconds": 30})
-    assert rules.deadlines(state) == [rules.Deadline(0, 30_000, "turn")]
+    assert rules.deadlines(state) == [Deadline(0, 30_000, "turn")]
     off = dealt([["red"], ["blue"], ["green"]], options={"turn_seconds": 0})
     assert rules.deadlines(off) == []
 
