@@ -2,13 +2,22 @@
 
 The package is split by rule: ``deck`` (cards, counts, matching), ``drawing``
 (natural and forced draws, Needle, Bomb, reshuffles), ``playing`` (the play
-command and what follows every play), ``jump_ins`` (the window), ``effects``
-(what each card does), ``stacking``, ``challenges``, ``tokens`` (the bag, the
-token cards, the passive tokens), ``forced_draws`` (the tokens that act on a
-forced draw), ``watchers`` (Snare, Mirror, Sub), ``proc``, ``offers`` (the
-decisions owed before a turn), ``state``/``evolve``/``moves`` (the state and
-its events), ``rules`` (decide and what the service asks), ``view``,
-``commands``, ``bots``.
+command, the cards a seat may play), ``placing`` (what every played card goes
+through: its choices, winning, the black last card), ``jump_ins`` (the window,
+and what follows every play), ``resolving`` (a card acting once its window
+closed: Sub, challenge or effect), ``effects`` (what each card does),
+``stacking``, ``challenges``, ``tokens`` (the bag, the token cards, the
+passive tokens), ``forced_draws`` (the tokens that act on a forced draw),
+``watchers`` (Snare, Mirror, Sub), ``proc``, ``offers`` (the decisions owed
+before a turn), ``state``/``evolve``/``moves`` (the state and its events),
+``rules`` (decide and what the service asks), ``view``, ``commands``,
+``bots``, ``upcasting`` (older logs' events).
+
+Dependencies point one way: each module imports only modules after it in
+``rules``, ``view``, ``playing``, ``jump_ins``, ``resolving``, ``challenges``,
+``effects``, ``placing``, ``stacking``, ``proc``, ``offers``, ``drawing``,
+``watchers``, ``tokens``, ``forced_draws``, ``moves``, ``evolve``, ``state``,
+``deck``.
 """
 from __future__ import annotations
 
@@ -18,6 +27,7 @@ from games.contract import RulesGame
 from games.diez import rules
 from games.diez.bots import BOTS
 from games.diez.commands import SCHEMAS
+from games.diez.evolve import evolve
 from games.diez.state import RULES_VERSION
 from games.diez.view import view
 
@@ -35,7 +45,7 @@ GAME = RulesGame(
     initial_state=rules.initial_state,
     start=rules.start,
     decide=rules.decide,
-    evolve=rules.evolve,
+    evolve=evolve,
     view=view,
     actions=rules.actions,
     to_act=rules.to_act,

@@ -1,23 +1,21 @@
 """What each card does once its jump-in window has closed (rule per card).
 
-``resolve`` handles the card on the table: a [C] card first goes to its
-victim (``challenges.open``); any other card's effect happens at once and the
-next turn begins. ``apply`` is one effect; it returns the seat whose turn
-comes next, so a challenge can add its penalty before that turn begins.
+``apply`` is one effect; it returns the seat whose turn comes next, so a
+challenge can add its penalty before that turn begins. Which effect happens
+when (a Sub's question, a [C] card's challenge first) is ``resolving``'s.
 """
 from __future__ import annotations
 
 from math import ceil
 
-from games.diez import challenges, forced_draws, proc, stacking, tokens, watchers
-from games.diez.deck import CHALLENGEABLE, TOKEN_CARDS
+from games.diez import forced_draws, proc, stacking, tokens, watchers
+from games.diez.deck import TOKEN_CARDS
 from games.diez.drawing import draw
 from games.diez.moves import Moves
-from games.diez.offers import begin_turn
 from games.diez.state import Play, next_seat
+from games.rng import derive
 
 CANCELLED = "cancelled"  # rule "snare": the effect of a snared card
-from games.rng import derive
 
 
 def effect_of(m_or_state, play: Play) -> str:
@@ -30,23 +28,6 @@ def effect_of(m_or_state, play: Play) -> str:
     if kind == "choice":
         return play.effect or "wild"
     return kind
-
-
-def resolve(m: Moves) -> None:
-    """The card in ``state.pending`` acts: first a Sub holder may recolour a
-    wild card; a [C] card then waits for its victim's answer, unless a Mirror
-    sends it back (its player cannot counter it)."""
-    state = m.state
-    play = state.pending
-    sub = watchers.sub_holder(state, play)
-    if sub is not None:
-        watchers.ask_sub(m, sub)
-        return
-    kind = effect_of(m, play)
-    if state.faces[play.card]["kind"] in CHALLENGEABLE and kind != CANCELLED and watchers.mirrored(state, play, kind) is None:
-        challenges.open(m, play, kind)
-        return
-    begin_turn(m, apply(m, play, kind))
 
 
 def apply(m: Moves, play: Play, kind: str) -> int:

@@ -15,12 +15,19 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from games.contract import RuleError
-from games.diez import effects, playing, tokens
+from games.diez import effects, placing, resolving, tokens
 from games.diez.deck import copies, identical, is_mundane
 from games.diez.moves import Moves
 from games.diez.state import WINDOW, Play, State, next_seat
 
 RULE = "jumping-in"
+
+
+def after_play(m: Moves) -> None:
+    """What follows every play, in turn or a jump-in: rule "winning" (and the
+    black last card), then the card's window opens or it acts at once."""
+    if not placing.last_card(m):
+        open_or_resolve(m)
 
 
 def open_or_resolve(m: Moves) -> None:
@@ -29,7 +36,7 @@ def open_or_resolve(m: Moves) -> None:
     play = state.pending
     asked = asked_seats(state, play) if claim_possible(state, play) else ()
     if not asked:
-        effects.resolve(m)
+        resolving.resolve(m)
         return
     m.add(
         "window_opened",
@@ -110,9 +117,9 @@ def jump_in(m: Moves, command: Mapping[str, Any]) -> None:
         )
     if command.get("pile") not in (None, play.pile):
         raise RuleError("unknown_pile", RULE, f"A jump-in goes on pile {play.pile}, on the card it jumps on.")
-    public, private = playing.choices(state, seat, face, command, play.pile, on_stack=False)
-    playing.place(m, seat, face, play.pile, public, private, jump_in=True)
-    playing.after_play(m)
+    public, private = placing.choices(state, seat, face, command, play.pile, on_stack=False)
+    placing.place(m, seat, face, play.pile, public, private, jump_in=True)
+    after_play(m)
 
 
 def pass_(m: Moves, seat: int) -> None:
@@ -124,4 +131,4 @@ def pass_(m: Moves, seat: int) -> None:
     m.add("passed", {"seat": seat})
     if not m.state.asked:
         m.add("window_closed")
-        effects.resolve(m)
+        resolving.resolve(m)

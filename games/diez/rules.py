@@ -8,9 +8,8 @@ from itertools import count
 from typing import Any, Callable, Mapping
 
 from games.contract import Deadline, Event, Option, RuleError
-from games.diez import challenges, drawing, effects, jump_ins, offers, playing, proc, stacking, tokens, watchers
+from games.diez import challenges, drawing, jump_ins, offers, playing, proc, resolving, stacking, tokens, watchers
 from games.diez.deck import DECK_OPTIONS, WHITE, color_totals, faces, shuffled_deck
-from games.diez.evolve import evolve  # noqa: F401 (the game's evolve, with decide)
 from games.diez.moves import Moves
 from games.diez.state import CHALLENGE, DRAWN, GIVING, LINK, MAGNET, OVER, SEARCH, SUB, TURN, WINDOW, State, drawable, next_seat
 from games.options import refuse, with_defaults
@@ -157,7 +156,7 @@ def _give_card(m: Moves, command: Mapping[str, Any]) -> None:
 
 def _choose_color(m: Moves, command: Mapping[str, Any]) -> None:
     watchers.choose_color(m, command["seat"], command.get("color"))
-    effects.resolve(m)
+    resolving.resolve(m)
 
 
 def _pass(m: Moves, command: Mapping[str, Any]) -> None:
@@ -166,7 +165,7 @@ def _pass(m: Moves, command: Mapping[str, Any]) -> None:
     state, seat = m.state, command["seat"]
     if state.phase == SUB:
         watchers.decline_sub(m, seat)
-        effects.resolve(m)
+        resolving.resolve(m)
     elif state.phase in (MAGNET, LINK):
         offers.decline(m, seat)
     else:

@@ -9,14 +9,12 @@ left in the bag. Only which token a draw from the bag gives is random.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import Any, Mapping
 
 from games.contract import RuleError
+from games.diez.moves import Moves
+from games.diez.state import Play, State
 from games.rng import derive
-
-if TYPE_CHECKING:  # pragma: no cover
-    from games.diez.moves import Moves
-    from games.diez.state import Play, State
 
 RULE = "tokens"
 MAX_HELD = 3  # "A player can only carry 3 tokens at one time."
@@ -29,7 +27,7 @@ ACTIONS = ("give", "remove")
 UNDERLINED = ("6", "9")
 
 
-def enabled(state: "State") -> bool:
+def enabled(state: State) -> bool:
     """Whether this game plays with tokens. A game created before tokens
     existed has no such option in its log: it replays without them."""
     return bool(state.options.get("tokens", False))
@@ -39,14 +37,14 @@ def full_bag() -> tuple[str, ...]:
     return tuple(sorted(token for token, count in BAG.items() for _ in range(count)))
 
 
-def may_receive(state: "State", giver: int, seat: int) -> bool:
+def may_receive(state: State, giver: int, seat: int) -> bool:
     """Rules "tokens" and "block": at most three each; a Block keeps out
     tokens from others, not those a player gives itself."""
     held = state.tokens[seat]
     return len(held) < MAX_HELD and (seat == giver or "block" not in held)
 
 
-def recipients(state: "State", giver: int) -> list[int]:
+def recipients(state: State, giver: int) -> list[int]:
     """Who a token the ``giver`` obtained may go to, in seat order: tokens
     "are given to other players (or yourself)"; "If everybody else already
     has 3 (or is blocked), you MUST give it to yourself." Empty when nobody
@@ -59,14 +57,14 @@ def recipients(state: "State", giver: int) -> list[int]:
     return [giver] if may_receive(state, giver, giver) else []
 
 
-def open_to_gifts(state: "State") -> bool:
+def open_to_gifts(state: State) -> bool:
     """Rule "tokens": does some player hold fewer than 3 tokens and no Block?
     "If every player already has 3 tokens (or Blocks), you can only remove a
     token": the player's own Block counts too."""
     return any(len(held) < MAX_HELD and "block" not in held for held in state.tokens)
 
 
-def token_actions(state: "State", seat: int) -> list[str]:
+def token_actions(state: State, seat: int) -> list[str]:
     """Rule "token": draw and give a token, or remove one. "If every player
     already has 3 tokens (or Blocks), you can only remove a token. If nobody
     has tokens, you can only add one." Rules 1: a Block holder with room
@@ -82,7 +80,7 @@ def token_actions(state: "State", seat: int) -> list[str]:
 # -- the choices made when a token card is played --------------------------------
 
 
-def choices(state: "State", seat: int, acts_as: str, use) -> dict[str, Any]:
+def choices(state: State, seat: int, acts_as: str, use) -> dict[str, Any]:
     """The checked token choices of a card acting as ``acts_as`` (public
     fields of the play). ``use(name)`` takes a field of the command."""
     if acts_as == "token":
@@ -123,7 +121,7 @@ def choices(state: "State", seat: int, acts_as: str, use) -> dict[str, Any]:
     return {}
 
 
-def default_choices(state: "State", seat: int, acts_as: str) -> dict[str, Any]:
+def default_choices(state: State, seat: int, acts_as: str) -> dict[str, Any]:
     """The token choices of a play the timeout policy makes, exactly those
     ``choices`` asks for: give rather than remove; otherwise the first token
     of the first holder in seat order (another player's, for Steal, which
@@ -149,7 +147,7 @@ def _why(possible: list[str]) -> str:
     return "both are open"
 
 
-def check_held(state: "State", source: Any, token: Any, rule: str) -> None:
+def check_held(state: State, source: Any, token: Any, rule: str) -> None:
     """A play naming ``token`` held by seat ``source`` (Token, Steal, Proc)."""
     if not isinstance(source, int) or isinstance(source, bool) or not 0 <= source < state.seats:
         raise RuleError("token_holder_required", rule, "Name the token (token) and the seat holding it (token_from).")
@@ -160,7 +158,7 @@ def check_held(state: "State", source: Any, token: Any, rule: str) -> None:
 # -- effects ---------------------------------------------------------------------
 
 
-def card_effect(m: "Moves", play: "Play", kind: str) -> None:
+def card_effect(m: Moves, play: Play, kind: str) -> None:
     """The token effect of a Token, Steal or Drop All card (or a Choice
     acting as Token). Choices are checked again: the table may have changed
     since the card was played."""
@@ -193,7 +191,7 @@ def card_effect(m: "Moves", play: "Play", kind: str) -> None:
             m.add("tokens_dropped", {"seat": seat, "from": source, "tokens": list(state.tokens[source])})
 
 
-def draw_token(m: "Moves", seat: int) -> str:
+def draw_token(m: Moves, seat: int) -> str:
     """A token drawn from the bag at random, shown to everyone."""
     state = m.state
     token = derive(state.seed, "token", state.serial).choice(state.bag)
@@ -201,7 +199,7 @@ def draw_token(m: "Moves", seat: int) -> str:
     return token
 
 
-def give(m: "Moves", seat: int, to: Any) -> None:
+def give(m: Moves, seat: int, to: Any) -> None:
     """The ``give_token`` command: the token just drawn goes to ``to``."""
     state = m.state
     if state.giving is None or state.giving_seat != seat:
@@ -217,39 +215,39 @@ def give(m: "Moves", seat: int, to: Any) -> None:
     m.add("token_given", {"seat": seat, "to": to, "token": state.giving})
 
 
-def holds(state: "State", seat: int, token: str) -> bool:
+def holds(state: State, seat: int, token: str) -> bool:
     """Does ``seat`` hold ``token`` (in a game played with tokens)?"""
     return enabled(state) and token in state.tokens[seat]
 
 
-def silenced(state: "State", seat: int) -> bool:
+def silenced(state: State, seat: int) -> bool:
     """Rule "silence": the holder may not stack or jump in."""
     return holds(state, seat, "silence")
 
 
-def linked(state: "State", seat: int) -> bool:
+def linked(state: State, seat: int) -> bool:
     """Rule "link": the holder may play an underlined number on another."""
     return holds(state, seat, "link")
 
 
-def wild_proc(state: "State", face: Mapping[str, Any]) -> bool:
+def wild_proc(state: State, face: Mapping[str, Any]) -> bool:
     """Rule "proc" (Sub), rules 2: a Proc that may name a Sub in play "acts
     as a Wild" when it does, so it may go on any pile (off a stack: Sub is
     not Stackable). Rules 1: it had to match the pile."""
     return state.rules >= 2 and face["kind"] == "proc" and enabled(state) and any("sub" in held for held in state.tokens)
 
 
-def underlined(state: "State", face: Mapping[str, Any]) -> bool:
+def underlined(state: State, face: Mapping[str, Any]) -> bool:
     """RULES-NOTES: the underlined numbers are 6 and 9 (option ``underlined``)."""
     return face["kind"] == "number" and str(face["number"]) in state.options.get("underlined", UNDERLINED)
 
 
-def revealed(state: "State", seat: int) -> bool:
+def revealed(state: State, seat: int) -> bool:
     """Rule "reveal": the holder's hand lies face up on the table."""
     return holds(state, seat, "reveal")
 
 
-def bag_counts(state: "State") -> Mapping[str, int]:
+def bag_counts(state: State) -> Mapping[str, int]:
     counts: dict[str, int] = {}
     for token in state.bag:
         counts[token] = counts.get(token, 0) + 1

@@ -10,13 +10,19 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
+from functools import partial
 
-import pytest
-
-from games.contract import Event, RuleError
+from games.contract import Event
 from games.diez import GAME, rules
 from games.diez.deck import COLORS, COUNTS, WHITE, WILD
-from games.diez.state import State
+from games.diez.evolve import evolve
+from games.diez.state import Pile, State
+from tests.games import kit
+
+act = partial(kit.act, GAME)
+refused = partial(kit.refused, GAME)
+types = kit.types
+of = kit.of
 
 
 def face(spec: str, card_id: str) -> dict:
@@ -59,15 +65,7 @@ def dealt(
         private={seat: {"hand": [face(spec, f"s{seat}c{i}") for i, spec in enumerate(hand)]} for seat, hand in enumerate(hands)},
         secret={"draw_pile": [face(spec, f"d{i}") for i, spec in enumerate(draw)]},
     )
-    return rules.evolve(state, deal)
-
-
-def act(state: State, seat: int, kind: str, **fields) -> tuple[list[Event], State]:
-    """Decide a command and fold its events: (events, state after)."""
-    events = rules.decide(state, {"type": kind, "seat": seat, "at": 0, **fields})
-    for event in events:
-        state = rules.evolve(state, event)
-    return events, state
+    return evolve(state, deal)
 
 
 def pass_all(state: State) -> State:
@@ -77,18 +75,12 @@ def pass_all(state: State) -> State:
     return state
 
 
-def types(events: list[Event]) -> list[str]:
-    return [event.type for event in events]
-
-
 def hand(state: State, seat: int) -> list[str]:
     return list(state.hands[seat])
 
 
 def with_pile(state: State, spec: str, card_id: str = "x") -> State:
     """``state`` with one more discard pile, topped by ``spec`` (as after a Cut Deck)."""
-    from games.diez.state import Pile
-
     card = face(spec, card_id)
     fields = dict(state.__dict__)
     fields.update(piles=state.piles + (Pile((card_id,), (card["color"],)),), faces={**state.faces, card_id: card})
@@ -120,9 +112,3 @@ def play(state, seat=0, **fields):
         more, state = act(state, state.asked[0], "pass")
         events += more
     return events, state
-
-
-def refused(state, seat, kind, **fields) -> RuleError:
-    with pytest.raises(RuleError) as error:
-        act(state, seat, kind, **fields)
-    return error.value

@@ -3,19 +3,10 @@ discard piles, Revive, Stitch Deck, Mulligan, Flush, Needle played, and the
 token cards (no effect until the token issue)."""
 from __future__ import annotations
 
-import pytest
-
-from games.contract import RuleError
 from games.diez import rules
-from tests.games.diez.tables import act, dealt, pass_all, play, table, types, with_pile
+from tests.games.diez.tables import act, dealt, of, pass_all, play, refused, table, types, with_pile
 
 DRAW = ["blue 1", "blue 2", "blue 3", "blue 4", "blue 5", "blue 6", "blue 7", "blue 8"]
-
-
-def refused(state, seat, kind, **fields) -> RuleError:
-    with pytest.raises(RuleError) as error:
-        rules.decide(state, {"type": kind, "seat": seat, "at": 0, **fields})
-    return error.value
 
 
 def after(hands, card="s0c0", start="red 5", draw=DRAW, **fields):
@@ -70,7 +61,7 @@ def test_trade_the_new_hands_are_shown_to_their_owners_only():
     state = dealt([["trade", "red 1"], ["green 1"], ["green 4"]], draw=DRAW)
     _, state = act(state, 0, "play", card="s0c0")
     events, _ = passes(state)
-    traded = next(e for e in events if e.type == "hands_traded")
+    traded = of(events, "hands_traded")[0]
     assert traded.public == {"seats": [0, 1]}
     assert traded.private[0]["hand"][0]["id"] == "s1c0" and traded.private[1]["hand"][0]["id"] == "s0c1"
 
@@ -121,8 +112,8 @@ def test_share_the_draw_is_forced_double_then_hex_add_to_it():
     state = table(hands, held=[[], ["double", "hex"], []])
     events, state = play(state)
     # 4 cards level 2 against 10; doubled, then one more for the Hex
-    assert [e.public for e in events if e.type == "token_triggered"] == [{"seat": 1, "token": "double", "count": 8}]
-    assert next(e for e in events if e.type == "cards_shared").public == {"seat": 1, "source": 2, "count": 9}
+    assert [e.public for e in of(events, "token_triggered")] == [{"seat": 1, "token": "double", "count": 8}]
+    assert of(events, "cards_shared")[0].public == {"seat": 1, "source": 2, "count": 9}
     assert [len(h) for h in state.hands] == [1, 11, 1] and state.tokens[1] == ("hex",) and "double" in state.bag
     assert state.turn == 1
 
@@ -138,7 +129,7 @@ def test_share_a_magnet_holder_may_be_given_a_card_the_drawer_was_made_to_take()
     hands = [["red share", "red 1"], ["green 1"], ["green 3"] * 6]
     state = table(hands, held=[["magnet"], [], []])
     events, state = play(state)
-    shared = next(e for e in events if e.type == "cards_shared")
+    shared = of(events, "cards_shared")[0]
     assert state.phase == "magnet" and rules.to_act(state) == [1] and state.offers[0].holders == (0,)
     assert state.offers[0].cards == tuple(shared.private[2]["ids"])
     _, state = act(state, 1, "give_card", card=state.offers[0].cards[0], to=0)
@@ -239,7 +230,7 @@ def test_mulligan_discards_onto_the_draw_pile_and_draws_as_many():
     while state.phase == "window":
         more, state = act(state, state.asked[0], "pass")
         events += more
-    discarded = next(e for e in events if e.type == "mulligan_discarded")
+    discarded = of(events, "mulligan_discarded")[0]
     assert discarded.public == {"seat": 0, "count": 2} and discarded.private == {0: {"ids": ["s0c1", "s0c2"]}}
     assert sorted(discarded.secret["draw_pile"]) == sorted([f"d{i}" for i in range(8)] + ["s0c1", "s0c2"])
     assert len(state.hands[0]) == 3 and "s0c3" in state.hands[0]

@@ -1,19 +1,10 @@
 """Rule "challenging", and each [C] card: Dagger, Draw 4, Draw Color, Choice."""
 from __future__ import annotations
 
-import pytest
-
-from games.contract import RuleError
 from games.diez import rules
-from tests.games.diez.tables import act, dealt, pass_all, types
+from tests.games.diez.tables import act, dealt, of, pass_all, refused, types
 
 DRAW = [f"blue {n}" for n in range(1, 10)] + [f"yellow {n}" for n in range(1, 10)] + ["green 1", "green 2", "green 3"]
-
-
-def refused(state, seat, kind, **fields) -> RuleError:
-    with pytest.raises(RuleError) as error:
-        rules.decide(state, {"type": kind, "seat": seat, "at": 0, **fields})
-    return error.value
 
 
 def played(hand0, card="s0c0", start="red 5", draw=DRAW, others=None, **fields):
@@ -172,7 +163,7 @@ def test_draw_color_challenged_player_loses_is_affected():
 def test_draw_color_challenged_challenger_loses_is_affected_then_draws_two():
     state = played(["draw_color", "green 9"], color="yellow")
     events, state = act(state, 1, "challenge")
-    counts = [e.public["count"] for e in events if e.type == "drew"]
+    counts = [e.public["count"] for e in of(events, "drew")]
     assert counts == [10, 2] and state.turn == 2
 
 

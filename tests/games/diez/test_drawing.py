@@ -1,17 +1,8 @@
 """Rules "drawing", "reshuffling", "needle" and "bomb"."""
 from __future__ import annotations
 
-import pytest
-
-from games.contract import RuleError
 from games.diez import rules
-from tests.games.diez.tables import act, dealt, pass_all, types
-
-
-def refused(state, seat, kind, **fields) -> RuleError:
-    with pytest.raises(RuleError) as error:
-        rules.decide(state, {"type": kind, "seat": seat, "at": 0, **fields})
-    return error.value
+from tests.games.diez.tables import act, dealt, pass_all, refused, types
 
 
 def test_drawing_naturally_until_a_playable_card_then_play_it():

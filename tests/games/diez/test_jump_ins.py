@@ -1,19 +1,10 @@
 """Rule "jumping-in" and its window, and Stop's jump-in."""
 from __future__ import annotations
 
-import pytest
-
-from games.contract import RuleError
 from games.diez import rules
-from tests.games.diez.tables import act, dealt, pass_all, types
+from tests.games.diez.tables import act, dealt, pass_all, refused, types
 
 DRAW = ["blue 1", "blue 2", "blue 3", "blue 4", "blue 5", "blue 6"]
-
-
-def refused(state, seat, kind, **fields) -> RuleError:
-    with pytest.raises(RuleError) as error:
-        rules.decide(state, {"type": kind, "seat": seat, "at": 0, **fields})
-    return error.value
 
 
 def four(hands, **kw):

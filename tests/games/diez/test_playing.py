@@ -2,17 +2,8 @@
 the mundane cards (Number, Dek & El, White, Blank) and Wild."""
 from __future__ import annotations
 
-import pytest
-
-from games.contract import RuleError
 from games.diez import rules
-from tests.games.diez.tables import act, dealt, pass_all, types
-
-
-def refused(state, seat, kind, **fields) -> RuleError:
-    with pytest.raises(RuleError) as error:
-        rules.decide(state, {"type": kind, "seat": seat, "at": 0, **fields})
-    return error.value
+from tests.games.diez.tables import act, dealt, pass_all, refused, types
 
 
 # -- matching --------------------------------------------------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from games.diez import rules
 from games.diez.view import view
-from tests.games.diez.tables import act, play, refused, table, types
+from tests.games.diez.tables import act, of, play, refused, table, types
 
 WHITES = ["blue 1", "white 2", "blue 3", "white 4"]
 
@@ -43,14 +43,14 @@ def test_proc_trap_tokens_stay_where_they_are():
 def test_proc_hex_the_next_player_draws_one_card_per_token_it_holds():
     state = proc_table([[], ["magnet", "snare"], ["hex"]])
     events, state = play(state, token="hex", token_from=2)
-    assert [(e.public["seat"], e.public["count"]) for e in events if e.type == "drew"] == [(1, 2)]
+    assert [(e.public["seat"], e.public["count"]) for e in of(events, "drew")] == [(1, 2)]
     assert state.tokens[2] == ("hex",)
 
 
 def test_proc_magnet_the_player_gives_one_of_its_cards_to_the_next_player():
     state = proc_table([[], [], ["magnet"]])
     events, state = play(state, token="magnet", token_from=2, give="s0c2")
-    given = next(e for e in events if e.type == "card_given")
+    given = of(events, "card_given")[0]
     assert given.public == {"seat": 0, "to": 1, "cause": "proc"} and set(given.private) == {0, 1}
     assert state.hands[0] == ("s0c1",) and "s0c2" in state.hands[1]
     assert refused(proc_table([[], [], ["magnet"]]), 0, "play", card="s0c0", token="magnet", token_from=2, give="s1c0").code == "card_not_in_hand"
@@ -71,7 +71,7 @@ def test_proc_snare_acts_as_a_stop_on_a_stack():
 def test_proc_mirror_sends_the_stack_back_to_the_seat_that_put_it_on_the_player():
     state = stack_table([[], [], ["mirror"]])
     events, state = play(state, 1, card="s1c0", token="mirror", token_from=2)
-    assert [(e.public["seat"], e.public["count"]) for e in events if e.type == "drew"] == [(0, 2)]
+    assert [(e.public["seat"], e.public["count"]) for e in of(events, "drew")] == [(0, 2)]
     assert state.stack is None and state.turn == 2
 
 
@@ -99,7 +99,7 @@ def test_proc_block_discards_the_block_then_may_replace_it_from_the_bag():
 def test_proc_reveal_shows_the_next_players_hand_to_the_player_for_that_moment_only():
     state = proc_table([[], [], ["reveal"]])
     events, state = play(state, token="reveal", token_from=2)
-    peek = next(e for e in events if e.type == "hand_peeked")
+    peek = of(events, "hand_peeked")[0]
     assert peek.public == {"seat": 0, "of": 1} and set(peek.private) == {0}
     assert [c["id"] for c in peek.private[0]["hand"]] == ["s1c0", "s1c1"]
     assert "hand" not in view(state, 0)["seats"][1]
@@ -156,7 +156,7 @@ def test_proc_a_choice_may_act_as_proc():
 def test_mirror_a_proc_of_hex_on_the_holder_makes_the_player_draw():
     state = proc_table([["block"], ["mirror", "silence"], ["hex"]])
     events, state = play(state, token="hex", token_from=2)
-    assert [(e.public["seat"], e.public["count"]) for e in events if e.type == "drew"] == [(0, 1)]
+    assert [(e.public["seat"], e.public["count"]) for e in of(events, "drew")] == [(0, 1)]
     assert state.tokens[1] == ("silence",)
 
 
@@ -176,7 +176,7 @@ def test_proc_sub_a_proc_that_may_act_as_a_wild_is_a_playable_card():
     hands = [["proc", "green 1"], ["green 2"], ["green 3"]]
     state = table(hands, held=[[], [], ["sub"]], start="red 5", draw=["blue 1", "blue 2", "red 3"])
     events, state = act(state, 0, "draw")
-    assert [e.public["count"] for e in events if e.type == "drew"] == [1]
+    assert [e.public["count"] for e in of(events, "drew")] == [1]
 
 
 def test_proc_sub_under_rules_1_the_proc_must_match_the_pile():
@@ -191,5 +191,5 @@ def test_timeouts_a_forced_proc_that_goes_on_only_as_a_wild_names_the_sub():
     hands = [["proc", "green 1"], ["green 2"], ["green 3"]]
     state = table(hands, held=[[], ["hex"], ["sub"]], start="red 5", draw=[])
     events, state = act(state, 0, "timeout")
-    played = next(e for e in events if e.type == "played")
+    played = of(events, "played")[0]
     assert (played.public["token"], played.public["token_from"], played.public["color"]) == ("sub", 2, "red")

@@ -3,17 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from games.contract import RuleError
 from games.diez import rules
-from tests.games.diez.tables import act, dealt, pass_all, with_pile
+from tests.games.diez.tables import act, dealt, pass_all, refused, with_pile
 
 DRAW = ["blue 1", "blue 2", "blue 3", "blue 4", "blue 5", "blue 6", "blue 7", "blue 8", "blue 9", "yellow 1", "yellow 2"]
-
-
-def refused(state, seat, kind, **fields) -> RuleError:
-    with pytest.raises(RuleError) as error:
-        rules.decide(state, {"type": kind, "seat": seat, "at": 0, **fields})
-    return error.value
 
 
 def stacked(hands, **kw):

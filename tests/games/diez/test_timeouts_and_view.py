@@ -9,7 +9,7 @@ from games.diez import GAME, rules
 from games.diez.deck import COLORS, COUNTS, WILD
 from games.diez.view import view
 from projections.local import START_AT, LocalGame
-from tests.games.diez.tables import act, dealt, pass_all, table, types
+from tests.games.diez.tables import act, dealt, of, pass_all, table, types
 
 TIMEOUT_GAMES = 20
 
@@ -171,7 +171,7 @@ def test_timeouts_a_forced_steal_by_a_seat_that_cannot_receive_a_token_takes_non
         state = table([["green steal", "red 1"], ["blue 1"], ["blue 2"]], held=held, start="green 5", draw=[], version=version)
         assert rules.deadlines(state)[0].seat == 0
         events, after = act(state, 0, "timeout")
-        played = next(e for e in events if e.type == "played")
+        played = of(events, "played")[0]
         assert played.public["card"]["kind"] == "steal" and "token" not in played.public
         after = pass_all(after)
         assert after.tokens == state.tokens and after.turn == 1

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from games.diez import rules, tokens
 from games.diez.view import view
-from tests.games.diez.tables import act, pass_all, play, refused, table, types
+from tests.games.diez.tables import act, of, pass_all, play, refused, table, types
 
 def test_tokens_the_bag_holds_24_tokens_of_the_kinds_in_rules_notes():
     state = table([["red 1"], ["green 1"]])
@@ -27,8 +27,8 @@ def test_token_draws_a_token_and_gives_it_to_the_only_player_who_may_take_it():
     held = [["magnet", "magnet", "magnet"], ["hex", "hex", "mirror"], []]
     state = table([["red token", "red 1"], ["green 1"], ["green 2"]], held=held)
     events, state = play(state, token_action="give")
-    drawn = next(e for e in events if e.type == "token_drawn").public["token"]
-    assert [e.public for e in events if e.type == "token_given"] == [{"seat": 0, "to": 2, "token": drawn}]
+    drawn = of(events, "token_drawn")[0].public["token"]
+    assert [e.public for e in of(events, "token_given")] == [{"seat": 0, "to": 2, "token": drawn}]
     assert state.tokens[2] == (drawn,) and state.turn == 1
 
 
@@ -62,14 +62,14 @@ def test_tokens_under_rules_1_a_drawn_token_must_go_to_another_player_while_one_
     assert (error.code, error.rule) == ("recipient_not_allowed", "tokens")
     held = [[], ["hex", "hex", "mirror"], []]
     events, state = play(table([["red token", "red 1"], ["green 1"], ["green 2"]], held=held, version=1), token_action="give")
-    assert [e.public["to"] for e in events if e.type == "token_given"] == [2]  # at once: the only other seat
+    assert [e.public["to"] for e in of(events, "token_given")] == [2]  # at once: the only other seat
 
 
 def test_token_goes_to_its_drawer_when_everybody_else_has_three_or_a_block():
     held = [[], ["hex", "hex", "magnet"], ["block"]]
     state = table([["red token", "red 1"], ["green 1"], ["green 2"]], held=held)
     events, state = play(state, token_action="give")
-    given = next(e for e in events if e.type == "token_given")
+    given = of(events, "token_given")[0]
     assert given.public["to"] == 0 and len(state.tokens[0]) == 1
 
 
@@ -90,7 +90,7 @@ def test_tokens_under_rules_1_a_block_holder_may_give_to_itself_when_every_playe
     state = table([["red token", "red 1"], ["green 1"], ["green 2"]], held=held, version=1)
     assert tokens.token_actions(state, 0) == ["give", "remove"]
     events, state = play(state, token_action="give")
-    assert [e.public["to"] for e in events if e.type == "token_given"] == [0] and len(state.tokens[0]) == 2
+    assert [e.public["to"] for e in of(events, "token_given")] == [0] and len(state.tokens[0]) == 2
 
 
 def test_token_only_gives_when_nobody_holds_a_token():
@@ -104,7 +104,7 @@ def test_token_removes_a_token_from_any_player_back_to_the_bag():
     state = table([["red token", "red 1"], ["green 1"], ["green 2"]], held=[[], ["hex", "silence"], []])
     assert refused(state, 0, "play", card="s0c0").code == "token_action_required"
     events, state = play(state, token_action="remove", token_from=1, token="silence")
-    assert [e.public for e in events if e.type == "token_removed"] == [{"seat": 0, "from": 1, "token": "silence"}]
+    assert [e.public for e in of(events, "token_removed")] == [{"seat": 0, "from": 1, "token": "silence"}]
     assert state.tokens[1] == ("hex",) and state.bag.count("silence") == 2
 
 
@@ -141,7 +141,7 @@ def test_steal_takes_a_token_from_another_player():
     state = table([["green steal", "green 1"], ["red 1"], ["red 2"]], start="green 5", held=[[], [], ["reveal", "hex"]])
     assert refused(state, 0, "play", card="s0c0").code == "token_holder_required"
     events, state = play(state, token_from=2, token="reveal")
-    assert [e.public for e in events if e.type == "token_stolen"] == [{"seat": 0, "from": 2, "token": "reveal"}]
+    assert [e.public for e in of(events, "token_stolen")] == [{"seat": 0, "from": 2, "token": "reveal"}]
     assert state.tokens == (("reveal",), (), ("hex",))
 
 
@@ -162,7 +162,7 @@ def test_drop_all_removes_every_token_of_one_player():
     state = table([["drop_all", "red 1"], ["green 1"], ["green 2"]], held=[["hex"], ["double", "snare", "block"], []])
     assert refused(state, 0, "play", card="s0c0", color="red").code == "token_holder_required"
     events, state = play(state, color="red", token_from=1)
-    dropped = next(e for e in events if e.type == "tokens_dropped")
+    dropped = of(events, "tokens_dropped")[0]
     assert dropped.public == {"seat": 0, "from": 1, "tokens": ["double", "snare", "block"]}
     assert state.tokens == (("hex",), (), ()) and len(state.bag) == 23
 
@@ -194,7 +194,7 @@ def test_double_doubles_a_forced_draw_then_is_used_up():
     state = table([["red draw_two", "red 1"], ["green 1", "green 3"], ["green 2"]], held=[[], ["double"], []])
     _, state = play(state)
     events, state = act(state, 1, "draw")
-    assert sum(e.public["count"] for e in events if e.type == "drew") == 4
+    assert sum(e.public["count"] for e in of(events, "drew")) == 4
     assert state.tokens[1] == () and "double" in state.bag
 
 
@@ -203,7 +203,7 @@ def test_double_two_doubles_double_once():
     state = table([["red draw_two", "red 1"], ["green 1", "green 3"], ["green 2"]], held=[[], ["double", "double"], []])
     _, state = play(state)
     events, state = act(state, 1, "draw")
-    assert sum(e.public["count"] for e in events if e.type == "drew") == 4 and state.tokens[1] == ("double",)
+    assert sum(e.public["count"] for e in of(events, "drew")) == 4 and state.tokens[1] == ("double",)
 
 
 def test_hex_a_forced_draw_draws_one_more_per_hex_held_after_double():
@@ -211,14 +211,14 @@ def test_hex_a_forced_draw_draws_one_more_per_hex_held_after_double():
     state = table([["red draw_two", "red 1"], ["green 1", "green 3"], ["green 2"]], held=held)
     _, state = play(state)
     events, state = act(state, 1, "draw")
-    assert sum(e.public["count"] for e in events if e.type == "drew") == 2 * 2 + 2
+    assert sum(e.public["count"] for e in of(events, "drew")) == 2 * 2 + 2
     assert state.tokens[1] == ("hex", "hex")
 
 
 def test_hex_does_not_act_on_a_draw_of_ones_own():
     state = table([["red 1"], ["green 1", "green 3"], ["green 2"]], held=[["hex", "hex"], [], []])
     events, state = act(state, 0, "draw")
-    assert [e.public["count"] for e in events if e.type == "drew"] == [1]
+    assert [e.public["count"] for e in of(events, "drew")] == [1]
 
 
 def test_timeouts_a_silent_player_gives_its_token_to_the_next_seat_that_may_take_it():
@@ -227,7 +227,7 @@ def test_timeouts_a_silent_player_gives_its_token_to_the_next_seat_that_may_take
     _, state = play(state, token_action="give")
     assert rules.deadlines(state)[0].kind == "giving"
     events, state = act(state, 0, "timeout")
-    assert [e.public["to"] for e in events if e.type == "token_given"] == [2] and state.turn == 1
+    assert [e.public["to"] for e in of(events, "token_given")] == [2] and state.turn == 1
 
 
 def test_timeouts_a_forced_play_of_a_token_card_makes_the_token_choices_itself():
@@ -236,7 +236,7 @@ def test_timeouts_a_forced_play_of_a_token_card_makes_the_token_choices_itself()
     state = table([["red token", "red 1"], ["green 1"], ["green 2"]], held=[["hex"] * 3, ["magnet"] * 3, ["snare"] * 3])
     state = replace(state, draw_pile=())
     events, state = act(state, 0, "timeout")
-    played = next(e for e in events if e.type == "played")
+    played = of(events, "played")[0]
     assert played.public["token_action"] == "remove" and played.public["token_from"] == 0
 
 
@@ -271,7 +271,7 @@ def test_magnet_a_forced_drawer_may_give_one_drawn_card_to_the_holder():
     assert [c["id"] for c in view(state, 1)["offered"]] == ["d0", "d1"] and "offered" not in view(state, 2)
     assert view(state, 0)["table"]["offer"] == {"kind": "magnet", "seat": 1, "holders": [2]}
     events, state = act(state, 1, "give_card", card="d1", to=2)
-    given = next(e for e in events if e.type == "card_given")
+    given = of(events, "card_given")[0]
     assert given.public == {"seat": 1, "to": 2, "cause": "magnet"} and set(given.private) == {1, 2}
     assert state.hands[2] == ("s2c0", "d1") and state.tokens[2] == ("magnet",) and state.turn == 2
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from games.diez import rules
 from games.diez.view import view
-from tests.games.diez.tables import act, play, refused, table, types
+from tests.games.diez.tables import act, of, play, refused, table, types
 
 WHITES = ["blue 1", "white 2", "blue 3", "white 4", "blue 5", "blue 6"]
 
@@ -79,7 +79,7 @@ def test_white_token_a_forced_draw_takes_the_topmost_white_card_first():
     _, state = play(state)
     events, state = act(state, 1, "draw")
     assert drawn_ids(events, 1) == ["d1", "d0"]  # white 2, then one from the top
-    searched = next(e for e in events if e.type == "searched")
+    searched = of(events, "searched")[0]
     assert searched.public == {"seat": 1, "cause": "white"} and set(searched.private) == {1}
     assert state.tokens[1] == ()
 
@@ -108,7 +108,7 @@ def test_ace_takes_priority_over_white_when_forced_to_draw_one():
 def test_snare_cancels_the_effect_of_the_holders_next_power_card():
     state = table([["red skip", "red 1"], ["green 1"], ["green 2"]], held=[["snare"], [], []])
     events, state = play(state)
-    played = next(e for e in events if e.type == "played")
+    played = of(events, "played")[0]
     assert played.public["snared"] is True
     assert state.turn == 1  # the Skip skipped nobody
     assert state.tokens[0] == () and "snare" in state.bag
@@ -130,7 +130,7 @@ def test_snare_a_snared_card_on_a_stack_leaves_the_stack_to_its_player():
     state = table([["red draw_two", "red 1"], ["green draw_two", "green 1"], ["green 2"]], held=[[], ["snare"], []])
     _, state = play(state)
     events, state = play(state, 1, card="s1c0")
-    assert sum(e.public["count"] for e in events if e.type == "drew" and e.public["seat"] == 1) == 2
+    assert sum(e.public["count"] for e in of(events, "drew") if e.public["seat"] == 1) == 2
     assert state.stack is None and state.turn == 2
 
 
@@ -140,7 +140,7 @@ def test_snare_a_snared_card_on_a_stack_leaves_the_stack_to_its_player():
 def test_mirror_a_draw_two_on_the_holder_is_drawn_by_its_player():
     state = table([["red draw_two", "red 1"], ["green 1", "green 2"], ["green 3"]], held=[[], ["mirror"], []])
     events, state = play(state)
-    assert sum(e.public["count"] for e in events if e.type == "drew" and e.public["seat"] == 0) == 2
+    assert sum(e.public["count"] for e in of(events, "drew") if e.public["seat"] == 0) == 2
     assert state.stack is None and state.turn == 1 and state.tokens[1] == ()
 
 
@@ -148,7 +148,7 @@ def test_mirror_a_dagger_on_the_holder_cannot_be_challenged():
     state = table([["red dagger", "red 1"], ["green 1", "green 2"], ["green 3"]], held=[[], ["mirror"], []])
     events, state = play(state)
     assert "challenge_opened" not in types(events) and state.phase == "turn" and state.turn == 1
-    assert [e.public["seat"] for e in events if e.type == "drew"] == [0]
+    assert [e.public["seat"] for e in of(events, "drew")] == [0]
 
 
 def test_mirror_a_skip_on_the_holder_does_not_skip_it():
@@ -234,7 +234,7 @@ def test_ace_the_rest_of_the_forced_draw_is_forced_and_no_token_acts_again():
     _, state = play(state)
     _, state = act(state, 1, "draw")
     events, state = act(state, 1, "search", card="d5")
-    assert [e.public for e in events if e.type == "drew"] == [{"seat": 1, "count": 3, "cause": "stack", "forced": True}]
+    assert [e.public for e in of(events, "drew")] == [{"seat": 1, "count": 3, "cause": "stack", "forced": True}]
     assert state.tokens[1] == ("ace",) and state.phase == "turn" and state.turn == 2
 
 
@@ -243,4 +243,4 @@ def test_ace_under_rules_1_the_rest_of_the_draw_is_labelled_not_forced():
     _, state = play(state)
     _, state = act(state, 1, "draw")
     events, state = act(state, 1, "search", card="d5")
-    assert [e.public for e in events if e.type == "drew"] == [{"seat": 1, "count": 1, "cause": "stack", "forced": False}]
+    assert [e.public for e in of(events, "drew")] == [{"seat": 1, "count": 1, "cause": "stack", "forced": False}]
