@@ -127,7 +127,6 @@ def holds_probability(view: Mapping[str, Any]) -> float:
     return at_least(need, total, matching, min(max(unknown, 0), total))
 
 
-
 def _call_or_pass(view: Mapping[str, Any]) -> dict:
     final = len(view["hand"]) == 1
     threshold = FINAL_CARD_CALL_BELOW if final else CALL_BELOW
@@ -141,7 +140,6 @@ def _call_or_pass(view: Mapping[str, Any]) -> dict:
 
 
 def _play(view: Mapping[str, Any], rng) -> dict:
-    table = view["table"]
     hand = view["hand"]
     legal = set(legal_colors(view))
     groups: dict[tuple, list[str]] = {}

@@ -27,6 +27,7 @@ from games.opticall.state import (
 
 
 def evolve(state: State, event: Event) -> State:
+    """The handler of the event's type (``_HANDLERS``) builds the next state."""
     handler = _HANDLERS.get(event.type)
     if handler is None:
         raise UnknownEvent("Opticall", event.type)
@@ -248,7 +249,6 @@ def _seen(memory: tuple, viewers: Iterable[int], ids: Iterable[str], where: Any)
 def _forget(memory: tuple, where: Any) -> tuple[Mapping[str, Any], ...]:
     """``memory`` without the cards last seen going ``where``."""
     return tuple({card: place for card, place in seen.items() if place != where} for seen in memory)
-
 
 
 _HANDLERS = {

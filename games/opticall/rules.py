@@ -1,26 +1,39 @@
-"""Opticall: options, ``decide``, and what the service asks of the state.
+"""Opticall: options, ``decide`` (a table of command handlers,
+``HANDLERS``), and what the service asks of the state.
 
 Rule names in errors are the headings of ``docs/rules/opticall.md``
 (lower-cased); the decisions written there are referenced where enforced.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
-from games.contract import Deadline, Event, RuleError
+from games.contract import Deadline, Event, Option, RuleError
 from games.opticall import calls, setup
 from games.opticall.cards import ANNOUNCEMENTS, ECLIPSE, RESET, SUITS, VALUE, deck_size
 from games.opticall.state import OVER, PLAY, REVEAL, State, to_beat
 from games.opticall.story import Story, draw, put_out_the_empty
 from games.options import refuse, with_defaults
 from games.rng import derive
-from games.timing import deadline
+from games.timing import clock_options, deadline
 
 ON_YOUR_TURN = "on your turn"
 COMMANDS = "commands"
 
 
 # -- options -------------------------------------------------------------------
+
+OPTIONS = (
+    Option("setup", "string", "easy", "easy: 7 cards each, the player left of the dealer starts; classic: hand_size cards each, reveal rounds decide who starts.", choices=("easy", "classic")),
+    Option("hand_size", "integer", 7, "Cards dealt to each player in the classic setup (the dealer's choice).", minimum=5, maximum=9),
+    Option("color_copies", "integer", 5, "Copies of each colour and suit (red sun, red moon, ... purple moon).", minimum=1, maximum=20),
+    Option("eclipses", "integer", 6, "Eclipse cards in the deck.", minimum=0, maximum=40),
+    Option("resets", "integer", 2, "Reset cards in the deck.", minimum=0, maximum=20),
+    Option("spectrums", "integer", 2, "Spectrum cards in the deck.", minimum=0, maximum=20),
+    Option("black_sheep", "integer", 2, "Black Sheep cards in the deck.", minimum=0, maximum=20),
+    Option("two_players", "boolean", False, "Allow a table of two players (the game is written for 3 to 6)."),
+    *clock_options(windows={"call": 15}),
+)
 
 
 def validate_options(spec, seats: int, given: Mapping[str, Any]) -> dict[str, Any]:
@@ -86,29 +99,37 @@ def decide(state: State, command: Mapping[str, Any]) -> list[Event]:
     kind, seat = _well_formed(command)
     if state.phase == OVER:
         raise RuleError("game_over", "objective", "The game is over.")
+    handler = HANDLERS.get(kind)
+    if handler is None:
+        raise RuleError("unknown_command", ON_YOUR_TURN, f"Opticall has no {kind!r} command.")
     story = Story(state, command["at"])
-    if kind == "timeout":
-        _timeout(story, seat)
-        return story.events
-    if kind == "play" and state.rules < 2 and state.window is not None and calls.expired(state, command["at"]):
+    handler(story, seat, command)
+    return story.events
+
+
+def _play(story: Story, seat: int, command: Mapping[str, Any]) -> None:
+    state = story.state
+    if state.rules < 2 and state.window is not None and calls.expired(state, command["at"]):
         # decision "the call window", rules 1: a play after the deadline
         # closed the window first, the silent seats passing. From rules 2 the
         # silent seats' timeouts close it, so a command is accepted only from
         # a seat the game waits for (which cannot depend on the clock)
         calls.close(story)
         if story.over:
-            return story.events  # the call ended the game: nothing is left to do
-    if kind == "reveal":
-        setup.reveal(story, seat, list(command["cards"]))
-    elif kind == "play":
-        play(story, seat, list(command["cards"]), command["color"], command.get("suit"))
-    elif kind == "call":
-        calls.answer(story, seat, command["card"])
-    elif kind == "pass":
-        calls.answer(story, seat, None)
-    else:
-        raise RuleError("unknown_command", ON_YOUR_TURN, f"Opticall has no {kind!r} command.")
-    return story.events
+            return  # the call ended the game: nothing is left to do
+    play(story, seat, list(command["cards"]), command["color"], command.get("suit"))
+
+
+def _reveal(story: Story, seat: int, command: Mapping[str, Any]) -> None:
+    setup.reveal(story, seat, list(command["cards"]))
+
+
+def _call(story: Story, seat: int, command: Mapping[str, Any]) -> None:
+    calls.answer(story, seat, command["card"])
+
+
+def _pass(story: Story, seat: int, command: Mapping[str, Any]) -> None:
+    calls.answer(story, seat, None)
 
 
 def play(story: Story, seat: int, ids: list[str], color: str, suit: str | None) -> None:
@@ -171,7 +192,7 @@ def _check_announcement(state: State, count: int, color: str, suit: str | None) 
 # -- timeouts ----------------------------------------------------------------------
 
 
-def _timeout(story: Story, seat: int) -> None:
+def _timeout(story: Story, seat: int, command: Mapping[str, Any]) -> None:
     """Decision "timeouts": a silent revealer reveals nothing; a silent seat
     in a call window lets the play go; a silent player plays one card (see
     ``timeout_play``)."""
@@ -197,6 +218,16 @@ def timeout_play(state: State, seat: int) -> tuple[list[str], str, str | None]:
     if below is None:
         return [card_id], ECLIPSE, None
     return [card_id], below.color, below.suit
+
+
+# command type -> its handler(story, seat, command), which adds the events
+HANDLERS: dict[str, Callable[[Story, int, Mapping[str, Any]], None]] = {
+    "reveal": _reveal,
+    "play": _play,
+    "call": _call,
+    "pass": _pass,
+    "timeout": _timeout,
+}
 
 
 # -- what the service asks ------------------------------------------------------

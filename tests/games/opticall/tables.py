@@ -6,11 +6,17 @@ deck's i-th card (from the top) ``d<i>``.
 """
 from __future__ import annotations
 
-from games.contract import Event, RuleError
+from functools import partial
+
+from games.contract import Event
 from games.opticall import GAME, rules
 from games.opticall.state import State
+from tests.games import kit
 
-import pytest
+act = partial(kit.act, GAME)
+refused = partial(kit.refused, GAME)
+types = kit.types
+of = kit.of
 
 
 def face(text: str) -> dict:
@@ -46,14 +52,6 @@ def dealt(
     return GAME.evolve(state, deal)
 
 
-def act(state: State, seat: int, kind: str, at: int = 0, **fields) -> tuple[list[Event], State]:
-    """Decide a command and fold its events: (events, state after)."""
-    events = GAME.decide(state, {"type": kind, "seat": seat, "at": at, **fields})
-    for event in events:
-        state = GAME.evolve(state, event)
-    return events, state
-
-
 def play(state: State, seat: int, cards: list[str], color: str, suit: str | None = None) -> tuple[list[Event], State]:
     return act(state, seat, "play", cards=cards, color=color, suit=suit)
 
@@ -69,17 +67,3 @@ def answer_all(state: State, calls: dict[int, str] | None = None) -> tuple[list[
         more, state = act(state, seat, "call", card=calls[seat]) if seat in calls else act(state, seat, "pass")
         events += more
     return events, state
-
-
-def refused(state: State, seat: int, kind: str, **fields) -> RuleError:
-    with pytest.raises(RuleError) as error:
-        GAME.decide(state, {"type": kind, "seat": seat, "at": fields.pop("at", 0), **fields})
-    return error.value
-
-
-def types(events: list[Event]) -> list[str]:
-    return [event.type for event in events]
-
-
-def of(events: list[Event], kind: str) -> list[Event]:
-    return [event for event in events if event.type == kind]

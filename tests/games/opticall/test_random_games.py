@@ -1,53 +1,35 @@
-"""Seeded games of random legal commands, 2 to 6 seats, both setups (60, or
-1,000 with SOAK=1: tests/soak.py): every one ends with one winner, and no card
-is ever created or lost."""
+"""Seeded games played to the end by the bots (tests/test_conformance.py
+plays the random games that check conservation, timeouts and the log): the
+result every game ends with, and the heuristic bot's legality."""
 from __future__ import annotations
 
 import random
 
 from games.contract import RuleError
 from games.opticall import GAME
-from games.opticall.cards import deck_size
-from games.opticall.state import card_count
 from projections.local import LocalGame
-from tests.soak import games
-
-# every 10 seeds play each seat count in each setup once
-GAMES = games(quick=60, soak=1000)
 
 
-def test_random_games_end_with_one_winner_and_conserve_cards():
+def test_objective_seeded_games_end_with_one_winner_and_every_other_seat_eliminated():
+    # each seat count in each setup once
     bot = GAME.bots["random"]
-    setups = set()
-    timeouts = 0
-    for seed in range(GAMES):
+    for seed in range(10):
         seats = 2 + seed % 5
-        setup = ("easy", "classic")[seed // 5 % 2]
-        setups.add((seats, setup))
+        setup = ("easy", "classic")[seed // 5]
         local = LocalGame("opticall", seats, seed=seed, options={"setup": setup, "two_players": seats == 2})
         rng = random.Random(seed)
-        total = deck_size(local.table.options)
         commands = 0
         while not local.finished:
             seat = rng.choice(local.view(None)["to_act"])
-            if rng.random() < 0.05:
-                # now and then a seat stays silent until its deadline
-                local.advance(61)
-                local.command(seat, {"type": "timeout"}, actor="system")
-                timeouts += 1
-            else:
-                local.command(seat, bot(local.view(seat), rng))
+            local.command(seat, bot(local.view(seat), rng))
             commands += 1
             state = local.table.game
-            assert card_count(state) == total, (seed, commands)
             if state.turn is not None and state.window is None:
                 assert state.hands[state.turn], (seed, commands)  # whoever must play has a card
             assert commands < 5_000, seed
         result = local.table.result
         assert len(result["winners"]) == 1, seed
         assert sorted(result["winners"] + result["eliminated"]) == list(range(seats)), seed
-    # seats fell silent more than once a game on average (1 command in 20)
-    assert len(setups) == 10 and timeouts > GAMES
 
 
 def test_random_games_heuristic_bots_play_legal_commands_to_the_end():
