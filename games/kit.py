@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 from math import comb
-from typing import Any
+from typing import Any, Callable, Mapping
+
+from games.contract import Event, UnknownEvent
 
 
 def replaced(items: tuple, index: int, value: Any) -> tuple:
@@ -19,3 +21,12 @@ def at_least(k: int, population: int, successes: int, draws: int) -> float:
     if whole == 0:
         return 0.0
     return sum(comb(successes, i) * comb(population - successes, draws - i) for i in range(k, draws + 1)) / whole
+
+
+def handler_of(handlers: Mapping[str, Callable], game: str, event: Event) -> Callable:
+    """The handler of ``event``'s type in a game's ``evolve`` table, or
+    ``UnknownEvent`` for a type the game does not have."""
+    handler = handlers.get(event.type)
+    if handler is None:
+        raise UnknownEvent(game, event.type)
+    return handler

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 
-from tests.api_helpers import auth, command, new_game, view
+from tests.api_helpers import command, new_game, view
 from tests.openapi_contract import check
 
 

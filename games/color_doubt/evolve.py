@@ -6,15 +6,12 @@ from dataclasses import replace
 from typing import Any, Callable, Iterable, Mapping
 
 from games.color_doubt.state import Claim, State
-from games.contract import Event, UnknownEvent
-from games.kit import replaced
+from games.contract import Event
+from games.kit import handler_of, replaced
 
 
 def evolve(state: State, event: Event) -> State:
-    handler = HANDLERS.get(event.type)
-    if handler is None:
-        raise UnknownEvent("Color Doubt", event.type)
-    return replace(state, **handler(state, event))
+    return replace(state, **handler_of(HANDLERS, "Color Doubt", event)(state, event))
 
 
 def _dealt(state: State, event: Event) -> dict[str, Any]:

@@ -10,18 +10,23 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Callable, Mapping
 
-from games.contract import Event, UnknownEvent
+from games.contract import Event
 from games.deceptidice.guesses import Guess
 from games.deceptidice.objective import ended
-from games.deceptidice.state import DISCARD, GUESSING, OVER, ROLLING, SWAP, State, swap_offered
-from games.kit import replaced
+from games.deceptidice.state import (
+    DISCARD,
+    GUESSING,
+    OVER,
+    ROLLING,
+    SWAP,
+    State,
+    swap_offered,
+)
+from games.kit import handler_of, replaced
 
 
 def evolve(state: State, event: Event) -> State:
-    handler = HANDLERS.get(event.type)
-    if handler is None:
-        raise UnknownEvent("Deceptidice", event.type)
-    return replace(state, **handler(state, event))
+    return replace(state, **handler_of(HANDLERS, "Deceptidice", event)(state, event))
 
 
 def _dealt(state: State, event: Event) -> dict[str, Any]:

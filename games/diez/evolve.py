@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Callable
 
-from games.contract import Event, UnknownEvent
+from games.contract import Event
 from games.diez.state import (
     CHALLENGE,
     DRAWN,
@@ -30,7 +30,7 @@ from games.diez.state import (
     Threat,
     without,
 )
-from games.kit import replaced
+from games.kit import handler_of, replaced
 
 Changes = dict[str, Any]
 
@@ -39,9 +39,7 @@ TOKEN_FIELDS = ("token_action", "token_from", "token", "replace")
 
 
 def evolve(state: State, event: Event) -> State:
-    changes = _EVENTS.get(event.type)
-    if changes is None:
-        raise UnknownEvent("Diez", event.type)
+    changes = handler_of(_EVENTS, "Diez", event)
     return _copy(state, serial=state.serial + 1, **changes(state, event))
 
 

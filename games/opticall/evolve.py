@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Iterable, Mapping
 
-from games.contract import Event, UnknownEvent
-from games.kit import replaced
+from games.contract import Event
+from games.kit import handler_of, replaced
 from games.opticall.cards import REVEAL_ROUNDS
 from games.opticall.state import (
     DISCARD,
@@ -28,10 +28,7 @@ from games.opticall.state import (
 
 def evolve(state: State, event: Event) -> State:
     """The handler of the event's type (``_HANDLERS``) builds the next state."""
-    handler = _HANDLERS.get(event.type)
-    if handler is None:
-        raise UnknownEvent("Opticall", event.type)
-    return handler(state, event.public, event)
+    return handler_of(_HANDLERS, "Opticall", event)(state, event.public, event)
 
 
 # -- setup ----------------------------------------------------------------------

@@ -3,6 +3,8 @@ Decider, refusals, and reading events. Each game's ``tables.py`` binds these
 to its ``GAME`` (``act = partial(kit.act, GAME)``)."""
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -32,3 +34,12 @@ def types(events: list[Event]) -> list[str]:
 
 def of(events: list[Event], kind: str) -> list[Event]:
     return [event for event in events if event.type == kind]
+
+
+RULES = Path(__file__).resolve().parents[2] / "docs" / "rules"
+
+
+def rules_section(game_type: str, heading: str) -> str:
+    """The text under ``## <heading>`` (any case) in docs/rules/<game>.md, "" if none."""
+    parts = re.split(r"^## (.+)$", (RULES / f"{game_type}.md").read_text(), flags=re.MULTILINE)
+    return next((text for name, text in zip(parts[1::2], parts[2::2]) if name.strip().lower() == heading.lower()), "")

@@ -1,9 +1,7 @@
 """One test (or a few) per rule of docs/rules/color-doubt.md, named after it."""
 from __future__ import annotations
 
-import re
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
@@ -13,15 +11,21 @@ from games.color_doubt.state import COLORS, suits_in_play
 from games.color_doubt.view import view
 from games.contract import Deadline, RuleError
 from projections.local import LocalGame
-from tests.games.color_doubt.tables import act, dealt, observed, refused, renamed, types, world
-
-RULES_DOC = Path(__file__).resolve().parents[3] / "docs" / "rules" / "color-doubt.md"
+from tests.games.color_doubt.tables import (
+    act,
+    dealt,
+    observed,
+    refused,
+    renamed,
+    types,
+    world,
+)
+from tests.games.kit import rules_section
 
 
 def section(heading: str) -> str:
     """The text under ``## <heading>`` in docs/rules/color-doubt.md ("" if none)."""
-    parts = re.split(r"^## (.+)$", RULES_DOC.read_text(), flags=re.MULTILINE)
-    return next((text for name, text in zip(parts[1::2], parts[2::2]) if name.strip().lower() == heading), "")
+    return rules_section("color-doubt", heading)
 
 
 def known(state, viewer, seat=0) -> list[str]:
@@ -63,18 +67,6 @@ def test_options_a_well_shaped_combination_that_cannot_be_dealt_is_422(http):
     assert response.status_code == 422 and body["code"] == "invalid_option"
     assert "removed_cards" in body["detail"]
     assert body["rule"] == "options" and section(body["rule"])  # a rule of the document
-
-
-def test_options_the_rules_list_every_option_its_default_and_its_range():
-    text = section("options")
-    for option in GAME.options:
-        if option.kind == "boolean":
-            shown = f"`{str(option.default).lower()}`"
-            accepted = "`true` or `false`"
-        else:
-            shown, accepted = f"{option.default}", f"{option.minimum}-{option.maximum}"
-        row = rf"^\| `{option.name}` \| {re.escape(shown)} \| {re.escape(accepted)} \|"
-        assert re.search(row, text, re.MULTILINE), option.name
 
 
 # -- the deck and set-up -----------------------------------------------------
@@ -320,8 +312,9 @@ def test_winning_a_last_card_doubted_and_false_does_not_win():
 
 def test_winning_ends_the_table_through_the_table_decider():
     local = LocalGame("color-doubt", 3, seed=3)
-    from games.color_doubt.bots import random_bot
     import random
+
+    from games.color_doubt.bots import random_bot
 
     local.play_out({s: random_bot for s in range(3)}, random.Random(3))
     assert local.envelopes[-1].type == "game_finished"

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import json
 import random
-import re
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
@@ -18,16 +16,20 @@ from games.deceptidice.objective import END_AT
 from games.deceptidice.state import DISCARD, OVER, State
 from games.deceptidice.state import hand as held
 from projections.local import LocalGame
-
-from tests.games.deceptidice.tables import OPTION_SETS, act, hand, refused, rolled, types
-
-RULES_DOC = Path(__file__).resolve().parents[3] / "docs" / "rules" / "deceptidice.md"
+from tests.games.deceptidice.tables import (
+    OPTION_SETS,
+    act,
+    hand,
+    refused,
+    rolled,
+    types,
+)
+from tests.games.kit import rules_section
 
 
 def section(heading: str) -> str:
     """The text under ``## <heading>`` in docs/rules/deceptidice.md ("" if none)."""
-    parts = re.split(r"^## (.+)$", RULES_DOC.read_text(), flags=re.MULTILINE)
-    return next((text for name, text in zip(parts[1::2], parts[2::2]) if name.strip().lower() == heading), "")
+    return rules_section("deceptidice", heading)
 
 # A four-player round: seat n has three dice; tops are the first cards.
 FOUR = [
@@ -81,27 +83,6 @@ def test_options_a_well_shaped_combination_that_cannot_be_played_is_422(http, se
     body = response.get_json()
     assert response.status_code == 422 and (body["code"], body["rule"]) == ("invalid_option", "options")
     assert named in body["detail"] and section(body["rule"])  # a rule of the document
-
-
-def test_options_the_rules_list_every_option_its_default_and_its_range():
-    text = section("options")
-    for option in GAME.options:
-        if option.kind == "boolean":
-            shown, accepted = f"`{str(option.default).lower()}`", "`true` or `false`"
-        elif option.choices:
-            shown, accepted = f"`{option.default}`", " or ".join(f"`{choice}`" for choice in option.choices)
-        else:
-            shown, accepted = f"{option.default}", f"{option.minimum}-{option.maximum}"
-        assert re.search(rf"^\| `{option.name}` \| {re.escape(shown)} \| {re.escape(accepted)} \|", text, re.MULTILINE), option.name
-
-
-def test_options_the_rules_say_which_refusal_answers_what():
-    """The shape check answers a value out of its range or of the wrong type
-    (400 ``invalid_request``, under ``errors.options``); only a well-shaped
-    combination that cannot be played is the rules' 422 ``invalid_option``."""
-    text = section("options")
-    assert "400" in text and "`invalid_request`" in text and "`errors.options`" in text
-    assert "422" in text and "`invalid_option`" in text
 
 
 # -- Deck --------------------------------------------------------------------

@@ -1,9 +1,7 @@
 """Players, the deck, the easy and classic setups, and the reveal rounds."""
 from __future__ import annotations
 
-import re
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
@@ -12,15 +10,13 @@ from games.contract import RuleError
 from games.opticall import GAME
 from games.opticall.state import PLAY, REVEAL
 from projections.local import LocalGame
+from tests.games.kit import rules_section
 from tests.games.opticall.tables import act, dealt, of, play, refused
-
-RULES_DOC = Path(__file__).resolve().parents[3] / "docs" / "rules" / "opticall.md"
 
 
 def section(heading: str) -> str:
     """The text under ``## <heading>`` in docs/rules/opticall.md ("" if none)."""
-    parts = re.split(r"^## (.+)$", RULES_DOC.read_text(), flags=re.MULTILINE)
-    return next((text for name, text in zip(parts[1::2], parts[2::2]) if name.strip().lower() == heading), "")
+    return rules_section("opticall", heading)
 
 
 def deal_of(local: LocalGame, number: int = 1):
@@ -159,26 +155,9 @@ def test_options_a_well_shaped_combination_that_cannot_be_played_is_422(http, se
     assert named in body["detail"]
 
 
-def test_options_the_rules_list_every_option_its_default_and_its_range():
-    text = section("options")
-    for option in GAME.options:
-        if option.kind == "boolean":
-            shown, accepted = f"`{str(option.default).lower()}`", "`true` or `false`"
-        elif option.choices:
-            shown, accepted = f"`{option.default}`", " or ".join(f"`{choice}`" for choice in option.choices)
-        else:
-            shown, accepted = f"{option.default}", f"{option.minimum}-{option.maximum}"
-        assert re.search(rf"^\| `{option.name}` \| {re.escape(shown)} \| {re.escape(accepted)} \|", text, re.MULTILINE), option.name
-
-
-def test_options_the_rules_say_which_refusal_answers_what():
-    """The shape check answers a value out of its range or of the wrong type
-    (400 ``invalid_request``, under ``errors.options``); only a well-shaped
-    combination that cannot be played is the rules' 422 ``invalid_option``.
-    No rule may promise ``invalid_option`` for what the shape check refuses."""
-    text = section("options")
-    assert "400" in text and "`invalid_request`" in text and "`errors.options`" in text
-    assert "422" in text and "`invalid_option`" in text
+def test_classic_setup_says_an_out_of_range_hand_size_is_the_shape_checks_400():
+    """No rule may promise ``invalid_option`` for what the shape check refuses
+    (the Options rule of every game: tests/test_rules_docs.py)."""
     assert "`invalid_request`" in section("classic setup")
 
 
