@@ -55,7 +55,8 @@ class ReplayQuery(Schema):
 
 
 class EventsQuery(Wait):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    # a version: the store's stream ids are 64-bit; no log comes near 2**53
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=2**53))
 
 
 @lru_cache(maxsize=None)

@@ -85,3 +85,28 @@ def test_reads_never_answer_500(http, seated, path_id, query, none_match):
 def test_taking_seats_never_answers_500(http, body):
     game_id = http.post("/v1/games", json={"type": "color-doubt", "seats": 2}).get_json()["game_id"]
     answered_well(http.post(f"/v1/games/{game_id}/seats", json=body))
+
+
+def test_json_nested_thousands_deep_is_400_invalid_json_not_500(http):
+    game_id = http.post("/v1/games", json={"type": "color-doubt", "seats": 2}).get_json()["game_id"]
+    deep = "[" * 30_000 + "]" * 30_000
+    for path in ("/v1/games", f"/v1/games/{game_id}/seats"):
+        response = http.post(path, data=deep, content_type="application/json")
+        assert response.status_code == 400 and response.get_json()["code"] == "invalid_json", path
+
+
+def test_a_version_header_of_thousands_of_digits_is_400_invalid_header_not_500(http):
+    game_id = http.post("/v1/games", json={"type": "color-doubt", "seats": 2}).get_json()["game_id"]
+    token = http.post(f"/v1/games/{game_id}/seats", json={"name": "ana"}).get_json()["token"]
+    huge = '"' + "9" * 5000 + '"'
+    headers = {"Authorization": f"Bearer {token}"}
+    response = http.get(f"/v1/games/{game_id}/view", headers={**headers, "If-None-Match": huge})
+    assert response.status_code == 400 and response.get_json()["code"] == "invalid_header"
+    response = http.post(f"/v1/games/{game_id}/commands", json={"type": "pass"}, headers={**headers, "If-Match": huge})
+    assert response.status_code == 400 and response.get_json()["code"] == "invalid_header"
+
+
+def test_an_after_past_any_stream_id_is_400_not_500(http):
+    game_id = http.post("/v1/games", json={"type": "color-doubt", "seats": 2}).get_json()["game_id"]
+    response = http.get(f"/v1/games/{game_id}/events?after=18446744073709551615")
+    assert response.status_code == 400 and set(response.get_json()["errors"]) == {"after"}

@@ -13,7 +13,9 @@ from service.auth import bearer
 from service.commands import token_hash
 from service.problems import Problem
 
-ETAG = re.compile(r'^\s*(?:W/)?"?(\d+)"?\s*$')
+# a version: at most 15 digits (a log is far shorter; a longer number is no
+# version, and int() of thousands of digits is refused by Python)
+ETAG = re.compile(r'^\s*(?:W/)?"?(\d{1,15})"?\s*$')
 
 
 def json_response(body, status: int = 200, headers: dict | None = None) -> Response:
@@ -30,7 +32,10 @@ def services():
 def json_body() -> Any:
     """The request's JSON body. curl sends form-encoded by default, so the
     content type is not insisted on; the body must still be JSON."""
-    body = request.get_json(force=True, silent=True)
+    try:
+        body = request.get_json(force=True, silent=True)
+    except RecursionError:  # JSON nested thousands deep
+        raise Problem(400, "invalid_json", "The body is nested too deeply to be a command.")
     if body is None:
         raise Problem(400, "invalid_json", "The body must be JSON.")
     if not isinstance(body, dict):
