@@ -39,7 +39,8 @@ def gunicorn_command(port: str, env: dict[str, str] | None = None) -> list[str]:
         "--config",
         "python:service.gunicorn_conf",
         "--bind",
-        f"{env.get('HOST', '0.0.0.0')}:{port}",
+        # this machine only, unless HOST says otherwise (Docker sets 0.0.0.0)
+        f"{env.get('HOST', '127.0.0.1')}:{port}",
         "--worker-class",
         worker_class,
         "--workers",

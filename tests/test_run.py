@@ -81,3 +81,10 @@ def test_make_run_serves_persists_and_stops_cleanly(tmp_path):
     finally:
         children = interrupt(service)
     assert psutil.wait_procs(children, timeout=10)[1] == []
+
+
+def test_make_run_binds_to_this_machine_only_unless_host_says_otherwise():
+    from service.run import gunicorn_command
+
+    assert "127.0.0.1:8000" in gunicorn_command("8000", {})
+    assert "0.0.0.0:8000" in gunicorn_command("8000", {"HOST": "0.0.0.0"})
