@@ -18,7 +18,7 @@ from typing import Any, Callable, Mapping, Sequence
 from events.store import EventStore, Idempotency, VersionConflict
 from games.contract import RuleError
 from games.registry import GAMES
-from projections.folding import Folded, Projection, fold, step
+from projections.folding import Folded, Projection, Public, fold, step
 from projections.views import feed
 from service.problems import Problem
 from service.schemas import load_command
@@ -107,11 +107,21 @@ class Commands:
             return seat, token, self._appended(folded, envelopes, game_id)
         raise Problem(409, "version_conflict", "The table changed too often while joining; try again.")
 
-    def load(self, game_id: str) -> Folded:
-        folded = self.projection.load(game_id) if GAME_ID.fullmatch(game_id) else None
+    def load(self, game_id: str, known: int = 0) -> Folded:
+        """The game as of its newest event, or 404 (``known``: see
+        ``Projection.load``)."""
+        folded = self.projection.load(game_id, known) if GAME_ID.fullmatch(game_id) else None
         if folded is None:
             raise game_not_found(game_id)
         return folded
+
+    def public(self, game_id: str, known: int = 0) -> Public:
+        """The game as spectators may see it now (behind by its
+        ``spectator_delay``), or 404."""
+        public = self.projection.public(game_id, self.clock(), known) if GAME_ID.fullmatch(game_id) else None
+        if public is None:
+            raise game_not_found(game_id)
+        return public
 
     def exists(self, game_id: str) -> bool:
         return bool(GAME_ID.fullmatch(game_id)) and self.store.version(game_id) > 0

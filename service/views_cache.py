@@ -7,7 +7,11 @@ from __future__ import annotations
 
 from typing import Callable
 
+from flask import json
+
+from projections.folding import Folded
 from projections.lru import LRU
+from projections.views import seat_view
 
 
 class ViewCache:
@@ -21,3 +25,8 @@ class ViewCache:
             body = render()
             self._views.put(key, body)
         return body
+
+    def seat_view(self, folded: Folded, seat: int | None) -> bytes:
+        """``seat``'s view of ``folded`` as JSON, rendered once per version
+        and seat for every reader and poller of it."""
+        return self.get(folded.game_id, folded.version, seat, lambda: json.dumps(seat_view(folded, seat)).encode())

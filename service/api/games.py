@@ -26,9 +26,7 @@ def create_game():
 @bp.get("/games/<game_id>")
 def game_summary(game_id: str):
     """The public table: behind by the game's ``spectator_delay`` while it runs."""
-    svc = services()
-    svc.commands.load(game_id)  # 404 for an unknown game
-    folded = svc.realtime.visible(game_id, None).folded
+    folded = services().realtime.visible(game_id, None).folded
     return json_response(summary(folded), headers={"ETag": etag(folded.version)})
 
 

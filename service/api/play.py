@@ -1,9 +1,9 @@
 """A seat at play: its view, its commands, and the event feed."""
 from __future__ import annotations
 
-from flask import Blueprint, Response, json, request
+from flask import Blueprint, Response, request
 
-from projections.views import feed, seat_view
+from projections.views import feed
 from service import schemas
 from service.api.common import etag, json_body, json_response, services, version_header, waiting
 from service.problems import Problem
@@ -25,7 +25,7 @@ def view(game_id: str):
     headers = {"ETag": etag(folded.version), "Cache-Control": "private, no-cache", "Vary": "Authorization"}
     if known is not None and known == folded.version:
         return Response(status=304, headers=headers)
-    body = svc.views.get(game_id, folded.version, seat, lambda: json.dumps(seat_view(folded, seat)).encode())
+    body = svc.views.seat_view(folded, seat)
     response = Response(body, mimetype="application/json")
     response.headers.update(headers)
     return response
@@ -48,7 +48,6 @@ def event_feed(game_id: str):
     svc = services()
     seat = svc.seats.seat(game_id, required=False)
     query = schemas.load(schemas.EventsQuery, request.args.to_dict(), "query")
-    svc.commands.load(game_id)  # 404 for an unknown game
     # spectators read the public log, behind by the game's spectator_delay
     visible = svc.realtime.visible(game_id, seat)
     after = query["after"]

@@ -37,7 +37,6 @@ def stream(game_id: str):
     query = schemas.load(schemas.StreamQuery, request.args.to_dict(), "query")
     after = last_event_id(query)
     ndjson = request.accept_mimetypes.best_match([SSE, NDJSON], default=SSE) == NDJSON
-    svc.commands.load(game_id)  # 404 for an unknown game
     folded = svc.realtime.visible(game_id, seat).folded
     if after is not None and after > folded.version:
         raise Problem(

@@ -49,6 +49,13 @@ class ClientWatch:
             self._on_gone()
         # else: the client sent its next request (pipelining): it is there
 
+    def write_timeout(self, seconds: float) -> None:
+        """Writes to a client that stopped reading fail after ``seconds``."""
+        try:
+            self.sock.settimeout(seconds)
+        except OSError:
+            pass
+
     def stop(self) -> None:
         if self._watcher is not None:
             self._watcher.stop()

@@ -32,7 +32,7 @@ from flask import json
 
 from games import table as tables
 from projections.folding import Folded
-from projections.views import seat_view, stream_messages
+from projections.views import stream_messages
 from service.metrics import OPEN_STREAMS
 from service.realtime.client import watch_client
 from service.realtime.limits import Lease, StreamLimits
@@ -42,7 +42,6 @@ log = logging.getLogger("tabletell.streams")
 
 SSE = "text/event-stream"
 NDJSON = "application/x-ndjson"
-MODES = ("view", "events")
 # a client that stops reading has this long to take a write before it is dropped
 WRITE_TIMEOUT_SECONDS = 60
 RETRY_MS = 2000  # how soon EventSource reconnects after a drop
@@ -109,10 +108,11 @@ class Realtime:
     # -- what a reader may see --------------------------------------------
 
     def visible(self, game_id: str, seat: int | None, known: int = 0) -> Visible:
-        """The game as ``seat`` sees it now (``None``: spectators, delayed)."""
+        """The game as ``seat`` sees it now (``None``: spectators, delayed);
+        404 for an unknown game."""
         if seat is not None:
-            return Visible(self.svc.projection.load(game_id, known), None)
-        public = self.svc.projection.public(game_id, self.svc.clock(), known)
+            return Visible(self.svc.commands.load(game_id, known), None)
+        public = self.svc.commands.public(game_id, known)
         return Visible(public.folded, public.next_release)
 
     def open(self, kind: str, game_id: str, token_hash: str | None, address: str | None, environ: dict | None) -> Waiter:
@@ -155,9 +155,8 @@ class Realtime:
         """The messages of one stream, encoded by ``encode(kind, id, data)``
         (``data``: JSON bytes; ``kind`` None is a heartbeat)."""
         watch = waiter.watch
-        sock = waiter.client
-        if sock is not None:
-            sock_timeout(sock, WRITE_TIMEOUT_SECONDS)
+        if waiter.client is not None:
+            waiter.client.write_timeout(WRITE_TIMEOUT_SECONDS)
         last = after if after is not None or mode == "view" else 0
         beat = time.monotonic() + self.heartbeat_seconds
         first = True
@@ -189,10 +188,8 @@ class Realtime:
     def _messages(self, game_id: str, seat: int | None, mode: str, folded: Folded, last: int | None):
         svc = self.svc
         if mode == "view":
-            # the seat's view, as stream_messages gives it, rendered once per
-            # version and seat for every reader and poller of it
-            body = svc.views.get(game_id, folded.version, seat, lambda: json.dumps(seat_view(folded, seat)).encode())
-            yield "view", folded.version, body
+            # the view stream_messages gives, rendered once for every reader
+            yield "view", folded.version, svc.views.seat_view(folded, seat)
             return
         envelopes = svc.store.read(game_id, after=last or 0, upto=folded.version)
         for kind, version, data in stream_messages(folded, envelopes, seat, mode):
@@ -202,14 +199,6 @@ class Realtime:
 def finished(folded: Folded) -> dict[str, Any]:
     """The last message of a stream."""
     return {"version": folded.version, "status": folded.table.status, "result": folded.table.result, "log_hash": folded.last_hash}
-
-
-def sock_timeout(client_watch: Any, seconds: float) -> None:
-    """Writes to a client that stopped reading fail after ``seconds``."""
-    try:
-        client_watch.sock.settimeout(seconds)
-    except (AttributeError, OSError):
-        pass
 
 
 def encode_sse(kind: str | None, version: int | None, data: bytes, retry: int | None) -> bytes:
