@@ -22,4 +22,4 @@ EXPOSE 8000
 # gevent workers: a client waiting on a game costs a greenlet, not a thread
 # (service/run.py builds the same command for `make run`)
 ENV PROMETHEUS_MULTIPROC_DIR=/tmp/tabletell-metrics
-CMD ["sh", "-c", "mkdir -p $PROMETHEUS_MULTIPROC_DIR && rm -f $PROMETHEUS_MULTIPROC_DIR/*.db && exec gunicorn wsgi:app --config python:service.gunicorn_conf --bind 0.0.0.0:${PORT} --worker-class gevent --workers ${WEB_CONCURRENCY:-2} --worker-connections ${WEB_CONNECTIONS:-10000} --access-logfile -"]
+CMD ["sh", "-c", "mkdir -p $PROMETHEUS_MULTIPROC_DIR && rm -f $PROMETHEUS_MULTIPROC_DIR/*.db && exec gunicorn wsgi:app --config python:service.gunicorn_conf --bind 0.0.0.0:${PORT} --worker-class service.gunicorn_workers.GeventWorker --workers ${WEB_CONCURRENCY:-2} --worker-connections ${WEB_CONNECTIONS:-10000}"]

@@ -28,11 +28,13 @@ soak: venv
 	SOAK=1 $(PY) -m pytest tests/games tests/test_non_interference.py
 
 ## bench: API throughput and latency against a plain Flask endpoint, 5,000
-## waiting clients (streams and long polls), the workers, and the bots' win rates.
+## waiting clients (streams and long polls), the workers, the cost of each
+## DURABILITY, and the bots' win rates.
 bench: venv
 	$(PY) bench/api.py
 	$(PY) bench/streams.py
 	$(PY) bench/workers.py
+	$(PY) bench/durability.py
 	for game in $$($(PY) -c 'from games.registry import GAMES; print(*GAMES)'); do $(PY) bench/bots.py $$game; done
 
 clean:

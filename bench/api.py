@@ -155,6 +155,7 @@ def wait_up(port: int, path: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=10)
+    parser.add_argument("--rate-limits", action="store_true", help="measure with the rate limits on (counted, never reached)")
     parser.add_argument("--processes", type=int, default=2, help="client processes")
     parser.add_argument("--threads", type=int, default=4, help="client threads per process")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (both apps)")
@@ -165,7 +166,14 @@ def main() -> None:
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as data, EmbeddedRedis(data, persistent=True) as store:
-        env = {**os.environ, "REDIS_URL": store.url, "PYTHONPATH": str(ROOT)}
+        # one address for every client: limits off, unless measuring their cost
+        # (then far above what the clients reach, so none is refused)
+        limits = (
+            {"RATE_LIMITS": "on", "RATE_LIMIT_CLIENT": "100000000/minute", "RATE_LIMIT_TOKEN": "100000000/minute",
+             "RATE_LIMIT_CREATE": "100000000/minute"}
+            if args.rate_limits else {"RATE_LIMITS": "off"}
+        )
+        env = {**os.environ, "REDIS_URL": store.url, "PYTHONPATH": str(ROOT), **limits}
         api_port, plain_port = free_port(), free_port()
         servers = [
             serve("wsgi:app", api_port, env, args.workers, args.server_threads, args.worker_class),
@@ -189,7 +197,8 @@ def main() -> None:
     plain = figures["plain"]
     clients = args.processes * args.threads
     shape = f"{args.workers}x{args.server_threads}" if args.worker_class == "gthread" else str(args.workers)
-    print(f"{clients} clients, {args.seconds:.0f}s a phase, gunicorn {args.worker_class} {shape} for both apps")
+    limits = "rate limits on" if args.rate_limits else "rate limits off"
+    print(f"{clients} clients, {args.seconds:.0f}s a phase, gunicorn {args.worker_class} {shape} for both apps, {limits}")
     print(f"{'':10} {'per second':>12} {'p50 ms':>9} {'p99 ms':>9} {'ratio to plain (per second)':>30}")
     for name, row in figures.items():
         ratio = row["per_second"] / plain["per_second"]

@@ -1,6 +1,6 @@
 """Thousands of waiting clients on one machine: `make run`'s stack with its
-default settings (but MAX_STREAMS_PER_CLIENT=0, since every client here
-shares one address), 5,000 clients spread over 500 games.
+default settings (but MAX_STREAMS_PER_CLIENT=0 and RATE_LIMITS=off, since
+every client here shares one address), 5,000 clients spread over 500 games.
 
 For streams (SSE) and then long polls, it reports:
 - the API's memory per open waiter (the gunicorn workers' RSS);
@@ -55,7 +55,7 @@ class Stack:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "PROMETHEUS_MULTIPROC_DIR")}
-        env.update(PORT=str(self.port), DATA_DIR=data_dir, MAX_STREAMS_PER_CLIENT="0")
+        env.update(PORT=str(self.port), DATA_DIR=data_dir, MAX_STREAMS_PER_CLIENT="0", RATE_LIMITS="off")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "service.run"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )

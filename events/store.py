@@ -18,6 +18,13 @@ from events.envelope import Envelope
 # Idempotency records live a day: long enough for any client's retries.
 IDEMPOTENCY_TTL_SECONDS = 24 * 3600
 
+# When an append counts as done (``DURABILITY``):
+#   os:      the store has it in memory (and fsyncs its append-only file
+#            each second): a crash of the store's machine may lose the last second
+#   fsync:   WAITAOF confirms it is in the append-only file on disk
+#   replica: WAIT confirms a replica has it (a failover keeps it)
+DURABILITY = ("os", "fsync", "replica")
+
 
 def stream_key(game_id: str) -> str:
     return f"game:{{{game_id}}}:events"
@@ -81,6 +88,9 @@ class Appended:
     last: int
     duplicate: bool  # True: a retry; nothing was appended
     record: dict | None = None  # the idempotency record of the first answer
+    # False: appended, but the store did not confirm it on disk (or on a
+    # replica) within the durability timeout
+    durable: bool = True
 
 
 @dataclass(frozen=True)
@@ -94,8 +104,12 @@ class Idempotency:
 
 
 class EventStore:
-    def __init__(self, client: redis.Redis):
+    def __init__(self, client: redis.Redis, durability: str = "os", durability_timeout_ms: int = 2000):
+        if durability not in DURABILITY:
+            raise ValueError(f"durability must be one of {', '.join(DURABILITY)}, not {durability!r}")
         self.redis = client
+        self.durability = durability
+        self.durability_timeout_ms = durability_timeout_ms
         self._append = client.register_script(APPEND_SCRIPT)
 
     def append(
@@ -117,7 +131,7 @@ class EventStore:
         record = None
         if idempotency is not None:
             record = {"request": idempotency.request_hash, "first": first, "last": last}
-        outcome, value = self._append(
+        keys_args = dict(
             keys=[
                 stream_key(game_id),
                 idempotency_key(game_id, idempotency.scope, idempotency.key) if idempotency else "",
@@ -133,13 +147,48 @@ class EventStore:
                 *(e.to_json() for e in envelopes),
             ],
         )
+        durable = True
+        if self.durability == "os":
+            outcome, value = self._append(**keys_args)
+        else:
+            # the wait must follow the write on the same connection: one pipeline
+            with self.redis.pipeline(transaction=False) as pipe:
+                self._append(**keys_args, client=pipe)
+                if self.durability == "fsync":
+                    pipe.execute_command("WAITAOF", 1, 0, self.durability_timeout_ms)
+                else:
+                    pipe.execute_command("WAIT", 1, self.durability_timeout_ms)
+                appended, confirmed = pipe.execute(raise_on_error=False)
+            if isinstance(appended, Exception):
+                raise appended
+            outcome, value = appended
+            # an error (WAITAOF on a store without its append-only file) confirms nothing
+            durable = not isinstance(confirmed, Exception) and (
+                confirmed[0] if self.durability == "fsync" else confirmed
+            ) >= 1
         outcome = outcome.decode() if isinstance(outcome, bytes) else outcome
         if outcome == "duplicate":
             prior = json.loads(value)
-            return Appended(prior["first"], prior["last"], True, prior)
+            return Appended(prior["first"], prior["last"], True, prior, durable)
         if outcome == "conflict":
             raise VersionConflict(expected_version, int(value))
-        return Appended(first, last, False, record)
+        return Appended(first, last, False, record, durable)
+
+    def durability_unmet(self) -> str | None:
+        """Why the store cannot confirm appends as ``durability`` asks (no
+        append-only file, no replica connected), or None."""
+        if self.durability == "fsync":
+            try:
+                value = next(iter(self.redis.config_get("appendonly").values()), b"")
+            except redis.ResponseError:  # CONFIG is off on some managed stores: WAITAOF will tell
+                return None
+            if (value.decode() if isinstance(value, bytes) else value) != "yes":
+                return "DURABILITY=fsync needs a store with its append-only file on (appendonly yes)"
+        elif self.durability == "replica":
+            info = self.redis.info("replication")
+            if int(info.get("connected_slaves", 0)) < 1:
+                return "DURABILITY=replica needs a replica connected to the store"
+        return None
 
     def prior_answer(self, game_id: str, idempotency: Idempotency) -> dict | None:
         """The record of a command already appended under this key, if any."""

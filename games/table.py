@@ -18,6 +18,13 @@ from games.contract import Event, Game, RuleError
 from games.hashing import canonical_json, sha256_hex
 
 WAITING, ACTIVE, FINISHED = "waiting", "active", "finished"
+# a game given up on while it waited for players (the system's ``abandon``):
+# nothing was dealt, nothing more happens
+ABANDONED = "abandoned"
+# the statuses a game never leaves: its whole log is public, its seed revealed
+OVER = (FINISHED, ABANDONED)
+# the statuses of a game that was dealt (the game's own state has a view)
+DEALT = (ACTIVE, FINISHED)
 
 # what the command layer adds to a command's own fields
 ENVELOPE_FIELDS = ("type", "seat", "at", "actor")
@@ -68,6 +75,8 @@ def decide(game: Game, table: Table | None, command: Mapping[str, Any]) -> list[
         events = _join(game, table, command)
     elif kind == "timeout":
         events = _timeout(game, table, command)
+    elif kind == "abandon":
+        events = _abandon(table, command)
     else:
         events = _play(game, table, command)
     return _stamp(events, command["at"])
@@ -114,6 +123,8 @@ def evolve(game: Game, table: Table | None, event: Event) -> Table:
         return replace(table, autopilot=table.autopilot - {seat}, timeouts=tuple(timeouts))
     if kind == "game_finished":
         return replace(table, status=FINISHED, result=event.public["result"])
+    if kind == "game_abandoned":
+        return replace(table, status=ABANDONED)
     return replace(table, game=game.evolve(table.game, event))
 
 
@@ -194,6 +205,8 @@ def _join(game: Game, table: Table, command: Mapping[str, Any]) -> list[Event]:
     free = free_seats(table)
     if not isinstance(command.get("name"), str) or not command["name"].strip():
         raise RuleError("malformed_command", "commands", "A seat is taken with a name.")
+    if table.status == ABANDONED:
+        raise _abandoned()
     if table.status != WAITING or not free:
         raise RuleError("table_full", "players", "Every seat at this table is taken.")
     taken = Event("seat_taken", public={"seat": free[0], "name": command["name"]})
@@ -221,6 +234,19 @@ def _timeout(game: Game, table: Table, command: Mapping[str, Any]) -> list[Event
     if streak >= table.options.get("autopilot_after", 3) and seat not in table.autopilot:
         events.append(Event("autopilot_started", public={"seat": seat}))
     return _with_finish(game, table, events)
+
+
+def _abandon(table: Table, command: Mapping[str, Any]) -> list[Event]:
+    """The system gives up on a game still waiting for players. When is the
+    service's policy (``WAITING_GAME_TTL_SECONDS``), not a rule: the table
+    accepts it from the system whenever the game waits. The seed is revealed
+    as at a game's end, so the log verifies (a waiting game has dealt
+    nothing, so the seed gives nothing away)."""
+    if command.get("actor") != "system":
+        raise RuleError("unknown_command", "commands", "Only the service abandons a game.")
+    if table.status != WAITING:
+        raise RuleError("game_not_waiting", "players", "Only a game still waiting for players can be abandoned.")
+    return [Event("game_abandoned", public={"reason": "no_players", "seed": table.seed})]
 
 
 def _play(game: Game, table: Table, command: Mapping[str, Any]) -> list[Event]:
@@ -269,3 +295,11 @@ def _require_active(table: Table) -> None:
         raise RuleError("game_not_started", "players", "The game starts when every seat is taken.")
     if table.status == FINISHED:
         raise RuleError("game_over", "game over", "The game is over.")
+    if table.status == ABANDONED:
+        raise _abandoned()
+
+
+def _abandoned() -> RuleError:
+    return RuleError(
+        "game_abandoned", "players", "The game was abandoned: its seats were not all taken in time. Start a new one."
+    )

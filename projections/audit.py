@@ -10,7 +10,8 @@
   or altered, and every shuffle is redealt from the seed;
 - the seed matches the commitment published at creation, the deal matches
   the shuffle commitment published at the start, and the seed revealed at
-  the end is the one the game was played with.
+  the end (a finished or an abandoned game's) is the one the game was
+  played with.
 
 It returns what differs, as messages an operator can act on, and the table
 folded from the log, for comparison with what the service serves.
@@ -195,11 +196,11 @@ def _check_commitments(envelopes: list[Envelope], audit: Audit) -> None:
                     f"version {envelope.version} (game_started): the shuffle commitment does not match "
                     "the seed and the deal that follows it"
                 )
-        if envelope.type == "game_finished":
+        if envelope.type in ("game_finished", "game_abandoned"):
             revealed = envelope.public.get("seed")
             if tables.seed_commitment(revealed or "") != created.public.get("seed_commitment"):
                 audit.problems.append(
-                    f"version {envelope.version} (game_finished): the seed revealed at the end does not "
+                    f"version {envelope.version} ({envelope.type}): the seed revealed at the end does not "
                     "match the seed commitment published at creation"
                 )
 

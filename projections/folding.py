@@ -79,14 +79,28 @@ class Projection:
         """The game as of its newest event; None if it does not exist.
 
         ``known``: a version the caller knows the log has reached (announced
-        by the store's notifications); a cached fold at or past it is served
-        without asking the store.
+        by the store's notifications); a cached fold at exactly it is served
+        without asking the store (one past it may be of a history the store
+        no longer has).
         """
         cached = self._cache.get(game_id)
-        if cached is not None and known and cached.version >= known:
+        if cached is not None and known and cached.version == known:
             return cached
-        after = cached.version if cached else 0
-        newer = self.store.read(game_id, after=after)
+        if cached is None:
+            newer = self.store.read(game_id)
+        else:
+            # read from the cached fold's own last entry: if the store no
+            # longer has it as we folded it, the store went back in time (a
+            # restore, a failover, a lost fsync window) and the fold is
+            # dropped, instead of answering every command with a conflict
+            newer = self.store.read(game_id, after=cached.version - 1)
+            if newer and newer[0].version == cached.version and newer[0].hash == cached.last_hash:
+                newer = newer[1:]
+            else:
+                self._cache.discard(game_id)
+                self._public.discard(game_id)
+                cached = None
+                newer = self.store.read(game_id)
         folded = fold(newer, cached, game_id)
         if folded is not None and folded is not cached:
             self.remember(folded)

@@ -37,5 +37,9 @@ class LRU(Generic[K, V]):
             while len(self._entries) > self.capacity:
                 self._entries.popitem(last=False)
 
+    def discard(self, key: K) -> None:
+        with self._lock:
+            self._entries.pop(key, None)
+
     def __len__(self) -> int:
         return len(self._entries)

@@ -4,7 +4,7 @@ player learns anything in time to use it.
 
 The delay holds while the game runs: the waiting table (the game created,
 seats taken) hides nothing and is shown at once, and once the game has
-finished its whole log is public anyway. Seats see their own views without
+finished (or was abandoned) its whole log is public anyway. Seats see their own views without
 delay. A version is public when its entry and every entry before it are
 (an entry's ``time`` is its command's time), so the public log is a prefix of
 the log and only ever grows.
@@ -22,7 +22,7 @@ UNDELAYED = frozenset({"game_created", "seat_taken"})
 
 def delay_ms(table: tables.Table) -> int:
     """The spectators' delay of a game in this state, in ms (0: none)."""
-    if table.status == tables.FINISHED:
+    if table.status in tables.OVER:  # finished or abandoned: the whole log is public
         return 0
     return int(table.options.get("spectator_delay", 0)) * 1000
 

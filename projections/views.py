@@ -31,7 +31,7 @@ def seat_view(folded: Folded, seat: int | None) -> dict[str, Any]:
         "deadlines": [],
         "result": table.result,
     }
-    if table.status != tables.WAITING:
+    if table.status in tables.DEALT:  # a waiting or abandoned table has dealt nothing
         shown = game.view(table.game, seat)
         view.update({key: value for key, value in shown.items() if key != "seats"})
         view["seats"] = [_seat(table, s, counts) for s, counts in enumerate(shown["seats"])]

@@ -6,9 +6,11 @@ import logging
 import redis
 from flask import Flask, Response, request
 from werkzeug.exceptions import HTTPException
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from service.commands import now_ms
 from service.config import Config, connect
+from service import ratelimits
 from service.problems import PROBLEM_JSON, Problem
 from service.services import Services
 
@@ -20,6 +22,7 @@ HTTP_CODES = {
     405: "method_not_allowed",
     413: "body_too_large",
     415: "unsupported_media_type",
+    429: "rate_limited",
 }
 
 
@@ -29,11 +32,19 @@ def create_app(config: Config | None = None, client: redis.Redis | None = None, 
     app.config["MAX_CONTENT_LENGTH"] = config.max_body_bytes
     app.config["OPERATOR_TOKEN"] = config.operator_token
     app.json.sort_keys = False
+    if config.trusted_proxies:
+        # behind that many proxies: the client address (for the rate limits and
+        # the stream caps) is the one the nearest trusted proxy forwarded
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=config.trusted_proxies, x_proto=config.trusted_proxies)
     if client is None:
         client = connect(config.redis_url, config.redis_socket_timeout, config.redis_max_connections)
     app.extensions["tabletell"] = Services(client, clock, config=config)
 
     from service.api import audit, games, meta, play, streams
+    from service.logs import observe_requests
+
+    observe_requests(app, access_log=config.access_log)  # X-Request-ID, request metrics, access log
+    ratelimits.install(app, config, client)  # after observe_requests: a 429 is logged and counted too
 
     for module in (meta, games, play, streams, audit):
         app.register_blueprint(module.bp, url_prefix="/v1")
@@ -49,6 +60,8 @@ def _register_errors(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> Response:
+        if isinstance(error, ratelimits.RateLimitExceeded):
+            return ratelimits.rate_limited(error).response()  # 429 rate_limited, Retry-After
         status = error.code or 500
         code = HTTP_CODES.get(status, "http_error")
         detail = error.description or ""
@@ -68,6 +81,12 @@ def _register_errors(app: Flask) -> None:
     def store_down(error: Exception) -> Response:
         log.warning("event store unreachable: %s", error)
         return Problem(503, "store_unavailable", "The event store is unreachable; try again shortly.").response()
+
+    @app.errorhandler(redis.exceptions.OutOfMemoryError)
+    def store_full(error: Exception) -> Response:
+        # the store is at its maxmemory and evicts nothing: nothing was written
+        log.error("event store full: %s", error)
+        return Problem(503, "store_full", "The event store is full; nothing was written. Try again later.").response()
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception) -> Response:

@@ -20,6 +20,7 @@ from games.contract import RuleError
 from games.registry import GAMES
 from projections.folding import Folded, Projection, Public, fold, step
 from projections.views import feed
+from service import metrics
 from service.problems import Problem
 from service.schemas import load_command
 
@@ -86,8 +87,10 @@ class Commands:
             envelopes = step(None, GAMES[game_type], command, None, uuid.uuid4().hex, "system")
         except RuleError as error:
             raise rule_problem(error)
-        self.store.append(game_id, 0, envelopes)
-        return self._appended(None, envelopes, game_id)
+        appended = self.store.append(game_id, 0, envelopes)
+        folded = self._appended(None, envelopes, game_id)
+        _require_durable(appended, game_id=game_id)
+        return folded
 
     def join(self, game_id: str, name: str) -> tuple[int, str, Folded]:
         """Takes the first free seat; returns it with its new bearer token."""
@@ -101,10 +104,14 @@ class Commands:
                 raise rule_problem(error)
             seat = envelopes[0].public["seat"]
             try:
-                self.store.append(game_id, folded.version, envelopes, token=(token_hash(token), seat))
+                appended = self.store.append(game_id, folded.version, envelopes, token=(token_hash(token), seat))
             except VersionConflict:
+                metrics.VERSION_CONFLICTS.labels("retried").inc()
                 continue
-            return seat, token, self._appended(folded, envelopes, game_id)
+            after = self._appended(folded, envelopes, game_id)
+            # the seat is taken either way: the client needs its token
+            _require_durable(appended, seat=seat, token=token)
+            return seat, token, after
         raise Problem(409, "version_conflict", "The table changed too often while joining; try again.")
 
     def load(self, game_id: str, known: int = 0) -> Folded:
@@ -143,7 +150,21 @@ class Commands:
         is "player", "bot", or "system" for the system's own commands
         (timeouts), which no client can send.
         """
+        with metrics.timed_command() as timer:  # tabletell_command_duration_seconds
+            return self._execute(timer, game_id, seat, body, expected_version, idempotency_key, actor)
+
+    def _execute(
+        self,
+        timer: metrics.CommandTimer,
+        game_id: str,
+        seat: int | None,
+        body: Mapping[str, Any],
+        expected_version: int | None,
+        idempotency_key: str | None,
+        actor: str,
+    ) -> Outcome:
         folded = self.load(game_id)
+        timer.game_type = folded.game.type
         if actor != "system":
             body = load_command(folded.game, body)
         idempotency = None
@@ -170,15 +191,19 @@ class Commands:
             except VersionConflict as conflict:
                 if expected_version is not None:
                     raise _conflict(expected_version, conflict.actual)
+                metrics.VERSION_CONFLICTS.labels("retried").inc()
                 continue
             if appended.duplicate:
+                _require_durable(appended, version=appended.last)
                 return self._replayed(game_id, seat, idempotency, appended.record)
             after = self._appended(folded, envelopes, game_id)
+            _require_durable(appended, version=after.version)
             return Outcome(after.version, feed(envelopes, seat), after)
         raise Problem(409, "version_conflict", "The game changed too often while deciding; try again.")
 
     def _appended(self, before: Folded | None, envelopes: list, game_id: str) -> Folded:
         after = fold(envelopes, before, game_id)
+        metrics.APPENDS.labels(after.game.type).inc()
         self.projection.remember(after)
         for listener in self.listeners:
             listener(before, after)
@@ -194,6 +219,21 @@ class Commands:
             )
         envelopes = self.store.read(game_id, after=prior["first"] - 1, upto=prior["last"])
         return Outcome(prior["last"], feed(envelopes, seat), None)
+
+
+def _require_durable(appended, **recorded: Any) -> None:
+    """503 for an append the store did not confirm (on disk or on a replica,
+    as ``DURABILITY`` asks) in time. It is recorded, in memory: ``recorded``
+    says what the client needs to go on (a retry with the same
+    Idempotency-Key returns the first answer once it is confirmed)."""
+    if not appended.durable:
+        raise Problem(
+            503,
+            "not_durable",
+            "The store recorded this but did not confirm it is safe (on disk or on a replica) in time; "
+            "it may be lost if the store fails now.",
+            **recorded,
+        )
 
 
 def game_not_found(game_id: str) -> Problem:

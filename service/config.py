@@ -33,6 +33,31 @@ class Config:
     # (0: no limit)
     max_streams_per_token: int = 8
     max_streams_per_client: int = 256
+    # when an append counts as done: os (in the store's memory), fsync
+    # (WAITAOF: in its append-only file on disk), replica (WAIT: on a replica)
+    durability: str = "os"
+    # how long a command waits for that confirmation before a 503 not_durable
+    durability_timeout_ms: int = 2000
+    # logs: one JSON object per line (json) or plain text (text)
+    log_format: str = "json"
+    # the API's access log, one line per request (ACCESS_LOG=off: none)
+    access_log: bool = True
+    # rate limits (service/ratelimits.py), counted in the store; RATE_LIMITS=off:
+    # none at all (benchmarks and load tests from one address). Each is a
+    # Flask-Limiter limit string ("600/minute", "10/second;600/minute"); empty: no
+    # such limit. Every request per client address, those with a bearer token
+    # also per token, game creation also on a quota of its own per address
+    rate_limits: bool = True
+    rate_limit_client: str = "600/minute"
+    rate_limit_token: str = "300/minute"
+    rate_limit_create: str = "60/hour"
+    # a game still waiting for players this long after its creation is
+    # abandoned by the workers (0: never); the API and the workers must agree
+    waiting_game_ttl_seconds: int = 86400
+    # reverse proxies in front of the API whose X-Forwarded-For is trusted
+    # (0: none; the client address is the connection's, and the header is
+    # ignored so a client cannot pick its own address for the limits)
+    trusted_proxies: int = 0
 
     @classmethod
     def from_env(cls) -> "Config":
@@ -44,6 +69,16 @@ class Config:
             stream_heartbeat_seconds=float(os.environ.get("STREAM_HEARTBEAT_SECONDS", cls.stream_heartbeat_seconds)),
             max_streams_per_token=_int("MAX_STREAMS_PER_TOKEN", cls.max_streams_per_token),
             max_streams_per_client=_int("MAX_STREAMS_PER_CLIENT", cls.max_streams_per_client),
+            durability=os.environ.get("DURABILITY", cls.durability),
+            durability_timeout_ms=_int("DURABILITY_TIMEOUT_MS", cls.durability_timeout_ms),
+            log_format=os.environ.get("LOG_FORMAT", cls.log_format),
+            access_log=os.environ.get("ACCESS_LOG", "on") != "off",
+            rate_limits=os.environ.get("RATE_LIMITS", "on") != "off",
+            rate_limit_client=os.environ.get("RATE_LIMIT_CLIENT", cls.rate_limit_client),
+            rate_limit_token=os.environ.get("RATE_LIMIT_TOKEN", cls.rate_limit_token),
+            rate_limit_create=os.environ.get("RATE_LIMIT_CREATE", cls.rate_limit_create),
+            waiting_game_ttl_seconds=_int("WAITING_GAME_TTL_SECONDS", cls.waiting_game_ttl_seconds),
+            trusted_proxies=_int("TRUSTED_PROXIES", cls.trusted_proxies),
         )
 
 

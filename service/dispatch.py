@@ -4,7 +4,8 @@
 After every append the API records when the game next needs a worker, in one
 sorted set (``DUE_KEY``: game id -> ms), and queues a bot's move at once when
 a bot is to act. Deadlines are not queued here: the scheduler in every worker
-(``service.workers.scheduler``) queues each timeout when its deadline comes,
+(``service.workers.scheduler``) queues each timeout when its deadline comes
+(and the abandoning of a game that waited for players too long),
 and queues again any work still pending once its grace period is over (a
 worker died in the middle of it, or a process died between an append and
 this dispatch).
@@ -27,15 +28,18 @@ FAILURE_TTL_SECONDS = 24 * 3600  # a failed job stays a day for diagnosis
 
 
 class Dispatcher:
-    def __init__(self, client: redis.Redis, clock, grace_ms: int = DEFAULT_GRACE_MS):
+    def __init__(self, client: redis.Redis, clock, grace_ms: int = DEFAULT_GRACE_MS, waiting_ttl_ms: int = 0):
         self.redis = client
         self.clock = clock
         self.grace_ms = grace_ms
+        # WAITING_GAME_TTL_SECONDS in ms (0: a waiting game is never
+        # abandoned); the scheduler and the jobs plan with the same
+        self.waiting_ttl_ms = waiting_ttl_ms
         self.queue = Queue(QUEUE, connection=client)
 
     def after_append(self, before: Folded | None, after: Folded) -> None:
         now = self.clock()
-        work = pending_work(after, now)
+        work = pending_work(after, now, self.waiting_ttl_ms)
         bots = [item for item in work if item.kind == "bot"]
         with self.redis.pipeline() as pipe:
             if bots:

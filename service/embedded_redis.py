@@ -44,10 +44,20 @@ def _die_with_parent() -> None:
 
 
 class EmbeddedRedis:
-    def __init__(self, data_dir: str | os.PathLike, port: int | None = None, persistent: bool = True):
+    def __init__(
+        self,
+        data_dir: str | os.PathLike,
+        port: int | None = None,
+        persistent: bool = True,
+        maxmemory: str | None = None,
+        extra_args: tuple[str, ...] = (),
+    ):
         self.data_dir = Path(data_dir)
         self.port = port or free_port()
         self.persistent = persistent
+        # a cap ("2gb"): when full the store refuses writes and evicts nothing
+        self.maxmemory = maxmemory
+        self.extra_args = extra_args  # ("--replicaof", host, port), say
         self.process: subprocess.Popen | None = None
 
     @property
@@ -55,6 +65,7 @@ class EmbeddedRedis:
         return f"redis://127.0.0.1:{self.port}/0"
 
     def start(self, timeout: float = 15.0) -> "EmbeddedRedis":
+        """Starts the server (again, after it died: same port, same files)."""
         self.data_dir.mkdir(parents=True, exist_ok=True)
         args = [
             server_binary(),
@@ -70,6 +81,9 @@ class EmbeddedRedis:
             args += ["--appendonly", "yes", "--appendfsync", "everysec"]
         else:
             args += ["--appendonly", "no"]
+        if self.maxmemory:
+            args += ["--maxmemory", self.maxmemory, "--maxmemory-policy", "noeviction"]
+        args += list(self.extra_args)
         # its own session: a Ctrl-C meant for the parent does not stop the
         # store before the processes that write to it
         self.process = subprocess.Popen(
@@ -79,16 +93,16 @@ class EmbeddedRedis:
         return self
 
     def _wait_ready(self, timeout: float) -> None:
-        client = redis.Redis(port=self.port, socket_connect_timeout=0.5)
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"valkey-server exited with {self.process.returncode}; see {self.data_dir}/valkey.log")
-            try:
-                if client.ping():
-                    return
-            except redis.ConnectionError:
-                time.sleep(0.05)
+        with redis.Redis(port=self.port, socket_connect_timeout=0.5) as client:
+            while time.monotonic() < deadline:
+                if self.process.poll() is not None:
+                    raise RuntimeError(f"valkey-server exited with {self.process.returncode}; see {self.data_dir}/valkey.log")
+                try:
+                    if client.ping():
+                        return
+                except redis.ConnectionError:  # not up yet, or still loading its file
+                    time.sleep(0.05)
         raise RuntimeError(f"valkey-server did not answer on port {self.port} within {timeout}s")
 
     def stop(self, timeout: float = 10.0) -> None:

@@ -4,11 +4,42 @@
   (clients resume on another worker with ``Last-Event-ID``), so it drains in
   moments instead of holding every stream to the graceful timeout.
 - When a worker exits, its live metrics stop counting.
+- Logs: gunicorn's error log and the app's lines as ``LOG_FORMAT`` says (JSON
+  by default, ``service.logs``); the access log is the app's (with the route
+  and the request id), so gunicorn writes none, whatever ``--access-logfile``
+  says. ``ACCESS_LOG=off`` silences the app's.
 """
 from __future__ import annotations
 
 import threading
 import time
+
+from gunicorn import glogging
+
+
+class Logger(glogging.Logger):
+    """gunicorn's logger in our format, without an access log of its own."""
+
+    def setup(self, cfg) -> None:
+        super().setup(cfg)
+        # service.logs only: this runs in the master, which must not import
+        # Flask or redis-py (ssl) before gevent patches the workers
+        from service import logs
+
+        fmt = logs.log_format()
+        logs.configure(fmt)
+        for handler in self.error_log.handlers:
+            handler.setFormatter(logs.formatter(fmt))
+
+    @property
+    def access_log_enabled(self) -> bool:
+        return False  # gunicorn then builds no access line at all
+
+    def access(self, resp, req, environ, request_time) -> None:
+        return None
+
+
+logger_class = Logger
 
 
 def post_worker_init(worker) -> None:

@@ -12,7 +12,7 @@ from games import table as tables
 from projections.folding import Folded
 
 PREFIX = "tabletell:games"
-STATUSES = (tables.WAITING, tables.ACTIVE, tables.FINISHED)
+STATUSES = (tables.WAITING, tables.ACTIVE, tables.FINISHED, tables.ABANDONED)
 
 
 def key(status: str | None = None, game_type: str | None = None) -> str:

@@ -1,17 +1,36 @@
 """Prometheus metrics (``GET /metrics``), with prometheus-client.
 
 Under gunicorn each worker is a process of its own: ``make run`` points
-``PROMETHEUS_MULTIPROC_DIR`` at an empty directory before the workers start,
-each process writes its figures there, and ``/metrics`` sums them
-(prometheus-client's multiprocess mode). Without it (the tests' in-process
-app) the figures are this process's own.
+``PROMETHEUS_MULTIPROC_DIR`` at an empty directory before the workers start
+(the RQ worker inherits it too), each process writes its figures there, and
+``/metrics`` sums them (prometheus-client's multiprocess mode). Without it
+(the tests' in-process app) the figures are this process's own.
+
+Every metric is ``tabletell_*``. Durations are in seconds (Prometheus'
+convention), with buckets from a fraction of a millisecond. Labels are
+bounded: a request is labelled by its Flask route (``/v1/games/<game_id>``),
+never by its path.
 """
 from __future__ import annotations
 
+import logging
 import os
+import time
+from contextlib import contextmanager
+from typing import Iterator
 
-from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Gauge, generate_latest
-from prometheus_client import REGISTRY, multiprocess
+from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Counter, Gauge, Histogram
+from prometheus_client import generate_latest, multiprocess
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.registry import Collector
+
+from service.problems import Problem
+
+log = logging.getLogger("tabletell.metrics")
+
+if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    # every process writes its figures there from its first metric on
+    os.makedirs(os.environ["PROMETHEUS_MULTIPROC_DIR"], exist_ok=True)
 
 OPEN_STREAMS = Gauge(
     "tabletell_open_streams",
@@ -25,14 +44,144 @@ WATCHED_GAMES = Gauge(
     multiprocess_mode="livesum",
 )
 
+# -- requests (service.logs.observe_requests) ---------------------------------
 
-def exposition() -> tuple[bytes, str]:
-    """The metrics of every process of this server, as Prometheus text."""
+REQUESTS = Counter(
+    "tabletell_http_requests",
+    "HTTP requests answered, by method, route (the URL rule, not the path; 'unmatched' when no route) and status.",
+    ["method", "route", "status"],
+)
+REQUEST_SECONDS = Histogram(
+    "tabletell_http_request_duration_seconds",
+    "Time to answer a request, by method and route (a stream: until its headers; a long poll: its wait included).",
+    ["method", "route"],
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60),
+)
+
+# -- the command path (service.commands) --------------------------------------
+
+COMMAND_SECONDS = Histogram(
+    "tabletell_command_duration_seconds",
+    "A command from load to append (decide and append included, retries too), by game type and outcome: "
+    "ok (appended, or an idempotent retry answered), refused (shape or rule: 400/422), "
+    "conflict (409 version_conflict), error (anything else: 503, a bug).",
+    ["game_type", "outcome"],
+    buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5),
+)
+APPENDS = Counter(
+    "tabletell_appends",
+    "Appends to game logs (one per accepted command, creation and join included), by game type.",
+    ["game_type"],
+)
+VERSION_CONFLICTS = Counter(
+    "tabletell_version_conflicts",
+    "Commands that met a newer game than they were decided on: refused (answered 409) "
+    "or retried (no If-Match: decided again on the newer game).",
+    ["resolution"],
+)
+
+# -- the workers (service.workers.jobs) ---------------------------------------
+
+TIMEOUTS = Counter(
+    "tabletell_timeouts_fired",
+    "Timeouts a worker appended (a seat's deadline passed), by game type.",
+    ["game_type"],
+)
+TIMEOUT_LATENESS = Histogram(
+    "tabletell_timeout_lateness_seconds",
+    "How long after its deadline a timeout was fired, by game type.",
+    ["game_type"],
+    buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300),
+)
+BOT_SECONDS = Histogram(
+    "tabletell_bot_decision_seconds",
+    "Time a bot takes to choose its move from its view, by game type.",
+    ["game_type"],
+    buckets=(0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1),
+)
+
+
+class CommandTimer:
+    """What ``timed_command`` observes: the game type once the game is loaded."""
+
+    game_type: str | None = None
+
+
+@contextmanager
+def timed_command() -> Iterator[CommandTimer]:
+    """Times a command; ``outcome`` from how it ended (see COMMAND_SECONDS).
+    A command on no game (404) is not observed: it has no game type."""
+    timer = CommandTimer()
+    started = time.perf_counter()
+    outcome = "error"
+    try:
+        yield timer
+        outcome = "ok"
+    except Problem as problem:
+        if problem.status == 409:
+            outcome = "conflict"
+            VERSION_CONFLICTS.labels("refused").inc()
+        elif problem.status in (400, 422):
+            outcome = "refused"
+        raise
+    finally:
+        if timer.game_type is not None:
+            COMMAND_SECONDS.labels(timer.game_type, outcome).observe(time.perf_counter() - started)
+
+
+class QueueCollector(Collector):
+    """Figures read from the store at scrape time (a gauge in multiprocess mode
+    would be a stale copy per process): the RQ queue's length and the games
+    the scheduler will look at (the due set)."""
+
+    def __init__(self, client):
+        self.client = client
+
+    def collect(self):
+        from rq import Queue
+
+        from service.dispatch import DUE_KEY
+        from service.plan import QUEUE
+
+        queued = GaugeMetricFamily(
+            "tabletell_queue_depth", "Jobs waiting in the workers' RQ queue (bot moves, timeouts).", labels=["queue"]
+        )
+        due = GaugeMetricFamily(
+            "tabletell_due_games",
+            "Games the workers' scheduler watches: a deadline to fire, or queued work to check after its grace.",
+        )
+        try:
+            with self.client.pipeline(transaction=False) as pipe:
+                pipe.llen(Queue.redis_queue_namespace_prefix + QUEUE)  # what rq's Queue.count reads
+                pipe.zcard(DUE_KEY)
+                length, games = pipe.execute()
+        except Exception as error:  # the store is down: the other figures still count
+            log.warning("queue figures unavailable: %s", error)
+            return
+        queued.add_metric([QUEUE], length)
+        due.add_metric([], games)
+        yield queued
+        yield due
+
+
+class _ThisProcess(Collector):
+    """The default registry's figures, on a per-scrape registry."""
+
+    def collect(self):
+        yield from REGISTRY.collect()
+
+
+def exposition(client=None) -> tuple[bytes, str]:
+    """The metrics of every process of this server (the RQ worker's included,
+    when it shares the multiprocess directory), and the queue figures read
+    from the store through ``client``, as Prometheus text."""
+    registry = CollectorRegistry()
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
-        registry = CollectorRegistry()
         multiprocess.MultiProcessCollector(registry)
     else:
-        registry = REGISTRY
+        registry.register(_ThisProcess())
+    if client is not None:
+        registry.register(QueueCollector(client))
     return generate_latest(registry), CONTENT_TYPE_LATEST
 
 

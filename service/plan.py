@@ -11,10 +11,12 @@ QUEUE = "tabletell"
 
 @dataclass(frozen=True)
 class Work:
-    kind: str  # "bot": a bot seat or a seat on autopilot moves; "timeout": a deadline passes
+    # "bot": a bot seat or a seat on autopilot moves; "timeout": a deadline
+    # passes; "abandon": a game waited for players too long
+    kind: str
     game_id: str
     version: int  # the version the work is for; once the game moves on it is stale
-    seat: int
+    seat: int  # NO_SEAT for work on the whole table (abandon)
     due: int  # ms since the epoch
 
     @property
@@ -28,8 +30,17 @@ class Work:
         return f"job:{self.kind}:{self.version}"
 
 
-def pending_work(folded: Folded, now: int) -> list[Work]:
+NO_SEAT = -1
+
+
+def pending_work(folded: Folded, now: int, waiting_ttl_ms: int = 0) -> list[Work]:
+    """What ``folded`` waits for a worker to do. ``waiting_ttl_ms``: how long
+    a game may wait for players before the service abandons it (the
+    setting ``WAITING_GAME_TTL_SECONDS``, passed by each caller from its
+    Config; 0: never). It is the service's policy, not a rule of the log."""
     table, game = folded.table, folded.game
+    if table.status == tables.WAITING and waiting_ttl_ms > 0:
+        return [Work("abandon", folded.game_id, folded.version, NO_SEAT, table.created_at + waiting_ttl_ms)]
     if table.status != tables.ACTIVE:
         return []
     work = [

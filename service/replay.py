@@ -10,7 +10,10 @@ operators' index, and with ``--api`` the summary a running API answers.
 It prints what differs and exits 1, or a one-line account and exits 0.
 A file is a log as ``GET /v1/games/{id}/log`` gives it.
 
-``reindex`` rebuilds the operators' games index from the logs.
+``reindex`` rebuilds the operators' games index from the logs, and puts
+back on the workers' schedule every game that waits for work (a lost
+schedule, or games left waiting before waiting games were abandoned after
+``WAITING_GAME_TTL_SECONDS``).
 """
 from __future__ import annotations
 
@@ -29,8 +32,11 @@ from games.hashing import canonical_json
 from projections.audit import Audit, verify
 from projections.folding import Folded, Projection, fold
 from projections.views import seat_view, summary
+from service.commands import now_ms
 from service.config import Config, connect
+from service.dispatch import DEFAULT_GRACE_MS, DUE_KEY, next_look
 from service.index import GameIndex, key as index_key
+from service.plan import pending_work
 
 
 def read_file(path: Path) -> list[Envelope]:
@@ -119,7 +125,8 @@ def run_verify(target: str, client_url: str, api: str | None = None) -> int:
 def run_reindex(client_url: str) -> int:
     client = connect(client_url)
     store, index = EventStore(client), GameIndex(client)
-    games = 0
+    waiting_ttl_ms = Config.from_env().waiting_game_ttl_seconds * 1000
+    games = scheduled = 0
     for raw_key in client.scan_iter(match=stream_key("*"), count=500):
         name = raw_key.decode() if isinstance(raw_key, bytes) else raw_key
         game_id = name[len("game:{") : -len("}:events")]
@@ -127,7 +134,12 @@ def run_reindex(client_url: str) -> int:
         if folded is not None:
             index.record(folded, created_at=folded.table.created_at)
             games += 1
-    print(f"reindex: {games} games indexed")
+            now = now_ms()
+            work = pending_work(folded, now, waiting_ttl_ms)
+            if work:  # the scheduler takes it from there (and queues nothing twice)
+                client.zadd(DUE_KEY, {game_id: next_look(work, now, DEFAULT_GRACE_MS)}, lt=True)
+                scheduled += 1
+    print(f"reindex: {games} games indexed, {scheduled} with work put on the workers' schedule")
     return 0
 
 

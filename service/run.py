@@ -2,8 +2,12 @@
 
 Starts, in order: a private valkey-server persisting to DATA_DIR (only when
 REDIS_URL is not set), the API under gunicorn on PORT, and one RQ worker with
-its scheduler. Ctrl-C (or SIGTERM) stops them all, the store last, and leaves
-no process behind; if any of them dies, the others are stopped too.
+its scheduler, and keeps them alive: a part that dies is started again after
+a backoff (0.5 s, doubling to a minute), with a log line saying so; the others
+go on meanwhile (gunicorn itself restarts a dead request worker). Ctrl-C (or
+SIGTERM) stops them in order: the API (stops accepting, drains), the worker,
+then the store; a second Ctrl-C kills what is left at once. No process is
+left behind.
 """
 from __future__ import annotations
 
@@ -16,12 +20,15 @@ import sys
 import tempfile
 import time
 
+from service import logs
 from service.embedded_redis import EmbeddedRedis, _die_with_parent
 
 log = logging.getLogger("tabletell.run")
 
 
 WORKER_CLASSES = ("gevent", "gthread")
+# the private store's memory cap; full, it refuses writes (503) and evicts nothing
+DEFAULT_STORE_MAXMEMORY = "2gb"
 
 
 def gunicorn_command(port: str, env: dict[str, str] | None = None) -> list[str]:
@@ -42,7 +49,9 @@ def gunicorn_command(port: str, env: dict[str, str] | None = None) -> list[str]:
         # this machine only, unless HOST says otherwise (Docker sets 0.0.0.0)
         f"{env.get('HOST', '127.0.0.1')}:{port}",
         "--worker-class",
-        worker_class,
+        # gunicorn's worker, answering its own request errors (414, 431, a bad
+        # request line) as problem+json like the rest of the API
+        {"gevent": "service.gunicorn_workers.GeventWorker", "gthread": "service.gunicorn_workers.ThreadWorker"}[worker_class],
         "--workers",
         env.get("WEB_CONCURRENCY", "2"),
         # open connections per worker, streams and long polls included
@@ -52,8 +61,8 @@ def gunicorn_command(port: str, env: dict[str, str] | None = None) -> list[str]:
         env.get("WEB_THREADS", "16"),  # gthread only
         "--graceful-timeout",
         env.get("GRACEFUL_SECONDS", "10"),
-        "--access-logfile",
-        "-" if env.get("ACCESS_LOG", "on") != "off" else "/dev/null",
+        # no --access-logfile: the app writes the access log (service.logs;
+        # ACCESS_LOG=off silences it)
     ]
     return command
 
@@ -81,54 +90,174 @@ def metrics_dir(env: dict[str, str]) -> str:
     return path
 
 
+class Part:
+    """One supervised process: started, watched, restarted with backoff."""
+
+    # seconds before restart n (doubling, at most a minute); a part that ran a
+    # minute without dying starts again from the first
+    FIRST_BACKOFF, MAX_BACKOFF, STEADY_SECONDS = 0.5, 60.0, 60.0
+
+    def __init__(self, name: str, start, alive, stop):
+        self.name = name
+        self._start, self._alive, self._stop = start, alive, stop
+        self.restarts = 0
+        self.backoff = self.FIRST_BACKOFF
+        self.started_at = 0.0
+        self.restart_at: float | None = None
+
+    def start(self) -> None:
+        self._start()
+        self.started_at = time.monotonic()
+
+    def watch(self, now: float) -> None:
+        """Called every tick: notice a death, restart when its backoff is over."""
+        if self.restart_at is None:
+            if self._alive():
+                if now - self.started_at > self.STEADY_SECONDS:
+                    self.backoff = self.FIRST_BACKOFF
+                return
+            self.restart_at = now + self.backoff
+            log.error("%s exited (%s); restarting it in %.1f s", self.name, self.exit_status(), self.backoff)
+            self.backoff = min(self.backoff * 2, self.MAX_BACKOFF)
+            return
+        if now < self.restart_at:
+            return
+        self.restart_at = None
+        self.restarts += 1
+        try:
+            self.start()
+            log.warning("%s restarted (restart %d)", self.name, self.restarts)
+        except Exception as error:  # the store may not come back at once
+            self.restart_at = now + self.backoff
+            log.error("%s did not start (%s); trying again in %.1f s", self.name, error, self.backoff)
+            self.backoff = min(self.backoff * 2, self.MAX_BACKOFF)
+
+    def exit_status(self) -> str:
+        return "stopped"
+
+    def stop(self, timeout: float) -> None:
+        self._stop(timeout)
+
+
+class ChildPart(Part):
+    """A child process in its own session (Ctrl-C reaches only the
+    supervisor, which stops the parts in order)."""
+
+    def __init__(self, name: str, command: list[str], env: dict[str, str]):
+        self.process: subprocess.Popen | None = None
+        self.command, self.env = command, env
+        super().__init__(name, self._spawn, lambda: self.process is not None and self.process.poll() is None, self._terminate)
+
+    def _spawn(self) -> None:
+        self.process = subprocess.Popen(self.command, env=self.env, preexec_fn=_die_with_parent, start_new_session=True)
+
+    def exit_status(self) -> str:
+        code = self.process.returncode if self.process else None
+        return f"signal {-code}" if code is not None and code < 0 else f"exit code {code}"
+
+    def _terminate(self, timeout: float) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            log.warning("%s did not stop in %.0f s; killing it", self.name, timeout)
+            self.process.kill()
+            self.process.wait()
+
+
+class StorePart(Part):
+    """The private valkey-server: restarted on the same port from its
+    append-only file, so every client reconnects to it by itself."""
+
+    def __init__(self, store: EmbeddedRedis):
+        self.store = store
+        super().__init__(
+            "store (valkey-server)",
+            store.start,
+            lambda: store.process is not None and store.process.poll() is None,
+            lambda timeout: store.stop(timeout),
+        )
+
+    def exit_status(self) -> str:
+        code = self.store.process.returncode if self.store.process else None
+        return f"signal {-code}" if code is not None and code < 0 else f"exit code {code}"
+
+
+def supervise(parts: list[Part], stopping, tick: float = 0.2) -> None:
+    """Keep every part alive until ``stopping()``."""
+    while not stopping():
+        now = time.monotonic()
+        for part in parts:
+            part.watch(now)
+        time.sleep(tick)
+
+
+def shut_down(parts: list[Part], graceful: float) -> None:
+    """In order: the API stops accepting and drains its requests (streams end
+    at once), then the workers finish their jobs, then the store, which
+    every other part needs until its very end."""
+    for part in parts:
+        if part.restart_at is not None:
+            part.restart_at = None  # dead and waiting for a restart: stays dead
+    for part in parts:
+        part.stop(graceful + 5)
+
+
 def main() -> int:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s run %(message)s")
+    logs.configure()  # JSON lines (LOG_FORMAT), like the API's and the worker's
     port = os.environ.get("PORT", "8000")
     data_dir = os.environ.get("DATA_DIR", "./var")
     env = dict(os.environ)
     raise_file_limit()
     own_metrics = not env.get("PROMETHEUS_MULTIPROC_DIR")
     env["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir(env)
-    store = None
+    store_part = None
     if not env.get("REDIS_URL"):
-        store = EmbeddedRedis(data_dir, port=int(env["REDIS_PORT"]) if env.get("REDIS_PORT") else None).start()
+        store = EmbeddedRedis(
+            data_dir,
+            port=int(env["REDIS_PORT"]) if env.get("REDIS_PORT") else None,
+            maxmemory=env.get("STORE_MAXMEMORY", DEFAULT_STORE_MAXMEMORY),
+        )
+        store_part = StorePart(store)
+        store_part.start()
         env["REDIS_URL"] = store.url
-        log.info("valkey-server on %s, append-only file in %s", store.url, os.path.abspath(data_dir))
+        log.info(
+            "valkey-server on %s, append-only file in %s, maxmemory %s",
+            store.url,
+            os.path.abspath(data_dir),
+            store.maxmemory,
+        )
     else:
         log.info("using the store at REDIS_URL")
 
-    children: list[subprocess.Popen] = []
-    stopping = False
+    stops = 0
 
     def stop(*_):
-        nonlocal stopping
-        stopping = True
+        nonlocal stops
+        stops += 1
+        if stops > 1:
+            log.warning("asked again: stopping at once")
+            for part in parts:
+                if isinstance(part, ChildPart) and part.process is not None and part.process.poll() is None:
+                    part.process.kill()
 
+    api = ChildPart("API (gunicorn)", gunicorn_command(port, env), env)
+    worker = ChildPart("worker (RQ)", [sys.executable, "-m", "service.worker"], env)
+    # in the order they stop
+    parts: list[Part] = [api, worker] + ([store_part] if store_part else [])
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
     try:
-        for command in (gunicorn_command(port, env), [sys.executable, "-m", "service.worker"]):
-            # own sessions: Ctrl-C reaches only us, and we stop them in order
-            children.append(subprocess.Popen(command, env=env, preexec_fn=_die_with_parent, start_new_session=True))
+        api.start()
+        worker.start()
         log.info("API on http://localhost:%s/v1 (gunicorn), one RQ worker with its scheduler; Ctrl-C stops all", port)
-        while not stopping:
-            if any(child.poll() is not None for child in children):
-                log.error("a process exited; stopping the rest")
-                return 1
-            time.sleep(0.2)
+        supervise(parts, lambda: stops > 0)
         return 0
     finally:
-        for child in children:
-            if child.poll() is None:
-                child.send_signal(signal.SIGTERM)
-        for child in children:
-            try:
-                child.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                child.kill()
-                child.wait()
-        if store is not None:
-            store.stop()
+        log.info("stopping: the API first, then the worker, then the store")
+        shut_down(parts, float(env.get("GRACEFUL_SECONDS", "10")))
         if own_metrics:
             shutil.rmtree(env["PROMETHEUS_MULTIPROC_DIR"], ignore_errors=True)
         log.info("stopped")

@@ -5,6 +5,7 @@ reaches the rules, whose refusals are 422s.
 """
 from __future__ import annotations
 
+import unicodedata
 from functools import lru_cache
 from typing import Any, Mapping
 
@@ -14,7 +15,7 @@ from games.contract import Game, Option
 from games.registry import GAMES
 from service.problems import Problem, invalid_fields
 
-NAME = validate.Length(min=1, max=40)
+NAME_MAX = 40  # characters (code points) of a player's name, after normalisation
 
 
 class BotSeat(Schema):
@@ -29,8 +30,56 @@ class CreateGame(Schema):
     bots = fields.List(fields.Nested(BotSeat), load_default=list, validate=validate.Length(max=99))
 
 
+# Names are shown to every seat and spectator, so none may deceive: no
+# character that is not drawn (control, format, private-use, unassigned, a
+# lone surrogate from a JSON "\ud800" escape), since bidi overrides and
+# isolates (U+202A-202E, U+2066-2069) reorder what follows them on screen and
+# zero-width ones (U+200B-200D, U+2060, U+FEFF) make two names that look
+# alike differ. Unicode categories, from the stdlib's ``unicodedata``:
+# Cc control, Cf format, Cs surrogate, Co private use, Cn unassigned;
+# Zl/Zp line and paragraph separators break a name over lines.
+REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+# letters that are drawn as nothing (default-ignorable, yet not Cf): the
+# Hangul fillers, the combining grapheme joiner, Khmer's inherent vowels
+INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0\u034f\u17b4\u17b5")
+INVISIBLE_MESSAGE = "Control, formatting or invisible characters are not allowed"
+
+
+def player_name(value: str) -> str:
+    """A player's name as stored and shown, or ValidationError saying why not.
+
+    Normalised to NFC, not NFKC: NFC only picks one encoding of the same
+    characters ("e" + U+0301 becomes "\u00e9", which looks the same), so two
+    names that look alike are stored alike; NFKC would also rewrite what the
+    player typed into other characters (fullwidth letters, ligatures,
+    superscripts, halfwidth katakana), and nothing is changed silently here.
+    The length is counted in code points after normalisation, which also
+    bounds piles of combining marks. Nothing is trimmed or collapsed: a name
+    with leading or trailing spaces (or only spaces) is refused."""
+    for position, char in enumerate(value):
+        if unicodedata.category(char) in REFUSED_CATEGORIES or char in INVISIBLE:
+            raise ValidationError(f"{INVISIBLE_MESSAGE} (U+{ord(char):04X} at position {position}).")
+    name = unicodedata.normalize("NFC", value)
+    if not name:
+        raise ValidationError("A name has at least one character.")
+    if len(name) > NAME_MAX:
+        raise ValidationError(f"A name has at most {NAME_MAX} characters, not {len(name)}.")
+    if name != name.strip():
+        raise ValidationError("No leading or trailing spaces.")
+    if unicodedata.category(name[0]).startswith("M"):
+        raise ValidationError("A name cannot start with a combining mark.")
+    return name
+
+
+class PlayerName(fields.String):
+    """A string field whose value is ``player_name``'s: checked, normalised."""
+
+    def _deserialize(self, value, attr, data, **kwargs) -> str:
+        return player_name(super()._deserialize(value, attr, data, **kwargs))
+
+
 class JoinSeat(Schema):
-    name = fields.String(required=True, validate=[NAME, validate.Regexp(r"^\S(.*\S)?$", error="No leading or trailing spaces.")])
+    name = PlayerName(required=True)
 
 
 class Wait(Schema):
@@ -44,7 +93,7 @@ class StreamQuery(Schema):
 
 
 class GamesQuery(Schema):
-    status = fields.String(validate=validate.OneOf(["waiting", "active", "finished"]))
+    status = fields.String(validate=validate.OneOf(["waiting", "active", "finished", "abandoned"]))
     type = fields.String(validate=validate.OneOf(sorted(GAMES)))
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
     offset = fields.Integer(load_default=0, validate=validate.Range(min=0))

@@ -16,12 +16,13 @@ from service.dispatch import DEFAULT_GRACE_MS, Dispatcher
 
 class Services:
     def __init__(self, client: redis.Redis, clock=now_ms, grace_ms: int = DEFAULT_GRACE_MS, config: Config | None = None):
-        config = config or Config()
+        # workers build theirs without one: the same settings as the API
+        config = config or Config.from_env()
         self.redis = client
         self.clock = clock
-        self.store = EventStore(client)
+        self.store = EventStore(client, config.durability, config.durability_timeout_ms)
         self.projection = Projection(self.store)
-        self.dispatcher = Dispatcher(client, clock, grace_ms)
+        self.dispatcher = Dispatcher(client, clock, grace_ms, config.waiting_game_ttl_seconds * 1000)
         self.index = GameIndex(client)
         self.commands = Commands(
             self.store, self.projection, clock, listeners=(self.dispatcher.after_append, self.index.after_append)

@@ -12,11 +12,14 @@ import os
 
 from rq import SimpleWorker
 
+from service import logs
 from service.config import connect
 from service.services import Services
 from service import dispatch
 from service.workers import scheduler
 from service.plan import QUEUE
+
+log = logging.getLogger("tabletell.worker")
 
 
 def main() -> None:
@@ -30,7 +33,11 @@ def main() -> None:
     )
     parser.add_argument("--name", default=None)
     args = parser.parse_args()
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    # LOG_FORMAT (json by default), before RQ's own loggers look for a handler.
+    # Metrics: with PROMETHEUS_MULTIPROC_DIR (make run sets it) this process
+    # writes there and the API's /metrics sums it; without, they stay here.
+    logs.configure()
+    log.info("worker started: queue %s, grace %.1f s", QUEUE, args.grace)  # never the URL: it may hold a password
     connection = connect(args.url)
     services = Services(connection, grace_ms=int(args.grace * 1000))
     scheduler.start(services)

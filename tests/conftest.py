@@ -19,6 +19,23 @@ def redis_server(tmp_path_factory):
     server.stop()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def rate_limits_off_in_started_servers():
+    """The servers tests start (``service.run``, gunicorn) and apps built from
+    the environment: no rate limits, since every test client is 127.0.0.1 and
+    some drive thousands of requests. The ``app`` fixtures turn them off
+    too; tests/test_rate_limits.py turns them on in its own apps."""
+    import os
+
+    previous = os.environ.get("RATE_LIMITS")
+    os.environ["RATE_LIMITS"] = "off"
+    yield
+    if previous is None:
+        os.environ.pop("RATE_LIMITS", None)
+    else:
+        os.environ["RATE_LIMITS"] = previous
+
+
 @pytest.fixture
 def redis_client(redis_server):
     client = redis.Redis.from_url(redis_server.url)
@@ -50,7 +67,7 @@ OPERATOR_TOKEN = "operator-secret-for-tests"
 
 @pytest.fixture
 def app(redis_client, clock):
-    app = create_app(Config(operator_token=OPERATOR_TOKEN), client=redis_client, clock=clock)
+    app = create_app(Config(operator_token=OPERATOR_TOKEN, rate_limits=False), client=redis_client, clock=clock)
     yield app
     app.extensions["tabletell"].realtime.shutdown()  # its notifier lets go of the store
 
@@ -110,7 +127,7 @@ def live_app(redis_client):
     """The API on the real clock, for tests with workers (which use it too)."""
     from service.commands import now_ms
 
-    app = create_app(Config(operator_token=OPERATOR_TOKEN), client=redis_client, clock=now_ms)
+    app = create_app(Config(operator_token=OPERATOR_TOKEN, rate_limits=False), client=redis_client, clock=now_ms)
     yield app
     app.extensions["tabletell"].realtime.shutdown()
 
@@ -128,6 +145,7 @@ class ApiServer:
 
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        self.metrics_dir = metrics_dir  # each process's figures (prometheus-client multiprocess mode)
         env = {
             **os.environ,
             "REDIS_URL": redis_url,
@@ -137,6 +155,7 @@ class ApiServer:
             "WEB_CONCURRENCY": "2",
             "ACCESS_LOG": "off",
             "GRACEFUL_SECONDS": "3",
+            "RATE_LIMITS": "off",  # every test client is 127.0.0.1
             **settings,
         }
         self.process = subprocess.Popen(

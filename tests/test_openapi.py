@@ -32,3 +32,36 @@ def documented() -> set[tuple[str, str]]:
 
 def test_every_documented_route_exists_and_every_route_is_documented(app):
     assert routes_of(app) == documented()
+
+
+def test_the_spec_is_as_strict_as_the_server():
+    """Enums and bounds in openapi.yaml follow the games and the server's own checks."""
+    from games.registry import GAMES
+    from service import schemas
+    from service.api.common import ETAG
+
+    components = spec()["components"]["schemas"]
+    assert components["GameTypeName"]["enum"] == sorted(GAMES)
+    assert sorted(components["BotLevel"]["enum"]) == sorted({level for game in GAMES.values() for level in game.bots})
+    seats = components["CreateGame"]["properties"]["seats"]
+    assert seats["minimum"] == min(game.min_seats for game in GAMES.values())
+    assert seats["maximum"] == max(game.max_seats for game in GAMES.values())
+    bots = components["CreateGame"]["properties"]["bots"]
+    assert bots["maxItems"] == seats["maximum"] and bots["items"]["properties"]["seat"]["maximum"] == seats["maximum"] - 1
+    # the version headers: the spec's pattern takes what the server's does
+    pattern = re.compile(components["VersionTag"]["pattern"])
+    for value in ['"12"', 'W/"12"', "12", ' "7" ', '"' + "9" * 15 + '"', '"' + "9" * 16 + '"', '"x"', "", "W/", '"1"2"']:
+        assert bool(pattern.match(value)) == bool(ETAG.match(value)), value
+    after = next(p for p in spec()["paths"]["/v1/games/{game_id}/events"]["get"]["parameters"] if p.get("name") == "after")
+    assert after["schema"]["maximum"] == schemas.EventsQuery().fields["after"].validate.max
+
+
+def test_every_operation_documents_what_the_http_layer_may_answer():
+    for path, item in spec()["paths"].items():
+        for method, operation in item.items():
+            if method not in {"get", "post"}:
+                continue
+            codes = set(operation["responses"])
+            assert {"414", "431"} <= codes, (method, path)
+            if "requestBody" in operation:
+                assert "415" in codes, (method, path)

@@ -106,7 +106,153 @@ def test_a_version_header_of_thousands_of_digits_is_400_invalid_header_not_500(h
     assert response.status_code == 400 and response.get_json()["code"] == "invalid_header"
 
 
+def test_a_last_event_id_of_digits_that_are_not_ascii_is_400_not_500(http):
+    game_id = http.post("/v1/games", json={"type": "color-doubt", "seats": 2}).get_json()["game_id"]
+    for value in ("\u00b2", "1\u00b9"):  # superscripts (as a latin-1 header carries them): str.isdigit() says yes
+        response = http.get(f"/v1/games/{game_id}/stream", headers={"Last-Event-ID": value})
+        assert response.status_code == 400 and response.get_json()["code"] == "invalid_header", value
+
+
 def test_an_after_past_any_stream_id_is_400_not_500(http):
     game_id = http.post("/v1/games", json={"type": "color-doubt", "seats": 2}).get_json()["game_id"]
     response = http.get(f"/v1/games/{game_id}/events?after=18446744073709551615")
     assert response.status_code == 400 and set(response.get_json()["errors"]) == {"after"}
+
+
+# -- the event feed's `after` -------------------------------------------------
+
+
+def test_events_after_past_the_game_is_400_invalid_after_with_the_real_version(http, seated):
+    game_id, tokens = seated
+    current = http.get(f"/v1/games/{game_id}/view", headers={"Authorization": f"Bearer {tokens[0]}"}).get_json()["version"]
+    for query in (f"after={current + 1}", f"after={current + 1000}&wait=30"):
+        # with wait= too: answered at once, not held for a version that may never come
+        response = http.get(f"/v1/games/{game_id}/events?{query}", headers={"Authorization": f"Bearer {tokens[0]}"})
+        assert response.status_code == 400, query
+        assert response.mimetype == "application/problem+json"
+        assert response.get_json()["code"] == "invalid_after"
+        assert response.get_json()["current_version"] == current
+    # at the current version: no events, and the version is the game's own
+    response = http.get(f"/v1/games/{game_id}/events?after={current}", headers={"Authorization": f"Bearer {tokens[0]}"})
+    assert response.status_code == 200
+    assert response.get_json() == {"version": current, "events": []}
+
+
+def test_events_after_past_what_a_spectator_may_see_is_400(http):
+    # spectators see the game behind its delay: their feed ends earlier
+    game_id, _ = seated_game(http, 2, options={"spectator_delay": 60})
+    public = http.get(f"/v1/games/{game_id}/events").get_json()["version"]
+    response = http.get(f"/v1/games/{game_id}/events?after={public + 1}&wait=5")
+    assert response.status_code == 400 and response.get_json()["code"] == "invalid_after"
+    assert response.get_json()["current_version"] == public
+
+
+# -- content types of request bodies ------------------------------------------
+
+NOT_JSON = [
+    ("text/plain", b'{"type": "color-doubt", "seats": 2}'),
+    ("application/xml", b"<game><type>color-doubt</type></game>"),
+    ("application/x-www-form-urlencoded", b'{"type": "color-doubt", "seats": 2}'),  # curl -d
+    ("multipart/form-data; boundary=x", b"--x--"),
+    ("application/json; charset=utf-16", '{"type": "color-doubt", "seats": 2}'.encode("utf-16")),
+    ("application/jsonx", b'{"type": "color-doubt", "seats": 2}'),
+    (None, b'{"type": "color-doubt", "seats": 2}'),
+]
+
+
+@pytest.mark.parametrize("content_type, body", NOT_JSON)
+def test_a_body_that_is_not_sent_as_json_is_415_on_every_post(http, seated, content_type, body):
+    game_id, tokens = seated
+    headers = {"Authorization": f"Bearer {tokens[0]}"}
+    if content_type is not None:
+        headers["Content-Type"] = content_type
+    for path in ("/v1/games", f"/v1/games/{game_id}/seats", f"/v1/games/{game_id}/commands"):
+        response = http.post(path, data=body, headers=headers)
+        assert response.status_code == 415, (path, content_type, response.get_data(as_text=True))
+        assert response.mimetype == "application/problem+json"
+        problem = response.get_json()
+        assert problem["code"] == "unsupported_media_type"
+        assert "application/json" in problem["detail"] and problem["accepted"] == ["application/json", "application/*+json"]
+        assert response.headers["Accept-Post"] == "application/json"
+
+
+@pytest.mark.parametrize(
+    "content_type", ["application/json", "application/json; charset=utf-8", "Application/JSON; charset=UTF-8", "application/problem+json"]
+)
+def test_json_bodies_are_accepted_as_application_json_or_a_json_suffix(http, content_type):
+    response = http.post("/v1/games", data=b'{"type": "color-doubt", "seats": 2}', headers={"Content-Type": content_type})
+    assert response.status_code == 201, response.get_data(as_text=True)
+
+
+def test_a_post_without_a_body_is_a_clear_400(http):
+    for headers in ({}, {"Content-Type": "application/json"}):
+        response = http.post("/v1/games", headers=headers)
+        assert response.status_code == 400 and response.mimetype == "application/problem+json"
+        assert response.get_json()["code"] == "invalid_json" and "JSON" in response.get_json()["detail"]
+    # a body that is not UTF-8 under a JSON content type
+    response = http.post("/v1/games", data='{"seats": 2}'.encode("utf-16"), headers={"Content-Type": "application/json"})
+    assert response.status_code == 400 and response.get_json()["code"] == "invalid_json"
+
+
+# -- what gunicorn refuses before the app sees it -----------------------------
+
+
+def raw_request(url: str, request: bytes) -> tuple[int, dict[str, str], bytes]:
+    """Sends ``request`` as is; the status, headers and body of the answer."""
+    import socket
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    with socket.create_connection((parts.hostname, parts.port), timeout=10) as sock:
+        sock.sendall(request)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    status = int(lines[0].split()[1])
+    headers = {name.strip().lower(): value.strip() for name, _, value in (line.partition(":") for line in lines[1:])}
+    return status, headers, body
+
+
+def assert_problem(status: int, headers: dict, body: bytes, expected: int, code: str) -> None:
+    import json
+
+    assert status == expected, body
+    assert headers["content-type"] == "application/problem+json"
+    assert int(headers["content-length"]) == len(body)
+    assert headers["connection"] == "close"
+    problem = json.loads(body)
+    assert problem["status"] == expected and problem["code"] == code and problem["detail"]
+    assert problem["type"] == f"urn:tabletell:problem:{code}"
+    assert headers["x-request-id"] == problem["request_id"]
+
+
+def gunicorn_refusals(url: str) -> None:
+    long_path = "/v1/games/" + "a" * 10_000
+    assert_problem(*raw_request(url, f"GET {long_path} HTTP/1.1\r\nHost: x\r\n\r\n".encode()), 414, "uri_too_long")
+    big_header = "x" * 10_000
+    request = f"GET /v1/health HTTP/1.1\r\nHost: x\r\nX-Big: {big_header}\r\n\r\n".encode()
+    assert_problem(*raw_request(url, request), 431, "header_too_large")
+    assert_problem(*raw_request(url, b"NOT A REQUEST LINE AT ALL\r\n\r\n"), 400, "invalid_request_line")
+    # a chunked body gunicorn cannot parse, met while the app reads it: 400, not 500
+    chunked = b"POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\nZZ\r\n"
+    status, headers, body = raw_request(url, chunked)
+    assert status == 400 and headers["content-type"] == "application/problem+json", body
+    assert b'"invalid_body"' in body
+    # and the server still answers after each
+    assert raw_request(url, b"GET /v1/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")[0] == 200
+
+
+def test_gunicorn_answers_its_own_refusals_as_problem_json(api_server):
+    gunicorn_refusals(api_server.url)
+
+
+def test_the_thread_worker_answers_its_refusals_as_problem_json_too(redis_server, tmp_path):
+    from tests.conftest import ApiServer
+
+    server = ApiServer(redis_server.url, tmp_path, WEB_WORKER_CLASS="gthread", WEB_CONCURRENCY="1")
+    try:
+        gunicorn_refusals(server.url)
+    finally:
+        server.stop()

@@ -88,3 +88,51 @@ def test_make_run_binds_to_this_machine_only_unless_host_says_otherwise():
 
     assert "127.0.0.1:8000" in gunicorn_command("8000", {})
     assert "0.0.0.0:8000" in gunicorn_command("8000", {"HOST": "0.0.0.0"})
+
+
+def test_a_part_that_dies_is_restarted_after_a_backoff_that_doubles_and_resets_once_steady():
+    from service.run import Part
+
+    state = {"alive": True, "starts": 0}
+
+    def start():
+        state["starts"] += 1
+        state["alive"] = True
+
+    part = Part("worker", start, lambda: state["alive"], lambda timeout: None)
+    part.start()
+    part.started_at = 0.0
+    state["alive"] = False
+    part.watch(1.0)  # noticed: restart due 0.5 s later
+    assert part.restart_at == 1.5 and state["starts"] == 1
+    part.watch(1.4)
+    assert state["starts"] == 1  # still backing off
+    part.watch(1.5)
+    assert state["starts"] == 2 and part.restarts == 1
+    part.started_at = 1.5
+    state["alive"] = False
+    part.watch(2.0)
+    assert part.restart_at == 3.0  # the next backoff is twice the first
+    part.watch(3.0)
+    part.started_at = 3.0
+    part.watch(3.0 + Part.STEADY_SECONDS + 1)  # ran a minute: back to the first backoff
+    assert part.backoff == Part.FIRST_BACKOFF
+
+
+def test_a_part_that_fails_to_start_is_tried_again_later():
+    from service.run import Part
+
+    attempts = []
+
+    def start():
+        attempts.append(1)
+        if len(attempts) == 2:
+            raise RuntimeError("port taken")
+
+    part = Part("store", start, lambda: len(attempts) >= 3, lambda timeout: None)
+    part.start()
+    part.watch(10.0)  # dead (alive() is False): restart due at 10.5
+    part.watch(10.5)  # the restart fails: tried again after a longer backoff
+    assert len(attempts) == 2 and part.restart_at == 11.5
+    part.watch(11.5)
+    assert len(attempts) == 3 and part.restart_at is None and part.restarts == 2

@@ -54,10 +54,10 @@ def list_games():
 @bp.get("/games/<game_id>/log")
 def whole_log(game_id: str):
     """Every event with every private part, as NDJSON: once the game has
-    finished for anyone, before that for operators only."""
+    finished (or was abandoned) for anyone, before that for operators only."""
     svc = services()
     folded = svc.commands.load(game_id)
-    if folded.table.status != tables.FINISHED and not is_operator(operator_token()):
+    if folded.table.status not in tables.OVER and not is_operator(operator_token()):
         raise Problem(403, "game_in_progress", "The whole log is published when the game finishes; until then only to operators.")
     upto = folded.version
 
@@ -83,6 +83,6 @@ def replay(game_id: str):
         raise invalid_fields({"version": [f"The game has {shown.version} versions you may see."]}, "query")
     then = fold(svc.store.read(game_id, upto=version), None, game_id)
     body = {"game_id": game_id, "version": version, "seat": seat, "view": seat_view(then, seat), "state": None}
-    if current.table.status == tables.FINISHED:
+    if current.table.status in tables.OVER:
         body["state"] = plain(then.table)
     return json_response(body)

@@ -15,7 +15,7 @@ from service.problems import Problem
 
 # a version: at most 15 digits (a log is far shorter; a longer number is no
 # version, and int() of thousands of digits is refused by Python)
-ETAG = re.compile(r'^\s*(?:W/)?"?(\d{1,15})"?\s*$')
+ETAG = re.compile(r'^\s*(?:W/)?"?([0-9]{1,15})"?\s*$')
 
 
 def json_response(body, status: int = 200, headers: dict | None = None) -> Response:
@@ -29,15 +29,55 @@ def services():
     return current_app.extensions["tabletell"]
 
 
+try:  # what gunicorn raises while the app reads a body it cannot parse
+    from gunicorn.http.errors import NoMoreData, ParseException
+
+    BODY_ERRORS: tuple[type[BaseException], ...] = (ParseException, NoMoreData)
+except ImportError:  # another WSGI server
+    BODY_ERRORS = ()
+
+# what a body may be sent as: JSON, in UTF-8 (RFC 8259), under its own type
+# or a structured-syntax suffix (RFC 6839)
+ACCEPTED_BODY = "application/json, application/*+json (charset utf-8, or none)"
+
+
+def _json_type(mimetype: str, charset: str | None) -> bool:
+    kind, _, subtype = mimetype.partition("/")
+    if kind != "application" or not (subtype == "json" or subtype.endswith("+json")):
+        return False
+    return charset is None or charset.strip().lower() in ("utf-8", "utf8")
+
+
 def json_body() -> Any:
-    """The request's JSON body. curl sends form-encoded by default, so the
-    content type is not insisted on; the body must still be JSON."""
+    """The request's JSON body: sent as ``application/json`` (or
+    ``application/*+json``) in UTF-8, else 415 ``unsupported_media_type``; a
+    missing, malformed or non-object body is 400 ``invalid_json``."""
     try:
-        body = request.get_json(force=True, silent=True)
+        data = request.get_data(cache=True)  # 413 past MAX_CONTENT_LENGTH
+    except BODY_ERRORS as error:
+        # the server could not read the body (a malformed chunked encoding,
+        # the client gone mid-body): the client's fault, not a 500
+        raise Problem(400, "invalid_body", f"The request body could not be read: {error}.")
+    content_type = request.headers.get("Content-Type")
+    if content_type is None and not data:
+        raise Problem(400, "invalid_json", "A JSON object body is required (Content-Type: application/json).")
+    if not _json_type(request.mimetype, request.mimetype_params.get("charset")):
+        problem = Problem(
+            415,
+            "unsupported_media_type",
+            f"The body must be JSON: Content-Type {ACCEPTED_BODY}, not {content_type or 'none'}.",
+            accepted=["application/json", "application/*+json"],
+        )
+        problem.headers["Accept-Post"] = "application/json"
+        raise problem
+    try:
+        body = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise Problem(400, "invalid_json", "The body must be JSON in UTF-8.")
     except RecursionError:  # JSON nested thousands deep
         raise Problem(400, "invalid_json", "The body is nested too deeply to be a command.")
-    if body is None:
-        raise Problem(400, "invalid_json", "The body must be JSON.")
+    except ValueError:
+        raise Problem(400, "invalid_json", "The body must be JSON." if data else "A JSON object body is required.")
     if not isinstance(body, dict):
         raise Problem(400, "invalid_json", "The body must be a JSON object.")
     return body

@@ -6,6 +6,7 @@ from flask import Blueprint, Response
 from games.registry import GAMES
 from service.api.common import json_response, services
 from service.metrics import exposition
+from service.problems import Problem
 
 bp = Blueprint("meta", __name__)
 root = Blueprint("metrics", __name__)
@@ -13,8 +14,10 @@ root = Blueprint("metrics", __name__)
 
 @root.get("/metrics")
 def metrics():
-    """Prometheus metrics of every process of this server."""
-    body, content_type = exposition()
+    """Prometheus metrics of every process of this server (the RQ worker's
+    too, when it shares PROMETHEUS_MULTIPROC_DIR), and the queue figures,
+    read from the store now."""
+    body, content_type = exposition(services().redis)
     return Response(body, content_type=content_type)
 
 
@@ -22,6 +25,25 @@ def metrics():
 def health():
     services().redis.ping()  # a store outage becomes 503 store_unavailable
     return json_response({"status": "ok"})
+
+
+@bp.get("/health/live")
+def live():
+    """The process answers requests. Asks nothing of the store: a store
+    outage is no reason to restart the API (readiness says it)."""
+    return json_response({"status": "live"})
+
+
+@bp.get("/health/ready")
+def ready():
+    """Ready to take traffic: the store answers, and can confirm appends as
+    DURABILITY asks (its append-only file on, a replica connected)."""
+    svc = services()
+    svc.redis.ping()  # a store outage becomes 503 store_unavailable
+    unmet = svc.store.durability_unmet()
+    if unmet is not None:
+        raise Problem(503, "not_ready", unmet)
+    return json_response({"status": "ready", "durability": svc.store.durability})
 
 
 @bp.get("/game-types")

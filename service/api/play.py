@@ -51,9 +51,19 @@ def event_feed(game_id: str):
     # spectators read the public log, behind by the game's spectator_delay
     visible = svc.realtime.visible(game_id, seat)
     after = query["after"]
-    if query["wait"] and visible.folded.version <= after:
+    if after > visible.folded.version:
+        # a version this reader was never shown: answering it would invent a
+        # version, and a long poll would wait for one that may never come
+        raise Problem(
+            400,
+            "invalid_after",
+            f"Version {after} is past the game's {visible.folded.version}: ask for events after a version this feed sent.",
+            current_version=visible.folded.version,
+        )
+    if query["wait"] and visible.folded.version == after:
+        # the long poll proper: the reader is up to date, wait for the next event
         with waiting(game_id, seat) as waiter:
             visible = svc.realtime.wait(waiter, game_id, seat, after, query["wait"])
     envelopes = svc.store.read(game_id, after=after, upto=visible.folded.version)
-    version = envelopes[-1].version if envelopes else max(visible.folded.version, after)
-    return json_response({"version": version, "events": feed(envelopes, seat)})
+    # the version the reader is at now: never one the game has not reached
+    return json_response({"version": visible.folded.version, "events": feed(envelopes, seat)})

@@ -24,7 +24,7 @@ def last_event_id(query: dict) -> int | None:
     header = request.headers.get("Last-Event-ID")
     if header is not None:
         header = header.strip()
-        if not header.isdigit() or len(header) > 18:
+        if not (header.isascii() and header.isdigit()) or len(header) > 18:
             raise Problem(400, "invalid_header", "Last-Event-ID must be a game version (a whole number).")
         return int(header)
     return query.get("last_event_id")
@@ -45,7 +45,7 @@ def stream(game_id: str):
             f"Version {after} is past the game's {folded.version}: resume from a version this stream sent.",
             current_version=folded.version,
         )
-    if after is not None and after >= folded.version and folded.table.status == tables.FINISHED:
+    if after is not None and after >= folded.version and folded.table.status in tables.OVER:
         # nothing more will come: 204 tells EventSource to stop reconnecting
         return Response(status=204)
     waiter = open_waiter("stream", game_id, seat)

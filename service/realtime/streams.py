@@ -13,8 +13,9 @@ A stream sends what its reader may see, as Server-Sent Events or NDJSON:
 - ``events``: each event of the log as the reader may see it (the event
   feed's entries), one per message, ``id`` its version;
 
-then, once the game has finished, a ``finished`` message with the result,
-and it closes. Resuming after version N (``Last-Event-ID``) sends only what
+then, once the game is over, a ``finished`` message with the status
+("finished", or "abandoned" for a game given up on while it waited for
+players) and the result, and it closes. Resuming after version N (``Last-Event-ID``) sends only what
 came after N. The messages are the same in both formats: an SSE message
 ``event: <kind>`` / ``id: <version>`` / ``data: <json>`` is the NDJSON line
 ``{"event": <kind>, "id": <version>, "data": <json>}``.
@@ -170,7 +171,7 @@ class Realtime:
                         first = False
                     last = folded.version
                     beat = time.monotonic() + self.heartbeat_seconds
-                if folded.table.status == tables.FINISHED:
+                if folded.table.status in tables.OVER:  # finished or abandoned
                     yield encode("finished", folded.version, json.dumps(finished(folded)).encode(), None)
                     return
                 now = time.monotonic()

@@ -1,5 +1,7 @@
-"""The workers' scheduler: queues each timeout when its deadline comes, and
-any work a dead worker left undone once its grace period is over.
+"""The workers' scheduler: queues each timeout when its deadline comes (and
+the abandoning of a game left waiting for players past
+``WAITING_GAME_TTL_SECONDS``), and any work a dead worker left undone once
+its grace period is over.
 
 Every worker runs one; they share ``DUE_KEY`` and the "dispatched" marks, so
 two schedulers never queue the same fresh work twice, and when one worker
@@ -28,7 +30,7 @@ def tick(svc: Services) -> int:
     for raw in svc.redis.zrangebyscore(DUE_KEY, "-inf", now, start=0, num=500):
         game_id = raw.decode() if isinstance(raw, bytes) else raw
         folded = svc.projection.load(game_id)
-        work = pending_work(folded, now) if folded else []
+        work = pending_work(folded, now, dispatcher.waiting_ttl_ms) if folded else []
         if not work:
             svc.redis.zrem(DUE_KEY, game_id)
             continue

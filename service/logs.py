@@ -1,0 +1,156 @@
+"""Logs: one JSON object per line (``LOG_FORMAT=json``, the default) or plain
+text, with the request id of the request a line was written for.
+
+- ``configure()`` sets the process's handlers: the access log
+  (``tabletell.access``) on stdout, everything else on stderr. gunicorn calls
+  it through its ``logger_class`` (``service/gunicorn_conf.py``), so gunicorn's
+  own error log is in the same format; the RQ worker calls it at start.
+- ``observe_requests(app)`` gives every request its ``X-Request-ID``, counts
+  and times it (``service.metrics``) and writes its access log line.
+
+What a line never holds: the Authorization header, a query string (a
+``?token=`` would leak), a token or its hash. An access line has the path
+only (``request.path``) and the route.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import re
+import sys
+import time
+import uuid
+
+from pythonjsonlogger.json import JsonFormatter
+
+# Light on purpose: gunicorn's master imports this module, and must not import
+# Flask, redis-py or prometheus-client (they import ssl) before gevent patches
+# its workers. The request hooks import them when the app is built.
+
+ACCESS = logging.getLogger("tabletell.access")
+REQUEST_ID_HEADER = "X-Request-ID"
+SANE_REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,128}")
+FORMATS = ("json", "text")
+METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"
+
+
+class RequestIdFilter(logging.Filter):
+    """Adds the request id to every line written while a request is served
+    (Flask's request context is per greenlet under gevent)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        flask = sys.modules.get("flask")  # not loaded: no request to speak of
+        if flask is not None and not hasattr(record, "request_id") and flask.has_request_context():
+            request_id = flask.g.get("request_id")
+            if request_id is not None:
+                record.request_id = request_id
+        return True
+
+
+class LineFormatter(JsonFormatter):
+    """One JSON object per line: timestamp (ISO 8601, UTC), level, logger,
+    message, then the line's own fields (``extra=``, ``request_id``)."""
+
+    def process_log_record(self, log_data):
+        return {"timestamp": log_data.pop("timestamp"), **log_data}
+
+
+def formatter(fmt: str = "json") -> logging.Formatter:
+    if fmt == "json":
+        return LineFormatter(
+            "%(levelname)s %(name)s %(message)s",
+            rename_fields={"levelname": "level", "name": "logger"},
+            timestamp=True,  # ISO 8601, UTC
+        )
+    if fmt == "text":
+        return logging.Formatter(TEXT_FORMAT, defaults={"request_id": "-"})
+    raise SystemExit(f"LOG_FORMAT must be one of {', '.join(FORMATS)}, not {fmt!r}")
+
+
+def handler(stream, fmt: str = "json") -> logging.Handler:
+    """A handler writing ``stream`` in ``fmt``, request ids included."""
+    result = logging.StreamHandler(stream)
+    result.setFormatter(formatter(fmt))
+    result.addFilter(RequestIdFilter())
+    result._tabletell = True
+    return result
+
+
+def configure(fmt: str | None = None, level: int = logging.INFO) -> None:
+    """This process's logging: the access log on stdout, the rest on stderr,
+    at ``level``. Run again, it replaces its own handlers (a gunicorn reload)."""
+    if fmt is None:
+        fmt = log_format()
+    root = logging.getLogger()
+    for logger in (root, ACCESS):
+        for old in [h for h in logger.handlers if getattr(h, "_tabletell", False)]:
+            logger.removeHandler(old)
+    root.addHandler(handler(sys.stderr, fmt))
+    root.setLevel(level)
+    ACCESS.addHandler(handler(sys.stdout, fmt))
+    ACCESS.setLevel(logging.INFO)
+    ACCESS.propagate = False
+
+
+def log_format() -> str:
+    """``LOG_FORMAT`` (``Config.log_format``), read without importing
+    ``service.config`` (redis-py), for gunicorn's master."""
+    return os.environ.get("LOG_FORMAT", "json")
+
+
+def request_id() -> str:
+    """The request's id: the client's ``X-Request-ID`` when it is sane (1 to
+    128 of ``A-Z a-z 0-9 . _ -``), else a new one."""
+    from flask import request
+
+    given = request.headers.get(REQUEST_ID_HEADER, "")
+    return given if SANE_REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
+
+
+def observe_requests(app, access_log: bool = True) -> None:
+    """Request hooks on the Flask ``app``: the request id (answered in
+    ``X-Request-ID`` and, in a problem, ``request_id``), the request metrics
+    and the access log line."""
+    from flask import Response, g, json, request
+
+    from service import metrics
+    from service.problems import PROBLEM_JSON
+
+    @app.before_request
+    def start() -> None:
+        g.request_id = request_id()
+        g.started = time.perf_counter()
+
+    @app.after_request
+    def finish(response: Response) -> Response:
+        rid = g.get("request_id") or request_id()
+        seconds = time.perf_counter() - g.get("started", time.perf_counter())
+        response.headers[REQUEST_ID_HEADER] = rid
+        if response.mimetype == PROBLEM_JSON and not response.is_streamed:
+            body = json.loads(response.get_data())  # every problem is a JSON object
+            body["request_id"] = rid
+            response.set_data(json.dumps(body))
+        # labels are bounded: the URL rule, never the path; a known method
+        route = request.url_rule.rule if request.url_rule is not None else "unmatched"
+        method = request.method if request.method in METHODS else "other"
+        metrics.REQUESTS.labels(method, route, str(response.status_code)).inc()
+        metrics.REQUEST_SECONDS.labels(method, route).observe(seconds)
+        if access_log:
+            ACCESS.info(
+                "%s %s %s %.1f ms",
+                request.method,
+                request.path,
+                response.status_code,
+                seconds * 1000,
+                extra={
+                    "method": request.method,
+                    "route": route,
+                    "path": request.path,  # never the query string
+                    "status": response.status_code,
+                    "duration_ms": round(seconds * 1000, 3),
+                    "request_id": rid,
+                    "client": request.remote_addr,
+                },
+            )
+        return response

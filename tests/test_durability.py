@@ -1,0 +1,172 @@
+"""When an append counts as done (DURABILITY), a store that goes back in
+time, a full store, and the health probes."""
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+import redis
+
+from events.store import EventStore, stream_key
+from games.registry import GAMES
+from service.app import create_app
+from service.config import Config, connect
+from service.embedded_redis import EmbeddedRedis
+from tests.api_helpers import command, seated_game, view
+
+
+def play_one(http, game_id: str, tokens: list[str], rng: random.Random):
+    """One move by the seat to act; returns the response."""
+    seen = view(http, game_id, tokens[0])
+    seat = seen["to_act"][0]
+    mine = view(http, game_id, tokens[seat])
+    return command(http, game_id, tokens[seat], GAMES["color-doubt"].bots["random"](mine, rng), **{"If-Match": f'"{mine["version"]}"'})
+
+
+@pytest.fixture
+def aof_server(tmp_path):
+    server = EmbeddedRedis(tmp_path / "aof", persistent=True).start()
+    yield server
+    server.stop()
+
+
+def app_on(url: str, clock, **settings):
+    client = redis.Redis.from_url(url)
+    return create_app(Config(**settings), client=client, clock=clock), client
+
+
+def test_durability_fsync_acknowledges_after_waitaof_confirms_the_append_on_disk(aof_server, clock):
+    app, client = app_on(aof_server.url, clock, durability="fsync")
+    try:
+        http = app.test_client()
+        assert http.get("/v1/health/ready").get_json() == {"status": "ready", "durability": "fsync"}
+        game_id, tokens = seated_game(http, 2)
+        response = play_one(http, game_id, tokens, random.Random(1))
+        assert response.status_code == 200
+        # WAITAOF ran on the append's own connection: the store's file has it
+        info = client.info("persistence")
+        assert info["aof_enabled"] == 1
+        assert client.xlen(stream_key(game_id)) == response.get_json()["version"]
+    finally:
+        app.extensions["tabletell"].realtime.shutdown()
+
+
+def test_durability_fsync_on_a_store_without_an_append_only_file_is_not_ready(redis_server, redis_client, clock):
+    app = create_app(Config(durability="fsync"), client=redis_client, clock=clock)
+    try:
+        http = app.test_client()
+        response = http.get("/v1/health/ready")
+        assert response.status_code == 503 and response.get_json()["code"] == "not_ready"
+        assert "appendonly" in response.get_json()["detail"]
+        # commands are not answered as safe when they cannot be confirmed
+        response = http.post("/v1/games", json={"type": "color-doubt", "seats": 2})
+        assert response.status_code in (503,) and response.mimetype == "application/problem+json"
+    finally:
+        app.extensions["tabletell"].realtime.shutdown()
+
+
+def test_durability_replica_waits_for_a_replica_and_says_so_when_none_confirms(aof_server, tmp_path, clock):
+    app, client = app_on(aof_server.url, clock, durability="replica", durability_timeout_ms=200)
+    try:
+        http = app.test_client()
+        assert http.get("/v1/health/ready").get_json()["code"] == "not_ready"
+        # no replica: the game is recorded, but not confirmed: 503, with its id
+        response = http.post("/v1/games", json={"type": "color-doubt", "seats": 2})
+        assert response.status_code == 503 and response.get_json()["code"] == "not_durable"
+        unconfirmed = response.get_json()["game_id"]
+        assert client.xlen(stream_key(unconfirmed)) == 1
+
+        client.config_set("repl-diskless-sync-delay", 0)  # sync the replica at once, not after 5 s
+        replica = EmbeddedRedis(
+            tmp_path / "replica", persistent=False, extra_args=("--replicaof", "127.0.0.1", str(aof_server.port))
+        ).start()
+        try:
+            replica_client = redis.Redis(port=replica.port)
+            while replica_client.info("replication").get("master_link_status") != "up":
+                time.sleep(0.02)  # the first sync: a moment
+            assert http.get("/v1/health/ready").status_code == 200
+            game_id, tokens = seated_game(http, 2)
+            response = play_one(http, game_id, tokens, random.Random(2))
+            assert response.status_code == 200
+            # acknowledged after WAIT: the replica has it already
+            assert replica_client.xlen(stream_key(game_id)) == response.get_json()["version"]
+        finally:
+            replica.stop()
+    finally:
+        app.extensions["tabletell"].realtime.shutdown()
+
+
+def test_a_store_that_went_back_in_time_is_noticed_and_the_game_reloaded(redis_client, http):
+    """A restore (here: DUMP at version M, RESTORE after N > M) leaves the
+    API's cached fold ahead of the log: the next command is decided on the
+    log as it is now, not refused with 409 until a restart."""
+    rng = random.Random(3)
+    game_id, tokens = seated_game(http, 2)
+    key = stream_key(game_id)
+    backup, backed_up_at = redis_client.dump(key), redis_client.xlen(key)
+    for _ in range(3):
+        assert play_one(http, game_id, tokens, rng).status_code == 200
+    assert redis_client.xlen(key) > backed_up_at
+    redis_client.restore(key, 0, backup, replace=True)
+
+    assert view(http, game_id, tokens[0])["version"] == backed_up_at
+    response = play_one(http, game_id, tokens, random.Random(4))
+    assert response.status_code == 200, response.get_json()
+    assert response.get_json()["version"] > backed_up_at
+    # and the log the API built on goes on from the restored one
+    from projections.audit import verify
+
+    assert verify(EventStore(redis_client).read(game_id), game_id).ok
+
+
+def test_a_store_rewritten_to_the_same_length_is_noticed_by_the_entry_hash(redis_client, http):
+    """Back in time, then moved on again to the very version cached (by
+    another process): the cached fold's last entry is not the log's."""
+    rng = random.Random(5)
+    game_id, tokens = seated_game(http, 2)
+    key = stream_key(game_id)
+    backup = redis_client.dump(key)
+    play_one(http, game_id, tokens, rng)
+    cached_view = view(http, game_id, tokens[0])
+    redis_client.restore(key, 0, backup, replace=True)
+    # another process plays a different move at the same version
+    other = create_app(Config(), client=redis_client, clock=lambda: 1_800_000_000_000).test_client()
+    for seed in range(50):
+        seen = view(other, game_id, tokens[0])
+        seat = seen["to_act"][0]
+        body = GAMES["color-doubt"].bots["random"](view(other, game_id, tokens[seat]), random.Random(100 + seed))
+        if command(other, game_id, tokens[seat], body).status_code == 200:
+            break
+    now = view(http, game_id, tokens[0])
+    assert now["version"] == cached_view["version"]
+    assert now["log_hash"] == view(other, game_id, tokens[0])["log_hash"] != cached_view["log_hash"]
+
+
+def test_a_full_store_refuses_writes_with_503_and_writes_nothing(redis_client, http):
+    game_id, tokens = seated_game(http, 2)
+    before = redis_client.xlen(stream_key(game_id))
+    redis_client.config_set("maxmemory-policy", "noeviction")
+    redis_client.config_set("maxmemory", "1")
+    try:
+        response = play_one(http, game_id, tokens, random.Random(6))
+        created = http.post("/v1/games", json={"type": "color-doubt", "seats": 2})
+    finally:
+        redis_client.config_set("maxmemory", "0")
+    for answer in (response, created):
+        assert answer.status_code == 503 and answer.get_json()["code"] == "store_full"
+    assert redis_client.xlen(stream_key(game_id)) == before
+    assert view(http, game_id, tokens[0])["version"] == before
+
+
+def test_liveness_asks_nothing_of_the_store_and_readiness_does(clock):
+    down = connect("redis://127.0.0.1:1/0")  # the service's own client; nothing listens there
+    app = create_app(Config(), client=down, clock=clock)
+    try:
+        http = app.test_client()
+        assert http.get("/v1/health/live").get_json() == {"status": "live"}
+        for path in ("/v1/health/ready", "/v1/health"):
+            response = http.get(path)
+            assert response.status_code == 503 and response.get_json()["code"] == "store_unavailable"
+    finally:
+        app.extensions["tabletell"].realtime.shutdown()

@@ -1,0 +1,104 @@
+"""Every route of openapi.yaml, fuzzed by schemathesis against the app.
+
+schemathesis generates requests from the spec (valid ones, and ones the spec
+forbids) and checks each answer: never a 5xx, a status code the spec lists
+for the operation, its content type, its body against the schema, its
+documented headers, and that requests the spec forbids are refused (4xx).
+The app runs in process (WSGI), on a real store; path parameters and tokens
+are real ones most of the time (a created game, its seated players), so the
+requests reach past the 404 and the 401.
+
+The run is derandomized (a fixed seed, no example database) so CI sees the
+same cases every time, and bounded (a few dozen cases per operation).
+"""
+from __future__ import annotations
+
+import re
+import zlib
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, settings
+from schemathesis.config import SchemathesisConfig
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    negative_data_rejection,
+    response_headers_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+from schemathesis.checks import not_a_server_error
+
+from service.app import create_app
+from service.config import Config
+from tests.api_helpers import new_game, seated_game
+from tests.conftest import OPERATOR_TOKEN
+from tests.openapi_contract import SPEC_PATH
+
+GAME_ID = re.compile(r"[0-9a-f]{32}")
+SEED = 20_251_123
+EXAMPLES = 25  # per operation; a few hundred cases in all
+
+CONFIG = SchemathesisConfig.from_dict(
+    {
+        "seed": SEED,
+        "max-stream-events": 1,  # a stream never ends by itself: its first message will do
+        "suppress-health-check": ["too_slow", "filter_too_much"],
+        "generation": {"max-examples": EXAMPLES, "deterministic": True, "database": "none"},
+        "phases": {"coverage": {"enabled": False}, "stateful": {"enabled": False}},
+    }
+)
+schema = schemathesis.openapi.from_path(SPEC_PATH, config=CONFIG)
+
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_schema_conformance,
+    response_headers_conformance,
+    negative_data_rejection,
+]
+
+
+@pytest.fixture
+def fuzzed_app(redis_client, clock):
+    """The app, rate limits off (hundreds of requests from one address)."""
+    app = create_app(Config(operator_token=OPERATOR_TOKEN, rate_limits=False), client=redis_client, clock=clock)
+    yield app
+    app.extensions["tabletell"].realtime.shutdown()
+
+
+@pytest.fixture
+def tables(fuzzed_app):
+    """A started game with its players' tokens, and a game waiting for players."""
+    http = fuzzed_app.test_client()
+    game_id, tokens = seated_game(http, 2)
+    return game_id, tokens, new_game(http, 5)
+
+
+def security_names(case) -> set[str]:
+    return {name for requirement in case.operation.definition.raw.get("security", []) for name in requirement}
+
+
+def anonymous_allowed(case) -> bool:
+    return {} in case.operation.definition.raw.get("security", [])
+
+
+@schema.parametrize()
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])  # the games are shared by the examples
+def test_every_route_answers_as_the_spec_says(case, fuzzed_app, tables):
+    game_id, tokens, waiting_id = tables
+    if GAME_ID.fullmatch(str((case.path_parameters or {}).get("game_id", ""))):
+        # a well-formed id: a real game's (an ill-formed one stays, for the 404);
+        # seats are taken at the waiting table
+        case.path_parameters["game_id"] = waiting_id if case.operation.path.endswith("/seats") else game_id
+    headers = {}
+    names = security_names(case)
+    # where a token is optional, half the cases go without one (a spectator);
+    # which half depends on the case's data only, so every run is the same
+    spectator = anonymous_allowed(case) and zlib.crc32(repr((case.query, case.headers)).encode()) % 2 == 0
+    if "seatToken" in names and not spectator:
+        headers["Authorization"] = f"Bearer {tokens[0]}"
+    elif "operatorToken" in names and not spectator:
+        headers["Authorization"] = f"Bearer {OPERATOR_TOKEN}"
+    case.call_and_validate(app=fuzzed_app, headers=headers, checks=CHECKS)
