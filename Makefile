@@ -19,9 +19,10 @@ venv: $(VENV)/.installed
 run: venv
 	PORT=$(PORT) DATA_DIR=$(DATA_DIR) $(PY) -m service.run
 
-## test: the whole suite, against real servers the fixtures start.
+## test: the whole suite, against real servers the fixtures start, in two
+## processes (pytest-xdist; each starts its own servers on free ports).
 test: venv
-	$(PY) -m pytest
+	$(PY) -m pytest -n 2
 
 ## soak: the long property runs (1,000+ random games per game), which CI need not run.
 soak: venv
