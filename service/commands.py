@@ -143,15 +143,22 @@ class Commands:
         expected_version: int | None = None,
         idempotency_key: str | None = None,
         actor: str = "player",
+        loaded: Folded | None = None,
     ) -> Outcome:
         """Shape-check, decide and append one command for ``seat``.
+
+        ``loaded``: the game as the caller already has it (from the process's
+        fold, without asking the store: ``Realtime.current``); should it be
+        behind, the append's version check says so and the command is
+        decided again on the log as it is (or, with ``If-Match``, compared
+        with the log before any 409).
 
         ``body`` is the command as sent (``type`` and its fields); ``actor``
         is "player", "bot", or "system" for the system's own commands
         (timeouts), which no client can send.
         """
         with metrics.timed_command() as timer:  # tabletell_command_duration_seconds
-            return self._execute(timer, game_id, seat, body, expected_version, idempotency_key, actor)
+            return self._execute(timer, game_id, seat, body, expected_version, idempotency_key, actor, loaded)
 
     def _execute(
         self,
@@ -162,8 +169,9 @@ class Commands:
         expected_version: int | None,
         idempotency_key: str | None,
         actor: str,
+        loaded: Folded | None = None,
     ) -> Outcome:
-        folded = self.load(game_id)
+        folded = loaded if loaded is not None and loaded.game_id == game_id else self.load(game_id)
         timer.game_type = folded.game.type
         if actor != "system":
             body = load_command(folded.game, body)
@@ -179,13 +187,24 @@ class Commands:
                 prior = self.store.prior_answer(game_id, idempotency)
                 if prior is not None:
                     return self._replayed(game_id, seat, idempotency, prior)
+            if expected_version is not None and expected_version != folded.version and folded is loaded:
+                folded = self.load(game_id)  # the caller's fold may be behind: the log decides
             if expected_version is not None and expected_version != folded.version:
                 raise _conflict(expected_version, folded.version)
             command = {**body, "seat": seat, "at": self.clock(), "actor": actor}
             try:
                 envelopes = step(folded, folded.game, command, seat, idempotency_key or uuid.uuid4().hex, actor)
             except RuleError as error:
-                raise rule_problem(error)
+                if folded is not loaded:
+                    raise rule_problem(error)
+                # the caller's fold may be behind (an append not yet
+                # announced): refuse only on the log as it is
+                fresh = self.load(game_id)
+                if fresh.version == folded.version:
+                    raise rule_problem(error)
+                if expected_version is not None:
+                    raise _conflict(expected_version, fresh.version)
+                continue  # decided again on the log
             try:
                 appended = self.store.append(game_id, folded.version, envelopes, idempotency)
             except VersionConflict as conflict:

@@ -58,6 +58,11 @@ class Config:
     # (0: none; the client address is the connection's, and the header is
     # ignored so a client cannot pick its own address for the limits)
     trusted_proxies: int = 0
+    # a read (a seat's view) is served from the process's fold without asking
+    # the store while the process is told of every append of the game (its
+    # notifier) and read the store for it at most this long ago; 0: ask the
+    # store on every read
+    read_fresh_ms: int = 1000
 
     @classmethod
     def from_env(cls) -> "Config":
@@ -79,6 +84,7 @@ class Config:
             rate_limit_create=os.environ.get("RATE_LIMIT_CREATE", cls.rate_limit_create),
             waiting_game_ttl_seconds=_int("WAITING_GAME_TTL_SECONDS", cls.waiting_game_ttl_seconds),
             trusted_proxies=_int("TRUSTED_PROXIES", cls.trusted_proxies),
+            read_fresh_ms=_int("READ_FRESH_MS", cls.read_fresh_ms),
         )
 
 

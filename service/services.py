@@ -30,5 +30,9 @@ class Services:
         self.seats = Seats(self.store, self.commands.exists)
         self.views = ViewCache()
         self.realtime = Realtime(
-            self, config.stream_heartbeat_seconds, config.max_streams_per_token, config.max_streams_per_client
+            self,
+            config.stream_heartbeat_seconds,
+            config.max_streams_per_token,
+            config.max_streams_per_client,
+            config.read_fresh_ms,
         )

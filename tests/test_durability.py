@@ -24,6 +24,16 @@ def play_one(http, game_id: str, tokens: list[str], rng: random.Random):
     return command(http, game_id, tokens[seat], GAMES["color-doubt"].bots["random"](mine, rng), **{"If-Match": f'"{mine["version"]}"'})
 
 
+def announced(http, game_id: str, version: int) -> None:
+    """Until the app's notifier has taken in the announcement of ``version``
+    (it trusts a version for READ_FRESH_MS after it is announced)."""
+    notifier = http.application.extensions["tabletell"].realtime.notifier
+    deadline = time.monotonic() + 10
+    while notifier._channels[game_id].version < version:
+        assert time.monotonic() < deadline, "never announced"
+        time.sleep(0.01)
+
+
 @pytest.fixture
 def aof_server(tmp_path):
     server = EmbeddedRedis(tmp_path / "aof", persistent=True).start()
@@ -97,7 +107,7 @@ def test_durability_replica_waits_for_a_replica_and_says_so_when_none_confirms(a
         app.extensions["tabletell"].realtime.shutdown()
 
 
-def test_a_store_that_went_back_in_time_is_noticed_and_the_game_reloaded(redis_client, http):
+def test_a_store_that_went_back_in_time_is_noticed_and_the_game_reloaded(redis_client, http, clock):
     """A restore (here: DUMP at version M, RESTORE after N > M) leaves the
     API's cached fold ahead of the log: the next command is decided on the
     log as it is now, not refused with 409 until a restart."""
@@ -108,7 +118,11 @@ def test_a_store_that_went_back_in_time_is_noticed_and_the_game_reloaded(redis_c
     for _ in range(3):
         assert play_one(http, game_id, tokens, rng).status_code == 200
     assert redis_client.xlen(key) > backed_up_at
+    announced(http, game_id, redis_client.xlen(key))
     redis_client.restore(key, 0, backup, replace=True)
+    # a read trusts what the process was told for READ_FRESH_MS after it last
+    # read the store (a restore announces nothing); then it reads again
+    clock.advance(2)
 
     assert view(http, game_id, tokens[0])["version"] == backed_up_at
     response = play_one(http, game_id, tokens, random.Random(4))
@@ -120,7 +134,7 @@ def test_a_store_that_went_back_in_time_is_noticed_and_the_game_reloaded(redis_c
     assert verify(EventStore(redis_client).read(game_id), game_id).ok
 
 
-def test_a_store_rewritten_to_the_same_length_is_noticed_by_the_entry_hash(redis_client, http):
+def test_a_store_rewritten_to_the_same_length_is_noticed_by_the_entry_hash(redis_client, http, clock):
     """Back in time, then moved on again to the very version cached (by
     another process): the cached fold's last entry is not the log's."""
     rng = random.Random(5)
@@ -129,6 +143,7 @@ def test_a_store_rewritten_to_the_same_length_is_noticed_by_the_entry_hash(redis
     backup = redis_client.dump(key)
     play_one(http, game_id, tokens, rng)
     cached_view = view(http, game_id, tokens[0])
+    announced(http, game_id, cached_view["version"])
     redis_client.restore(key, 0, backup, replace=True)
     # another process plays a different move at the same version
     other = create_app(Config(), client=redis_client, clock=lambda: 1_800_000_000_000).test_client()
@@ -138,6 +153,7 @@ def test_a_store_rewritten_to_the_same_length_is_noticed_by_the_entry_hash(redis
         body = GAMES["color-doubt"].bots["random"](view(other, game_id, tokens[seat]), random.Random(100 + seed))
         if command(other, game_id, tokens[seat], body).status_code == 200:
             break
+    clock.advance(2)  # past READ_FRESH_MS: the process reads the store again
     now = view(http, game_id, tokens[0])
     assert now["version"] == cached_view["version"]
     assert now["log_hash"] == view(other, game_id, tokens[0])["log_hash"] != cached_view["log_hash"]

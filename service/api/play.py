@@ -16,7 +16,7 @@ def view(game_id: str):
     svc = services()
     seat = svc.seats.seat(game_id)
     query = schemas.load(schemas.Wait, request.args.to_dict(), "query")
-    folded = svc.commands.load(game_id)
+    folded = svc.realtime.current(game_id)  # often without a store round trip
     known = version_header("If-None-Match")
     if known is not None and known == folded.version and query["wait"]:
         # long poll: the process's notifier wakes us when the next event lands
@@ -39,7 +39,9 @@ def send_command(game_id: str):
     key = request.headers.get("Idempotency-Key")
     if key is not None and not 1 <= len(key) <= 128:
         raise Problem(400, "invalid_header", "Idempotency-Key must be 1 to 128 characters.")
-    outcome = svc.commands.execute(game_id, seat, body, version_header("If-Match"), key)
+    outcome = svc.commands.execute(
+        game_id, seat, body, version_header("If-Match"), key, loaded=svc.realtime.current(game_id)
+    )
     return json_response({"version": outcome.version, "events": outcome.events}, headers={"ETag": etag(outcome.version)})
 
 

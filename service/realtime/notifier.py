@@ -77,7 +77,7 @@ class Watch:
 
 
 class _Channel:
-    __slots__ = ("name", "confirmed", "watches", "idle_since", "version")
+    __slots__ = ("name", "confirmed", "watches", "idle_since", "version", "epoch", "known", "read_at")
 
     def __init__(self, name: str):
         self.name = name
@@ -85,16 +85,37 @@ class _Channel:
         self.watches: set[Watch] = set()
         self.idle_since: float | None = None
         self.version = 0
+        # for reads (``Notifier.hint``): the connection epoch the subscription
+        # was confirmed in, the newest version read or announced since, and
+        # when (ms, the service's clock) the store was last read for it
+        self.epoch = -1
+        self.known = 0
+        self.read_at = 0
+
+
+class Ticket:
+    """Taken before a store read of a game whose channel is confirmed: the
+    version that read finds may then be trusted as known (every later append
+    will be announced), unless the connection broke in between."""
+
+    __slots__ = ("channel", "epoch")
+
+    def __init__(self, channel: _Channel, epoch: int):
+        self.channel = channel
+        self.epoch = epoch
 
 
 class Notifier:
-    def __init__(self, client: redis.Redis, linger_seconds: float = 30.0, confirm_seconds: float = 5.0):
+    def __init__(
+        self, client: redis.Redis, linger_seconds: float = 30.0, confirm_seconds: float = 5.0, clock=lambda: int(time.time() * 1000)
+    ):
         # a connection of its own, outside the request pool: it is held for
         # as long as the process subscribes to anything
         kwargs = dict(client.connection_pool.connection_kwargs)
         kwargs.update(socket_timeout=None, socket_keepalive=True, health_check_interval=0)
         self._client = redis.Redis(connection_pool=redis.ConnectionPool(connection_class=client.connection_pool.connection_class, **kwargs))
         self.linger_seconds = linger_seconds
+        self.clock = clock  # ms: the service's clock, for how fresh a known version is
         self.confirm_seconds = confirm_seconds
         self.closed = False
         self._lock = threading.Lock()
@@ -102,6 +123,66 @@ class Notifier:
         self._games: dict[bytes, str] = {}  # channel name -> game id
         self._pubsub = self._client.pubsub()
         self._started = False
+        self._epoch = 0  # counts broken connections: announcements may have been lost
+
+    # -- reading without asking the store ------------------------------------
+
+    def hint(self, game_id: str, now: int, fresh_ms: int) -> tuple[int, Ticket | None]:
+        """The newest version of ``game_id`` this process knows without
+        asking the store (0: none), and a ticket for the read the caller
+        makes otherwise (None: the subscription is not confirmed yet).
+
+        A game read is subscribed to, without waiting, and stays so while
+        reads keep coming (``linger_seconds`` after the last). Once confirmed,
+        a version read from the store after it, and every version announced
+        since, is known, as long as the connection holds. A known version is
+        trusted for ``fresh_ms`` after the store was last read for the game
+        or announced a new version of it, so a store rewritten behind the
+        process's back (a restore, without a restart) is noticed within that
+        time; appends are announced, and a version announced twice means the
+        log was rewritten."""
+        if fresh_ms <= 0 or self.closed:
+            return 0, None
+        with self._lock:
+            channel = self._channels.get(game_id)
+            if channel is None:
+                channel = _Channel(versions_channel(game_id))
+                self._channels[game_id] = channel
+                self._games[channel.name.encode()] = game_id
+                WATCHED_GAMES.inc()
+                try:
+                    self._pubsub.ssubscribe(channel.name)
+                except (redis.ConnectionError, redis.TimeoutError, OSError):
+                    self._forget(game_id)
+                    return 0, None
+                self._start()
+            if not channel.watches:
+                channel.idle_since = time.monotonic()
+            if not channel.confirmed.is_set() or channel.epoch != self._epoch:
+                return 0, None
+            ticket = Ticket(channel, self._epoch)
+            if channel.known and now - channel.read_at <= fresh_ms:
+                return channel.known, ticket
+            return 0, ticket
+
+    def read(self, ticket: Ticket | None, version: int, now: int) -> None:
+        """The caller read ``version`` from the store, with ``ticket`` taken
+        before the read."""
+        if ticket is None:
+            return
+        with self._lock:
+            channel = ticket.channel
+            if ticket.epoch == self._epoch == channel.epoch:
+                channel.known = max(channel.known, version)
+                channel.read_at = now
+
+    def distrust(self, game_id: str) -> None:
+        """Forget what is known of ``game_id``: the store showed it is not so
+        (a version conflict below the known version)."""
+        with self._lock:
+            channel = self._channels.get(game_id)
+            if channel is not None:
+                channel.known = 0
 
     # -- waiting ------------------------------------------------------------
 
@@ -179,6 +260,10 @@ class Notifier:
                         # nobody waits: let go until somebody does
                         self._pubsub.reset()
                         continue
+                with self._lock:
+                    self._epoch += 1  # nothing known holds until subscribed again
+                    for channel in self._channels.values():
+                        channel.known = 0
                 # redis-py reconnects and subscribes again on the next read
                 log.warning("notifications interrupted (%s); reconnecting in %.2fs", error, backoff)
                 time.sleep(backoff)
@@ -202,8 +287,18 @@ class Notifier:
             if channel is None:
                 return
             if kind == "smessage":
-                channel.version = max(channel.version, int(message["data"]))
+                announced = int(message["data"])
+                channel.version = max(channel.version, announced)
+                if channel.epoch == self._epoch and channel.known:
+                    if announced > channel.known:
+                        # the append script checked the log was just behind
+                        # it: as good as a read, so it renews the trust
+                        channel.known = announced
+                        channel.read_at = self.clock()
+                    else:
+                        channel.known = 0  # a version again: the log was rewritten
             elif kind == "ssubscribe":
+                channel.epoch = self._epoch  # reads from now on may be trusted
                 if not channel.confirmed.is_set():
                     channel.confirmed.set()
                     return

@@ -89,9 +89,10 @@ def shutdown_all() -> None:
 class Realtime:
     """The waiting side of one API process: its notifier and the caps."""
 
-    def __init__(self, svc: Any, heartbeat_seconds: float, per_token: int, per_client: int):
+    def __init__(self, svc: Any, heartbeat_seconds: float, per_token: int, per_client: int, fresh_ms: int = 0):
         _EVERY.add(self)
         self.svc = svc
+        self.fresh_ms = fresh_ms  # see ``current``
         self.heartbeat_seconds = heartbeat_seconds
         self.limits = StreamLimits(svc.redis, per_token, per_client, retry_after=max(1, int(heartbeat_seconds)))
         self._notifier: Notifier | None = None
@@ -99,7 +100,7 @@ class Realtime:
     @property
     def notifier(self) -> Notifier:
         if self._notifier is None:  # only processes that serve waiters subscribe
-            self._notifier = Notifier(self.svc.redis)
+            self._notifier = Notifier(self.svc.redis, clock=self.svc.clock)
         return self._notifier
 
     def shutdown(self) -> None:
@@ -107,6 +108,19 @@ class Realtime:
             self._notifier.shutdown()
 
     # -- what a reader may see --------------------------------------------
+
+    def current(self, game_id: str) -> Folded:
+        """The game as of its newest version, for a read: without asking the
+        store when the notifier knows the newest version and the process
+        has it folded (``Notifier.hint``); 404 for an unknown game."""
+        now = self.svc.clock()
+        known, ticket = self.notifier.hint(game_id, now, self.fresh_ms) if self.fresh_ms else (0, None)
+        folded = self.svc.commands.load(game_id, known)
+        if folded.version != known:  # it read the store
+            if folded.version < known:
+                self.notifier.distrust(game_id)  # the store went back in time
+            self.notifier.read(ticket, folded.version, now)
+        return folded
 
     def visible(self, game_id: str, seat: int | None, known: int = 0) -> Visible:
         """The game as ``seat`` sees it now (``None``: spectators, delayed);
