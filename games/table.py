@@ -8,7 +8,7 @@ Decider the service calls; they hand game commands to the game's own.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Mapping
 
@@ -16,6 +16,7 @@ from marshmallow import RAISE, Schema, ValidationError
 
 from games.contract import Event, Game, RuleError
 from games.hashing import canonical_json, sha256_hex
+from games.kit import evolved
 
 WAITING, ACTIVE, FINISHED = "waiting", "active", "finished"
 # a game given up on while it waited for players (the system's ``abandon``):
@@ -107,25 +108,25 @@ def evolve(game: Game, table: Table | None, event: Event) -> Table:
     if kind == "seat_taken":
         names = list(table.names)
         names[event.public["seat"]] = event.public["name"]
-        return replace(table, names=tuple(names))
+        return evolved(table, names=tuple(names))
     if kind == "game_started":
-        return replace(table, status=ACTIVE)
+        return evolved(table, status=ACTIVE)
     if kind == "seat_timed_out":
         timeouts = list(table.timeouts)
         timeouts[event.public["seat"]] = event.public["streak"]
-        return replace(table, timeouts=tuple(timeouts))
+        return evolved(table, timeouts=tuple(timeouts))
     if kind == "autopilot_started":
-        return replace(table, autopilot=table.autopilot | {event.public["seat"]})
+        return evolved(table, autopilot=table.autopilot | {event.public["seat"]})
     if kind == "seat_returned":
         seat = event.public["seat"]
         timeouts = list(table.timeouts)
         timeouts[seat] = 0
-        return replace(table, autopilot=table.autopilot - {seat}, timeouts=tuple(timeouts))
+        return evolved(table, autopilot=table.autopilot - {seat}, timeouts=tuple(timeouts))
     if kind == "game_finished":
-        return replace(table, status=FINISHED, result=event.public["result"])
+        return evolved(table, status=FINISHED, result=event.public["result"])
     if kind == "game_abandoned":
-        return replace(table, status=ABANDONED)
-    return replace(table, game=game.evolve(table.game, event))
+        return evolved(table, status=ABANDONED)
+    return evolved(table, game=game.evolve(table.game, event))
 
 
 def fold(game: Game, events, table: Table | None = None) -> Table | None:
@@ -147,7 +148,7 @@ def actions(game: Game, table: Table, seat: int) -> list[str]:
 
 
 def _stamp(events: list[Event], at: int) -> list[Event]:
-    return [replace(event, at=at) for event in events]
+    return [evolved(event, at=at) for event in events]
 
 
 def _create(game: Game, command: Mapping[str, Any]) -> list[Event]:

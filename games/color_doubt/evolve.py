@@ -2,16 +2,15 @@
 returning the fields of the state it changes."""
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Callable, Iterable, Mapping
 
 from games.color_doubt.state import Claim, State
 from games.contract import Event
-from games.kit import handler_of, replaced
+from games.kit import evolved, handler_of, replaced
 
 
 def evolve(state: State, event: Event) -> State:
-    return replace(state, **handler_of(HANDLERS, "Color Doubt", event)(state, event))
+    return evolved(state, **handler_of(HANDLERS, "Color Doubt", event)(state, event))
 
 
 def _dealt(state: State, event: Event) -> dict[str, Any]:

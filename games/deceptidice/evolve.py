@@ -7,7 +7,6 @@ saw wins), never one derived from a card nobody was shown.
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Callable, Mapping
 
 from games.contract import Event
@@ -22,11 +21,11 @@ from games.deceptidice.state import (
     State,
     swap_offered,
 )
-from games.kit import handler_of, replaced
+from games.kit import evolved, handler_of, replaced
 
 
 def evolve(state: State, event: Event) -> State:
-    return replace(state, **handler_of(HANDLERS, "Deceptidice", event)(state, event))
+    return evolved(state, **handler_of(HANDLERS, "Deceptidice", event)(state, event))
 
 
 def _dealt(state: State, event: Event) -> dict[str, Any]:

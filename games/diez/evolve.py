@@ -6,7 +6,6 @@ Each handler below returns the fields its event changes.
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Callable
 
 from games.contract import Event
@@ -30,7 +29,7 @@ from games.diez.state import (
     Threat,
     without,
 )
-from games.kit import handler_of, replaced
+from games.kit import evolved, handler_of, replaced
 
 Changes = dict[str, Any]
 
@@ -344,12 +343,12 @@ def _color_substituted(state: State, event: Event) -> Changes:
     p = event.public
     pile = state.piles[p["pile"]]
     recoloured = Pile(pile.cards, pile.colors[:-1] + (p["color"],))
-    play = replace(state.pending, color=p["color"], sub_asked=True)
+    play = evolved(state.pending, color=p["color"], sub_asked=True)
     return dict(piles=replaced(state.piles, p["pile"], recoloured), pending=play, phase=RESOLVING)
 
 
 def _sub_declined(state: State, event: Event) -> Changes:
-    return dict(pending=replace(state.pending, sub_asked=True), phase=RESOLVING)
+    return dict(pending=evolved(state.pending, sub_asked=True), phase=RESOLVING)
 
 
 def _turn_began(state: State, event: Event) -> Changes:

@@ -7,11 +7,10 @@ Each event reads its parts explicitly: ``public`` for what everyone saw,
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Iterable, Mapping
 
 from games.contract import Event
-from games.kit import handler_of, replaced
+from games.kit import evolved, handler_of, replaced
 from games.opticall.cards import REVEAL_ROUNDS
 from games.opticall.state import (
     DISCARD,
@@ -47,7 +46,7 @@ def _dealt(state: State, p: Mapping[str, Any], event: Event) -> State:
         order = tuple((p["dealer"] + step) % state.seats for step in range(1, state.seats + 1))
         reveal = Reveal(REVEAL_ROUNDS[0], order)
         turn = reveal.revealer
-    return replace(
+    return evolved(
         state,
         deal=p["deal"],
         dealer=p["dealer"],
@@ -70,9 +69,9 @@ def _dealt(state: State, p: Mapping[str, Any], event: Event) -> State:
 
 
 def _revealed(state: State, p, event) -> State:
-    reveal = replace(state.reveal, counts=state.reveal.counts + (len(p["cards"]),))
+    reveal = evolved(state.reveal, counts=state.reveal.counts + (len(p["cards"]),))
     ids = [c["id"] for c in p["cards"]]
-    return replace(
+    return evolved(
         state,
         reveal=reveal,
         turn=reveal.revealer if reveal.revealer is not None else state.turn,
@@ -83,11 +82,11 @@ def _revealed(state: State, p, event) -> State:
 
 def _reveal_round_ended(state: State, p, event) -> State:
     if p["starter"] is not None:
-        return replace(state, phase=PLAY, reveal=None, turn=p["starter"], turn_started_at=event.at)
+        return evolved(state, phase=PLAY, reveal=None, turn=p["starter"], turn_started_at=event.at)
     if p["next"] is None:
         return state  # a Purple tie: the deal that follows starts afresh
     reveal = Reveal(p["next"], tuple(p["tied"]))
-    return replace(state, reveal=reveal, turn=reveal.revealer, turn_started_at=event.at)
+    return evolved(state, reveal=reveal, turn=reveal.revealer, turn_started_at=event.at)
 
 
 # -- plays, draws, the deck -------------------------------------------------------
@@ -102,7 +101,7 @@ def _played(state: State, p, event) -> State:
     if not hand:
         # everyone sees the hand is empty: what they saw go into it has left
         memory = _forget(memory, seat)
-    return replace(
+    return evolved(
         state, hands=replaced(state.hands, seat, hand), pile=state.pile + (play,), turn=None, memory=memory, plays=state.plays + 1
     )
 
@@ -111,7 +110,7 @@ def _cards_drawn(state: State, p, event) -> State:
     seat = p["seat"]
     ids = tuple(c["id"] for c in event.private[seat]["cards"]) if p["count"] else ()
     owed = replaced(state.owed, seat, 0) if p["reason"] == "draw_back" else state.owed
-    return replace(
+    return evolved(
         state,
         deck=tuple(c for c in state.deck if c not in ids),
         hands=replaced(state.hands, seat, state.hands[seat] + ids),
@@ -122,7 +121,7 @@ def _cards_drawn(state: State, p, event) -> State:
 def _deck_rebuilt(state: State, p, event) -> State:
     # the discard pile, shuffled, is the new deck: where those cards are now
     # is nobody's knowledge
-    return replace(
+    return evolved(
         state, deck=tuple(event.secret["deck"]), discard=(), memory=_forget(state.memory, DISCARD), rebuilds=state.rebuilds + 1
     )
 
@@ -130,40 +129,40 @@ def _deck_rebuilt(state: State, p, event) -> State:
 def _pile_discarded(state: State, p, event) -> State:
     ids = tuple(card for play in state.pile for card in play.cards)
     memory = tuple({card: DISCARD if where == PILE else where for card, where in seen.items()} for seen in state.memory)
-    return replace(state, pile=(), discard=state.discard + ids, memory=memory)
+    return evolved(state, pile=(), discard=state.discard + ids, memory=memory)
 
 
 def _draw_back_owed(state: State, p, event) -> State:
-    return replace(state, owed=replaced(state.owed, p["seat"], p["count"]))
+    return evolved(state, owed=replaced(state.owed, p["seat"], p["count"]))
 
 
 # -- the call window -------------------------------------------------------------
 
 
 def _window_opened(state: State, p, event) -> State:
-    return replace(state, window=Window(state.pile[-1], tuple(p["asked"]), event.at), turn=None)
+    return evolved(state, window=Window(state.pile[-1], tuple(p["asked"]), event.at), turn=None)
 
 
 def _call_placed(state: State, p, event) -> State:
     seat = p["seat"]
     card = event.private[seat]["card"]
-    window = replace(state.window, answers={**state.window.answers, seat: card})
+    window = evolved(state.window, answers={**state.window.answers, seat: card})
     hand = tuple(c for c in state.hands[seat] if c != card)
     # a final card called with: what anyone saw go into that hand has left it
     memory = state.memory if hand else _forget(state.memory, seat)
-    return replace(state, window=window, hands=replaced(state.hands, seat, hand), memory=memory)
+    return evolved(state, window=window, hands=replaced(state.hands, seat, hand), memory=memory)
 
 
 def _passed(state: State, p, event) -> State:
-    window = replace(state.window, answers={**state.window.answers, p["seat"]: None})
-    return replace(state, window=window)
+    window = evolved(state.window, answers={**state.window.answers, p["seat"]: None})
+    return evolved(state, window=window)
 
 
 def _calling_cards_revealed(state: State, p, event) -> State:
     memory = state.memory
     for shown in p["cards"]:
         memory = _seen(memory, _everyone(state), [shown["card"]["id"]], shown["seat"])
-    return replace(state, memory=memory)
+    return evolved(state, memory=memory)
 
 
 def _call_made(state: State, p, event) -> State:
@@ -174,24 +173,24 @@ def _call_made(state: State, p, event) -> State:
     for seat in p["returned"]:
         hands = replaced(hands, seat, hands[seat] + (answers[seat],))
         answers[seat] = None
-    return replace(state, hands=hands, window=replace(state.window, answers=answers))
+    return evolved(state, hands=hands, window=evolved(state.window, answers=answers))
 
 
 def _play_revealed(state: State, p, event) -> State:
-    pile = state.pile[:-1] + (replace(state.pile[-1], revealed=True),)
+    pile = state.pile[:-1] + (evolved(state.pile[-1], revealed=True),)
     ids = [c["id"] for c in p["cards"] + p["copied"]]
     last_call = {key: p[key] for key in ("seat", "caller", "color", "suit", "cards", "copied", "truthful", "black_sheep")}
-    return replace(state, pile=pile, memory=_seen(state.memory, _everyone(state), ids, PILE), last_call=last_call)
+    return evolved(state, pile=pile, memory=_seen(state.memory, _everyone(state), ids, PILE), last_call=last_call)
 
 
 def _calling_card_given(state: State, p, event) -> State:
     caller, player = p["seat"], p["to"]
     card = event.private[caller]["card"]["id"]
     viewers = _everyone(state) if p["card"] else [caller, player]
-    return replace(
+    return evolved(
         state,
         hands=replaced(state.hands, player, state.hands[player] + (card,)),
-        window=replace(state.window, answers={**state.window.answers, caller: None}),
+        window=evolved(state.window, answers={**state.window.answers, caller: None}),
         memory=_seen(state.memory, viewers, [card], player),
     )
 
@@ -200,16 +199,16 @@ def _calling_card_discarded(state: State, p, event) -> State:
     caller = p["seat"]
     card = event.private[caller]["card"]["id"]
     viewers = _everyone(state) if p["card"] else [caller]
-    return replace(
+    return evolved(
         state,
         discard=state.discard + (card,),
-        window=replace(state.window, answers={**state.window.answers, caller: None}),
+        window=evolved(state.window, answers={**state.window.answers, caller: None}),
         memory=_seen(state.memory, viewers, [card], DISCARD),
     )
 
 
 def _window_closed(state: State, p, event) -> State:
-    return replace(state, window=None, turn=p["next"], turn_started_at=event.at)
+    return evolved(state, window=None, turn=p["next"], turn_started_at=event.at)
 
 
 # -- the end ---------------------------------------------------------------------
@@ -218,11 +217,11 @@ def _window_closed(state: State, p, event) -> State:
 def _eliminated(state: State, p, event) -> State:
     seat = p["seat"]
     # an empty hand holds nothing anyone remembers seeing go into it
-    return replace(state, out=state.out + (seat,), memory=_forget(state.memory, seat))
+    return evolved(state, out=state.out + (seat,), memory=_forget(state.memory, seat))
 
 
 def _game_won(state: State, p, event) -> State:
-    return replace(state, phase=OVER, winner=p["seat"], window=None, turn=None)
+    return evolved(state, phase=OVER, winner=p["seat"], window=None, turn=None)
 
 
 # -- helpers ---------------------------------------------------------------------
