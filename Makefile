@@ -36,6 +36,7 @@ bench: venv
 	$(PY) bench/streams.py
 	$(PY) bench/workers.py
 	$(PY) bench/durability.py
+	$(PY) bench/growth.py
 	for game in $$($(PY) -c 'from games.registry import GAMES; print(*GAMES)'); do $(PY) bench/bots.py $$game; done
 
 clean:

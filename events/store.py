@@ -38,6 +38,11 @@ def idempotency_key(game_id: str, scope: str, key: str) -> str:
     return f"game:{{{game_id}}}:idempotency:{scope}:{key}"
 
 
+def snapshot_key(game_id: str) -> str:
+    """The game's snapshot (``projections.snapshots``): a cache, never the truth."""
+    return f"game:{{{game_id}}}:snapshot"
+
+
 def versions_channel(game_id: str) -> str:
     """The shard channel on which every append announces the game's new
     version. It carries the game's hash tag, so in a cluster it lives on the

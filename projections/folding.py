@@ -18,6 +18,7 @@ from games.contract import Game
 from games.registry import GAMES
 from projections import spectators
 from projections.lru import LRU
+from projections.snapshots import Snapshot, Snapshots
 
 
 @dataclass(frozen=True)
@@ -70,10 +71,13 @@ class Projection:
     """Loads games from the store, remembering the newest fold per game
     (and, for games with a spectators' delay, the newest public fold)."""
 
-    def __init__(self, store: EventStore, capacity: int = 2048):
+    def __init__(self, store: EventStore, capacity: int = 2048, snapshots: Snapshots | None = None):
         self.store = store
         self._cache: LRU[str, Folded] = LRU(capacity)
         self._public: LRU[str, Folded] = LRU(capacity)
+        # a game this process has not folded starts from its snapshot, if any
+        self.snapshots = snapshots
+        self._snapshotted: LRU[str, int] = LRU(capacity)  # game -> version of its newest snapshot
 
     def load(self, game_id: str, known: int = 0) -> Folded | None:
         """The game as of its newest event; None if it does not exist.
@@ -86,25 +90,35 @@ class Projection:
         cached = self._cache.get(game_id)
         if cached is not None and known and cached.version == known:
             return cached
-        if cached is None:
+        base = cached if cached is not None else self._snapshot(game_id)
+        if base is None:
             newer = self.store.read(game_id)
         else:
-            # read from the cached fold's own last entry: if the store no
-            # longer has it as we folded it, the store went back in time (a
-            # restore, a failover, a lost fsync window) and the fold is
-            # dropped, instead of answering every command with a conflict
-            newer = self.store.read(game_id, after=cached.version - 1)
-            if newer and newer[0].version == cached.version and newer[0].hash == cached.last_hash:
+            # read from the base fold's own last entry: if the store no
+            # longer has it as it was folded, the store went back in time (a
+            # restore, a failover, a lost fsync window) or the snapshot is
+            # stale, and the fold is dropped, instead of answering every
+            # command with a conflict
+            newer = self.store.read(game_id, after=base.version - 1)
+            if newer and newer[0].version == base.version and newer[0].hash == base.last_hash:
                 newer = newer[1:]
             else:
                 self._cache.discard(game_id)
                 self._public.discard(game_id)
-                cached = None
+                self._snapshotted.discard(game_id)
+                cached = base = None
                 newer = self.store.read(game_id)
-        folded = fold(newer, cached, game_id)
+        folded = fold(newer, base, game_id)
         if folded is not None and folded is not cached:
             self.remember(folded)
         return folded
+
+    def _snapshot(self, game_id: str) -> Folded | None:
+        snapshot = self.snapshots.get(game_id) if self.snapshots is not None else None
+        if snapshot is None or snapshot.table.game_type not in GAMES:
+            return None
+        self._snapshotted.put(game_id, snapshot.version)
+        return Folded(game_id, snapshot.version, GAMES[snapshot.table.game_type], snapshot.table, snapshot.last_hash)
 
     def public(self, game_id: str, now: int, known: int = 0) -> Public | None:
         """The game as spectators may see it at ``now`` (ms): behind by its
@@ -129,8 +143,12 @@ class Projection:
         return Public(public, spectators.release_at(pending[count], delay))
 
     def remember(self, folded: Folded) -> None:
-        """Keep a table the command path has just folded past the cache."""
+        """Keep a table the command path has just folded past the cache, and
+        snapshot it every ``snapshots.every`` events."""
         self._cache.put(folded.game_id, folded, _newer)
+        if self.snapshots is not None and self.snapshots.due(self._snapshotted.get(folded.game_id) or 0, folded.version):
+            self.snapshots.put(Snapshot(folded.game_id, folded.version, folded.last_hash, folded.table))
+            self._snapshotted.put(folded.game_id, folded.version)
 
 
 def _newer(kept: Folded, new: Folded) -> bool:

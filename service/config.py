@@ -63,6 +63,9 @@ class Config:
     # notifier) and read the store for it at most this long ago; 0: ask the
     # store on every read
     read_fresh_ms: int = 1000
+    # a game's folded table is stored beside its log every this many events,
+    # so a process new to the game folds only what came after (0: never)
+    snapshot_every: int = 200
 
     @classmethod
     def from_env(cls) -> "Config":
@@ -85,6 +88,7 @@ class Config:
             waiting_game_ttl_seconds=_int("WAITING_GAME_TTL_SECONDS", cls.waiting_game_ttl_seconds),
             trusted_proxies=_int("TRUSTED_PROXIES", cls.trusted_proxies),
             read_fresh_ms=_int("READ_FRESH_MS", cls.read_fresh_ms),
+            snapshot_every=_int("SNAPSHOT_EVERY", cls.snapshot_every),
         )
 
 

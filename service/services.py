@@ -5,6 +5,7 @@ import redis
 
 from events.store import EventStore
 from projections.folding import Projection
+from projections.snapshots import Snapshots
 from service.auth import Seats
 from service.commands import Commands, now_ms
 from service.config import Config
@@ -21,7 +22,7 @@ class Services:
         self.redis = client
         self.clock = clock
         self.store = EventStore(client, config.durability, config.durability_timeout_ms)
-        self.projection = Projection(self.store)
+        self.projection = Projection(self.store, snapshots=Snapshots(client, config.snapshot_every))
         self.dispatcher = Dispatcher(client, clock, grace_ms, config.waiting_game_ttl_seconds * 1000)
         self.index = GameIndex(client)
         self.commands = Commands(
