@@ -37,6 +37,7 @@ bench: venv
 	$(PY) bench/workers.py
 	$(PY) bench/durability.py
 	$(PY) bench/growth.py
+	$(PY) bench/store_memory.py
 	for game in $$($(PY) -c 'from games.registry import GAMES; print(*GAMES)'); do $(PY) bench/bots.py $$game; done
 
 clean:
