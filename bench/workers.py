@@ -10,7 +10,9 @@ second, so the scheduler times it out), and waits for all to finish. Prints:
   - the delay from each deadline to its timeout being appended (p50, p99),
     next to the scheduler's tick, as a ratio;
   - bot decision time (p50, p99): each bot move of the run decided again
-    from its seat's view, timed alone.
+    from its seat's view, timed alone;
+  - the time from the command that makes a bot due to the bot's move (p50,
+    p99), from the entries' times (see ``due_to_move``).
 """
 from __future__ import annotations
 
@@ -65,6 +67,21 @@ def timeout_delays(envelopes) -> list[float]:
         before = fold(envelopes[: envelope.version - 1], None, "bench")
         deadline = next(d.at for d in before.game.deadlines(before.table.game) if d.seat == envelope.seat)
         delays.append(envelope.time - deadline)
+    return delays
+
+
+def due_to_move(envelopes) -> list[float]:
+    """For each bot move: ms from the command that made the bot due (its
+    last entry's time: the time that command was decided, just before its
+    append) to the bot's move (decided just before its own append). So the
+    figure holds the first append, the dispatch, the queue, the job's load,
+    the bot's decision and the decide of its move: a bound on the time from
+    the append that makes a bot due to the bot's move."""
+    delays = []
+    for envelope in envelopes:
+        if envelope.command is None or envelope.actor != "bot" or envelope.version < 2:
+            continue
+        delays.append(envelope.time - envelopes[envelope.version - 2].time)
     return delays
 
 
@@ -130,6 +147,7 @@ def main() -> None:
 
     delays = [d for g in silent for d in timeout_delays(logs[g])]
     decisions = [t for g in all_bot[:10] for t in decision_times(logs[g], g)]
+    moves = [d for g in all_bot for d in due_to_move(logs[g])]
     rate = done / elapsed * 60
     ceiling = in_memory_rate(args.type, args.seats, min(args.games, 100))
     tick_ms = TICK_SECONDS * 1000
@@ -146,6 +164,8 @@ def main() -> None:
         "scheduler_tick_ms": tick_ms,
         "bot_decision_p50_ms": statistics.median(decisions) if decisions else float("nan"),
         "bot_decision_p99_ms": percentile(decisions, 0.99),
+        "due_to_move_p50_ms": percentile(moves, 0.5),
+        "due_to_move_p99_ms": percentile(moves, 0.99),
     }
     print(f"{args.type}: {done}/{args.games} all-bot games with {args.seats} seats on {args.workers} workers")
     print(f"  games per minute      {rate:10.1f}   in memory {ceiling:10.1f}   ratio {rate / ceiling:.3f}")
@@ -154,6 +174,10 @@ def main() -> None:
         f"   ({len(delays)} timeouts; scheduler tick {tick_ms:.0f} ms, p50 ratio {figures['timeout_delay_p50_ms'] / tick_ms:.2f})"
     )
     print(f"  bot decision          p50 {figures['bot_decision_p50_ms']:7.3f} ms   p99 {figures['bot_decision_p99_ms']:7.3f} ms")
+    print(
+        f"  due -> bot's move     p50 {figures['due_to_move_p50_ms']:7.1f} ms   p99 {figures['due_to_move_p99_ms']:7.1f} ms"
+        f"   ({len(moves)} bot moves, BOT_THINK_SECONDS={os.environ.get('BOT_THINK_SECONDS', '0')})"
+    )
     print(json.dumps(figures))
 
 

@@ -12,6 +12,10 @@ this dispatch).
 """
 from __future__ import annotations
 
+import threading
+from contextlib import contextmanager
+from typing import Iterator
+
 import redis
 from rq import Queue
 
@@ -36,12 +40,27 @@ class Dispatcher:
         # abandoned); the scheduler and the jobs plan with the same
         self.waiting_ttl_ms = waiting_ttl_ms
         self.queue = Queue(QUEUE, connection=client)
+        self._local = threading.local()
+
+    @contextmanager
+    def playing(self, game_id: str) -> Iterator[None]:
+        """While a worker's job plays ``game_id``'s bot seats one after
+        another itself, their moves are not queued (the due set is still
+        kept: should the worker die, the scheduler queues them after the
+        grace period)."""
+        self._local.playing = game_id
+        try:
+            yield
+        finally:
+            self._local.playing = None
 
     def after_append(self, before: Folded | None, after: Folded) -> None:
         now = self.clock()
         work = pending_work(after, now, self.waiting_ttl_ms)
         bots = [item for item in work if item.kind == "bot"]
-        with self.redis.pipeline() as pipe:
+        if bots and getattr(self._local, "playing", None) == after.game_id:
+            bots = []  # the job that appended plays them itself
+        with self.redis.pipeline(transaction=bool(bots)) as pipe:
             if bots:
                 pipe.multi()  # RQ's enqueue expects a pipeline in transaction mode
             for item in bots:

@@ -1,9 +1,12 @@
 """Bots and timeouts on real RQ workers (with the scheduler) and the test server."""
 from __future__ import annotations
 
+import random
 import time
 
 from events.store import EventStore
+from games.registry import GAMES
+from service.workers import jobs
 from service.services import Services
 from service.workers.jobs import run_work
 from service.plan import pending_work
@@ -128,3 +131,42 @@ def test_a_worker_killed_in_the_middle_of_a_job_loses_nothing_and_duplicates_not
     summary = wait_until_finished(http, game_id, 90)
     assert summary["result"]["winners"]
     assert_clean_log(redis_client, game_id)
+
+
+def test_a_job_plays_the_bots_due_after_its_move_itself_then_queues_the_rest(app, http, redis_client):
+    """After its own move a job plays the next bot moves of the same game
+    (up to CHAIN_MOVES), each appended once under its own key, instead of a
+    trip through the queue per move; it queues the bot due where it stops."""
+    game_id = new_game(http, 2, bots=[{"seat": 0, "level": "random"}, {"seat": 1, "level": "random"}])
+    svc = app.extensions["tabletell"]
+    redis_client.delete("rq:queue:tabletell")
+    item = next(w for w in pending_work(svc.commands.load(game_id), svc.clock()) if w.kind == "bot")
+    answer = run_work(item.kind, item.game_id, item.version, item.seat, item.due, svc=svc)
+    envelopes = assert_clean_log(redis_client, game_id)
+    moves = [e for e in envelopes if e.command is not None and e.actor == "bot" and e.version > item.version]
+    assert 1 < len(moves) <= jobs.CHAIN_MOVES
+    assert answer.endswith(f"({len(moves)} moves)")
+    folded = svc.commands.load(game_id)
+    if folded.table.status == "active":
+        # exactly the work due where it stopped is queued: one job, for this version
+        queued = [job.decode() for job in redis_client.lrange("rq:queue:tabletell", 0, -1)]
+        assert len(queued) == 1 and f"-{folded.version}-" in queued[0]
+
+
+def test_a_job_stops_playing_at_a_human_seat(app, http, redis_client):
+    game_id = new_game(http, 2, bots=[{"seat": 1, "level": "random"}])
+    token = http.post(f"/v1/games/{game_id}/seats", json={"name": "ana"}).get_json()["token"]
+    svc = app.extensions["tabletell"]
+    folded = svc.commands.load(game_id)
+    if 1 not in folded.game.to_act(folded.table.game):  # the human leads: let them move first
+        seen = view(http, game_id, token)
+        assert command(http, game_id, token, GAMES["color-doubt"].bots["random"](seen, random.Random(1))).status_code == 200
+    item = next(w for w in pending_work(svc.commands.load(game_id), svc.clock()) if w.kind == "bot")
+    run_work(item.kind, item.game_id, item.version, item.seat, item.due, svc=svc)
+    after = svc.commands.load(game_id)
+    # the bot moved; now (unless the bot's own window is open again) the human is due and nobody played for them
+    human_moves = [
+        e for e in EventStore(redis_client).read(game_id) if e.command is not None and e.seat == 0 and e.actor != "player"
+    ]
+    assert human_moves == []
+    assert after.version > item.version

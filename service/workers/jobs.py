@@ -40,6 +40,13 @@ def bot_think_seconds() -> float:
     return float(os.environ.get("BOT_THINK_SECONDS", "0"))
 
 
+# after its own move, a job plays the bot seats due next in the same game
+# itself, up to so many moves or seconds, instead of a trip through the queue
+# per move; then it queues what is left, so no game holds a worker for long
+CHAIN_MOVES = 20
+CHAIN_SECONDS = 0.1
+
+
 def run_work(kind: str, game_id: str, version: int, seat: int, due: int, svc: Services | None = None) -> str:
     svc = svc or services()
     item = Work(kind, game_id, version, seat, due)
@@ -50,13 +57,7 @@ def run_work(kind: str, game_id: str, version: int, seat: int, due: int, svc: Se
     if not still_pending(item, folded, now, svc.dispatcher.waiting_ttl_ms):
         return "stale: nothing of the kind is due"
     if kind == "bot":
-        think = bot_think_seconds()
-        if think:
-            time.sleep(think)
-        view = seat_view(folded, seat)
-        with metrics.BOT_SECONDS.labels(folded.game.type).time():
-            body = bot_for(folded, seat)(view, random.Random(f"{game_id}:{version}:{seat}"))
-        actor = "bot"
+        body, actor = bot_move(folded, seat)
     elif kind == "abandon":
         if due > now:
             return "early: the game may wait for players longer"  # the scheduler queues it again
@@ -66,17 +67,53 @@ def run_work(kind: str, game_id: str, version: int, seat: int, due: int, svc: Se
         if due > now:
             return "early: the deadline has not passed"  # the scheduler queues it again
         body, actor = {"type": "timeout"}, "system"
+    with svc.dispatcher.playing(game_id):
+        outcome = execute(svc, item, seat, body, actor)
+        if outcome is None:
+            return "stale: another writer won"
+        if kind == "timeout" and outcome.folded is not None:  # not a job run twice
+            metrics.TIMEOUTS.labels(folded.game.type).inc()
+            metrics.TIMEOUT_LATENESS.labels(folded.game.type).observe(max(0, now - due) / 1000)
+        moves, started = 1, time.monotonic()
+        while outcome.folded is not None and moves < CHAIN_MOVES and time.monotonic() - started < CHAIN_SECONDS:
+            after = outcome.folded
+            follow = next((w for w in pending_work(after, svc.clock(), svc.dispatcher.waiting_ttl_ms) if w.kind == "bot"), None)
+            if follow is None:
+                break
+            body, actor = bot_move(after, follow.seat)
+            chained = execute(svc, follow, follow.seat, body, actor)
+            if chained is None:
+                break  # another writer moved the game: its dispatch queues what follows
+            outcome = chained
+            moves += 1
+    if outcome.folded is not None:
+        # the bots due now (where the chain stopped) are queued as after any
+        # append; ``playing`` kept them from being queued move by move
+        svc.dispatcher.after_append(None, outcome.folded)
+    return f"appended up to version {outcome.version}" + (f" ({moves} moves)" if moves > 1 else "")
+
+
+def bot_move(folded, seat: int) -> tuple[dict, str]:
+    """The move of the bot playing ``seat`` (after its think time)."""
+    think = bot_think_seconds()
+    if think:
+        time.sleep(think)
+    view = seat_view(folded, seat)
+    with metrics.BOT_SECONDS.labels(folded.game.type).time():
+        body = bot_for(folded, seat)(view, random.Random(f"{folded.game_id}:{folded.version}:{seat}"))
+    return body, "bot"
+
+
+def execute(svc: Services, item: Work, seat: int | None, body: dict, actor: str):
+    """``body`` for ``item``'s version, with its own idempotency key; None
+    when another writer moved the game first."""
     try:
-        outcome = svc.commands.execute(game_id, seat, body, version, item.idempotency_key, actor)
+        return svc.commands.execute(item.game_id, seat, body, item.version, item.idempotency_key, actor)
     except Problem as problem:
         if problem.code == "version_conflict":
-            return "stale: another writer won"
-        log.error("%s for seat %s of %s at %s refused: %s", kind, seat, game_id, version, problem.body())
+            return None
+        log.error("%s for seat %s of %s at %s refused: %s", item.kind, seat, item.game_id, item.version, problem.body())
         raise
-    if kind == "timeout" and outcome.folded is not None:  # not a job run twice
-        metrics.TIMEOUTS.labels(folded.game.type).inc()
-        metrics.TIMEOUT_LATENESS.labels(folded.game.type).observe(max(0, now - due) / 1000)
-    return f"appended up to version {outcome.version}"
 
 
 def still_pending(item: Work, folded, now: int, waiting_ttl_ms: int = 0) -> bool:
