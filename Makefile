@@ -28,17 +28,13 @@ test: venv
 soak: venv
 	SOAK=1 $(PY) -m pytest tests/games tests/test_non_interference.py
 
-## bench: API throughput and latency against a plain Flask endpoint, 5,000
-## waiting clients (streams and long polls), the workers, the cost of each
-## DURABILITY, and the bots' win rates.
+## bench: every benchmark (bench/report.py runs them), then one table of their
+## figures with the machine they ran on: the API against a plain Flask endpoint
+## under both worker classes, 5,000 waiting clients, the workers against the
+## rules' speed in memory, the cost of each DURABILITY, load time as logs grow
+## and folding speed, what a game costs in the store, the bots' win rates.
 bench: venv
-	$(PY) bench/api.py
-	$(PY) bench/streams.py
-	$(PY) bench/workers.py
-	$(PY) bench/durability.py
-	$(PY) bench/growth.py
-	$(PY) bench/store_memory.py
-	for game in $$($(PY) -c 'from games.registry import GAMES; print(*GAMES)'); do $(PY) bench/bots.py $$game; done
+	$(PY) bench/report.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

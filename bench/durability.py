@@ -12,6 +12,7 @@ Prints commands per second, p50 and p99 latency, and the ratio to `os`.
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import sys
@@ -87,10 +88,13 @@ def main() -> None:
             print(f"{args.clients} threads, {args.seconds:.0f} s each, one process, a replica on this machine")
             print(f"{'DURABILITY':<11} {'commands/s':>11} {'ratio':>6} {'p50 ms':>7} {'p99 ms':>7}")
             baseline = None
+            figures = {}
             for durability in ("os", "fsync", "replica"):
                 rate, p50, p99 = phase(primary.url, durability, args.clients, args.seconds)
                 baseline = baseline or rate
                 print(f"{durability:<11} {rate:>11,.0f} {rate / baseline:>6.2f} {p50:>7.2f} {p99:>7.2f}")
+                figures[durability] = {"per_second": rate, "ratio": rate / baseline, "p50_ms": p50, "p99_ms": p99}
+            print(json.dumps(figures))
         finally:
             if replica is not None:
                 replica.stop()

@@ -1,0 +1,126 @@
+"""`make bench`: every benchmark, then one table of their figures.
+
+    python bench/report.py [--quick]
+
+Runs each script in bench/ as a process of its own (their own output goes
+by as they run), reads the JSON line each prints last, and prints one table:
+the figure, its value, and its ratio to the ceiling it is measured against
+in the same run where it has one; then the machine it ran on. ``--quick``
+runs each for a short while (figures for a smoke test, not for the README).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from games.registry import GAMES  # noqa: E402
+
+
+def run(script: str, *args: str) -> dict | None:
+    command = [sys.executable, str(ROOT / "bench" / script), *args]
+    print(f"\n$ {' '.join(command[1:])}", flush=True)
+    process = subprocess.run(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    lines = [line for line in process.stdout.splitlines() if line.strip()]
+    print("\n".join(lines[:-1]), flush=True)
+    if process.returncode != 0 or not lines:
+        print(f"{script} failed (exit {process.returncode})")
+        return None
+    try:
+        return json.loads(lines[-1])
+    except json.JSONDecodeError:
+        print(f"{script} printed no JSON line last")
+        return None
+
+
+def machine() -> str:
+    cpu = "?"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    try:
+        memory = int(Path("/proc/meminfo").read_text().split()[1]) / 2**20
+    except (OSError, ValueError, IndexError):
+        memory = float("nan")
+    from service.embedded_redis import server_binary
+
+    valkey = subprocess.run([server_binary(), "--version"], stdout=subprocess.PIPE, text=True).stdout.split()[2]
+    return (
+        f"{cpu}, {os.cpu_count()} cores, {memory:.0f} GiB, Python {platform.python_version()}, "
+        f"valkey {valkey.removeprefix('v=')}, {platform.system()} {platform.release()}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true")
+    args = parser.parse_args()
+    quick = args.quick
+    rows: list[tuple[str, str, str]] = []  # figure, value, ratio
+
+    def add(figure: str, value: str, ratio: float | None = None) -> None:
+        rows.append((figure, value, f"{ratio:.2f}" if ratio is not None else ""))
+
+    for worker_class in ("gevent", "gthread"):
+        api = run("api.py", "--worker-class", worker_class, *(["--seconds", "3"] if quick else []))
+        if api:
+            plain = api["plain"]["per_second"]
+            add(f"api ({worker_class}): plain endpoint", f"{plain:,.0f}/s")
+            for name in ("commands", "views"):
+                row = api[name]
+                add(f"api ({worker_class}): {name} (p99 {row['p99_ms']:.1f} ms)", f"{row['per_second']:,.0f}/s", row["per_second"] / plain)
+    streams = run("streams.py", *(["--games", "50"] if quick else []))
+    if streams:
+        for phase in streams["phases"]:
+            delivery = phase["delivery"]
+            add(
+                f"{phase['clients']:,} waiting clients ({phase['kind']}): delivery p99, missed",
+                f"{delivery['p99_ms']} ms, {delivery['missed']}",
+            )
+            add(f"{phase['clients']:,} waiting clients ({phase['kind']}): memory a client", f"{phase['rss_per_client_kb']} KiB")
+    workers = run("workers.py", "--type", "diez", "--games", "6" if quick else "20")
+    if workers:
+        add("workers: all-bot Diez games a minute", f"{workers['games_per_minute']:.0f}", workers["throughput_ratio"])
+        add("workers: due to a bot's move p50 / p99", f"{workers['due_to_move_p50_ms']:.0f} / {workers['due_to_move_p99_ms']:.0f} ms")
+        add("workers: deadline to timeout p99", f"{workers['timeout_delay_p99_ms']:.0f} ms")
+    durability = run("durability.py", *(["--seconds", "1"] if quick else []))
+    if durability:
+        for name, row in durability.items():
+            add(f"commands with DURABILITY={name}", f"{row['per_second']:,.0f}/s", row["ratio"])
+    growth = run("growth.py", *(["--lengths", "100,1000", "--seconds", "0.3"] if quick else []))
+    if growth:
+        loads = growth["growth"]
+        first = next(iter(loads.values()))
+        for length, row in loads.items():
+            add(f"load of a {int(length):,}-event game, snapshots", f"{row['with_ms']:.2f} ms", row["with_ms"] / first["with_ms"])
+        for game_type, row in growth["folding"].items():
+            add(f"folding {game_type}, events a second", f"{row['evolve_per_second']:,.0f}")
+    memory = run("store_memory.py", "--games", "3" if quick else "30")
+    if memory:
+        for game_type, row in memory.items():
+            add(f"store: {game_type} bytes an event, KiB a game", f"{row['bytes_per_event']:.0f}, {row['bytes_per_game'] / 1024:.1f}")
+    for game_type in GAMES:
+        bots = run("bots.py", game_type, "--games", "50" if quick else "1000")
+        if bots:
+            add(f"bots: {game_type} heuristic vs random, win rate", f"{bots['win_rate']:.3f}", bots["ratio_to_fair"])
+
+    width = max(len(figure) for figure, _, _ in rows) if rows else 10
+    print(f"\n{'figure':<{width}}  {'value':>16}  {'ratio':>6}")
+    for figure, value, ratio in rows:
+        print(f"{figure:<{width}}  {value:>16}  {ratio:>6}")
+    print(f"\nmachine: {machine()}")
+
+
+if __name__ == "__main__":
+    main()
