@@ -144,18 +144,10 @@ class Notifier:
         if fresh_ms <= 0 or self.closed:
             return 0, None
         with self._lock:
-            channel = self._channels.get(game_id)
-            if channel is None:
-                channel = _Channel(versions_channel(game_id))
-                self._channels[game_id] = channel
-                self._games[channel.name.encode()] = game_id
-                WATCHED_GAMES.inc()
-                try:
-                    self._pubsub.ssubscribe(channel.name)
-                except (redis.ConnectionError, redis.TimeoutError, OSError):
-                    self._forget(game_id)
-                    return 0, None
-                self._start()
+            try:
+                channel = self._subscribed(game_id)
+            except (redis.ConnectionError, redis.TimeoutError, OSError):
+                return 0, None
             if not channel.watches:
                 channel.idle_since = time.monotonic()
             if not channel.confirmed.is_set() or channel.epoch != self._epoch:
@@ -193,18 +185,7 @@ class Notifier:
         store does not confirm the subscription (the caller answers 503).
         """
         with self._lock:
-            channel = self._channels.get(game_id)
-            if channel is None:
-                channel = _Channel(versions_channel(game_id))
-                self._channels[game_id] = channel
-                self._games[channel.name.encode()] = game_id
-                WATCHED_GAMES.inc()
-                try:
-                    self._pubsub.ssubscribe(channel.name)
-                except Exception:
-                    self._forget(game_id)
-                    raise
-                self._start()
+            channel = self._subscribed(game_id)
             watch = Watch(self, game_id, channel)
             channel.watches.add(watch)
             channel.idle_since = None
@@ -212,6 +193,23 @@ class Notifier:
             self._release(watch)
             raise redis.TimeoutError(f"the store did not confirm the subscription to {channel.name}")
         return watch
+
+    def _subscribed(self, game_id: str) -> _Channel:
+        """``game_id``'s channel, subscribed to (not yet confirmed, for a
+        new one); called under the lock. Raises what subscribing raised."""
+        channel = self._channels.get(game_id)
+        if channel is None:
+            channel = _Channel(versions_channel(game_id))
+            self._channels[game_id] = channel
+            self._games[channel.name.encode()] = game_id
+            WATCHED_GAMES.inc()
+            try:
+                self._pubsub.ssubscribe(channel.name)
+            except Exception:
+                self._forget(game_id)
+                raise
+            self._start()
+        return channel
 
     def _release(self, watch: Watch) -> None:
         with self._lock:
