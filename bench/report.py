@@ -92,6 +92,7 @@ def main() -> None:
     workers = run("workers.py", "--type", "diez", "--games", "6" if quick else "20")
     if workers:
         add("workers: all-bot Diez games a minute", f"{workers['games_per_minute']:.0f}", workers["throughput_ratio"])
+        add("workers: bot moves a second", f"{workers['bot_moves_per_second']:,.0f}", workers["moves_ratio"])
         add("workers: due to a bot's move p50 / p99", f"{workers['due_to_move_p50_ms']:.0f} / {workers['due_to_move_p99_ms']:.0f} ms")
         add("workers: deadline to timeout p99", f"{workers['timeout_delay_p99_ms']:.0f} ms")
     durability = run("durability.py", *(["--seconds", "1"] if quick else []))

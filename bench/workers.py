@@ -48,14 +48,17 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[int(share * (len(ordered) - 1))] if ordered else float("nan")
 
 
-def in_memory_rate(game_type: str, seats: int, games: int) -> float:
-    """Games per minute played in memory by the same bots: the ceiling."""
+def in_memory_rate(game_type: str, seats: int, games: int) -> tuple[float, float]:
+    """Games per minute and moves per second played in memory by the same
+    bots: the ceiling."""
     game = GAMES[game_type]
     started = time.perf_counter()
+    moves = 0
     for n in range(games):
         local = LocalGame(game_type, seats, seed=n, options={"turn_seconds": 0})
-        local.play_out({s: game.bots["heuristic" if s == 0 else "random"] for s in range(seats)}, random.Random(n))
-    return games / (time.perf_counter() - started) * 60
+        moves += local.play_out({s: game.bots["heuristic" if s == 0 else "random"] for s in range(seats)}, random.Random(n))
+    elapsed = time.perf_counter() - started
+    return games / elapsed * 60, moves / elapsed
 
 
 def timeout_delays(envelopes) -> list[float]:
@@ -149,7 +152,10 @@ def main() -> None:
     decisions = [t for g in all_bot[:10] for t in decision_times(logs[g], g)]
     moves = [d for g in all_bot for d in due_to_move(logs[g])]
     rate = done / elapsed * 60
-    ceiling = in_memory_rate(args.type, args.seats, min(args.games, 100))
+    ceiling, moves_ceiling = in_memory_rate(args.type, args.seats, min(args.games, 100))
+    # games differ in length (their bots draw by game id): moves a second compare like with like
+    bot_moves = sum(1 for g in all_bot for e in logs[g] if e.command is not None and e.actor == "bot")
+    moves_rate = bot_moves / elapsed
     tick_ms = TICK_SECONDS * 1000
     figures = {
         "games": args.games,
@@ -158,6 +164,9 @@ def main() -> None:
         "games_per_minute": rate,
         "in_memory_games_per_minute": ceiling,
         "throughput_ratio": rate / ceiling,
+        "bot_moves_per_second": moves_rate,
+        "in_memory_moves_per_second": moves_ceiling,
+        "moves_ratio": moves_rate / moves_ceiling,
         "timeouts": len(delays),
         "timeout_delay_p50_ms": percentile(delays, 0.5),
         "timeout_delay_p99_ms": percentile(delays, 0.99),
@@ -169,6 +178,7 @@ def main() -> None:
     }
     print(f"{args.type}: {done}/{args.games} all-bot games with {args.seats} seats on {args.workers} workers")
     print(f"  games per minute      {rate:10.1f}   in memory {ceiling:10.1f}   ratio {rate / ceiling:.3f}")
+    print(f"  bot moves per second  {moves_rate:10.1f}   in memory {moves_ceiling:10.1f}   ratio {moves_rate / moves_ceiling:.3f}")
     print(
         f"  deadline -> timeout   p50 {figures['timeout_delay_p50_ms']:7.0f} ms   p99 {figures['timeout_delay_p99_ms']:7.0f} ms"
         f"   ({len(delays)} timeouts; scheduler tick {tick_ms:.0f} ms, p50 ratio {figures['timeout_delay_p50_ms'] / tick_ms:.2f})"

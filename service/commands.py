@@ -180,36 +180,43 @@ class Commands:
             scope = "system" if seat is None else f"seat-{seat}"
             idempotency = Idempotency(scope, idempotency_key, request_hash(body))
         attempts = 1 if expected_version is not None else RETRIES_WITHOUT_IF_MATCH
-        for attempt in range(attempts):
-            if attempt:
-                folded = self.load(game_id)
+
+        def first_answer_or(problem: Problem) -> Outcome:
+            """A retry of a command already appended gets its first answer
+            (the append script finds its key too; this is for a retry the
+            game has moved past); anything else gets ``problem``."""
             if idempotency is not None:
                 prior = self.store.prior_answer(game_id, idempotency)
                 if prior is not None:
                     return self._replayed(game_id, seat, idempotency, prior)
+            raise problem
+
+        for attempt in range(attempts):
+            if attempt:
+                folded = self.load(game_id)
             if expected_version is not None and expected_version != folded.version and folded is loaded:
                 folded = self.load(game_id)  # the caller's fold may be behind: the log decides
             if expected_version is not None and expected_version != folded.version:
-                raise _conflict(expected_version, folded.version)
+                return first_answer_or(_conflict(expected_version, folded.version))
             command = {**body, "seat": seat, "at": self.clock(), "actor": actor}
             try:
                 envelopes = step(folded, folded.game, command, seat, idempotency_key or uuid.uuid4().hex, actor)
             except RuleError as error:
                 if folded is not loaded:
-                    raise rule_problem(error)
+                    return first_answer_or(rule_problem(error))
                 # the caller's fold may be behind (an append not yet
                 # announced): refuse only on the log as it is
                 fresh = self.load(game_id)
                 if fresh.version == folded.version:
-                    raise rule_problem(error)
+                    return first_answer_or(rule_problem(error))
                 if expected_version is not None:
-                    raise _conflict(expected_version, fresh.version)
+                    return first_answer_or(_conflict(expected_version, fresh.version))
                 continue  # decided again on the log
             try:
                 appended = self.store.append(game_id, folded.version, envelopes, idempotency)
             except VersionConflict as conflict:
                 if expected_version is not None:
-                    raise _conflict(expected_version, conflict.actual)
+                    return first_answer_or(_conflict(expected_version, conflict.actual))
                 metrics.VERSION_CONFLICTS.labels("retried").inc()
                 continue
             if appended.duplicate:
@@ -218,7 +225,9 @@ class Commands:
             after = self._appended(folded, envelopes, game_id)
             _require_durable(appended, version=after.version)
             return Outcome(after.version, feed(envelopes, seat), after)
-        raise Problem(409, "version_conflict", "The game changed too often while deciding; try again.")
+        return first_answer_or(
+            Problem(409, "version_conflict", "The game changed too often while deciding; try again.")
+        )
 
     def _appended(self, before: Folded | None, envelopes: list, game_id: str) -> Folded:
         after = fold(envelopes, before, game_id)

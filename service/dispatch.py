@@ -45,9 +45,11 @@ class Dispatcher:
     @contextmanager
     def playing(self, game_id: str) -> Iterator[None]:
         """While a worker's job plays ``game_id``'s bot seats one after
-        another itself, their moves are not queued (the due set is still
-        kept: should the worker die, the scheduler queues them after the
-        grace period)."""
+        another itself, its appends are not dispatched: the job dispatches
+        the game as it leaves it. Meanwhile the due set keeps what the
+        append that queued the job put there (its bot work, due at once, so
+        the scheduler's look comes at most a grace period later): should the
+        worker die mid-way, the scheduler queues the rest then."""
         self._local.playing = game_id
         try:
             yield
@@ -55,11 +57,11 @@ class Dispatcher:
             self._local.playing = None
 
     def after_append(self, before: Folded | None, after: Folded) -> None:
+        if getattr(self._local, "playing", None) == after.game_id:
+            return  # the job that appended plays on, and dispatches the game as it leaves it
         now = self.clock()
         work = pending_work(after, now, self.waiting_ttl_ms)
         bots = [item for item in work if item.kind == "bot"]
-        if bots and getattr(self._local, "playing", None) == after.game_id:
-            bots = []  # the job that appended plays them itself
         with self.redis.pipeline(transaction=bool(bots)) as pipe:
             if bots:
                 pipe.multi()  # RQ's enqueue expects a pipeline in transaction mode

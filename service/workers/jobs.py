@@ -68,7 +68,7 @@ def run_work(kind: str, game_id: str, version: int, seat: int, due: int, svc: Se
             return "early: the deadline has not passed"  # the scheduler queues it again
         body, actor = {"type": "timeout"}, "system"
     with svc.dispatcher.playing(game_id):
-        outcome = execute(svc, item, seat, body, actor)
+        outcome = execute(svc, item, seat, body, actor, folded)
         if outcome is None:
             return "stale: another writer won"
         if kind == "timeout" and outcome.folded is not None:  # not a job run twice
@@ -81,14 +81,15 @@ def run_work(kind: str, game_id: str, version: int, seat: int, due: int, svc: Se
             if follow is None:
                 break
             body, actor = bot_move(after, follow.seat)
-            chained = execute(svc, follow, follow.seat, body, actor)
+            chained = execute(svc, follow, follow.seat, body, actor, after)
             if chained is None:
                 break  # another writer moved the game: its dispatch queues what follows
             outcome = chained
             moves += 1
     if outcome.folded is not None:
-        # the bots due now (where the chain stopped) are queued as after any
-        # append; ``playing`` kept them from being queued move by move
+        # the game dispatched as the job leaves it (the bots due where it
+        # stopped queued, its next look scheduled), as after any append:
+        # ``playing`` kept its moves from being dispatched one by one
         svc.dispatcher.after_append(None, outcome.folded)
     return f"appended up to version {outcome.version}" + (f" ({moves} moves)" if moves > 1 else "")
 
@@ -104,11 +105,12 @@ def bot_move(folded, seat: int) -> tuple[dict, str]:
     return body, "bot"
 
 
-def execute(svc: Services, item: Work, seat: int | None, body: dict, actor: str):
-    """``body`` for ``item``'s version, with its own idempotency key; None
-    when another writer moved the game first."""
+def execute(svc: Services, item: Work, seat: int | None, body: dict, actor: str, folded):
+    """``body`` for ``item``'s version (``folded``, the game as the job has
+    it), with its own idempotency key; None when another writer moved the
+    game first."""
     try:
-        return svc.commands.execute(item.game_id, seat, body, item.version, item.idempotency_key, actor)
+        return svc.commands.execute(item.game_id, seat, body, item.version, item.idempotency_key, actor, loaded=folded)
     except Problem as problem:
         if problem.code == "version_conflict":
             return None
