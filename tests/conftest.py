@@ -19,6 +19,16 @@ def redis_server(tmp_path_factory):
     server.stop()
 
 
+@pytest.fixture(autouse=True)
+def notifiers_let_go():
+    """Every app a test built lets go of the store when the test ends (its
+    notifier would otherwise try to reconnect to a server long stopped)."""
+    yield
+    from service.realtime.streams import shutdown_all
+
+    shutdown_all()
+
+
 @pytest.fixture(scope="session", autouse=True)
 def rate_limits_off_in_started_servers():
     """The servers tests start (``service.run``, gunicorn) and apps built from
