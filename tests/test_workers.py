@@ -170,3 +170,20 @@ def test_a_job_stops_playing_at_a_human_seat(app, http, redis_client):
     ]
     assert human_moves == []
     assert after.version > item.version
+
+
+def test_the_scheduler_changes_a_next_look_only_if_no_dispatch_changed_it_since(app, redis_client):
+    """The scheduler decides on the game as it loaded it; an append since
+    has scheduled the newer state itself, and that stands (no look lost to a
+    removal, none put off by an older state's later deadline)."""
+    from service.dispatch import DUE_KEY
+    from service.workers.scheduler import reschedule
+
+    svc = app.extensions["tabletell"]
+    redis_client.zadd(DUE_KEY, {"g": 1000})
+    assert reschedule(svc, "g", 1000.0, 5000) and redis_client.zscore(DUE_KEY, "g") == 5000
+    redis_client.zadd(DUE_KEY, {"g": 2000})  # an append's dispatch, meanwhile
+    assert not reschedule(svc, "g", 5000.0, None)
+    assert not reschedule(svc, "g", 5000.0, 9000)
+    assert redis_client.zscore(DUE_KEY, "g") == 2000
+    assert reschedule(svc, "g", 2000.0, None) and redis_client.zscore(DUE_KEY, "g") is None

@@ -21,18 +21,35 @@ log = logging.getLogger("tabletell.scheduler")
 
 TICK_SECONDS = 0.2
 
+# KEYS: the due set; ARGV: game id, the score the scheduler saw, the new
+# score ("" to remove). An append since (the API's dispatch) has set a score
+# of its own, for a newer state: it stands.
+RESCHEDULE_SCRIPT = """
+local seen = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if not seen or tonumber(seen) ~= tonumber(ARGV[2]) then return 0 end
+if ARGV[3] == '' then redis.call('ZREM', KEYS[1], ARGV[1]) else redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1]) end
+return 1
+"""
+
+
+def reschedule(svc: Services, game_id: str, seen: float, score: int | None) -> bool:
+    """Sets ``game_id``'s next look to ``score`` (None: none) if its score is
+    still ``seen``; False when a dispatch has changed it meanwhile."""
+    script = svc.redis.register_script(RESCHEDULE_SCRIPT)
+    return bool(script(keys=[DUE_KEY], args=[game_id, repr(seen), "" if score is None else score]))
+
 
 def tick(svc: Services) -> int:
     """Queue what is due now; returns how many jobs were queued."""
     dispatcher = svc.dispatcher
     now = svc.clock()
     queued = 0
-    for raw in svc.redis.zrangebyscore(DUE_KEY, "-inf", now, start=0, num=500):
+    for raw, seen in svc.redis.zrangebyscore(DUE_KEY, "-inf", now, start=0, num=500, withscores=True):
         game_id = raw.decode() if isinstance(raw, bytes) else raw
         folded = svc.projection.load(game_id)
         work = pending_work(folded, now, dispatcher.waiting_ttl_ms) if folded else []
         if not work:
-            svc.redis.zrem(DUE_KEY, game_id)
+            reschedule(svc, game_id, seen, None)  # unless an append has scheduled it since
             continue
         for item in work:
             if item.due > now:
@@ -43,7 +60,7 @@ def tick(svc: Services) -> int:
                 dispatcher.enqueue(item)
                 queued += 1
         if svc.store.version(game_id) == folded.version:  # an append since would have set its own
-            svc.redis.zadd(DUE_KEY, {game_id: next_look(work, now, dispatcher.grace_ms)})
+            reschedule(svc, game_id, seen, next_look(work, now, dispatcher.grace_ms))
     return queued
 
 
