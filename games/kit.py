@@ -13,13 +13,19 @@ def evolved(state: Any, **changes: Any) -> Any:
     field, which made it most of a fold's time. States have no
     ``__post_init__`` and no slots; an unknown field is refused as
     ``replace`` refuses it."""
-    fields = state.__dataclass_fields__
-    for name in changes:
-        if name not in fields:
-            raise TypeError(f"{type(state).__name__} has no field {name!r}")
+    return changed(state, changes)
+
+
+def changed(state: Any, changes: Mapping[str, Any]) -> Any:
+    """``evolved`` with the changes as one mapping, as each game's table of
+    event handlers returns them (no keyword unpacking per event)."""
+    old = state.__dict__  # every field: a dataclass's __init__ sets them all
+    fields = {**old, **changes}  # one dict built in C
+    if len(fields) != len(old):  # a name that is no field added an entry
+        unknown = next(name for name in changes if name not in old)
+        raise TypeError(f"{type(state).__name__} has no field {unknown!r}")
     new = object.__new__(state.__class__)
-    new.__dict__.update(state.__dict__)
-    new.__dict__.update(changes)
+    object.__setattr__(new, "__dict__", fields)  # a frozen dataclass refuses its own __setattr__
     return new
 
 

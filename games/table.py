@@ -16,7 +16,7 @@ from marshmallow import RAISE, Schema, ValidationError
 
 from games.contract import Event, Game, RuleError
 from games.hashing import canonical_json, sha256_hex
-from games.kit import evolved
+from games.kit import changed, evolved
 
 WAITING, ACTIVE, FINISHED = "waiting", "active", "finished"
 # a game given up on while it waited for players (the system's ``abandon``):
@@ -86,6 +86,9 @@ def decide(game: Game, table: Table | None, command: Mapping[str, Any]) -> list[
 def evolve(game: Game, table: Table | None, event: Event) -> Table:
     """The table after ``event``; game events go to the game's ``evolve``."""
     kind = event.type
+    if kind not in _TABLE_EVENTS:  # most events: the game's own, first
+        assert table is not None, f"{kind} before game_created"
+        return changed(table, {"game": game.evolve(table.game, event)})
     if kind == "game_created":
         p = event.public
         seats = p["seats"]
@@ -124,9 +127,23 @@ def evolve(game: Game, table: Table | None, event: Event) -> Table:
         return evolved(table, autopilot=table.autopilot - {seat}, timeouts=tuple(timeouts))
     if kind == "game_finished":
         return evolved(table, status=FINISHED, result=event.public["result"])
-    if kind == "game_abandoned":
-        return evolved(table, status=ABANDONED)
-    return evolved(table, game=game.evolve(table.game, event))
+    assert kind == "game_abandoned", kind
+    return evolved(table, status=ABANDONED)
+
+
+# the table's own events (every other event is its game's)
+_TABLE_EVENTS = frozenset(
+    {
+        "game_created",
+        "seat_taken",
+        "game_started",
+        "seat_timed_out",
+        "autopilot_started",
+        "seat_returned",
+        "game_finished",
+        "game_abandoned",
+    }
+)
 
 
 def fold(game: Game, events, table: Table | None = None) -> Table | None:

@@ -6,11 +6,11 @@ from typing import Any, Callable, Iterable, Mapping
 
 from games.color_doubt.state import Claim, State
 from games.contract import Event
-from games.kit import evolved, handler_of, replaced
+from games.kit import changed, handler_of, replaced
 
 
 def evolve(state: State, event: Event) -> State:
-    return evolved(state, **handler_of(HANDLERS, "Color Doubt", event)(state, event))
+    return changed(state, handler_of(HANDLERS, "Color Doubt", event)(state, event))
 
 
 def _dealt(state: State, event: Event) -> dict[str, Any]:
@@ -124,6 +124,12 @@ def _seen(seen: tuple, viewers: Iterable[int], ids: Iterable[str], into: int | N
     gone = {} if into is None else {card: into for card in ids}
 
     def moved(cards: Mapping[str, int]) -> Mapping[str, int]:
-        return {**{card: where for card, where in cards.items() if card not in ids}, **gone}
+        if not gone and cards.keys().isdisjoint(ids):
+            return cards  # nothing this viewer knew moved: no copy (most plays)
+        out = dict(cards)
+        for card in ids:  # as before: the moved cards last, in the order of ids
+            out.pop(card, None)
+        out.update(gone)
+        return out
 
     return tuple(moved(cards) if viewer in viewers else cards for viewer, cards in enumerate(seen))

@@ -1,9 +1,9 @@
 """Deceptidice ``evolve``: one handler per event type, each returning the
 fields of the state it changes.
 
-Every card object an event carries updates ``faces``: the state keeps a face
-as the event that showed it said it (public parts last, so what everyone
-saw wins), never one derived from a card nobody was shown.
+Every card object an event carries is learned into ``faces`` the first time
+an event shows its id: the state keeps a face as an event showed it, never
+one derived from a card nobody was shown (``_learn``).
 """
 from __future__ import annotations
 
@@ -21,24 +21,25 @@ from games.deceptidice.state import (
     State,
     swap_offered,
 )
-from games.kit import evolved, handler_of, replaced
+from games.kit import changed, handler_of, replaced
 
 
 def evolve(state: State, event: Event) -> State:
-    return evolved(state, **handler_of(HANDLERS, "Deceptidice", event)(state, event))
+    return changed(state, handler_of(HANDLERS, "Deceptidice", event)(state, event))
 
 
 def _dealt(state: State, event: Event) -> dict[str, Any]:
     p = event.public
-    faces = _learn(state.faces, event.secret["draw_pile"])
+    dealt = [*event.secret["draw_pile"]]
     hands = []
     for seat in range(state.seats):
-        faces = _learn(faces, event.private[seat]["hand"])
+        dealt += event.private[seat]["hand"]
         hands.append(((tuple(c["id"] for c in event.private[seat]["hand"])),))
     shown = ()
     if "shown" in p:
-        faces = _learn(faces, [c for h in p["shown"] for c in h])
+        dealt += [c for h in p["shown"] for c in h]
         shown = tuple(tuple(c["id"] for c in h) for h in p["shown"])
+    faces = _learn(state.faces, dealt)  # one copy for the whole deck
     return {
         "faces": faces,
         "dice": tuple(hands),
@@ -56,7 +57,7 @@ def _rolled(state: State, event: Event) -> dict[str, Any]:
     for part in event.private.values():
         faces = _learn(faces, part["tops"])
     history = state.history + ((_record(state),) if state.round else ())
-    dice = tuple(tuple(tuple(die) for die in seat_dice) for seat_dice in event.secret["dice"])
+    dice = tuple([tuple(map(tuple, seat_dice)) for seat_dice in event.secret["dice"]])
     return {
         "faces": faces,
         "dice": dice,
@@ -66,7 +67,7 @@ def _rolled(state: State, event: Event) -> dict[str, Any]:
         "turn": p["liar"],
         "turn_started_at": event.at,
         "guesses": (),
-        "revealed": tuple((False,) * len(sizes) for sizes in p["sizes"]),
+        "revealed": tuple([(False,) * len(sizes) for sizes in p["sizes"]]),
         "revealed_this_turn": False,
         "challenge": None,
         "discarded": None,
@@ -104,7 +105,7 @@ def _challenged(state: State, event: Event) -> dict[str, Any]:
     return {
         "faces": _learn(state.faces, [c for row in p["tops"] for c in row]),
         "challenge": challenge,
-        "revealed": tuple((True,) * len(row) for row in state.revealed),
+        "revealed": tuple([(True,) * len(row) for row in state.revealed]),
         "phase": DISCARD,
         "turn": p["loser"],
         "turn_started_at": event.at,
@@ -182,10 +183,26 @@ def _record(state: State) -> dict[str, Any]:
     }
 
 
-def _learn(faces: Mapping[str, Mapping[str, Any]], cards) -> dict[str, Mapping[str, Any]]:
-    out = dict(faces)
+def _learn(faces: Mapping[str, Mapping[str, Any]] | None, cards) -> Mapping[str, Mapping[str, Any]]:
+    """``faces`` with the cards ``cards`` show that it did not know yet.
+
+    A card's face never changes: ids are fresh per deal, and a swap gives
+    the swapped cards fresh ids (``swaps``), so an id shown again (a top at
+    every roll, every die at a challenge) shows the face it was first shown
+    with, and only new ids are learned. Verify re-decides every command from
+    the folded state, so a log whose events showed one id two ways does not
+    verify. ``faces`` is copied only when something is new (folding copied
+    the deck's faces at every event before)."""
+    out = faces or {}
+    copied = False
     for c in cards:
-        out[c["id"]] = {k: v for k, v in c.items() if k != "id"}
+        if c["id"] in out:
+            continue
+        if not copied:
+            out, copied = dict(out), True
+        face = dict(c)
+        del face["id"]
+        out[c["id"]] = face
     return out
 
 
