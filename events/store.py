@@ -50,14 +50,19 @@ def versions_channel(game_id: str) -> str:
     return f"game:{{{game_id}}}:versions"
 
 
-# KEYS: stream, idempotency record ("" for none), tokens hash ("" for none)
+# KEYS: stream, idempotency record ("" for none), tokens hash ("" for none),
+#       due set ("" for none)
 # ARGV: expected version, idempotency record, its ttl, token hash, seat,
-#       versions channel, entries...
+#       versions channel, due member, due score ("" to remove), entries...
 # The version check, the idempotency check and every write happen in one
 # script, so two writers at one version cannot both append, and a retry that
-# races its own first attempt still finds the first answer. The script then
-# announces the new version on the game's shard channel (SPUBLISH), which
-# wakes the clients waiting on that game in every API process.
+# races its own first attempt still finds the first answer. The game's entry
+# in the due set (when the workers must look at it next) is written with the
+# append that makes it true, so two processes appending one after the other
+# leave the newer state's entry, and a command costs one round trip. The
+# script then announces the new version on the game's shard channel
+# (SPUBLISH), which wakes the clients waiting on that game in every API
+# process.
 APPEND_SCRIPT = """
 if KEYS[2] ~= '' then
   local prior = redis.call('GET', KEYS[2])
@@ -65,7 +70,7 @@ if KEYS[2] ~= '' then
 end
 local version = redis.call('XLEN', KEYS[1])
 if version ~= tonumber(ARGV[1]) then return {'conflict', tostring(version)} end
-for i = 7, #ARGV do
+for i = 9, #ARGV do
   version = version + 1
   redis.call('XADD', KEYS[1], version .. '-0', 'e', ARGV[i])
 end
@@ -75,9 +80,22 @@ end
 if KEYS[3] ~= '' then
   redis.call('HSET', KEYS[3], ARGV[4], ARGV[5])
 end
+if KEYS[4] ~= '' then
+  if ARGV[8] == '' then redis.call('ZREM', KEYS[4], ARGV[7]) else redis.call('ZADD', KEYS[4], ARGV[8], ARGV[7]) end
+end
 redis.call('SPUBLISH', ARGV[6], tostring(version))
 return {'ok', tostring(version)}
 """
+
+
+@dataclass(frozen=True)
+class Due:
+    """A sorted set's entry to write with an append (``member`` at ``score``;
+    None removes it): when the workers must look at the game next."""
+
+    key: str
+    member: str
+    score: int | None
 
 
 class VersionConflict(Exception):
@@ -124,11 +142,14 @@ class EventStore:
         envelopes: Sequence[Envelope],
         idempotency: Idempotency | None = None,
         token: tuple[str, int] | None = None,
+        due: Due | None = None,
     ) -> Appended:
         """Append ``envelopes`` if the log is at ``expected_version``.
 
         ``token``: (hash, seat) to record beside the events (a seat's bearer
-        token, stored only as its hash). Raises ``VersionConflict``.
+        token, stored only as its hash). ``due``: a due set's entry written
+        only if the append is (nothing on a conflict or a retry's
+        duplicate). Raises ``VersionConflict``.
         """
         first = expected_version + 1
         last = expected_version + len(envelopes)
@@ -141,6 +162,7 @@ class EventStore:
                 stream_key(game_id),
                 idempotency_key(game_id, idempotency.scope, idempotency.key) if idempotency else "",
                 tokens_key(game_id) if token else "",
+                due.key if due else "",
             ],
             args=[
                 expected_version,
@@ -149,6 +171,8 @@ class EventStore:
                 token[0] if token else "",
                 token[1] if token else "",
                 versions_channel(game_id),
+                due.member if due else "",
+                "" if due is None or due.score is None else due.score,
                 *(e.to_json() for e in envelopes),
             ],
         )

@@ -21,6 +21,7 @@ from games.registry import GAMES
 from projections.folding import Folded, Projection, Public, fold, step
 from projections.views import feed
 from service import metrics
+from service.dispatch import Dispatcher, Plan
 from service.problems import Problem
 from service.schemas import load_command
 
@@ -60,14 +61,17 @@ class Commands:
         projection: Projection,
         clock: Callable[[], int] = now_ms,
         listeners: Sequence[Callable[[Folded | None, Folded], None]] = (),
+        dispatcher: Dispatcher | None = None,
     ):
         self.store = store
         self.projection = projection
         self.clock = clock
-        # told of every append with the game before and after it: the
-        # workers' dispatcher schedules what became due, the index records
-        # status changes
+        # told of every append with the game before and after it: the index
+        # records status changes
         self.listeners = listeners
+        # plans what each append schedules for the workers (the due-set
+        # entry the append writes itself) and queues bot moves after it
+        self.dispatcher = dispatcher
 
     # -- games and seats -------------------------------------------------------
 
@@ -87,8 +91,10 @@ class Commands:
             envelopes = step(None, GAMES[game_type], command, None, uuid.uuid4().hex, "system")
         except RuleError as error:
             raise rule_problem(error)
-        appended = self.store.append(game_id, 0, envelopes)
-        folded = self._appended(None, envelopes, game_id)
+        folded = fold(envelopes, None, game_id)
+        plan = self._plan(folded)
+        appended = self.store.append(game_id, 0, envelopes, due=plan and plan.due)
+        self._appended(None, folded, plan)
         _require_durable(appended, game_id=game_id)
         return folded
 
@@ -103,12 +109,16 @@ class Commands:
             except RuleError as error:
                 raise rule_problem(error)
             seat = envelopes[0].public["seat"]
+            after = fold(envelopes, folded, game_id)
+            plan = self._plan(after)
             try:
-                appended = self.store.append(game_id, folded.version, envelopes, token=(token_hash(token), seat))
+                appended = self.store.append(
+                    game_id, folded.version, envelopes, token=(token_hash(token), seat), due=plan and plan.due
+                )
             except VersionConflict:
                 metrics.VERSION_CONFLICTS.labels("retried").inc()
                 continue
-            after = self._appended(folded, envelopes, game_id)
+            self._appended(folded, after, plan)
             # the seat is taken either way: the client needs its token
             _require_durable(appended, seat=seat, token=token)
             return seat, token, after
@@ -212,8 +222,10 @@ class Commands:
                 if expected_version is not None:
                     return first_answer_or(_conflict(expected_version, fresh.version))
                 continue  # decided again on the log
+            after = fold(envelopes, folded, game_id)
+            plan = self._plan(after)
             try:
-                appended = self.store.append(game_id, folded.version, envelopes, idempotency)
+                appended = self.store.append(game_id, folded.version, envelopes, idempotency, due=plan and plan.due)
             except VersionConflict as conflict:
                 if expected_version is not None:
                     return first_answer_or(_conflict(expected_version, conflict.actual))
@@ -222,20 +234,23 @@ class Commands:
             if appended.duplicate:
                 _require_durable(appended, version=appended.last)
                 return self._replayed(game_id, seat, idempotency, appended.record)
-            after = self._appended(folded, envelopes, game_id)
+            self._appended(folded, after, plan)
             _require_durable(appended, version=after.version)
             return Outcome(after.version, feed(envelopes, seat), after)
         return first_answer_or(
             Problem(409, "version_conflict", "The game changed too often while deciding; try again.")
         )
 
-    def _appended(self, before: Folded | None, envelopes: list, game_id: str) -> Folded:
-        after = fold(envelopes, before, game_id)
+    def _plan(self, after: Folded) -> Plan | None:
+        return self.dispatcher.plan(after) if self.dispatcher is not None else None
+
+    def _appended(self, before: Folded | None, after: Folded, plan: Plan | None) -> None:
         metrics.APPENDS.labels(after.game.type).inc()
         self.projection.remember(after)
+        if self.dispatcher is not None:
+            self.dispatcher.queue_bots(plan)
         for listener in self.listeners:
             listener(before, after)
-        return after
 
     def _replayed(self, game_id: str, seat: int | None, idempotency: Idempotency, prior: dict) -> Outcome:
         """A retry: the first answer again, rebuilt from the events it appended."""

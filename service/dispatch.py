@@ -1,9 +1,11 @@
 """From an append to queued work (in the API process; the workers' side is
 ``service.workers``).
 
-After every append the API records when the game next needs a worker, in one
-sorted set (``DUE_KEY``: game id -> ms), and queues a bot's move at once when
-a bot is to act. Deadlines are not queued here: the scheduler in every worker
+Every append records when the game next needs a worker, in one sorted set
+(``DUE_KEY``: game id -> ms), written by the append script itself
+(``Dispatcher.plan`` gives the entry before the append, ``events.store.Due``),
+and once appended the API queues a bot's move at once when a bot is to act
+(``Dispatcher.queue_bots``). Deadlines are not queued here: the scheduler in every worker
 (``service.workers.scheduler``) queues each timeout when its deadline comes
 (and the abandoning of a game that waited for players too long),
 and queues again any work still pending once its grace period is over (a
@@ -14,11 +16,13 @@ from __future__ import annotations
 
 import threading
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Iterator
 
 import redis
 from rq import Queue
 
+from events.store import Due
 from projections.folding import Folded
 from service.plan import QUEUE, Work, pending_work
 
@@ -29,6 +33,15 @@ RUN_WORK = "service.workers.jobs.run_work"  # the job a worker runs
 JOB_TIMEOUT_SECONDS = 30
 RESULT_TTL_SECONDS = 0  # a job's outcome is in the game log; keep no result
 FAILURE_TTL_SECONDS = 24 * 3600  # a failed job stays a day for diagnosis
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What an append schedules: the game's due-set entry, written by the
+    append itself, and the bot moves to queue once it is appended."""
+
+    due: Due
+    bots: tuple[Work, ...]
 
 
 class Dispatcher:
@@ -56,21 +69,39 @@ class Dispatcher:
         finally:
             self._local.playing = None
 
-    def after_append(self, before: Folded | None, after: Folded) -> None:
+    def plan(self, after: Folded) -> Plan | None:
+        """What appending the events that lead to ``after`` schedules; None
+        while a worker's job plays the game on (it dispatches the game as
+        it leaves it)."""
         if getattr(self._local, "playing", None) == after.game_id:
-            return  # the job that appended plays on, and dispatches the game as it leaves it
+            return None
         now = self.clock()
         work = pending_work(after, now, self.waiting_ttl_ms)
-        bots = [item for item in work if item.kind == "bot"]
+        score = next_look(work, now, self.grace_ms) if work else None
+        return Plan(Due(DUE_KEY, after.game_id, score), tuple(item for item in work if item.kind == "bot"))
+
+    def queue_bots(self, plan: Plan | None) -> None:
+        """Queue the bot moves ``plan`` found due, once its append is in."""
+        if plan is not None and plan.bots:
+            self._send(plan.bots, None)
+
+    def dispatch(self, folded: Folded) -> None:
+        """Schedule ``folded`` apart from any append: a worker's job leaving
+        the game it played on (see ``playing``)."""
+        plan = self.plan(folded)
+        if plan is not None:
+            self._send(plan.bots, plan.due)
+
+    def _send(self, bots: tuple[Work, ...], due: Due | None) -> None:
         with self.redis.pipeline(transaction=bool(bots)) as pipe:
             if bots:
                 pipe.multi()  # RQ's enqueue expects a pipeline in transaction mode
             for item in bots:
                 self.enqueue(item, pipe)
-            if work:
-                pipe.zadd(DUE_KEY, {after.game_id: next_look(work, now, self.grace_ms)})
-            else:
-                pipe.zrem(DUE_KEY, after.game_id)
+            if due is not None and due.score is not None:
+                pipe.zadd(due.key, {due.member: due.score})
+            elif due is not None:
+                pipe.zrem(due.key, due.member)
             pipe.execute()
 
     def enqueue(self, item: Work, pipe=None) -> None:

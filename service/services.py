@@ -26,7 +26,7 @@ class Services:
         self.dispatcher = Dispatcher(client, clock, grace_ms, config.waiting_game_ttl_seconds * 1000)
         self.index = GameIndex(client)
         self.commands = Commands(
-            self.store, self.projection, clock, listeners=(self.dispatcher.after_append, self.index.after_append)
+            self.store, self.projection, clock, listeners=(self.index.after_append,), dispatcher=self.dispatcher
         )
         self.seats = Seats(self.store, self.commands.exists)
         self.views = ViewCache()

@@ -4,6 +4,8 @@ from __future__ import annotations
 import random
 import time
 
+import pytest
+
 from events.store import EventStore
 from games.registry import GAMES
 from service.workers import jobs
@@ -187,3 +189,44 @@ def test_the_scheduler_changes_a_next_look_only_if_no_dispatch_changed_it_since(
     assert not reschedule(svc, "g", 5000.0, 9000)
     assert redis_client.zscore(DUE_KEY, "g") == 2000
     assert reschedule(svc, "g", 2000.0, None) and redis_client.zscore(DUE_KEY, "g") is None
+
+
+
+def test_an_append_writes_the_games_next_look_itself(app, http, clock, redis_client):
+    """The due set's entry for a game is written by the append script with
+    the events that make it true (one round trip a command, and of two
+    processes appending one after the other the newer state's look stands)."""
+    from service.dispatch import DUE_KEY, next_look
+
+    svc = app.extensions["tabletell"]
+    game_id = new_game(http, 2, options={"turn_seconds": 30})
+    # waiting for players: given up on after WAITING_GAME_TTL_SECONDS
+    assert redis_client.zscore(DUE_KEY, game_id) == clock() + svc.dispatcher.waiting_ttl_ms
+    tokens = [http.post(f"/v1/games/{game_id}/seats", json={"name": n}).get_json()["token"] for n in "ab"]
+    assert redis_client.zscore(DUE_KEY, game_id) == clock() + 30_000  # the first turn's deadline
+    for _ in range(3):
+        clock.advance(5)
+        folded = svc.commands.load(game_id)
+        seat = folded.game.to_act(folded.table.game)[0]
+        seen = view(http, game_id, tokens[seat])
+        assert command(http, game_id, tokens[seat], GAMES["color-doubt"].bots["random"](seen, random.Random(1))).status_code == 200
+        after = svc.commands.load(game_id)
+        look = next_look(pending_work(after, clock()), clock(), svc.dispatcher.grace_ms)
+        assert redis_client.zscore(DUE_KEY, game_id) == look >= clock() + 1000
+
+
+def test_the_append_script_writes_a_due_entry_only_with_its_events(redis_client):
+    from events.store import Due, VersionConflict
+    from projections.local import LocalGame
+
+    store, game_id = EventStore(redis_client), "a" * 32
+    envelopes = LocalGame("color-doubt", 2, seed=1).envelopes
+    store.append(game_id, 0, envelopes[:1], due=Due("due", game_id, 500))
+    assert redis_client.zscore("due", game_id) == 500
+    with pytest.raises(VersionConflict):  # a writer that lost the race schedules nothing
+        store.append(game_id, 0, envelopes[:1], due=Due("due", game_id, 900))
+    assert redis_client.zscore("due", game_id) == 500
+    store.append(game_id, 1, envelopes[1:2], due=Due("due", game_id, None))  # nothing left to do: removed
+    assert redis_client.zscore("due", game_id) is None
+    store.append(game_id, 2, envelopes[2:3])  # no entry asked: none written
+    assert redis_client.zcard("due") == 0

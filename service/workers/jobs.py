@@ -90,7 +90,7 @@ def run_work(kind: str, game_id: str, version: int, seat: int, due: int, svc: Se
         # the game dispatched as the job leaves it (the bots due where it
         # stopped queued, its next look scheduled), as after any append:
         # ``playing`` kept its moves from being dispatched one by one
-        svc.dispatcher.after_append(None, outcome.folded)
+        svc.dispatcher.dispatch(outcome.folded)
     return f"appended up to version {outcome.version}" + (f" ({moves} moves)" if moves > 1 else "")
 
 
