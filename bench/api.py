@@ -5,7 +5,8 @@
 Starts a valkey-server (append-only, as `make run` does), the API under
 gunicorn, and a plain Flask JSON app under gunicorn with the same settings.
 Concurrent clients (keep-alive connections, several processes) then measure,
-one phase after another:
+the phases taking turns (a slice of each per round, so a machine that
+changes speed weighs on every figure alike):
   - the plain endpoint: requests per second, p50 and p99 latency;
   - commands: each client plays its own Color Doubt games (create, three
     seats, then plays and passes until a winner), timing every command;
@@ -121,10 +122,15 @@ def client_process(args) -> list[float]:
     return [x for r in results for x in r]
 
 
-def measure(phase: str, port: int, seconds: float, processes: int, threads: int, target=None) -> dict:
+def run_clients(phase: str, port: int, seconds: float, processes: int, threads: int, target=None) -> list[float]:
+    """Every client's latencies over ``seconds`` of ``phase``."""
     until = time.time() + seconds
     with multiprocessing.Pool(processes) as pool:
         parts = pool.map(client_process, [(phase, port, until, threads, target)] * processes)
+    return [x for part in parts for x in part]
+
+
+def summary(parts: list[list[float]], seconds: float) -> dict:
     latencies = sorted(x for part in parts for x in part)
     return {
         "per_second": len(latencies) / seconds,
@@ -134,9 +140,14 @@ def measure(phase: str, port: int, seconds: float, processes: int, threads: int,
     }
 
 
+# make run's worker classes (gunicorn's, answering its own request errors as
+# problem+json), for both apps: the plain endpoint is served the same way
+WORKER_CLASSES = {"gevent": "service.gunicorn_workers.GeventWorker", "gthread": "service.gunicorn_workers.ThreadWorker"}
+
+
 def serve(app: str, port: int, env: dict, workers: int, threads: int, worker_class: str) -> subprocess.Popen:
     command = [
-        sys.executable, "-m", "gunicorn", app, "--bind", f"127.0.0.1:{port}", "--worker-class", worker_class,
+        sys.executable, "-m", "gunicorn", app, "--bind", f"127.0.0.1:{port}", "--worker-class", WORKER_CLASSES[worker_class],
         "--workers", str(workers), "--threads", str(threads), "--log-level", "warning",
     ]
     return subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)
@@ -155,6 +166,8 @@ def wait_up(port: int, path: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=10)
+    parser.add_argument("--rounds", type=int, default=5, help="the phases take turns this many times (seconds split among them)")
+    parser.add_argument("--phases", default="plain,commands,views", help="which phases to run, in order (plain always runs)")
     parser.add_argument("--rate-limits", action="store_true", help="measure with the rate limits on (counted, never reached)")
     parser.add_argument("--processes", type=int, default=2, help="client processes")
     parser.add_argument("--threads", type=int, default=4, help="client threads per process")
@@ -184,11 +197,17 @@ def main() -> None:
             wait_up(plain_port, "/plain")
             setup = Client(api_port)
             game_id, tokens, first = new_game(setup)
-            figures = {
-                "plain": measure("plain", plain_port, args.seconds, args.processes, args.threads),
-                "commands": measure("commands", api_port, args.seconds, args.processes, args.threads),
-                "views": measure("views", api_port, args.seconds, args.processes, args.threads, (game_id, tokens[0])),
-            }
+            # the phases take turns, a slice of each per round, so that a
+            # machine that slows down or speeds up (another tenant, a CPU
+            # clock) weighs on every figure alike instead of on one phase
+            targets = {"plain": (plain_port, None), "commands": (api_port, None), "views": (api_port, (game_id, tokens[0]))}
+            phases = ["plain"] + [p for p in args.phases.split(",") if p != "plain"]
+            slices: dict[str, list[list[float]]] = {phase: [] for phase in phases}
+            for _ in range(args.rounds):
+                for phase in phases:
+                    port, target = targets[phase]
+                    slices[phase].append(run_clients(phase, port, args.seconds / args.rounds, args.processes, args.threads, target))
+            figures = {phase: summary(parts, args.seconds) for phase, parts in slices.items()}
         finally:
             for server in servers:
                 os.killpg(server.pid, signal.SIGTERM)
@@ -198,7 +217,7 @@ def main() -> None:
     clients = args.processes * args.threads
     shape = f"{args.workers}x{args.server_threads}" if args.worker_class == "gthread" else str(args.workers)
     limits = "rate limits on" if args.rate_limits else "rate limits off"
-    print(f"{clients} clients, {args.seconds:.0f}s a phase, gunicorn {args.worker_class} {shape} for both apps, {limits}")
+    print(f"{clients} clients, {args.seconds:.0f}s a phase in {args.rounds} turns, gunicorn {args.worker_class} {shape} for both apps, {limits}")
     print(f"{'':10} {'per second':>12} {'p50 ms':>9} {'p99 ms':>9} {'ratio to plain (per second)':>30}")
     for name, row in figures.items():
         ratio = row["per_second"] / plain["per_second"]

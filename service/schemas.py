@@ -114,13 +114,26 @@ def _instance(schema: type[Schema]) -> Schema:
     return schema()
 
 
+IMMUTABLE = (int, float, str, bool, type(None))
+# schema instance -> what it loads from {} (a schema with a required field
+# refuses {}, and is never here)
+_DEFAULTS: dict[Schema, dict[str, Any]] = {}
+
+
 def load(schema: type[Schema] | Schema, data: Any, where: str = "body") -> dict[str, Any]:
     """``data`` checked against ``schema`` (a class, or an instance), or a
     400 naming each field that is wrong."""
     if isinstance(schema, type):
         schema = _instance(schema)
+    if data == {}:  # most reads send no query: the defaults, worked out once per schema
+        defaults = _DEFAULTS.get(schema)
+        if defaults is not None:
+            return dict(defaults)
     try:
-        return schema.load(data, unknown=RAISE)
+        loaded = schema.load(data, unknown=RAISE)
+        if data == {} and all(isinstance(value, IMMUTABLE) for value in loaded.values()):
+            _DEFAULTS[schema] = dict(loaded)  # a default list or dict would be shared: never kept
+        return loaded
     except ValidationError as error:
         raise invalid_fields(error.messages_dict if isinstance(error.messages, dict) else {"_schema": error.messages}, where)
 

@@ -56,7 +56,7 @@ def test_an_access_line_is_json_with_the_request_and_its_id(http):
         response = http.get(f"/v1/games/{game_id}?since=1")
     assert response.status_code == 200
     request_id = response.headers["X-Request-ID"]
-    assert len(request_id) == 32 and set(request_id) <= set(HEX32)  # made here: a uuid4
+    assert len(request_id) == 32 and set(request_id) <= set(HEX32)  # made here
     [line] = access_lines(lines)
     assert line["level"] == "INFO"
     assert line["timestamp"].startswith("20") and "T" in line["timestamp"]
@@ -202,3 +202,23 @@ def test_the_worker_logs_json_lines(redis_server, tmp_path):
     for line in (out + err).decode().splitlines():  # anything after it too
         assert {"timestamp", "level", "logger", "message"} <= set(json.loads(line))
     assert metrics_dir.is_dir() and any(metrics_dir.iterdir())  # its figures are there for /metrics
+
+
+def test_request_ids_made_in_forked_workers_never_repeat():
+    """gunicorn's master imports the module and forks its workers: each draws
+    its own prefix, so two workers' first ids differ."""
+    import os
+
+    from service.logs import new_request_id
+
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # a worker
+        os.write(write, (new_request_id() + new_request_id()).encode())
+        os._exit(0)
+    os.waitpid(pid, 0)
+    child = os.read(read, 64).decode()
+    mine = [new_request_id() for _ in range(2)]
+    theirs = [child[:32], child[32:]]
+    assert len(set(mine + theirs)) == 4
+    assert theirs[0][:16] != mine[0][:16] and theirs[0][:16] == theirs[1][:16]
