@@ -241,6 +241,59 @@ class Commands:
             Problem(409, "version_conflict", "The game changed too often while deciding; try again.")
         )
 
+    def chain(
+        self,
+        folded: Folded,
+        next_move: Callable[[Folded], tuple[int, Mapping[str, Any], str] | None],
+        limit: int,
+        seconds: float,
+        batch: int,
+    ) -> Outcome | None:
+        """Bot moves decided one after another on ``folded`` (the game as a
+        worker's job has it), appended ``batch`` at a time: up to ``limit``
+        moves or ``seconds``, while ``next_move`` gives one (seat, body,
+        idempotency key) for the game as it stands.
+
+        Each move is shape-checked and decided as ``execute`` decides it,
+        and its events are the ones it alone would append; a batch goes in
+        with one append at the version it was decided on, so a batch another
+        writer overtook appends nothing (its moves are that writer's
+        dispatch's to queue again). A move refused (a bot never is) ends the
+        chain before it: the job queues it, and the single path reports it.
+        Returns the outcome of the last batch appended, or None if none was.
+        """
+        started, outcome = time.monotonic(), None
+        base = after = folded
+        pending: list = []
+        moves = 0
+        while True:
+            move = None
+            if moves < limit and time.monotonic() - started < seconds:
+                move = next_move(after)
+            if move is not None:
+                seat, body, key = move
+                try:
+                    command = {**load_command(after.game, body), "seat": seat, "at": self.clock(), "actor": "bot"}
+                    envelopes = step(after, after.game, command, seat, key, "bot")
+                except (RuleError, Problem):
+                    move = None
+                else:
+                    pending += envelopes
+                    after = fold(envelopes, after, after.game_id)
+                    moves += 1
+            if pending and (move is None or moves % batch == 0):
+                plan = self._plan(after)
+                try:
+                    appended = self.store.append(base.game_id, base.version, pending, due=plan and plan.due)
+                except VersionConflict:
+                    return outcome
+                self._appended(base, after, plan)
+                _require_durable(appended, version=after.version)
+                outcome = Outcome(after.version, [], after)  # several seats moved: no one seat's events
+                base, pending = after, []
+            if move is None:
+                return outcome
+
     def _plan(self, after: Folded) -> Plan | None:
         return self.dispatcher.plan(after) if self.dispatcher is not None else None
 

@@ -230,3 +230,44 @@ def test_the_append_script_writes_a_due_entry_only_with_its_events(redis_client)
     assert redis_client.zscore("due", game_id) is None
     store.append(game_id, 2, envelopes[2:3])  # no entry asked: none written
     assert redis_client.zcard("due") == 0
+
+
+def test_a_jobs_chained_moves_go_to_the_store_together(app, http, redis_client, monkeypatch):
+    """The moves a job plays on are decided on its fold and appended
+    CHAIN_BATCH at a time: one round trip for many moves, each still its own
+    command in the log (recorded, re-decided by verify)."""
+    from projections.audit import verify
+
+    monkeypatch.setattr(jobs, "CHAIN_BATCH", 5)
+    game_id = new_game(http, 3, bots=[{"seat": s, "level": "random"} for s in range(3)])
+    svc = app.extensions["tabletell"]
+    item = next(w for w in pending_work(svc.commands.load(game_id), svc.clock()) if w.kind == "bot")
+    before = redis_client.info("commandstats").get("cmdstat_evalsha", {}).get("calls", 0)
+    answer = run_work(item.kind, item.game_id, item.version, item.seat, item.due, svc=svc)
+    appends = redis_client.info("commandstats")["cmdstat_evalsha"]["calls"] - before
+    envelopes = assert_clean_log(redis_client, game_id)
+    moves = [e for e in envelopes if e.command is not None and e.actor == "bot" and e.version > item.version]
+    assert len(moves) > 6 and answer.endswith(f"({len(moves)} moves)")
+    # the job's own move, then the chained ones five to an append
+    assert appends == 1 + -(-(len(moves) - 1) // 5)
+    assert verify(envelopes).ok
+
+
+def test_a_chained_batch_another_writer_overtook_appends_nothing(app, http, redis_client):
+    game_id = new_game(http, 3, bots=[{"seat": s, "level": "random"} for s in range(3)])
+    svc = app.extensions["tabletell"]
+    start = svc.commands.load(game_id)
+    rival_seat = next(w for w in pending_work(start, svc.clock()) if w.kind == "bot").seat
+    calls = []
+
+    def next_move(after):
+        calls.append(after.version)
+        if len(calls) == 2:  # another writer (a second job, say) plays the first move meanwhile
+            svc.commands.execute(game_id, rival_seat, jobs.bot_move(start, rival_seat)[0], start.version, "rival", "bot")
+        follow = next((w for w in pending_work(after, svc.clock()) if w.kind == "bot"), None)
+        return (follow.seat, jobs.bot_move(after, follow.seat)[0], follow.idempotency_key) if follow else None
+
+    outcome = svc.commands.chain(start, next_move, limit=10, seconds=5, batch=10)
+    assert outcome is None  # its batch lost the version check: nothing of it was appended
+    envelopes = assert_clean_log(redis_client, game_id)
+    assert [e.command_id for e in envelopes if e.version > start.version and e.command is not None] == ["rival"]

@@ -43,8 +43,12 @@ def bot_think_seconds() -> float:
 # after its own move, a job plays the bot seats due next in the same game
 # itself, up to so many moves or seconds, instead of a trip through the queue
 # per move; then it queues what is left, so no game holds a worker for long
-CHAIN_MOVES = 20
-CHAIN_SECONDS = 0.1
+CHAIN_MOVES = 200
+CHAIN_SECONDS = 0.05
+# chained moves decided on the job's fold go to the store together, so many
+# at a time (one round trip for them all); a batch another writer overtook
+# appends nothing
+CHAIN_BATCH = 20
 
 
 def run_work(kind: str, game_id: str, version: int, seat: int, due: int, svc: Services | None = None) -> str:
@@ -74,18 +78,26 @@ def run_work(kind: str, game_id: str, version: int, seat: int, due: int, svc: Se
         if kind == "timeout" and outcome.folded is not None:  # not a job run twice
             metrics.TIMEOUTS.labels(folded.game.type).inc()
             metrics.TIMEOUT_LATENESS.labels(folded.game.type).observe(max(0, now - due) / 1000)
-        moves, started = 1, time.monotonic()
-        while outcome.folded is not None and moves < CHAIN_MOVES and time.monotonic() - started < CHAIN_SECONDS:
-            after = outcome.folded
-            follow = next((w for w in pending_work(after, svc.clock(), svc.dispatcher.waiting_ttl_ms) if w.kind == "bot"), None)
-            if follow is None:
-                break
-            body, actor = bot_move(after, follow.seat)
-            chained = execute(svc, follow, follow.seat, body, actor, after)
-            if chained is None:
-                break  # another writer moved the game: its dispatch queues what follows
-            outcome = chained
-            moves += 1
+        moves = 1
+        if outcome.folded is not None:
+            played = []
+
+            def next_move(after):
+                follow = next(
+                    (w for w in pending_work(after, svc.clock(), svc.dispatcher.waiting_ttl_ms) if w.kind == "bot"), None
+                )
+                if follow is None:
+                    return None
+                played.append(after.version)
+                return follow.seat, bot_move(after, follow.seat)[0], follow.idempotency_key
+
+            # with no think time the moves go in together (CHAIN_BATCH to an
+            # append); with one, each as it is made, so people follow them
+            batch = CHAIN_BATCH if not bot_think_seconds() else 1
+            chained = svc.commands.chain(outcome.folded, next_move, CHAIN_MOVES - 1, CHAIN_SECONDS, batch)
+            if chained is not None:  # else another writer moved the game: its dispatch queues what follows
+                moves += sum(1 for version in played if version < chained.version)
+                outcome = chained
     if outcome.folded is not None:
         # the game dispatched as the job leaves it (the bots due where it
         # stopped queued, its next look scheduled), as after any append:
