@@ -24,7 +24,7 @@ from rq import Queue
 
 from events.store import Due
 from projections.folding import Folded
-from service.plan import QUEUE, Work, pending_work
+from service.plan import QUEUES, Work, pending_work, queue_of
 
 DUE_KEY = "tabletell:due"  # game id -> ms when the scheduler must look at it next
 DISPATCHED = "tabletell:dispatched:{}"  # job id -> set while the job is fresh
@@ -52,7 +52,7 @@ class Dispatcher:
         # WAITING_GAME_TTL_SECONDS in ms (0: a waiting game is never
         # abandoned); the scheduler and the jobs plan with the same
         self.waiting_ttl_ms = waiting_ttl_ms
-        self.queue = Queue(QUEUE, connection=client)
+        self.queues = {name: Queue(name, connection=client) for name in QUEUES}
         self._local = threading.local()
 
     @contextmanager
@@ -107,7 +107,7 @@ class Dispatcher:
     def enqueue(self, item: Work, pipe=None) -> None:
         """Queue ``item`` now, and mark it fresh for the grace period. The
         job is named by its path: the API never imports the workers' code."""
-        self.queue.enqueue(
+        self.queues[queue_of(item.kind)].enqueue(
             RUN_WORK,
             item.kind,
             item.game_id,

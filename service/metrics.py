@@ -141,7 +141,7 @@ class QueueCollector(Collector):
         from rq import Queue
 
         from service.dispatch import DUE_KEY
-        from service.plan import QUEUE
+        from service.plan import QUEUES
 
         queued = GaugeMetricFamily(
             "tabletell_queue_depth", "Jobs waiting in the workers' RQ queue (bot moves, timeouts).", labels=["queue"]
@@ -152,13 +152,15 @@ class QueueCollector(Collector):
         )
         try:
             with self.client.pipeline(transaction=False) as pipe:
-                pipe.llen(Queue.redis_queue_namespace_prefix + QUEUE)  # what rq's Queue.count reads
+                for name in QUEUES:
+                    pipe.llen(Queue.redis_queue_namespace_prefix + name)  # what rq's Queue.count reads
                 pipe.zcard(DUE_KEY)
-                length, games = pipe.execute()
+                *lengths, games = pipe.execute()
         except Exception as error:  # the store is down: the other figures still count
             log.warning("queue figures unavailable: %s", error)
             return
-        queued.add_metric([QUEUE], length)
+        for name, length in zip(QUEUES, lengths):
+            queued.add_metric([name], length)
         due.add_metric([], games)
         yield queued
         yield due

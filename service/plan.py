@@ -6,7 +6,16 @@ from dataclasses import dataclass
 from games import table as tables
 from projections.folding import Folded
 
-QUEUE = "tabletell"
+QUEUE = "tabletell"  # bot moves
+# timeouts and abandoned games: a worker takes these first, so a deadline
+# fires on time even while many bot moves wait (QUEUES, in that order)
+DEADLINES_QUEUE = "tabletell-deadlines"
+QUEUES = (DEADLINES_QUEUE, QUEUE)
+
+
+def queue_of(kind: str) -> str:
+    """The queue work of ``kind`` goes to."""
+    return QUEUE if kind == "bot" else DEADLINES_QUEUE
 
 
 @dataclass(frozen=True)

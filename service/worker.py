@@ -17,7 +17,7 @@ from service.config import connect
 from service.services import Services
 from service import dispatch
 from service.workers import scheduler
-from service.plan import QUEUE
+from service.plan import QUEUES
 
 log = logging.getLogger("tabletell.worker")
 
@@ -37,13 +37,14 @@ def main() -> None:
     # Metrics: with PROMETHEUS_MULTIPROC_DIR (make run sets it) this process
     # writes there and the API's /metrics sums it; without, they stay here.
     logs.configure()
-    log.info("worker started: queue %s, grace %.1f s", QUEUE, args.grace)  # never the URL: it may hold a password
+    log.info("worker started: queues %s, grace %.1f s", ", ".join(QUEUES), args.grace)  # never the URL: it may hold a password
     connection = connect(args.url)
     services = Services(connection, grace_ms=int(args.grace * 1000))
     scheduler.start(services)
     # SimpleWorker runs jobs in its own process: our jobs take milliseconds,
     # and a fork per job would cost more than the job
-    SimpleWorker([QUEUE], connection=connection, name=args.name).work(logging_level="WARNING")
+    # the deadlines' queue first: a timeout never waits behind bot moves
+    SimpleWorker(list(QUEUES), connection=connection, name=args.name).work(logging_level="WARNING")
 
 
 if __name__ == "__main__":

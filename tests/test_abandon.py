@@ -18,7 +18,7 @@ from service.app import create_app
 from service.commands import now_ms
 from service.config import Config
 from service.dispatch import DUE_KEY
-from service.plan import NO_SEAT, Work, pending_work
+from service.plan import DEADLINES_QUEUE, NO_SEAT, Work, pending_work
 from service.workers import scheduler
 from service.workers.jobs import run_work
 from tests.api_helpers import auth, command, new_game, seated_game, view
@@ -152,7 +152,7 @@ def test_the_scheduler_queues_the_abandoning_only_once_it_is_due(app, http, cloc
     assert scheduler.tick(svc) == 0
     clock.advance(DAY)
     assert scheduler.tick(svc) == 1
-    assert svc.dispatcher.queue.fetch_job(item.job_id) is not None
+    assert svc.dispatcher.queues[DEADLINES_QUEUE].fetch_job(item.job_id) is not None  # taken before bot moves
     assert scheduler.tick(svc) == 0  # fresh: not queued twice
 
 

@@ -125,6 +125,7 @@ def test_queue_depth_shows_a_queued_bot_move_and_the_bot_is_timed(http, app, red
     queued = redis_client.llen("rq:queue:tabletell")
     assert queued >= 1
     assert value(page, "tabletell_queue_depth", queue="tabletell") == queued
+    assert value(page, "tabletell_queue_depth", queue="tabletell-deadlines") == 0  # a bot's move is no deadline
     assert value(page, "tabletell_due_games") == 1
     # the worker's job, run here: the bot's decision is timed
     svc = app.extensions["tabletell"]

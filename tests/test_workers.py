@@ -271,3 +271,21 @@ def test_a_chained_batch_another_writer_overtook_appends_nothing(app, http, redi
     assert outcome is None  # its batch lost the version check: nothing of it was appended
     envelopes = assert_clean_log(redis_client, game_id)
     assert [e.command_id for e in envelopes if e.version > start.version and e.command is not None] == ["rival"]
+
+
+def test_timeouts_go_to_the_deadlines_queue_which_workers_take_first(app, http, clock, redis_client):
+    """A deadline fires on time even while bot moves wait: timeouts (and
+    abandoned games) have their own queue, listed first to every worker."""
+    from service.plan import DEADLINES_QUEUE, QUEUE, QUEUES
+    from service.workers import scheduler
+
+    assert QUEUES[0] == DEADLINES_QUEUE and QUEUE in QUEUES
+    svc = app.extensions["tabletell"]
+    game_id = new_game(http, 2, options={"turn_seconds": 1})
+    for name in "ab":
+        http.post(f"/v1/games/{game_id}/seats", json={"name": name})
+    clock.advance(2)
+    assert scheduler.tick(svc) == 1
+    [job] = redis_client.lrange(f"rq:queue:{DEADLINES_QUEUE}", 0, -1)
+    assert game_id in job.decode() and "timeout" in job.decode()
+    assert redis_client.llen(f"rq:queue:{QUEUE}") == 0
