@@ -187,7 +187,8 @@ class Watchers:
         reader, writer = await self._connect()
         writer.write(self._request(f"/v1/games/{game_id}/stream?data={mode}", token, "Accept: text/event-stream\r\n"))
         status = await reader.readline()
-        assert b" 200 " in status, status
+        if b" 200 " not in status:  # say why: the problem's body
+            raise AssertionError(status + await asyncio.wait_for(reader.read(2000), 5))
         while True:
             line = await reader.readline()
             if not line:

@@ -104,7 +104,11 @@ def connect(
     pool = redis.BlockingConnectionPool.from_url(
         url,
         max_connections=max_connections,
-        timeout=5,
+        # how long a request waits for one of the pool's connections: a
+        # burst (5,000 clients connecting at once) queues on a busy process
+        # for seconds, which is slowness, not a store that is down (that
+        # fails on connect, at once); 5 s turned such bursts into 503s
+        timeout=30,
         socket_connect_timeout=2,
         socket_timeout=socket_timeout,
         health_check_interval=30,
