@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 import redis
+from redis.cluster import RedisCluster
 
 from events.envelope import Envelope
 
@@ -50,38 +51,45 @@ def versions_channel(game_id: str) -> str:
     return f"game:{{{game_id}}}:versions"
 
 
-# KEYS: stream, idempotency record ("" for none), tokens hash ("" for none),
-#       due set ("" for none)
+# KEYS: the stream, then those of these the append has, in this order: the
+#       idempotency record, the tokens hash, the due set
 # ARGV: expected version, idempotency record, its ttl, token hash, seat,
-#       versions channel, due member, due score ("" to remove), entries...
-# The version check, the idempotency check and every write happen in one
-# script, so two writers at one version cannot both append, and a retry that
-# races its own first attempt still finds the first answer. The game's entry
-# in the due set (when the workers must look at it next) is written with the
-# append that makes it true, so two processes appending one after the other
-# leave the newer state's entry, and a command costs one round trip. The
-# script then announces the new version on the game's shard channel
-# (SPUBLISH), which wakes the clients waiting on that game in every API
-# process.
+#       versions channel, due member, due score ("" to remove), which of the
+#       optional keys are there ("1"/"0" for each), entries...
+# Only keys the append writes are named (on a cluster every key a script
+# names must be in its slot: an empty name would be slot 0). The version
+# check, the idempotency check and every write happen in one script, so two
+# writers at one version cannot both append, and a retry that races its own
+# first attempt still finds the first answer. The game's entry in the due set
+# (when the workers must look at it next) is written with the append that
+# makes it true, so two processes appending one after the other leave the
+# newer state's entry, and a command costs one round trip. The script then
+# announces the new version on the game's shard channel (SPUBLISH), which
+# wakes the clients waiting on that game in every API process.
 APPEND_SCRIPT = """
-if KEYS[2] ~= '' then
-  local prior = redis.call('GET', KEYS[2])
+local has, at = ARGV[9], 2
+local idempotency, tokens, due = false, false, false
+if string.sub(has, 1, 1) == '1' then idempotency = KEYS[at]; at = at + 1 end
+if string.sub(has, 2, 2) == '1' then tokens = KEYS[at]; at = at + 1 end
+if string.sub(has, 3, 3) == '1' then due = KEYS[at] end
+if idempotency then
+  local prior = redis.call('GET', idempotency)
   if prior then return {'duplicate', prior} end
 end
 local version = redis.call('XLEN', KEYS[1])
 if version ~= tonumber(ARGV[1]) then return {'conflict', tostring(version)} end
-for i = 9, #ARGV do
+for i = 10, #ARGV do
   version = version + 1
   redis.call('XADD', KEYS[1], version .. '-0', 'e', ARGV[i])
 end
-if KEYS[2] ~= '' then
-  redis.call('SET', KEYS[2], ARGV[2], 'EX', tonumber(ARGV[3]))
+if idempotency then
+  redis.call('SET', idempotency, ARGV[2], 'EX', tonumber(ARGV[3]))
 end
-if KEYS[3] ~= '' then
-  redis.call('HSET', KEYS[3], ARGV[4], ARGV[5])
+if tokens then
+  redis.call('HSET', tokens, ARGV[4], ARGV[5])
 end
-if KEYS[4] ~= '' then
-  if ARGV[8] == '' then redis.call('ZREM', KEYS[4], ARGV[7]) else redis.call('ZADD', KEYS[4], ARGV[8], ARGV[7]) end
+if due then
+  if ARGV[8] == '' then redis.call('ZREM', due, ARGV[7]) else redis.call('ZADD', due, ARGV[8], ARGV[7]) end
 end
 redis.call('SPUBLISH', ARGV[6], tostring(version))
 return {'ok', tostring(version)}
@@ -91,7 +99,11 @@ return {'ok', tostring(version)}
 @dataclass(frozen=True)
 class Due:
     """A sorted set's entry to write with an append (``member`` at ``score``;
-    None removes it): when the workers must look at the game next."""
+    None removes it): when the workers must look at the game next. On one
+    server the append script writes it; on a cluster, where the set is in
+    another slot than the game, the append writes it right after the script
+    (so there, two processes appending one after the other may leave the
+    older look; the scheduler's next look mends it)."""
 
     key: str
     member: str
@@ -131,6 +143,9 @@ class EventStore:
         if durability not in DURABILITY:
             raise ValueError(f"durability must be one of {', '.join(DURABILITY)}, not {durability!r}")
         self.redis = client
+        # a Redis/Valkey Cluster (REDIS_CLUSTER=1): a script may name the keys
+        # of one slot only
+        self.cluster = isinstance(client, RedisCluster)
         self.durability = durability
         self.durability_timeout_ms = durability_timeout_ms
         self._append = client.register_script(APPEND_SCRIPT)
@@ -157,13 +172,16 @@ class EventStore:
         record = None
         if idempotency is not None:
             record = {"request": idempotency.request_hash, "first": first, "last": last}
+        # on a cluster the due set is in another slot than the game: written
+        # right after the append instead (see ``Due``)
+        due_in_script = due if due is not None and not self.cluster else None
+        optional = [
+            idempotency_key(game_id, idempotency.scope, idempotency.key) if idempotency else None,
+            tokens_key(game_id) if token else None,
+            due_in_script.key if due_in_script else None,
+        ]
         keys_args = dict(
-            keys=[
-                stream_key(game_id),
-                idempotency_key(game_id, idempotency.scope, idempotency.key) if idempotency else "",
-                tokens_key(game_id) if token else "",
-                due.key if due else "",
-            ],
+            keys=[stream_key(game_id), *(key for key in optional if key is not None)],
             args=[
                 expected_version,
                 json.dumps(record) if record else "",
@@ -171,8 +189,9 @@ class EventStore:
                 token[0] if token else "",
                 token[1] if token else "",
                 versions_channel(game_id),
-                due.member if due else "",
-                "" if due is None or due.score is None else due.score,
+                due_in_script.member if due_in_script else "",
+                "" if due_in_script is None or due_in_script.score is None else due_in_script.score,
+                "".join("0" if key is None else "1" for key in optional),
                 *(e.to_json() for e in envelopes),
             ],
         )
@@ -201,6 +220,11 @@ class EventStore:
             return Appended(prior["first"], prior["last"], True, prior, durable)
         if outcome == "conflict":
             raise VersionConflict(expected_version, int(value))
+        if due is not None and due_in_script is None:
+            if due.score is None:
+                self.redis.zrem(due.key, due.member)
+            else:
+                self.redis.zadd(due.key, {due.member: due.score})
         return Appended(first, last, False, record, durable)
 
     def durability_unmet(self) -> str | None:

@@ -5,6 +5,7 @@ import os
 from dataclasses import dataclass
 
 import redis
+from redis.cluster import RedisCluster
 from redis.backoff import ExponentialBackoff
 from redis.retry import Retry
 
@@ -21,8 +22,8 @@ class Config:
     # seconds a store command may take before it fails (the RQ workers'
     # blocking reads wait up to a few seconds less than this)
     redis_socket_timeout: float = 40.0
-    # store connections per process; a request waits up to 5 s for a free one
-    # (then 503). Waiting clients hold none: they are woken by notifications
+    # store connections per process (per node of a cluster); a request waits
+    # up to 30 s for a free one (then 503). Waiting clients hold none: they are woken by notifications
     redis_max_connections: int = 64
     # the bearer token of operators (listing games, logs of running games);
     # unset: no operator access
@@ -96,11 +97,27 @@ def connect(
     url: str,
     socket_timeout: float = Config.redis_socket_timeout,
     max_connections: int = Config.redis_max_connections,
+    cluster: bool = False,
 ) -> redis.Redis:
     """A client for the store. When the store is down a request fails fast
     (two quick retries, then 503), instead of redis-py's default backoff of
     several seconds. The pool is bounded: under gevent thousands of requests
-    may be in flight, and each would otherwise open a connection of its own."""
+    may be in flight, and each would otherwise open a connection of its own.
+
+    ``cluster``: ``url`` names any node of a Redis/Valkey Cluster, and the
+    client is redis-py's cluster client (it learns the other nodes and the
+    slots from that one, and follows MOVED and failovers), with a bounded
+    pool like the above for each node."""
+    if cluster:
+        return RedisCluster.from_url(
+            url,
+            connection_pool_class=redis.BlockingConnectionPool,
+            max_connections=max_connections,
+            timeout=30,  # the pool's wait for a connection, as below
+            socket_connect_timeout=2,
+            socket_timeout=socket_timeout,
+            retry=Retry(ExponentialBackoff(cap=0.2, base=0.02), retries=2),
+        )
     pool = redis.BlockingConnectionPool.from_url(
         url,
         max_connections=max_connections,

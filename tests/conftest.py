@@ -8,7 +8,8 @@ import pytest
 import redis
 
 from service.app import create_app
-from service.config import Config
+from service.config import Config, connect
+from service.embedded_cluster import EmbeddedCluster
 from service.embedded_redis import EmbeddedRedis
 
 
@@ -17,6 +18,32 @@ def redis_server(tmp_path_factory):
     server = EmbeddedRedis(tmp_path_factory.mktemp("valkey"), persistent=False).start()
     yield server
     server.stop()
+
+
+@pytest.fixture(scope="session")
+def cluster_server(tmp_path_factory):
+    """A real local Valkey Cluster: 3 primaries with a replica each, on free
+    ports, from the same binaries (one per test process)."""
+    cluster = EmbeddedCluster(tmp_path_factory.mktemp("cluster")).start()
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture
+def cluster_client(cluster_server):
+    client = connect(cluster_server.url, cluster=True)
+    client.flushall()  # every primary
+    yield client
+    client.close()
+
+
+@pytest.fixture(params=["server", "cluster"])
+def any_store(request):
+    """A client of one server, then of a cluster: the store's own tests run
+    on both."""
+    if request.param == "server":
+        return request.getfixturevalue("redis_client")
+    return request.getfixturevalue("cluster_client")
 
 
 @pytest.fixture(autouse=True)

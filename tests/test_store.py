@@ -1,0 +1,147 @@
+"""The event store, the command path and audits on one server and on a real
+local Valkey Cluster (3 primaries, a replica each): every test here runs on
+both (``any_store``)."""
+from __future__ import annotations
+
+import random
+from concurrent.futures import ThreadPoolExecutor
+from threading import Barrier
+
+import pytest
+from redis.cluster import RedisCluster
+
+from events.store import (
+    Due,
+    EventStore,
+    Idempotency,
+    VersionConflict,
+    idempotency_key,
+    snapshot_key,
+    stream_key,
+    tokens_key,
+    versions_channel,
+)
+from games.registry import GAMES
+from projections.audit import verify
+from projections.folding import Projection
+from projections.local import LocalGame
+from projections.snapshots import Snapshots
+from projections.views import seat_view
+from service.commands import Commands
+
+
+def commands_on(client, snapshot_every: int = 0) -> Commands:
+    store = EventStore(client)
+    return Commands(store, Projection(store, snapshots=Snapshots(client, snapshot_every)))
+
+
+def play_out(commands: Commands, game_type: str, seed: int) -> str:
+    """A game of bots played to its end through the command path."""
+    game = GAMES[game_type]
+    seats = game.min_seats + 1
+    folded = commands.create(game_type, seats, {}, [{"seat": s, "level": "random"} for s in range(seats)])
+    rng = random.Random(seed)
+    while folded.table.status == "active":
+        seat = game.to_act(folded.table.game)[0]
+        body = game.bots["random"](seat_view(folded, seat), rng)
+        folded = commands.execute(folded.game_id, seat, body, folded.version, f"move-{folded.version}", "bot").folded
+    return folded.game_id
+
+
+def test_a_games_keys_and_channel_share_one_cluster_slot(cluster_client):
+    """So the append script may touch them all (and publish) on a cluster."""
+    game_id = "f" * 32
+    names = [
+        stream_key(game_id),
+        tokens_key(game_id),
+        idempotency_key(game_id, "seat-0", "k"),
+        snapshot_key(game_id),
+        versions_channel(game_id),
+    ]
+    slots = {cluster_client.keyslot(name) for name in names}
+    assert len(slots) == 1
+
+
+def test_appends_read_back_in_order_with_no_gap(any_store):
+    store, game_id = EventStore(any_store), "a" * 32
+    envelopes = LocalGame("color-doubt", 2, seed=1).envelopes
+    store.append(game_id, 0, envelopes[:3])
+    store.append(game_id, 3, envelopes[3:5], token=("hash", 1))
+    assert [e.version for e in store.read(game_id)] == [1, 2, 3, 4, 5]
+    assert [e.to_json() for e in store.read(game_id, after=2, upto=4)] == [e.to_json() for e in envelopes[2:4]]
+    assert store.version(game_id) == 5
+    assert store.seat_for_token(game_id, "hash") == 1
+
+
+def test_writers_at_one_version_append_exactly_once(any_store):
+    store, game_id = EventStore(any_store), "b" * 32
+    envelopes = LocalGame("color-doubt", 2, seed=2).envelopes
+    store.append(game_id, 0, envelopes[:1])
+    barrier = Barrier(8)
+
+    def write(_):
+        barrier.wait()
+        try:
+            store.append(game_id, 1, envelopes[1:3])
+            return True
+        except VersionConflict:
+            return False
+
+    with ThreadPoolExecutor(8) as pool:
+        won = list(pool.map(write, range(8)))
+    assert won.count(True) == 1
+    assert store.version(game_id) == 3
+
+
+def test_a_retry_with_its_key_gets_the_first_answer_and_appends_nothing(any_store):
+    store, game_id = EventStore(any_store), "c" * 32
+    envelopes = LocalGame("color-doubt", 2, seed=3).envelopes
+    store.append(game_id, 0, envelopes[:1])
+    key = Idempotency("seat-0", "retry-me", "request-hash")
+    first = store.append(game_id, 1, envelopes[1:3], key)
+    again = store.append(game_id, 1, envelopes[1:3], key)
+    assert not first.duplicate and again.duplicate
+    assert (again.first, again.last) == (first.first, first.last) == (2, 3)
+    assert store.version(game_id) == 3
+    assert store.prior_answer(game_id, key)["last"] == 3
+
+
+def test_an_append_writes_its_due_entry_and_a_refused_one_none(any_store):
+    store, game_id = EventStore(any_store), "d" * 32
+    envelopes = LocalGame("color-doubt", 2, seed=4).envelopes
+    store.append(game_id, 0, envelopes[:1], due=Due("tabletell:due", game_id, 700))
+    assert any_store.zscore("tabletell:due", game_id) == 700
+    with pytest.raises(VersionConflict):
+        store.append(game_id, 0, envelopes[:1], due=Due("tabletell:due", game_id, 900))
+    assert any_store.zscore("tabletell:due", game_id) == 700
+    store.append(game_id, 1, envelopes[1:2], due=Due("tabletell:due", game_id, None))
+    assert any_store.zscore("tabletell:due", game_id) is None
+
+
+@pytest.mark.parametrize("game_type", sorted(GAMES))
+def test_games_played_through_the_command_path_verify(any_store, game_type):
+    """Every command decided, appended at its version and re-decided by the
+    audit from the log the store gives back."""
+    commands = commands_on(any_store)
+    game_id = play_out(commands, game_type, seed=5)
+    envelopes = commands.store.read(game_id)
+    audit = verify(envelopes, game_id)
+    assert audit.ok, audit.problems
+    assert commands.load(game_id).table.status == "finished"
+
+
+def test_a_game_loads_from_its_snapshot_to_the_same_state(any_store):
+    commands = commands_on(any_store, snapshot_every=20)
+    game_id = play_out(commands, "opticall", seed=6)
+    assert any_store.get(snapshot_key(game_id)) is not None
+    fresh = commands_on(any_store, snapshot_every=20).load(game_id)  # a process new to the game
+    whole = commands_on(any_store, snapshot_every=0).load(game_id)
+    assert fresh.table == whole.table and fresh.version == whole.version
+
+
+def test_the_cluster_client_spreads_games_over_every_primary(cluster_client, cluster_server):
+    commands = commands_on(cluster_client)
+    games = [commands.create("color-doubt", 2, {}, []).game_id for _ in range(30)]
+    owners = {cluster_server.primary_of(stream_key(game_id)).port for game_id in games}
+    assert len(owners) == 3
+    assert isinstance(cluster_client, RedisCluster)
