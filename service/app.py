@@ -26,7 +26,9 @@ HTTP_CODES = {
 }
 
 
-def create_app(config: Config | None = None, client: redis.Redis | None = None, clock=now_ms) -> Flask:
+def create_app(
+    config: Config | None = None, client: redis.Redis | None = None, clock=now_ms, queue_client: redis.Redis | None = None
+) -> Flask:
     config = config or Config.from_env()
     app = Flask(__name__, static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = config.max_body_bytes
@@ -38,7 +40,9 @@ def create_app(config: Config | None = None, client: redis.Redis | None = None, 
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=config.trusted_proxies, x_proto=config.trusted_proxies)
     if client is None:
         client = connect(config.redis_url, config.redis_socket_timeout, config.redis_max_connections)
-    app.extensions["tabletell"] = Services(client, clock, config=config)
+    if queue_client is None and config.queue_url:
+        queue_client = connect(config.queue_url, config.redis_socket_timeout, config.redis_max_connections)
+    app.extensions["tabletell"] = Services(client, clock, config=config, queue_client=queue_client)
 
     from service.api import audit, games, meta, play, streams
     from service.logs import observe_requests

@@ -17,6 +17,9 @@ def _int(name: str, default: int) -> int:
 @dataclass(frozen=True)
 class Config:
     redis_url: str = "redis://127.0.0.1:6379/0"
+    # the workers' queues (RQ): a plain Redis/Valkey server of their own, or
+    # None for the store's own server
+    queue_url: str | None = None
     # a command or a join is a few hundred bytes; anything near this is abuse
     max_body_bytes: int = 64 * 1024
     # seconds a store command may take before it fails (the RQ workers'
@@ -72,6 +75,7 @@ class Config:
     def from_env(cls) -> "Config":
         return cls(
             redis_url=os.environ.get("REDIS_URL", cls.redis_url),
+            queue_url=os.environ.get("QUEUE_URL") or None,
             max_body_bytes=_int("MAX_BODY_BYTES", cls.max_body_bytes),
             redis_max_connections=_int("REDIS_MAX_CONNECTIONS", cls.redis_max_connections),
             operator_token=os.environ.get("OPERATOR_TOKEN") or None,

@@ -1,8 +1,8 @@
 """From an append to queued work (in the API process; the workers' side is
 ``service.workers``).
 
-Every append records when the game next needs a worker, in one sorted set
-(``DUE_KEY``: game id -> ms), written by the append script itself
+Every append records when the game next needs a worker, in a sorted set
+(``due_key(game_id)``: game id -> ms; ``DUE_SHARDS`` of them), written by the append script itself
 (``Dispatcher.plan`` gives the entry before the append, ``events.store.Due``),
 and once appended the API queues a bot's move at once when a bot is to act
 (``Dispatcher.queue_bots``). Deadlines are not queued here: the scheduler in every worker
@@ -15,6 +15,7 @@ this dispatch).
 from __future__ import annotations
 
 import threading
+import zlib
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Iterator
@@ -26,7 +27,18 @@ from events.store import Due
 from projections.folding import Folded
 from service.plan import QUEUES, Work, pending_work, queue_of
 
-DUE_KEY = "tabletell:due"  # game id -> ms when the scheduler must look at it next
+# game id -> ms when the scheduler must look at it next, in DUE_SHARDS sorted
+# sets (each its own hash tag: on a cluster they spread over the shards, and
+# no one key holds every game); a game's set is fixed by its id
+DUE_SHARDS = 16
+DUE_KEYS = tuple(f"tabletell:due:{{{n}}}" for n in range(DUE_SHARDS))
+# the one set of versions before the shards: the scheduler empties it into them
+LEGACY_DUE_KEY = "tabletell:due"
+
+
+def due_key(game_id: str) -> str:
+    """The due set that holds ``game_id``."""
+    return DUE_KEYS[zlib.crc32(game_id.encode()) % DUE_SHARDS]
 DISPATCHED = "tabletell:dispatched:{}"  # job id -> set while the job is fresh
 DEFAULT_GRACE_MS = 10_000  # queued work not done by then is queued again
 RUN_WORK = "service.workers.jobs.run_work"  # the job a worker runs
@@ -45,14 +57,24 @@ class Plan:
 
 
 class Dispatcher:
-    def __init__(self, client: redis.Redis, clock, grace_ms: int = DEFAULT_GRACE_MS, waiting_ttl_ms: int = 0):
-        self.redis = client
+    def __init__(
+        self,
+        client: redis.Redis,
+        clock,
+        grace_ms: int = DEFAULT_GRACE_MS,
+        waiting_ttl_ms: int = 0,
+        queue_client: redis.Redis | None = None,
+    ):
+        self.redis = client  # the store: the due sets
+        # the queues' server (QUEUE_URL; RQ needs one plain server): the jobs
+        # and their "dispatched" marks
+        self.queue_redis = queue_client if queue_client is not None else client
         self.clock = clock
         self.grace_ms = grace_ms
         # WAITING_GAME_TTL_SECONDS in ms (0: a waiting game is never
         # abandoned); the scheduler and the jobs plan with the same
         self.waiting_ttl_ms = waiting_ttl_ms
-        self.queues = {name: Queue(name, connection=client) for name in QUEUES}
+        self.queues = {name: Queue(name, connection=self.queue_redis) for name in QUEUES}
         self._local = threading.local()
 
     @contextmanager
@@ -78,7 +100,7 @@ class Dispatcher:
         now = self.clock()
         work = pending_work(after, now, self.waiting_ttl_ms)
         score = next_look(work, now, self.grace_ms) if work else None
-        return Plan(Due(DUE_KEY, after.game_id, score), tuple(item for item in work if item.kind == "bot"))
+        return Plan(Due(due_key(after.game_id), after.game_id, score), tuple(item for item in work if item.kind == "bot"))
 
     def queue_bots(self, plan: Plan | None) -> None:
         """Queue the bot moves ``plan`` found due, once its append is in."""
@@ -93,16 +115,17 @@ class Dispatcher:
             self._send(plan.bots, plan.due)
 
     def _send(self, bots: tuple[Work, ...], due: Due | None) -> None:
-        with self.redis.pipeline(transaction=bool(bots)) as pipe:
-            if bots:
+        if due is not None:  # on the store; the jobs on the queues' server
+            if due.score is not None:
+                self.redis.zadd(due.key, {due.member: due.score})
+            else:
+                self.redis.zrem(due.key, due.member)
+        if bots:
+            with self.queue_redis.pipeline(transaction=True) as pipe:
                 pipe.multi()  # RQ's enqueue expects a pipeline in transaction mode
-            for item in bots:
-                self.enqueue(item, pipe)
-            if due is not None and due.score is not None:
-                pipe.zadd(due.key, {due.member: due.score})
-            elif due is not None:
-                pipe.zrem(due.key, due.member)
-            pipe.execute()
+                for item in bots:
+                    self.enqueue(item, pipe)
+                pipe.execute()
 
     def enqueue(self, item: Work, pipe=None) -> None:
         """Queue ``item`` now, and mark it fresh for the grace period. The
@@ -120,7 +143,7 @@ class Dispatcher:
             failure_ttl=FAILURE_TTL_SECONDS,
             pipeline=pipe,
         )
-        (pipe or self.redis).set(DISPATCHED.format(item.job_id), 1, px=self.grace_ms)
+        (pipe or self.queue_redis).set(DISPATCHED.format(item.job_id), 1, px=self.grace_ms)
 
 
 def next_look(work: list[Work], now: int, grace_ms: int) -> int:

@@ -134,13 +134,14 @@ class QueueCollector(Collector):
     would be a stale copy per process): the RQ queue's length and the games
     the scheduler will look at (the due set)."""
 
-    def __init__(self, client):
-        self.client = client
+    def __init__(self, client, queue_client=None):
+        self.client = client  # the store: the due sets
+        self.queue_client = queue_client if queue_client is not None else client  # the RQ queues
 
     def collect(self):
         from rq import Queue
 
-        from service.dispatch import DUE_KEY
+        from service.dispatch import DUE_KEYS, LEGACY_DUE_KEY
         from service.plan import QUEUES
 
         queued = GaugeMetricFamily(
@@ -151,11 +152,14 @@ class QueueCollector(Collector):
             "Games the workers' scheduler watches: a deadline to fire, or queued work to check after its grace.",
         )
         try:
-            with self.client.pipeline(transaction=False) as pipe:
+            with self.queue_client.pipeline(transaction=False) as pipe:
                 for name in QUEUES:
                     pipe.llen(Queue.redis_queue_namespace_prefix + name)  # what rq's Queue.count reads
-                pipe.zcard(DUE_KEY)
-                *lengths, games = pipe.execute()
+                lengths = pipe.execute()
+            with self.client.pipeline(transaction=False) as pipe:
+                for key in (*DUE_KEYS, LEGACY_DUE_KEY):
+                    pipe.zcard(key)
+                games = sum(pipe.execute())
         except Exception as error:  # the store is down: the other figures still count
             log.warning("queue figures unavailable: %s", error)
             return
@@ -173,7 +177,7 @@ class _ThisProcess(Collector):
         yield from REGISTRY.collect()
 
 
-def exposition(client=None) -> tuple[bytes, str]:
+def exposition(client=None, queue_client=None) -> tuple[bytes, str]:
     """The metrics of every process of this server (the RQ worker's included,
     when it shares the multiprocess directory), and the queue figures read
     from the store through ``client``, as Prometheus text."""
@@ -183,7 +187,7 @@ def exposition(client=None) -> tuple[bytes, str]:
     else:
         registry.register(_ThisProcess())
     if client is not None:
-        registry.register(QueueCollector(client))
+        registry.register(QueueCollector(client, queue_client))
     return generate_latest(registry), CONTENT_TYPE_LATEST
 
 

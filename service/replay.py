@@ -34,7 +34,7 @@ from projections.folding import Folded, Projection, fold
 from projections.views import seat_view, summary
 from service.commands import now_ms
 from service.config import Config, connect
-from service.dispatch import DEFAULT_GRACE_MS, DUE_KEY, next_look
+from service.dispatch import DEFAULT_GRACE_MS, due_key, next_look
 from service.index import GameIndex, key as index_key
 from service.plan import pending_work
 
@@ -137,7 +137,7 @@ def run_reindex(client_url: str) -> int:
             now = now_ms()
             work = pending_work(folded, now, waiting_ttl_ms)
             if work:  # the scheduler takes it from there (and queues nothing twice)
-                client.zadd(DUE_KEY, {game_id: next_look(work, now, DEFAULT_GRACE_MS)}, lt=True)
+                client.zadd(due_key(game_id), {game_id: next_look(work, now, DEFAULT_GRACE_MS)}, lt=True)
                 scheduled += 1
     print(f"reindex: {games} games indexed, {scheduled} with work put on the workers' schedule")
     return 0

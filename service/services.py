@@ -16,14 +16,25 @@ from service.dispatch import DEFAULT_GRACE_MS, Dispatcher
 
 
 class Services:
-    def __init__(self, client: redis.Redis, clock=now_ms, grace_ms: int = DEFAULT_GRACE_MS, config: Config | None = None):
+    def __init__(
+        self,
+        client: redis.Redis,
+        clock=now_ms,
+        grace_ms: int = DEFAULT_GRACE_MS,
+        config: Config | None = None,
+        queue_client: redis.Redis | None = None,
+    ):
         # workers build theirs without one: the same settings as the API
         config = config or Config.from_env()
-        self.redis = client
+        self.redis = client  # the store
+        # the workers' queues (QUEUE_URL), or the store's own server
+        self.queue_redis = queue_client if queue_client is not None else client
         self.clock = clock
         self.store = EventStore(client, config.durability, config.durability_timeout_ms)
         self.projection = Projection(self.store, snapshots=Snapshots(client, config.snapshot_every))
-        self.dispatcher = Dispatcher(client, clock, grace_ms, config.waiting_game_ttl_seconds * 1000)
+        self.dispatcher = Dispatcher(
+            client, clock, grace_ms, config.waiting_game_ttl_seconds * 1000, queue_client=self.queue_redis
+        )
         self.index = GameIndex(client)
         self.commands = Commands(
             self.store, self.projection, clock, listeners=(self.index.after_append,), dispatcher=self.dispatcher

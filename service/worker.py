@@ -16,7 +16,7 @@ from service import logs
 from service.config import connect
 from service.services import Services
 from service import dispatch
-from service.workers import scheduler
+from service.workers import jobs, scheduler
 from service.plan import QUEUES
 
 log = logging.getLogger("tabletell.worker")
@@ -38,8 +38,13 @@ def main() -> None:
     # writes there and the API's /metrics sums it; without, they stay here.
     logs.configure()
     log.info("worker started: queues %s, grace %.1f s", ", ".join(QUEUES), args.grace)  # never the URL: it may hold a password
-    connection = connect(args.url)
-    services = Services(connection, grace_ms=int(args.grace * 1000))
+    # the store (REDIS_URL), and the queues' own server (QUEUE_URL) if there
+    # is one: RQ works on that connection
+    store = connect(args.url)
+    queue_url = os.environ.get("QUEUE_URL")
+    connection = connect(queue_url) if queue_url else store
+    services = Services(store, grace_ms=int(args.grace * 1000), queue_client=connection)
+    jobs.use(services)  # the jobs this process runs share it
     scheduler.start(services)
     # SimpleWorker runs jobs in its own process: our jobs take milliseconds,
     # and a fork per job would cost more than the job

@@ -17,7 +17,7 @@ from service import replay
 from service.app import create_app
 from service.commands import now_ms
 from service.config import Config
-from service.dispatch import DUE_KEY
+from service.dispatch import due_key
 from service.plan import DEADLINES_QUEUE, NO_SEAT, Work, pending_work
 from service.workers import scheduler
 from service.workers.jobs import run_work
@@ -97,7 +97,7 @@ def test_a_waiting_game_is_due_for_abandoning_at_its_creation_plus_the_ttl(app, 
     due = folded.table.created_at + DAY * 1000
     assert pending_work(folded, clock(), svc.dispatcher.waiting_ttl_ms) == [Work("abandon", game_id, 1, NO_SEAT, due)]
     assert pending_work(folded, clock(), 0) == []  # 0: never
-    assert svc.redis.zscore(DUE_KEY, game_id) == due  # the scheduler looks at it then
+    assert svc.redis.zscore(due_key(game_id), game_id) == due  # the scheduler looks at it then
     # a game that starts is no longer due for it
     game_id, _ = seated_game(http, 2)
     folded = svc.commands.load(game_id)
@@ -117,7 +117,7 @@ def test_the_job_waits_for_the_ttl_then_abandons_once(app, http, clock):
     assert run_work(item.kind, game_id, item.version, item.seat, item.due, svc=svc).startswith("stale")
     [entry] = svc.store.read(game_id, after=2)
     assert (entry.type, entry.actor, entry.seat, entry.command["type"]) == ("game_abandoned", "system", None, "abandon")
-    assert svc.redis.zscore(DUE_KEY, game_id) is None  # nothing more to do for it
+    assert svc.redis.zscore(due_key(game_id), game_id) is None  # nothing more to do for it
 
     summary = http.get(f"/v1/games/{game_id}")
     check("/v1/games/{game_id}", "get", summary)
@@ -244,8 +244,8 @@ def test_reindex_puts_a_waiting_game_back_on_the_schedule(app, http, redis_clien
     """A game left waiting before the setting existed (or a lost schedule):
     reindex schedules it for when the TTL from its creation is up."""
     game_id = new_game(http, 3)
-    redis_client.delete(DUE_KEY)
+    redis_client.delete(due_key(game_id))
     assert replay.main(["reindex", "--url", redis_server.url]) == 0
     assert "1 with work put on the workers' schedule" in capsys.readouterr().out
     created_at = app.extensions["tabletell"].commands.load(game_id).table.created_at
-    assert redis_client.zscore(DUE_KEY, game_id) == created_at + DAY * 1000
+    assert redis_client.zscore(due_key(game_id), game_id) == created_at + DAY * 1000

@@ -145,3 +145,9 @@ def test_the_cluster_client_spreads_games_over_every_primary(cluster_client, clu
     owners = {cluster_server.primary_of(stream_key(game_id)).port for game_id in games}
     assert len(owners) == 3
     assert isinstance(cluster_client, RedisCluster)
+
+
+def test_the_due_sets_spread_over_the_clusters_primaries(cluster_server):
+    from service.dispatch import DUE_KEYS
+
+    assert len({cluster_server.primary_of(key).port for key in DUE_KEYS}) == 3

@@ -178,10 +178,11 @@ def test_the_scheduler_changes_a_next_look_only_if_no_dispatch_changed_it_since(
     """The scheduler decides on the game as it loaded it; an append since
     has scheduled the newer state itself, and that stands (no look lost to a
     removal, none put off by an older state's later deadline)."""
-    from service.dispatch import DUE_KEY
+    from service.dispatch import due_key
     from service.workers.scheduler import reschedule
 
     svc = app.extensions["tabletell"]
+    DUE_KEY = due_key("g")
     redis_client.zadd(DUE_KEY, {"g": 1000})
     assert reschedule(svc, "g", 1000.0, 5000) and redis_client.zscore(DUE_KEY, "g") == 5000
     redis_client.zadd(DUE_KEY, {"g": 2000})  # an append's dispatch, meanwhile
@@ -196,14 +197,14 @@ def test_an_append_writes_the_games_next_look_itself(app, http, clock, redis_cli
     """The due set's entry for a game is written by the append script with
     the events that make it true (one round trip a command, and of two
     processes appending one after the other the newer state's look stands)."""
-    from service.dispatch import DUE_KEY, next_look
+    from service.dispatch import due_key, next_look
 
     svc = app.extensions["tabletell"]
     game_id = new_game(http, 2, options={"turn_seconds": 30})
     # waiting for players: given up on after WAITING_GAME_TTL_SECONDS
-    assert redis_client.zscore(DUE_KEY, game_id) == clock() + svc.dispatcher.waiting_ttl_ms
+    assert redis_client.zscore(due_key(game_id), game_id) == clock() + svc.dispatcher.waiting_ttl_ms
     tokens = [http.post(f"/v1/games/{game_id}/seats", json={"name": n}).get_json()["token"] for n in "ab"]
-    assert redis_client.zscore(DUE_KEY, game_id) == clock() + 30_000  # the first turn's deadline
+    assert redis_client.zscore(due_key(game_id), game_id) == clock() + 30_000  # the first turn's deadline
     for _ in range(3):
         clock.advance(5)
         folded = svc.commands.load(game_id)
@@ -212,7 +213,7 @@ def test_an_append_writes_the_games_next_look_itself(app, http, clock, redis_cli
         assert command(http, game_id, tokens[seat], GAMES["color-doubt"].bots["random"](seen, random.Random(1))).status_code == 200
         after = svc.commands.load(game_id)
         look = next_look(pending_work(after, clock()), clock(), svc.dispatcher.grace_ms)
-        assert redis_client.zscore(DUE_KEY, game_id) == look >= clock() + 1000
+        assert redis_client.zscore(due_key(game_id), game_id) == look >= clock() + 1000
 
 
 def test_the_append_script_writes_a_due_entry_only_with_its_events(redis_client):
@@ -289,3 +290,54 @@ def test_timeouts_go_to_the_deadlines_queue_which_workers_take_first(app, http, 
     [job] = redis_client.lrange(f"rq:queue:{DEADLINES_QUEUE}", 0, -1)
     assert game_id in job.decode() and "timeout" in job.decode()
     assert redis_client.llen(f"rq:queue:{QUEUE}") == 0
+
+
+def test_the_due_sets_are_sharded_and_the_one_set_of_older_versions_is_emptied_into_them(app, http, clock, redis_client):
+    """No one key holds every game's next look (on a cluster the sets spread
+    over the shards); a game scheduled in the single set an older version
+    kept moves to its shard at its first look."""
+    from service.dispatch import DUE_KEYS, DUE_SHARDS, LEGACY_DUE_KEY, due_key
+    from service.workers import scheduler
+
+    assert len(set(DUE_KEYS)) == DUE_SHARDS
+    svc = app.extensions["tabletell"]
+    games = [new_game(http, 2, options={"turn_seconds": 5}) for _ in range(40)]
+    assert len({due_key(g) for g in games}) > DUE_SHARDS // 2  # spread
+    assert all(redis_client.zscore(due_key(g), g) is not None for g in games)
+    # a game an older version scheduled in the one set
+    old = games[0]
+    redis_client.zrem(due_key(old), old)
+    redis_client.zadd(LEGACY_DUE_KEY, {old: clock() - 1})
+    scheduler.tick(svc)
+    assert redis_client.zscore(LEGACY_DUE_KEY, old) is None
+    assert redis_client.zscore(due_key(old), old) == clock() + svc.dispatcher.waiting_ttl_ms  # its look, in its shard
+
+
+def test_the_queues_may_live_on_a_server_of_their_own(redis_client, clock, tmp_path):
+    """QUEUE_URL: the jobs and their marks go to that server, the games and
+    the due sets stay in the store."""
+    from service.app import create_app
+    from service.config import Config, connect
+    from service.dispatch import due_key
+    from service.embedded_redis import EmbeddedRedis
+    from tests.conftest import OPERATOR_TOKEN
+
+    with EmbeddedRedis(tmp_path / "queues", persistent=False) as queues:
+        queue_client = connect(queues.url)
+        app = create_app(
+            Config(operator_token=OPERATOR_TOKEN, rate_limits=False, queue_url=queues.url), client=redis_client, clock=clock
+        )
+        try:
+            http = app.test_client()
+            game_id = new_game(http, 2, bots=[{"seat": 0, "level": "random"}, {"seat": 1, "level": "random"}])
+            assert queue_client.llen("rq:queue:tabletell") == 1  # the first bot's move
+            assert redis_client.llen("rq:queue:tabletell") == 0
+            assert queue_client.keys("tabletell:dispatched:*") and not redis_client.keys("tabletell:dispatched:*")
+            assert redis_client.zscore(due_key(game_id), game_id) is not None
+            assert not queue_client.exists(f"game:{{{game_id}}}:events")
+            svc = app.extensions["tabletell"]
+            item = next(w for w in pending_work(svc.commands.load(game_id), clock()) if w.kind == "bot")
+            assert run_work(item.kind, game_id, item.version, item.seat, item.due, svc=svc).startswith("appended")
+        finally:
+            app.extensions["tabletell"].realtime.shutdown()
+            queue_client.close()

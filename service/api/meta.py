@@ -17,7 +17,7 @@ def metrics():
     """Prometheus metrics of every process of this server (the RQ worker's
     too, when it shares PROMETHEUS_MULTIPROC_DIR), and the queue figures,
     read from the store now."""
-    body, content_type = exposition(services().redis)
+    body, content_type = exposition(services().redis, services().queue_redis)
     return Response(body, content_type=content_type)
 
 

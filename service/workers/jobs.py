@@ -25,8 +25,16 @@ log = logging.getLogger("tabletell.worker")
 _services: dict[int, Services] = {}
 
 
+def use(services: Services) -> None:
+    """The services the jobs of this process run on (the worker's: its store
+    and its queues' server, which may be two)."""
+    _services[id(services.queue_redis)] = services
+
+
 def services() -> Services:
-    """One set of services per worker process, on the job's own connection."""
+    """The worker's services for the job's connection (a job run by a worker
+    that did not ``use`` any: services on that connection, store and queues
+    on one server)."""
     connection = get_current_job().connection
     key = id(connection)
     if key not in _services:

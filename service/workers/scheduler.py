@@ -3,7 +3,8 @@ the abandoning of a game left waiting for players past
 ``WAITING_GAME_TTL_SECONDS``), and any work a dead worker left undone once
 its grace period is over.
 
-Every worker runs one; they share ``DUE_KEY`` and the "dispatched" marks, so
+Every worker runs one; they share the due sets (``DUE_KEYS``, on the store)
+and the "dispatched" marks (on the queues' server), so
 two schedulers never queue the same fresh work twice, and when one worker
 dies the others carry on. Job ids and idempotency keys make a second run of
 the same work harmless anyway: it appends nothing twice.
@@ -14,14 +15,14 @@ import logging
 import threading
 
 from service.services import Services
-from service.dispatch import DISPATCHED, DUE_KEY, next_look
+from service.dispatch import DISPATCHED, DUE_KEYS, LEGACY_DUE_KEY, due_key, next_look
 from service.plan import pending_work
 
 log = logging.getLogger("tabletell.scheduler")
 
 TICK_SECONDS = 0.2
 
-# KEYS: the due set; ARGV: game id, the score the scheduler saw, the new
+# KEYS: a due set; ARGV: game id, the score the scheduler saw, the new
 # score ("" to remove). An append since (the API's dispatch) has set a score
 # of its own, for a newer state: it stands.
 RESCHEDULE_SCRIPT = """
@@ -32,11 +33,28 @@ return 1
 """
 
 
-def reschedule(svc: Services, game_id: str, seen: float, score: int | None) -> bool:
-    """Sets ``game_id``'s next look to ``score`` (None: none) if its score is
-    still ``seen``; False when a dispatch has changed it meanwhile."""
+def reschedule(svc: Services, game_id: str, seen: float, score: int | None, key: str | None = None) -> bool:
+    """Sets ``game_id``'s next look to ``score`` (None: none) in its due set
+    (``key``: the set it was found in) if its score is still ``seen``; False
+    when an append has changed it meanwhile. A game found in the set of
+    versions before the shards leaves it for its shard."""
+    key = key or due_key(game_id)
     script = svc.redis.register_script(RESCHEDULE_SCRIPT)
-    return bool(script(keys=[DUE_KEY], args=[game_id, repr(seen), "" if score is None else score]))
+    if key == LEGACY_DUE_KEY:
+        moved = bool(script(keys=[key], args=[game_id, repr(seen), ""]))
+        if moved and score is not None:
+            svc.redis.zadd(due_key(game_id), {game_id: score}, lt=True)  # unless an append set an earlier one
+        return moved
+    return bool(script(keys=[key], args=[game_id, repr(seen), "" if score is None else score]))
+
+
+def due_now(svc: Services, now: int, limit: int = 500) -> list[tuple[str, str, float]]:
+    """(due set, game id, score) of the games due by ``now``, from every set."""
+    found = []
+    for key in (*DUE_KEYS, LEGACY_DUE_KEY):
+        for raw, seen in svc.redis.zrangebyscore(key, "-inf", now, start=0, num=limit, withscores=True):
+            found.append((key, raw.decode() if isinstance(raw, bytes) else raw, seen))
+    return found
 
 
 def tick(svc: Services) -> int:
@@ -44,23 +62,22 @@ def tick(svc: Services) -> int:
     dispatcher = svc.dispatcher
     now = svc.clock()
     queued = 0
-    for raw, seen in svc.redis.zrangebyscore(DUE_KEY, "-inf", now, start=0, num=500, withscores=True):
-        game_id = raw.decode() if isinstance(raw, bytes) else raw
+    for key, game_id, seen in due_now(svc, now):
         folded = svc.projection.load(game_id)
         work = pending_work(folded, now, dispatcher.waiting_ttl_ms) if folded else []
         if not work:
-            reschedule(svc, game_id, seen, None)  # unless an append has scheduled it since
+            reschedule(svc, game_id, seen, None, key)  # unless an append has scheduled it since
             continue
         for item in work:
             if item.due > now:
                 continue
-            if svc.redis.set(DISPATCHED.format(item.job_id), 1, nx=True, px=dispatcher.grace_ms):
+            if dispatcher.queue_redis.set(DISPATCHED.format(item.job_id), 1, nx=True, px=dispatcher.grace_ms):
                 if item.kind == "bot":
                     log.warning("queuing again %s, not done within its grace", item.job_id)
                 dispatcher.enqueue(item)
                 queued += 1
         if svc.store.version(game_id) == folded.version:  # an append since would have set its own
-            reschedule(svc, game_id, seen, next_look(work, now, dispatcher.grace_ms))
+            reschedule(svc, game_id, seen, next_look(work, now, dispatcher.grace_ms), key)
     return queued
 
 
