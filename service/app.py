@@ -9,7 +9,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from service.commands import now_ms
-from service.config import Config, connect
+from service.config import Config, connect_queues, connect_store
 from service import ratelimits
 from service.problems import PROBLEM_JSON, Problem
 from service.services import Services
@@ -39,16 +39,18 @@ def create_app(
         # the stream caps) is the one the nearest trusted proxy forwarded
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=config.trusted_proxies, x_proto=config.trusted_proxies)
     if client is None:
-        client = connect(config.redis_url, config.redis_socket_timeout, config.redis_max_connections)
-    if queue_client is None and config.queue_url:
-        queue_client = connect(config.queue_url, config.redis_socket_timeout, config.redis_max_connections)
+        client = connect_store(config)
+    if queue_client is None:
+        queue_client = connect_queues(config, client)
     app.extensions["tabletell"] = Services(client, clock, config=config, queue_client=queue_client)
 
     from service.api import audit, games, meta, play, streams
     from service.logs import observe_requests
 
     observe_requests(app, access_log=config.access_log)  # X-Request-ID, request metrics, access log
-    ratelimits.install(app, config, client)  # after observe_requests: a 429 is logged and counted too
+    # after observe_requests: a 429 is logged and counted too; the counters on
+    # the queues' server (a plain one, which Flask-Limiter's storage needs)
+    ratelimits.install(app, config, queue_client)
 
     for module in (meta, games, play, streams, audit):
         app.register_blueprint(module.bp, url_prefix="/v1")

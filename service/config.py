@@ -20,6 +20,9 @@ class Config:
     # the workers' queues (RQ): a plain Redis/Valkey server of their own, or
     # None for the store's own server
     queue_url: str | None = None
+    # REDIS_URL names a node of a Redis/Valkey Cluster (REDIS_CLUSTER=1); the
+    # queues then need QUEUE_URL (RQ needs one plain server)
+    redis_cluster: bool = False
     # a command or a join is a few hundred bytes; anything near this is abuse
     max_body_bytes: int = 64 * 1024
     # seconds a store command may take before it fails (the RQ workers'
@@ -76,6 +79,7 @@ class Config:
         return cls(
             redis_url=os.environ.get("REDIS_URL", cls.redis_url),
             queue_url=os.environ.get("QUEUE_URL") or None,
+            redis_cluster=os.environ.get("REDIS_CLUSTER", "0") not in ("", "0", "off", "false"),
             max_body_bytes=_int("MAX_BODY_BYTES", cls.max_body_bytes),
             redis_max_connections=_int("REDIS_MAX_CONNECTIONS", cls.redis_max_connections),
             operator_token=os.environ.get("OPERATOR_TOKEN") or None,
@@ -136,3 +140,18 @@ def connect(
         retry=Retry(ExponentialBackoff(cap=0.2, base=0.02), retries=2),
     )
     return redis.Redis(connection_pool=pool)
+
+
+def connect_store(config: Config) -> redis.Redis:
+    """The store's client as ``config`` says (one server or a cluster)."""
+    return connect(config.redis_url, config.redis_socket_timeout, config.redis_max_connections, cluster=config.redis_cluster)
+
+
+def connect_queues(config: Config, store: redis.Redis) -> redis.Redis:
+    """The queues' server: ``QUEUE_URL``'s, else the store's own (which a
+    cluster cannot be: RQ needs one plain server)."""
+    if config.queue_url:
+        return connect(config.queue_url, config.redis_socket_timeout, config.redis_max_connections)
+    if config.redis_cluster:
+        raise SystemExit("REDIS_CLUSTER=1 needs QUEUE_URL: the workers' queues (RQ) need one plain Redis/Valkey server")
+    return store

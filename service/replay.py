@@ -98,7 +98,7 @@ def run_verify(target: str, client_url: str, api: str | None = None) -> int:
         if path.suffix == ".ndjson" or path.exists():
             audit = verify(read_file(path))
         else:
-            client = connect(client_url)
+            client = connect(client_url, cluster=Config.from_env().redis_cluster)
             store = EventStore(client)
             envelopes = store.read(target)
             if not envelopes:
@@ -123,7 +123,7 @@ def run_verify(target: str, client_url: str, api: str | None = None) -> int:
 
 
 def run_reindex(client_url: str) -> int:
-    client = connect(client_url)
+    client = connect(client_url, cluster=Config.from_env().redis_cluster)
     store, index = EventStore(client), GameIndex(client)
     waiting_ttl_ms = Config.from_env().waiting_game_ttl_seconds * 1000
     games = scheduled = 0

@@ -13,7 +13,7 @@ import os
 from rq import SimpleWorker
 
 from service import logs
-from service.config import connect
+from service.config import Config, connect, connect_queues
 from service.services import Services
 from service import dispatch
 from service.workers import jobs, scheduler
@@ -40,9 +40,9 @@ def main() -> None:
     log.info("worker started: queues %s, grace %.1f s", ", ".join(QUEUES), args.grace)  # never the URL: it may hold a password
     # the store (REDIS_URL), and the queues' own server (QUEUE_URL) if there
     # is one: RQ works on that connection
-    store = connect(args.url)
-    queue_url = os.environ.get("QUEUE_URL")
-    connection = connect(queue_url) if queue_url else store
+    config = Config.from_env()
+    store = connect(args.url, cluster=config.redis_cluster)
+    connection = connect_queues(config, store)
     services = Services(store, grace_ms=int(args.grace * 1000), queue_client=connection)
     jobs.use(services)  # the jobs this process runs share it
     scheduler.start(services)

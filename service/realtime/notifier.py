@@ -98,11 +98,12 @@ class Ticket:
     version that read finds may then be trusted as known (every later append
     will be announced), unless the connection broke in between."""
 
-    __slots__ = ("channel", "epoch")
+    __slots__ = ("channel", "epoch", "notifier")
 
-    def __init__(self, channel: _Channel, epoch: int):
+    def __init__(self, channel: _Channel, epoch: int, notifier: "Notifier"):
         self.channel = channel
         self.epoch = epoch
+        self.notifier = notifier  # the one whose connection subscribed
 
 
 class Notifier:
@@ -124,6 +125,7 @@ class Notifier:
         self._pubsub = self._client.pubsub()
         self._started = False
         self._epoch = 0  # counts broken connections: announcements may have been lost
+        self.on_broken = None  # told when the connection breaks (ClusterNotifier)
 
     # -- reading without asking the store ------------------------------------
 
@@ -152,7 +154,7 @@ class Notifier:
                 channel.idle_since = time.monotonic()
             if not channel.confirmed.is_set() or channel.epoch != self._epoch:
                 return 0, None
-            ticket = Ticket(channel, self._epoch)
+            ticket = Ticket(channel, self._epoch, self)
             if channel.known and now - channel.read_at <= fresh_ms:
                 return channel.known, ticket
             return 0, ticket
@@ -262,6 +264,8 @@ class Notifier:
                     self._epoch += 1  # nothing known holds until subscribed again
                     for channel in self._channels.values():
                         channel.known = 0
+                if self.on_broken is not None:
+                    self.on_broken(self)
                 # redis-py reconnects and subscribes again on the next read
                 log.warning("notifications interrupted (%s); reconnecting in %.2fs", error, backoff)
                 time.sleep(backoff)
@@ -337,3 +341,70 @@ class Notifier:
         if channel is not None:
             self._games.pop(channel.name.encode(), None)
             WATCHED_GAMES.dec()
+
+
+class ClusterNotifier:
+    """The notifier of a process whose store is a cluster
+    (``REDIS_CLUSTER=1``): a game's channel is a shard channel, served by
+    the primary that holds the game's slot, so there is one ``Notifier`` (one
+    subscription connection) per primary, and each game goes to its own. The
+    interface is ``Notifier``'s.
+
+    A primary that fails breaks its connection: its notifier counts a new
+    epoch (nothing known is trusted), and its waiters are woken to read the
+    store, which the cluster client reaches on the promoted replica; the next
+    watch of a game goes to whichever primary holds its slot then."""
+
+    def __init__(self, client, **settings):
+        self.cluster = client  # redis.cluster.RedisCluster
+        self.settings = settings
+        self._lock = threading.Lock()
+        self._nodes: dict[str, Notifier] = {}  # "host:port" -> its notifier
+        self.closed = False
+
+    def _for(self, game_id: str) -> Notifier:
+        node = self.cluster.get_node_from_key(versions_channel(game_id))
+        with self._lock:
+            notifier = self._nodes.get(node.name)
+            if notifier is None:
+                notifier = Notifier(self.cluster.get_redis_connection(node), **self.settings)
+                notifier.on_broken = self._broken
+                self._nodes[node.name] = notifier
+            return notifier
+
+    def _broken(self, notifier: Notifier) -> None:
+        """``notifier``'s primary went away: its waiters read the store again
+        (and, should its slots have moved, watch anew on the next wait)."""
+        with notifier._lock:
+            watches = [w for c in notifier._channels.values() for w in c.watches]
+        for watch in watches:
+            watch.wake()
+
+    def hint(self, game_id: str, now: int, fresh_ms: int) -> tuple[int, Ticket | None]:
+        return self._for(game_id).hint(game_id, now, fresh_ms)
+
+    def read(self, ticket: Ticket | None, version: int, now: int) -> None:
+        if ticket is not None:
+            ticket.notifier.read(ticket, version, now)
+
+    def distrust(self, game_id: str) -> None:
+        self._for(game_id).distrust(game_id)
+
+    def watch(self, game_id: str) -> Watch:
+        return self._for(game_id).watch(game_id)
+
+    def counts(self) -> tuple[int, int]:
+        with self._lock:
+            notifiers = list(self._nodes.values())
+        waiting, games = 0, 0
+        for notifier in notifiers:
+            w, g = notifier.counts()
+            waiting, games = waiting + w, games + g
+        return waiting, games
+
+    def shutdown(self) -> None:
+        self.closed = True
+        with self._lock:
+            notifiers = list(self._nodes.values())
+        for notifier in notifiers:
+            notifier.shutdown()

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 import redis
+from redis.cluster import RedisCluster
 from flask import json
 
 from games import table as tables
@@ -37,7 +38,7 @@ from projections.views import stream_messages
 from service.metrics import OPEN_STREAMS
 from service.realtime.client import watch_client
 from service.realtime.limits import Lease, StreamLimits
-from service.realtime.notifier import Notifier, Watch
+from service.realtime.notifier import ClusterNotifier, Notifier, Watch
 
 log = logging.getLogger("tabletell.streams")
 
@@ -100,7 +101,10 @@ class Realtime:
     @property
     def notifier(self) -> Notifier:
         if self._notifier is None:  # only processes that serve waiters subscribe
-            self._notifier = Notifier(self.svc.redis, clock=self.svc.clock)
+            if isinstance(self.svc.redis, RedisCluster):
+                self._notifier = ClusterNotifier(self.svc.redis, clock=self.svc.clock)
+            else:
+                self._notifier = Notifier(self.svc.redis, clock=self.svc.clock)
         return self._notifier
 
     def shutdown(self) -> None:
