@@ -199,8 +199,9 @@ class EventStore:
         if self.durability == "os":
             outcome, value = self._append(**keys_args)
         else:
-            # the wait must follow the write on the same connection: one pipeline
-            with self.redis.pipeline(transaction=False) as pipe:
+            # the wait must follow the write on the same connection: one
+            # pipeline, on a cluster to the primary that holds the game
+            with self._primary_of(game_id).pipeline(transaction=False) as pipe:
                 self._append(**keys_args, client=pipe)
                 if self.durability == "fsync":
                     pipe.execute_command("WAITAOF", 1, 0, self.durability_timeout_ms)
@@ -227,20 +228,35 @@ class EventStore:
                 self.redis.zadd(due.key, {due.member: due.score})
         return Appended(first, last, False, record, durable)
 
+    def _primary_of(self, game_id: str) -> redis.Redis:
+        """The client of the server that holds ``game_id``: the store's own,
+        or on a cluster the game's primary as the slot map says now (a
+        failover since shows as a connection error or MOVED: 503, and the
+        cluster client learns the new map)."""
+        if not self.cluster:
+            return self.redis
+        node = self.redis.get_node_from_key(stream_key(game_id))
+        return self.redis.get_redis_connection(node)
+
     def durability_unmet(self) -> str | None:
         """Why the store cannot confirm appends as ``durability`` asks (no
         append-only file, no replica connected), or None."""
+        # on a cluster every primary answers for itself
+        primaries = {"target_nodes": RedisCluster.PRIMARIES} if self.cluster else {}
         if self.durability == "fsync":
             try:
-                value = next(iter(self.redis.config_get("appendonly").values()), b"")
+                answers = self.redis.config_get("appendonly", **primaries)
             except redis.ResponseError:  # CONFIG is off on some managed stores: WAITAOF will tell
                 return None
-            if (value.decode() if isinstance(value, bytes) else value) != "yes":
-                return "DURABILITY=fsync needs a store with its append-only file on (appendonly yes)"
+            for answer in answers.values() if self.cluster else [answers]:
+                value = next(iter(answer.values()), b"")
+                if (value.decode() if isinstance(value, bytes) else value) != "yes":
+                    return "DURABILITY=fsync needs a store with its append-only file on (appendonly yes)"
         elif self.durability == "replica":
-            info = self.redis.info("replication")
-            if int(info.get("connected_slaves", 0)) < 1:
-                return "DURABILITY=replica needs a replica connected to the store"
+            infos = self.redis.info("replication", **primaries)
+            for info in infos.values() if self.cluster else [infos]:
+                if int(info.get("connected_slaves", 0)) < 1:
+                    return "DURABILITY=replica needs a replica connected to the store (to every primary of a cluster)"
         return None
 
     def prior_answer(self, game_id: str, idempotency: Idempotency) -> dict | None:

@@ -84,6 +84,12 @@ def _register_errors(app: Flask) -> None:
 
     @app.errorhandler(redis.ConnectionError)
     @app.errorhandler(redis.TimeoutError)
+    # a cluster in a failover: a primary gone, its slots not yet taken over
+    # (the cluster client learns the new map by itself)
+    @app.errorhandler(redis.exceptions.ClusterError)
+    @app.errorhandler(redis.exceptions.TryAgainError)
+    @app.errorhandler(redis.exceptions.AskError)
+    @app.errorhandler(redis.exceptions.SlotNotCoveredError)
     def store_down(error: Exception) -> Response:
         log.warning("event store unreachable: %s", error)
         return Problem(503, "store_unavailable", "The event store is unreachable; try again shortly.").response()

@@ -118,6 +118,9 @@ class EmbeddedCluster:
                     if "cluster_state:ok" not in info:
                         return False
                     roles = client.execute_command("CLUSTER", "NODES")
+                    replication = client.info("replication")
+                    if replication.get("role") == "slave" and replication.get("master_link_status") != "up":
+                        return False  # still syncing: a WAIT on its primary would not count it yet
             except redis.RedisError:
                 return False
         roles = roles.decode() if isinstance(roles, bytes) else roles
@@ -137,6 +140,16 @@ class EmbeddedCluster:
                     port = primary[1]
                     return next(node for node in self.nodes if node.port == port)
         raise RuntimeError(f"no node serves {key}")
+
+    def slots_of(self, node: EmbeddedRedis) -> set[int]:
+        """The slots ``node`` serves as a primary now."""
+        with redis.Redis(port=node.port) as client:
+            return {
+                slot
+                for start, end, primary, *_ in client.execute_command("CLUSTER", "SLOTS")
+                if primary[1] == node.port
+                for slot in range(start, end + 1)
+            }
 
     def stop(self) -> None:
         for node in self.nodes:

@@ -132,3 +132,116 @@ def test_connect_gives_the_cluster_client_for_a_cluster(cluster_server):
         assert isinstance(client, RedisCluster) and client.ping()
     finally:
         client.close()
+
+
+def test_a_primary_killed_under_load_fails_over_and_no_acknowledged_command_is_lost(redis_client, tmp_path):
+    """DURABILITY=replica: an append is acknowledged once a replica has it.
+    Under a steady load of commands (clients playing game after game) one
+    primary is SIGKILLed; its replica takes over; meanwhile the API answers
+    503 problem+json, then recovers by itself; every acknowledged command is
+    in the log and every game verifies."""
+    import random
+    import uuid
+    from concurrent.futures import ThreadPoolExecutor
+
+    from events.store import stream_key
+    from service.embedded_cluster import EmbeddedCluster
+
+    with EmbeddedCluster(tmp_path / "cluster") as cluster:
+        client = connect(cluster.url, cluster=True)
+        app = create_app(
+            Config(rate_limits=False, redis_cluster=True, durability="replica", durability_timeout_ms=1000),
+            client=client,
+            queue_client=redis_client,
+        )
+        victim = cluster.nodes[0]  # a primary: valkey-cli makes the first nodes primaries
+        victim_slots = cluster.slots_of(victim)
+        assert victim_slots
+        acknowledged: list[tuple[str, int, str, float]] = []  # game, version, key, when
+        refused: list[dict] = []
+        games: list[str] = []
+        stop = time.monotonic() + 14
+        killed_at: list[float] = []
+
+        def answered(call):
+            """A client's call, again until it is not a 503 (each 503 a
+            problem+json, recorded)."""
+            while True:
+                response = call()
+                if response.status_code != 503:
+                    return response
+                assert response.headers["Content-Type"] == "application/problem+json"
+                refused.append(response.get_json())
+                time.sleep(0.2)
+
+        def join(http, game_id):
+            """A seat's token: a 503 not_durable carries it (the seat is
+            taken); after a lost answer the seat may be gone (None)."""
+            while True:
+                response = http.post(f"/v1/games/{game_id}/seats", json={"name": "p"})
+                body = response.get_json()
+                if response.status_code == 201:
+                    return body["token"]
+                if response.status_code != 503:
+                    return None
+                refused.append(body)
+                if "token" in body:
+                    return body["token"]
+                time.sleep(0.2)
+
+        def play(n):
+            http = app.test_client()
+            rng = random.Random(n)
+            while time.monotonic() < stop:
+                created = answered(lambda: http.post("/v1/games", json={"type": "color-doubt", "seats": 2}))
+                assert created.status_code == 201, created.get_json()
+                game_id = created.get_json()["game_id"]
+                games.append(game_id)
+                tokens = [join(http, game_id) for _ in range(2)]
+                if None in tokens:
+                    continue  # a join the store took before its answer was lost: the next game
+                while time.monotonic() < stop:
+                    state = answered(lambda: http.get(f"/v1/games/{game_id}/view", headers=auth(tokens[0]))).get_json()
+                    if state["status"] != "active":
+                        break
+                    seat = state["to_act"][0]
+                    mine = answered(lambda: http.get(f"/v1/games/{game_id}/view", headers=auth(tokens[seat]))).get_json()
+                    body = GAMES["color-doubt"].bots["random"](mine, rng)
+                    key = uuid.uuid4().hex  # the client retries with its key until it has an answer
+                    response = answered(lambda: command(http, game_id, tokens[seat], body, **{"Idempotency-Key": key}))
+                    if response.status_code == 200:
+                        acknowledged.append((game_id, response.get_json()["version"], key, time.monotonic()))
+                    else:
+                        assert response.status_code in (409, 422), response.get_json()  # moved on meanwhile
+
+        def kill_then_rejoin():
+            time.sleep(3)
+            victim.process.kill()  # SIGKILL: no goodbye to the cluster
+            victim.process.wait()
+            killed_at.append(time.monotonic())
+            time.sleep(5)  # its replica is promoted meanwhile
+            victim.start()  # back, as a replica of the new primary: WAIT 1 holds there again
+            cluster.wait_healthy(30)
+
+        try:
+            with ThreadPoolExecutor(5) as pool:
+                rejoin = pool.submit(kill_then_rejoin)
+                list(pool.map(play, range(4)))
+                rejoin.result()
+            assert killed_at and refused, "the failover went unseen"
+            assert {r["code"] for r in refused} <= {"store_unavailable", "not_durable"}
+            # recovered by itself: commands acknowledged after the failover on the failed primary's slots
+            on_victim = {g for g in games if client.keyslot(stream_key(g)) in victim_slots}
+            assert any(game in on_victim and when > killed_at[0] for game, _, _, when in acknowledged)
+            store = EventStore(client)
+            for game_id in games:
+                envelopes = store.read(game_id)
+                audit = verify(envelopes, game_id)
+                assert audit.ok, audit.problems
+                logged = {e.command_id: e.version for e in envelopes if e.command is not None}
+                for acked, version, key, _ in acknowledged:
+                    if acked == game_id:
+                        assert logged.get(key, version + 1) <= version, (game_id, key, version)
+        finally:
+            app.extensions["tabletell"].realtime.shutdown()
+            client.close()

@@ -106,6 +106,16 @@ class Ticket:
         self.notifier = notifier  # the one whose connection subscribed
 
 
+class _OneChannelACommand(redis.client.PubSub):
+    """redis-py's pub/sub, subscribing again after a reconnection one shard
+    channel a command: on a cluster an SSUBSCRIBE may name channels of one
+    slot only, and a primary holds the games of many slots."""
+
+    def _resubscribe_shard_channels(self) -> None:
+        for name in list(self.shard_channels):
+            self.ssubscribe(name.decode() if isinstance(name, bytes) else name)
+
+
 class Notifier:
     def __init__(
         self, client: redis.Redis, linger_seconds: float = 30.0, confirm_seconds: float = 5.0, clock=lambda: int(time.time() * 1000)
@@ -122,7 +132,7 @@ class Notifier:
         self._lock = threading.Lock()
         self._channels: dict[str, _Channel] = {}  # game id -> channel
         self._games: dict[bytes, str] = {}  # channel name -> game id
-        self._pubsub = self._client.pubsub()
+        self._pubsub = _OneChannelACommand(self._client.connection_pool)
         self._started = False
         self._epoch = 0  # counts broken connections: announcements may have been lost
         self.on_broken = None  # told when the connection breaks (ClusterNotifier)
@@ -328,7 +338,8 @@ class Notifier:
                     self._forget(game_id)
                 if names:
                     try:
-                        self._pubsub.sunsubscribe(*names)
+                        for name in names:  # one a command: on a cluster each is of its own slot
+                            self._pubsub.sunsubscribe(name)
                     except Exception as error:
                         # the connection is down: keep redis-py from
                         # subscribing to them again when it reconnects
