@@ -99,6 +99,10 @@ def main() -> None:
     if durability:
         for name, row in durability.items():
             add(f"commands with DURABILITY={name}", f"{row['per_second']:,.0f}/s", row["ratio"])
+    cluster = run("cluster.py", *(["--seconds", "2"] if quick else []))
+    if cluster:
+        for name, row in cluster.items():
+            add(f"commands on {'one server' if name == 'server' else 'the local ' + name} (p99 {row['p99_ms']:.1f} ms)", f"{row['per_second']:,.0f}/s", row["ratio"])
     growth = run("growth.py", *(["--lengths", "100,1000", "--seconds", "0.3"] if quick else []))
     if growth:
         loads = growth["growth"]

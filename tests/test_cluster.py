@@ -245,3 +245,52 @@ def test_a_primary_killed_under_load_fails_over_and_no_acknowledged_command_is_l
         finally:
             app.extensions["tabletell"].realtime.shutdown()
             client.close()
+
+
+def test_a_primary_let_go_or_a_slot_moved_ends_the_waits_and_the_next_watch_subscribes_anew(cluster_client):
+    """A failed primary's notifier is let go: its waits end (clients resume)
+    and the next watch of its games subscribes again; a channel the server
+    drops (its slot moved) ends its waits too."""
+    from service.realtime.notifier import ClusterNotifier
+
+    router = ClusterNotifier(cluster_client)
+    try:
+        watch = router.watch("a" * 32)
+        assert not watch.ended
+        router._broken(watch.notifier)
+        assert watch.ended
+        again = router.watch("a" * 32)
+        assert again.notifier is not watch.notifier and not again.ended
+        name = again.channel.name.encode()
+        again.notifier._on_message({"type": "sunsubscribe", "channel": name, "data": 0})
+        assert again.ended and router.counts() == (0, 0)
+        third = router.watch("a" * 32)  # subscribed anew on the slot's primary
+        assert not third.ended and router.counts() == (1, 1)
+    finally:
+        router.shutdown()
+
+
+def test_the_compose_cluster_profile_runs_the_same_topology():
+    """docker compose --profile cluster up (no Docker engine here: checked
+    as written): six cluster nodes, the slots assigned with a replica each,
+    a queue server, two APIs and two workers with the settings the service
+    reads."""
+    from pathlib import Path
+
+    import yaml
+
+    services = yaml.safe_load((Path(__file__).parent.parent / "docker-compose.yml").read_text())["services"]
+    nodes = [s for name, s in services.items() if name.startswith("node-")]
+    assert len(nodes) == 6 and all("--cluster-enabled" in n["command"] and n["profiles"] == ["cluster"] for n in nodes)
+    assert "--cluster-replicas 1" in services["cluster-init"]["command"][0]
+    apps = [services["api-1"], services["api-2"], services["cluster-worker"]]
+    for app in apps:
+        env = app["environment"]
+        assert env["REDIS_CLUSTER"] == "1" and env["QUEUE_URL"].startswith("redis://queues:")
+        assert env["REDIS_URL"].startswith("redis://node-")
+        assert app["depends_on"]["cluster-init"]["condition"] == "service_completed_successfully"
+    assert services["cluster-worker"]["deploy"]["replicas"] == 2
+    import inspect  # the settings named above are the ones Config reads
+
+    source = inspect.getsource(Config.from_env)
+    assert '"REDIS_CLUSTER"' in source and '"QUEUE_URL"' in source

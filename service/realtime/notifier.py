@@ -50,8 +50,11 @@ class Watch:
 
     @property
     def ended(self) -> bool:
-        """Stop waiting: the client is gone or the process is shutting down."""
-        return self.gone or self.notifier.closed
+        """Stop waiting: the client is gone, the process is shutting down,
+        or the subscription is gone for good (on a cluster: the game's slot
+        moved, or its primary failed): a long poll answers, a stream ends and
+        its client resumes with ``Last-Event-ID``, watching anew."""
+        return self.gone or self.notifier.closed or self.channel.dropped
 
     def wake(self) -> None:
         self._event.set()
@@ -77,10 +80,11 @@ class Watch:
 
 
 class _Channel:
-    __slots__ = ("name", "confirmed", "watches", "idle_since", "version", "epoch", "known", "read_at")
+    __slots__ = ("name", "confirmed", "watches", "idle_since", "version", "epoch", "known", "read_at", "dropped")
 
     def __init__(self, name: str):
         self.name = name
+        self.dropped = False  # the server ended the subscription (a slot moved)
         self.confirmed = threading.Event()
         self.watches: set[Watch] = set()
         self.idle_since: float | None = None
@@ -309,6 +313,12 @@ class Notifier:
                         channel.read_at = self.clock()
                     else:
                         channel.known = 0  # a version again: the log was rewritten
+            elif kind == "sunsubscribe":
+                # not asked for (those channels are forgotten first): the
+                # server dropped it, as a cluster does when the game's slot
+                # moves to another primary
+                channel.dropped = True
+                self._forget(game_id)
             elif kind == "ssubscribe":
                 channel.epoch = self._epoch  # reads from now on may be trusted
                 if not channel.confirmed.is_set():
@@ -361,10 +371,11 @@ class ClusterNotifier:
     subscription connection) per primary, and each game goes to its own. The
     interface is ``Notifier``'s.
 
-    A primary that fails breaks its connection: its notifier counts a new
-    epoch (nothing known is trusted), and its waiters are woken to read the
-    store, which the cluster client reaches on the promoted replica; the next
-    watch of a game goes to whichever primary holds its slot then."""
+    A primary whose connection breaks (it failed) is let go with its
+    notifier: its waits end (long polls answer, streams end and their clients
+    resume with ``Last-Event-ID``), and the next watch of a game goes to
+    whichever primary holds its slot then. A channel the server drops (its
+    slot moved) ends its waits the same way."""
 
     def __init__(self, client, **settings):
         self.cluster = client  # redis.cluster.RedisCluster
@@ -384,12 +395,15 @@ class ClusterNotifier:
             return notifier
 
     def _broken(self, notifier: Notifier) -> None:
-        """``notifier``'s primary went away: its waiters read the store again
-        (and, should its slots have moved, watch anew on the next wait)."""
-        with notifier._lock:
-            watches = [w for c in notifier._channels.values() for w in c.watches]
-        for watch in watches:
-            watch.wake()
+        """``notifier``'s primary went away (failed, or a blip): it is let go,
+        which ends its waits (a long poll answers, a stream ends and its
+        client resumes), and the next watch of each of its games subscribes
+        on whichever primary holds the game's slot then."""
+        with self._lock:
+            for name, held in list(self._nodes.items()):
+                if held is notifier:
+                    del self._nodes[name]
+        notifier.shutdown()
 
     def hint(self, game_id: str, now: int, fresh_ms: int) -> tuple[int, Ticket | None]:
         return self._for(game_id).hint(game_id, now, fresh_ms)
