@@ -118,6 +118,10 @@ def test_two_apis_and_two_workers_on_the_cluster_play_every_game_to_its_end(
             audit = verify(store.read(game_id), game_id)
             assert audit.ok, audit.problems
         assert redis_client.llen("rq:queue:tabletell") == 0  # the queues were on the plain server
+        with urllib.request.urlopen(apis[0].url + "/metrics", timeout=10) as response:
+            text = response.read().decode()
+        # the figures read from the cluster (the due sets) and the queue server at scrape time
+        assert "\ntabletell_due_games " in text and 'tabletell_queue_depth{queue="tabletell-deadlines"}' in text
     finally:
         workers.stop_all()
         for api in apis:

@@ -1,14 +1,17 @@
-"""Many writers at one version, against the real server: exactly one wins."""
+"""Many writers at one version, against a real server and a real cluster:
+exactly one wins."""
 from __future__ import annotations
 
 import json
 from concurrent.futures import ThreadPoolExecutor
 from threading import Barrier
 
+import pytest
 import redis
 
 from events.store import stream_key
 from service.app import create_app
+from service.config import Config, connect
 from tests.api_helpers import auth, seated_game, view
 
 WRITERS = 12
@@ -30,12 +33,27 @@ def race(apps, requests):
         return list(pool.map(send, range(len(requests))))
 
 
-def make_apps(redis_server, clock, count=4):
-    return [create_app(client=redis.Redis.from_url(redis_server.url), clock=clock) for _ in range(count)]
+@pytest.fixture(params=["server", "cluster"])
+def stack(request, clock):
+    """Four apps (four "processes", each with its own caches) on one server,
+    then on a cluster: (apps, a test client, the store's client)."""
+    if request.param == "server":
+        url = request.getfixturevalue("redis_server").url
+        client = request.getfixturevalue("redis_client")
+        apps = [create_app(client=redis.Redis.from_url(url), clock=clock) for _ in range(4)]
+    else:
+        url = request.getfixturevalue("cluster_server").url
+        client = request.getfixturevalue("cluster_client")
+        queues = request.getfixturevalue("redis_client")
+        config = Config(rate_limits=False, redis_cluster=True, redis_url=url)
+        apps = [create_app(config, client=connect(url, cluster=True), clock=clock, queue_client=queues) for _ in range(4)]
+    yield apps, apps[0].test_client(), client
+    for app in apps:
+        app.extensions["tabletell"].realtime.shutdown()
 
 
-def test_writers_at_one_version_exactly_one_is_appended(redis_server, redis_client, clock, http):
-    apps = make_apps(redis_server, clock)
+def test_writers_at_one_version_exactly_one_is_appended(stack):
+    apps, http, client = stack
     game_id, tokens = seated_game(http, 3)
     for _round in range(5):
         seat = view(http, game_id, tokens[0])["to_act"][0]
@@ -55,12 +73,12 @@ def test_writers_at_one_version_exactly_one_is_appended(redis_server, redis_clie
         assert statuses == [200] + [409] * (WRITERS - 1), answers
         assert view(http, game_id, tokens[0])["version"] == version + 1
 
-    versions = [json.loads(fields[b"e"])["version"] for _, fields in redis_client.xrange(stream_key(game_id))]
+    versions = [json.loads(fields[b"e"])["version"] for _, fields in client.xrange(stream_key(game_id))]
     assert versions == list(range(1, len(versions) + 1))  # no gaps, no duplicates
 
 
-def test_writers_without_if_match_are_decided_again_on_the_newer_state(redis_server, clock, http):
-    apps = make_apps(redis_server, clock)
+def test_writers_without_if_match_are_decided_again_on_the_newer_state(stack):
+    apps, http, _client = stack
     game_id, tokens = seated_game(http, 3)
     seat = view(http, game_id, tokens[0])["to_act"][0]
     hand = [card["id"] for card in view(http, game_id, tokens[seat])["hand"]]
@@ -75,8 +93,8 @@ def test_writers_without_if_match_are_decided_again_on_the_newer_state(redis_ser
     assert view(http, game_id, tokens[0])["version"] == before + 1
 
 
-def test_retries_with_one_key_return_the_first_answer_and_append_once(redis_server, clock, http):
-    apps = make_apps(redis_server, clock)
+def test_retries_with_one_key_return_the_first_answer_and_append_once(stack):
+    apps, http, _client = stack
     game_id, tokens = seated_game(http, 3)
     seat = view(http, game_id, tokens[0])["to_act"][0]
     me = view(http, game_id, tokens[seat])

@@ -151,3 +151,25 @@ def test_the_due_sets_spread_over_the_clusters_primaries(cluster_server):
     from service.dispatch import DUE_KEYS
 
     assert len({cluster_server.primary_of(key).port for key in DUE_KEYS}) == 3
+
+
+
+def test_replay_verify_checks_a_game_stored_on_the_cluster(cluster_server, cluster_client, redis_client, monkeypatch, capsys):
+    """The operators' verify (the log, the index, each seat's view) reads a
+    cluster with REDIS_CLUSTER=1."""
+    from service import replay
+    from service.app import create_app
+    from service.config import Config
+
+    config = Config(rate_limits=False, redis_cluster=True, redis_url=cluster_server.url)
+    app = create_app(config, client=cluster_client, queue_client=redis_client)
+    try:
+        http = app.test_client()
+        game_id = http.post("/v1/games", json={"type": "color-doubt", "seats": 2}).get_json()["game_id"]
+        for name in "ab":
+            assert http.post(f"/v1/games/{game_id}/seats", json={"name": name}).status_code == 201
+    finally:
+        app.extensions["tabletell"].realtime.shutdown()
+    monkeypatch.setenv("REDIS_CLUSTER", "1")
+    assert replay.main(["verify", game_id, "--url", cluster_server.url]) == 0
+    assert f"verify {game_id}: OK" in capsys.readouterr().out
