@@ -18,27 +18,16 @@ import argparse
 import json
 import sys
 import tempfile
-import threading
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.durability import player  # noqa: E402
+from bench.durability import players  # noqa: E402
 from service.config import Config, connect  # noqa: E402
 from service.embedded_cluster import EmbeddedCluster  # noqa: E402
 from service.embedded_redis import EmbeddedRedis  # noqa: E402
 from service.services import Services  # noqa: E402
-
-
-def run(svc: Services, clients: int, seconds: float) -> list[float]:
-    latencies: list[float] = []
-    threads = [threading.Thread(target=player, args=(svc, seconds, n, latencies)) for n in range(clients)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return latencies
 
 
 def main() -> None:
@@ -65,7 +54,7 @@ def main() -> None:
         latencies: dict[str, list[float]] = {name: [] for name in setups}
         for _ in range(args.rounds):
             for name, svc in setups.items():
-                latencies[name] += run(svc, args.clients, args.seconds / args.rounds)
+                latencies[name] += players(svc, args.clients, args.seconds / args.rounds)
         for svc in setups.values():
             svc.realtime.shutdown()
     figures = {}

@@ -53,17 +53,23 @@ def player(svc: Services, seconds: float, seed: int, latencies: list[float]) -> 
             latencies.append(time.perf_counter() - started)
 
 
-def phase(url: str, durability: str, clients: int, seconds: float) -> tuple[float, float, float]:
-    config = Config(redis_url=url, durability=durability)
-    svc = Services(connect(url), config=config)
-    reason = svc.store.durability_unmet()
-    assert reason is None, reason
+def players(svc: Services, clients: int, seconds: float) -> list[float]:
+    """``clients`` threads playing for ``seconds``: every command's latency."""
     latencies: list[float] = []
     threads = [threading.Thread(target=player, args=(svc, seconds, n, latencies)) for n in range(clients)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
+    return latencies
+
+
+def phase(url: str, durability: str, clients: int, seconds: float) -> tuple[float, float, float]:
+    config = Config(redis_url=url, durability=durability)
+    svc = Services(connect(url), config=config)
+    reason = svc.store.durability_unmet()
+    assert reason is None, reason
+    latencies = players(svc, clients, seconds)
     svc.realtime.shutdown()
     ordered = sorted(latencies)
     p99 = ordered[int(len(ordered) * 0.99)]
