@@ -21,6 +21,7 @@ import tempfile
 import time
 
 from service import logs
+from service.config import Config
 from service.embedded_redis import EmbeddedRedis, _die_with_parent
 
 log = logging.getLogger("tabletell.run")
@@ -214,6 +215,12 @@ def main() -> int:
     own_metrics = not env.get("PROMETHEUS_MULTIPROC_DIR")
     env["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir(env)
     store_part = None
+    config = Config.from_env()
+    if config.redis_cluster and not (env.get("REDIS_URL") and config.queue_url):
+        raise SystemExit(
+            "REDIS_CLUSTER=1 runs against your cluster: set REDIS_URL to any of its nodes and QUEUE_URL to a plain "
+            "Redis/Valkey server for the queues (make run starts no cluster)"
+        )
     if not env.get("REDIS_URL"):
         store = EmbeddedRedis(
             data_dir,

@@ -136,3 +136,21 @@ def test_a_part_that_fails_to_start_is_tried_again_later():
     assert len(attempts) == 2 and part.restart_at == 11.5
     part.watch(11.5)
     assert len(attempts) == 3 and part.restart_at is None and part.restarts == 2
+
+
+def test_make_run_with_a_cluster_needs_its_address_and_a_queue_server(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "QUEUE_URL")}
+    result = subprocess.run(
+        [sys.executable, "-m", "service.run"],
+        env={**env, "REDIS_CLUSTER": "1", "DATA_DIR": str(tmp_path), "PORT": "0"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode != 0
+    assert "REDIS_URL" in result.stderr and "QUEUE_URL" in result.stderr
+    assert not (tmp_path / "appendonlydir").exists()  # no private store was started
