@@ -201,15 +201,7 @@ class EventStore:
         else:
             # the wait must follow the write on the same connection: one
             # pipeline, on a cluster to the primary that holds the game
-            with self._primary_of(game_id).pipeline(transaction=False) as pipe:
-                self._append(**keys_args, client=pipe)
-                if self.durability == "fsync":
-                    pipe.execute_command("WAITAOF", 1, 0, self.durability_timeout_ms)
-                else:
-                    pipe.execute_command("WAIT", 1, self.durability_timeout_ms)
-                appended, confirmed = pipe.execute(raise_on_error=False)
-            if isinstance(appended, Exception):
-                raise appended
+            appended, confirmed = self._append_and_wait(game_id, keys_args)
             outcome, value = appended
             # an error (WAITAOF on a store without its append-only file) confirms nothing
             durable = not isinstance(confirmed, Exception) and (
@@ -227,6 +219,43 @@ class EventStore:
             else:
                 self.redis.zadd(due.key, {due.member: due.score})
         return Appended(first, last, False, record, durable)
+
+    def _append_and_wait(self, game_id: str, keys_args: dict) -> tuple:
+        """The append script and the durability wait, pipelined on one
+        connection: the store's, or on a cluster the game's primary's. That
+        pipeline bypasses the cluster client, which learns a new slot map
+        from the MOVED answers and broken connections of its own commands:
+        so when the node answers that it no longer holds the game (MOVED, or
+        READONLY: it is a replica now) or cannot be reached, the map is
+        read again; after a refusal (nothing written) the pipeline is sent
+        once more, otherwise the error stands (503) and the client's retry
+        finds the new map."""
+        for attempt in (1, 2):
+            try:
+                with self._primary_of(game_id).pipeline(transaction=False) as pipe:
+                    self._append(**keys_args, client=pipe)
+                    if self.durability == "fsync":
+                        pipe.execute_command("WAITAOF", 1, 0, self.durability_timeout_ms)
+                    else:
+                        pipe.execute_command("WAIT", 1, self.durability_timeout_ms)
+                    appended, confirmed = pipe.execute(raise_on_error=False)
+                if isinstance(appended, Exception):
+                    raise appended
+                return appended, confirmed
+            except (redis.exceptions.AskError, redis.exceptions.ReadOnlyError, redis.ConnectionError) as error:
+                if not self.cluster:
+                    raise
+                try:
+                    self.redis.nodes_manager.initialize()
+                except redis.RedisError:
+                    raise error
+                # sent again only after a refusal, which wrote nothing; a
+                # broken connection may have lost the answer to a write that
+                # went in, so that is the client's to retry (its
+                # Idempotency-Key finds the first answer)
+                if attempt == 2 or isinstance(error, redis.ConnectionError):
+                    raise
+        raise AssertionError("unreachable")
 
     def _primary_of(self, game_id: str) -> redis.Redis:
         """The client of the server that holds ``game_id``: the store's own,

@@ -90,6 +90,9 @@ def _register_errors(app: Flask) -> None:
     @app.errorhandler(redis.exceptions.TryAgainError)
     @app.errorhandler(redis.exceptions.AskError)
     @app.errorhandler(redis.exceptions.SlotNotCoveredError)
+    # a write that reached a node just turned replica, before the client
+    # learned the new map
+    @app.errorhandler(redis.exceptions.ReadOnlyError)
     def store_down(error: Exception) -> Response:
         log.warning("event store unreachable: %s", error)
         return Problem(503, "store_unavailable", "The event store is unreachable; try again shortly.").response()

@@ -151,6 +151,25 @@ class EmbeddedCluster:
                 for slot in range(start, end + 1)
             }
 
+    def wait_failed_over(self, node: EmbeddedRedis, slots: set[int], timeout: float = 30.0) -> EmbeddedRedis:
+        """Until another live node serves ``slots`` (``node``'s, before it
+        failed): its replica was promoted. Returns that node. Restarting a
+        failed primary before then would bring it back as their primary,
+        empty if it kept no file, and its replica would copy the emptiness."""
+        deadline = time.monotonic() + timeout
+        slot = min(slots)
+        while time.monotonic() < deadline:
+            for other in self.nodes:
+                if other is node or other.process is None or other.process.poll() is not None:
+                    continue
+                try:
+                    if slot in self.slots_of(other):
+                        return other
+                except redis.RedisError:
+                    pass
+            time.sleep(0.1)
+        raise RuntimeError(f"no replica took over the slots of {node.port} within {timeout}s")
+
     def stop(self) -> None:
         for node in self.nodes:
             node.stop()

@@ -223,7 +223,8 @@ def test_a_primary_killed_under_load_fails_over_and_no_acknowledged_command_is_l
             victim.process.kill()  # SIGKILL: no goodbye to the cluster
             victim.process.wait()
             killed_at.append(time.monotonic())
-            time.sleep(5)  # its replica is promoted meanwhile
+            cluster.wait_failed_over(victim, victim_slots)  # its replica is promoted
+            time.sleep(1)  # a moment with no replica on those slots: WAIT 1 fails, 503 not_durable
             victim.start()  # back, as a replica of the new primary: WAIT 1 holds there again
             cluster.wait_healthy(30)
 
