@@ -136,6 +136,7 @@ class Idempotency:
     scope: str
     key: str
     request_hash: str
+    ttl: int = IDEMPOTENCY_TTL_SECONDS  # seconds the record is kept
 
 
 class EventStore:
@@ -185,7 +186,7 @@ class EventStore:
             args=[
                 expected_version,
                 json.dumps(record) if record else "",
-                IDEMPOTENCY_TTL_SECONDS,
+                idempotency.ttl if idempotency else IDEMPOTENCY_TTL_SECONDS,
                 token[0] if token else "",
                 token[1] if token else "",
                 versions_channel(game_id),

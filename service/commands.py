@@ -28,6 +28,11 @@ from service.schemas import load_command
 # Without If-Match a command applies to the game as it is: when another write
 # lands between our read and our append, decide again on the newer state.
 RETRIES_WITHOUT_IF_MATCH = 5
+# A command sent without an Idempotency-Key gets one of the service's own,
+# kept this long: redis-py sends a command again when its connection broke
+# before the answer came, and an append sent again must find its first
+# answer, not be decided again on a log that already holds it
+INTERNAL_KEY_TTL_SECONDS = 300
 GAME_ID = re.compile(r"[0-9a-f]{32}")
 
 
@@ -185,17 +190,22 @@ class Commands:
         timer.game_type = folded.game.type
         if actor != "system":
             body = load_command(folded.game, body)
-        idempotency = None
-        if idempotency_key is not None:
+        client_key = idempotency_key is not None
+        if client_key:
             scope = "system" if seat is None else f"seat-{seat}"
             idempotency = Idempotency(scope, idempotency_key, request_hash(body))
+        else:
+            # the service's own key (its own scope: no client key can meet it)
+            idempotency_key = uuid.uuid4().hex
+            idempotency = Idempotency("internal", idempotency_key, request_hash(body), INTERNAL_KEY_TTL_SECONDS)
         attempts = 1 if expected_version is not None else RETRIES_WITHOUT_IF_MATCH
 
         def first_answer_or(problem: Problem) -> Outcome:
             """A retry of a command already appended gets its first answer
             (the append script finds its key too; this is for a retry the
-            game has moved past); anything else gets ``problem``."""
-            if idempotency is not None:
+            game has moved past); anything else gets ``problem``. The
+            service's own key has no earlier request to find."""
+            if client_key:
                 prior = self.store.prior_answer(game_id, idempotency)
                 if prior is not None:
                     return self._replayed(game_id, seat, idempotency, prior)
@@ -210,7 +220,7 @@ class Commands:
                 return first_answer_or(_conflict(expected_version, folded.version))
             command = {**body, "seat": seat, "at": self.clock(), "actor": actor}
             try:
-                envelopes = step(folded, folded.game, command, seat, idempotency_key or uuid.uuid4().hex, actor)
+                envelopes = step(folded, folded.game, command, seat, idempotency_key, actor)
             except RuleError as error:
                 if folded is not loaded:
                     return first_answer_or(rule_problem(error))

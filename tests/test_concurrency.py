@@ -107,3 +107,29 @@ def test_retries_with_one_key_return_the_first_answer_and_append_once(stack):
     assert {status for status, _ in answers} == {200}
     assert all(answer == answers[0][1] for _, answer in answers)
     assert view(http, game_id, tokens[0])["version"] == me["version"] + 1
+
+
+def test_an_append_sent_again_after_a_lost_answer_is_applied_once(app, http, redis_client, monkeypatch):
+    """redis-py sends a command again when the connection broke before its
+    answer came. A command with no Idempotency-Key (and no If-Match) carries
+    a key of the service's own, so the append sent again finds its first
+    answer instead of being decided again on a log that already holds it."""
+    svc = app.extensions["tabletell"]
+    game_id, tokens = seated_game(http, 3)
+    seat = view(http, game_id, tokens[0])["to_act"][0]
+    card = view(http, game_id, tokens[seat])["hand"][0]["id"]
+    before = view(http, game_id, tokens[0])["version"]
+    script = svc.store._append
+
+    def answer_lost_then_sent_again(*args, **kwargs):
+        script(*args, **kwargs)  # in the store; its answer lost with the connection
+        return script(*args, **kwargs)  # redis-py's retry: the same script again
+
+    monkeypatch.setattr(svc.store, "_append", answer_lost_then_sent_again)
+    response = http.post(f"/v1/games/{game_id}/commands", json={"type": "play", "cards": [card], "color": "red"}, headers=auth(tokens[seat]))
+    assert response.status_code == 200, response.get_json()
+    assert response.get_json()["version"] == before + 1
+    monkeypatch.undo()
+    assert view(http, game_id, tokens[0])["version"] == before + 1  # appended once
+    ttl = redis_client.ttl(next(iter(redis_client.scan_iter(f"game:{{{game_id}}}:idempotency:internal:*"))))
+    assert 0 < ttl <= 300  # the service's own keys are kept minutes, not a day
