@@ -40,6 +40,12 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
+def internal_key(request: str = "") -> Idempotency:
+    """The service's own idempotency key for an append no client key names
+    (see INTERNAL_KEY_TTL_SECONDS)."""
+    return Idempotency("internal", uuid.uuid4().hex, request, INTERNAL_KEY_TTL_SECONDS)
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -98,7 +104,9 @@ class Commands:
             raise rule_problem(error)
         folded = fold(envelopes, None, game_id)
         plan = self._plan(folded)
-        appended = self.store.append(game_id, 0, envelopes, due=plan and plan.due)
+        # a resend after a lost answer finds this append (a duplicate: the
+        # same events), as for commands
+        appended = self.store.append(game_id, 0, envelopes, internal_key(), due=plan and plan.due)
         self._appended(None, folded, plan)
         _require_durable(appended, game_id=game_id)
         return folded
@@ -118,7 +126,7 @@ class Commands:
             plan = self._plan(after)
             try:
                 appended = self.store.append(
-                    game_id, folded.version, envelopes, token=(token_hash(token), seat), due=plan and plan.due
+                    game_id, folded.version, envelopes, internal_key(), (token_hash(token), seat), due=plan and plan.due
                 )
             except VersionConflict:
                 metrics.VERSION_CONFLICTS.labels("retried").inc()
@@ -196,8 +204,8 @@ class Commands:
             idempotency = Idempotency(scope, idempotency_key, request_hash(body))
         else:
             # the service's own key (its own scope: no client key can meet it)
-            idempotency_key = uuid.uuid4().hex
-            idempotency = Idempotency("internal", idempotency_key, request_hash(body), INTERNAL_KEY_TTL_SECONDS)
+            idempotency = internal_key(request_hash(body))
+            idempotency_key = idempotency.key
         attempts = 1 if expected_version is not None else RETRIES_WITHOUT_IF_MATCH
 
         def first_answer_or(problem: Problem) -> Outcome:

@@ -133,3 +133,23 @@ def test_an_append_sent_again_after_a_lost_answer_is_applied_once(app, http, red
     assert view(http, game_id, tokens[0])["version"] == before + 1  # appended once
     ttl = redis_client.ttl(next(iter(redis_client.scan_iter(f"game:{{{game_id}}}:idempotency:internal:*"))))
     assert 0 < ttl <= 300  # the service's own keys are kept minutes, not a day
+
+
+def test_a_join_or_a_creation_sent_again_after_a_lost_answer_is_applied_once(app, http, monkeypatch):
+    svc = app.extensions["tabletell"]
+    script = svc.store._append
+
+    def answer_lost_then_sent_again(*args, **kwargs):
+        script(*args, **kwargs)
+        return script(*args, **kwargs)
+
+    monkeypatch.setattr(svc.store, "_append", answer_lost_then_sent_again)
+    created = http.post("/v1/games", json={"type": "color-doubt", "seats": 3})
+    assert created.status_code == 201, created.get_json()
+    game_id = created.get_json()["game_id"]
+    joined = http.post(f"/v1/games/{game_id}/seats", json={"name": "ana"})
+    assert joined.status_code == 201, joined.get_json()
+    monkeypatch.undo()
+    summary = http.get(f"/v1/games/{game_id}").get_json()
+    assert [seat["name"] for seat in summary["seats"]] == ["ana", None, None]  # one seat taken, not two
+    assert view(http, game_id, joined.get_json()["token"])["seat"] == 0
