@@ -35,3 +35,16 @@ def view(http, game_id: str, token: str) -> dict:
 
 def command(http, game_id: str, token: str, body: dict, **headers):
     return http.post(f"/v1/games/{game_id}/commands", json=body, headers={**auth(token), **headers})
+
+
+def play_soon(app, game_id: str, token: str, card: str, seconds: float = 0.3) -> None:
+    """In a moment, from another thread (another client), the seat of
+    ``token`` plays ``card`` as red: what a waiting reader waits for."""
+    import threading
+    import time
+
+    def play():
+        time.sleep(seconds)
+        command(app.test_client(), game_id, token, {"type": "play", "cards": [card], "color": "red"})
+
+    threading.Thread(target=play).start()

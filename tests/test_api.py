@@ -8,7 +8,7 @@ import pytest
 from service.app import create_app
 from service.config import connect
 from service.embedded_redis import free_port
-from tests.api_helpers import auth, command, new_game, seated_game, view
+from tests.api_helpers import auth, command, new_game, play_soon, seated_game, view
 from tests.openapi_contract import check
 
 GAME = "/v1/games/{game_id}"
@@ -239,15 +239,7 @@ def test_view_wait_holds_the_request_until_the_game_moves(app, http):
     turn = current["to_act"][0]
     card = view(http, game_id, tokens[turn])["hand"][0]["id"]
 
-    def play_soon():
-        time.sleep(0.3)
-        app.test_client().post(
-            f"/v1/games/{game_id}/commands",
-            json={"type": "play", "cards": [card], "color": "red"},
-            headers=auth(tokens[turn]),
-        )
-
-    threading.Thread(target=play_soon).start()
+    play_soon(app, game_id, tokens[turn], card)
     started = time.monotonic()
     response = http.get(
         f"/v1/games/{game_id}/view?wait=10",

@@ -5,7 +5,6 @@ processes and two workers playing every game type to its end."""
 from __future__ import annotations
 
 import json
-import threading
 import time
 import urllib.request
 
@@ -16,7 +15,7 @@ from games.registry import GAMES
 from projections.audit import verify
 from service.app import create_app
 from service.config import Config, connect
-from tests.api_helpers import auth, command, seated_game, view
+from tests.api_helpers import auth, command, play_soon, seated_game, view
 from tests.conftest import OPERATOR_TOKEN, ApiServer, Workers
 
 
@@ -47,13 +46,7 @@ def test_a_long_poll_on_the_cluster_wakes_when_its_game_moves(cluster_app, clust
         turn = current["to_act"][0]
         card = view(http, game_id, tokens[turn])["hand"][0]["id"]
 
-        def play_soon():
-            time.sleep(0.3)
-            cluster_app.test_client().post(
-                f"/v1/games/{game_id}/commands", json={"type": "play", "cards": [card], "color": "red"}, headers=auth(tokens[turn])
-            )
-
-        threading.Thread(target=play_soon).start()
+        play_soon(cluster_app, game_id, tokens[turn], card)
         response = http.get(
             f"/v1/games/{game_id}/view?wait=10", headers={**auth(tokens[0]), "If-None-Match": f'"{current["version"]}"'}
         )
