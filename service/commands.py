@@ -11,6 +11,7 @@ import json
 import re
 import secrets
 import time
+import dataclasses
 import uuid
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
@@ -249,6 +250,11 @@ class Commands:
                     return first_answer_or(_conflict(expected_version, conflict.actual))
                 metrics.VERSION_CONFLICTS.labels("retried").inc()
                 continue
+            if appended.duplicate and not client_key:
+                # the service's own key: only this very append, sent again
+                # after its answer was lost, can have written it, so these
+                # events are in the log: answered (and remembered) as appended
+                appended = dataclasses.replace(appended, duplicate=False)
             if appended.duplicate:
                 _require_durable(appended, version=appended.last)
                 return self._replayed(game_id, seat, idempotency, appended.record)
