@@ -110,6 +110,15 @@ class Due:
     score: int | None
 
 
+def write_due(client: redis.Redis, due: Due) -> None:
+    """``due`` on its own (not with an append): its member at its score, or
+    removed for none."""
+    if due.score is None:
+        client.zrem(due.key, due.member)
+    else:
+        client.zadd(due.key, {due.member: due.score})
+
+
 class VersionConflict(Exception):
     def __init__(self, expected: int, actual: int):
         super().__init__(f"expected version {expected}, the log is at {actual}")
@@ -215,10 +224,7 @@ class EventStore:
         if outcome == "conflict":
             raise VersionConflict(expected_version, int(value))
         if due is not None and due_in_script is None:
-            if due.score is None:
-                self.redis.zrem(due.key, due.member)
-            else:
-                self.redis.zadd(due.key, {due.member: due.score})
+            write_due(self.redis, due)
         return Appended(first, last, False, record, durable)
 
     def _append_and_wait(self, game_id: str, keys_args: dict) -> tuple:

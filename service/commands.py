@@ -11,7 +11,6 @@ import json
 import re
 import secrets
 import time
-import dataclasses
 import uuid
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
@@ -250,12 +249,10 @@ class Commands:
                     return first_answer_or(_conflict(expected_version, conflict.actual))
                 metrics.VERSION_CONFLICTS.labels("retried").inc()
                 continue
-            if appended.duplicate and not client_key:
-                # the service's own key: only this very append, sent again
-                # after its answer was lost, can have written it, so these
-                # events are in the log: answered (and remembered) as appended
-                appended = dataclasses.replace(appended, duplicate=False)
-            if appended.duplicate:
+            # a duplicate of the service's own key is this very append, sent
+            # again after its answer was lost: these events are in the log,
+            # answered (and remembered) as appended below
+            if appended.duplicate and client_key:
                 _require_durable(appended, version=appended.last)
                 return self._replayed(game_id, seat, idempotency, appended.record)
             self._appended(folded, after, plan)

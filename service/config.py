@@ -29,7 +29,8 @@ class Config:
     # blocking reads wait up to a few seconds less than this)
     redis_socket_timeout: float = 40.0
     # store connections per process (per node of a cluster); a request waits
-    # up to 30 s for a free one (then 503). Waiting clients hold none: they are woken by notifications
+    # up to 30 s for a free one (then 503). Waiting clients hold none: they
+    # are woken by notifications
     redis_max_connections: int = 64
     # the bearer token of operators (listing games, logs of running games);
     # unset: no operator access

@@ -2,11 +2,11 @@
 ``service.workers``).
 
 Every append records when the game next needs a worker, in a sorted set
-(``due_key(game_id)``: game id -> ms; ``DUE_SHARDS`` of them), written by the append script itself
-(``Dispatcher.plan`` gives the entry before the append, ``events.store.Due``),
-and once appended the API queues a bot's move at once when a bot is to act
-(``Dispatcher.queue_bots``). Deadlines are not queued here: the scheduler in every worker
-(``service.workers.scheduler``) queues each timeout when its deadline comes
+(``due_key(game_id)``: game id -> ms; ``DUE_SHARDS`` of them), written by
+the append script itself (``Dispatcher.plan`` gives the entry before the
+append, ``events.store.Due``), and once appended the API queues a bot's move
+at once when a bot is to act (``Dispatcher.queue_bots``). Deadlines are not
+queued here: the scheduler in every worker (``service.workers.scheduler``) queues each timeout when its deadline comes
 (and the abandoning of a game that waited for players too long),
 and queues again any work still pending once its grace period is over (a
 worker died in the middle of it, or a process died between an append and
@@ -23,7 +23,7 @@ from typing import Iterator
 import redis
 from rq import Queue
 
-from events.store import Due
+from events.store import Due, write_due
 from projections.folding import Folded
 from service.plan import QUEUES, Work, pending_work, queue_of
 
@@ -34,11 +34,7 @@ DUE_SHARDS = 16
 DUE_KEYS = tuple(f"tabletell:due:{{{n}}}" for n in range(DUE_SHARDS))
 # the one set of versions before the shards: the scheduler empties it into them
 LEGACY_DUE_KEY = "tabletell:due"
-
-
-def due_key(game_id: str) -> str:
-    """The due set that holds ``game_id``."""
-    return DUE_KEYS[zlib.crc32(game_id.encode()) % DUE_SHARDS]
+ALL_DUE_KEYS = (*DUE_KEYS, LEGACY_DUE_KEY)  # every set the scheduler reads
 DISPATCHED = "tabletell:dispatched:{}"  # job id -> set while the job is fresh
 DEFAULT_GRACE_MS = 10_000  # queued work not done by then is queued again
 RUN_WORK = "service.workers.jobs.run_work"  # the job a worker runs
@@ -116,10 +112,7 @@ class Dispatcher:
 
     def _send(self, bots: tuple[Work, ...], due: Due | None) -> None:
         if due is not None:  # on the store; the jobs on the queues' server
-            if due.score is not None:
-                self.redis.zadd(due.key, {due.member: due.score})
-            else:
-                self.redis.zrem(due.key, due.member)
+            write_due(self.redis, due)
         if bots:
             with self.queue_redis.pipeline(transaction=True) as pipe:
                 pipe.multi()  # RQ's enqueue expects a pipeline in transaction mode
@@ -144,6 +137,11 @@ class Dispatcher:
             pipeline=pipe,
         )
         (pipe or self.queue_redis).set(DISPATCHED.format(item.job_id), 1, px=self.grace_ms)
+
+
+def due_key(game_id: str) -> str:
+    """The due set that holds ``game_id``."""
+    return DUE_KEYS[zlib.crc32(game_id.encode()) % DUE_SHARDS]
 
 
 def next_look(work: list[Work], now: int, grace_ms: int) -> int:

@@ -141,7 +141,7 @@ class QueueCollector(Collector):
     def collect(self):
         from rq import Queue
 
-        from service.dispatch import DUE_KEYS, LEGACY_DUE_KEY
+        from service.dispatch import ALL_DUE_KEYS
         from service.plan import QUEUES
 
         queued = GaugeMetricFamily(
@@ -157,7 +157,7 @@ class QueueCollector(Collector):
                     pipe.llen(Queue.redis_queue_namespace_prefix + name)  # what rq's Queue.count reads
                 lengths = pipe.execute()
             with self.client.pipeline(transaction=False) as pipe:
-                for key in (*DUE_KEYS, LEGACY_DUE_KEY):
+                for key in ALL_DUE_KEYS:
                     pipe.zcard(key)
                 games = sum(pipe.execute())
         except Exception as error:  # the store is down: the other figures still count

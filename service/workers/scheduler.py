@@ -15,7 +15,7 @@ import logging
 import threading
 
 from service.services import Services
-from service.dispatch import DISPATCHED, DUE_KEYS, LEGACY_DUE_KEY, due_key, next_look
+from service.dispatch import ALL_DUE_KEYS, DISPATCHED, LEGACY_DUE_KEY, due_key, next_look
 from service.plan import pending_work
 
 log = logging.getLogger("tabletell.scheduler")
@@ -51,7 +51,7 @@ def reschedule(svc: Services, game_id: str, seen: float, score: int | None, key:
 def due_now(svc: Services, now: int, limit: int = 500) -> list[tuple[str, str, float]]:
     """(due set, game id, score) of the games due by ``now``, from every set."""
     found = []
-    for key in (*DUE_KEYS, LEGACY_DUE_KEY):
+    for key in ALL_DUE_KEYS:
         for raw, seen in svc.redis.zrangebyscore(key, "-inf", now, start=0, num=limit, withscores=True):
             found.append((key, raw.decode() if isinstance(raw, bytes) else raw, seen))
     return found
