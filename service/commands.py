@@ -40,10 +40,10 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
-def internal_key(request: str = "") -> Idempotency:
+def internal_key() -> Idempotency:
     """The service's own idempotency key for an append no client key names
     (see INTERNAL_KEY_TTL_SECONDS)."""
-    return Idempotency("internal", uuid.uuid4().hex, request, INTERNAL_KEY_TTL_SECONDS)
+    return Idempotency("internal", uuid.uuid4().hex, "", INTERNAL_KEY_TTL_SECONDS)
 
 
 def token_hash(token: str) -> str:
@@ -203,8 +203,9 @@ class Commands:
             scope = "system" if seat is None else f"seat-{seat}"
             idempotency = Idempotency(scope, idempotency_key, request_hash(body))
         else:
-            # the service's own key (its own scope: no client key can meet it)
-            idempotency = internal_key(request_hash(body))
+            # the service's own key (its own scope: no client key can meet it;
+            # no request hash: no other request can ever send it)
+            idempotency = internal_key()
             idempotency_key = idempotency.key
         attempts = 1 if expected_version is not None else RETRIES_WITHOUT_IF_MATCH
 
@@ -305,7 +306,8 @@ class Commands:
             if pending and (move is None or moves % batch == 0):
                 plan = self._plan(after)
                 try:
-                    appended = self.store.append(base.game_id, base.version, pending, due=plan and plan.due)
+                    # a resend after a lost answer finds this batch (its own key)
+                    appended = self.store.append(base.game_id, base.version, pending, internal_key(), due=plan and plan.due)
                 except VersionConflict:
                     return outcome
                 self._appended(base, after, plan)

@@ -50,11 +50,15 @@ def reschedule(svc: Services, game_id: str, seen: float, score: int | None, key:
 
 def due_now(svc: Services, now: int, limit: int = 500) -> list[tuple[str, str, float]]:
     """(due set, game id, score) of the games due by ``now``, from every set."""
-    found = []
-    for key in ALL_DUE_KEYS:
-        for raw, seen in svc.redis.zrangebyscore(key, "-inf", now, start=0, num=limit, withscores=True):
-            found.append((key, raw.decode() if isinstance(raw, bytes) else raw, seen))
-    return found
+    with svc.redis.pipeline(transaction=False) as pipe:  # one round trip (one a node on a cluster)
+        for key in ALL_DUE_KEYS:
+            pipe.zrangebyscore(key, "-inf", now, start=0, num=limit, withscores=True)
+        answers = pipe.execute()
+    return [
+        (key, raw.decode() if isinstance(raw, bytes) else raw, seen)
+        for key, entries in zip(ALL_DUE_KEYS, answers)
+        for raw, seen in entries
+    ]
 
 
 def tick(svc: Services) -> int:
