@@ -41,6 +41,11 @@ class Audit:
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # true, worth saying, not wrong
     folded: Folded | None = None  # the log folded as recorded
+    # each check run, by name, and whether it found nothing wrong: "numbered"
+    # (versions 1, 2, 3...), "chain" (the hashes), "commands" (every command
+    # re-decided gives the events logged), "commitments" (seed and shuffle);
+    # a check left out was not run (a log with holes is not re-decided)
+    checks: dict[str, bool] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -52,16 +57,24 @@ def verify(envelopes: list[Envelope], game_id: str = "") -> Audit:
     if not envelopes:
         audit.problems.append("the log is empty")
         return audit
-    if not _numbered(envelopes, audit):
+    if not _checked(audit, "numbered", lambda: _numbered(envelopes, audit)):
         return audit  # re-deciding a log with holes would only repeat it
-    _check_chain(envelopes, audit)
+    _checked(audit, "chain", lambda: _check_chain(envelopes, audit))
     first = envelopes[0]
     if first.type != "game_created" or first.public.get("type") not in GAMES:
         audit.problems.append(f"version 1: a log starts with game_created of a known game type, not {first.type!r}")
         return audit
-    _redecide(envelopes, audit, game_id)
-    _check_commitments(envelopes, audit)
+    _checked(audit, "commands", lambda: _redecide(envelopes, audit, game_id))
+    _checked(audit, "commitments", lambda: _check_commitments(envelopes, audit))
     return audit
+
+
+def _checked(audit: Audit, name: str, check) -> bool:
+    """Runs ``check``, recording under ``name`` whether it added no problem."""
+    before = len(audit.problems)
+    check()
+    audit.checks[name] = len(audit.problems) == before
+    return audit.checks[name]
 
 
 def _numbered(envelopes: list[Envelope], audit: Audit) -> bool:

@@ -101,6 +101,7 @@ class GamesQuery(Schema):
 
 class ReplayQuery(Schema):
     version = fields.Integer(validate=validate.Range(min=1))
+    seat = fields.Integer(validate=validate.Range(min=0, max=99))
 
 
 class EventsQuery(Wait):
@@ -178,3 +179,64 @@ def load_command(game: Game, body: Any) -> dict[str, Any]:
         raise invalid_fields({"type": [f"Must be one of: {', '.join(game.command_schemas)}."]})
     fields_only = {key: value for key, value in body.items() if key != "type"}
     return {"type": kind, **load(_command_schema(game.type, kind), fields_only)}
+
+
+# what a command field's value names, for clients that draw controls for it
+# (the games mark their fields with ``metadata={"refers": ...}``)
+REFERS = ("card", "seat", "pile", "die")
+
+
+def describe_field(name: str, field: fields.Field) -> dict[str, Any]:
+    """One command field as ``GET /v1/game-types`` documents it: its JSON
+    type, whether it is required, its choices, bounds and default, and what
+    its value refers to (a card id, a seat, a pile, a die)."""
+    described: dict[str, Any] = {"name": field.data_key or name}
+    if isinstance(field, fields.List):
+        described["type"] = "array"
+        described["items"] = describe_field(name, field.inner)["type"]
+        inner_choices = _choices(field.inner)
+        if inner_choices is not None:
+            described["choices"] = inner_choices
+        refers = field.metadata.get("refers") or field.inner.metadata.get("refers")
+    else:
+        described["type"] = (
+            "integer" if isinstance(field, fields.Integer) else "boolean" if isinstance(field, fields.Boolean) else "string"
+        )
+        choices = _choices(field)
+        if choices is not None:
+            described["choices"] = choices
+        refers = field.metadata.get("refers")
+    described["required"] = bool(field.required)
+    if field.allow_none:
+        described["nullable"] = True
+    for validator in field.validators:
+        if isinstance(validator, validate.Range):
+            described.update({k: v for k, v in (("minimum", validator.min), ("maximum", validator.max)) if v is not None})
+        elif isinstance(validator, validate.Length):
+            bounds = (("min_items", validator.min), ("max_items", validator.max)) if described["type"] == "array" else ()
+            described.update({k: v for k, v in bounds if v is not None})
+    default = field.load_default
+    if not field.required and isinstance(default, IMMUTABLE):
+        described["default"] = default
+    if refers is not None:
+        assert refers in REFERS, refers
+        described["refers"] = refers
+    if field.metadata.get("description"):
+        described["description"] = field.metadata["description"]
+    return described
+
+
+def _choices(field: fields.Field) -> list | None:
+    for validator in field.validators:
+        if isinstance(validator, validate.OneOf):
+            return list(validator.choices)
+    return None
+
+
+@lru_cache(maxsize=None)
+def describe_commands(game_type: str) -> dict[str, list[dict[str, Any]]]:
+    """Every command type of a game with its fields (``type`` aside)."""
+    return {
+        kind: [describe_field(name, field) for name, field in schema().fields.items()]
+        for kind, schema in GAMES[game_type].command_schemas.items()
+    }

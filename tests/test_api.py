@@ -56,6 +56,13 @@ def test_game_types_lists_each_game_with_seats_options_and_defaults(http):
     assert options["suits"] == 7 and options["extended"] is False and options["turn_seconds"] == 60
     assert set(color_doubt["bot_levels"]) == {"random", "heuristic"}
     assert set(color_doubt["commands"]) == {"play", "doubt", "pass"}
+    # each command's fields, for a client to draw its controls from
+    play = {field["name"]: field for field in color_doubt["command_fields"]["play"]}
+    assert play["cards"] == {"name": "cards", "type": "array", "items": "string", "required": True, "min_items": 1, "max_items": 80, "refers": "card"}
+    assert play["color"]["choices"] == ["red", "orange", "yellow", "green", "blue", "purple", "pink"]
+    assert color_doubt["command_fields"]["doubt"] == [] and set(color_doubt["command_fields"]) == set(color_doubt["commands"])
+    swap = {field["name"]: field for field in types["deceptidice"]["command_fields"]["swap"]}
+    assert swap["with"]["refers"] == "seat" and swap["with"]["required"] is False  # the wire name, not the attribute's
 
 
 # -- creating games and taking seats ----------------------------------------------

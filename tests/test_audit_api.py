@@ -126,3 +126,69 @@ def test_the_log_of_a_game_played_over_http_verifies(http, tmp_path, capsys):
     assert f"verify {path}: OK" in capsys.readouterr().out
     summary = http.get(f"/v1/games/{game_id}").get_json()
     assert summary["log_hash"] == json.loads(path.read_text().splitlines()[-1])["hash"]
+
+
+def test_verification_of_a_running_game_is_for_operators_only(http):
+    game_id, _ = seated_game(http, 3)
+    response = http.get(f"/v1/games/{game_id}/verification")
+    assert response.status_code == 403 and response.get_json()["code"] == "game_in_progress"
+    check("/v1/games/{game_id}/verification", "get", response)
+    response = http.get(f"/v1/games/{game_id}/verification", headers=OPERATOR)
+    assert response.status_code == 200 and response.get_json()["ok"] is True
+    check("/v1/games/{game_id}/verification", "get", response)
+
+
+def test_verification_of_a_finished_game_runs_every_check_of_the_verify_code(http):
+    game_id, tokens = seated_game(http, 3)
+    play_to_the_end(http, game_id, tokens)
+    response = http.get(f"/v1/games/{game_id}/verification")
+    assert response.status_code == 200
+    check("/v1/games/{game_id}/verification", "get", response)
+    body = response.get_json()
+    logged = [json.loads(line) for line in http.get(f"/v1/games/{game_id}/log").get_data(as_text=True).splitlines()]
+    assert body["ok"] is True and body["problems"] == []
+    assert body["checks"] == {"numbered": True, "chain": True, "commands": True, "commitments": True}
+    assert body["events"] == body["chained"] == len(logged) == body["version"]
+    assert body["commands"] == sum(1 for entry in logged if entry["command"] is not None)
+    assert body["log_hash"] == logged[-1]["hash"] == view(http, game_id, tokens[0])["log_hash"]
+
+
+def test_verification_says_which_check_a_changed_log_fails(http, redis_client):
+    """The answer is the verify code's on the log as stored: an entry whose
+    content was changed in the store fails the chain."""
+    from events.store import stream_key
+
+    game_id, tokens = seated_game(http, 2)
+    play_to_the_end(http, game_id, tokens)
+    key = stream_key(game_id)
+    entries = redis_client.xrange(key)
+    redis_client.delete(key)  # a stream cannot be edited in place: rebuild it
+    for position, (stream_id, values) in enumerate(entries):
+        if position == 2:
+            entry = json.loads(values[b"e"])
+            entry["time"] += 1  # the third entry, a millisecond later
+            values = {b"e": json.dumps(entry)}
+        redis_client.xadd(key, values, id=stream_id)
+    body = http.get(f"/v1/games/{game_id}/verification").get_json()
+    assert body["ok"] is False and body["checks"]["chain"] is False
+    assert any(problem.startswith("version 3") for problem in body["problems"])
+
+
+def test_replay_of_a_finished_game_shows_any_seat_without_its_token(http):
+    game_id, tokens = seated_game(http, 3)
+    play_to_the_end(http, game_id, tokens)
+    middle = view(http, game_id, tokens[0])["version"] // 2
+    for seat, token in enumerate(tokens):
+        by_token = http.get(f"/v1/games/{game_id}/replay?version={middle}", headers=auth(token)).get_json()
+        by_seat = http.get(f"/v1/games/{game_id}/replay?version={middle}&seat={seat}")
+        check("/v1/games/{game_id}/replay", "get", by_seat)
+        assert by_seat.get_json() == by_token and by_seat.get_json()["view"]["hand"]
+    response = http.get(f"/v1/games/{game_id}/replay?seat=3")
+    assert response.status_code == 400 and "seat" in response.get_json()["errors"]
+
+
+def test_replay_of_a_running_game_shows_no_other_seat(http):
+    game_id, tokens = seated_game(http, 3)
+    response = http.get(f"/v1/games/{game_id}/replay?seat=1", headers=auth(tokens[0]))
+    assert response.status_code == 403 and response.get_json()["code"] == "game_in_progress"
+    check("/v1/games/{game_id}/replay", "get", response)

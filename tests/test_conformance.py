@@ -179,6 +179,41 @@ def drawn_commands(game, view: dict, rng: random.Random, each: int = 2) -> Itera
     yield {"type": "no_such_command"}
 
 
+def fits_its_description(game_type: str, view: dict, body: dict) -> None:
+    """A command a bot sends, drawn from what its seat sees, is one that
+    ``GET /v1/game-types``'s ``command_fields`` describes (so a client can
+    build every move from them): its fields are listed, of their type and
+    choices, and what they refer to is in the view (a card id the seat can
+    see, one of its seats, piles, dice)."""
+    from service.schemas import describe_commands
+
+    described = {field["name"]: field for field in describe_commands(game_type)[body["type"]]}
+    seen = set(card_ids(view))
+    for name, value in body.items():
+        if name == "type":
+            continue
+        assert name in described, f"{game_type} {body['type']}: field {name!r} is not described"
+        field = described[name]
+        if value is None:
+            assert field.get("nullable") or not field["required"], (name, body)
+            continue
+        values = value if field["type"] == "array" else [value]
+        expected = {"array": list, "integer": int, "boolean": bool, "string": str}[field["type"]]
+        assert isinstance(value, expected), (name, body)
+        for item in values:
+            if "choices" in field:
+                assert item in field["choices"], (name, item)
+            refers = field.get("refers")
+            if refers == "card":
+                assert item in seen, f"{game_type} {body['type']}.{name}: {item} is no card the seat can see"
+            elif refers == "seat":
+                assert 0 <= item < len(view["seats"]), (name, item)
+            elif refers == "pile":
+                assert 0 <= item <= len(view["table"]["piles"]), (name, item)  # a new pile is one past the last
+            elif refers == "die":
+                assert 0 <= item < len(view["dice"]), (name, item)
+
+
 # -- the harness --------------------------------------------------------------------------
 
 
@@ -216,6 +251,7 @@ class Harness:
                 level = "heuristic" if seat % 2 and "heuristic" in self.game.bots else "random"
                 view = self.local.view(seat)
                 body = self.game.bots[level](view, self.rng)
+                fits_its_description(self.type, view, body)
                 self.compare_choices(seat, body)
                 try:
                     self.local.command(seat, body)

@@ -9,6 +9,7 @@ class Play(Schema):
         fields.String(validate=validate.Length(min=1, max=64)),
         required=True,
         validate=validate.Length(min=1, max=80),
+        metadata={"refers": "card"},
     )
     color = fields.String(required=True, validate=validate.OneOf(COLORS))
 

@@ -36,13 +36,13 @@ class Guess(Schema):
 
 
 class Die(Schema):
-    die = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=9))
+    die = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=9), metadata={"refers": "die"})
 
 
 class Swap(Schema):
-    card = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    card = fields.String(required=True, validate=validate.Length(min=1, max=64), metadata={"refers": "card"})
     # the seat to swap with, when the table swaps with players
-    with_ = fields.Integer(data_key="with", attribute="with", strict=True, validate=validate.Range(min=0, max=99))
+    with_ = fields.Integer(data_key="with", attribute="with", strict=True, validate=validate.Range(min=0, max=99), metadata={"refers": "seat"})
 
 
 class NoFields(Schema):

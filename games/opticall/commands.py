@@ -3,7 +3,7 @@ from marshmallow import Schema, fields, validate
 
 from games.opticall.cards import ANNOUNCEMENTS, SUITS
 
-CARD_ID = fields.String(validate=validate.Length(min=1, max=64))
+CARD_ID = fields.String(validate=validate.Length(min=1, max=64), metadata={"refers": "card"})
 
 
 class Play(Schema):
@@ -16,7 +16,7 @@ class Play(Schema):
 
 
 class Call(Schema):
-    card = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    card = fields.String(required=True, validate=validate.Length(min=1, max=64), metadata={"refers": "card"})
 
 
 class Reveal(Schema):

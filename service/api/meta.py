@@ -4,6 +4,7 @@ from __future__ import annotations
 from flask import Blueprint, Response
 
 from games.registry import GAMES
+from service import schemas
 from service.api.common import json_response, services
 from service.metrics import exposition
 from service.problems import Problem
@@ -59,6 +60,7 @@ def game_types():
                     "options": [option.describe() for option in game.options],
                     "bot_levels": list(game.bots),
                     "commands": list(game.command_schemas),
+                    "command_fields": schemas.describe_commands(game.type),
                 }
                 for game in GAMES.values()
             ]
