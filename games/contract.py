@@ -115,6 +115,7 @@ class Game(Protocol):
 
     type: str  # "color-doubt"
     name: str  # "Color Doubt"
+    summary: str  # one line on what the game is, for a lobby
     min_seats: int
     max_seats: int
     options: Sequence[Option]
@@ -192,3 +193,4 @@ class RulesGame:
     deadlines: Callable[..., list[Deadline]]
     result: Callable[..., dict[str, Any] | None]
     rules_version: int = 1
+    summary: str = ""

@@ -55,6 +55,9 @@ def create_app(
     for module in (meta, games, play, streams, audit):
         app.register_blueprint(module.bp, url_prefix="/v1")
     app.register_blueprint(meta.root)
+    from service import web
+
+    app.register_blueprint(web.bp)  # the web client, at / (it uses only /v1, like any client)
     _register_errors(app)
     return app
 

@@ -13,8 +13,12 @@ def test_openapi_yaml_is_a_valid_openapi_document():
 
 
 def routes_of(app) -> set[tuple[str, str]]:
+    """The API's routes: the web client's pages (``service.web``: HTML, not
+    API) are its own, and use only these."""
     found = set()
     for rule in app.url_map.iter_rules():
+        if rule.endpoint.startswith("web."):
+            continue
         path = re.sub(r"<(?:[^:>]+:)?([^>]+)>", r"{\1}", rule.rule)
         for method in rule.methods - {"HEAD", "OPTIONS"}:
             found.add((path, method.lower()))

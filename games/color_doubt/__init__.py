@@ -14,6 +14,7 @@ from games.contract import RulesGame
 GAME = RulesGame(
     type="color-doubt",
     name="Color Doubt",
+    summary="Play cards face down and announce their colour: lie if you like, doubt if you dare. The first to shed every card wins.",
     min_seats=2,
     max_seats=5,
     options=rules.OPTIONS,

@@ -15,6 +15,7 @@ from games.deceptidice.view import view
 GAME = RulesGame(
     type="deceptidice",
     name="Deceptidice",
+    summary="Split your cards into face-down dice, guess what all the dice on the table show, challenge a guess you doubt. Keep the most cards.",
     min_seats=2,
     max_seats=8,
     options=rules.OPTIONS,

@@ -35,6 +35,7 @@ from games.diez.view import view
 GAME = RulesGame(
     type="diez",
     name="Diez",
+    summary="Uno grown wild: match colour or symbol on shared discard piles, with action cards and a bag of tokens. Shed your hand first.",
     min_seats=2,
     max_seats=10,
     options=rules.OPTIONS,

@@ -18,6 +18,7 @@ RULES_VERSION = 2
 GAME = RulesGame(
     type="opticall",
     name="Opticall",
+    summary="Play face down, announcing a colour and suit at least as high as the last; call a lie to make the liar pay. The last player left in wins.",
     min_seats=2,  # two only with the option two_players
     max_seats=6,
     options=rules.OPTIONS,

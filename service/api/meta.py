@@ -55,6 +55,7 @@ def game_types():
                 {
                     "type": game.type,
                     "name": game.name,
+                    "summary": game.summary,
                     "min_seats": game.min_seats,
                     "max_seats": game.max_seats,
                     "options": [option.describe() for option in game.options],
