@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 DATA_DIR ?= ./var
 
-.PHONY: run test soak bench venv clean
+.PHONY: run test soak bench venv clean browser
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -19,10 +19,20 @@ venv: $(VENV)/.installed
 run: venv
 	PORT=$(PORT) DATA_DIR=$(DATA_DIR) $(PY) -m service.run
 
+## browser: Debian's chromium for the web client's tests (tests/test_web.py),
+## installed when missing: apt-get as root (CI), else through sudo.
+browser:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || { \
+	  echo "installing Debian's chromium for the browser tests"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; elif command -v sudo >/dev/null 2>&1; then SUDO="sudo -n"; \
+	  else echo "make test needs chromium: run 'apt-get install chromium' as root" >&2; exit 1; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
+
 ## test: the whole suite, against real servers the fixtures start, in two
-## processes (pytest-xdist; each starts its own servers on free ports).
-test: venv
-	$(PY) -m pytest -n 2
+## processes (pytest-xdist; each starts its own servers on free ports; the
+## browser tests share one stack and one browser, on one of them).
+test: venv browser
+	$(PY) -m pytest -n 2 --dist loadgroup
 
 ## soak: the long property runs (1,000+ random games per game), which CI need not run.
 soak: venv
