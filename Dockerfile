@@ -13,6 +13,8 @@ COPY events/ events/
 COPY projections/ projections/
 COPY service/ service/
 COPY wsgi.py openapi.yaml ./
+# the web client's rules pages are rendered from these
+COPY docs/rules/ docs/rules/
 
 # never run as root
 RUN useradd --create-home --uid 10001 tabletell

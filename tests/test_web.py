@@ -43,6 +43,7 @@ SHORT = {
     "deceptidice": {"suits": 2, "numbers": 3, "cards_each": 5, "turn_seconds": 0},
     "diez": {"hand_size": 3, "turn_seconds": 0, "jump_in_seconds": 0, "challenge_seconds": 0},
 }
+FITS = "() => document.documentElement.scrollWidth <= window.innerWidth"
 MAX_MOVES = 400  # the seat's own moves; a long Diez game of two takes about 110
 
 pytestmark = pytest.mark.xdist_group("browser")  # one stack and one browser for the module
@@ -274,11 +275,14 @@ def a_refusal(view: dict) -> tuple[dict, str, str] | None:
             return {"type": "play", "cards": [plain[0]["id"]], "color": "purple"}, "on your turn", "suit_required"
     if kind == "deceptidice" and "guess" in actions:
         return {"type": "guess", "count": 1, "straight": 2}, "variant: straights", "variant_off"
-    if kind == "diez" and "play" in actions:
-        for move in view.get("moves") or []:
-            card = next((c for c in hand if c["id"] == move.get("card")), None)
-            if card and card["kind"] == "number" and move.get("piles"):
-                return {"type": "play", "card": card["id"], "pile": move["piles"][0], "new_pile": True}, None, None
+    if kind == "diez" and "play" in actions and hand:
+        playable = {move["card"]: move["piles"] for move in view.get("moves") or [] if move.get("piles")}
+        for card in hand:
+            if card["id"] not in playable:  # a card that matches no pile
+                return {"type": "play", "card": card["id"], "pile": 0}, None, None
+        for card in hand:
+            if card["kind"] != "stitch_deck":  # a choice the card has no use for
+                return {"type": "play", "card": card["id"], "pile": playable[card["id"]][0], "stitch": 0}, None, None
     return None
 
 
@@ -296,7 +300,11 @@ def play_to_the_end(page, base: str, game_id: str, token: str, seat: int, shots:
             my_turn(page, base, game_id, token, seat)
             continue
         if not shot_taken and len(view["hand"] or []) >= 2:
-            page.screenshot(path=str(shots / f"{label}.png"), full_page=True)
+            page.screenshot(path=str(shots / f"{label}-desktop.png"), full_page=True)
+            page.set_viewport_size(PHONE)  # the same table on a phone: as wide as the screen, no wider
+            page.wait_for_function(FITS)
+            page.screenshot(path=str(shots / f"{label}-phone.png"), full_page=True)
+            page.set_viewport_size(DESKTOP)
             shot_taken = True
         if not refusal_shown:
             refusal = a_refusal(view)
@@ -332,7 +340,7 @@ def test_each_game_is_played_to_the_end_through_the_page_then_replayed_and_verif
     created = api(stack, f"/v1/games/{game_id}")
     assert created["type"] == game_type and [s["bot"] for s in created["seats"]] == [None, "heuristic"]
 
-    outcome = play_to_the_end(page, stack, game_id, token, seat, shots, f"{game_type}-desktop")
+    outcome = play_to_the_end(page, stack, game_id, token, seat, shots, game_type)
     assert outcome["refusal_shown"], f"{game_type}: no refusal was tried"
     assert outcome["view"]["status"] == "finished"
     page.locator(".status.over").wait_for()
@@ -365,15 +373,13 @@ def test_each_game_is_played_to_the_end_through_the_page_then_replayed_and_verif
     page.screenshot(path=str(shots / f"{game_type}-replay.png"), full_page=True)
 
 
-def test_the_table_on_a_phone_fits_its_width_and_plays_with_the_keyboard(tab, stack, shots):
+def test_the_table_on_a_phone_fits_its_width_and_plays_with_the_keyboard(tab, stack):
     phone = tab(PHONE)
     game_id, token, seat = create_through_the_lobby(phone, "color-doubt", SHORT["color-doubt"])
     page = phone.page
     view = my_turn(page, stack, game_id, token, seat)
     assert seat in view["to_act"] and "play" in view["actions"]
-    fits = "() => document.documentElement.scrollWidth <= window.innerWidth"
-    assert page.evaluate(fits), "the table is wider than the phone"
-    page.screenshot(path=str(shots / "color-doubt-phone.png"), full_page=True)
+    assert page.evaluate(FITS), "the table is wider than the phone"
     # the keyboard alone: Space chooses the focused card, Tab goes to the
     # next; as many cards as the claim on the table asks, then the colour
     # (arrow keys in its list) and Enter on Play
@@ -393,7 +399,7 @@ def test_the_table_on_a_phone_fits_its_width_and_plays_with_the_keyboard(tab, st
     page.keyboard.press("Enter")
     moved(page, view["version"])
     assert not set(wanted) & {c["id"] for c in api(stack, f"/v1/games/{game_id}/view", token)["hand"]}
-    assert page.evaluate(fits)
+    assert page.evaluate(FITS)
 
 
 def test_every_control_has_an_accessible_name(tab, stack):
@@ -435,6 +441,10 @@ def test_a_friend_joins_by_the_invite_link_and_a_spectator_watches_live(tab, sta
     joined.locator(".game-head[data-version]").wait_for()
     joined.locator(".seat.you").get_by_text("Bea").wait_for()
     page.locator(".status").get_by_text(re.compile("Your turn|Waiting for")).wait_for()  # the host's page moved on live
+    # the turn's deadline (60 s by default) counts down as minutes and seconds
+    deadline = page.locator(".deadlines time[data-deadline-at]")
+    deadline.wait_for()
+    assert re.fullmatch(r"[01]:\d\d", deadline.text_content())
 
     watcher = tab(DESKTOP)
     watching = watcher.goto(urlparse(link).path + "/watch")

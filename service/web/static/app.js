@@ -263,6 +263,10 @@ function renderValue(value, depth = 0) {
   if (typeof value === "object") {
     const entries = Object.entries(value).filter(([, v]) => v !== null && !(Array.isArray(v) && !v.length));
     if (!entries.length) return h("span", { class: "none" }, "—");
+    if (entries.length > 4 && entries.every(([, v]) => typeof v === "number")) {
+      // a tally (a bag of tokens, cards by colour): one line of pairs
+      return h("span", { class: "tally" }, entries.map(([k, v]) => h("span", { class: "pair" }, `${words(k)} ${v}`)));
+    }
     return h("dl", { class: depth ? "values nested" : "values" }, entries.map(([k, v]) => [h("dt", {}, words(k)), h("dd", {}, renderValue(v, depth + 1))]));
   }
   if (typeof value === "boolean") return h("span", {}, value ? "yes" : "no");
@@ -344,7 +348,11 @@ function tablePanel(view) {
   }
   const extras = Object.fromEntries(Object.entries(view).filter(([k]) => !VIEW_KEYS_SHOWN_APART.has(k)));
   const setup = {};
-  if (table.tokens && table.tokens.underlined) setup.underlined = table.tokens.underlined;
+  if (table.tokens && table.tokens.underlined) {
+    setup.underlined = table.tokens.underlined;
+    table.tokens = { ...table.tokens };
+    delete table.tokens.underlined;
+  }
   for (const key of Object.keys(table)) {
     if (SETUP_KEYS.has(key)) {
       setup[key] = table[key];
@@ -570,6 +578,8 @@ async function tablePage(gameId, watchOnly) {
         headers: { "If-Match": `"${ctx.view.version}"`, "Idempotency-Key": crypto.randomUUID() },
       });
       ctx.selected.clear();
+      // a move made: its choices are not the next move's
+      main.querySelectorAll("form.action").forEach((form) => form.reset());
       put(errors);
       live.textContent = `Sent: ${words(command.type)} (version ${data.version}).`;
     } catch (error) {
