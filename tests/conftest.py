@@ -169,6 +169,24 @@ def live_app(redis_client):
     app.extensions["tabletell"].realtime.shutdown()
 
 
+def wait_healthy(url: str, process, seconds: float = 60, what: str = "the API") -> None:
+    """Until ``url``'s /v1/health answers 200 (``process`` still running)."""
+    import time
+    import urllib.request
+
+    deadline = time.monotonic() + seconds
+    while True:
+        assert process.poll() is None, f"{what} exited"
+        try:
+            with urllib.request.urlopen(url + "/v1/health", timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            pass
+        assert time.monotonic() < deadline, f"{what} did not come up"
+        time.sleep(0.1)
+
+
 class ApiServer:
     """The API as `make run` serves it (gunicorn, its worker class, two
     processes), on a free port, against the tests' store."""
@@ -205,20 +223,7 @@ class ApiServer:
         self._wait_healthy()
 
     def _wait_healthy(self, seconds: float = 60) -> None:
-        import time
-        import urllib.request
-
-        deadline = time.monotonic() + seconds
-        while True:
-            assert self.process.poll() is None, "gunicorn exited"
-            try:
-                with urllib.request.urlopen(self.url + "/v1/health", timeout=2) as response:
-                    if response.status == 200:
-                        return
-            except OSError:
-                pass
-            assert time.monotonic() < deadline, "the API did not come up"
-            time.sleep(0.1)
+        wait_healthy(self.url, self.process, seconds, "gunicorn")
 
     def metric(self, name: str, **labels: str) -> float:
         """A figure of ``/metrics``, summed over the server's processes."""

@@ -27,12 +27,19 @@ def play_to_the_end(http, game_id, tokens, record=None) -> None:
         assert command(http, game_id, tokens[seat], bot(views[seat], rng)).status_code == 200
 
 
+def for_operators_only(http, game_id: str, route: str):
+    """``route`` of a running game: 403 to anyone, answered to the operator."""
+    response = http.get(f"/v1/games/{game_id}/{route}")
+    assert response.status_code == 403 and response.get_json()["code"] == "game_in_progress"
+    check(f"/v1/games/{{game_id}}/{route}", "get", response)
+    response = http.get(f"/v1/games/{game_id}/{route}", headers=OPERATOR)
+    check(f"/v1/games/{{game_id}}/{route}", "get", response)
+    return response
+
+
 def test_log_of_a_running_game_is_for_operators_only(http):
     game_id, _ = seated_game(http, 3)
-    response = http.get(f"/v1/games/{game_id}/log")
-    assert response.status_code == 403 and response.get_json()["code"] == "game_in_progress"
-    check("/v1/games/{game_id}/log", "get", response)
-    response = http.get(f"/v1/games/{game_id}/log", headers=OPERATOR)
+    response = for_operators_only(http, game_id, "log")
     assert response.status_code == 200 and response.mimetype == "application/x-ndjson"
     lines = response.get_data(as_text=True).splitlines()
     assert [json.loads(line)["version"] for line in lines] == list(range(1, len(lines) + 1))
@@ -130,12 +137,8 @@ def test_the_log_of_a_game_played_over_http_verifies(http, tmp_path, capsys):
 
 def test_verification_of_a_running_game_is_for_operators_only(http):
     game_id, _ = seated_game(http, 3)
-    response = http.get(f"/v1/games/{game_id}/verification")
-    assert response.status_code == 403 and response.get_json()["code"] == "game_in_progress"
-    check("/v1/games/{game_id}/verification", "get", response)
-    response = http.get(f"/v1/games/{game_id}/verification", headers=OPERATOR)
+    response = for_operators_only(http, game_id, "verification")
     assert response.status_code == 200 and response.get_json()["ok"] is True
-    check("/v1/games/{game_id}/verification", "get", response)
 
 
 def test_verification_of_a_finished_game_runs_every_check_of_the_verify_code(http):

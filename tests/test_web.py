@@ -24,6 +24,7 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 from urllib.parse import urlparse
@@ -32,6 +33,7 @@ import pytest
 
 from games.registry import GAMES
 from service.embedded_redis import free_port
+from tests.conftest import wait_healthy
 
 ROOT = Path(__file__).resolve().parents[1]
 DESKTOP = {"width": 1280, "height": 900}
@@ -68,17 +70,7 @@ def stack(tmp_path_factory):
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 90
-    while True:
-        assert process.poll() is None, "make run's stack exited"
-        try:
-            with urllib.request.urlopen(url + "/v1/health", timeout=2) as answer:
-                if answer.status == 200:
-                    break
-        except OSError:
-            pass
-        assert time.monotonic() < deadline, "make run's stack did not come up"
-        time.sleep(0.2)
+    wait_healthy(url, process, 90, "make run's stack")
     yield url
     os.killpg(process.pid, signal.SIGINT)
     try:
