@@ -89,6 +89,15 @@ def main() -> None:
                 f"{delivery['p99_ms']} ms, {delivery['missed']}",
             )
             add(f"{phase['clients']:,} waiting clients ({phase['kind']}): memory a client", f"{phase['rss_per_client_kb']} KiB")
+    web = run("web.py", *(["--moves", "20", "--loads", "3"] if quick else []))
+    if web:
+        add("web client: page weight (gzipped)", f"{web['page_bytes'] / 1024:.0f} KiB ({web['page_gzipped'] / 1024:.0f})")
+        add("web client: first render of a table p50 / p99", f"{web['first_render_p50_ms']:.0f} / {web['first_render_p99_ms']:.0f} ms")
+        add(
+            "web client: move to screen p50 / p99 (ratio: to the plain stream)",
+            f"{web['page_p50_ms']:.1f} / {web['page_p99_ms']:.1f} ms",
+            web["ratio"],
+        )
     workers = run("workers.py", "--type", "diez", "--games", "6" if quick else "20")
     if workers:
         add("workers: all-bot Diez games a minute", f"{workers['games_per_minute']:.0f}", workers["throughput_ratio"])
