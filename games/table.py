@@ -27,6 +27,8 @@ OVER = (FINISHED, ABANDONED)
 # the statuses of a game that was dealt (the game's own state has a view)
 DEALT = (ACTIVE, FINISHED)
 
+# the longest a game may wait before its free seats go to bots (a day)
+MAX_FILL_SECONDS = 86_400
 # what the command layer adds to a command's own fields
 ENVELOPE_FIELDS = ("type", "seat", "at", "actor")
 
@@ -46,6 +48,11 @@ class Table:
     result: Mapping[str, Any] | None = None
     created_at: int = 0  # ms since the epoch
     rules: int = 1  # the game's rules version when it was created
+    # the player (``POST /v1/players``) holding each seat, where one took it with a player key
+    players: tuple[str | None, ...] = ()
+    public: bool = False  # listed in the lobby while it waits (else joined by its link)
+    rematch_of: str | None = None  # the finished game this one is a rematch of
+    fill_bots_at: int | None = None  # ms since the epoch: free seats go to bots then
 
 
 def seed_commitment(seed: str) -> str:
@@ -74,6 +81,8 @@ def decide(game: Game, table: Table | None, command: Mapping[str, Any]) -> list[
         raise RuleError("game_exists", "game exists", "The game has been created already.")
     if kind == "join":
         events = _join(game, table, command)
+    elif kind == "fill_bots":
+        events = _fill_bots(game, table, command)
     elif kind == "timeout":
         events = _timeout(game, table, command)
     elif kind == "abandon":
@@ -106,12 +115,28 @@ def evolve(game: Game, table: Table | None, event: Event) -> Table:
             timeouts=(0,) * seats,
             created_at=event.at,
             rules=rules,
+            players=(None,) * seats,
+            public=bool(p.get("public", False)),
+            rematch_of=p.get("rematch_of"),
+            fill_bots_at=event.at + p["fill_with_bots_after"] * 1000 if "fill_with_bots_after" in p else None,
         )
     assert table is not None, f"{kind} before game_created"
     if kind == "seat_taken":
+        seat = event.public["seat"]
         names = list(table.names)
-        names[event.public["seat"]] = event.public["name"]
-        return evolved(table, names=tuple(names))
+        names[seat] = event.public["name"]
+        if "player" not in event.public:
+            return evolved(table, names=tuple(names))
+        players = list(table.players or (None,) * table.seats)
+        players[seat] = event.public["player"]
+        return evolved(table, names=tuple(names), players=tuple(players))
+    if kind == "bots_seated":
+        names = list(table.names)
+        bots = dict(table.bots)
+        for bot in event.public["bots"]:
+            names[bot["seat"]] = f"{bot['level']} bot"
+            bots[bot["seat"]] = bot["level"]
+        return evolved(table, names=tuple(names), bots=bots)
     if kind == "game_started":
         return evolved(table, status=ACTIVE)
     if kind == "seat_timed_out":
@@ -136,6 +161,7 @@ _TABLE_EVENTS = frozenset(
     {
         "game_created",
         "seat_taken",
+        "bots_seated",
         "game_started",
         "seat_timed_out",
         "autopilot_started",
@@ -199,19 +225,29 @@ def _create(game: Game, command: Mapping[str, Any]) -> list[Event]:
             )
         names[seat] = f"{level} bot"
         bots.append({"seat": seat, "level": level})
-    created = Event(
-        "game_created",
-        public={
-            "type": game.type,
-            "seats": seats,
-            "options": options,
-            "names": names,
-            "bots": bots,
-            "seed_commitment": seed_commitment(command["seed"]),
-            "rules": rules,
-        },
-        secret={"seed": command["seed"]},
-    )
+    public = {
+        "type": game.type,
+        "seats": seats,
+        "options": options,
+        "names": names,
+        "bots": bots,
+        "seed_commitment": seed_commitment(command["seed"]),
+        "rules": rules,
+    }
+    # the table's own settings, recorded only when given: a log written
+    # before they existed re-decides to the very events it holds
+    if command.get("public"):
+        public["public"] = True
+    if command.get("rematch_of") is not None:
+        if not isinstance(command["rematch_of"], str):
+            raise RuleError("malformed_command", "commands", "A rematch names the game it follows.")
+        public["rematch_of"] = command["rematch_of"]
+    if command.get("fill_with_bots_after") is not None:
+        after = command["fill_with_bots_after"]
+        if not isinstance(after, int) or isinstance(after, bool) or not 0 <= after <= MAX_FILL_SECONDS:
+            raise RuleError("invalid_fill", "players", f"Free seats go to bots after 0 to {MAX_FILL_SECONDS} seconds.")
+        public["fill_with_bots_after"] = after
+    created = Event("game_created", public=public, secret={"seed": command["seed"]})
     events = [created]
     if all(name is not None for name in names):
         table = evolve(game, None, created)
@@ -228,9 +264,31 @@ def _join(game: Game, table: Table, command: Mapping[str, Any]) -> list[Event]:
     if table.status != WAITING or not free:
         raise RuleError("table_full", "players", "Every seat at this table is taken.")
     taken = Event("seat_taken", public={"seat": free[0], "name": command["name"]})
+    player = command.get("player")
+    if player is not None:
+        if not isinstance(player, str):
+            raise RuleError("malformed_command", "commands", "A player is named by their id.")
+        if player in table.players:
+            raise RuleError("already_seated", "players", "This player holds a seat at this table already.")
+        taken = Event("seat_taken", public={"seat": free[0], "name": command["name"], "player": player})
     if len(free) > 1:
         return [taken]
     return [taken, *_start(game, evolve(game, table, taken), command["at"])]
+
+
+def _fill_bots(game: Game, table: Table, command: Mapping[str, Any]) -> list[Event]:
+    """The system gives a waiting game's free seats to bots once its
+    ``fill_with_bots_after`` has passed, so nobody waits forever; the game
+    starts. The strongest bot the game has (the heuristic where there is one)."""
+    if command.get("actor") != "system":
+        raise RuleError("unknown_command", "commands", "Only the service seats bots in a waiting game.")
+    if table.status != WAITING:
+        raise RuleError("game_not_waiting", "players", "Only a game still waiting for players gets bots.")
+    if table.fill_bots_at is None or command["at"] < table.fill_bots_at:
+        raise RuleError("too_early", "players", "This game's free seats do not go to bots yet.")
+    level = "heuristic" if "heuristic" in game.bots else next(iter(game.bots))
+    seated = Event("bots_seated", public={"bots": [{"seat": seat, "level": level} for seat in free_seats(table)]})
+    return [seated, *_start(game, evolve(game, table, seated), command["at"])]
 
 
 def _start(game: Game, table: Table, at: int) -> list[Event]:

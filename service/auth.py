@@ -21,10 +21,14 @@ class Seats:
     view read costs no lookup.
     """
 
-    def __init__(self, store: EventStore, exists, capacity: int = 8192):
+    def __init__(self, store: EventStore, exists, capacity: int = 8192, player_seat=None):
         self.store = store
         self.exists = exists  # game id -> bool: an unknown game is a 404, not a 401
         self._known: LRU[tuple[str, str], int] = LRU(capacity)
+        # (game id, bearer) -> the seat the bearer's player holds there, or
+        # None: a player key acts for its player's seats. Never cached: a
+        # replaced key must stop working at once
+        self.player_seat = player_seat
 
     def seat(self, game_id: str, required: bool = True) -> int | None:
         """The bearer's seat; None without a token when ``required`` is False.
@@ -45,7 +49,10 @@ class Seats:
         if seat is None:
             seat = self.store.seat_for_token(game_id, key[1])
             if seat is None:
-                self._refuse(game_id, "invalid_token", "This token holds no seat at this game.")
+                seat = self.player_seat(game_id, match.group(1)) if self.player_seat is not None else None
+                if seat is None:
+                    self._refuse(game_id, "invalid_token", "This token holds no seat at this game.")
+                return seat
             self._known.put(key, seat)
         return seat
 

@@ -86,7 +86,16 @@ class Commands:
 
     # -- games and seats -------------------------------------------------------
 
-    def create(self, game_type: str, seats: int, options: Mapping[str, Any], bots: list) -> Folded:
+    def create(
+        self,
+        game_type: str,
+        seats: int,
+        options: Mapping[str, Any],
+        bots: list,
+        public: bool = False,
+        fill_with_bots_after: int | None = None,
+        rematch_of: str | None = None,
+    ) -> Folded:
         game_id = uuid.uuid4().hex
         command = {
             "type": "create",
@@ -98,6 +107,13 @@ class Commands:
             "rules": GAMES[game_type].rules_version,  # new games play by today's rules
             "at": self.clock(),
         }
+        # the table's own settings, only when set (see games.table._create)
+        if public:
+            command["public"] = True
+        if fill_with_bots_after is not None:
+            command["fill_with_bots_after"] = fill_with_bots_after
+        if rematch_of is not None:
+            command["rematch_of"] = rematch_of
         try:
             envelopes = step(None, GAMES[game_type], command, None, uuid.uuid4().hex, "system")
         except RuleError as error:
@@ -111,12 +127,15 @@ class Commands:
         _require_durable(appended, game_id=game_id)
         return folded
 
-    def join(self, game_id: str, name: str) -> tuple[int, str, Folded]:
-        """Takes the first free seat; returns it with its new bearer token."""
+    def join(self, game_id: str, name: str, player: str | None = None) -> tuple[int, str, Folded]:
+        """Takes the first free seat (for ``player``, when a player key took
+        it); returns it with its new bearer token."""
         token = secrets.token_urlsafe(32)  # 256 bits
         for _ in range(RETRIES_WITHOUT_IF_MATCH):
             folded = self.load(game_id)
             command = {"type": "join", "name": name, "at": self.clock()}
+            if player is not None:
+                command["player"] = player
             try:
                 envelopes = step(folded, folded.game, command, None, uuid.uuid4().hex, "player")
             except RuleError as error:

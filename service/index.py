@@ -9,10 +9,17 @@ from __future__ import annotations
 import redis
 
 from games import table as tables
+from games.registry import GAMES
 from projections.folding import Folded
 
 PREFIX = "tabletell:games"
+# public games waiting for players, by type (the lobby): the same projection
+LOBBY_PREFIX = "tabletell:lobby"
 STATUSES = (tables.WAITING, tables.ACTIVE, tables.FINISHED, tables.ABANDONED)
+
+
+def lobby_key(game_type: str) -> str:
+    return f"{LOBBY_PREFIX}:type:{game_type}"
 
 
 def key(status: str | None = None, game_type: str | None = None) -> str:
@@ -43,7 +50,21 @@ class GameIndex:
                     pipe.zrem(key(other, game_type), game_id)
             for target in (key(), key(None, game_type), key(status), key(status, game_type)):
                 pipe.zadd(target, {game_id: created_at})
+            if folded.table.public and status == tables.WAITING:
+                pipe.zadd(lobby_key(game_type), {game_id: created_at})
+            else:
+                pipe.zrem(lobby_key(game_type), game_id)
             pipe.execute()
+
+    def lobby(self, game_type: str | None, limit: int) -> list[str]:
+        """Public games waiting for players, oldest first (the first to fill)."""
+        types = [game_type] if game_type else sorted(GAMES)
+        with self.redis.pipeline() as pipe:
+            for each in types:
+                pipe.zrange(lobby_key(each), 0, limit - 1, withscores=True)
+            found = [entry for entries in pipe.execute() for entry in entries]
+        found.sort(key=lambda entry: entry[1])
+        return [i.decode() if isinstance(i, bytes) else i for i, _ in found[:limit]]
 
     def page(self, status: str | None, game_type: str | None, limit: int, offset: int) -> tuple[list[str], int]:
         """Game ids, newest first, and how many match in all."""

@@ -21,7 +21,8 @@ def queue_of(kind: str) -> str:
 @dataclass(frozen=True)
 class Work:
     # "bot": a bot seat or a seat on autopilot moves; "timeout": a deadline
-    # passes; "abandon": a game waited for players too long
+    # passes; "abandon": a game waited for players too long; "fill": a
+    # waiting game's free seats go to bots (its ``fill_with_bots_after``)
     kind: str
     game_id: str
     version: int  # the version the work is for; once the game moves on it is stale
@@ -48,8 +49,13 @@ def pending_work(folded: Folded, now: int, waiting_ttl_ms: int = 0) -> list[Work
     setting ``WAITING_GAME_TTL_SECONDS``, passed by each caller from its
     Config; 0: never). It is the service's policy, not a rule of the log."""
     table, game = folded.table, folded.game
-    if table.status == tables.WAITING and waiting_ttl_ms > 0:
-        return [Work("abandon", folded.game_id, folded.version, NO_SEAT, table.created_at + waiting_ttl_ms)]
+    if table.status == tables.WAITING:
+        waiting = []
+        if table.fill_bots_at is not None:
+            waiting.append(Work("fill", folded.game_id, folded.version, NO_SEAT, table.fill_bots_at))
+        if waiting_ttl_ms > 0:
+            waiting.append(Work("abandon", folded.game_id, folded.version, NO_SEAT, table.created_at + waiting_ttl_ms))
+        return waiting
     if table.status != tables.ACTIVE:
         return []
     work = [

@@ -53,7 +53,9 @@ log = logging.getLogger("tabletell.ratelimits")
 
 STRATEGY = "sliding-window-counter"
 KEY_PREFIX = "tabletell:ratelimit"
-CREATE_ENDPOINT = "games.create_game"
+# the routes that create something in the store: games, players, and the
+# games matchmaking and rematches open
+CREATE_ENDPOINTS = frozenset({"games.create_game", "players.create_player", "lobby.matchmaking", "lobby.rematch"})
 UNMATCHED = "unmatched"  # requests no route matched are counted too
 
 # what each policy counts, for the 429's detail
@@ -84,7 +86,7 @@ def _no_token() -> bool:
 
 
 def _not_creating() -> bool:
-    return request.endpoint != CREATE_ENDPOINT
+    return request.endpoint not in CREATE_ENDPOINTS
 
 
 def _checked(setting: str, value: str) -> str:

@@ -28,6 +28,10 @@ class CreateGame(Schema):
     seats = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=99))
     options = fields.Dict(keys=fields.String(), load_default=dict)
     bots = fields.List(fields.Nested(BotSeat), load_default=list, validate=validate.Length(max=99))
+    # listed in the lobby while it waits (else joined by its link: the default)
+    public = fields.Boolean(load_default=False, truthy={True}, falsy={False})
+    # free seats go to bots after so many seconds (the rules bound it: 422)
+    fill_with_bots_after = fields.Integer(strict=True, load_default=None, validate=validate.Range(min=0, max=2**31))
 
 
 # Names are shown to every seat and spectator, so none may deceive: no
@@ -80,6 +84,33 @@ class PlayerName(fields.String):
 
 class JoinSeat(Schema):
     name = PlayerName(required=True)
+
+
+class JoinAsPlayer(Schema):
+    """A seat taken with a player key: the player's name unless another is given."""
+
+    name = PlayerName()
+
+
+class NewPlayer(Schema):
+    name = PlayerName(required=True)
+
+
+class PlayerGamesQuery(Schema):
+    status = fields.String(validate=validate.OneOf(("waiting", "active", "finished", "abandoned")))
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+
+
+class LobbyQuery(Schema):
+    type = fields.String(validate=validate.OneOf(sorted(GAMES)))
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+
+
+class Matchmaking(Schema):
+    type = fields.String(required=True, validate=validate.OneOf(sorted(GAMES)))
+    seats = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=99))
+    options = fields.Dict(keys=fields.String(), load_default=dict)
+    fill_with_bots_after = fields.Integer(strict=True, load_default=None, validate=validate.Range(min=0, max=2**31))
 
 
 class Wait(Schema):

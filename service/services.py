@@ -10,6 +10,8 @@ from service.auth import Seats
 from service.commands import Commands, now_ms
 from service.config import Config
 from service.index import GameIndex
+from service.lobby import Lobby
+from service.players import Players, seat_of
 from service.realtime.streams import Realtime
 from service.views_cache import ViewCache
 from service.dispatch import DEFAULT_GRACE_MS, Dispatcher
@@ -36,10 +38,16 @@ class Services:
             client, clock, grace_ms, config.waiting_game_ttl_seconds * 1000, queue_client=self.queue_redis
         )
         self.index = GameIndex(client)
+        self.players = Players(client, clock)
         self.commands = Commands(
-            self.store, self.projection, clock, listeners=(self.index.after_append,), dispatcher=self.dispatcher
+            self.store,
+            self.projection,
+            clock,
+            listeners=(self.index.after_append, self.players.after_append),
+            dispatcher=self.dispatcher,
         )
-        self.seats = Seats(self.store, self.commands.exists)
+        self.seats = Seats(self.store, self.commands.exists, player_seat=self._player_seat)
+        self.lobby = Lobby(self)
         self.views = ViewCache()
         self.realtime = Realtime(
             self,
@@ -48,3 +56,10 @@ class Services:
             config.max_streams_per_client,
             config.read_fresh_ms,
         )
+
+    def _player_seat(self, game_id: str, key: str) -> int | None:
+        """The seat the player holding ``key`` has at ``game_id``, if any."""
+        player = self.players.by_key(key)
+        if player is None:
+            return None
+        return seat_of(self.commands.load(game_id), player.id)

@@ -6,6 +6,8 @@ from flask import Blueprint, url_for
 from projections.views import summary
 from service import schemas
 from service.api.common import etag, json_body, json_response, services
+from service.auth import bearer
+from service.players import KEY_PREFIX
 
 bp = Blueprint("games", __name__)
 
@@ -14,7 +16,9 @@ bp = Blueprint("games", __name__)
 def create_game():
     body = schemas.load(schemas.CreateGame, json_body())
     options = schemas.load_options(body["type"], body["options"])
-    folded = services().commands.create(body["type"], body["seats"], options, body["bots"])
+    folded = services().commands.create(
+        body["type"], body["seats"], options, body["bots"], body["public"], body["fill_with_bots_after"]
+    )
     location = url_for("games.game_summary", game_id=folded.game_id)
     return json_response(
         {"game_id": folded.game_id, "status": folded.table.status, "version": folded.version},
@@ -32,9 +36,16 @@ def game_summary(game_id: str):
 
 @bp.post("/games/<game_id>/seats")
 def take_seat(game_id: str):
-    services().commands.load(game_id)  # an unknown game is a 404 before any shape check
-    body = schemas.load(schemas.JoinSeat, json_body())
-    seat, token, folded = services().commands.join(game_id, body["name"])
+    svc = services()
+    svc.commands.load(game_id)  # an unknown game is a 404 before any shape check
+    # with a player key the seat is the player's (recorded in the log), and
+    # their name is the seat's unless the body gives another
+    # (any other bearer is ignored, as it always was: a client may send its
+    # seat token everywhere; a player key that is not one is 401)
+    player = svc.players.from_request() if (bearer() or "").startswith(KEY_PREFIX) else None
+    body = schemas.load(schemas.JoinAsPlayer if player else schemas.JoinSeat, json_body())
+    name = body.get("name") or (player.name if player else None)
+    seat, token, folded = svc.commands.join(game_id, name, player.id if player else None)
     return json_response(
         {"seat": seat, "token": token, "status": folded.table.status, "version": folded.version},
         201,

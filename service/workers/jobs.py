@@ -70,11 +70,11 @@ def run_work(kind: str, game_id: str, version: int, seat: int, due: int, svc: Se
         return "stale: nothing of the kind is due"
     if kind == "bot":
         body, actor = bot_move(folded, seat)
-    elif kind == "abandon":
+    elif kind in ("abandon", "fill"):
         if due > now:
             return "early: the game may wait for players longer"  # the scheduler queues it again
         # the whole table's: sent for no seat (its idempotency scope is the system's)
-        body, actor, seat = {"type": "abandon"}, "system", None
+        body, actor, seat = {"type": "abandon" if kind == "abandon" else "fill_bots"}, "system", None
     else:
         if due > now:
             return "early: the deadline has not passed"  # the scheduler queues it again

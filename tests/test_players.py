@@ -1,0 +1,228 @@
+"""Players across games, the lobby, quick matches and rematches, against the
+real store (and real workers where the service acts on its own)."""
+from __future__ import annotations
+
+import random
+import threading
+import time
+
+from events.store import EventStore
+from games.registry import GAMES
+from tests.api_helpers import auth, command, new_game, view
+from tests.openapi_contract import check
+
+
+def new_player(http, name: str = "ana") -> tuple[str, str]:
+    response = http.post("/v1/players", json={"name": name})
+    check("/v1/players", "post", response)
+    assert response.status_code == 201, response.get_json()
+    body = response.get_json()
+    return body["player_id"], body["key"]
+
+
+def sit(http, game_id: str, key: str, **body):
+    return http.post(f"/v1/games/{game_id}/seats", json=body, headers=auth(key))
+
+
+# -- players and their keys ------------------------------------------------------------
+
+
+def test_a_player_key_is_a_secret_of_256_bits_stored_only_as_its_hash(http, redis_client):
+    player_id, key = new_player(http, "ana")
+    assert key.startswith("tp_") and len(key) >= 3 + 43  # 32 random bytes, base64url
+    me = http.get("/v1/players/me", headers=auth(key))
+    check("/v1/players/me", "get", me)
+    assert me.get_json() == {"player_id": player_id, "name": "ana", "created_at": me.get_json()["created_at"]}
+    stored = b"".join(redis_client.dump(k) or b"" for k in redis_client.keys("*"))
+    assert key.encode() not in stored and key[3:].encode() not in stored
+
+
+def test_a_player_key_takes_seats_and_the_log_records_the_player(http, redis_client):
+    player_id, key = new_player(http, "ana")
+    game_id = new_game(http, 2)
+    response = sit(http, game_id, key)
+    check("/v1/games/{game_id}/seats", "post", response)
+    assert response.status_code == 201 and response.get_json()["seat"] == 0
+    token = response.get_json()["token"]
+    taken = [e for e in EventStore(redis_client).read(game_id) if e.type == "seat_taken"]
+    assert taken[0].public == {"seat": 0, "name": "ana", "player": player_id}
+    # another name at this table, if the player gives one
+    other_id, other = new_player(http, "bea")
+    assert sit(http, game_id, other, name="B").get_json()["seat"] == 1
+    assert view(http, game_id, token)["seats"][1]["name"] == "B"
+    # the seat's token and the player key both act for the seat
+    by_key = http.get(f"/v1/games/{game_id}/view", headers=auth(key)).get_json()
+    assert by_key == view(http, game_id, token) and by_key["seat"] == 0
+
+
+def test_players_a_player_holds_one_seat_at_a_table(http):
+    _, key = new_player(http)
+    game_id = new_game(http, 3)
+    assert sit(http, game_id, key).status_code == 201
+    response = sit(http, game_id, key)
+    assert response.status_code == 422 and response.get_json()["code"] == "already_seated"
+    assert response.get_json()["rule"] == "players"
+
+
+def test_a_player_key_that_is_not_one_takes_no_seat_and_other_bearers_are_ignored(http):
+    game_id = new_game(http, 2)
+    response = http.post(f"/v1/games/{game_id}/seats", json={"name": "x"}, headers=auth("tp_not-a-key"))
+    assert response.status_code == 401 and response.get_json()["code"] == "invalid_token"
+    check("/v1/games/{game_id}/seats", "post", response)
+    # a seat token (of this game or any) was never a reason to refuse a seat
+    response = http.post(f"/v1/games/{game_id}/seats", json={"name": "x"}, headers=auth("some-seat-token"))
+    assert response.status_code == 201 and response.get_json()["seat"] == 0
+
+
+def test_a_replaced_key_stops_working_at_once_and_the_new_one_acts_for_the_same_seats(http):
+    player_id, old = new_player(http)
+    game_id = new_game(http, 2)
+    sit(http, game_id, old)
+    response = http.post("/v1/players/me/keys", headers=auth(old))
+    check("/v1/players/me/keys", "post", response)
+    new = response.get_json()["key"]
+    assert response.status_code == 201 and new != old
+    for path in ("/v1/players/me", f"/v1/games/{game_id}/view"):
+        assert http.get(path, headers=auth(old)).status_code == 401
+    assert http.get("/v1/players/me", headers=auth(new)).get_json()["player_id"] == player_id
+    assert http.get(f"/v1/games/{game_id}/view", headers=auth(new)).get_json()["seat"] == 0
+
+
+def test_a_players_games_say_their_status_and_whose_turn_it_is(http):
+    _, ana = new_player(http, "ana")
+    _, bea = new_player(http, "bea")
+    game_id = new_game(http, 2)
+    tokens = [sit(http, game_id, key).get_json()["token"] for key in (ana, bea)]
+    waiting = new_game(http, 3)
+    sit(http, waiting, ana)
+    response = http.get("/v1/players/me/games", headers=auth(ana))
+    check("/v1/players/me/games", "get", response)
+    games = {g["game_id"]: g for g in response.get_json()["games"]}
+    assert set(games) == {game_id, waiting} and games[waiting]["status"] == "waiting"
+    to_act = view(http, game_id, tokens[0])["to_act"]
+    assert games[game_id]["your_turn"] == (0 in to_act) and games[game_id]["seat"] == 0
+    bea_games = http.get("/v1/players/me/games?status=active", headers=auth(bea)).get_json()["games"]
+    assert [(g["game_id"], g["your_turn"]) for g in bea_games] == [(game_id, 1 in to_act)]
+    assert http.get("/v1/players/me/games?status=nope", headers=auth(ana)).status_code == 400
+
+
+# -- the lobby ---------------------------------------------------------------------------
+
+
+def test_the_lobby_lists_public_games_waiting_for_players_only(http):
+    public = http.post("/v1/games", json={"type": "color-doubt", "seats": 2, "public": True}).get_json()["game_id"]
+    private = new_game(http, 2)
+    other_type = http.post("/v1/games", json={"type": "diez", "seats": 2, "public": True}).get_json()["game_id"]
+    response = http.get("/v1/lobby?type=color-doubt")
+    check("/v1/lobby", "get", response)
+    listed = {g["game_id"]: g for g in response.get_json()["games"]}
+    assert public in listed and private not in listed and other_type not in listed
+    assert listed[public]["free_seats"] == [0, 1] and listed[public]["options"]["turn_seconds"] == 60
+    assert other_type in {g["game_id"] for g in http.get("/v1/lobby").get_json()["games"]}
+    # full, it leaves the lobby
+    for name in ("a", "b"):
+        http.post(f"/v1/games/{public}/seats", json={"name": name})
+    assert public not in {g["game_id"] for g in http.get("/v1/lobby?type=color-doubt").get_json()["games"]}
+
+
+def test_matchmaking_puts_players_asking_at_once_at_the_same_tables(http, app):
+    """Eight players ask for a two-seat game at once, from eight threads on
+    the real store: four full tables, never a half-empty one."""
+    keys = [new_player(http, f"p{i}")[1] for i in range(8)]
+    answers: list[dict] = []
+    start = threading.Barrier(len(keys))
+
+    def ask(key):
+        client = app.test_client()
+        start.wait()
+        response = client.post("/v1/matchmaking", json={"type": "color-doubt", "seats": 2}, headers=auth(key))
+        assert response.status_code == 201, response.get_json()
+        answers.append(response.get_json())
+
+    threads = [threading.Thread(target=ask, args=(key,)) for key in keys]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    check("/v1/matchmaking", "post", http.post("/v1/matchmaking", json={"type": "color-doubt", "seats": 2}, headers=auth(keys[0])))
+    by_game: dict[str, list[int]] = {}
+    for answer in answers:
+        by_game.setdefault(answer["game_id"], []).append(answer["seat"])
+    assert len(answers) == 8 and sorted(len(seats) for seats in by_game.values()) == [2, 2, 2, 2], by_game
+    for game_id, seats in by_game.items():
+        assert sorted(seats) == [0, 1]
+        assert http.get(f"/v1/games/{game_id}").get_json()["status"] == "active"
+
+
+def test_matchmaking_asked_again_answers_the_seat_already_held(http):
+    _, key = new_player(http)
+    first = http.post("/v1/matchmaking", json={"type": "diez", "seats": 3}, headers=auth(key))
+    again = http.post("/v1/matchmaking", json={"type": "diez", "seats": 3}, headers=auth(key))
+    assert first.status_code == 201 and again.status_code == 200
+    assert again.get_json()["game_id"] == first.get_json()["game_id"] and again.get_json()["token"] is None
+    assert http.post("/v1/matchmaking", json={"type": "diez", "seats": 3}).status_code == 401
+
+
+def test_players_free_seats_go_to_bots_after_fill_with_bots_after(live_app, workers):
+    """A quick match nobody else joins: its worker seats bots once the time
+    has passed, and the game plays to its end."""
+    http = live_app.test_client()
+    _, key = new_player(http)
+    workers.start()
+    answer = http.post(
+        "/v1/matchmaking", json={"type": "color-doubt", "seats": 3, "fill_with_bots_after": 1}, headers=auth(key)
+    ).get_json()
+    game_id = answer["game_id"]
+    deadline = time.monotonic() + 60
+    while (summary := http.get(f"/v1/games/{game_id}").get_json())["status"] == "waiting":
+        assert time.monotonic() < deadline, "the free seats never went to bots"
+        time.sleep(0.1)
+    assert [s["bot"] for s in summary["seats"]] == [None, "heuristic", "heuristic"]
+    assert http.get(f"/v1/games/{game_id}/view", headers=auth(key)).get_json()["seat"] == 0
+
+
+# -- rematches -----------------------------------------------------------------------------
+
+
+def test_a_rematch_is_one_game_every_seat_takes_with_one_call(http):
+    _, ana = new_player(http, "ana")
+    game_id = new_game(http, 3, bots=[{"seat": 2, "level": "heuristic"}])
+    first = sit(http, game_id, ana).get_json()["token"]
+    second = http.post(f"/v1/games/{game_id}/seats", json={"name": "bea"}).get_json()["token"]
+    assert http.post(f"/v1/games/{game_id}/rematch", headers=auth(first)).get_json()["code"] == "game_not_finished"
+    play_out_with_bot(http, game_id, [first, second])
+    # the player asks with their key; the anonymous seat with its token
+    response = http.post(f"/v1/games/{game_id}/rematch", headers=auth(ana))
+    check("/v1/games/{game_id}/rematch", "post", response)
+    assert response.status_code == 201
+    rematch_id = response.get_json()["game_id"]
+    assert http.get(f"/v1/games/{game_id}/rematch").get_json() == {"game_id": rematch_id, "rematch_of": game_id}
+    summary = http.get(f"/v1/games/{rematch_id}").get_json()
+    assert summary["status"] == "waiting" and summary["seats"][2]["bot"] == "heuristic"  # bots come back as bots
+    again = http.post(f"/v1/games/{game_id}/rematch", headers=auth(first))
+    assert again.status_code == 200 and again.get_json()["game_id"] == rematch_id and again.get_json()["token"] is None
+    joined = http.post(f"/v1/games/{game_id}/rematch", headers=auth(second))
+    assert joined.status_code == 201 and joined.get_json()["game_id"] == rematch_id
+    assert http.get(f"/v1/games/{rematch_id}").get_json()["status"] == "active"
+    assert http.post(f"/v1/games/{game_id}/rematch", headers=auth(second)).get_json()["token"] is None  # asked twice
+
+
+def play_out_with_bot(http, game_id: str, tokens: list[str]) -> None:
+    """Plays the two human seats; the bot seat moves through the app's
+    dispatch (no workers here: the test plays its moves as the job would)."""
+    from service.workers.jobs import run_work
+    from service.plan import pending_work
+
+    svc = http.application.extensions["tabletell"]
+    bot, rng = GAMES["color-doubt"].bots["random"], random.Random(3)
+    for _ in range(2000):
+        folded = svc.commands.load(game_id)
+        if folded.table.status != "active":
+            return
+        work = [w for w in pending_work(folded, svc.clock()) if w.kind == "bot"]
+        if work:
+            run_work("bot", game_id, folded.version, work[0].seat, work[0].due, svc)
+            continue
+        seat = view(http, game_id, tokens[0])["to_act"][0]
+        assert command(http, game_id, tokens[seat], bot(view(http, game_id, tokens[seat]), rng)).status_code == 200
+    raise AssertionError("the game did not end")
