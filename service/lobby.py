@@ -116,6 +116,7 @@ class Lobby:
                 )
                 self.redis.set(key, created.game_id)
                 rematch_id = created.game_id
+                self._offer(folded, seat, created)
                 break
             if time.monotonic() > deadline:
                 raise Problem(503, "rematch_busy", "The rematch is being set up; try again.")
@@ -133,6 +134,20 @@ class Lobby:
             return joined, seat_of(joined, player), None
         self.redis.hset(key + ":seats", seat, seat_there)
         return joined, seat_there, token
+
+    def _offer(self, folded: Folded, asked_by: int, created: Folded) -> None:
+        """``rematch_offered`` to every other player of the finished game
+        (their player streams and webhooks); they take it with one call."""
+        for seat, player in enumerate(folded.table.players):
+            if player is not None and seat != asked_by:
+                data = {
+                    "game_id": created.game_id,
+                    "rematch_of": folded.game_id,
+                    "game_type": folded.game.type,
+                    "seat": seat,
+                    "asked_by": asked_by,
+                }
+                self.svc.player_feed.add(player, "rematch_offered", data, f"{folded.game_id}:rematch:{seat}")
 
     def rematch_of(self, game_id: str) -> str | None:
         found = self.redis.get(rematch_key(game_id))

@@ -101,6 +101,10 @@ class PlayerGamesQuery(Schema):
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
 
 
+class PlayerStreamQuery(Schema):
+    last_event_id = fields.Integer(validate=validate.Range(min=0, max=2**53))
+
+
 class LobbyQuery(Schema):
     type = fields.String(validate=validate.OneOf(sorted(GAMES)))
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))

@@ -11,6 +11,7 @@ from service.commands import Commands, now_ms
 from service.config import Config
 from service.index import GameIndex
 from service.lobby import Lobby
+from service.player_feed import PlayerFeed
 from service.players import Players, seat_of
 from service.realtime.streams import Realtime
 from service.views_cache import ViewCache
@@ -39,11 +40,12 @@ class Services:
         )
         self.index = GameIndex(client)
         self.players = Players(client, clock)
+        self.player_feed = PlayerFeed(client, clock)
         self.commands = Commands(
             self.store,
             self.projection,
             clock,
-            listeners=(self.index.after_append, self.players.after_append),
+            listeners=(self.index.after_append, self.players.after_append, self.player_feed.after_append),
             dispatcher=self.dispatcher,
         )
         self.seats = Seats(self.store, self.commands.exists, player_seat=self._player_seat)

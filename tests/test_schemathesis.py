@@ -73,7 +73,8 @@ def tables(fuzzed_app):
     """A started game with its players' tokens, and a game waiting for players."""
     http = fuzzed_app.test_client()
     game_id, tokens = seated_game(http, 2)
-    return game_id, tokens, new_game(http, 5)
+    key = http.post("/v1/players", json={"name": "fuzz"}).get_json()["key"]
+    return game_id, tokens, new_game(http, 5), key
 
 
 def security_names(case) -> set[str]:
@@ -87,7 +88,7 @@ def anonymous_allowed(case) -> bool:
 @schema.parametrize()
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture])  # the games are shared by the examples
 def test_every_route_answers_as_the_spec_says(case, fuzzed_app, tables):
-    game_id, tokens, waiting_id = tables
+    game_id, tokens, waiting_id, player_key = tables
     if GAME_ID.fullmatch(str((case.path_parameters or {}).get("game_id", ""))):
         # a well-formed id: a real game's (an ill-formed one stays, for the 404);
         # seats are taken at the waiting table
@@ -101,4 +102,6 @@ def test_every_route_answers_as_the_spec_says(case, fuzzed_app, tables):
         headers["Authorization"] = f"Bearer {tokens[0]}"
     elif "operatorToken" in names and not spectator:
         headers["Authorization"] = f"Bearer {OPERATOR_TOKEN}"
+    elif "playerKey" in names and not spectator:
+        headers["Authorization"] = f"Bearer {player_key}"
     case.call_and_validate(app=fuzzed_app, headers=headers, checks=CHECKS)

@@ -1,0 +1,56 @@
+"""What an append means to the players at the table: the events of their
+player streams and webhooks, derived from the game before and after it.
+
+- ``game_started``: the table filled and the game began;
+- ``turn``: the seat now has to act, where it did not before (with its
+  deadline, if the game has one);
+- ``window``: the seat may answer a window now (a call, a jump-in, a
+  challenge: a deadline of another kind than ``turn``);
+- ``game_finished``: with the result.
+
+Only seats a player took (``Table.players``) have any. Each event has a
+stable id (game, version, seat, kind), so a receiver can drop a duplicate.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from games import table as tables
+from projections.folding import Folded
+
+
+def player_events(before: Folded | None, after: Folded) -> list[tuple[str, str, dict[str, Any], str]]:
+    """(player id, kind, data, event id) for every event ``after`` brings."""
+    table = after.table
+    players = table.players
+    if not any(players):
+        return []
+    was = before.table if before is not None else None
+    out: list[tuple[str, str, dict[str, Any], str]] = []
+
+    def add(seat: int, kind: str, **data: Any) -> None:
+        base = {"game_id": after.game_id, "game_type": after.game.type, "seat": seat, "version": after.version}
+        out.append((players[seat], kind, {**base, **data}, f"{after.game_id}:{after.version}:{seat}:{kind}"))
+
+    seated = [seat for seat, player in enumerate(players) if player is not None]
+    if table.status == tables.ACTIVE and (was is None or was.status != tables.ACTIVE):
+        for seat in seated:
+            add(seat, "game_started")
+    if table.status == tables.ACTIVE:
+        acting_before = set(tables.to_act(before.game, was)) if was is not None and was.status == tables.ACTIVE else set()
+        deadlines = {d.seat: d for d in after.game.deadlines(table.game)}
+        for seat in tables.to_act(after.game, table):
+            if seat in seated and seat not in acting_before:
+                deadline = deadlines.get(seat)
+                kind = "turn" if deadline is None or deadline.kind == "turn" else "window"
+                add(
+                    seat,
+                    kind,
+                    actions=tables.actions(after.game, table, seat),
+                    deadline=deadline.at if deadline else None,
+                    window=None if kind == "turn" else deadline.kind,
+                )
+    if table.status == tables.FINISHED and (was is None or was.status != tables.FINISHED):
+        for seat in seated:
+            add(seat, "game_finished", result=table.result)
+    return out
