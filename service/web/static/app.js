@@ -742,7 +742,27 @@ async function lobbyPage() {
       h("li", { class: "panel" }, h("h2", {}, t.name), h("p", {}, t.summary), h("p", { class: "meta" }, `${t.min_seats}–${t.max_seats} players · `, h("a", { href: `/rules/${t.type}` }, `Rules of ${t.name}`)))
     )
   );
-  put(main, h("h1", {}, "Card games of bluff and doubt"), list, createForm(types), yourGames(), openForm());
+  put(main, h("h1", {}, "Card games of bluff and doubt"), list, await waitingGames(types), createForm(types), yourGames(), openForm());
+}
+
+// public games waiting for players (GET /v1/lobby): join with one click
+async function waitingGames(types) {
+  let games = [];
+  try {
+    games = (await api("GET", "/v1/lobby?limit=20")).data.games;
+  } catch {
+    return null; // the lobby is a convenience: the page works without it
+  }
+  return h(
+    "section",
+    { class: "panel lobby", "aria-label": "Games waiting for players" },
+    h("h2", {}, "Games waiting for players"),
+    games.length
+      ? h("ul", {}, games.map((g) =>
+          h("li", { "data-game": g.game_id }, `${types[g.type] ? types[g.type].name : g.type}: ${g.seats - g.free_seats.length} of ${g.seats} seated (${g.names.filter(Boolean).join(", ") || "nobody yet"}) `,
+            h("a", { href: `/games/${g.game_id}`, class: "join", "aria-label": `Join the ${types[g.type] ? types[g.type].name : g.type} game` }, "Join"))))
+      : h("p", { class: "none" }, "None right now: create one below and tick “List it in the lobby”.")
+  );
 }
 
 function optionControl(option) {
@@ -778,6 +798,7 @@ function createForm(types) {
   const seatsInput = h("input", { id: "create-seats", name: "seats", type: "number", inputmode: "numeric" });
   const nameInput = h("input", { id: "create-name", name: "name", maxlength: "40", value: "Player", autocomplete: "nickname" });
   const sitDown = h("input", { id: "create-sit", type: "checkbox", checked: true });
+  const listed = h("input", { id: "create-public", type: "checkbox" });
   const seatList = h("div", { class: "seat-choices" });
   const options = h("details", { class: "options" });
   const error = h("p", { class: "errors", role: "alert" });
@@ -815,7 +836,8 @@ function createForm(types) {
     h("h2", {}, "Create a game"),
     h("div", { class: "row" }, h("div", { class: "field" }, h("label", { for: "create-type" }, "Game"), typeSelect), h("div", { class: "field" }, h("label", { for: "create-seats" }, "Seats"), seatsInput)),
     h("fieldset", {}, h("legend", {}, "Who sits where (you take the first seat left to a player)"), seatList),
-    h("div", { class: "row" }, h("div", { class: "field check" }, sitDown, h("label", { for: "create-sit" }, "I take a seat")), h("div", { class: "field" }, h("label", { for: "create-name" }, "Your name"), nameInput)),
+    h("div", { class: "row" }, h("div", { class: "field check" }, sitDown, h("label", { for: "create-sit" }, "I take a seat")), h("div", { class: "field" }, h("label", { for: "create-name" }, "Your name"), nameInput),
+      h("div", { class: "field check" }, listed, h("label", { for: "create-public" }, "List it in the lobby"))),
     options,
     error,
     h("button", { type: "submit", class: "primary" }, "Create the game")
@@ -834,7 +856,7 @@ function createForm(types) {
       .filter((s) => s.value.startsWith("bot:"))
       .map((s) => ({ seat: s.seat, level: s.value.slice(4) }));
     try {
-      const { data } = await api("POST", "/v1/games", { body: { type: type.type, seats: Number(seatsInput.value), options: chosen, bots } });
+      const { data } = await api("POST", "/v1/games", { body: { type: type.type, seats: Number(seatsInput.value), options: chosen, bots, public: listed.checked } });
       if (sitDown.checked && bots.length < Number(seatsInput.value)) {
         const seat = (await api("POST", `/v1/games/${data.game_id}/seats`, { body: { name: nameInput.value } })).data;
         Seats.put(data.game_id, { token: seat.token, seat: seat.seat, name: nameInput.value, type: type.type });
