@@ -10,7 +10,8 @@ operators' index, and with ``--api`` the summary a running API answers.
 It prints what differs and exits 1, or a one-line account and exits 0.
 A file is a log as ``GET /v1/games/{id}/log`` gives it.
 
-``reindex`` rebuilds the operators' games index from the logs, and puts
+``reindex`` rebuilds the operators' games index, the lobby and each
+player's list of games from the logs, and puts
 back on the workers' schedule every game that waits for work (a lost
 schedule, or games left waiting before waiting games were abandoned after
 ``WAITING_GAME_TTL_SECONDS``).
@@ -36,6 +37,7 @@ from service.commands import now_ms
 from service.config import Config, connect
 from service.dispatch import DEFAULT_GRACE_MS, due_key, next_look
 from service.index import GameIndex, key as index_key
+from service.players import Players
 from service.plan import pending_work
 
 
@@ -124,7 +126,7 @@ def run_verify(target: str, client_url: str, api: str | None = None) -> int:
 
 def run_reindex(client_url: str) -> int:
     client = connect(client_url, cluster=Config.from_env().redis_cluster)
-    store, index = EventStore(client), GameIndex(client)
+    store, index, players = EventStore(client), GameIndex(client), Players(client, now_ms)
     waiting_ttl_ms = Config.from_env().waiting_game_ttl_seconds * 1000
     games = scheduled = 0
     for raw_key in client.scan_iter(match=stream_key("*"), count=500):
@@ -132,7 +134,8 @@ def run_reindex(client_url: str) -> int:
         game_id = name[len("game:{") : -len("}:events")]
         folded = fold(store.read(game_id), None, game_id)
         if folded is not None:
-            index.record(folded, created_at=folded.table.created_at)
+            index.record(folded, created_at=folded.table.created_at)  # and the lobby
+            players.after_append(None, folded)  # each player's games
             games += 1
             now = now_ms()
             work = pending_work(folded, now, waiting_ttl_ms)

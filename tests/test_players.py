@@ -226,3 +226,18 @@ def play_out_with_bot(http, game_id: str, tokens: list[str]) -> None:
         seat = view(http, game_id, tokens[0])["to_act"][0]
         assert command(http, game_id, tokens[seat], bot(view(http, game_id, tokens[seat]), rng)).status_code == 200
     raise AssertionError("the game did not end")
+
+
+def test_reindex_rebuilds_the_lobby_and_each_players_games_from_the_logs(http, redis_client, redis_server, capsys):
+    from service import replay
+    from service.index import lobby_key
+    from service.players import games_key
+
+    player_id, key = new_player(http)
+    public = http.post("/v1/games", json={"type": "diez", "seats": 3, "public": True}).get_json()["game_id"]
+    sit(http, public, key)
+    redis_client.delete(lobby_key("diez"), games_key(player_id))  # lost
+    assert http.get("/v1/lobby?type=diez").get_json()["games"] == []
+    assert replay.main(["reindex", "--url", redis_server.url]) == 0
+    assert [g["game_id"] for g in http.get("/v1/lobby?type=diez").get_json()["games"]] == [public]
+    assert [g["game_id"] for g in http.get("/v1/players/me/games", headers=auth(key)).get_json()["games"]] == [public]
