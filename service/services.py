@@ -26,6 +26,7 @@ class Services:
     ):
         # workers build theirs without one: the same settings as the API
         config = config or Config.from_env()
+        self.config = config  # what the webhooks read their settings from, in the API and the workers
         self.redis = client  # the store
         # the workers' queues (QUEUE_URL), or the store's own server
         self.queue_redis = queue_client if queue_client is not None else client
