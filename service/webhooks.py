@@ -325,9 +325,12 @@ def iso(ms: int) -> str:
 
 
 def job_timeout_seconds(config) -> int:
-    """How long RQ lets an attempt run: a connection and an answer, each
-    within the timeout (a name may resolve to several addresses: the
-    connections to them are tried in turn, within this too)."""
+    """How long RQ lets an attempt run: the timeout bounds each socket
+    operation, not their sum (a connection refused fast moves on to the
+    name's next address; a timed-out one ends the attempt), so this leaves
+    room for a connection and the answer's reads; a receiver slower still
+    (an answer a byte at a time) is stopped here and the attempt recorded
+    as failed (``send``)."""
     return math.ceil(3 * config.webhook_timeout_seconds) + 5
 
 
