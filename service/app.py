@@ -44,7 +44,7 @@ def create_app(
         queue_client = connect_queues(config, client)
     app.extensions["tabletell"] = Services(client, clock, config=config, queue_client=queue_client)
 
-    from service.api import audit, games, lobby, meta, play, players, streams
+    from service.api import audit, games, lobby, meta, play, players, streams, webhooks
     from service.logs import observe_requests
 
     observe_requests(app, access_log=config.access_log)  # X-Request-ID, request metrics, access log
@@ -52,7 +52,7 @@ def create_app(
     # the queues' server (a plain one, which Flask-Limiter's storage needs)
     ratelimits.install(app, config, queue_client)
 
-    for module in (meta, games, play, streams, audit, players, lobby):
+    for module in (meta, games, play, streams, audit, players, lobby, webhooks):
         app.register_blueprint(module.bp, url_prefix="/v1")
     app.register_blueprint(meta.root)
     from service import web

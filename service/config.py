@@ -74,6 +74,21 @@ class Config:
     # a game's folded table is stored beside its log every this many events,
     # so a process new to the game folds only what came after (0: never)
     snapshot_every: int = 200
+    # webhooks (service/webhooks.py): a URL whose host is (or resolves to) a
+    # private, loopback, link-local, multicast or reserved address is refused
+    # at registration and at every delivery, since the service would
+    # otherwise POST into its own network on an operator's say-so (SSRF);
+    # WEBHOOKS_ALLOW_PRIVATE=1 takes them (a receiver on the same host or
+    # network: development, tests)
+    webhooks_allow_private: bool = False
+    # a delivery's socket timeout (connect, and each read): a receiver is
+    # meant to answer at once and do its work later
+    webhook_timeout_seconds: float = 5.0
+    # a failed delivery is tried again after base, 2 base, 4 base ... seconds
+    # (capped at an hour), WEBHOOK_MAX_ATTEMPTS attempts in all, then
+    # recorded as failed
+    webhook_retry_base_seconds: float = 1.0
+    webhook_max_attempts: int = 6
 
     @classmethod
     def from_env(cls) -> "Config":
@@ -99,6 +114,10 @@ class Config:
             trusted_proxies=_int("TRUSTED_PROXIES", cls.trusted_proxies),
             read_fresh_ms=_int("READ_FRESH_MS", cls.read_fresh_ms),
             snapshot_every=_int("SNAPSHOT_EVERY", cls.snapshot_every),
+            webhooks_allow_private=os.environ.get("WEBHOOKS_ALLOW_PRIVATE", "0") not in ("", "0", "off", "false"),
+            webhook_timeout_seconds=float(os.environ.get("WEBHOOK_TIMEOUT_SECONDS", cls.webhook_timeout_seconds)),
+            webhook_retry_base_seconds=float(os.environ.get("WEBHOOK_RETRY_BASE_SECONDS", cls.webhook_retry_base_seconds)),
+            webhook_max_attempts=max(1, _int("WEBHOOK_MAX_ATTEMPTS", cls.webhook_max_attempts)),
         )
 
 

@@ -10,7 +10,11 @@ QUEUE = "tabletell"  # bot moves
 # timeouts and abandoned games: a worker takes these first, so a deadline
 # fires on time even while many bot moves wait (QUEUES, in that order)
 DEADLINES_QUEUE = "tabletell-deadlines"
-QUEUES = (DEADLINES_QUEUE, QUEUE)
+# webhook deliveries (service/webhooks.py), taken last: a game's own work
+# never waits behind a slow receiver in the queue (though a worker sending
+# one is busy until it answers or times out)
+WEBHOOKS_QUEUE = "tabletell-webhooks"
+QUEUES = (DEADLINES_QUEUE, QUEUE, WEBHOOKS_QUEUE)
 
 
 def queue_of(kind: str) -> str:

@@ -29,6 +29,7 @@ class Services:
     ):
         # workers build theirs without one: the same settings as the API
         config = config or Config.from_env()
+        self.config = config  # what the webhooks read their settings from, in the API and the workers
         self.redis = client  # the store
         # the workers' queues (QUEUE_URL), or the store's own server
         self.queue_redis = queue_client if queue_client is not None else client
@@ -40,7 +41,8 @@ class Services:
         )
         self.index = GameIndex(client)
         self.players = Players(client, clock)
-        self.player_feed = PlayerFeed(client, clock)
+        # each player event goes to the app backends' webhooks too
+        self.player_feed = PlayerFeed(client, clock, hooks=(self._webhook,))
         self.commands = Commands(
             self.store,
             self.projection,
@@ -58,6 +60,13 @@ class Services:
             config.max_streams_per_client,
             config.read_fresh_ms,
         )
+
+    def _webhook(self, player_id: str, kind: str, data: dict, event_id: str) -> None:
+        """A player event queued for the webhooks subscribed to it (the
+        workers deliver it: nothing is sent from here)."""
+        from service import webhooks
+
+        webhooks.publish(self, kind, {**data, "player_id": player_id}, event_id)
 
     def _player_seat(self, game_id: str, key: str) -> int | None:
         """The seat the player holding ``key`` has at ``game_id``, if any."""

@@ -1,7 +1,8 @@
 """The workers' scheduler: queues each timeout when its deadline comes (and
 the abandoning of a game left waiting for players past
 ``WAITING_GAME_TTL_SECONDS``), and any work a dead worker left undone once
-its grace period is over.
+its grace period is over; and the webhook attempts that are due (retries,
+and attempts a dead worker left: ``service.webhooks.requeue_due``).
 
 Every worker runs one; they share the due sets (``DUE_KEYS``, on the store)
 and the "dispatched" marks (on the queues' server), so
@@ -14,6 +15,7 @@ from __future__ import annotations
 import logging
 import threading
 
+from service import webhooks
 from service.services import Services
 from service.dispatch import ALL_DUE_KEYS, DISPATCHED, LEGACY_DUE_KEY, due_key, next_look
 from service.plan import pending_work
@@ -88,10 +90,13 @@ def tick(svc: Services) -> int:
 def start(svc: Services, interval_seconds: float = TICK_SECONDS) -> threading.Thread:
     def loop() -> None:
         while True:
-            try:
-                tick(svc)
-            except Exception:  # the scheduler must outlive a store hiccup
-                log.exception("scheduler tick failed")
+            # the games' work, then the webhook attempts due (retries, and
+            # attempts whose worker died: service.webhooks), each on its own
+            for step in (tick, webhooks.requeue_due):
+                try:
+                    step(svc)
+                except Exception:  # the scheduler must outlive a store hiccup
+                    log.exception("scheduler %s failed", step.__name__)
             threading.Event().wait(interval_seconds)
 
     thread = threading.Thread(target=loop, name="tabletell-scheduler", daemon=True)
