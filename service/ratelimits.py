@@ -8,8 +8,9 @@ Three policies, each a Flask-Limiter limit string from the configuration
 - ``token``: every request with a bearer token, per token. The key is the
   token's SHA-256 (``service.commands.token_hash``): a token never reaches
   the store or a log line;
-- ``create``: ``POST /v1/games``, per client address, a quota of its own (on
-  top of ``client``).
+- ``create``: what creates something in the store (``POST /v1/games``,
+  ``/v1/players``, ``/v1/matchmaking`` and ``/v1/games/{id}/rematch``), per
+  client address, a quota of its own (on top of ``client``).
 
 ``/v1/health*`` and ``/metrics`` are never limited (probes and scrapers must
 always get through). A stream or a long poll counts once, when it opens (the

@@ -188,7 +188,7 @@ def fits_its_description(game_type: str, view: dict, body: dict) -> None:
     from service.schemas import describe_commands
 
     described = {field["name"]: field for field in describe_commands(game_type)[body["type"]]}
-    seen = set(card_ids(view))
+    seen: set[str] | None = None  # the view's card ids, gathered only for a field that names a card
     for name, value in body.items():
         if name == "type":
             continue
@@ -205,6 +205,7 @@ def fits_its_description(game_type: str, view: dict, body: dict) -> None:
                 assert item in field["choices"], (name, item)
             refers = field.get("refers")
             if refers == "card":
+                seen = set(card_ids(view)) if seen is None else seen
                 assert item in seen, f"{game_type} {body['type']}.{name}: {item} is no card the seat can see"
             elif refers == "seat":
                 assert 0 <= item < len(view["seats"]), (name, item)

@@ -1,0 +1,210 @@
+"""Players on `make run`'s stack (rate limits off: every client here shares
+one address), each figure against a baseline measured in the same run:
+
+- player streams: ``--players`` players each hold their player stream
+  (NDJSON) and a game stream of their own game; games of two players are
+  played move by move, and for each move that gives a seat its turn the
+  time from the command's answer to the ``turn`` message on that player's
+  stream, against the time to the ``view`` message on the same seat's game
+  stream (the baseline: the notification path both share);
+- matchmaking: quick matches a second (``--matches`` players asking, in
+  threads), against creating games and taking their seats with
+  ``POST /v1/games`` and ``/seats`` (what a match does, without the bucket);
+- webhooks: a receiver on this machine registered for ``turn``; the time
+  from a command's answer to the signed delivery at the receiver (the
+  workers send it), p50 and p99.
+
+The last line is the figures as JSON.
+
+    .venv/bin/python bench/players.py [--players 100] [--matches 200]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import tempfile
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from games.registry import GAMES  # noqa: E402
+from streams import Stack, percentile  # noqa: E402
+
+OPERATOR = "bench-operator-token"
+
+
+def auth(token: str) -> dict:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def follow(url: str, path: str, token: str, seen: dict, stop: threading.Event) -> None:
+    """An NDJSON stream; each message's arrival time by (kind, key)."""
+    headers = {**auth(token), "Accept": "application/x-ndjson"}
+    with httpx.stream("GET", url + path, headers=headers, timeout=None) as response:
+        for line in response.iter_lines():
+            if stop.is_set():
+                return
+            if line.strip():
+                message = json.loads(line)
+                data = message["data"]
+                if message["event"] == "turn":
+                    seen[("turn", data["game_id"], data["version"])] = time.time() * 1000
+                elif message["event"] == "view":
+                    seen[("view", data["game_id"], data["version"])] = time.time() * 1000
+
+
+def streams_phase(url: str, players: int, moves: int) -> dict:
+    client = httpx.Client(base_url=url, timeout=30)
+    keys = [client.post("/v1/players", json={"name": f"p{i}"}).json()["key"] for i in range(players)]
+    games = []
+    for a, b in zip(keys[0::2], keys[1::2]):
+        game_id = client.post("/v1/games", json={"type": "color-doubt", "seats": 2, "options": {"turn_seconds": 0}}).json()["game_id"]
+        tokens = [client.post(f"/v1/games/{game_id}/seats", json={}, headers=auth(k)).json()["token"] for k in (a, b)]
+        games.append((game_id, tokens, (a, b)))
+    seen: dict = {}
+    stop = threading.Event()
+    for game_id, tokens, pair in games:
+        for seat in (0, 1):
+            threading.Thread(target=follow, args=(url, "/v1/players/me/stream", pair[seat], seen, stop), daemon=True).start()
+            threading.Thread(target=follow, args=(url, f"/v1/games/{game_id}/stream", tokens[seat], seen, stop), daemon=True).start()
+    time.sleep(2)  # every stream open
+    bot, rng = GAMES["color-doubt"].bots["random"], random.Random(1)
+    answered: list[tuple[str, int, int, float]] = []  # game, version, seat to act, answer time
+    for _ in range(moves):
+        game_id, tokens, _ = rng.choice(games)
+        view = client.get(f"/v1/games/{game_id}/view", headers=auth(tokens[0])).json()
+        if view["status"] != "active":
+            continue
+        seat = view["to_act"][0]
+        mine = client.get(f"/v1/games/{game_id}/view", headers=auth(tokens[seat])).json()
+        response = client.post(f"/v1/games/{game_id}/commands", json=bot(mine, rng), headers=auth(tokens[seat]))
+        if response.status_code == 200:
+            after = client.get(f"/v1/games/{game_id}/view", headers=auth(tokens[0])).json()
+            answered.append((game_id, response.json()["version"], after["to_act"], time.time() * 1000))
+        time.sleep(0.02)
+    time.sleep(1)
+    stop.set()
+    turn, view = [], []
+    for game_id, version, _, at in answered:
+        if ("turn", game_id, version) in seen:
+            turn.append(seen[("turn", game_id, version)] - at)
+            if ("view", game_id, version) in seen:
+                view.append(seen[("view", game_id, version)] - at)
+    return {
+        "turns": len(turn),
+        "turn_p50_ms": round(percentile(turn, 0.5), 1),
+        "turn_p99_ms": round(percentile(turn, 0.99), 1),
+        "view_p50_ms": round(percentile(view, 0.5), 1),
+        "view_p99_ms": round(percentile(view, 0.99), 1),
+    }
+
+
+def matchmaking_phase(url: str, matches: int) -> dict:
+    client = httpx.Client(base_url=url, timeout=30)
+    keys = [client.post("/v1/players", json={"name": f"m{i}"}).json()["key"] for i in range(matches)]
+
+    def match(key):
+        with httpx.Client(base_url=url, timeout=30) as own:
+            assert own.post("/v1/matchmaking", json={"type": "diez", "seats": 2}, headers=auth(key)).status_code in (200, 201)
+
+    def plain(_):
+        with httpx.Client(base_url=url, timeout=30) as own:
+            game_id = own.post("/v1/games", json={"type": "diez", "seats": 2}).json()["game_id"]
+            own.post(f"/v1/games/{game_id}/seats", json={"name": "x"})
+
+    timings = {}
+    for name, work, items in (("plain", plain, range(matches)), ("matchmaking", match, keys)):
+        started = time.monotonic()
+        with ThreadPoolExecutor(8) as pool:
+            list(pool.map(work, items))
+        timings[name] = matches / (time.monotonic() - started)
+    return {
+        "matches_per_second": round(timings["matchmaking"], 1),
+        "plain_per_second": round(timings["plain"], 1),
+        "ratio": round(timings["matchmaking"] / timings["plain"], 2),
+    }
+
+
+def webhooks_phase(url: str, moves: int) -> dict:
+    arrived: dict[str, float] = {}
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self):
+            body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            payload = json.loads(body)
+            arrived[f"{payload['data']['game_id']}:{payload['data']['version']}"] = time.time() * 1000
+            self.send_response(204)
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    client = httpx.Client(base_url=url, timeout=30)
+    hook = {"url": f"http://127.0.0.1:{server.server_address[1]}/hook", "events": ["turn"]}
+    assert client.post("/v1/webhooks", json=hook, headers=auth(OPERATOR)).status_code == 201
+    keys = [client.post("/v1/players", json={"name": f"w{i}"}).json()["key"] for i in range(2)]
+    game_id = client.post("/v1/games", json={"type": "color-doubt", "seats": 2, "options": {"turn_seconds": 0, "cards_per_suit": 30}}).json()["game_id"]
+    tokens = [client.post(f"/v1/games/{game_id}/seats", json={}, headers=auth(k)).json()["token"] for k in keys]
+    bot, rng = GAMES["color-doubt"].bots["random"], random.Random(2)
+    answered = {}
+    for _ in range(moves):
+        view = client.get(f"/v1/games/{game_id}/view", headers=auth(tokens[0])).json()
+        if view["status"] != "active":
+            break
+        seat = view["to_act"][0]
+        mine = client.get(f"/v1/games/{game_id}/view", headers=auth(tokens[seat])).json()
+        response = client.post(f"/v1/games/{game_id}/commands", json=bot(mine, rng), headers=auth(tokens[seat]))
+        if response.status_code == 200:
+            answered[f"{game_id}:{response.json()['version']}"] = time.time() * 1000
+        time.sleep(0.05)
+    time.sleep(3)
+    server.shutdown()
+    delays = [arrived[k] - at for k, at in answered.items() if k in arrived]
+    return {"deliveries": len(delays), "p50_ms": round(percentile(delays, 0.5), 1), "p99_ms": round(percentile(delays, 0.99), 1)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--players", type=int, default=100)
+    parser.add_argument("--moves", type=int, default=300)
+    parser.add_argument("--matches", type=int, default=200)
+    args = parser.parse_args()
+    import os
+
+    os.environ.update(OPERATOR_TOKEN=OPERATOR, WEBHOOKS_ALLOW_PRIVATE="1")
+    with tempfile.TemporaryDirectory() as data:
+        stack = Stack(data)
+        try:
+            streams = streams_phase(stack.url, args.players, args.moves)
+            matchmaking = matchmaking_phase(stack.url, args.matches)
+            hooks = webhooks_phase(stack.url, 60)
+        finally:
+            stack.stop()
+    streams["ratio"] = round(streams["turn_p50_ms"] / max(streams["view_p50_ms"], 0.1), 2)
+    print(
+        f"player streams ({args.players} players, {streams['turns']} turns): turn p50 {streams['turn_p50_ms']} ms, "
+        f"p99 {streams['turn_p99_ms']} ms; the same seats' game streams p50 {streams['view_p50_ms']} ms, "
+        f"p99 {streams['view_p99_ms']} ms (ratio {streams['ratio']})"
+    )
+    print(
+        f"matchmaking: {matchmaking['matches_per_second']}/s against {matchmaking['plain_per_second']}/s creating games "
+        f"and taking seats directly (ratio {matchmaking['ratio']})"
+    )
+    print(f"webhooks: {hooks['deliveries']} turns delivered, command answer to receiver p50 {hooks['p50_ms']} ms, p99 {hooks['p99_ms']} ms")
+    print(json.dumps({"streams": streams, "matchmaking": matchmaking, "webhooks": hooks}))
+
+
+if __name__ == "__main__":
+    main()
