@@ -279,6 +279,9 @@ def a_refusal(view: dict) -> tuple[dict, str, str] | None:
 
 
 def play_to_the_end(page, base: str, game_id: str, token: str, seat: int, shots: Path, label: str) -> dict:
+    """The seat played to the game's end through the page: on its first turn
+    with cards, the names of the controls checked and the screenshots taken,
+    and the first refusal the view offers shown."""
     rng = random.Random(game_id)
     bot = None
     refusal_shown = False
@@ -292,6 +295,9 @@ def play_to_the_end(page, base: str, game_id: str, token: str, seat: int, shots:
             my_turn(page, base, game_id, token, seat)
             continue
         if not shot_taken and len(view["hand"] or []) >= 2:
+            # the table with moves open: every control has an accessible name
+            assert unnamed_controls(page) == [], f"{label}: controls without a name"
+            assert page.get_by_role("group", name="Cards in your hand: press to choose").count() == 1
             page.screenshot(path=str(shots / f"{label}-desktop.png"), full_page=True)
             page.set_viewport_size(PHONE)  # the same table on a phone: as wide as the screen, no wider
             page.wait_for_function(FITS)
@@ -394,21 +400,20 @@ def test_the_table_on_a_phone_fits_its_width_and_plays_with_the_keyboard(tab, st
     assert page.evaluate(FITS)
 
 
-def test_every_control_has_an_accessible_name(tab, stack):
-    player = tab(DESKTOP)
-    for game_type in sorted(SHORT):
-        game_id, token, seat = create_through_the_lobby(player, game_type, SHORT[game_type])
-        page = player.page
-        in_step(page, stack, game_id, token)
-        unnamed = page.evaluate(
-            """() => [...document.querySelectorAll('button, select, input, a[href], output')]
-                 .filter(e => !(e.getAttribute('aria-label') || e.labels?.length || e.textContent.trim()
-                              || e.getAttribute('title') || e.getAttribute('aria-labelledby')))
-                 .map(e => e.outerHTML.slice(0, 80))"""
-        )
-        assert unnamed == [], f"{game_type}: controls without a name: {unnamed}"
-        assert page.get_by_role("group", name="Cards in your hand: press to choose").count() == 1
-    lobby = player.goto("/")
+def unnamed_controls(page) -> list[str]:
+    """Controls a screen reader could not name."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll('button, select, input, a[href], output')]
+             .filter(e => !(e.getAttribute('aria-label') || e.labels?.length || e.textContent.trim()
+                          || e.getAttribute('title') || e.getAttribute('aria-labelledby')))
+             .map(e => e.outerHTML.slice(0, 80))"""
+    )
+
+
+def test_every_control_of_the_lobby_has_an_accessible_name(tab, stack):
+    lobby = tab(DESKTOP).goto("/")
+    lobby.get_by_text(re.compile("^Options of")).click()  # the options too
+    assert unnamed_controls(lobby) == []
     assert lobby.get_by_role("button", name="Create the game").is_visible()
 
 
