@@ -41,7 +41,8 @@ soak: venv
 ## bench: every benchmark (bench/report.py runs them), then one table of their
 ## figures with the machine they ran on: the API against a plain Flask endpoint
 ## under both worker classes, 5,000 waiting clients, the web client in a
-## browser (page weight, first render, move to screen), the workers against the
+## browser (page weight, first render, move to screen), player streams, quick
+## matches and webhooks, the workers against the
 ## rules' speed in memory, the cost of each DURABILITY, load time as logs grow
 ## and folding speed, what a game costs in the store, the bots' win rates.
 bench: venv browser

@@ -98,6 +98,12 @@ def main() -> None:
             f"{web['page_p50_ms']:.1f} / {web['page_p99_ms']:.1f} ms",
             web["ratio"],
         )
+    players = run("players.py", *(["--players", "20", "--moves", "60", "--matches", "40"] if quick else []))
+    if players:
+        streams_row, matchmaking, hooks = players["streams"], players["matchmaking"], players["webhooks"]
+        add("player streams: turn after the game stream's view p50 / p99", f"{streams_row['behind_p50_ms']} / {streams_row['behind_p99_ms']} ms")
+        add("matchmaking: quick matches a second (ratio: to plain create + seat)", f"{matchmaking['matches_per_second']:.0f}/s", matchmaking["ratio"])
+        add("webhooks: command answer to delivery p50 / p99", f"{hooks['p50_ms']} / {hooks['p99_ms']} ms")
     workers = run("workers.py", "--type", "diez", "--games", "6" if quick else "20")
     if workers:
         add("workers: all-bot Diez games a minute", f"{workers['games_per_minute']:.0f}", workers["throughput_ratio"])
