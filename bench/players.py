@@ -47,6 +47,19 @@ def auth(token: str) -> dict:
     return {"Authorization": f"Bearer {token}"}
 
 
+def move(client: httpx.Client, game_id: str, tokens: list[str], bot, rng) -> tuple[int, float] | None:
+    """A random move by the seat to act: (the version after it, when its
+    answer arrived, epoch ms), or None if the game is over or it was refused."""
+    view = client.get(f"/v1/games/{game_id}/view", headers=auth(tokens[0])).json()
+    if view["status"] != "active":
+        return None
+    seat = view["to_act"][0]
+    mine = client.get(f"/v1/games/{game_id}/view", headers=auth(tokens[seat])).json()
+    response = client.post(f"/v1/games/{game_id}/commands", json=bot(mine, rng), headers=auth(tokens[seat]))
+    at = time.time() * 1000  # the answer's arrival, before anything else
+    return (response.json()["version"], at) if response.status_code == 200 else None
+
+
 def follow(url: str, path: str, token: str, seen: dict, stop: threading.Event) -> None:
     """An NDJSON stream; each message's arrival time by (kind, key)."""
     headers = {**auth(token), "Accept": "application/x-ndjson"}
@@ -82,15 +95,9 @@ def streams_phase(url: str, players: int, moves: int) -> dict:
     answered: list[tuple[str, int, float]] = []  # game, version, answer time
     for _ in range(moves):
         game_id, tokens, _ = rng.choice(games)
-        view = client.get(f"/v1/games/{game_id}/view", headers=auth(tokens[0])).json()
-        if view["status"] != "active":
-            continue
-        seat = view["to_act"][0]
-        mine = client.get(f"/v1/games/{game_id}/view", headers=auth(tokens[seat])).json()
-        response = client.post(f"/v1/games/{game_id}/commands", json=bot(mine, rng), headers=auth(tokens[seat]))
-        at = time.time() * 1000  # the answer's arrival, before anything else
-        if response.status_code == 200:
-            answered.append((game_id, response.json()["version"], at))
+        made = move(client, game_id, tokens, bot, rng)
+        if made is not None:
+            answered.append((game_id, *made))
         time.sleep(0.02)
     time.sleep(1)
     stop.set()
@@ -166,15 +173,9 @@ def webhooks_phase(url: str, moves: int) -> dict:
     bot, rng = GAMES["color-doubt"].bots["random"], random.Random(2)
     answered = {}
     for _ in range(moves):
-        view = client.get(f"/v1/games/{game_id}/view", headers=auth(tokens[0])).json()
-        if view["status"] != "active":
-            break
-        seat = view["to_act"][0]
-        mine = client.get(f"/v1/games/{game_id}/view", headers=auth(tokens[seat])).json()
-        response = client.post(f"/v1/games/{game_id}/commands", json=bot(mine, rng), headers=auth(tokens[seat]))
-        at = time.time() * 1000
-        if response.status_code == 200:
-            answered[f"{game_id}:{response.json()['version']}"] = at
+        made = move(client, game_id, tokens, bot, rng)
+        if made is not None:
+            answered[f"{game_id}:{made[0]}"] = made[1]
         time.sleep(0.05)
     time.sleep(3)
     server.shutdown()

@@ -53,6 +53,18 @@ new MutationObserver((changes) => {
 """
 
 
+def seat_page(browser, url: str, game_id: str, seat: str):
+    """A fresh browser context holding the seat (``seat``: the localStorage
+    record), on the table's page once it is drawn."""
+    context = browser.new_context()
+    context.add_init_script(f"localStorage.setItem('tabletell.seats', {json.dumps(seat)})")
+    context.add_init_script(OBSERVE)
+    page = context.new_page()
+    page.goto(f"{url}/games/{game_id}")
+    page.wait_for_selector(".game-head[data-version]")
+    return context, page
+
+
 def page_weight(url: str) -> dict:
     sizes = {}
     for path in ("/", "/static/app.js", "/static/style.css"):
@@ -100,23 +112,13 @@ def main() -> None:
                 seat = json.dumps({game_id: {"token": tokens[0], "seat": 0, "name": "p0", "type": "color-doubt", "saved": 0}})
                 renders = []
                 for _ in range(args.loads):
-                    context = browser.new_context()
-                    context.add_init_script(f"localStorage.setItem('tabletell.seats', {json.dumps(seat)})")
-                    context.add_init_script(OBSERVE)
-                    page = context.new_page()
-                    page.goto(f"{url}/games/{game_id}")
-                    page.wait_for_selector(".game-head[data-version]")
+                    context, page = seat_page(browser, url, game_id, seat)
                     # stamped by the page when drawn, not when Playwright's polling saw it
                     renders.append(page.evaluate("window.__seen[0][1] - performance.timeOrigin"))
                     context.close()
 
                 # move to screen: the page and the plain stream, side by side
-                context = browser.new_context()
-                context.add_init_script(f"localStorage.setItem('tabletell.seats', {json.dumps(seat)})")
-                context.add_init_script(OBSERVE)
-                page = context.new_page()
-                page.goto(f"{url}/games/{game_id}")
-                page.wait_for_selector(".game-head[data-version]")
+                context, page = seat_page(browser, url, game_id, seat)
                 streamed: dict[int, float] = {}
                 stop = threading.Event()
                 reader = threading.Thread(target=stream_times, args=(url, game_id, tokens[0], streamed, stop), daemon=True)
