@@ -266,3 +266,11 @@ def api_server(redis_server, tmp_path_factory):
     )
     yield server
     server.stop()
+
+
+def pytest_collection_modifyitems(items):
+    """The browser tests first: they are one xdist group (one stack, one
+    browser) that runs for about a minute on one worker; collected last, as
+    their file's name would have it, they started when the other worker was
+    nearly done and left it idle for the rest of the run."""
+    items.sort(key=lambda item: 0 if item.get_closest_marker("xdist_group") else 1)  # stable: the rest keep their order
