@@ -127,7 +127,7 @@ def evolve(game: Game, table: Table | None, event: Event) -> Table:
         names[seat] = event.public["name"]
         if "player" not in event.public:
             return evolved(table, names=tuple(names))
-        players = list(table.players or (None,) * table.seats)
+        players = list(table.players)
         players[seat] = event.public["player"]
         return evolved(table, names=tuple(names), players=tuple(players))
     if kind == "bots_seated":

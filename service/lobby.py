@@ -121,7 +121,7 @@ class Lobby:
             if time.monotonic() > deadline:
                 raise Problem(503, "rematch_busy", "The rematch is being set up; try again.")
             time.sleep(0.01)
-        player = table.players[seat] if table.players else None
+        player = table.players[seat]
         taken = self.redis.hget(key + ":seats", seat)  # a seat that asked before (with no player to tell it by)
         if taken is not None:
             return self.svc.commands.load(rematch_id), int(taken), None

@@ -23,15 +23,21 @@ class BotSeat(Schema):
     level = fields.String(required=True, validate=validate.Length(min=1, max=40))
 
 
-class CreateGame(Schema):
+class GameKind(Schema):
+    """A kind of game: what ``POST /v1/matchmaking`` asks for, and what
+    ``POST /v1/games`` creates (with its bots and whether it is listed)."""
+
     type = fields.String(required=True, validate=validate.OneOf(sorted(GAMES)))
     seats = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=99))
     options = fields.Dict(keys=fields.String(), load_default=dict)
+    # free seats go to bots after so many seconds (the rules bound it: 422)
+    fill_with_bots_after = fields.Integer(strict=True, load_default=None, validate=validate.Range(min=0, max=2**31))
+
+
+class CreateGame(GameKind):
     bots = fields.List(fields.Nested(BotSeat), load_default=list, validate=validate.Length(max=99))
     # listed in the lobby while it waits (else joined by its link: the default)
     public = fields.Boolean(load_default=False, truthy={True}, falsy={False})
-    # free seats go to bots after so many seconds (the rules bound it: 422)
-    fill_with_bots_after = fields.Integer(strict=True, load_default=None, validate=validate.Range(min=0, max=2**31))
 
 
 # Names are shown to every seat and spectator, so none may deceive: no
@@ -108,13 +114,6 @@ class PlayerStreamQuery(Schema):
 class LobbyQuery(Schema):
     type = fields.String(validate=validate.OneOf(sorted(GAMES)))
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
-
-
-class Matchmaking(Schema):
-    type = fields.String(required=True, validate=validate.OneOf(sorted(GAMES)))
-    seats = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=99))
-    options = fields.Dict(keys=fields.String(), load_default=dict)
-    fill_with_bots_after = fields.Integer(strict=True, load_default=None, validate=validate.Range(min=0, max=2**31))
 
 
 class Wait(Schema):

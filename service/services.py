@@ -14,6 +14,7 @@ from service.lobby import Lobby
 from service.player_feed import PlayerFeed
 from service.players import Players, seat_of
 from service.realtime.streams import Realtime
+from service import webhooks
 from service.views_cache import ViewCache
 from service.dispatch import DEFAULT_GRACE_MS, Dispatcher
 
@@ -64,8 +65,6 @@ class Services:
     def _webhook(self, player_id: str, kind: str, data: dict, event_id: str) -> None:
         """A player event queued for the webhooks subscribed to it (the
         workers deliver it: nothing is sent from here)."""
-        from service import webhooks
-
         webhooks.publish(self, kind, {**data, "player_id": player_id}, event_id)
 
     def _player_seat(self, game_id: str, key: str) -> int | None:

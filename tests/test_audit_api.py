@@ -37,6 +37,16 @@ def for_operators_only(http, game_id: str, route: str):
     return response
 
 
+def of_a_finished_game(http, route: str):
+    """``route`` of a game played to its end, open to anyone: (game, answer)."""
+    game_id, tokens = seated_game(http, 3)
+    play_to_the_end(http, game_id, tokens)
+    response = http.get(f"/v1/games/{game_id}/{route}")
+    assert response.status_code == 200
+    check(f"/v1/games/{{game_id}}/{route}", "get", response)
+    return game_id, tokens, response
+
+
 def test_log_of_a_running_game_is_for_operators_only(http):
     game_id, _ = seated_game(http, 3)
     response = for_operators_only(http, game_id, "log")
@@ -46,11 +56,7 @@ def test_log_of_a_running_game_is_for_operators_only(http):
 
 
 def test_log_of_a_finished_game_is_public_with_every_private_part(http):
-    game_id, tokens = seated_game(http, 3)
-    play_to_the_end(http, game_id, tokens)
-    response = http.get(f"/v1/games/{game_id}/log")
-    assert response.status_code == 200
-    check("/v1/games/{game_id}/log", "get", response)
+    _, _, response = of_a_finished_game(http, "log")
     envelopes = [Envelope.from_json(line) for line in response.get_data(as_text=True).splitlines()]
     deal = next(e for e in envelopes if e.type == "dealt")
     assert set(deal.private) == {0, 1, 2} and deal.secret["set_aside"]
@@ -142,11 +148,7 @@ def test_verification_of_a_running_game_is_for_operators_only(http):
 
 
 def test_verification_of_a_finished_game_runs_every_check_of_the_verify_code(http):
-    game_id, tokens = seated_game(http, 3)
-    play_to_the_end(http, game_id, tokens)
-    response = http.get(f"/v1/games/{game_id}/verification")
-    assert response.status_code == 200
-    check("/v1/games/{game_id}/verification", "get", response)
+    game_id, tokens, response = of_a_finished_game(http, "verification")
     body = response.get_json()
     logged = [json.loads(line) for line in http.get(f"/v1/games/{game_id}/log").get_data(as_text=True).splitlines()]
     assert body["ok"] is True and body["problems"] == []

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from flask import Blueprint, request
 
+from games import table as tables
 from service import schemas
 from service.api.common import json_body, json_response, services
 from service.lobby import Lobby
@@ -35,7 +36,7 @@ def waiting_games():
                 "game_id": game_id,
                 "type": folded.game.type,
                 "seats": table.seats,
-                "free_seats": [seat for seat, name in enumerate(table.names) if name is None],
+                "free_seats": tables.free_seats(table),
                 "names": list(table.names),
                 "options": dict(table.options),
                 "created_at": table.created_at,
@@ -51,7 +52,7 @@ def matchmaking():
     filling now, or a new one."""
     svc = services()
     player = svc.players.from_request()
-    body = schemas.load(schemas.Matchmaking, json_body())
+    body = schemas.load(schemas.GameKind, json_body())
     options = schemas.load_options(body["type"], body["options"])
     folded, seat, token, opened = lobby().match(player, body["type"], body["seats"], options, body["fill_with_bots_after"])
     answer = {**seated(folded, seat, token), "opened": opened}
