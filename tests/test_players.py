@@ -241,3 +241,11 @@ def test_reindex_rebuilds_the_lobby_and_each_players_games_from_the_logs(http, r
     assert replay.main(["reindex", "--url", redis_server.url]) == 0
     assert [g["game_id"] for g in http.get("/v1/lobby?type=diez").get_json()["games"]] == [public]
     assert [g["game_id"] for g in http.get("/v1/players/me/games", headers=auth(key)).get_json()["games"]] == [public]
+
+
+def test_players_free_seats_wait_for_bots_at_most_a_day(http):
+    response = http.post("/v1/games", json={"type": "color-doubt", "seats": 2, "fill_with_bots_after": 86_401})
+    assert response.status_code == 422 and response.get_json()["code"] == "invalid_fill"
+    assert response.get_json()["rule"] == "players"
+    check("/v1/games", "post", response)
+    assert http.post("/v1/games", json={"type": "color-doubt", "seats": 2, "fill_with_bots_after": 86_400}).status_code == 201
