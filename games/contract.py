@@ -167,6 +167,23 @@ class Game(Protocol):
     def result(self, state: Any) -> dict[str, Any] | None:
         """``None`` while playing; the outcome once the game is over."""
 
+    def legal_moves(self, state: Any, seat: int) -> list[dict[str, Any]]:
+        """What ``seat`` may send now: complete command bodies, or structural
+        descriptions where a command has too many forms to list (the shapes
+        are ``games.moves``'). Empty for a seat the game does not wait for."""
+
+    def determinize(self, view: Mapping[str, Any], rng: Any) -> Any:
+        """A state the game could be in, given only ``view`` (a seat's view
+        as the API serves it): the seat's own cards and everything public as
+        the view shows them, every card it cannot see dealt at random among
+        the places it could be (the game's documented sampler). Viewed by
+        the same seat it shows that seat the same view. The expert bot
+        searches these; it never reads the real state."""
+
+    def evaluate(self, state: Any) -> list[float]:
+        """Each seat's chance of winning from ``state`` as a quick estimate
+        (summing to 1), for a search that stops before the end."""
+
 
 @dataclass(frozen=True)
 class RulesGame:
@@ -194,3 +211,6 @@ class RulesGame:
     result: Callable[..., dict[str, Any] | None]
     rules_version: int = 1
     summary: str = ""
+    legal_moves: Callable[..., list[dict[str, Any]]] | None = None
+    determinize: Callable[..., Any] | None = None
+    evaluate: Callable[..., list[float]] | None = None

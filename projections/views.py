@@ -28,6 +28,9 @@ def seat_view(folded: Folded, seat: int | None) -> dict[str, Any]:
         "seats": [_seat(table, s, {}) for s in range(table.seats)],
         "to_act": tables.to_act(game, table),
         "actions": tables.actions(game, table, seat) if seat is not None else [],
+        "moves": [],
+        "options": dict(table.options),
+        "rules": table.rules,
         "deadlines": [],
         "result": table.result,
     }
@@ -36,6 +39,8 @@ def seat_view(folded: Folded, seat: int | None) -> dict[str, Any]:
         view.update({key: value for key, value in shown.items() if key != "seats"})
         view["seats"] = [_seat(table, s, counts) for s, counts in enumerate(shown["seats"])]
         if table.status == tables.ACTIVE:
+            if seat is not None and game.legal_moves is not None:
+                view["moves"] = game.legal_moves(table.game, seat)
             view["deadlines"] = [
                 {"seat": d.seat, "kind": d.kind, "at": d.at} for d in game.deadlines(table.game)
             ]
@@ -45,7 +50,7 @@ def seat_view(folded: Folded, seat: int | None) -> dict[str, Any]:
 def summary(folded: Folded) -> dict[str, Any]:
     """The public summary of a game: a spectator's view without the hand."""
     view = seat_view(folded, None)
-    for private in ("seat", "hand", "actions"):
+    for private in ("seat", "hand", "actions", "moves"):
         view.pop(private, None)
     return view
 
