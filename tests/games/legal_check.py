@@ -61,5 +61,6 @@ def sampler_keeps_the_view(game: Game, state: Any, seat_view: Mapping[str, Any],
     assert game.to_act(sampled) == game.to_act(state)
     assert game.actions(sampled, seat) == game.actions(state, seat)
     assert game.legal_moves(sampled, seat) == game.legal_moves(state, seat)
+    assert game.deadlines(sampled) == game.deadlines(state), "the sampled state's clocks differ"
     assert (game.result(sampled) is None) == (game.result(state) is None)
     return sampled
