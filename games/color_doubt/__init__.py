@@ -8,6 +8,8 @@ from games.color_doubt import rules
 from games.color_doubt.bots import BOTS
 from games.color_doubt.commands import SCHEMAS
 from games.color_doubt.evolve import evolve
+from games.color_doubt.legal import legal_moves
+from games.color_doubt.sampler import determinize, evaluate
 from games.color_doubt.view import view
 from games.contract import RulesGame
 
@@ -30,4 +32,7 @@ GAME = RulesGame(
     to_act=rules.to_act,
     deadlines=rules.deadlines,
     result=rules.result,
+    legal_moves=legal_moves,
+    determinize=determinize,
+    evaluate=evaluate,
 )

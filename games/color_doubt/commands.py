@@ -3,12 +3,15 @@ from marshmallow import Schema, fields, validate
 
 from games.color_doubt.state import COLORS
 
+# the most cards one play may lay (the shape check's bound; ``legal`` lists no more)
+MAX_CARDS = 80
+
 
 class Play(Schema):
     cards = fields.List(
         fields.String(validate=validate.Length(min=1, max=64)),
         required=True,
-        validate=validate.Length(min=1, max=80),
+        validate=validate.Length(min=1, max=MAX_CARDS),
         metadata={"refers": "card"},
     )
     color = fields.String(required=True, validate=validate.OneOf(COLORS))
