@@ -80,7 +80,6 @@ def determinize(view: Mapping[str, Any], rng) -> State:
     claim = table["claim"]
     count = claim["count"] if claim else 0
     claimant = claim["seat"] if claim else None
-    claimed: list[str] = []
     rest_size = table["pile"] - count
 
     # known cards stay in their hand as far as it holds them; the others
