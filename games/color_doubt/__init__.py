@@ -12,8 +12,9 @@ from games.color_doubt.legal import legal_moves
 from games.color_doubt.sampler import determinize, evaluate
 from games.color_doubt.view import view
 from games.contract import RulesGame
+from games.search import with_expert
 
-GAME = RulesGame(
+GAME = with_expert(RulesGame(
     type="color-doubt",
     name="Color Doubt",
     summary="Play cards face down and announce their colour: lie if you like, doubt if you dare. The first to shed every card wins.",
@@ -35,4 +36,4 @@ GAME = RulesGame(
     legal_moves=legal_moves,
     determinize=determinize,
     evaluate=evaluate,
-)
+))

@@ -1,0 +1,178 @@
+"""The ``expert`` bot: determinised Monte Carlo search from a seat's view.
+
+Each iteration draws one state the game could be in from the seat's view
+alone (the game's ``determinize``, its documented sampler: the seat's own
+cards and everything public as shown, every unseen card dealt at random
+where it could be), so the search never reads the real state. On that state
+it tries one of the seat's candidate moves, chosen by UCB1 over what the
+iterations so far found (Information-Set MCTS's root, Cowling, Powley and
+Whitehouse 2012, where every determinisation shares the one tree of the
+seat's own information set), and plays the game on with the game's
+heuristic bot at every seat, the searcher included, for up to
+``ROLLOUT_DEPTH`` commands; a game that ends scores 1 for a winner (shared
+among tied winners), one cut short scores the game's ``evaluate``. The move
+played is the candidate with the most visits.
+
+The search is one level deep: below the root the heuristic plays, so it
+improves on the heuristic where looking ahead shows a better move (a
+rollout policy improvement, as in Tesauro and Galperin 1996) rather than
+building a tree of the opponents' replies, which the ~100 iterations a
+100 ms budget allows could not fill.
+
+**Candidates**: every complete move the view lists, the heuristic's own
+choice, and, for a structural move (any k cards, a colour among several),
+``DRAWS`` bodies drawn from it by the seeded generator; bodies that differ
+only by which of two cards with the same face they name count as one.
+
+**Determinism**: everything random comes from the generator the bot is
+given; with ``iterations`` set the move depends on the view and the
+generator's seed alone. With a time budget (``budget_ms``) it depends on how
+many iterations the machine ran in time.
+"""
+from __future__ import annotations
+
+import random
+import time
+from typing import Any, Mapping
+
+from dataclasses import replace
+from functools import partial
+
+from games import moves as legal
+from games.contract import Game, RuleError, RulesGame
+
+BUDGET_MS = 100  # the default time a move may take
+ROLLOUT_DEPTH = 24  # commands simulated after the candidate, then ``evaluate``
+DRAWS = 6  # bodies drawn from each structural move
+HALVE_AFTER = 4  # worlds before the worse half of the candidates is dropped (then at 8, 16, ...)
+MIN_WORLDS = 2  # even past its budget, every candidate is tried in this many worlds
+
+
+def expert(
+    game: Game,
+    view: Mapping[str, Any],
+    rng: random.Random,
+    budget_ms: float = BUDGET_MS,
+    iterations: int | None = None,
+    rollout: str = "heuristic",
+) -> dict:
+    """A command for ``view``'s seat (see the module's docstring)."""
+    seat = view["seat"]
+    heuristic = game.bots["heuristic"]
+    candidates = _candidates(game, view, rng, heuristic)
+    if len(candidates) == 1:
+        return candidates[0]
+    policy = game.bots[rollout]
+    totals = [0.0] * len(candidates)
+    alive = list(range(len(candidates)))
+    at = _now(view)
+    deadline = time.perf_counter() + budget_ms / 1000
+    worlds = rollouts = 0
+    while True:
+        if iterations is not None and rollouts >= iterations:
+            break
+        if iterations is None and worlds >= MIN_WORLDS and time.perf_counter() >= deadline:
+            break
+        # one world for every candidate still in the race, each played on
+        # with the same generator: the candidates are compared on the same
+        # hidden cards and the same later choices (common random numbers)
+        seed = rng.getrandbits(64)
+        world = game.determinize(view, random.Random(seed))
+        scores = []
+        for pick in alive:
+            try:
+                state = _apply(game, world, seat, candidates[pick], at)
+            except RuleError:  # never for a listed move: each is legal for the view
+                scores.append(0.0)
+                continue
+            scores.append(_rollout(game, state, view, random.Random(seed + 1), policy, at)[seat])
+        for pick, score in zip(alive, scores):
+            totals[pick] += score
+        worlds += 1
+        rollouts += len(alive)
+        if len(alive) > 2 and worlds & (worlds - 1) == 0 and worlds >= HALVE_AFTER:
+            # sequential halving: the better half goes on
+            alive = sorted(alive, key=lambda n: -totals[n])[: (len(alive) + 1) // 2]
+            alive.sort()
+    # the heuristic's own move (the first) wins ties
+    return candidates[max(alive, key=lambda n: (totals[n], -n))]
+
+
+def _candidates(game: Game, view: Mapping[str, Any], rng: random.Random, heuristic) -> list[dict]:
+    faces = {card["id"]: tuple(sorted((k, str(v)) for k, v in card.items() if k != "id")) for card in view.get("hand", []) if isinstance(card, Mapping) and "id" in card}
+    found: dict[tuple, dict] = {}
+
+    def add(body: dict) -> None:
+        found.setdefault(_face_key(body, faces), body)
+
+    add(heuristic(view, rng))
+    for move in view["moves"]:
+        if legal.structural(move):
+            for _ in range(DRAWS):
+                add(legal.instance(move, rng))
+        else:
+            add(dict(move))
+    return list(found.values())
+
+
+def _face_key(body: Mapping[str, Any], faces: Mapping[str, tuple]) -> tuple:
+    """``body`` with each card it names replaced by that card's face."""
+    named = {}
+    for name, value in body.items():
+        if isinstance(value, list):
+            named[name] = tuple(sorted(str(faces.get(item, item)) for item in value))
+        else:
+            named[name] = faces.get(value, value) if isinstance(value, str) else value
+    return tuple(sorted(named.items(), key=lambda item: item[0]))
+
+
+def _now(view: Mapping[str, Any]) -> int:
+    """The time the simulated commands are sent at: just before the first
+    deadline the view shows (no simulated seat ever times out)."""
+    deadlines = [d["at"] for d in view.get("deadlines") or ()]
+    return min(deadlines) - 1 if deadlines else 0
+
+
+def _apply(game: Game, state: Any, seat: int, body: Mapping[str, Any], at: int) -> Any:
+    for event in game.decide(state, {**body, "seat": seat, "at": at}):
+        state = game.evolve(state, event)
+    return state
+
+
+def _rollout(game: Game, state: Any, view: Mapping[str, Any], rng: random.Random, policy, at: int) -> list[float]:
+    for _ in range(ROLLOUT_DEPTH):
+        result = game.result(state)
+        if result is not None:
+            return _shares(result, len(view["seats"]))
+        waiting = game.to_act(state)
+        if not waiting:
+            break
+        actor = waiting[0] if len(waiting) == 1 else rng.choice(waiting)
+        shown = {
+            **view,
+            **game.view(state, actor),
+            "seat": actor,
+            "actions": game.actions(state, actor),
+            "to_act": waiting,
+            "moves": game.legal_moves(state, actor),
+            "deadlines": [],
+        }
+        try:
+            state = _apply(game, state, actor, policy(shown, rng), at)
+        except RuleError:
+            moves = shown["moves"]
+            if not moves:
+                break
+            state = _apply(game, state, actor, legal.instance(rng.choice(moves), rng), at)
+    result = game.result(state)
+    return _shares(result, len(view["seats"])) if result is not None else list(game.evaluate(state))
+
+
+def _shares(result: Mapping[str, Any], seats: int) -> list[float]:
+    winners = result.get("winners") or []
+    return [1 / len(winners) if seat in winners else 0.0 for seat in range(seats)]
+
+
+def with_expert(game: RulesGame, rollout: str = "heuristic") -> RulesGame:
+    """``game`` with the ``expert`` level among its bots."""
+    return replace(game, bots={**game.bots, "expert": partial(expert, game, rollout=rollout)})
