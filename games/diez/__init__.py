@@ -28,6 +28,7 @@ from games.diez import rules
 from games.diez.bots import BOTS
 from games.diez.commands import SCHEMAS
 from games.diez.evolve import evolve
+from games.diez.legal import legal_moves
 from games.diez.state import RULES_VERSION
 from games.diez.view import view
 
@@ -52,4 +53,5 @@ GAME = RulesGame(
     to_act=rules.to_act,
     deadlines=rules.deadlines,
     result=rules.result,
+    legal_moves=legal_moves,
 )
