@@ -29,6 +29,7 @@ from games.diez.bots import BOTS
 from games.diez.commands import SCHEMAS
 from games.diez.evolve import evolve
 from games.diez.legal import legal_moves
+from games.diez.sampler import determinize, evaluate
 from games.diez.state import RULES_VERSION
 from games.diez.view import view
 
@@ -54,4 +55,6 @@ GAME = RulesGame(
     deadlines=rules.deadlines,
     result=rules.result,
     legal_moves=legal_moves,
+    determinize=determinize,
+    evaluate=evaluate,
 )
