@@ -43,10 +43,11 @@ cards is likelier to win (weights ``1 / (1 + cards)^2``, normalised).
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 from typing import Any, Mapping
 
 from games.diez import rules
-from games.diez.deck import BLACK, COLORS, faces as deck_faces
+from games.diez.deck import BLACK, COLORS, COUNTS, faces as deck_faces
 from games.diez.state import (
     CHALLENGE,
     DRAWN,
@@ -72,6 +73,13 @@ def _key(face: Mapping[str, Any]) -> tuple:
     return face["kind"], face["color"], face["number"]
 
 
+@lru_cache(maxsize=64)
+def _deck(counts: tuple[int, ...]) -> tuple[tuple, ...]:
+    """The deck's faces as keys, for the deck options' values (cached: a
+    search samples the same game again and again)."""
+    return tuple(_key(face) for face in deck_faces({c.option: n for c, n in zip(COUNTS, counts)}))
+
+
 def determinize(view: Mapping[str, Any], rng: Any) -> State:
     options = dict(view["options"])
     seat = view["seat"]
@@ -79,9 +87,9 @@ def determinize(view: Mapping[str, Any], rng: Any) -> State:
     seen_seats = view["seats"]
     count = len(seen_seats)
     seed = f"{rng.getrandbits(64):016x}"
-    base = rules.initial_state(count, options, seed, view.get("rules", 1))
     if table is None:
-        return base
+        return rules.initial_state(count, options, seed, view.get("rules", 1))
+    deck = _deck(tuple(options[c.option] for c in COUNTS))
     faces: dict[str, Mapping[str, Any]] = {}
     shown: list[Mapping[str, Any]] = []
 
@@ -105,16 +113,15 @@ def determinize(view: Mapping[str, Any], rng: Any) -> State:
     draw_known = [know(face) for face in searched] if searched is not None else None
 
     # the cards nobody shows this seat: the deck less every card shown
-    left = Counter(_key(face) for face in deck_faces(options))
+    left = Counter(deck)
     left.subtract(_key(face) for face in shown)
     pool = [key for key, n in left.items() for _ in range(max(n, 0))]
     needed = sum(s["cards"] for i, s in enumerate(seen_seats) if hands[i] is None)
     if draw_known is None:
         needed += table["draw_pile"]
     if len(pool) < needed:  # a view the options cannot explain: pad from the deck
-        every = [_key(face) for face in deck_faces(options)]
-        pool += [rng.choice(every) for _ in range(needed - len(pool))]
-    pool.sort(key=lambda key: (key[0], str(key[1]), key[2] or 0))  # a fixed order before the shuffle
+        pool += [rng.choice(deck) for _ in range(needed - len(pool))]
+    # (the pool is in the deck's order, so a seeded rng deals the same sample)
     rng.shuffle(pool)
     dealt = iter(range(needed))
 
@@ -139,7 +146,7 @@ def determinize(view: Mapping[str, Any], rng: Any) -> State:
     turn = table["turn"]
     held_tokens = tuple(tuple(s.get("tokens", ())) for s in seen_seats)
     token_table = table.get("tokens")
-    bag = base.bag
+    bag: tuple[str, ...] = ()
     giving = giving_seat = None
     if token_table is not None:
         bag = tuple(sorted(token for token, n in token_table["bag"].items() for _ in range(n)))
@@ -199,8 +206,8 @@ def determinize(view: Mapping[str, Any], rng: Any) -> State:
         seats=count,
         options=options,
         seed=seed,
-        rules=base.rules,
-        deck_colors=base.deck_colors,
+        rules=view.get("rules", 1),
+        deck_colors=dict(table["deck"]["colors"]),
         faces=faces,
         draw_pile=draw_pile,
         piles=built,
