@@ -11,11 +11,12 @@ passive tokens), ``forced_draws`` (the tokens that act on a forced draw),
 ``watchers`` (Snare, Mirror, Sub), ``proc``, ``offers`` (the decisions owed
 before a turn), ``state``/``evolve``/``moves`` (the state and its events),
 ``rules`` (decide and what the service asks), ``view``, ``commands``,
-``bots``, ``upcasting`` (older logs' events).
+``bots``, ``upcasting`` (older logs' events), ``legal`` (the legal moves),
+``sampler`` (the expert's sampler and estimate).
 
 Dependencies point one way: each module imports only modules after it in
-``rules``, ``view``, ``playing``, ``jump_ins``, ``resolving``, ``challenges``,
-``effects``, ``placing``, ``stacking``, ``proc``, ``offers``, ``drawing``,
+``sampler``, ``legal``, ``rules``, ``view``, ``playing``, ``jump_ins``,
+``resolving``, ``challenges``, ``effects``, ``placing``, ``stacking``, ``proc``, ``offers``, ``drawing``,
 ``watchers``, ``tokens``, ``forced_draws``, ``moves``, ``evolve``, ``state``,
 ``deck``.
 """

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from games.diez import challenges, playing, proc, stacking, tokens
+from games.diez import playing, proc, stacking, tokens
 from games.diez.deck import CHOICE_EFFECTS, COLORS, is_wild
 from games.diez.drawing import fits
 from games.diez.rules import actions

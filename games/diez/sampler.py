@@ -49,7 +49,6 @@ from typing import Any, Mapping
 from games.diez import rules
 from games.diez.deck import BLACK, COLORS, COUNTS, faces as deck_faces
 from games.diez.state import (
-    CHALLENGE,
     DRAWN,
     LINK,
     MAGNET,
