@@ -11,11 +11,12 @@ passive tokens), ``forced_draws`` (the tokens that act on a forced draw),
 ``watchers`` (Snare, Mirror, Sub), ``proc``, ``offers`` (the decisions owed
 before a turn), ``state``/``evolve``/``moves`` (the state and its events),
 ``rules`` (decide and what the service asks), ``view``, ``commands``,
-``bots``, ``upcasting`` (older logs' events).
+``bots``, ``upcasting`` (older logs' events), ``legal`` (the legal moves),
+``sampler`` (the expert's sampler and estimate).
 
 Dependencies point one way: each module imports only modules after it in
-``rules``, ``view``, ``playing``, ``jump_ins``, ``resolving``, ``challenges``,
-``effects``, ``placing``, ``stacking``, ``proc``, ``offers``, ``drawing``,
+``sampler``, ``legal``, ``rules``, ``view``, ``playing``, ``jump_ins``,
+``resolving``, ``challenges``, ``effects``, ``placing``, ``stacking``, ``proc``, ``offers``, ``drawing``,
 ``watchers``, ``tokens``, ``forced_draws``, ``moves``, ``evolve``, ``state``,
 ``deck``.
 """
@@ -28,6 +29,8 @@ from games.diez import rules
 from games.diez.bots import BOTS
 from games.diez.commands import SCHEMAS
 from games.diez.evolve import evolve
+from games.diez.legal import legal_moves
+from games.diez.sampler import determinize, evaluate
 from games.diez.state import RULES_VERSION
 from games.diez.view import view
 
@@ -52,4 +55,7 @@ GAME = RulesGame(
     to_act=rules.to_act,
     deadlines=rules.deadlines,
     result=rules.result,
+    legal_moves=legal_moves,
+    determinize=determinize,
+    evaluate=evaluate,
 )

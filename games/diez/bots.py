@@ -1,5 +1,5 @@
 """Diez bots. Each gets its seat's view, exactly as the API serves it, and a
-seeded generator; it never sees the state. ``view["moves"]`` lists the cards
+seeded generator; it never sees the state. ``view["playable"]`` lists the cards
 the seat may play now with their piles, so a bot only chooses among them."""
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def random_bot(view: Mapping[str, Any], rng) -> dict:
     # (a gift and a colour were chosen above, or passed on)
     others = [a for a in actions if a not in plays and a not in ("give_card", "choose_color")]
     if plays and (not others or rng.random() < 0.9):
-        move = rng.choice(view["moves"])
+        move = rng.choice(view["playable"])
         card, pile = _card(view, move["card"]), rng.choice(move["piles"])
         return {"type": plays[0], "card": card["id"], "pile": pile, **_random_choices(view, card, pile, rng, plays[0])}
     if "challenge" in others and len(others) > 1 and rng.random() < 0.7:
@@ -101,12 +101,12 @@ def heuristic_bot(view: Mapping[str, Any], rng) -> dict:
         return {"type": "draw", "needle": "stop"} if "draw" in actions else {"type": "accept"}
     if table["phase"] == "drawn":
         if "play" in actions:
-            return _play(view, view["moves"][0]["card"], view["moves"][0]["piles"][0])
+            return _play(view, view["playable"][0]["card"], view["playable"][0]["piles"][0])
         return {"type": "keep"}
     if _facing_stack(view):
         if "challenge" in actions and _worth_challenging(view):
             return {"type": "challenge"}
-        if view["moves"]:
+        if view["playable"]:
             return _stack(view)
         return {"type": "draw", "needle": "stop"}
     return _turn(view)
@@ -129,7 +129,7 @@ SNARE_BAIT = 4  # a Snare is best spent on a cheap power card, not an attack
 
 
 def _turn(view) -> dict:
-    moves = view["moves"]
+    moves = view["playable"]
     if not moves:
         return {"type": "draw", "needle": "stop"}
     best = max(moves, key=lambda move: _score(view, _card(view, move["card"])))
@@ -288,7 +288,7 @@ def _stack(view) -> dict:
     """Answer a stack: push it to the seat with the fewest cards with a Tag,
     else add to it, else move it on, else stop it."""
     order = {"tag": 0, "choice": 0, "draw_four": 1, "draw_two": 1, "skip": 2, "reverse": 2, "stop": 3}
-    move = min(view["moves"], key=lambda m: order.get(_card(view, m["card"])["kind"], 9))
+    move = min(view["playable"], key=lambda m: order.get(_card(view, m["card"])["kind"], 9))
     card = _card(view, move["card"])
     return {"type": "play", "card": card["id"], "pile": move["piles"][0], **_choices(view, card, move["piles"][0], stacking=True)}
 
@@ -297,7 +297,7 @@ def _jump_in(view) -> dict | None:
     """Jump in whenever it can: a card played out of turn is a card gone."""
     if "jump_in" not in view["actions"]:
         return None
-    move = view["moves"][0]
+    move = view["playable"][0]
     card = _card(view, move["card"])
     window = view["table"]["window"]
     if card["kind"] == "stop" and window["seat"] == view["seat"] and window["card"]["kind"] != "stop":
@@ -496,8 +496,8 @@ def _answer_offer(view) -> dict:
     if "choose_color" in actions:
         color = _best_color(view)
         return {"type": "choose_color", "color": color} if color != offer["color"] else {"type": "pass"}
-    if "play" in actions and view["moves"]:
-        move = view["moves"][0]
+    if "play" in actions and view["playable"]:
+        move = view["playable"][0]
         return _play(view, move["card"], move["piles"][0])
     return {"type": "pass"}
 

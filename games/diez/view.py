@@ -14,7 +14,7 @@ from games.diez.state import DEALING, LINK, MAGNET, SEARCH, SUB, WINDOW, State
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
     if state.phase == DEALING:
-        return {"hand": [], "drawn": None, "moves": [], "table": None, "seats": [{"cards": 0, "tokens": []} for _ in range(state.seats)]}
+        return {"hand": [], "drawn": None, "playable": [], "table": None, "seats": [{"cards": 0, "tokens": []} for _ in range(state.seats)]}
     faces = state.faces
     piles = [
         {
@@ -73,12 +73,12 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         if tokens.revealed(state, index):
             # rule "reveal": the holder's hand lies face up on the table
             seats[index]["hand"] = [faces[card] for card in state.hands[index]]
-    out: dict[str, Any] = {"hand": [], "drawn": None, "moves": [], "table": table, "seats": seats}
+    out: dict[str, Any] = {"hand": [], "drawn": None, "playable": [], "table": table, "seats": seats}
     if seat is not None:
         out["hand"] = [faces[card] for card in state.hands[seat]]
         if state.drawn is not None and state.turn == seat:
             out["drawn"] = faces[state.drawn]
-        out["moves"] = [{"card": card, "piles": piles} for card, piles in playing.playable_cards(state, seat).items()]
+        out["playable"] = [{"card": card, "piles": piles} for card, piles in playing.playable_cards(state, seat).items()]
         if tokens.enabled(state):
             # what a Token card played now may do (rule "tokens")
             out["token_actions"] = tokens.token_actions(state, seat)

@@ -84,7 +84,7 @@ def test_proc_double_doubles_the_stack_and_moves_it_to_the_next_player():
 def test_proc_of_a_token_that_is_not_stackable_is_refused_on_a_stack():
     state = stack_table([[], [], ["hex"]])
     assert refused(state, 1, "play", card="s1c0", token="hex", token_from=2).code == "must_stack"
-    assert [m["card"] for m in view(state, 1)["moves"]] == []  # no Stackable token in play
+    assert [m["card"] for m in view(state, 1)["playable"]] == []  # no Stackable token in play
 
 
 def test_proc_block_discards_the_block_then_may_replace_it_from_the_bag():
@@ -110,7 +110,7 @@ def test_proc_link_the_player_may_play_an_underlined_number_at_once():
     state = proc_table([[], [], ["link"]], hands=hands)
     _, state = play(state, token="link", token_from=2)
     assert state.phase == "link" and rules.actions(state, 0) == ["play", "pass"]
-    assert view(state, 0)["moves"] == [{"card": "s0c1", "piles": [0]}]
+    assert view(state, 0)["playable"] == [{"card": "s0c1", "piles": [0]}]
     assert refused(state, 0, "play", card="s0c2").code == "not_underlined"
     _, state = play(state, card="s0c1")
     assert state.piles[0].top == "s0c1" and state.turn == 1 and state.offers == ()
@@ -164,7 +164,7 @@ def test_proc_sub_acts_as_a_wild_so_it_need_not_match_the_pile():
     """Rules 2: a Proc naming Sub "acts as a Wild": it goes on any pile."""
     hands = [["proc", "green 1"], ["green 2"], ["green 3"]]
     state = table(hands, held=[[], ["hex"], ["sub"]], start="red 5")
-    assert view(state, 0)["moves"] == [{"card": "s0c0", "piles": [0]}]
+    assert view(state, 0)["playable"] == [{"card": "s0c0", "piles": [0]}]
     error = refused(state, 0, "play", card="s0c0", token="hex", token_from=1)  # only as a Wild
     assert (error.code, error.rule) == ("card_does_not_match", "matching")
     events, state = play(state, token="sub", token_from=2, color="blue")
@@ -182,7 +182,7 @@ def test_proc_sub_a_proc_that_may_act_as_a_wild_is_a_playable_card():
 def test_proc_sub_under_rules_1_the_proc_must_match_the_pile():
     hands = [["proc", "green 1"], ["green 2"], ["green 3"]]
     state = table(hands, held=[[], [], ["sub"]], start="red 5", version=1)
-    assert view(state, 0)["moves"] == []
+    assert view(state, 0)["playable"] == []
     error = refused(state, 0, "play", card="s0c0", token="sub", token_from=2, color="blue")
     assert error.code == "card_does_not_match"
 

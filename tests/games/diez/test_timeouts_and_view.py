@@ -108,8 +108,8 @@ def test_what_a_seat_sees_its_own_hand_and_the_table_counts():
 def test_what_a_seat_sees_moves_are_the_cards_it_may_play():
     state = dealt([["red 1", "blue 2", "wild"], ["red 2"], ["red 3"]], draw=DRAW)
     shown = view(state, 0)
-    assert shown["moves"] == [{"card": "s0c0", "piles": [0]}, {"card": "s0c2", "piles": [0]}]
-    assert view(state, 1)["moves"] == []
+    assert shown["playable"] == [{"card": "s0c0", "piles": [0]}, {"card": "s0c2", "piles": [0]}]
+    assert view(state, 1)["playable"] == []
 
 
 def test_what_a_seat_sees_the_stack_the_challenge_and_the_window():

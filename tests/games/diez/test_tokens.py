@@ -305,19 +305,19 @@ def test_timeouts_a_silent_drawer_keeps_the_cards_a_magnet_would_take():
 def test_link_its_holder_plays_an_underlined_number_on_another_regardless_of_colour():
     hands = [["green 9", "green 1"], ["blue 2"]]
     linked = table(hands, held=[["link"], []], start="red 6")
-    assert [m["card"] for m in view(linked, 0)["moves"]] == ["s0c0"]
+    assert [m["card"] for m in view(linked, 0)["playable"]] == ["s0c0"]
     _, state = play(linked)
     assert state.piles[0].top == "s0c0"
     plain = table(hands, start="red 6")
-    assert view(plain, 0)["moves"] == [] and refused(plain, 0, "play", card="s0c0").code == "card_does_not_match"
+    assert view(plain, 0)["playable"] == [] and refused(plain, 0, "play", card="s0c0").code == "card_does_not_match"
 
 
 def test_link_the_underlined_numbers_are_an_option():
     hands = [["green 2", "green 1"], ["blue 2"]]
     state = table(hands, held=[["link"], []], start="red 1", options={"underlined": ["1", "2"]})
-    assert {m["card"] for m in view(state, 0)["moves"]} == {"s0c0", "s0c1"}
+    assert {m["card"] for m in view(state, 0)["playable"]} == {"s0c0", "s0c1"}
     default = table(hands, held=[["link"], []], start="red 1")
-    assert {m["card"] for m in view(default, 0)["moves"]} == {"s0c1"}
+    assert {m["card"] for m in view(default, 0)["playable"]} == {"s0c1"}
 
 
 # -- Offers -------------------------------------------------------------------------

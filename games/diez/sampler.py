@@ -1,0 +1,281 @@
+"""Diez's expert sampler (the contract's ``determinize``) and its quick
+estimate (``evaluate``); ``docs/rules/diez.md``, "The expert's sampler".
+
+``determinize`` reads one seat's view as the API serves it, and nothing else.
+
+What the view pins down, copied exactly: the seat's own hand (in its order)
+and the card it may still play after drawing; every discard pile card by card
+with its top colour; every hand a Reveal token lays face up; the draw pile's
+size (and, to a seat searching it with an Ace, its cards); every hand's size;
+who holds which token and what is left in the bag (a token drawn and waiting
+to be given too); whose turn it is, the direction, the phase and the seats it
+waits for; the stack; the card in a jump-in window with its public choices; a
+[C] card waiting for its answer; the question a seat owes (an Ace's search, a
+Magnet gift and its holders, a Proc-Link play, a Sub's colour); the options,
+the rules version and the clocks (``since`` is the view's deadline less the
+phase's clock, so ``deadlines`` are the same).
+
+What is dealt at random (with ``rng``): every card the seat cannot see. The
+deck is the options' (``deck.faces``); less every card shown, what remains is
+shuffled and dealt to the other seats' hidden hands by their counts and to
+the draw pile by its size (in a random order). Those cards get invented ids
+(``hidden<n>``), never seen in the seat's view. The seed is fresh, so future
+shuffles and token draws differ between samples.
+
+What is deliberately not inferred (a plausible value is set instead): what
+the seat learnt from events and no longer sees (a hand shown to it by a
+challenge or a Proc of Reveal, a card it gave by Magnet), hence such cards
+are dealt at random too; the colour a wild card chose once it is covered on
+its pile (the next card's colour, or a random one); a played card's private
+and non-public choices (a Mulligan's discards, a Proc's token, a Magnet
+gift, whether a Snare cancelled it: none); the hand a [C] card's player held
+when it played (taken to be its hand now); the stack before a [C] card moved
+it (its total less what the card added); the queued offers after the open
+one, a search's count and colour (one card, cause "ace"), and the seat whose
+turn begins once a token is given or an offer answered (the next seat after
+the turn's); the cards just drawn a Magnet offer lets another seat give (the
+last card of its hand); the number of events folded (``serial``: the view's
+version).
+
+``evaluate`` is a rough estimate from the hands' sizes: a seat with fewer
+cards is likelier to win (weights ``1 / (1 + cards)^2``, normalised).
+"""
+from __future__ import annotations
+
+from collections import Counter
+from functools import lru_cache
+from typing import Any, Mapping
+
+from games.diez import rules
+from games.diez.deck import BLACK, COLORS, COUNTS, faces as deck_faces
+from games.diez.state import (
+    DRAWN,
+    LINK,
+    MAGNET,
+    OVER,
+    SEARCH,
+    SUB,
+    WINDOW,
+    Offer,
+    Pile,
+    Play,
+    Stack,
+    State,
+    Threat,
+)
+
+# the option that sets each deadline kind's clock
+_CLOCKS = {"jump_in": "jump_in_seconds", "challenge": "challenge_seconds", "sub": "challenge_seconds"}
+
+
+def _key(face: Mapping[str, Any]) -> tuple:
+    return face["kind"], face["color"], face["number"]
+
+
+@lru_cache(maxsize=64)
+def _deck(counts: tuple[int, ...]) -> tuple[tuple, ...]:
+    """The deck's faces as keys, for the deck options' values (cached: a
+    search samples the same game again and again)."""
+    return tuple(_key(face) for face in deck_faces({c.option: n for c, n in zip(COUNTS, counts)}))
+
+
+def determinize(view: Mapping[str, Any], rng: Any) -> State:
+    options = dict(view["options"])
+    seat = view["seat"]
+    table = view["table"]
+    seen_seats = view["seats"]
+    count = len(seen_seats)
+    seed = f"{rng.getrandbits(64):016x}"
+    if table is None:
+        return rules.initial_state(count, options, seed, view.get("rules", 1))
+    deck = _deck(tuple(options[c.option] for c in COUNTS))
+    faces: dict[str, Mapping[str, Any]] = {}
+    shown: list[Mapping[str, Any]] = []
+
+    def know(face: Mapping[str, Any]) -> str:
+        if face["id"] not in faces:
+            faces[face["id"]] = dict(face)
+            shown.append(face)
+        return face["id"]
+
+    piles = []
+    for pile in table["piles"]:
+        cards = tuple(know(face) for face in pile["cards"])
+        piles.append((cards, pile["color"]))
+    hands: list[tuple[str, ...] | None] = [None] * count
+    if seat is not None:
+        hands[seat] = tuple(know(face) for face in view["hand"])
+    for index, seen in enumerate(seen_seats):
+        if "hand" in seen and hands[index] is None:
+            hands[index] = tuple(know(face) for face in seen["hand"])
+    searched = view.get("search")
+    draw_known = [know(face) for face in searched] if searched is not None else None
+
+    # the cards nobody shows this seat: the deck less every card shown
+    left = Counter(deck)
+    left.subtract(_key(face) for face in shown)
+    pool = [key for key, n in left.items() for _ in range(max(n, 0))]
+    needed = sum(s["cards"] for i, s in enumerate(seen_seats) if hands[i] is None)
+    if draw_known is None:
+        needed += table["draw_pile"]
+    if len(pool) < needed:  # a view the options cannot explain: pad from the deck
+        pool += [rng.choice(deck) for _ in range(needed - len(pool))]
+    # (the pool is in the deck's order, so a seeded rng deals the same sample)
+    rng.shuffle(pool)
+    dealt = iter(range(needed))
+
+    def invent() -> str:
+        n = next(dealt)
+        kind, color, number = pool[n]
+        card = f"hidden{n}"
+        faces[card] = {"id": card, "kind": kind, "color": color, "number": number}
+        return card
+
+    for index, seen in enumerate(seen_seats):
+        if hands[index] is None:
+            hands[index] = tuple(invent() for _ in range(seen["cards"]))
+    if draw_known is None:
+        draw_pile = tuple(invent() for _ in range(table["draw_pile"]))
+    else:
+        draw_pile = tuple(rng.sample(draw_known, len(draw_known)))
+
+    built = tuple(Pile(cards, _colors(faces, cards, color, rng)) for cards, color in piles)
+    phase = table["phase"]
+    direction = 1 if table["direction"] == "clockwise" else -1
+    turn = table["turn"]
+    held_tokens = tuple(tuple(s.get("tokens", ())) for s in seen_seats)
+    token_table = table.get("tokens")
+    bag: tuple[str, ...] = ()
+    giving = giving_seat = None
+    if token_table is not None:
+        bag = tuple(sorted(token for token, n in token_table["bag"].items() for _ in range(n)))
+        if token_table.get("giving"):
+            giving, giving_seat = token_table["giving"]["token"], token_table["giving"]["seat"]
+    stack = None
+    if table.get("stack"):
+        s = table["stack"]
+        stack = Stack(s["pile"], s["total"], s["victim"], s.get("by"))
+
+    def play_of(public: Mapping[str, Any], card: str) -> Play:
+        pile = built[public["pile"]]
+        played_on = pile.colors[-2] if len(pile.cards) > 1 and pile.top == card else public.get("played_on")
+        return Play(
+            seat=public["seat"],
+            card=card,
+            pile=public["pile"],
+            color=public["color"],
+            played_on=public.get("played_on", played_on),
+            held=hands[public["seat"]],
+            jump_in=bool(public.get("jump_in")),
+            effect=public.get("effect"),
+            target=public.get("target"),
+        )
+
+    pending = None
+    asked: tuple[int, ...] = ()
+    offer = table.get("offer")
+    if phase == WINDOW and table.get("window"):
+        window = table["window"]
+        pending = play_of(window, know(window["card"]))
+        asked = tuple(window["asked"])
+    elif phase == SUB and offer:
+        pending = _sub_play(built, faces, offer, hands)
+    threat = None
+    if table.get("challenge"):
+        c = table["challenge"]
+        play = play_of({**c, "seat": c["seat"]}, c["card"]["id"])
+        threat = Threat(play, c["victim"], c["deferred"], _stack_before(faces, play, c["deferred"], stack))
+    drawn = view["drawn"]["id"] if view.get("drawn") else None
+    if drawn is None and phase == DRAWN and hands[turn]:
+        drawn = hands[turn][-1]  # a drawn card joins the end of its hand
+    offers: tuple[Offer, ...] = ()
+    if phase in (SEARCH, MAGNET, LINK) and offer:
+        owner = offer["seat"]
+        if phase == SEARCH:
+            offers = (Offer(SEARCH, owner, count=1, cause="ace"),)
+        elif phase == MAGNET:
+            given = tuple(face["id"] for face in view.get("offered", ())) if owner == seat else hands[owner][-1:]
+            offers = (Offer(MAGNET, owner, cards=given, holders=tuple(offer["holders"])),)
+        else:
+            offers = (Offer(LINK, owner),)
+    resume = None
+    if giving is not None or offers:
+        resume = (turn + direction) % count
+    return State(
+        seats=count,
+        options=options,
+        seed=seed,
+        rules=view.get("rules", 1),
+        deck_colors=dict(table["deck"]["colors"]),
+        faces=faces,
+        draw_pile=draw_pile,
+        piles=built,
+        hands=tuple(hands),
+        tokens=held_tokens,
+        bag=bag,
+        giving=giving,
+        giving_seat=giving_seat,
+        resume=resume,
+        offers=offers,
+        turn=turn,
+        direction=direction,
+        phase=phase,
+        since=_since(view, options),
+        stack=stack,
+        pending=pending,
+        asked=asked,
+        threat=threat,
+        drawn=drawn,
+        serial=int(view.get("version") or 0),
+        winner=table.get("winner"),
+    )
+
+
+def _colors(faces, cards: tuple[str, ...], top: str | None, rng) -> tuple[str | None, ...]:
+    """A pile's colour once each card was on top: its own colour; a covered
+    wild card's choice is not shown, so the next card's colour or a random one."""
+    colors: list[str | None] = []
+    for index, card in enumerate(cards[:-1]):
+        color = faces[card]["color"]
+        if color == BLACK:
+            above = faces[cards[index + 1]]["color"]
+            color = above if above in COLORS else rng.choice(COLORS)
+        colors.append(color)
+    return tuple(colors) + (top,)
+
+
+def _sub_play(piles, faces, offer: Mapping[str, Any], hands) -> Play:
+    """The wild card a Sub holder is asked about: the view names its player
+    and colour, not its pile: a pile topped by a wild card of that colour."""
+    tops = [i for i, p in enumerate(piles) if faces[p.top]["color"] == BLACK]
+    pile = next((i for i in tops if piles[i].color == offer["color"]), tops[0] if tops else 0)
+    card = piles[pile].top
+    played_on = piles[pile].colors[-2] if len(piles[pile].cards) > 1 else None
+    return Play(seat=offer["player"], card=card, pile=pile, color=offer["color"], played_on=played_on, held=hands[offer["player"]])
+
+
+def _stack_before(faces, play: Play, deferred: bool, stack: Stack | None) -> Stack | None:
+    """A [C] card that moved a stack: the stack before it (its total less
+    what the card added); a deferred card keeps the stack it lies on."""
+    if deferred or stack is None:
+        return stack
+    kind = faces[play.card]["kind"]
+    added = 4 if kind == "draw_four" else 2 if play.effect == "draw_two" else 0
+    total = stack.total - added
+    return Stack(stack.pile, total, play.seat) if total > 0 else None
+
+
+def _since(view: Mapping[str, Any], options: Mapping[str, Any]) -> int:
+    """When the phase's clock started: the view's deadline less its clock."""
+    for line in view.get("deadlines") or ():
+        seconds = options.get(_CLOCKS.get(line["kind"], "turn_seconds"), 0)
+        return line["at"] - seconds * 1000
+    return 0
+
+
+def evaluate(state: State) -> list[float]:
+    if state.phase == OVER and state.winner is not None:
+        return [1.0 if seat == state.winner else 0.0 for seat in range(state.seats)]
+    weights = [1.0 / (1 + len(hand)) ** 2 for hand in state.hands] or [1.0] * state.seats
+    total = sum(weights)
+    return [weight / total for weight in weights]
