@@ -9,6 +9,7 @@ from games.opticall import rules
 from games.opticall.bots import BOTS
 from games.opticall.commands import SCHEMAS
 from games.opticall.legal import legal_moves
+from games.opticall.sampler import determinize, evaluate
 from games.opticall.evolve import evolve
 from games.opticall.view import view
 
@@ -37,4 +38,6 @@ GAME = RulesGame(
     deadlines=rules.deadlines,
     result=rules.result,
     legal_moves=legal_moves,
+    determinize=determinize,
+    evaluate=evaluate,
 )
