@@ -224,13 +224,14 @@ def _fresh(card_id: str, taken: set) -> str:
 
 
 def _invented(pool: Counter, faces: dict, taken: set) -> list[str]:
-    """Fresh ids for the faces nobody placed, recorded in ``faces``."""
-    ids = []
-    for face, count in pool.items():
-        for _ in range(count):
-            card_id = _fresh(f"u{len(ids)}", taken)
-            faces[card_id] = face
-            ids.append(card_id)
+    """Fresh ids (``u0``, ``u1``, ...: a prefix no id in the view starts
+    with) for the faces nobody placed, recorded in ``faces``."""
+    prefix = "u"
+    while any(card.startswith(prefix) for card in taken):
+        prefix += "u"
+    hidden = [face for face, count in pool.items() for _ in range(count)]
+    ids = [f"{prefix}{n}" for n in range(len(hidden))]
+    faces.update(zip(ids, hidden))
     return ids
 
 
