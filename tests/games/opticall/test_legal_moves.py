@@ -324,7 +324,7 @@ def test_the_experts_sampler_keeps_the_clocks_of_a_call_window():
         assert sampled.window.opened_at == state.window.opened_at
 
 
-def test_evaluate_counts_the_cards_each_seat_holds_and_nothing_for_the_eliminated():
+def test_the_experts_sampler_evaluate_counts_the_cards_each_seat_holds_and_nothing_for_the_eliminated():
     hands = [["red sun"], ["blue sun", "blue moon", "red moon"], ["green sun", "eclipse"]]
     state = dealt(hands, deck=["orange sun"] * 5)
     weights = GAME.evaluate(state)
