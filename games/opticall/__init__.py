@@ -8,6 +8,8 @@ from games.contract import RulesGame
 from games.opticall import rules
 from games.opticall.bots import BOTS
 from games.opticall.commands import SCHEMAS
+from games.opticall.legal import legal_moves
+from games.opticall.sampler import determinize, evaluate
 from games.opticall.evolve import evolve
 from games.opticall.view import view
 
@@ -35,4 +37,7 @@ GAME = RulesGame(
     to_act=rules.to_act,
     deadlines=rules.deadlines,
     result=rules.result,
+    legal_moves=legal_moves,
+    determinize=determinize,
+    evaluate=evaluate,
 )
