@@ -77,12 +77,19 @@ def _grouped(table: Space, previous: Guess | None) -> tuple[tuple[Guess, dict[st
     """The guesses higher than ``previous``, one entry per TARGET form (the
     guess with count 0), in the order the forms first appear in the rules'
     order of guesses: (form, its fields but the count, its counts ascending)."""
-    counts: dict[Guess, list[int]] = {}
+    counts: dict[tuple, list[int]] = {}
+    forms: dict[tuple, Guess] = {}
     for guess in higher(table, previous):
-        counts.setdefault(replace(guess, count=0), []).append(guess.count)
+        # the TARGET form: every field but the count (dataclasses.replace is slow here)
+        form = (guess.number, guess.color, guess.modifier, guess.straight, guess.same, guess.power)
+        if form in counts:
+            counts[form].append(guess.count)
+        else:
+            counts[form] = [guess.count]
+            forms[form] = replace(guess, count=0)
     out = []
     for form, found in counts.items():
-        fields = form.fields()
+        fields = forms[form].fields()
         fields.pop("count", None)
-        out.append((form, fields, tuple(sorted(found))))
+        out.append((forms[form], fields, tuple(sorted(found))))
     return tuple(out)

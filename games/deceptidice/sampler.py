@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from functools import lru_cache
 from typing import Any, Mapping
 
 from games.deceptidice import deck
@@ -47,10 +48,14 @@ from games.deceptidice.objective import END_AT, standings
 from games.deceptidice.state import DISCARD, GUESSING, OVER, SWAP, State, hand
 
 INVENTED = "~"
+# the options ``deck.faces`` reads
+DECK_OPTIONS = ("suits", "numbers", "copies", "wildcards", "wildcard_count", "power_cards")
 
 
 def _face(card: Mapping[str, Any]) -> dict[str, Any]:
-    return {key: value for key, value in card.items() if key != "id"}
+    face = dict(card)
+    del face["id"]
+    return face
 
 
 def _key(face: Mapping[str, Any]) -> tuple:
@@ -62,8 +67,17 @@ def _key(face: Mapping[str, Any]) -> tuple:
 
 
 def _deck_keys(options: Mapping[str, Any]) -> tuple[Counter, dict[tuple, dict[str, Any]]]:
+    """The deck the options describe, as a count of faces (a fresh copy) and
+    each face by its key."""
+    counts, face_of = _deck(tuple(options[name] for name in DECK_OPTIONS))
+    return Counter(counts), face_of
+
+
+@lru_cache(maxsize=64)
+def _deck(values: tuple) -> tuple[dict[tuple, int], dict[tuple, dict[str, Any]]]:
+    options = dict(zip(DECK_OPTIONS, values))
     faces = deck.faces(options)
-    return Counter(_key(f) for f in faces), {_key(f): f for f in faces}
+    return dict(Counter(_key(f) for f in faces)), {_key(f): f for f in faces}
 
 
 def _challenge(challenge: Mapping[str, Any] | None) -> dict[str, Any] | None:
@@ -83,8 +97,10 @@ def determinize(view: Mapping[str, Any], rng: random.Random) -> State:
     def learn(cards) -> list[str]:
         ids = []
         for c in cards:
-            faces[c["id"]] = _face(c)
-            ids.append(c["id"])
+            card_id = c["id"]
+            if card_id not in faces:
+                faces[card_id] = _face(c)
+            ids.append(card_id)
         return ids
 
     # -- what is public, as the view shows it
