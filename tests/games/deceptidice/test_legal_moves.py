@@ -29,7 +29,7 @@ CASES = {
         {"suits": 2, "numbers": 3, "copies": 6, "wildcards": True, "wildcard_count": 3,
          "introductory": True, "loser_swap": "draw_pile"}, range(2, 5)),
 }  # fmt: skip
-SAMPLE_EVERY = 5  # the sampler is checked at every fifth state
+SAMPLE_EVERY = 6  # the sampler is checked at every sixth state
 
 
 def _hidden(state, seat: int) -> Counter:
@@ -197,7 +197,7 @@ def test_variant_swap_moves_with_players_any_card_and_any_other_seat():
 # -- the sampler -------------------------------------------------------------
 
 
-def test_the_sampler_keeps_the_deck_and_the_cards_the_table_saw():
+def test_the_experts_sampler_keeps_the_deck_and_the_cards_the_table_saw():
     options = {"predictable": True, "power_cards": True, "wildcards": True}
     local = LocalGame("deceptidice", 3, seed="sampler-deck", options=options)
     rng = random.Random(3)
@@ -221,7 +221,7 @@ def test_the_sampler_keeps_the_deck_and_the_cards_the_table_saw():
             assert {c["id"] for c in other["seen"]} <= set(hand(sampled, other["seat"]))
 
 
-def test_the_sampler_evaluate_favours_the_seat_with_more_cards():
+def test_the_experts_sampler_evaluate_favours_the_seat_with_more_cards():
     local = LocalGame("deceptidice", 3, seed="evaluate")
     first = local.view(None)["to_act"][0]
     local.command(first, {"type": "guess", "count": 12, "number": 1})
