@@ -146,6 +146,7 @@ def determinize(view: Mapping[str, Any], rng: random.Random) -> State:
         alive = [c["id"] for c in s["seen"] if c["id"] not in fixed]
         if alive and swaps:
             alive = _survivors(alive, seat, swaps, table, s["cards"], rng)
+            rng.shuffle(alive)  # where fewer fit than survived, which ones is random
         room = s["cards"] - len(fixed)
         for c in alive:
             key = _key(faces[c])

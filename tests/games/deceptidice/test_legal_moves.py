@@ -230,3 +230,25 @@ def test_the_experts_sampler_evaluate_favours_the_seat_with_more_cards():
     chances = GAME.evaluate(local.table.game)
     assert sum(chances) == pytest.approx(1)
     assert chances[first] < min(c for s, c in enumerate(chances) if s != first)
+
+
+def test_the_experts_sampler_lets_a_swap_take_a_seen_card_from_the_hands_it_touched():
+    options = {"predictable": True, "loser_swap": "player"}
+    local = LocalGame("deceptidice", 4, seed="sampler-swap", options=options)
+    rng = random.Random(5)
+    while not any(r["swap"] for r in local.view(None)["table"]["history"]):
+        seat = local.view(None)["to_act"][0]
+        local.command(seat, random_bot(local.view(seat), rng))
+    swap = next(r["swap"] for r in local.view(None)["table"]["history"] if r["swap"])
+    viewer = next(s for s in range(4) if s not in (swap["seat"], swap["with"]))
+    view = local.view(viewer)
+    kept = {s: set() for s in range(4)}
+    for n in range(40):
+        sampled = GAME.determinize(view, random.Random(n))
+        for s in range(4):
+            seen = {c["id"] for c in view["seats"][s]["seen"]}
+            kept[s].add(len(seen & set(hand(sampled, s))) == len(seen))
+    # an untouched hand keeps every card seen in it; a swapped one sometimes loses one
+    untouched = [s for s in range(4) if s not in (swap["seat"], swap["with"], viewer)]
+    assert all(kept[s] == {True} for s in untouched)
+    assert False in kept[swap["seat"]] and False in kept[swap["with"]]
