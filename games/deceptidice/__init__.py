@@ -10,6 +10,8 @@ from games.deceptidice.bots import BOTS
 from games.deceptidice.commands import SCHEMAS
 from games.deceptidice.evolve import evolve
 from games.deceptidice.guesses import RULES_VERSION
+from games.deceptidice.legal import legal_moves
+from games.deceptidice.sampler import determinize, evaluate
 from games.deceptidice.view import view
 
 GAME = RulesGame(
@@ -34,4 +36,7 @@ GAME = RulesGame(
     to_act=rules.to_act,
     deadlines=rules.deadlines,
     result=rules.result,
+    legal_moves=legal_moves,
+    determinize=determinize,
+    evaluate=evaluate,
 )
