@@ -154,13 +154,12 @@ def _rollout(game: Game, state: Any, view: Mapping[str, Any], rng: random.Random
             "seat": actor,
             "actions": game.actions(state, actor),
             "to_act": waiting,
-            "moves": game.legal_moves(state, actor),
             "deadlines": [],
         }
         try:
             state = _apply(game, state, actor, policy(shown, rng), at)
-        except RuleError:
-            moves = shown["moves"]
+        except RuleError:  # a bot's slip in a sampled world: any listed move instead
+            moves = game.legal_moves(state, actor)
             if not moves:
                 break
             state = _apply(game, state, actor, legal.instance(rng.choice(moves), rng), at)

@@ -52,6 +52,9 @@ from typing import Any, Mapping
 from games.color_doubt.state import RAINBOW, Claim, State, last_card_pending
 
 HIDDEN = "hidden"
+# how often the claim on the table is dealt true where the unseen cards allow:
+# a player lies when it must, or now and then, and tells the truth when it can
+TRUTHFUL = 0.75
 
 
 def determinize(view: Mapping[str, Any], rng) -> State:
@@ -135,6 +138,14 @@ def determinize(view: Mapping[str, Any], rng) -> State:
         into.extend(ids[taken : taken + need])
         taken += need
 
+    if claim and claimant != seat and len(claimed) < count and rng.random() < TRUTHFUL:
+        # the claim is taken to be true, as most are, where the unseen cards allow
+        wanted = (claim["color"], RAINBOW)
+        matching = [n for n in range(len(ids)) if faces[ids[n]] in wanted]
+        if len(matching) >= count - len(claimed):
+            chosen = set(matching[: count - len(claimed)])
+            claimed.extend(ids[n] for n in sorted(chosen))
+            ids = [card for n, card in enumerate(ids) if n not in chosen] + [ids[n] for n in sorted(chosen)]
     for other in range(seats):
         if other != seat:
             deal(hands[other], shown[other]["cards"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import partial
 
 from games.contract import RulesGame
+from games.search import with_expert
 from games.deceptidice import rules
 from games.deceptidice.bots import BOTS
 from games.deceptidice.commands import SCHEMAS
@@ -14,7 +15,7 @@ from games.deceptidice.legal import legal_moves
 from games.deceptidice.sampler import determinize, evaluate
 from games.deceptidice.view import view
 
-GAME = RulesGame(
+GAME = with_expert(RulesGame(
     type="deceptidice",
     name="Deceptidice",
     summary="Split your cards into face-down dice, guess what all the dice on the table show, challenge a guess you doubt. Keep the most cards.",
@@ -39,4 +40,4 @@ GAME = RulesGame(
     legal_moves=legal_moves,
     determinize=determinize,
     evaluate=evaluate,
-)
+))

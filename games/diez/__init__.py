@@ -25,6 +25,7 @@ from __future__ import annotations
 from functools import partial
 
 from games.contract import RulesGame
+from games.search import with_expert
 from games.diez import rules
 from games.diez.bots import BOTS
 from games.diez.commands import SCHEMAS
@@ -35,7 +36,7 @@ from games.diez.state import RULES_VERSION
 from games.diez.view import view
 
 
-GAME = RulesGame(
+GAME = with_expert(RulesGame(
     type="diez",
     name="Diez",
     summary="Uno grown wild: match colour or symbol on shared discard piles, with action cards and a bag of tokens. Shed your hand first.",
@@ -58,4 +59,4 @@ GAME = RulesGame(
     legal_moves=legal_moves,
     determinize=determinize,
     evaluate=evaluate,
-)
+))

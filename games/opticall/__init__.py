@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import partial
 
 from games.contract import RulesGame
+from games.search import with_expert
 from games.opticall import rules
 from games.opticall.bots import BOTS
 from games.opticall.commands import SCHEMAS
@@ -17,7 +18,7 @@ from games.opticall.view import view
 # silent seats' timeouts do); games created under 1 keep that rule
 RULES_VERSION = 2
 
-GAME = RulesGame(
+GAME = with_expert(RulesGame(
     type="opticall",
     name="Opticall",
     summary="Play face down, announcing a colour and suit at least as high as the last; call a lie to make the liar pay. The last player left in wins.",
@@ -40,4 +41,4 @@ GAME = RulesGame(
     legal_moves=legal_moves,
     determinize=determinize,
     evaluate=evaluate,
-)
+))
