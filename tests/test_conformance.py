@@ -16,6 +16,13 @@ command the game applies:
 - bots are never refused (the harness plays with them);
 - folding the log from the start gives the same table.
 
+**Legal moves** (``games.moves``): every move a seat's view lists is
+accepted (complete ones as they are, structural ones as bodies drawn from
+them), only the seats the game waits for have any, and every command
+accepted (a bot's, or one drawn at random by the fuzzing) is listed or fits
+a listed structural move. **The expert's sampler**: a state drawn from a
+seat's view shows that seat the same view, moves and deadlines.
+
 **Choice non-interference**: where a seat lays cards face down (Color
 Doubt's and Opticall's plays, Deceptidice's swap), which of its cards it
 chose changes nothing any other seat or a spectator is shown by that command
@@ -39,6 +46,7 @@ from games.registry import GAMES
 from projections.folding import fold
 from projections.local import LocalGame
 from projections.views import seat_view
+from tests.games.legal_check import accepted_is_listed, listed_moves_are_accepted, sampler_keeps_the_view
 from tests.soak import games
 
 # (game, option set name, options, seat counts)
@@ -253,6 +261,7 @@ class Harness:
                 view = self.local.view(seat)
                 body = self.game.bots[level](view, self.rng)
                 fits_its_description(self.type, view, body)
+                accepted_is_listed(self.game, self.table.game, seat, body, view["moves"])
                 self.compare_choices(seat, body)
                 try:
                     self.local.command(seat, body)
@@ -289,11 +298,15 @@ class Harness:
         for seat in range(self.table.seats):
             view = seat_view(self.local.folded, seat)
             actions = tables.actions(self.game, self.table, seat)
+            moves = listed_moves_are_accepted(self.game, self.table.game, seat, self.rng, at=self.local.now)
+            assert view["moves"] == moves, "the view's moves are not the game's legal moves"
+            sampler_keeps_the_view(self.game, self.table.game, view, self.rng)
             for body in drawn_commands(self.game, view, self.rng):
                 try:
                     tables.decide(self.game, self.table, self.command(seat, body))
                 except RuleError:
                     continue
+                accepted_is_listed(self.game, self.table.game, seat, body, moves)
                 assert seat in to_act, f"seat {seat} is not waited for, yet {body} was accepted"
                 assert body["type"] in actions, f"{body['type']} is not among seat {seat}'s actions {actions}, yet accepted"
                 self.accepted[body["type"]] += 1

@@ -11,6 +11,7 @@ import logging
 import os
 import random
 import time
+from functools import partial
 
 from rq import get_current_job
 
@@ -46,6 +47,12 @@ def bot_think_seconds() -> float:
     """A pause before a bot moves (BOT_THINK_SECONDS), so people at the table
     can follow its moves; 0 by default."""
     return float(os.environ.get("BOT_THINK_SECONDS", "0"))
+
+
+def expert_budget_ms() -> float:
+    """How long the expert bot thinks over a move (EXPERT_BUDGET_MS, 100 by
+    default): its search stops at the first rollout past it."""
+    return float(os.environ.get("EXPERT_BUDGET_MS", "100"))
 
 
 # after its own move, a job plays the bot seats due next in the same game
@@ -120,8 +127,11 @@ def bot_move(folded, seat: int) -> tuple[dict, str]:
     if think:
         time.sleep(think)
     view = seat_view(folded, seat)
+    bot = bot_for(folded, seat)
+    if folded.table.bots.get(seat) == "expert":
+        bot = partial(bot, budget_ms=expert_budget_ms())
     with metrics.BOT_SECONDS.labels(folded.game.type).time():
-        body = bot_for(folded, seat)(view, random.Random(f"{folded.game_id}:{folded.version}:{seat}"))
+        body = bot(view, random.Random(f"{folded.game_id}:{folded.version}:{seat}"))
     return body, "bot"
 
 

@@ -403,6 +403,40 @@ function resultPanel(view) {
 
 // -- the actions a seat may take: one form per command type ---------------------
 
+// What the view's moves allow a command's fields to hold: field name -> the
+// values some move of that type names (fixed, `one_of`, or a list's `from`).
+// A field no move of the type names keeps its default and gets no control.
+function moveChoices(view, kind) {
+  const allowed = new Map();
+  const add = (name, values) => {
+    if (!allowed.has(name)) allowed.set(name, new Set());
+    for (const value of values) allowed.get(name).add(value === null ? "" : String(value));
+  };
+  for (const move of view.moves || []) {
+    if (move.type !== kind) continue;
+    for (const [name, value] of Object.entries(move)) {
+      if (name !== "type" && name !== "choose") add(name, Array.isArray(value) ? value : [value]);
+    }
+    for (const [name, spec] of Object.entries(move.choose || {})) add(name, spec.one_of || spec.from || []);
+  }
+  return allowed;
+}
+
+// the cards of the seat's moves: each card some move may name
+function playableCards(view, type) {
+  const cardFields = new Set(Object.values(type.command_fields).flat().filter((f) => f.refers === "card").map((f) => f.name));
+  const cards = new Set();
+  for (const move of view.moves || []) {
+    for (const [name, value] of Object.entries(move)) {
+      if (cardFields.has(name)) for (const id of Array.isArray(value) ? value : [value]) cards.add(id);
+    }
+    for (const [name, spec] of Object.entries(move.choose || {})) {
+      if (cardFields.has(name)) for (const id of spec.one_of || spec.from || []) cards.add(id);
+    }
+  }
+  return cards;
+}
+
 // every card the seat can see, its hand first: the choices of a card field
 function visibleCards(view) {
   const found = new Map();
@@ -415,9 +449,11 @@ function visibleCards(view) {
   return [...found.values()];
 }
 
-function fieldControl(kind, field, ctx) {
+function fieldControl(kind, field, ctx, allowed) {
   const id = `${kind}-${field.name}`;
   const optional = !field.required;
+  // only what the moves allow (a field the moves leave free of them: anything)
+  const may = (value) => !allowed || allowed.has(String(value));
   const label = h("label", { for: id }, title(field.name) + (optional ? " (optional)" : ""));
   const empty = optional ? [h("option", { value: "" }, "—")] : [];
   let control;
@@ -426,18 +462,22 @@ function fieldControl(kind, field, ctx) {
     return h("div", { class: "field" }, h("span", { class: "label" }, `${title(field.name)}: the cards chosen in your hand`), control);
   }
   if (field.refers === "card") {
-    const options = visibleCards(ctx.view).map((card) => h("option", { value: card.id }, `${cardFace(card).label}${ctx.inHand.has(card.id) ? " (hand)" : ""}`));
+    const options = visibleCards(ctx.view).filter((card) => may(card.id)).map((card) => h("option", { value: card.id }, `${cardFace(card).label}${ctx.inHand.has(card.id) ? " (hand)" : ""}`));
     const placeholder = field.type === "array" ? [] : [h("option", { value: "" }, optional ? "—" : "choose a card")];
     control = h("select", { id, name: field.name, multiple: field.type === "array" ? true : null, "data-refers": "card" }, placeholder, options);
   } else if (field.refers === "seat") {
-    control = h("select", { id, name: field.name, "data-type": "integer" }, empty, ctx.view.seats.map((s) => h("option", { value: String(s.seat) }, `${s.name || "seat " + s.seat}${s.seat === ctx.you ? " (you)" : ""}`)));
+    control = h("select", { id, name: field.name, "data-type": "integer" }, empty, ctx.view.seats.filter((s) => may(s.seat)).map((s) => h("option", { value: String(s.seat) }, `${s.name || "seat " + s.seat}${s.seat === ctx.you ? " (you)" : ""}`)));
   } else if (field.refers === "pile") {
     const piles = (ctx.view.table && ctx.view.table.piles) || [];
-    control = h("select", { id, name: field.name, "data-type": "integer" }, empty, piles.map((p) => h("option", { value: String(p.index) }, `pile ${p.index}${p.top ? ` (${cardFace(p.top).label})` : ""}`)));
+    control = h("select", { id, name: field.name, "data-type": "integer" }, empty, piles.filter((p) => may(p.index)).map((p) => h("option", { value: String(p.index) }, `pile ${p.index}${p.top ? ` (${cardFace(p.top).label})` : ""}`)));
   } else if (field.refers === "die") {
-    control = h("select", { id, name: field.name, "data-type": "integer" }, empty, (ctx.view.dice || []).map((d) => h("option", { value: String(d.die) }, `die ${d.die} (${d.size} cards${d.top ? `, ${cardFace(d.top).label} on top` : ""})`)));
+    control = h("select", { id, name: field.name, "data-type": "integer" }, empty, (ctx.view.dice || []).filter((d) => may(d.die)).map((d) => h("option", { value: String(d.die) }, `die ${d.die} (${d.size} cards${d.top ? `, ${cardFace(d.top).label} on top` : ""})`)));
   } else if (field.choices) {
-    control = h("select", { id, name: field.name }, empty, field.choices.map((c) => h("option", { value: String(c) }, words(c))));
+    control = h("select", { id, name: field.name }, empty, field.choices.filter(may).map((c) => h("option", { value: String(c) }, words(c))));
+  } else if (field.type === "integer" && allowed) {
+    // the counts a guess may name, say: a choice of exactly those
+    const values = [...allowed].filter((v) => v !== "").map(Number).sort((a, b) => a - b);
+    control = h("select", { id, name: field.name, "data-type": "integer" }, empty, values.map((v) => h("option", { value: String(v) }, String(v))));
   } else if (field.type === "integer") {
     control = h("input", { id, name: field.name, type: "number", inputmode: "numeric", min: field.minimum ?? null, max: field.maximum ?? null, "data-type": "integer" });
   } else if (field.type === "boolean") {
@@ -480,18 +520,21 @@ function actionsPanel(ctx) {
   const { view, type } = ctx;
   if (!view.actions || !view.actions.length) return null;
   const forms = view.actions.map((kind) => {
-    const fields = type.command_fields[kind] || [];
+    // the fields the view's moves name for this command (all, without moves)
+    const choices = moveChoices(view, kind);
+    const moved = (view.moves || []).some((m) => m.type === kind);
+    const fields = (type.command_fields[kind] || []).filter((f) => !moved || choices.has(f.name) || f.name === ctx.primaryCards);
     const required = fields.filter((f) => f.required || f.name === ctx.primaryCards);
     const optional = fields.filter((f) => !required.includes(f));
     const button = h("button", { type: "submit", class: "primary" }, title(kind));
     const form = h(
       "form",
       { class: "action", "data-command": kind, "aria-label": title(kind) },
-      required.map((f) => fieldControl(kind, f, ctx)),
+      required.map((f) => fieldControl(kind, f, ctx, choices.get(f.name))),
       // many optional fields (a Diez card's choices) fold away; a few show
       optional.length > 8 || (required.length && optional.length > 3)
-        ? h("details", { class: "more" }, h("summary", {}, `More choices for ${words(kind)}`), optional.map((f) => fieldControl(kind, f, ctx)))
-        : optional.map((f) => fieldControl(kind, f, ctx)),
+        ? h("details", { class: "more" }, h("summary", {}, `More choices for ${words(kind)}`), optional.map((f) => fieldControl(kind, f, ctx, choices.get(f.name))))
+        : optional.map((f) => fieldControl(kind, f, ctx, choices.get(f.name))),
       button
     );
     form.addEventListener("submit", async (event) => {
@@ -511,7 +554,7 @@ function actionsPanel(ctx) {
 function handPanel(ctx) {
   const { view } = ctx;
   if (ctx.you === null || !Array.isArray(view.hand)) return null; // a spectator has no hand
-  const playable = new Set((view.moves || []).map((m) => m.card).filter(Boolean));
+  const playable = playableCards(view, ctx.type);
   return h(
     "section",
     { class: "panel hand", "aria-label": "Your hand" },
