@@ -30,7 +30,6 @@ import multiprocessing
 import random
 import sys
 import time
-from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -170,6 +169,7 @@ def main() -> None:
                     Path(args.json).write_text(json.dumps(rows, indent=1))
     print()
     print(table(rows))
+    print(json.dumps(rows))  # last: what bench/report.py reads
 
 
 if __name__ == "__main__":

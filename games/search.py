@@ -31,6 +31,7 @@ many iterations the machine ran in time.
 """
 from __future__ import annotations
 
+import math
 import random
 import time
 from typing import Any, Mapping
@@ -39,13 +40,15 @@ from dataclasses import replace
 from functools import partial
 
 from games import moves as legal
-from games.contract import Game, RuleError, RulesGame
+from games.contract import Bot, Game, RuleError, RulesGame
 
 BUDGET_MS = 100  # the default time a move may take
 ROLLOUT_DEPTH = 24  # commands simulated after the candidate, then ``evaluate``
 DRAWS = 6  # bodies drawn from each structural move
 HALVE_AFTER = 4  # worlds before the worse half of the candidates is dropped (then at 8, 16, ...)
-MIN_WORLDS = 2  # even past its budget, every candidate is tried in this many worlds
+MIN_WORLDS = 1  # even past its budget, every candidate is tried in this many worlds
+MAX_CANDIDATES = 12  # the heuristic's move and at most so many others
+CONFIDENCE = 1.0  # standard errors by which a move must beat the heuristic's to replace it
 
 
 def expert(
@@ -54,7 +57,7 @@ def expert(
     rng: random.Random,
     budget_ms: float = BUDGET_MS,
     iterations: int | None = None,
-    rollout: str = "heuristic",
+    rollout: Bot | None = None,
 ) -> dict:
     """A command for ``view``'s seat (see the module's docstring)."""
     seat = view["seat"]
@@ -62,8 +65,11 @@ def expert(
     candidates = _candidates(game, view, rng, heuristic)
     if len(candidates) == 1:
         return candidates[0]
-    policy = game.bots[rollout]
+    policy = rollout or heuristic
     totals = [0.0] * len(candidates)
+    # each candidate's score less the heuristic's (the first) in the same world
+    gains = [0.0] * len(candidates)
+    squares = [0.0] * len(candidates)
     alive = list(range(len(candidates)))
     at = _now(view)
     deadline = time.perf_counter() + budget_ms / 1000
@@ -78,24 +84,43 @@ def expert(
         # hidden cards and the same later choices (common random numbers)
         seed = rng.getrandbits(64)
         world = game.determinize(view, random.Random(seed))
-        scores = []
+        scores = {}
         for pick in alive:
+            if iterations is None and worlds >= MIN_WORLDS and time.perf_counter() >= deadline:
+                break  # out of time mid-world: this world is not counted
             try:
                 state = _apply(game, world, seat, candidates[pick], at)
             except RuleError:  # never for a listed move: each is legal for the view
-                scores.append(0.0)
+                scores[pick] = 0.0
                 continue
-            scores.append(_rollout(game, state, view, random.Random(seed + 1), policy, at)[seat])
-        for pick, score in zip(alive, scores):
+            scores[pick] = _rollout(game, state, view, random.Random(seed + 1), policy, at)[seat]
+        if len(scores) < len(alive):
+            break
+        for pick, score in scores.items():
             totals[pick] += score
+            gain = score - scores[0]
+            gains[pick] += gain
+            squares[pick] += gain * gain
         worlds += 1
         rollouts += len(alive)
         if len(alive) > 2 and worlds & (worlds - 1) == 0 and worlds >= HALVE_AFTER:
-            # sequential halving: the better half goes on
-            alive = sorted(alive, key=lambda n: -totals[n])[: (len(alive) + 1) // 2]
-            alive.sort()
-    # the heuristic's own move (the first) wins ties
-    return candidates[max(alive, key=lambda n: (totals[n], -n))]
+            # sequential halving: the better half goes on (the heuristic's move always)
+            ranked = sorted(alive[1:], key=lambda n: -totals[n])
+            alive = [0] + sorted(ranked[: max(1, len(ranked) // 2)])
+    best = max(alive[1:], key=lambda n: (totals[n], -n))
+    return candidates[best] if _better(gains[best], squares[best], worlds) else candidates[0]
+
+
+def _better(gain: float, squares: float, worlds: int) -> bool:
+    """Whether a candidate beat the heuristic's move by more than the noise:
+    its mean gain over the worlds both were tried in, less ``CONFIDENCE``
+    standard errors, is above nothing. (Both were tried in every world: the
+    heuristic's move is never dropped, and a dropped candidate is not best.)"""
+    if worlds < 2:
+        return False
+    mean = gain / worlds
+    variance = max(0.0, squares / worlds - mean * mean) * worlds / (worlds - 1)
+    return mean - CONFIDENCE * math.sqrt(variance / worlds) > 0
 
 
 def _candidates(game: Game, view: Mapping[str, Any], rng: random.Random, heuristic) -> list[dict]:
@@ -112,7 +137,10 @@ def _candidates(game: Game, view: Mapping[str, Any], rng: random.Random, heurist
                 add(legal.instance(move, rng))
         else:
             add(dict(move))
-    return list(found.values())
+    first, *others = found.values()
+    if len(others) > MAX_CANDIDATES:
+        others = rng.sample(others, MAX_CANDIDATES)
+    return [first, *others]
 
 
 def _face_key(body: Mapping[str, Any], faces: Mapping[str, tuple]) -> tuple:
@@ -172,6 +200,7 @@ def _shares(result: Mapping[str, Any], seats: int) -> list[float]:
     return [1 / len(winners) if seat in winners else 0.0 for seat in range(seats)]
 
 
-def with_expert(game: RulesGame, rollout: str = "heuristic") -> RulesGame:
-    """``game`` with the ``expert`` level among its bots."""
+def with_expert(game: RulesGame, rollout: Bot | None = None) -> RulesGame:
+    """``game`` with the ``expert`` level among its bots; ``rollout``: the
+    bot its simulated games are played on by (the heuristic by default)."""
     return replace(game, bots={**game.bots, "expert": partial(expert, game, rollout=rollout)})

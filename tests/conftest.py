@@ -129,7 +129,8 @@ class Workers:
 
         process = subprocess.Popen(
             [sys.executable, "-m", "service.worker", "--url", self.url, "--grace", str(grace_seconds)],
-            env={**os.environ, **env},
+            # expert bots think 20 ms a move here, not 100: the suite's time
+            env={**os.environ, "EXPERT_BUDGET_MS": "20", **env},
             start_new_session=True,  # its own process group: a kill takes the scheduler too
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,

@@ -10,14 +10,15 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections import Counter
-from dataclasses import replace
 from typing import Any, Mapping
 
 from games.deceptidice import combos
 from games.deceptidice.deck import POWER
 from games.deceptidice.guesses import Guess, Space, attack, higher, legal
+from games.kit import evolved
 
 SAMPLES = 120
+QUICK_SAMPLES = 4  # the expert's rollouts (quick_heuristic)
 # how often the heuristic expects the next player to challenge a raise
 CHALLENGE_RATE = 0.5
 
@@ -59,7 +60,7 @@ def random_bot(view: Mapping[str, Any], rng) -> dict:
 # -- heuristic ---------------------------------------------------------------
 
 
-def heuristic_bot(view: Mapping[str, Any], rng) -> dict:
+def heuristic_bot(view: Mapping[str, Any], rng, samples: int = SAMPLES) -> dict:
     """Challenges when that loses less often than its best raise would (a
     raise loses when the next player challenges it, taken to happen at
     ``CHALLENGE_RATE``, and it does not hold); otherwise makes the raise most
@@ -73,7 +74,7 @@ def heuristic_bot(view: Mapping[str, Any], rng) -> dict:
         return {"type": "skip_swap"}
     me = view["seat"]
     space, current, made = table_guesses(view)
-    odds = Odds(view, rng)
+    odds = Odds(view, rng, samples)
     options = legal(space, current, made) if "guess" in actions or "reveal_die" in actions else []
     best = max(options, key=lambda g: (odds.chance(g, me), attack(g, current, space.rules)), default=None)
     if current is not None:
@@ -126,7 +127,7 @@ class Odds:
             return self._power[key]
         # an ordinary guess holds when its TARGET matches at least its count:
         # one sorted list of matches per TARGET answers every count
-        target = replace(guess, count=0)
+        target = evolved(guess, count=0)  # dataclasses.replace is most of a rollout's time
         if target not in self._matches:
             self._matches[target] = sorted(combos.matching(guess, table, self.space) for table, _ in self.samples)
         found = self._matches[target]
@@ -171,6 +172,13 @@ def _deck(deck: Mapping[str, Any]) -> Counter:
     for card in deck["power_cards"]:
         pool[("p", card["power"])] = 1
     return pool
+
+
+def quick_heuristic(view: Mapping[str, Any], rng) -> dict:
+    """The heuristic reckoning its odds from a few samples: what the
+    expert's search plays the game on with (``games.search``), a hundred
+    times a move."""
+    return heuristic_bot(view, rng, samples=QUICK_SAMPLES)
 
 
 BOTS = {"random": random_bot, "heuristic": heuristic_bot}

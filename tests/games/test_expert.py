@@ -1,0 +1,103 @@
+"""The expert bot (``games/search.py``) in every game: it sends only what
+the seat's view lists, the same move for the same generator and iteration
+count, and searches states drawn from the view alone."""
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from games import search
+from games.registry import GAMES
+from projections.local import LocalGame
+from tests.games.legal_check import accepted_is_listed
+
+# (game, seats, options): head to head and a fuller table
+TABLES = [
+    ("color-doubt", 2, {}),
+    ("color-doubt", 4, {"extended": True}),
+    ("opticall", 3, {}),
+    ("opticall", 2, {"two_players": True}),
+    ("deceptidice", 2, {}),
+    ("deceptidice", 3, {"straights": True, "power_cards": True, "loser_swap": "player"}),
+    ("diez", 2, {}),
+    ("diez", 3, {"tokens": False}),
+]
+ITERATIONS = 12  # rollouts a move: enough to search, few enough for the suite
+COMMANDS = 30  # commands of each game played
+
+
+@pytest.mark.parametrize("game_type", sorted(GAMES))
+def test_every_game_offers_the_expert(game_type):
+    game = GAMES[game_type]
+    assert list(game.bots)[-1] == "expert", "the expert is the strongest level, listed last"
+    assert game.legal_moves and game.determinize and game.evaluate
+
+
+@pytest.mark.parametrize("game_type, seats, options", TABLES, ids=[f"{t}-{s}" for t, s, _ in TABLES])
+def test_the_expert_sends_only_listed_moves_and_they_are_accepted(game_type, seats, options):
+    game = GAMES[game_type]
+    local = LocalGame(game_type, seats, seed=f"expert-{game_type}-{seats}", options=options)
+    rng = random.Random(seats)
+    searched = 0
+    for _ in range(COMMANDS):
+        if local.finished:
+            break
+        seat = rng.choice(local.view(None)["to_act"])
+        view = local.view(seat)
+        if seat == 0:
+            body = game.bots["expert"](view, rng, iterations=ITERATIONS)
+            accepted_is_listed(game, local.table.game, seat, body, view["moves"])
+            searched += 1
+        else:
+            body = game.bots["heuristic"](view, rng)
+        local.command(seat, body)  # a refusal fails the test
+    assert searched, "the expert's seat never moved"
+
+
+@pytest.mark.parametrize("game_type, seats, options", TABLES[::2], ids=[f"{t}-{s}" for t, s, _ in TABLES[::2]])
+def test_the_expert_is_deterministic_for_a_seed_and_an_iteration_count(game_type, seats, options):
+    """The same view, generator seed and iteration count give the same move
+    (a time budget alone would not: the machine's speed sets the count)."""
+    game = GAMES[game_type]
+    local = LocalGame(game_type, seats, seed=f"again-{game_type}", options=options)
+    rng = random.Random(1)
+    compared = 0
+    while not local.finished and compared < 6:
+        seat = rng.choice(local.view(None)["to_act"])
+        view = local.view(seat)
+        if len(search._candidates(game, view, random.Random(9), game.bots["heuristic"])) > 1:
+            first = game.bots["expert"](view, random.Random(9), iterations=ITERATIONS)
+            assert game.bots["expert"](view, random.Random(9), iterations=ITERATIONS) == first
+            compared += 1
+        local.command(seat, game.bots["heuristic"](view, rng))
+    assert compared, "no state offered the expert a choice"
+
+
+def test_the_expert_searches_worlds_drawn_from_the_view_not_the_state():
+    """Every state the search plays on comes from the game's sampler given
+    the seat's view: the search is handed nothing else."""
+    game = GAMES["color-doubt"]
+    local = LocalGame("color-doubt", 2, seed="worlds")
+    seat = local.view(None)["to_act"][0]
+    view = local.view(seat)
+    drawn = []
+
+    def sampler(given, rng):
+        assert given is view
+        drawn.append(game.determinize(given, rng))
+        return drawn[-1]
+
+    spy = replace(game, determinize=sampler)
+    search.expert(spy, view, random.Random(2), iterations=ITERATIONS)
+    assert drawn, "the search drew no world"
+    real = local.table.game
+    assert any(world.hands[1 - seat] != real.hands[1 - seat] for world in drawn), "the worlds hold the real hidden hand"
+
+
+def test_a_move_that_beats_the_heuristic_only_by_noise_does_not_replace_it():
+    """``_better``: a gain within a standard error of nothing keeps the heuristic's move."""
+    assert not search._better(gain=0.5, squares=5.0, worlds=10)  # mean 0.05, sd ~0.7: noise
+    assert search._better(gain=5.0, squares=5.0, worlds=10)  # won every world by a half
+    assert not search._better(gain=1.0, squares=1.0, worlds=1)  # one world proves nothing
