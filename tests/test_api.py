@@ -54,7 +54,7 @@ def test_game_types_lists_each_game_with_seats_options_and_defaults(http):
     assert (color_doubt["name"], color_doubt["min_seats"], color_doubt["max_seats"]) == ("Color Doubt", 2, 5)
     options = {o["name"]: o["default"] for o in color_doubt["options"]}
     assert options["suits"] == 7 and options["extended"] is False and options["turn_seconds"] == 60
-    assert set(color_doubt["bot_levels"]) == {"random", "heuristic"}
+    assert color_doubt["bot_levels"] == ["random", "heuristic", "expert"]  # weakest first
     assert set(color_doubt["commands"]) == {"play", "doubt", "pass"}
     # each command's fields, for a client to draw its controls from
     play = {field["name"]: field for field in color_doubt["command_fields"]["play"]}

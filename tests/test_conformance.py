@@ -300,7 +300,8 @@ class Harness:
             actions = tables.actions(self.game, self.table, seat)
             moves = listed_moves_are_accepted(self.game, self.table.game, seat, self.rng, at=self.local.now)
             assert view["moves"] == moves, "the view's moves are not the game's legal moves"
-            sampler_keeps_the_view(self.game, self.table.game, view, self.rng)
+            if seat in to_act:  # (each game's own tests check its sampler at every seat)
+                sampler_keeps_the_view(self.game, self.table.game, view, self.rng)
             for body in drawn_commands(self.game, view, self.rng):
                 try:
                     tables.decide(self.game, self.table, self.command(seat, body))
