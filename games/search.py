@@ -1,43 +1,52 @@
 """The ``expert`` bot: determinised Monte Carlo search from a seat's view.
 
-Each iteration draws one state the game could be in from the seat's view
-alone (the game's ``determinize``, its documented sampler: the seat's own
-cards and everything public as shown, every unseen card dealt at random
-where it could be), so the search never reads the real state. On that state
-it tries one of the seat's candidate moves, chosen by UCB1 over what the
-iterations so far found (Information-Set MCTS's root, Cowling, Powley and
-Whitehouse 2012, where every determinisation shares the one tree of the
-seat's own information set), and plays the game on with the game's
-heuristic bot at every seat, the searcher included, for up to
-``ROLLOUT_DEPTH`` commands; a game that ends scores 1 for a winner (shared
-among tied winners), one cut short scores the game's ``evaluate``. The move
-played is the candidate with the most visits.
+Each round draws one state the game could be in from the seat's view alone
+(the game's ``determinize``, its documented sampler: the seat's own cards
+and everything public as shown, every unseen card dealt at random where it
+could be), so the search never reads the real state. In that one world it
+plays every candidate move still in the race, each followed by the game
+played on with a rollout bot (the game's heuristic, or a quicker version of
+it) at every seat, the searcher's included, for up to ``ROLLOUT_DEPTH``
+commands, all with the same generator: the candidates are compared on the
+same hidden cards and the same later choices (common random numbers). A
+game that ends scores 1 for a winner (shared among tied winners), one cut
+short scores the game's ``evaluate``. After 4, 8, 16, ... worlds the worse
+half of the candidates drops out (sequential halving); the heuristic's own
+move never does. The time budget is checked before each rollout (one is not
+begun that would end past it, at the rollouts' mean time so far): a world
+left unfinished is not counted (with none finished, the heuristic's move is
+played).
 
-The search is one level deep: below the root the heuristic plays, so it
+The move played is the best candidate if it beat the heuristic's move over
+the same worlds by more than ``CONFIDENCE`` standard errors of their
+differences, else the heuristic's: a search of ~100 rollouts a move is
+noisy, and noise must not replace a sound move.
+
+The search is one level deep: below the root the rollout bot plays, so it
 improves on the heuristic where looking ahead shows a better move (a
-rollout policy improvement, as in Tesauro and Galperin 1996) rather than
-building a tree of the opponents' replies, which the ~100 iterations a
-100 ms budget allows could not fill.
+rollout improvement of a policy, as in Tesauro and Galperin 1996) rather
+than growing an Information-Set MCTS tree (Cowling, Powley and Whitehouse
+2012) of the opponents' replies, which ~100 rollouts could not fill.
 
-**Candidates**: every complete move the view lists, the heuristic's own
-choice, and, for a structural move (any k cards, a colour among several),
+**Candidates**: the heuristic's own choice, every complete move the view
+lists, and, for a structural move (any k cards, a colour among several),
 ``DRAWS`` bodies drawn from it by the seeded generator; bodies that differ
-only by which of two cards with the same face they name count as one.
+only by which of two cards with the same face they name count as one; at
+most ``MAX_CANDIDATES`` besides the heuristic's, drawn at random.
 
 **Determinism**: everything random comes from the generator the bot is
-given; with ``iterations`` set the move depends on the view and the
-generator's seed alone. With a time budget (``budget_ms``) it depends on how
-many iterations the machine ran in time.
+given; with ``iterations`` (rollouts) set, the move depends on the view and
+the generator's seed alone. With a time budget (``budget_ms``) it depends on
+how many rollouts the machine ran in time.
 """
 from __future__ import annotations
 
 import math
 import random
 import time
-from typing import Any, Mapping
-
 from dataclasses import replace
 from functools import partial
+from typing import Any, Mapping
 
 from games import moves as legal
 from games.contract import Bot, Game, RuleError, RulesGame
@@ -46,7 +55,6 @@ BUDGET_MS = 100  # the default time a move may take
 ROLLOUT_DEPTH = 24  # commands simulated after the candidate, then ``evaluate``
 DRAWS = 6  # bodies drawn from each structural move
 HALVE_AFTER = 4  # worlds before the worse half of the candidates is dropped (then at 8, 16, ...)
-MIN_WORLDS = 1  # even past its budget, every candidate is tried in this many worlds
 MAX_CANDIDATES = 12  # the heuristic's move and at most so many others
 CONFIDENCE = 1.0  # standard errors by which a move must beat the heuristic's to replace it
 
@@ -58,6 +66,7 @@ def expert(
     budget_ms: float = BUDGET_MS,
     iterations: int | None = None,
     rollout: Bot | None = None,
+    depth: int = ROLLOUT_DEPTH,
 ) -> dict:
     """A command for ``view``'s seat (see the module's docstring)."""
     seat = view["seat"]
@@ -73,11 +82,12 @@ def expert(
     alive = list(range(len(candidates)))
     at = _now(view)
     deadline = time.perf_counter() + budget_ms / 1000
-    worlds = rollouts = 0
+    worlds = rollouts = played = 0
+    spent = 0.0  # seconds the rollouts took: one is not begun if it would end past the deadline
     while True:
         if iterations is not None and rollouts >= iterations:
             break
-        if iterations is None and worlds >= MIN_WORLDS and time.perf_counter() >= deadline:
+        if iterations is None and time.perf_counter() >= deadline:
             break
         # one world for every candidate still in the race, each played on
         # with the same generator: the candidates are compared on the same
@@ -86,14 +96,17 @@ def expert(
         world = game.determinize(view, random.Random(seed))
         scores = {}
         for pick in alive:
-            if iterations is None and worlds >= MIN_WORLDS and time.perf_counter() >= deadline:
-                break  # out of time mid-world: this world is not counted
+            started = time.perf_counter()
+            if iterations is None and started + (spent / played if played else 0.0) >= deadline:
+                break  # no time for another rollout: this world is not counted
             try:
                 state = _apply(game, world, seat, candidates[pick], at)
             except RuleError:  # never for a listed move: each is legal for the view
                 scores[pick] = 0.0
                 continue
-            scores[pick] = _rollout(game, state, view, random.Random(seed + 1), policy, at)[seat]
+            scores[pick] = _rollout(game, state, view, random.Random(seed + 1), policy, at, depth)[seat]
+            spent += time.perf_counter() - started
+            played += 1
         if len(scores) < len(alive):
             break
         for pick, score in scores.items():
@@ -167,8 +180,8 @@ def _apply(game: Game, state: Any, seat: int, body: Mapping[str, Any], at: int) 
     return state
 
 
-def _rollout(game: Game, state: Any, view: Mapping[str, Any], rng: random.Random, policy, at: int) -> list[float]:
-    for _ in range(ROLLOUT_DEPTH):
+def _rollout(game: Game, state: Any, view: Mapping[str, Any], rng: random.Random, policy, at: int, depth: int) -> list[float]:
+    for _ in range(depth):
         result = game.result(state)
         if result is not None:
             return _shares(result, len(view["seats"]))
@@ -200,7 +213,9 @@ def _shares(result: Mapping[str, Any], seats: int) -> list[float]:
     return [1 / len(winners) if seat in winners else 0.0 for seat in range(seats)]
 
 
-def with_expert(game: RulesGame, rollout: Bot | None = None) -> RulesGame:
+def with_expert(game: RulesGame, rollout: Bot | None = None, depth: int = ROLLOUT_DEPTH) -> RulesGame:
     """``game`` with the ``expert`` level among its bots; ``rollout``: the
-    bot its simulated games are played on by (the heuristic by default)."""
-    return replace(game, bots={**game.bots, "expert": partial(expert, game, rollout=rollout)})
+    bot its simulated games are played on by (the heuristic by default);
+    ``depth``: the commands a simulated game goes on for before
+    ``evaluate`` scores it."""
+    return replace(game, bots={**game.bots, "expert": partial(expert, game, rollout=rollout, depth=depth)})

@@ -15,6 +15,10 @@ from games.deceptidice.legal import legal_moves
 from games.deceptidice.sampler import determinize, evaluate
 from games.deceptidice.view import view
 
+# the expert's simulated games stop about a round on (a challenge, a die
+# discarded) and count the cards each seat keeps: rollouts are its costliest
+DECEPTIDICE_DEPTH = 10
+
 GAME = with_expert(RulesGame(
     type="deceptidice",
     name="Deceptidice",
@@ -40,4 +44,4 @@ GAME = with_expert(RulesGame(
     legal_moves=legal_moves,
     determinize=determinize,
     evaluate=evaluate,
-), rollout=quick_heuristic)
+), rollout=quick_heuristic, depth=DECEPTIDICE_DEPTH)

@@ -18,6 +18,10 @@ from games.opticall.view import view
 # silent seats' timeouts do); games created under 1 keep that rule
 RULES_VERSION = 2
 
+# the expert's simulated games go on to their end: cut short, a card
+# count misjudges who is winning (at four seats it played far worse)
+OPTICALL_DEPTH = 400
+
 GAME = with_expert(RulesGame(
     type="opticall",
     name="Opticall",
@@ -41,4 +45,4 @@ GAME = with_expert(RulesGame(
     legal_moves=legal_moves,
     determinize=determinize,
     evaluate=evaluate,
-))
+), depth=OPTICALL_DEPTH)
