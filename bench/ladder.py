@@ -60,7 +60,7 @@ PAIRINGS = [("heuristic", "random"), ("expert", "random"), ("expert", "heuristic
 
 def play(job: tuple) -> tuple[float, list[float], int]:
     """One game: (the lone level's win share, its expert moves' ms, commands)."""
-    game_type, seats, options, hero_level, other_level, n, budget_ms, iterations = job
+    game_type, seats, options, hero_level, other_level, n, budget_ms, iterations, tuning = job
     game = GAMES[game_type]
     hero = n % seats
     timings: list[float] = []
@@ -68,7 +68,7 @@ def play(job: tuple) -> tuple[float, list[float], int]:
     def timed(bot):
         def move(view, rng):
             started = time.perf_counter()
-            body = bot(view, rng, budget_ms=budget_ms, iterations=iterations)
+            body = bot(view, rng, budget_ms=budget_ms, iterations=iterations, **tuning)
             timings.append((time.perf_counter() - started) * 1000)
             return body
 
@@ -93,8 +93,8 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def run_pairing(pool, game_type, seats, options, hero, other, games, budget_ms, iterations=None) -> dict:
-    jobs = [(game_type, seats, options, hero, other, n, budget_ms, iterations) for n in range(games)]
+def run_pairing(pool, game_type, seats, options, hero, other, games, budget_ms, iterations=None, tuning=None) -> dict:
+    jobs = [(game_type, seats, options, hero, other, n, budget_ms, iterations, tuning or {}) for n in range(games)]
     started = time.perf_counter()
     shares, timings, commands = 0.0, [], 0
     for share, ms, sent in pool.imap_unordered(play, jobs, chunksize=max(1, games // 64)):
@@ -154,6 +154,7 @@ def main() -> None:
     parser.add_argument("--expert-random-games", type=int, help="games of the expert against random bots (default: --expert-games)")
     parser.add_argument("--budget-ms", type=float, default=100.0, help="the expert's time per move")
     parser.add_argument("--iterations", type=int, help="the expert's rollouts per move instead of a time budget (tuning)")
+    parser.add_argument("--confidence", type=float, help="the expert's replacement margin instead of the game's (tuning)")
     parser.add_argument("--processes", type=int, default=multiprocessing.cpu_count())
     parser.add_argument("--only", action="append", help="a game type (repeatable)")
     parser.add_argument("--seats", type=int, action="append", help="only these seat counts")
@@ -171,7 +172,8 @@ def main() -> None:
                     games = args.expert_random_games if other == "random" and args.expert_random_games else args.expert_games
                 else:
                     games = min(args.games, FEWER.get(game_type, args.games))
-                row = run_pairing(pool, game_type, seats, options, hero, other, games, args.budget_ms, args.iterations)
+                tuning = {"confidence": args.confidence} if args.confidence is not None else {}
+                row = run_pairing(pool, game_type, seats, options, hero, other, games, args.budget_ms, args.iterations, tuning)
                 rows.append(row)
                 print(table([row]).splitlines()[-1], flush=True)
                 if args.json:

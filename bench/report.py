@@ -135,7 +135,7 @@ def main() -> None:
         if bots:
             add(f"bots: {game_type} heuristic vs random, win rate", f"{bots['win_rate']:.3f}", bots["ratio_to_fair"])
 
-    ladder = run("ladder.py", *(["--games", "100", "--expert-games", "10"] if quick else ["--games", "2000", "--expert-games", "200", "--expert-random-games", "100"]))
+    ladder = run("ladder.py", *(["--games", "100", "--expert-games", "10"] if quick else ["--games", "2000", "--expert-games", "200", "--expert-random-games", "50"]))
     for row in ladder or []:
         name = f"ladder: {row['game']} at {row['seats']}, {row['level']} vs {row['against']} ({row['games']} games), win share [95% CI]"
         add(name, f"{row['share']:.3f} [{row['ci95'][0]:.2f}, {row['ci95'][1]:.2f}]", row["share"] / row["fair"])

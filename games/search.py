@@ -67,6 +67,7 @@ def expert(
     iterations: int | None = None,
     rollout: Bot | None = None,
     depth: int = ROLLOUT_DEPTH,
+    confidence: float = CONFIDENCE,
 ) -> dict:
     """A command for ``view``'s seat (see the module's docstring)."""
     seat = view["seat"]
@@ -121,19 +122,19 @@ def expert(
             ranked = sorted(alive[1:], key=lambda n: -totals[n])
             alive = [0] + sorted(ranked[: max(1, len(ranked) // 2)])
     best = max(alive[1:], key=lambda n: (totals[n], -n))
-    return candidates[best] if _better(gains[best], squares[best], worlds) else candidates[0]
+    return candidates[best] if _better(gains[best], squares[best], worlds, confidence) else candidates[0]
 
 
-def _better(gain: float, squares: float, worlds: int) -> bool:
+def _better(gain: float, squares: float, worlds: int, confidence: float = CONFIDENCE) -> bool:
     """Whether a candidate beat the heuristic's move by more than the noise:
-    its mean gain over the worlds both were tried in, less ``CONFIDENCE``
+    its mean gain over the worlds both were tried in, less ``confidence``
     standard errors, is above nothing. (Both were tried in every world: the
     heuristic's move is never dropped, and a dropped candidate is not best.)"""
     if worlds < 2:
         return False
     mean = gain / worlds
     variance = max(0.0, squares / worlds - mean * mean) * worlds / (worlds - 1)
-    return mean - CONFIDENCE * math.sqrt(variance / worlds) > 0
+    return mean - confidence * math.sqrt(variance / worlds) > 0
 
 
 def _candidates(game: Game, view: Mapping[str, Any], rng: random.Random, heuristic) -> list[dict]:
@@ -213,9 +214,10 @@ def _shares(result: Mapping[str, Any], seats: int) -> list[float]:
     return [1 / len(winners) if seat in winners else 0.0 for seat in range(seats)]
 
 
-def with_expert(game: RulesGame, rollout: Bot | None = None, depth: int = ROLLOUT_DEPTH) -> RulesGame:
+def with_expert(game: RulesGame, rollout: Bot | None = None, depth: int = ROLLOUT_DEPTH, confidence: float = CONFIDENCE) -> RulesGame:
     """``game`` with the ``expert`` level among its bots; ``rollout``: the
     bot its simulated games are played on by (the heuristic by default);
     ``depth``: the commands a simulated game goes on for before
-    ``evaluate`` scores it."""
-    return replace(game, bots={**game.bots, "expert": partial(expert, game, rollout=rollout, depth=depth)})
+    ``evaluate`` scores it; ``confidence``: the standard errors by which a
+    move must beat the heuristic's to replace it."""
+    return replace(game, bots={**game.bots, "expert": partial(expert, game, rollout=rollout, depth=depth, confidence=confidence)})
