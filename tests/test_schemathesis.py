@@ -29,8 +29,6 @@ from schemathesis.specs.openapi.checks import (
 )
 from schemathesis.checks import not_a_server_error
 
-from service.app import create_app
-from service.config import Config
 from tests.api_helpers import new_game, seated_game
 from tests.conftest import OPERATOR_TOKEN
 from tests.openapi_contract import SPEC_PATH
@@ -61,17 +59,9 @@ CHECKS = [
 
 
 @pytest.fixture
-def fuzzed_app(redis_client, clock):
-    """The app, rate limits off (hundreds of requests from one address)."""
-    app = create_app(Config(operator_token=OPERATOR_TOKEN, rate_limits=False), client=redis_client, clock=clock)
-    yield app
-    app.extensions["tabletell"].realtime.shutdown()
-
-
-@pytest.fixture
-def tables(fuzzed_app):
+def tables(app):  # conftest's app: rate limits off (hundreds of requests from one address)
     """A started game with its players' tokens, and a game waiting for players."""
-    http = fuzzed_app.test_client()
+    http = app.test_client()
     game_id, tokens = seated_game(http, 2)
     key = http.post("/v1/players", json={"name": "fuzz"}).get_json()["key"]
     return game_id, tokens, new_game(http, 5), key
@@ -87,7 +77,7 @@ def anonymous_allowed(case) -> bool:
 
 @schema.parametrize()
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture])  # the games are shared by the examples
-def test_every_route_answers_as_the_spec_says(case, fuzzed_app, tables):
+def test_every_route_answers_as_the_spec_says(case, app, tables):
     game_id, tokens, waiting_id, player_key = tables
     if GAME_ID.fullmatch(str((case.path_parameters or {}).get("game_id", ""))):
         # a well-formed id: a real game's (an ill-formed one stays, for the 404);
@@ -104,4 +94,4 @@ def test_every_route_answers_as_the_spec_says(case, fuzzed_app, tables):
         headers["Authorization"] = f"Bearer {OPERATOR_TOKEN}"
     elif "playerKey" in names and not spectator:
         headers["Authorization"] = f"Bearer {player_key}"
-    case.call_and_validate(app=fuzzed_app, headers=headers, checks=CHECKS)
+    case.call_and_validate(app=app, headers=headers, checks=CHECKS)

@@ -116,14 +116,6 @@ def hook_app(redis_client):
 
 
 @pytest.fixture
-def strict_app(redis_client, clock):
-    """The API as a server runs by default: private addresses refused."""
-    app = create_app(Config(operator_token=OPERATOR_TOKEN, rate_limits=False), client=redis_client, clock=clock)
-    yield app
-    app.extensions["tabletell"].realtime.shutdown()
-
-
-@pytest.fixture
 def clocked_app(redis_client, clock):
     """The API on a clock the test moves, taking private addresses: the
     schedule and the leases run by hand, no worker."""
@@ -288,8 +280,9 @@ def test_registration_refuses_a_malformed_body_field_by_field(hook_app, body, fi
         "http://2130706433/",  # 127.0.0.1 as one number: resolved, then refused
     ],
 )
-def test_registration_refuses_private_addresses_without_the_setting(strict_app, url):
-    response = strict_app.test_client().post("/v1/webhooks", json={"url": url, "events": ["turn"]}, headers=OPERATOR)
+def test_registration_refuses_private_addresses_without_the_setting(app, url):
+    """``app`` (conftest's): the API as a server runs by default."""
+    response = app.test_client().post("/v1/webhooks", json={"url": url, "events": ["turn"]}, headers=OPERATOR)
     assert response.status_code == 400, response.get_json()
     problem = response.get_json()
     assert problem["code"] == ("invalid_request" if url.startswith("ftp") else "webhook_url_refused")
@@ -297,7 +290,7 @@ def test_registration_refuses_private_addresses_without_the_setting(strict_app, 
     check("/v1/webhooks", "post", response)
 
 
-def test_a_name_is_refused_if_any_of_its_addresses_is_not_public(strict_app, monkeypatch):
+def test_a_name_is_refused_if_any_of_its_addresses_is_not_public(app, monkeypatch):
     """An attacker's name may resolve to a public address and a private one."""
     resolved = {
         "mixed.example": ["93.184.215.14", "10.1.2.3"],
@@ -311,7 +304,7 @@ def test_a_name_is_refused_if_any_of_its_addresses_is_not_public(strict_app, mon
         return [(socket.AF_INET6 if ":" in a else socket.AF_INET, socket.SOCK_STREAM, 6, "", (a, port)) for a in resolved[host]]
 
     monkeypatch.setattr(webhooks.socket, "getaddrinfo", getaddrinfo)
-    http = strict_app.test_client()
+    http = app.test_client()
 
     def answer(url):
         return http.post("/v1/webhooks", json={"url": url, "events": ["turn"]}, headers=OPERATOR)
