@@ -25,7 +25,7 @@ never listed.
 from __future__ import annotations
 
 import random
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 CHOOSE = "choose"
 
@@ -90,19 +90,3 @@ def instance(move: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
         else:
             body[name] = rng.sample(spec["from"], rng.randint(spec["min"], spec["max"]))
     return body
-
-
-def instances(moves: Sequence[Mapping[str, Any]], rng: random.Random, each: int = 1) -> Iterator[dict[str, Any]]:
-    """Every complete move, and ``each`` drawn bodies of every structural one."""
-    for move in moves:
-        if structural(move):
-            for _ in range(each):
-                yield instance(move, rng)
-        else:
-            yield dict(move)
-
-
-def key(body: Mapping[str, Any]) -> tuple:
-    """A body as a hashable value, the same whatever the order of its fields
-    (a list keeps its order: Opticall's last card laid is the top one)."""
-    return tuple(sorted((name, tuple(value) if isinstance(value, list) else value) for name, value in body.items()))

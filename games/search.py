@@ -72,7 +72,7 @@ def expert(
     """A command for ``view``'s seat (see the module's docstring)."""
     seat = view["seat"]
     heuristic = game.bots["heuristic"]
-    candidates = _candidates(game, view, rng, heuristic)
+    candidates = _candidates(view, rng, heuristic)
     if len(candidates) == 1:
         return candidates[0]
     policy = rollout or heuristic
@@ -137,7 +137,7 @@ def _better(gain: float, squares: float, worlds: int, confidence: float = CONFID
     return mean - confidence * math.sqrt(variance / worlds) > 0
 
 
-def _candidates(game: Game, view: Mapping[str, Any], rng: random.Random, heuristic) -> list[dict]:
+def _candidates(view: Mapping[str, Any], rng: random.Random, heuristic) -> list[dict]:
     faces = {card["id"]: tuple(sorted((k, str(v)) for k, v in card.items() if k != "id")) for card in view.get("hand", []) if isinstance(card, Mapping) and "id" in card}
     found: dict[tuple, dict] = {}
 

@@ -31,6 +31,7 @@ from urllib.parse import urlparse
 
 import pytest
 
+from games.moves import fits
 from games.registry import GAMES
 from service.embedded_redis import free_port
 from tests.conftest import wait_healthy
@@ -289,15 +290,9 @@ def a_refusal(view: dict) -> tuple[dict, str | None, str | None] | None:
                     body = {**filled, name: value}
                     if None in body.values() or schemas[body["type"]]().validate({k: v for k, v in body.items() if k != "type"}):
                         continue  # the shape check's 400, not a rule
-                    if not any(moves_fit(m, body) for m in moves):
+                    if not any(fits(m, body) for m in moves):
                         return body, None, None
     return None
-
-
-def moves_fit(move: dict, body: dict) -> bool:
-    from games.moves import fits
-
-    return fits(move, body)
 
 
 def only_the_moves_offered(page, view: dict) -> None:

@@ -49,6 +49,7 @@ from __future__ import annotations
 import math
 from typing import Any, Mapping
 
+from games.color_doubt.bots import unseen_colors
 from games.color_doubt.state import RAINBOW, Claim, State, last_card_pending
 
 HIDDEN = "hidden"
@@ -121,12 +122,8 @@ def determinize(view: Mapping[str, Any], rng) -> State:
     for card, place in zip(elsewhere, rng.sample(slots, len(elsewhere))):
         (rest if place < 0 else minus[place]).append(card)
 
-    # the unseen cards: the deck less every card the seat can name
-    unseen_counts = {color: options["cards_per_suit"] for color in table["colors"]}
-    unseen_counts[RAINBOW] = 1
-    for color in faces.values():
-        unseen_counts[color] -= 1
-    unseen = [color for color, n in unseen_counts.items() for _ in range(n)]
+    # the unseen cards: the deck less every card the seat can name (as the heuristic counts them)
+    unseen = [color for color, n in unseen_colors(view).items() for _ in range(n)]
     rng.shuffle(unseen)
     ids = [f"{HIDDEN}{n}" for n in range(len(unseen))]
     faces.update(zip(ids, unseen))
