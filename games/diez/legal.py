@@ -22,7 +22,6 @@ from games.diez.state import CHALLENGE, GIVING, LINK, MAGNET, SEARCH, SUB, WINDO
 from games.moves import choose, one_of, subset
 
 
-
 def _draw() -> dict[str, Any]:
     """A draw takes any answer to the Needle: stop (the default) or draw on."""
     return choose({"type": "draw"}, needle=one_of([None, "stop", "continue"]))

@@ -426,13 +426,8 @@ function moveChoices(view, kind) {
 function playableCards(view, type) {
   const cardFields = new Set(Object.values(type.command_fields).flat().filter((f) => f.refers === "card").map((f) => f.name));
   const cards = new Set();
-  for (const move of view.moves || []) {
-    for (const [name, value] of Object.entries(move)) {
-      if (cardFields.has(name)) for (const id of Array.isArray(value) ? value : [value]) cards.add(id);
-    }
-    for (const [name, spec] of Object.entries(move.choose || {})) {
-      if (cardFields.has(name)) for (const id of spec.one_of || spec.from || []) cards.add(id);
-    }
+  for (const kind of new Set((view.moves || []).map((m) => m.type))) {
+    for (const [name, values] of moveChoices(view, kind)) if (cardFields.has(name)) values.forEach((id) => cards.add(id));
   }
   return cards;
 }
