@@ -12,15 +12,22 @@ same hidden cards and the same later choices (common random numbers). A
 game that ends scores 1 for a winner (shared among tied winners), one cut
 short scores the game's ``evaluate``. After 4, 8, 16, ... worlds the worse
 half of the candidates drops out (sequential halving); the heuristic's own
-move never does. The time budget is checked before each rollout (one is not
-begun that would end past it, at the rollouts' mean time so far): a world
-left unfinished is not counted (with none finished, the heuristic's move is
-played).
+move never does. The time budget runs from the bot's call (the heuristic's
+own move is thought within it) and is checked before each rollout (one is
+not begun that would end past it, at the rollouts' mean time so far): a
+world left unfinished is not counted (with none finished, the heuristic's
+move is played).
+
+A game may give the search a stronger move to start from than its
+heuristic (``prior``): Deceptidice's reads what the round's guesses say of
+their makers' tops and weighs each raise by the next player's answer
+(``games.deceptidice.reading``). "The heuristic's move" below is that move.
 
 The move played is the best candidate if it beat the heuristic's move over
-the same worlds by more than ``CONFIDENCE`` standard errors of their
-differences, else the heuristic's: a search of ~100 rollouts a move is
-noisy, and noise must not replace a sound move.
+the same worlds, at least ``MIN_WORLDS`` of them, by more than
+``CONFIDENCE`` standard errors of their differences, else the heuristic's:
+a search of ~100 rollouts a move is noisy, and noise must not replace a
+sound move.
 
 The search is one level deep: below the root the rollout bot plays, so it
 improves on the heuristic where looking ahead shows a better move (a
@@ -57,6 +64,7 @@ DRAWS = 6  # bodies drawn from each structural move
 HALVE_AFTER = 4  # worlds before the worse half of the candidates is dropped (then at 8, 16, ...)
 MAX_CANDIDATES = 12  # the heuristic's move and at most so many others
 CONFIDENCE = 1.0  # standard errors by which a move must beat the heuristic's to replace it
+MIN_WORLDS = 6  # worlds both must have been tried in before a move may replace the heuristic's
 
 
 def expert(
@@ -68,10 +76,12 @@ def expert(
     rollout: Bot | None = None,
     depth: int = ROLLOUT_DEPTH,
     confidence: float = CONFIDENCE,
+    prior: Bot | None = None,
 ) -> dict:
     """A command for ``view``'s seat (see the module's docstring)."""
+    deadline = time.perf_counter() + budget_ms / 1000  # the prior's move is thought within the budget too
     seat = view["seat"]
-    heuristic = game.bots["heuristic"]
+    heuristic = prior or game.bots["heuristic"]
     candidates = _candidates(view, rng, heuristic)
     if len(candidates) == 1:
         return candidates[0]
@@ -82,7 +92,6 @@ def expert(
     squares = [0.0] * len(candidates)
     alive = list(range(len(candidates)))
     at = _now(view)
-    deadline = time.perf_counter() + budget_ms / 1000
     worlds = rollouts = played = 0
     spent = 0.0  # seconds the rollouts took: one is not begun if it would end past the deadline
     while True:
@@ -127,10 +136,14 @@ def expert(
 
 def _better(gain: float, squares: float, worlds: int, confidence: float = CONFIDENCE) -> bool:
     """Whether a candidate beat the heuristic's move by more than the noise:
-    its mean gain over the worlds both were tried in, less ``confidence``
-    standard errors, is above nothing. (Both were tried in every world: the
-    heuristic's move is never dropped, and a dropped candidate is not best.)"""
-    if worlds < 2:
+    over at least ``MIN_WORLDS`` worlds both were tried in, its mean gain
+    less ``confidence`` standard errors is above nothing. (Both were tried
+    in every world: the heuristic's move is never dropped, and a dropped
+    candidate is not best.) Fewer worlds prove nothing: two or three worlds
+    a candidate happened to win show no spread to measure the noise by, and
+    a search starved of time (Diez's and Deceptidice's rollouts are slow)
+    replaced sound moves on them."""
+    if worlds < MIN_WORLDS:
         return False
     mean = gain / worlds
     variance = max(0.0, squares / worlds - mean * mean) * worlds / (worlds - 1)
@@ -214,10 +227,13 @@ def _shares(result: Mapping[str, Any], seats: int) -> list[float]:
     return [1 / len(winners) if seat in winners else 0.0 for seat in range(seats)]
 
 
-def with_expert(game: RulesGame, rollout: Bot | None = None, depth: int = ROLLOUT_DEPTH, confidence: float = CONFIDENCE) -> RulesGame:
+def with_expert(
+    game: RulesGame, rollout: Bot | None = None, depth: int = ROLLOUT_DEPTH, confidence: float = CONFIDENCE, prior: Bot | None = None
+) -> RulesGame:
     """``game`` with the ``expert`` level among its bots; ``rollout``: the
     bot its simulated games are played on by (the heuristic by default);
     ``depth``: the commands a simulated game goes on for before
     ``evaluate`` scores it; ``confidence``: the standard errors by which a
-    move must beat the heuristic's to replace it."""
-    return replace(game, bots={**game.bots, "expert": partial(expert, game, rollout=rollout, depth=depth, confidence=confidence)})
+    move must beat the heuristic's to replace it; ``prior``: the bot whose
+    move the search starts from and must beat (the heuristic by default)."""
+    return replace(game, bots={**game.bots, "expert": partial(expert, game, rollout=rollout, depth=depth, confidence=confidence, prior=prior)})

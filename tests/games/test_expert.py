@@ -101,3 +101,11 @@ def test_a_move_that_beats_the_heuristic_only_by_noise_does_not_replace_it():
     assert not search._better(gain=0.5, squares=5.0, worlds=10)  # mean 0.05, sd ~0.7: noise
     assert search._better(gain=5.0, squares=5.0, worlds=10)  # won every world by a half
     assert not search._better(gain=1.0, squares=1.0, worlds=1)  # one world proves nothing
+
+
+def test_a_move_that_won_only_a_few_worlds_does_not_replace_the_heuristic():
+    """``_better``: below ``MIN_WORLDS`` worlds no gain, however even, replaces the heuristic's move."""
+    few = search.MIN_WORLDS - 1
+    assert not search._better(gain=float(few), squares=float(few), worlds=few)  # won each by a whole game
+    enough = search.MIN_WORLDS
+    assert search._better(gain=float(enough), squares=float(enough), worlds=enough)
