@@ -155,6 +155,7 @@ def main() -> None:
     parser.add_argument("--budget-ms", type=float, default=100.0, help="the expert's time per move")
     parser.add_argument("--iterations", type=int, help="the expert's rollouts per move instead of a time budget (tuning)")
     parser.add_argument("--confidence", type=float, help="the expert's replacement margin instead of the game's (tuning)")
+    parser.add_argument("--depth", type=int, help="the expert's rollout depth instead of the game's (tuning)")
     parser.add_argument("--processes", type=int, default=multiprocessing.cpu_count())
     parser.add_argument("--only", action="append", help="a game type (repeatable)")
     parser.add_argument("--seats", type=int, action="append", help="only these seat counts")
@@ -172,7 +173,7 @@ def main() -> None:
                     games = args.expert_random_games if other == "random" and args.expert_random_games else args.expert_games
                 else:
                     games = min(args.games, FEWER.get(game_type, args.games))
-                tuning = {"confidence": args.confidence} if args.confidence is not None else {}
+                tuning = {name: value for name, value in (("confidence", args.confidence), ("depth", args.depth)) if value is not None}
                 row = run_pairing(pool, game_type, seats, options, hero, other, games, args.budget_ms, args.iterations, tuning)
                 rows.append(row)
                 print(table([row]).splitlines()[-1], flush=True)
