@@ -8,6 +8,7 @@ from games.contract import RulesGame
 from games.search import with_expert
 from games.deceptidice import rules
 from games.deceptidice.bots import BOTS, quick_heuristic
+from games.deceptidice.reading import reading_heuristic
 from games.deceptidice.commands import SCHEMAS
 from games.deceptidice.evolve import evolve
 from games.deceptidice.guesses import RULES_VERSION
@@ -44,4 +45,4 @@ GAME = with_expert(RulesGame(
     legal_moves=legal_moves,
     determinize=determinize,
     evaluate=evaluate,
-), rollout=quick_heuristic, depth=DECEPTIDICE_DEPTH)
+), rollout=quick_heuristic, depth=DECEPTIDICE_DEPTH, prior=reading_heuristic)

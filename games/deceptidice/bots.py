@@ -60,7 +60,7 @@ def random_bot(view: Mapping[str, Any], rng) -> dict:
 # -- heuristic ---------------------------------------------------------------
 
 
-def heuristic_bot(view: Mapping[str, Any], rng, samples: int = SAMPLES) -> dict:
+def heuristic_bot(view: Mapping[str, Any], rng, samples: int = SAMPLES, weigh=None) -> dict:
     """Challenges when that loses less often than its best raise would (a
     raise loses when the next player challenges it, taken to happen at
     ``CHALLENGE_RATE``, and it does not hold); otherwise makes the raise most
@@ -74,7 +74,7 @@ def heuristic_bot(view: Mapping[str, Any], rng, samples: int = SAMPLES) -> dict:
         return {"type": "skip_swap"}
     me = view["seat"]
     space, current, made = table_guesses(view)
-    odds = Odds(view, rng, samples)
+    odds = Odds(view, rng, samples, weigh)
     options = legal(space, current, made) if "guess" in actions or "reveal_die" in actions else []
     best = max(options, key=lambda g: (odds.chance(g, me), attack(g, current, space.rules)), default=None)
     if current is not None:
@@ -109,11 +109,20 @@ def _face(key: tuple) -> dict[str, Any]:
 class Odds:
     """Sampled tops of the whole table, as this seat can imagine them."""
 
-    def __init__(self, view: Mapping[str, Any], rng, samples: int = SAMPLES):
+    def __init__(self, view: Mapping[str, Any], rng, samples: int = SAMPLES, weigh=None):
+        """``weigh``: each sample's weight from every seat's sampled tops
+        (the expert's ``Beliefs``); every sample counts alike without."""
         self.space = Space.from_dict(view["table"]["guessing"])
-        self.samples = [self._sample(view, rng) for _ in range(samples)]
+        dealt = [self._deal(view, rng) for _ in range(samples)]
+        self.dealt = dealt
+        self.weights = [weigh(tops) for tops in dealt] if weigh else [1.0] * samples
+        self.total = sum(self.weights)
+        self.samples = [
+            (combos.tally(_face(key) for seat in tops for key in seat), [[key[1] for key in seat if key[0] == "p"] for seat in tops])
+            for tops in dealt
+        ]
         self._power: dict[tuple[str, int], float] = {}
-        self._matches: dict[Guess, list[int]] = {}
+        self._matches: dict[Guess, tuple[list[int], list[float]]] = {}
 
     def chance(self, guess: Guess | None, bidder: int) -> float:
         """How often ``guess``, made by ``bidder``, holds in the samples."""
@@ -122,18 +131,24 @@ class Odds:
         if guess.kind == "power":
             key = (guess.power, bidder)
             if key not in self._power:
-                hits = sum(combos.holds(guess, table, self.space, powers[bidder]) for table, powers in self.samples)
-                self._power[key] = hits / len(self.samples)
+                hits = sum(w for (table, powers), w in zip(self.samples, self.weights) if combos.holds(guess, table, self.space, powers[bidder]))
+                self._power[key] = hits / self.total
             return self._power[key]
         # an ordinary guess holds when its TARGET matches at least its count:
-        # one sorted list of matches per TARGET answers every count
+        # one sorted list of matches per TARGET (with the weight of the
+        # samples from each on) answers every count
         target = evolved(guess, count=0)  # dataclasses.replace is most of a rollout's time
         if target not in self._matches:
-            self._matches[target] = sorted(combos.matching(guess, table, self.space) for table, _ in self.samples)
-        found = self._matches[target]
-        return (len(found) - bisect_left(found, guess.count)) / len(found)
+            ranked = sorted(zip((combos.matching(guess, table, self.space) for table, _ in self.samples), self.weights))
+            above = [0.0] * (len(ranked) + 1)
+            for n in range(len(ranked) - 1, -1, -1):
+                above[n] = above[n + 1] + ranked[n][1]
+            self._matches[target] = ([found for found, _ in ranked], above)
+        found, above = self._matches[target]
+        return above[bisect_left(found, guess.count)] / self.total
 
-    def _sample(self, view: Mapping[str, Any], rng) -> tuple[combos.Tally, list[list[str]]]:
+    def _deal(self, view: Mapping[str, Any], rng) -> list[list[tuple]]:
+        """One way the table's tops could lie: each seat's tops (keys)."""
         me = view["seat"]
         pool = _deck(view["table"]["deck"])
         pool.subtract(_key(c) for c in view["hand"])
@@ -146,9 +161,8 @@ class Odds:
                 pool.subtract(known[seat["seat"]])
         unseen = [key for key, n in pool.items() for _ in range(max(n, 0))]
         rng.shuffle(unseen)
-        tops = [_key(d["top"]) for d in view["dice"]]
-        powers: list[list[str]] = [[] for _ in view["seats"]]
-        powers[me] = [key[1] for key in tops if key[0] == "p"]
+        tops: list[list[tuple]] = [[] for _ in view["seats"]]
+        tops[me] = [_key(d["top"]) for d in view["dice"]]
         for seat in view["seats"]:
             s = seat["seat"]
             if s == me:
@@ -157,10 +171,8 @@ class Odds:
             shown = [_key(c) for c in seat["tops"] if c is not None]
             rest = list((Counter(hand) - Counter(shown)).elements())
             hidden = sum(1 for c in seat["tops"] if c is None)
-            seat_tops = shown + rng.sample(rest, min(hidden, len(rest)))
-            powers[s] = [key[1] for key in seat_tops if key[0] == "p"]
-            tops += seat_tops
-        return combos.tally(_face(key) for key in tops), powers
+            tops[s] = shown + rng.sample(rest, min(hidden, len(rest)))
+        return tops
 
 
 def _deck(deck: Mapping[str, Any]) -> Counter:

@@ -9,6 +9,8 @@ import random
 import pytest
 
 from games.deceptidice.bots import Odds, heuristic_bot, random_bot
+from games.deceptidice.guesses import Space
+from games.deceptidice.reading import BELIEF, BELIEF_SAMPLES, CARRIED_ON, Answers, _tail, believe, reading_heuristic
 from games.deceptidice.guesses import Guess
 from projections.local import LocalGame
 
@@ -114,3 +116,79 @@ def test_bots_play_by_the_rules_the_game_was_created_under(rules_version):
         game = LocalGame("deceptidice", 3, seed=f"bot-rules-{level.__name__}", options=options, rules=rules_version)
         game.play_out({s: level for s in range(3)}, random.Random(rules_version))
         assert game.finished and game.table.rules == rules_version
+
+
+# -- the expert's belief (docs/rules/deceptidice.md, "The expert's belief") --
+
+
+def _after_a_guess(guess: dict) -> tuple[LocalGame, int, int]:
+    """A two-seat game where the first seat made ``guess``: (game, guesser, the seat to answer)."""
+    local = LocalGame("deceptidice", 2, seed="belief")
+    guesser = local.view(None)["to_act"][0]
+    local.command(guesser, {"type": "guess", **guess})
+    return local, guesser, local.view(None)["to_act"][0]
+
+
+def test_the_experts_belief_weighs_a_table_by_the_cards_a_guessers_tops_show_of_its_target():
+    local, guesser, me = _after_a_guess({"count": 2, "number": 3})
+    weigh = believe(local.view(me))
+    three, five = ("n", "red", 3), ("n", "red", 5)
+    tops = [[], []]
+    tops[me] = [three, three]  # the seat's own tops say nothing of the guesser
+    assert weigh([*tops[:guesser], [five, five, five, five], *tops[guesser + 1:]]) == 1.0
+    assert weigh([*tops[:guesser], [three, five, five, five], *tops[guesser + 1:]]) == BELIEF
+    assert weigh([*tops[:guesser], [three, three, ("w",), five], *tops[guesser + 1:]]) == BELIEF**3  # a wildcard matches too
+
+
+def test_the_experts_belief_reads_nothing_into_the_seats_own_guesses():
+    local, guesser, _ = _after_a_guess({"count": 2, "number": 3})
+    assert believe(local.view(guesser)) is None
+    assert believe(local.view(LocalGame("deceptidice", 2, seed="belief").view(None)["to_act"][0])) is None
+
+
+def test_the_experts_belief_makes_a_guessers_target_likelier_than_the_heuristic_reckons():
+    local, guesser, me = _after_a_guess({"count": 2, "number": 3})
+    view = local.view(me)
+    on_its_tops = Guess(count=1 + sum(d["top"].get("number") == 3 for d in view["dice"]), number=3)
+    plain = Odds(view, random.Random(2), BELIEF_SAMPLES).chance(on_its_tops, guesser)
+    read = Odds(view, random.Random(2), BELIEF_SAMPLES, believe(view)).chance(on_its_tops, guesser)
+    assert read > plain + 0.1
+
+
+@pytest.mark.parametrize("seats", [2, 3])
+def test_the_experts_belief_its_move_is_legal_and_reads_only_the_view(seats):
+    local = LocalGame("deceptidice", seats, seed="reading", options={"power_cards": True, "wildcards": True})
+    rng = random.Random(3)
+    while not local.finished:
+        seat = local.view(None)["to_act"][0]
+        view = json.loads(json.dumps(local.view(seat)))
+        before = copy.deepcopy(view)
+        command = reading_heuristic(view, rng)
+        assert view == before
+        local.command(seat, command)  # raises if it is refused
+
+
+def test_the_experts_belief_a_raise_is_weighed_by_the_next_players_answer():
+    local, guesser, me = _after_a_guess({"count": 1, "number": 3})
+    view = local.view(me)
+    odds = Odds(view, random.Random(4), BELIEF_SAMPLES, believe(view))
+    answers = Answers(view, odds, Space.from_dict(view["table"]["guessing"]))
+    assert answers.reckonable and answers.next == guesser
+    colour = view["dice"][0]["top"]["color"]
+    # two of my top's colour: it holds where the guesser's tops show one; challenged, it never loses
+    sure = Guess(count=2, color=colour)
+    assert 0.0 <= answers.losing(sure) <= CARRIED_ON
+    # more cards of one number than there are tops: every answer is a challenge it loses
+    dice = sum(seat["dice"] for seat in view["seats"])
+    assert answers.losing(Guess(count=dice + 1, number=1)) == 1.0
+
+
+def test_the_experts_belief_the_next_player_reckons_its_unseen_tops_binomially():
+    tail = _tail(3, 0.5)
+    assert (tail(0), tail(1), tail(2), tail(3), tail(4)) == (1.0, 0.875, 0.5, 0.125, 0.0)
+    assert tail(-2) == 1.0
+
+
+def test_the_experts_belief_challenges_an_impossible_guess_at_two_seats():
+    local, guesser, me = _after_a_guess({"count": 8, "number": 1})  # every top of the table a 1
+    assert reading_heuristic(local.view(me), random.Random(0)) == {"type": "challenge"}
