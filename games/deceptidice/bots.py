@@ -65,7 +65,8 @@ def heuristic_bot(view: Mapping[str, Any], rng, samples: int = SAMPLES, weigh=No
     raise loses when the next player challenges it, taken to happen at
     ``CHALLENGE_RATE``, and it does not hold); otherwise makes the raise most
     likely to hold, the highest among equals. A loser keeps the most cards it
-    can (discards its smallest die) and does not swap."""
+    can (discards its smallest die) and does not swap. ``weigh``: weights
+    for its sampled tables (``Odds``); the heuristic level weighs none."""
     actions = view["actions"]
     if "discard_die" in actions:
         sizes = [d["size"] for d in view["dice"]]
@@ -111,7 +112,8 @@ class Odds:
 
     def __init__(self, view: Mapping[str, Any], rng, samples: int = SAMPLES, weigh=None):
         """``weigh``: each sample's weight from every seat's sampled tops
-        (the expert's ``Beliefs``); every sample counts alike without."""
+        (the expert's belief, ``games.deceptidice.reading.believe``); every
+        sample counts alike without."""
         self.space = Space.from_dict(view["table"]["guessing"])
         dealt = [self._deal(view, rng) for _ in range(samples)]
         self.dealt = dealt

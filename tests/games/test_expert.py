@@ -109,3 +109,21 @@ def test_a_move_that_won_only_a_few_worlds_does_not_replace_the_heuristic():
     assert not search._better(gain=float(few), squares=float(few), worlds=few)  # won each by a whole game
     enough = search.MIN_WORLDS
     assert search._better(gain=float(enough), squares=float(enough), worlds=enough)
+
+
+def test_the_search_starts_from_the_games_prior_move():
+    """Deceptidice's search starts from ``reading_heuristic`` (``prior``):
+    with no rollout run, the expert plays exactly that move."""
+    from games.deceptidice.reading import reading_heuristic
+
+    local = LocalGame("deceptidice", 2, seed="prior")
+    game = GAMES["deceptidice"]
+    rng = random.Random(0)
+    for _ in range(12):
+        if local.finished:
+            break
+        seat = local.view(None)["to_act"][0]
+        view = local.view(seat)
+        move = game.bots["expert"](view, random.Random(5), iterations=0)
+        assert move == reading_heuristic(view, random.Random(5))
+        local.command(seat, game.bots["heuristic"](view, rng))
