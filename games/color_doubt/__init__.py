@@ -9,6 +9,7 @@ from games.color_doubt.bots import BOTS
 from games.color_doubt.commands import SCHEMAS
 from games.color_doubt.evolve import evolve
 from games.color_doubt.legal import legal_moves
+from games.color_doubt.reading import reading_heuristic
 from games.color_doubt.sampler import determinize, evaluate
 from games.color_doubt.view import view
 from games.contract import RulesGame
@@ -36,4 +37,4 @@ GAME = with_expert(RulesGame(
     legal_moves=legal_moves,
     determinize=determinize,
     evaluate=evaluate,
-))
+), prior=reading_heuristic)
