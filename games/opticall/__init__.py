@@ -10,6 +10,7 @@ from games.opticall import rules
 from games.opticall.bots import BOTS
 from games.opticall.commands import SCHEMAS
 from games.opticall.legal import legal_moves
+from games.opticall.reading import reading_heuristic
 from games.opticall.sampler import determinize, evaluate
 from games.opticall.evolve import evolve
 from games.opticall.view import view
@@ -45,4 +46,4 @@ GAME = with_expert(RulesGame(
     legal_moves=legal_moves,
     determinize=determinize,
     evaluate=evaluate,
-), depth=OPTICALL_DEPTH)
+), depth=OPTICALL_DEPTH, prior=reading_heuristic)

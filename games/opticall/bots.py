@@ -62,7 +62,10 @@ def random_bot(view: Mapping[str, Any], rng) -> dict:
 # -- the heuristic bot ---------------------------------------------------------------
 
 
-def heuristic_bot(view: Mapping[str, Any], rng) -> dict:
+def heuristic_bot(view: Mapping[str, Any], rng, truth=None) -> dict:
+    """``truth``: how it reckons the chance a play it may call holds, from
+    the view (``holds_probability``; the expert's reading,
+    ``games.opticall.reading``)."""
     actions = view["actions"]
     if "reveal" in actions:
         # show every card of the round's colour: starting means a free choice
@@ -71,7 +74,7 @@ def heuristic_bot(view: Mapping[str, Any], rng) -> dict:
         color = view["table"]["reveal"]["color"]
         return {"type": "reveal", "cards": [card["id"] for card in view["hand"] if card["color"] == color]}
     if "call" in actions:
-        return _call_or_pass(view)
+        return _call_or_pass(view, truth or holds_probability)
     return _play(view, rng)
 
 
@@ -127,10 +130,10 @@ def holds_probability(view: Mapping[str, Any]) -> float:
     return at_least(need, total, matching, min(max(unknown, 0), total))
 
 
-def _call_or_pass(view: Mapping[str, Any]) -> dict:
+def _call_or_pass(view: Mapping[str, Any], truth) -> dict:
     final = len(view["hand"]) == 1
     threshold = FINAL_CARD_CALL_BELOW if final else CALL_BELOW
-    if holds_probability(view) >= threshold:
+    if truth(view) >= threshold:
         return {"type": "pass"}
     # the calling card is lost whatever happens if this seat makes the call,
     # and the highest one makes it: give the highest card not in a group

@@ -1,0 +1,61 @@
+"""The Opticall expert's own move, the one its search starts from and must
+beat (``games.search``): the heuristic, calling by what a play says of its
+maker. Section "The expert's belief" of ``docs/rules/opticall.md``.
+
+Like every bot it decides from its seat's view alone.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Mapping
+
+from games.opticall.bots import face, heuristic_bot, holds_probability, unseen
+from games.opticall.cards import ANNOUNCEMENTS, BLACK_SHEEP, RESET, VALUE
+
+HANDS = 200  # the player's hands sampled a call
+
+
+def reading_heuristic(view: Mapping[str, Any], rng) -> dict:
+    """The heuristic, but a play's chance of holding is reckoned as
+    ``play_truth`` does (a player that tells the truth when it can)."""
+    return heuristic_bot(view, rng, truth=lambda shown: play_truth(shown, rng))
+
+
+def play_truth(view: Mapping[str, Any], rng, hands: int = HANDS) -> float:
+    """The chance the play in the call window holds, if its maker tells the
+    truth when it can: in each hand the player may have held before it (its
+    known cards, the rest drawn from the faces this seat cannot place), it
+    plays its largest group of a face it may announce (no Reset or Black
+    Sheep; the lowest colour among the largest), else a Reset, else lies
+    with one card. A hand whose play is this very one counts as true, a
+    hand that had to lie as false, any other not at all; the true hands'
+    share of those counted (the plain reckoning, ``holds_probability``,
+    where none could make the play). Spectrums are taken as their own face
+    (the player may not have known the card they would copy)."""
+    table = view["table"]
+    play = table["window"]["play"]
+    player = view["seats"][play["seat"]]
+    claimed = (play["color"], play["suit"])
+    plays = table["plays"]
+    below = plays[-2] if len(plays) >= 2 else None
+    floor = VALUE[below["color"]] if below else 0
+    legal = {color for color in ANNOUNCEMENTS if color != RESET and color != BLACK_SHEEP and VALUE[color] >= floor}
+    pool = [f for f, n in unseen(view).items() for _ in range(max(n, 0))]
+    known = [face(card) for card in player["known"]]
+    draw = player["cards"] + play["count"] - len(known)
+    if draw < 0 or draw > len(pool):
+        return holds_probability(view)
+    true = false = 0
+    for _ in range(hands):
+        groups = Counter(known + rng.sample(pool, draw))
+        truthful = [(n, f) for f, n in groups.items() if f[0] in legal]
+        if truthful:
+            n, f = max(truthful, key=lambda t: (t[0], -VALUE[t[1][0]]))
+            true += f == claimed and n == play["count"]
+        elif groups[(RESET, None)]:
+            true += claimed[0] == RESET
+        elif play["count"] == 1:
+            false += 1
+    if true + false == 0:
+        return holds_probability(view)
+    return true / (true + false)
