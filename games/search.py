@@ -14,9 +14,11 @@ short scores the game's ``evaluate``. After 4, 8, 16, ... worlds the worse
 half of the candidates drops out (sequential halving); the heuristic's own
 move never does. The time budget runs from the bot's call (the heuristic's
 own move is thought within it) and is checked before each rollout (one is
-not begun that would end past it, at the rollouts' mean time so far): a
-world left unfinished is not counted (with none finished, the heuristic's
-move is played).
+not begun that would end past it, at the rollouts' mean time so far) and
+before each of a rollout's commands (one the budget runs out in is given
+up: a rollout to the end of a four-seat Opticall game can take longer than
+the whole budget): a world left unfinished is not counted (with none
+finished, the heuristic's move is played).
 
 A game may give the search a stronger move to start from than its
 heuristic (``prior``), each the heuristic reading what the other players'
@@ -118,7 +120,10 @@ def expert(
             except RuleError:  # never for a listed move: each is legal for the view
                 scores[pick] = 0.0
                 continue
-            scores[pick] = _rollout(game, state, view, random.Random(seed + 1), policy, at, depth)[seat]
+            played_out = _rollout(game, state, view, random.Random(seed + 1), policy, at, depth, None if iterations is not None else deadline)
+            if played_out is None:
+                break  # the budget ran out in the middle of it: this world is not counted
+            scores[pick] = played_out[seat]
             spent += time.perf_counter() - started
             played += 1
         if len(scores) < len(alive):
@@ -198,8 +203,14 @@ def _apply(game: Game, state: Any, seat: int, body: Mapping[str, Any], at: int) 
     return state
 
 
-def _rollout(game: Game, state: Any, view: Mapping[str, Any], rng: random.Random, policy, at: int, depth: int) -> list[float]:
+def _rollout(
+    game: Game, state: Any, view: Mapping[str, Any], rng: random.Random, policy, at: int, depth: int, deadline: float | None = None
+) -> list[float] | None:
+    """Each seat's score once the game is played on from ``state``; None
+    if ``deadline`` (a ``perf_counter`` time) passes first."""
     for _ in range(depth):
+        if deadline is not None and time.perf_counter() >= deadline:
+            return None
         result = game.result(state)
         if result is not None:
             return _shares(result, len(view["seats"]))

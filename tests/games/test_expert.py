@@ -127,3 +127,17 @@ def test_the_search_starts_from_the_games_prior_move():
         move = game.bots["expert"](view, random.Random(5), iterations=0)
         assert move == reading_heuristic(view, random.Random(5))
         local.command(seat, game.bots["heuristic"](view, rng))
+
+
+def test_a_rollout_the_budget_runs_out_in_is_given_up():
+    """``_rollout`` with its deadline past gives no score (the world is not
+    counted); without one it plays on to a score for every seat."""
+    game = GAMES["opticall"]
+    local = LocalGame("opticall", 4, seed="given-up")
+    seat = local.view(None)["to_act"][0]
+    view = local.view(seat)
+    state = local.table.game
+    heuristic = game.bots["heuristic"]
+    assert search._rollout(game, state, view, random.Random(1), heuristic, 0, 400, deadline=0.0) is None
+    scores = search._rollout(game, state, view, random.Random(1), heuristic, 0, 400)
+    assert len(scores) == 4 and sum(scores) == pytest.approx(1.0)
