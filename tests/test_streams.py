@@ -336,9 +336,12 @@ def test_clients_that_vanish_are_released_at_once(api_server, client, redis_clie
     async def released():
         await wait_for(lambda: api_server.metric("tabletell_open_streams", kind="stream") == 0)
         await wait_for(lambda: api_server.metric("tabletell_open_streams", kind="wait") == 0)
+        # and none of them left a store connection behind (a count taken
+        # once can catch one the server opened for a moment for other work,
+        # as it did once on a loaded machine: a leak never goes down)
+        await wait_for(lambda: store_connections(redis_client) <= during)
 
     asyncio.run(released())
-    assert store_connections(redis_client) <= during
 
 
 # -- many waiters ---------------------------------------------------------------------------
