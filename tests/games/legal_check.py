@@ -8,9 +8,13 @@ any state (each game's tests and the conformance harness call these).
 - ``sampler_keeps_the_view``: a state drawn by ``determinize`` from a seat's
   view shows that seat the same game view, the same moves and actions, and
   waits for the same seats.
+- ``plays_from_views_alone``: a bot at every seat, fed each view exactly as
+  the API serves it, leaves it unchanged and plays the game to its end.
 """
 from __future__ import annotations
 
+import copy
+import json
 import random
 from typing import Any, Mapping
 
@@ -64,3 +68,20 @@ def sampler_keeps_the_view(game: Game, state: Any, seat_view: Mapping[str, Any],
     assert game.deadlines(sampled) == game.deadlines(state), "the sampled state's clocks differ"
     assert (game.result(sampled) is None) == (game.result(state) is None)
     return sampled
+
+
+def plays_from_views_alone(local, bot, rng: random.Random, limit: int = 1000) -> None:
+    """``bot`` at every seat of ``local`` (a ``projections.local.LocalGame``),
+    each fed the view exactly as the API serves it: it leaves the view
+    unchanged, every command it sends is accepted, and the game ends."""
+    for _ in range(limit):
+        if local.finished:
+            return
+        seat = local.view(None)["to_act"][0]
+        view = json.loads(json.dumps(local.view(seat)))
+        before = copy.deepcopy(view)
+        command = bot(view, rng)
+        assert view == before, "the bot changed the view it was given"
+        local.command(seat, command)  # raises if it is refused
+    assert local.finished, f"the game did not end in {limit} commands"
+

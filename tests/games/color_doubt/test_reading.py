@@ -3,8 +3,6 @@ expert's belief"): a claim read as made by a player that tells the truth
 when it can."""
 from __future__ import annotations
 
-import copy
-import json
 import random
 
 import pytest
@@ -12,6 +10,7 @@ import pytest
 from games.color_doubt.bots import claim_probability
 from games.color_doubt.reading import claim_truth, reading_heuristic
 from projections.local import LocalGame
+from tests.games.legal_check import plays_from_views_alone
 
 
 def _view(mine: list[str], claim_count: int, claim_color: str, claimant_cards: int) -> dict:
@@ -65,13 +64,4 @@ def test_the_experts_belief_doubts_below_the_heuristics_thresholds():
 def test_the_experts_belief_its_moves_are_legal_and_read_only_the_view(seats):
     local = LocalGame("color-doubt", seats, seed=f"reading-{seats}")
     rng = random.Random(seats)
-    for _ in range(400):
-        if local.finished:
-            break
-        seat = local.view(None)["to_act"][0]
-        view = json.loads(json.dumps(local.view(seat)))
-        before = copy.deepcopy(view)
-        command = reading_heuristic(view, rng)
-        assert view == before
-        local.command(seat, command)  # raises if it is refused
-    assert local.finished
+    plays_from_views_alone(local, reading_heuristic, rng)

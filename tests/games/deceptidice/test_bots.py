@@ -13,6 +13,7 @@ from games.deceptidice.guesses import Space
 from games.deceptidice.reading import BELIEF, BELIEF_SAMPLES, CARRIED_ON, Answers, _tail, believe, reading_heuristic
 from games.deceptidice.guesses import Guess
 from projections.local import LocalGame
+from tests.games.legal_check import plays_from_views_alone
 
 from tests.games.deceptidice.tables import OPTION_SETS
 
@@ -159,13 +160,7 @@ def test_the_experts_belief_makes_a_guessers_target_likelier_than_the_heuristic_
 def test_the_experts_belief_its_move_is_legal_and_reads_only_the_view(seats):
     local = LocalGame("deceptidice", seats, seed="reading", options={"power_cards": True, "wildcards": True})
     rng = random.Random(3)
-    while not local.finished:
-        seat = local.view(None)["to_act"][0]
-        view = json.loads(json.dumps(local.view(seat)))
-        before = copy.deepcopy(view)
-        command = reading_heuristic(view, rng)
-        assert view == before
-        local.command(seat, command)  # raises if it is refused
+    plays_from_views_alone(local, reading_heuristic, rng)
 
 
 def test_the_experts_belief_a_raise_is_weighed_by_the_next_players_answer():

@@ -2,8 +2,6 @@
 belief"): a play read as made by a player that tells the truth when it can."""
 from __future__ import annotations
 
-import copy
-import json
 import random
 
 import pytest
@@ -12,6 +10,7 @@ from games.opticall import GAME
 from games.opticall.bots import heuristic_bot, holds_probability
 from games.opticall.reading import play_truth, reading_heuristic
 from projections.local import LocalGame
+from tests.games.legal_check import plays_from_views_alone
 from tests.games.opticall.tables import play
 from tests.games.opticall.test_calls import four
 
@@ -43,13 +42,4 @@ def test_the_experts_belief_a_play_no_hand_could_make_is_reckoned_plainly():
 def test_the_experts_belief_its_moves_are_legal_and_read_only_the_view(seats, options):
     local = LocalGame("opticall", seats, seed=f"reading-{seats}", options=options)
     rng = random.Random(seats)
-    for _ in range(600):
-        if local.finished:
-            break
-        seat = local.view(None)["to_act"][0]
-        view = json.loads(json.dumps(local.view(seat)))
-        before = copy.deepcopy(view)
-        command = reading_heuristic(view, rng)
-        assert view == before
-        local.command(seat, command)  # raises if it is refused
-    assert local.finished
+    plays_from_views_alone(local, reading_heuristic, rng)
