@@ -156,9 +156,10 @@ def test_the_experts_belief_makes_a_guessers_target_likelier_than_the_heuristic_
     assert read > plain + 0.1
 
 
-@pytest.mark.parametrize("seats", [2, 3])
-def test_the_experts_belief_its_move_is_legal_and_reads_only_the_view(seats):
-    local = LocalGame("deceptidice", seats, seed="reading", options={"power_cards": True, "wildcards": True})
+def test_the_experts_belief_its_move_is_legal_and_reads_only_the_view():
+    # at two seats, where it reckons the next player's answers (at more it
+    # falls back to the heuristic's rule, played by test_expert's three-seat games)
+    local = LocalGame("deceptidice", 2, seed="reading", options={"power_cards": True, "wildcards": True})
     rng = random.Random(3)
     plays_from_views_alone(local, reading_heuristic, rng)
 
