@@ -1,8 +1,9 @@
 """Small pure helpers every game shares."""
 from __future__ import annotations
 
+from collections import Counter
 from math import comb
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 from games.contract import Event, UnknownEvent
 
@@ -43,6 +44,26 @@ def at_least(k: int, population: int, successes: int, draws: int) -> float:
     if whole == 0:
         return 0.0
     return sum(comb(successes, i) * comb(population - successes, draws - i) for i in range(k, draws + 1)) / whole
+
+
+def truthful_share(known: list, pool: Sequence, draw: int, rng, hands: int, verdict: Callable[[Counter], bool | None]) -> float | None:
+    """How often a claim was the truth, by the hands its maker may have held:
+    ``hands`` times its ``known`` faces and ``draw`` more drawn from ``pool``
+    (the faces the reckoning seat cannot place), each judged by ``verdict``
+    (True: this hand made the claim truthfully; False: it had to lie; None:
+    it would not have made this claim). The true hands' share of those
+    judged; None if no hand can be drawn or none was judged (the expert's
+    readings, ``games/<game>/reading.py``, then reckon plainly)."""
+    if draw < 0 or draw > len(pool):
+        return None
+    true = false = 0
+    for _ in range(hands):
+        judged = verdict(Counter(known + rng.sample(pool, draw)))
+        if judged is True:
+            true += 1
+        elif judged is False:
+            false += 1
+    return true / (true + false) if true + false else None
 
 
 def handler_of(handlers: Mapping[str, Callable], game: str, event: Event) -> Callable:

@@ -11,6 +11,7 @@ from typing import Any, Mapping
 
 from games.color_doubt.bots import claim_probability, heuristic_bot, unseen_colors
 from games.color_doubt.state import RAINBOW
+from games.kit import truthful_share
 
 HANDS = 200  # the claimant's hands sampled a doubt
 
@@ -36,26 +37,19 @@ def claim_truth(view: Mapping[str, Any], rng, hands: int = HANDS) -> float:
     claimant = view["seats"][claim["seat"]]
     colors = table["colors"]
     count, color = claim["count"], claim["color"]
-    unseen = unseen_colors(view)
-    pool = [c for c, n in unseen.items() for _ in range(max(n, 0))]
+    pool = [c for c, n in unseen_colors(view).items() for _ in range(max(n, 0))]
     known = [card["color"] for card in claimant["known"]]
-    held = claimant["cards"] + count  # before the claim
-    draw = held - len(known)
-    if draw < 0 or draw > len(pool):
-        return claim_probability(view)
-    true = false = 0
-    for _ in range(hands):
-        hand = Counter(known + rng.sample(pool, draw))
+    draw = claimant["cards"] + count - len(known)  # the hand before the claim, less what is known of it
+
+    def verdict(hand: Counter) -> bool | None:
         rainbows = hand[RAINBOW]
         most = max(colors, key=lambda c: hand[c])
         if hand[most] + rainbows >= count:
             # it could have told the truth for this claim's count (a lie lays
             # exactly the count required, at most the claim's): it did, so
             # the claim is its truthful play or not its play at all
-            if most == color and (hand[most] == count or hand[most] < count <= hand[most] + rainbows):
-                true += 1
-        else:
-            false += 1
-    if true + false == 0:
-        return claim_probability(view)
-    return true / (true + false)
+            return True if most == color and (hand[most] == count or hand[most] < count <= hand[most] + rainbows) else None
+        return False
+
+    share = truthful_share(known, pool, draw, rng, hands, verdict)
+    return claim_probability(view) if share is None else share

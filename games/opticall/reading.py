@@ -11,6 +11,7 @@ from typing import Any, Mapping
 
 from games.opticall.bots import face, heuristic_bot, holds_probability, unseen
 from games.opticall.cards import ANNOUNCEMENTS, BLACK_SHEEP, RESET, VALUE
+from games.kit import truthful_share
 
 HANDS = 200  # the player's hands sampled a call
 
@@ -42,20 +43,16 @@ def play_truth(view: Mapping[str, Any], rng, hands: int = HANDS) -> float:
     legal = {color for color in ANNOUNCEMENTS if color != RESET and color != BLACK_SHEEP and VALUE[color] >= floor}
     pool = [f for f, n in unseen(view).items() for _ in range(max(n, 0))]
     known = [face(card) for card in player["known"]]
-    draw = player["cards"] + play["count"] - len(known)
-    if draw < 0 or draw > len(pool):
-        return holds_probability(view)
-    true = false = 0
-    for _ in range(hands):
-        groups = Counter(known + rng.sample(pool, draw))
+    draw = player["cards"] + play["count"] - len(known)  # the hand before the play, less what is known of it
+
+    def verdict(groups: Counter) -> bool | None:
         truthful = [(n, f) for f, n in groups.items() if f[0] in legal]
         if truthful:
             n, f = max(truthful, key=lambda t: (t[0], -VALUE[t[1][0]]))
-            true += f == claimed and n == play["count"]
-        elif groups[(RESET, None)]:
-            true += claimed[0] == RESET
-        elif play["count"] == 1:
-            false += 1
-    if true + false == 0:
-        return holds_probability(view)
-    return true / (true + false)
+            return True if f == claimed and n == play["count"] else None
+        if groups[(RESET, None)]:
+            return True if claimed[0] == RESET else None
+        return False if play["count"] == 1 else None
+
+    share = truthful_share(known, pool, draw, rng, hands, verdict)
+    return holds_probability(view) if share is None else share
