@@ -73,9 +73,14 @@ def heuristic_bot(view: Mapping[str, Any], rng, samples: int = SAMPLES, weigh=No
         return {"type": "discard_die", "die": view["dice"][sizes.index(min(sizes))]["die"]}
     if "skip_swap" in actions:
         return {"type": "skip_swap"}
+    return heuristic_move(view, Odds(view, rng, samples, weigh))
+
+
+def heuristic_move(view: Mapping[str, Any], odds: "Odds") -> dict:
+    """The heuristic's challenge, guess or revealed die, on ``odds``."""
+    actions = view["actions"]
     me = view["seat"]
     space, current, made = table_guesses(view)
-    odds = Odds(view, rng, samples, weigh)
     options = legal(space, current, made) if "guess" in actions or "reveal_die" in actions else []
     best = max(options, key=lambda g: (odds.chance(g, me), attack(g, current, space.rules)), default=None)
     if current is not None:

@@ -11,7 +11,7 @@ from math import comb
 from typing import Any, Mapping
 
 from games.deceptidice import combos
-from games.deceptidice.bots import CHALLENGE_RATE, Odds, _deck, _face, heuristic_bot, table_guesses
+from games.deceptidice.bots import CHALLENGE_RATE, Odds, _deck, _face, heuristic_bot, heuristic_move, table_guesses
 from games.deceptidice.guesses import Guess, Space, attack, every_guess, legal
 from games.kit import evolved
 
@@ -44,7 +44,7 @@ def reading_heuristic(view: Mapping[str, Any], rng) -> dict:
     ranked = sorted(options, key=lambda g: (odds.chance(g, me), attack(g, current, space.rules)), reverse=True)[:CANDIDATES]
     answers = Answers(view, odds, space)
     if not answers.reckonable or any(g.kind != "specific" for g in ranked):
-        return heuristic_bot(view, rng, samples=BELIEF_SAMPLES, weigh=weigh)
+        return heuristic_move(view, odds)  # on the samples already weighed
     losses = [answers.losing(g) for g in ranked]
     best = min(range(len(ranked)), key=lambda n: (losses[n], n))
     if current is not None and odds.chance(current, view["table"]["current"]["seat"]) < losses[best]:
@@ -148,12 +148,15 @@ def believe(view: Mapping[str, Any]):
 
     def weight(tops: list[list[tuple]]) -> float:
         w = 1.0
+        tallies: dict[int, combos.Tally] = {}  # a seat's tops, tallied once for all its guesses
         for seat, guess in made:
             if guess.kind == "power":
                 if ("p", guess.power) in tops[seat]:
                     w *= POWER_BELIEF
             else:
-                w *= BELIEF ** combos.matching(guess, combos.tally(_face(key) for key in tops[seat]), space)
+                if seat not in tallies:
+                    tallies[seat] = combos.tally(_face(key) for key in tops[seat])
+                w *= BELIEF ** combos.matching(guess, tallies[seat], space)
         return w
 
     return weight
