@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, NamedTuple
 
 import pytest
 from marshmallow import fields as mfields
@@ -119,16 +119,31 @@ def test_every_game_has_its_conservation_and_cases():
 # -- commands drawn from what a seat sees ------------------------------------------------
 
 
-def card_ids(value: Any) -> Iterator[str]:
-    """Every card id in a view: card objects and the ids lists name."""
-    if isinstance(value, dict):
-        if isinstance(value.get("id"), str):
-            yield value["id"]
-        for item in value.values():
-            yield from card_ids(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from card_ids(item)
+def card_ids(value: Any) -> list[str]:
+    """Every card id in a view, in document order: card objects and the ids
+    lists name (walked with a stack, not a recursive generator, for speed)."""
+    found, stack = [], [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            if isinstance(item.get("id"), str):
+                found.append(item["id"])
+            stack.extend(reversed(item.values()))
+        elif isinstance(item, list):
+            stack.extend(reversed(item))
+    return found
+
+
+class Known(NamedTuple):
+    """The card ids a view offers the drawn commands, gathered once a view."""
+
+    hand: list[str]
+    seen: list[str]
+
+    @classmethod
+    def of(cls, view: dict) -> "Known":
+        hand = [card["id"] for card in view.get("hand") or [] if isinstance(card, dict)]
+        return cls(hand, list(dict.fromkeys(card_ids(view))) or ["no-such-card"])
 
 
 def _choices(field: mfields.Field) -> list | None:
@@ -145,15 +160,14 @@ def _range(field: mfields.Field) -> tuple[int, int]:
     return 0, 10
 
 
-def _value(name: str, field: mfields.Field, view: dict, rng: random.Random) -> Any:
-    hand = [card["id"] for card in view.get("hand") or [] if isinstance(card, dict)]
-    seen = list(dict.fromkeys(card_ids(view))) or ["no-such-card"]
+def _value(name: str, field: mfields.Field, view: dict, rng: random.Random, known: Known) -> Any:
+    hand, seen = known
     if isinstance(field, mfields.List):
         pool = hand if hand and rng.random() < 0.8 else seen
         inner = field.inner
         if isinstance(inner, mfields.String) and _choices(inner) is None:
             return rng.sample(pool, rng.randint(1, min(3, len(pool))))
-        return [_value(name, inner, view, rng) for _ in range(rng.randint(1, 3))]
+        return [_value(name, inner, view, rng, known) for _ in range(rng.randint(1, 3))]
     choices = _choices(field)
     if choices is not None:
         return rng.choice(choices)
@@ -174,13 +188,14 @@ def _value(name: str, field: mfields.Field, view: dict, rng: random.Random) -> A
 def drawn_commands(game, view: dict, rng: random.Random, each: int = 2) -> Iterator[dict]:
     """For every command type: ``each`` bodies drawn from the view, then
     malformed ones (a wrong type, an unknown field, a missing body)."""
+    known = Known.of(view)
     for kind, schema_class in game.command_schemas.items():
         schema = schema_class()
         for _ in range(each):
             body = {"type": kind}
             for name, field in schema.fields.items():
                 if field.required or rng.random() < 0.5:
-                    body[name] = _value(name, field, view, rng)
+                    body[name] = _value(name, field, view, rng, known)
             yield body
         yield {"type": kind, **{name: {"not": ["a", "value"]} for name in schema.fields}}
         yield {"type": kind, "no_such_field": 1}

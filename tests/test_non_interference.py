@@ -10,8 +10,10 @@ error, not an event. Runs for every registered game.
 """
 from __future__ import annotations
 
+import json
 import random
-from typing import Any, Iterator, NamedTuple
+import re
+from typing import Any, NamedTuple
 
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -25,16 +27,24 @@ from projections.views import seat_view, stream_messages
 from tests.soak import SOAK, examples
 
 
-def cards_in(value: Any) -> Iterator[dict]:
-    """Every card object (``{"id": ..., <face>}``) anywhere inside ``value``."""
-    if isinstance(value, dict):
-        if isinstance(value.get("id"), str) and len(value) > 1:
-            yield value
-        for item in value.values():
-            yield from cards_in(item)
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            yield from cards_in(item)
+ID = re.compile(r'"id": "([^"]*)"')
+
+
+def cards_in(value: Any) -> list[dict]:
+    """Every card object (``{"id": ..., <face>}``) anywhere inside ``value``,
+    in document order (walked with a stack: the checks below walk every
+    seat's view after every command, and a recursive generator spent most
+    of their time yielding up through its nesting)."""
+    found, stack = [], [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            if isinstance(item.get("id"), str) and len(item) > 1:
+                found.append(item)
+            stack.extend(reversed(item.values()))
+        elif isinstance(item, (list, tuple)):
+            stack.extend(reversed(item))
+    return found
 
 
 def faces(value: Any) -> dict[str, dict]:
@@ -133,10 +143,10 @@ def test_diez_a_seat_sees_another_seats_hand_only_while_that_seat_holds_reveal()
     hidden card changes anything a seat sees."""
     revealed = peeks = played = 0
     # at least so many games, and on until both exceptions were met. A Proc of
-    # Reveal is rare: from seed 1 the first is in seed 37 (a Reveal is first
-    # held in seed 3), so the quick run plays seeds 33 to 37 (a Reveal held in
-    # 33, the Proc in 37); a soak run plays at least 100 games from seed 1
-    first, at_least = (1, 100) if SOAK else (33, 5)
+    # Reveal is rare: from seed 1 the first is in seed 68 (a Reveal is first
+    # held in seed 4), so the quick run plays seed 68, where a Reveal is held
+    # and a Proc-Reveal played; a soak run plays at least 100 games from seed 1
+    first, at_least = (1, 100) if SOAK else (68, 1)
     while played < at_least or not (revealed and peeks):
         assert played < 300, f"no Reveal held ({revealed}) or no Proc-Reveal ({peeks}) in {played} games"
         seed = first + played
@@ -152,12 +162,16 @@ def test_diez_a_seat_sees_another_seats_hand_only_while_that_seat_holds_reveal()
             revealed += bool(holders)
             for viewer in range(state.seats):
                 view = local.view(viewer)
-                shown = {card["id"] for card in cards_in(view)}
+                # an id that is no "id" anywhere in the view's text is in no
+                # card of it: the walk for card objects runs only where an id
+                # of another hand is somewhere in the text
+                ids = set(ID.findall(json.dumps(view)))
                 for other in range(state.seats):
                     if other == viewer:
                         continue
                     hand = set(state.hands[other])
                     if other in holders:
                         assert {c["id"] for c in view["seats"][other]["hand"]} == hand
-                    else:
+                    elif ids & hand:
+                        shown = {card["id"] for card in cards_in(view)}
                         assert not shown & hand, (seed, local.version, viewer, other)

@@ -1,6 +1,6 @@
-"""Seeded games of random legal commands at 2-10 seats (150, or 1,000 with
-SOAK=1: tests/soak.py) reach every command, every trap token's trigger and
-every token's Proc. That each game ends, conserves its cards and tokens and
+"""Seeded games of random legal commands at 2-10 seats (6 chosen seeds, or
+1,000 games with SOAK=1: tests/soak.py) reach every command, every trap
+token's trigger and every token's Proc. That each game ends, conserves its cards and tokens and
 always leaves someone to act is the conformance harness's to check
 (tests/test_conformance.py)."""
 from __future__ import annotations
@@ -11,13 +11,15 @@ from games import table as tables
 from games.diez import GAME
 from games.diez.tokens import BAG, TRAP
 from projections.local import LocalGame
-from tests.soak import games
+from tests.soak import SOAK
 
-# seeds 0 to 142 are the shortest run from seed 0 that reaches every command,
-# every trap token's trigger and every token's Proc (the last, a Proc of Snare,
-# in seed 142): the quick run plays 150 games so that the coverage check at the
-# end holds; a soak run plays 1,000
-GAMES = games(quick=150, soak=1000)
+# the quick run plays the fewest seeds found (greedily, over seeds 0 to 299)
+# that together reach every command, every trap token's trigger and every
+# token's Proc (from seed 0, the shortest run that does is seeds 0 to 103); a
+# soak run plays seeds 0 to 999. Should a change to the rules or the random
+# bot move what a seed reaches, the coverage check at the end fails: find the
+# seeds again by recording what each of seeds 0-299 reaches
+SEEDS = range(1000) if SOAK else (2, 3, 103, 126, 139, 235)
 
 
 def test_tokens_random_games_reach_every_command_trigger_and_proc():
@@ -25,7 +27,7 @@ def test_tokens_random_games_reach_every_command_trigger_and_proc():
     kinds: set[str] = set()
     triggered: set[str] = set()  # trap tokens that acted
     procs: set[str] = set()  # tokens whose Proc effect was used
-    for seed in range(GAMES):
+    for seed in SEEDS:
         seats = 2 + seed % 9
         local = LocalGame("diez", seats, seed=seed)
         rng = random.Random(seed)
