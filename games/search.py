@@ -5,8 +5,8 @@ Each round draws one state the game could be in from the seat's view alone
 and everything public as shown, every unseen card dealt at random where it
 could be), so the search never reads the real state. In that one world it
 plays every candidate move still in the race, each followed by the game
-played on with a rollout bot (the game's heuristic, or a quicker version of
-it) at every seat, the searcher's included, for up to ``ROLLOUT_DEPTH``
+played on with a rollout bot (the move the search starts from, below, or
+a quicker version of the heuristic) at every seat, the searcher's included, for up to ``ROLLOUT_DEPTH``
 commands, all with the same generator: the candidates are compared on the
 same hidden cards and the same later choices (common random numbers). A
 game that ends scores 1 for a winner (shared among tied winners), one cut
@@ -246,7 +246,8 @@ def with_expert(
     game: RulesGame, rollout: Bot | None = None, depth: int = ROLLOUT_DEPTH, confidence: float = CONFIDENCE, prior: Bot | None = None
 ) -> RulesGame:
     """``game`` with the ``expert`` level among its bots; ``rollout``: the
-    bot its simulated games are played on by (the heuristic by default);
+    bot its simulated games are played on by (the ``prior`` by default, so
+    Opticall's and Color Doubt's rollouts read claims as their expert does);
     ``depth``: the commands a simulated game goes on for before
     ``evaluate`` scores it; ``confidence``: the standard errors by which a
     move must beat the heuristic's to replace it; ``prior``: the bot whose
