@@ -269,9 +269,24 @@ def api_server(redis_server, tmp_path_factory):
     server.stop()
 
 
+def _on_the_cluster(item) -> bool:
+    """Does the test use the session's cluster (directly, or as the
+    "cluster" value of a fixture parametrised over both stores)?"""
+    if "cluster_server" in getattr(item, "fixturenames", ()):
+        return True
+    callspec = getattr(item, "callspec", None)
+    return callspec is not None and any(value == "cluster" for value in callspec.params.values() if isinstance(value, str))
+
+
 def pytest_collection_modifyitems(items):
-    """The browser tests first: they are one xdist group (one stack, one
-    browser) that runs for about a minute on one worker; collected last, as
-    their file's name would have it, they started when the other worker was
-    nearly done and left it idle for the rest of the run."""
+    """The tests on the session's cluster are one xdist group, so the
+    cluster (six servers, 6-7 s to start) starts in one test process, not
+    in both. The grouped tests first: the browser tests are one group too
+    (one stack, one browser) that runs for about a minute on one worker;
+    collected last, as their file's name would have it, they started when
+    the other worker was nearly done and left it idle for the rest of the
+    run."""
+    for item in items:
+        if _on_the_cluster(item) and not item.get_closest_marker("xdist_group"):
+            item.add_marker(pytest.mark.xdist_group("cluster"))
     items.sort(key=lambda item: 0 if item.get_closest_marker("xdist_group") else 1)  # stable: the rest keep their order
