@@ -45,7 +45,7 @@ from typing import Any, Mapping
 from games.deceptidice import deck
 from games.deceptidice.guesses import Guess
 from games.deceptidice.objective import END_AT, standings
-from games.deceptidice.state import DISCARD, GUESSING, OVER, SWAP, State, hand
+from games.deceptidice.state import GUESSING, OVER, SWAP, State, hand
 
 INVENTED = "~"
 # the options ``deck.faces`` reads
