@@ -50,7 +50,7 @@ def _turn_to_choose(view) -> bool:
     )
 
 
-def _leave_stuck(view, rng, stuck, bonus: float) -> dict:
+def _leave_stuck(view, stuck, bonus: float) -> dict:
     """The heuristic's choice of card, pile and colour, each scored
     ``bonus`` x the chance ``stuck(piles)`` that the next player then has
     no playable card."""
@@ -99,7 +99,7 @@ def play(job: tuple) -> float:
             return bots.heuristic_bot(view, rng)
         if variant == "hand":
             hand = [state.faces[c] for c in state.hands[following]]
-            return _leave_stuck(view, rng, lambda piles: float(not any(matches(c, top, color) for c in hand for top, color in piles)), bonus)
+            return _leave_stuck(view, lambda piles: float(not any(matches(c, top, color) for c in hand for top, color in piles)), bonus)
         record = seen_stuck.get(following)
 
         def chance(piles) -> float:
@@ -108,7 +108,7 @@ def play(job: tuple) -> float:
             colors, received = record
             return decay**received if all(color in colors for _, color in piles) else 0.0
 
-        return _leave_stuck(view, rng, chance, bonus)
+        return _leave_stuck(view, chance, bonus)
 
     commands = 0
     while not local.finished and commands < 5000:

@@ -6,8 +6,9 @@ and everything public as shown, every unseen card dealt at random where it
 could be), so the search never reads the real state. In that one world it
 plays every candidate move still in the race, each followed by the game
 played on with a rollout bot (the move the search starts from, below, or
-a quicker version of the heuristic) at every seat, the searcher's included, for up to ``ROLLOUT_DEPTH``
-commands, all with the same generator: the candidates are compared on the
+a quicker version of the heuristic) at every seat, the searcher's
+included, for up to ``ROLLOUT_DEPTH`` commands, all with the same
+generator: the candidates are compared on the
 same hidden cards and the same later choices (common random numbers). A
 game that ends scores 1 for a winner (shared among tied winners), one cut
 short scores the game's ``evaluate``. After 4, 8, 16, ... worlds the worse

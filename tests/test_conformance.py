@@ -48,6 +48,7 @@ from projections.local import LocalGame
 from projections.views import seat_view
 from tests.games.legal_check import accepted_is_listed, listed_moves_are_accepted, sampler_keeps_the_view
 from tests.soak import games
+from tests.test_non_interference import with_ids
 
 # (game, option set name, options, seat counts)
 CASES = [
@@ -120,18 +121,9 @@ def test_every_game_has_its_conservation_and_cases():
 
 
 def card_ids(value: Any) -> list[str]:
-    """Every card id in a view, in document order: card objects and the ids
-    lists name (walked with a stack, not a recursive generator, for speed)."""
-    found, stack = [], [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            if isinstance(item.get("id"), str):
-                found.append(item["id"])
-            stack.extend(reversed(item.values()))
-        elif isinstance(item, list):
-            stack.extend(reversed(item))
-    return found
+    """Every card id in a view, in document order: the ids of card objects
+    and of the bare references to cards."""
+    return [item["id"] for item in with_ids(value)]
 
 
 class Known(NamedTuple):

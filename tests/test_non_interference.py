@@ -30,21 +30,26 @@ from tests.soak import SOAK, examples
 ID = re.compile(r'"id": "([^"]*)"')
 
 
-def cards_in(value: Any) -> list[dict]:
-    """Every card object (``{"id": ..., <face>}``) anywhere inside ``value``,
-    in document order (walked with a stack: the checks below walk every
-    seat's view after every command, and a recursive generator spent most
-    of their time yielding up through its nesting)."""
+def with_ids(value: Any) -> list[dict]:
+    """Every object with a string ``id`` anywhere inside ``value``, in
+    document order (walked with a stack: the checks below walk every seat's
+    view after every command, and a recursive generator spent most of their
+    time yielding up through its nesting)."""
     found, stack = [], [value]
     while stack:
         item = stack.pop()
         if isinstance(item, dict):
-            if isinstance(item.get("id"), str) and len(item) > 1:
+            if isinstance(item.get("id"), str):
                 found.append(item)
             stack.extend(reversed(item.values()))
         elif isinstance(item, (list, tuple)):
             stack.extend(reversed(item))
     return found
+
+
+def cards_in(value: Any) -> list[dict]:
+    """Every card object (``{"id": ..., <face>}``) anywhere inside ``value``."""
+    return [item for item in with_ids(value) if len(item) > 1]
 
 
 def faces(value: Any) -> dict[str, dict]:

@@ -84,4 +84,3 @@ def plays_from_views_alone(local, bot, rng: random.Random, limit: int = 1000) ->
         assert view == before, "the bot changed the view it was given"
         local.command(seat, command)  # raises if it is refused
     assert local.finished, f"the game did not end in {limit} commands"
-

@@ -17,8 +17,10 @@ from tests.games.legal_check import accepted_is_listed
 TABLES = [
     ("color-doubt", 2, {}),
     ("color-doubt", 4, {"extended": True}),
+    # the determinism check plays every other table: Opticall's at two seats
+    # (its rollouts run to the game's end, longest at three)
     ("opticall", 2, {"two_players": True}),
-    ("opticall", 3, {}),  # (its rollouts run to the game's end: the determinism check, on every other table, plays the two-seat one)
+    ("opticall", 3, {}),
     ("deceptidice", 2, {}),
     ("deceptidice", 3, {"straights": True, "power_cards": True, "loser_swap": "player"}),
     ("diez", 2, {}),

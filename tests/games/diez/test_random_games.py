@@ -1,8 +1,8 @@
 """Seeded games of random legal commands at 2-10 seats (6 chosen seeds, or
 1,000 games with SOAK=1: tests/soak.py) reach every command, every trap
-token's trigger and every token's Proc. That each game ends, conserves its cards and tokens and
-always leaves someone to act is the conformance harness's to check
-(tests/test_conformance.py)."""
+token's trigger and every token's Proc. That each game ends, conserves its
+cards and tokens and always leaves someone to act is the conformance
+harness's to check (tests/test_conformance.py)."""
 from __future__ import annotations
 
 import random
