@@ -21,18 +21,20 @@ def random_bot(view: Mapping[str, Any], rng) -> dict:
     return {"type": "play", "cards": rng.sample(hand, count), "color": rng.choice(view["table"]["colors"])}
 
 
-def heuristic_bot(view: Mapping[str, Any], rng, truth=None) -> dict:
+# the heuristic doubts a claim it reckons true less often than this; a last
+# card that stands ends the game: it is doubted unless almost surely true
+DOUBT_BELOW = 0.3
+DOUBT_LAST_BELOW = 0.9
+
+
+def heuristic_bot(view: Mapping[str, Any], rng) -> dict:
     """Tells the truth when it can, lies only when the lie is believable,
-    and doubts a claim its own cards and the revealed ones make unlikely.
-    ``truth``: how it reckons the chance a claim is true, from the view
-    (``claim_probability``; the expert's reading, ``games.color_doubt.reading``)."""
+    and doubts a claim its own cards and the revealed ones make unlikely."""
     actions = view["actions"]
     table = view["table"]
     if "doubt" in actions:
-        # a last card that stands ends the game: doubt it unless it is
-        # almost surely true
-        threshold = 0.9 if table["last_card"] else 0.3
-        if (truth or claim_probability)(view) < threshold:
+        threshold = DOUBT_LAST_BELOW if table["last_card"] else DOUBT_BELOW
+        if claim_probability(view) < threshold:
             return {"type": "doubt"}
     if "play" not in actions:
         return {"type": "pass"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Mapping
 
-from games.color_doubt.state import Claim, State
+from games.color_doubt.state import Claim, State, required_count
 from games.contract import Event
 from games.kit import changed, handler_of, replaced
 
@@ -41,7 +41,7 @@ def _played(state: State, event: Event) -> dict[str, Any]:
     return {
         "hands": replaced(state.hands, seat, tuple(c for c in state.hands[seat] if c not in cards)),
         "pile": state.pile + cards,
-        "claim": Claim(seat, cards, p["color"]),
+        "claim": Claim(seat, cards, p["color"], required_count(state)),
         "doubt_open": True,
         "turn": p["next"],
         "turn_started_at": event.at,

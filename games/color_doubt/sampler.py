@@ -182,7 +182,7 @@ def determinize(view: Mapping[str, Any], rng) -> State:
         hands=tuple(map(tuple, hands)),
         minus=tuple(map(tuple, minus)),
         pile=tuple(rest) + tuple(claimed),
-        claim=Claim(claimant, tuple(claimed), claim["color"]) if claim else None,
+        claim=Claim(claimant, tuple(claimed), claim["color"], claim["on"]) if claim else None,
         doubt_open=table["doubt_open"],
         turn=table["turn"] if table["turn"] is not None else 0,
         turn_started_at=turn_started_at,

@@ -18,6 +18,7 @@ class Claim:
     seat: int
     cards: tuple[str, ...]
     color: str
+    on: int = 1  # the count it was laid on (what was required then: 1 on a free lead)
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "revealed": _cards(state, state.revealed) if dealt else [],
     }
     if state.claim is not None:
-        table["claim"] = {"seat": state.claim.seat, "count": len(state.claim.cards), "color": state.claim.color}
+        table["claim"] = {"seat": state.claim.seat, "count": len(state.claim.cards), "color": state.claim.color, "on": state.claim.on}
     seats = [
         {
             "seat": s,

@@ -150,6 +150,15 @@ def test_laying_cards_the_cards_laid_stay_private_to_the_player():
     assert events[0].private == {0: {"cards": ["s0c0"]}}
 
 
+def test_laying_cards_the_claim_shows_the_count_it_was_laid_on():
+    state = dealt([["red", "red", "red"], ["blue", "blue", "blue"], ["green"]])
+    _, state = act(state, 0, "play", cards=["s0c0", "s0c1"], color="red")
+    assert view(state, 2)["table"]["claim"] == {"seat": 0, "count": 2, "color": "red", "on": 1}  # a free lead
+    _, state = act(state, 1, "play", cards=["s1c0", "s1c1", "s1c2"], color="blue")
+    assert view(state, 0)["table"]["claim"] == {"seat": 1, "count": 3, "color": "blue", "on": 2}
+    assert view(state, None)["table"]["claim"]["on"] == 2  # public: the table saw both claims
+
+
 def test_announcing_any_colour_in_play_whatever_the_cards():
     state = dealt([["red", "red"], ["blue"], ["green"]])
     events, state = act(state, 0, "play", cards=["s0c0"], color="purple")
