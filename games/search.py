@@ -22,13 +22,15 @@ the whole budget): a world left unfinished is not counted (with none
 finished, the heuristic's move is played).
 
 A game may give the search a stronger move to start from than its
-heuristic (``prior``), each the heuristic reading what the other players'
-moves say of their hidden cards (``games/<game>/reading.py``, "The expert's
-belief" in each rules document): Color Doubt's doubts and Opticall's calls
-reckon a claim over the hands a player that tells the truth when it can may
-have held; Deceptidice's reads what the round's guesses say of their
-makers' tops and weighs each raise by the next player's answer. "The
-heuristic's move" below is that move.
+heuristic (``prior``), each reading what the other players' moves say of
+their hidden cards and how they will answer (``games/<game>/reading.py``,
+"The expert's belief" in each rules document): Color Doubt's doubts and
+Opticall's calls reckon a claim over the hands a player that tells the
+truth when it can may have held, and Color Doubt's plays are chosen by how
+the next player would doubt them; Deceptidice's reads what the round's
+guesses say of their makers' tops and weighs each raise by the next
+player's answer (at a larger table, by the rest of the round played out).
+"The heuristic's move" below is that move.
 
 The move played is the best candidate if it beat the heuristic's move over
 the same worlds, at least ``MIN_WORLDS`` of them, by more than

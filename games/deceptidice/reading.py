@@ -1,7 +1,9 @@
 """The Deceptidice expert's own move, the one its search starts from and
 must beat (``games.search``): the heuristic's odds read with what the
 round's guesses say, and each raise weighed by how the next player answers
-it. Section "The expert's belief" of ``docs/rules/deceptidice.md``.
+it (head to head) or by how the rest of the round goes (at a larger table,
+every seat answering as the heuristic does). Section "The expert's belief"
+of ``docs/rules/deceptidice.md``.
 
 Like every bot it decides from its seat's view alone.
 """
@@ -15,22 +17,27 @@ from games.deceptidice.bots import CHALLENGE_RATE, Odds, _deck, _face, heuristic
 from games.deceptidice.guesses import Guess, Space, attack, every_guess, legal
 from games.kit import evolved
 
-BELIEF_SAMPLES = 240  # sampled tables a move
+BELIEF_SAMPLES = 160  # sampled tables a move
 BELIEF = 5.0  # how much likelier a sample is per card of a guesser's tops its guess's TARGET matches
 POWER_BELIEF = 20.0  # how much likelier a sample is where a power bidder holds its power card
-CANDIDATES = 8  # the raises most likely to hold, weighed against the next player's answer
-CARRIED_ON = 0.5  # the chance of losing a round the next player carries on with a raise
+CANDIDATES = 8  # head to head: the raises most likely to hold, weighed against the next player's answer
+CARRIED_ON = 0.5  # head to head: the chance of losing a round the next player carries on with a raise
+TARGETS = 8  # the TARGETs whose raises are played out: those likeliest to hold one higher
+SURE = 0.999  # an opening guess this likely to hold is tried only at its highest count
+SURE_TO_IT = 0.995  # a guess this likely is sure to the heuristic (it holds in all its samples)
+HOPELESS = 0.02  # a raise less likely than this to hold is not played out (nor any higher)
+PAD = 40  # a chance list's offset: a seat's own tops (at most its cards) never exceed it
+JUMPS = 6  # a raise is played out at each count up to this many above the guess (any count, opening)
 
 
 def reading_heuristic(view: Mapping[str, Any], rng) -> dict:
-    """Challenges when that loses less often than its best raise; a raise
-    loses when the next player challenges it and it does not hold, and
-    ``CARRIED_ON`` of the time when the next player raises instead. Whether
-    the next player challenges is reckoned in each sampled table from what
-    that player sees there (``Answers``). Where the next player's answer
-    cannot be reckoned (a power bid, a straight or a vague guess on the
-    table or among the raises, a die to reveal first), the heuristic's own
-    rule decides, on the weighed samples."""
+    """Challenges or makes the raise least likely to lose the round. Head
+    to head (two seats rolling), a raise is weighed by the next player's
+    answer (``Answers``); at a larger table the rest of the round is played
+    out in each sampled table, every other seat answering as the heuristic
+    does (``Round``). Where neither can be reckoned (a power bid, a
+    straight or a vague guess in play, a die to reveal, tops shown), the
+    heuristic's own rule decides, on the weighed samples."""
     weigh = believe(view)
     actions = view["actions"]
     if "guess" not in actions or "reveal_die" in actions:
@@ -41,15 +48,147 @@ def reading_heuristic(view: Mapping[str, Any], rng) -> dict:
     options = legal(space, current, made)
     if not options:
         return {"type": "challenge"}
+    if _next_seat(view) is None:
+        if Round.reckonable(view, space, current):
+            return Round(view, odds, space).best(current, options)
+        return heuristic_move(view, odds)  # on the samples already weighed
     ranked = sorted(options, key=lambda g: (odds.chance(g, me), attack(g, current, space.rules)), reverse=True)[:CANDIDATES]
     answers = Answers(view, odds, space)
-    if not answers.reckonable or any(g.kind != "specific" for g in ranked):
-        return heuristic_move(view, odds)  # on the samples already weighed
+    if any(g.kind != "specific" for g in ranked):
+        return heuristic_move(view, odds)
     losses = [answers.losing(g) for g in ranked]
     best = min(range(len(ranked)), key=lambda n: (losses[n], n))
     if current is not None and odds.chance(current, view["table"]["current"]["seat"]) < losses[best]:
         return {"type": "challenge"}
     return {"type": "guess", **ranked[best].fields()}
+
+
+class Round:
+    """The round played on from here in each of the sampled tables, every
+    seat answering a guess as the heuristic does: it challenges when the
+    guess holds less often, as it reckons, than ``CHALLENGE_RATE`` times the
+    chance its own best raise fails, else makes that raise, the likeliest
+    guess one higher (the first of equals). A seat reckons from its own tops
+    (the sample's), each top it cannot see matching a TARGET with the deck's
+    share of cards that do (binomially, the deck taken as large)."""
+
+    @staticmethod
+    def reckonable(view: Mapping[str, Any], space: Space, current: Guess | None) -> bool:
+        """Only specific guesses may be made (no straights, vague guesses or
+        power cards) and none is on the table but a specific one; no tops
+        shown (variant Predictable)."""
+        shown = any(top is not None for seat in view["seats"] for top in seat["tops"]) or any(d["revealed"] for d in view["dice"])
+        return not (space.straights or space.vague or space.powers or shown or (current is not None and current.kind != "specific"))
+
+    def __init__(self, view: Mapping[str, Any], odds: Odds, space: Space):
+        self.me, self.odds, self.space = view["seat"], odds, space
+        seats = view["seats"]
+        playing = [seat["seat"] for seat in seats if seat["dice"]]
+        self.after = {s: playing[(n + 1) % len(playing)] for n, s in enumerate(playing)}
+        self.targets = list(dict.fromkeys(evolved(g, count=0) for g in every_guess(space) if g.kind == "specific"))
+        self.index = {target: n for n, target in enumerate(self.targets)}
+        pool = _deck(view["table"]["deck"])
+        # what one card of each face adds to each TARGET (a specific guess counts card by card)
+        unit = {key: [combos.matching(t, combos.tally([_face(key)]), space) for t in self.targets] for key in pool}
+        cards = sum(pool.values())
+        shares = [sum(n * unit[key][t] for key, n in pool.items()) / cards for t in range(len(self.targets))]
+        tops = sum(seat["dice"] for seat in seats)
+        tails = {}
+        for seat in seats:
+            unseen = tops - seat["dice"]
+            if unseen not in tails:
+                tails[unseen] = [_tails(unseen, share, space.max_count + 1) for share in shares]
+        self.tails = {s: tails[tops - seats[s]["dice"]] for s in playing}
+        self.worlds = []
+        nothing = [0] * len(self.targets)
+        for dealt in odds.dealt:
+            own = {s: [sum(column) for column in zip(nothing, *(unit[key] for key in dealt[s]))] for s in playing}
+            actual = [sum(column) for column in zip(*own.values())]
+            self.worlds.append((actual, own, {}))
+
+    def best(self, current: Guess | None, options: list[Guess]) -> dict:
+        """The challenge or raise least likely to lose the round (the first
+        of equals: a challenge, then the likeliest raises)."""
+        me, odds = self.me, self.odds
+        allowed = set(options)
+        count = current.count if current is not None else 0
+        top = self.space.max_count if current is None else min(self.space.max_count, count + JUMPS)
+        targets = sorted(
+            {evolved(g, count=0) for g in options},
+            key=lambda t: (-odds.chance(evolved(t, count=count + 1), me), self.index[t]),
+        )[:TARGETS]
+        weights, total = odds.weights, odds.total
+        best, lowest = None, float("inf")
+        if current is not None:
+            at = self.index[evolved(current, count=0)]
+            lowest = sum(w for w, (actual, _, _) in zip(weights, self.worlds) if actual[at] >= count) / total
+            best = {"type": "challenge"}
+        for target in targets:
+            at = self.index[target]
+            first = count + 1
+            if current is None:  # opening: from the highest count sure to hold (every lower one is as sure)
+                while first < top and odds.chance(evolved(target, count=first + 1), me) >= SURE:
+                    first += 1
+            for raised in range(first, top + 1):
+                guess = evolved(target, count=raised)
+                if odds.chance(guess, me) < HOPELESS:
+                    break  # and every higher count: the next player challenges what cannot hold
+                if guess not in allowed:
+                    continue
+                lost = sum(w for w, world in zip(weights, self.worlds) if self._loser(world, at, raised, me) == me) / total
+                if lost < lowest:
+                    best, lowest = {"type": "guess", **guess.fields()}, lost
+        return best
+
+    def _loser(self, world, at: int, count: int, bidder: int) -> int:
+        """Who loses the round once ``bidder`` guessed ``count`` of TARGET
+        ``at``, every seat after it answering as the heuristic does."""
+        actual = world[0]
+        turn = self.after[bidder]
+        for _ in range(self.space.max_count + 1):
+            answer = self._answer(world, turn, at, count)
+            if answer is None:
+                return turn if actual[at] >= count else bidder
+            (at, count), bidder, turn = answer, turn, self.after[turn]
+        return bidder
+
+    def _answer(self, world, seat: int, at: int, count: int) -> tuple[int, int] | None:
+        """``seat``'s answer to ``count`` of TARGET ``at``: the TARGET and
+        count it raises to, or None: it challenges."""
+        _, own, memo = world
+        key = (seat, at, count)
+        if key not in memo:
+            if count >= self.space.max_count:
+                memo[key] = None
+            else:
+                holds = self.tails[seat][at][PAD + count - own[seat][at]]
+                likeliest, raised = self._likeliest(world, seat, count + 1)
+                memo[key] = None if holds < CHALLENGE_RATE * (1 - likeliest) else raised
+        return memo[key]
+
+    def _likeliest(self, world, seat: int, count: int) -> tuple[float, tuple[int, int]]:
+        """The guess of ``count`` cards or more ``seat`` reckons likeliest,
+        the highest of equals (the heuristic's raise): its chance and
+        (TARGET, count). The heuristic's sampled odds call a guess that
+        holds ``SURE_TO_IT`` of the time sure, so it jumps to the highest
+        count it is sure of."""
+        _, own, memo = world
+        key = (seat, count)
+        if key not in memo:
+            mine, tails = own[seat], self.tails[seat]
+            best_p, best = -1.0, (0, count)
+            for t, tail in enumerate(tails):
+                p = tail[PAD + count - mine[t]]
+                if p > best_p:
+                    best_p, best = p, (t, count)
+            if best_p >= SURE_TO_IT:
+                for higher in range(self.space.max_count, count, -1):
+                    sure = next((t for t, tail in enumerate(tails) if tail[PAD + higher - mine[t]] >= SURE_TO_IT), None)
+                    if sure is not None:
+                        best = (sure, higher)
+                        break
+            memo[key] = (best_p, best)
+        return memo[key]
 
 
 class Answers:
@@ -63,10 +202,7 @@ class Answers:
 
     def __init__(self, view: Mapping[str, Any], odds: Odds, space: Space):
         self.odds, self.space = odds, space
-        self.next = _next_seat(view)
-        self.reckonable = self.next is not None
-        if not self.reckonable:
-            return
+        self.next = _next_seat(view)  # head to head: the other seat rolling
         # the tops the next player cannot see: every unrevealed top but its own
         unseen = sum(not d["revealed"] for d in view["dice"]) + sum(
             top is None for seat in view["seats"] if seat["seat"] not in (view["seat"], self.next) for top in seat["tops"]
@@ -76,7 +212,7 @@ class Answers:
         targets = list(dict.fromkeys(evolved(g, count=0) for g in every_guess(space) if g.kind == "specific"))
         self.index = {target: n for n, target in enumerate(targets)}
         self.tails = [
-            _tail(unseen, sum(n * combos.matching(target, combos.tally([_face(key)]), space) for key, n in pool.items()) / cards)
+            _tails(unseen, sum(n * combos.matching(target, combos.tally([_face(key)]), space) for key, n in pool.items()) / cards, space.max_count + 1)
             for target in targets
         ]
         # the next player's own cards for each TARGET, in each sample
@@ -93,7 +229,7 @@ class Answers:
         best = self._its_best(guess.count + 1)
         lost = 0.0
         for (table, _), weight, own, its_best in zip(self.odds.samples, self.odds.weights, self.own, best):
-            if tail(guess.count - own[target]) < CHALLENGE_RATE * (1 - its_best):
+            if tail[PAD + guess.count - own[target]] < CHALLENGE_RATE * (1 - its_best):
                 if combos.matching(guess, table, self.space) < guess.count:
                     lost += weight
             else:
@@ -104,20 +240,8 @@ class Answers:
         """In each sample, how likely the next player reckons its likeliest raise to ``count``."""
         if count not in self._best:
             tails = self.tails
-            self._best[count] = [max(tail(count - n) for tail, n in zip(tails, own)) for own in self.own]
+            self._best[count] = [max(tail[PAD + count - n] for tail, n in zip(tails, own)) for own in self.own]
         return self._best[count]
-
-
-def _tail(n: int, p: float):
-    """P(at least k of ``n`` cards match), each with chance ``p``, as a function of k."""
-    at_least = [0.0] * (n + 2)
-    for k in range(n, -1, -1):
-        at_least[k] = at_least[k + 1] + comb(n, k) * p**k * (1 - p) ** (n - k)
-
-    def tail(k: int) -> float:
-        return 1.0 if k <= 0 else (at_least[k] if k <= n else 0.0)
-
-    return tail
 
 
 def _next_seat(view: Mapping[str, Any]) -> int | None:
@@ -127,6 +251,15 @@ def _next_seat(view: Mapping[str, Any]) -> int | None:
     if len(playing) != 2 or view["seat"] not in playing:
         return None
     return next(s for s in playing if s != view["seat"])
+
+
+def _tails(n: int, p: float, most: int) -> list[float]:
+    """P(at least k of ``n`` cards match), each with chance ``p``, at index
+    ``PAD + k`` for k = -PAD..``most`` (1 for k <= 0, 0 past ``n``)."""
+    at_least = [0.0] * (n + 2)
+    for k in range(n, -1, -1):
+        at_least[k] = at_least[k + 1] + comb(n, k) * p**k * (1 - p) ** (n - k)
+    return [1.0] * (PAD + 1) + at_least[1 : n + 1] + [0.0] * max(0, most + 1 - n)
 
 
 def believe(view: Mapping[str, Any]):

@@ -10,7 +10,7 @@ import pytest
 
 from games.deceptidice.bots import Odds, heuristic_bot, random_bot
 from games.deceptidice.guesses import Space
-from games.deceptidice.reading import BELIEF, BELIEF_SAMPLES, CARRIED_ON, Answers, _tail, believe, reading_heuristic
+from games.deceptidice.reading import BELIEF, BELIEF_SAMPLES, CARRIED_ON, PAD, Answers, Round, _tails, believe, reading_heuristic
 from games.deceptidice.guesses import Guess
 from projections.local import LocalGame
 from tests.games.legal_check import plays_from_views_alone
@@ -169,7 +169,7 @@ def test_the_experts_belief_a_raise_is_weighed_by_the_next_players_answer():
     view = local.view(me)
     odds = Odds(view, random.Random(4), BELIEF_SAMPLES, believe(view))
     answers = Answers(view, odds, Space.from_dict(view["table"]["guessing"]))
-    assert answers.reckonable and answers.next == guesser
+    assert answers.next == guesser
     colour = view["dice"][0]["top"]["color"]
     # two of my top's colour: it holds where the guesser's tops show one; challenged, it never loses
     sure = Guess(count=2, color=colour)
@@ -180,11 +180,62 @@ def test_the_experts_belief_a_raise_is_weighed_by_the_next_players_answer():
 
 
 def test_the_experts_belief_the_next_player_reckons_its_unseen_tops_binomially():
-    tail = _tail(3, 0.5)
-    assert (tail(0), tail(1), tail(2), tail(3), tail(4)) == (1.0, 0.875, 0.5, 0.125, 0.0)
-    assert tail(-2) == 1.0
+    tail = _tails(3, 0.5, 5)
+    assert [tail[PAD + k] for k in range(6)] == [1.0, 0.875, 0.5, 0.125, 0.0, 0.0]
+    assert tail[PAD - 2] == 1.0
 
 
 def test_the_experts_belief_challenges_an_impossible_guess_at_two_seats():
     local, guesser, me = _after_a_guess({"count": 8, "number": 1})  # every top of the table a 1
     assert reading_heuristic(local.view(me), random.Random(0)) == {"type": "challenge"}
+
+
+def _four_seat_decisions(games: int):
+    """(view, the heuristic's answer) at every guess a heuristic answered in
+    four-seat games of heuristics."""
+    for n in range(games):
+        local = LocalGame("deceptidice", 4, seed=f"round-{n}")
+        rng = random.Random(n)
+        while not local.finished:
+            seat = local.view(None)["to_act"][0]
+            view = local.view(seat)
+            body = heuristic_bot(view, rng)
+            if view["table"]["current"] is not None and "guess" in view["actions"]:
+                yield view, body
+            local.command(seat, body)
+
+
+def test_the_experts_belief_at_a_larger_table_each_seat_answers_as_the_heuristic():
+    # the Round's model of a seat, given the seat's own tops, against the heuristic's own answer
+    agree = raises = same_raise = 0
+    decisions = list(_four_seat_decisions(8))
+    for view, body in decisions:
+        space = Space.from_dict(view["table"]["guessing"])
+        current = Guess.from_shown(view["table"]["current"])
+        model = Round(view, Odds(view, random.Random(0), 4), space)
+        answer = model._answer(model.worlds[0], view["seat"], model.index[Guess(**{**current.__dict__, "count": 0})], current.count)
+        agree += (answer is None) == (body["type"] == "challenge")
+        if answer is not None and body["type"] == "guess":
+            raises += 1
+            target, count = answer
+            same_raise += Guess(**{**model.targets[target].__dict__, "count": count}) == Guess.from_shown(body)
+    assert len(decisions) >= 60
+    assert agree / len(decisions) >= 0.85
+    assert same_raise / raises >= 0.6  # the heuristic's odds are sampled: near ties go either way
+
+
+def test_the_experts_belief_at_a_larger_table_a_raise_no_table_holds_loses_the_round():
+    view, _ = next(_four_seat_decisions(1))
+    space = Space.from_dict(view["table"]["guessing"])
+    model = Round(view, Odds(view, random.Random(1), 20), space)
+    one = model.index[Guess(number=1)]
+    me = view["seat"]
+    # every top a 1 (the deck has 8): the next seat cannot go higher and challenges
+    assert all(model._loser(world, one, space.max_count, me) == me for world in model.worlds)
+    current = Guess(count=space.max_count, number=1)
+    assert model.best(current, []) == {"type": "challenge"}
+
+
+def test_the_experts_belief_at_a_larger_table_its_move_is_legal_and_reads_only_the_view():
+    local = LocalGame("deceptidice", 4, seed="round-reading")
+    plays_from_views_alone(local, reading_heuristic, random.Random(5))
