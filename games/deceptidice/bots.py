@@ -120,7 +120,8 @@ class Odds:
         (the expert's belief, ``games.deceptidice.reading.believe``); every
         sample counts alike without."""
         self.space = Space.from_dict(view["table"]["guessing"])
-        dealt = [self._deal(view, rng) for _ in range(samples)]
+        unseen, known = self._unseen(view)
+        dealt = [self._deal(view, rng, list(unseen), known) for _ in range(samples)]
         self.dealt = dealt
         self.weights = [weigh(tops) for tops in dealt] if weigh else [1.0] * samples
         self.total = sum(self.weights)
@@ -154,8 +155,10 @@ class Odds:
         found, above = self._matches[target]
         return above[bisect_left(found, guess.count)] / self.total
 
-    def _deal(self, view: Mapping[str, Any], rng) -> list[list[tuple]]:
-        """One way the table's tops could lie: each seat's tops (keys)."""
+    @staticmethod
+    def _unseen(view: Mapping[str, Any]) -> tuple[list[tuple], dict[int, list[tuple]]]:
+        """The cards this seat has not seen (keys, in the deck's order) and
+        the ones it has seen in each other hand: the same for every sample."""
         me = view["seat"]
         pool = _deck(view["table"]["deck"])
         pool.subtract(_key(c) for c in view["hand"])
@@ -166,7 +169,12 @@ class Odds:
             if seat["seat"] != me:
                 known[seat["seat"]] = [_key(c) for c in seat["seen"]][: seat["cards"]]
                 pool.subtract(known[seat["seat"]])
-        unseen = [key for key, n in pool.items() for _ in range(max(n, 0))]
+        return [key for key, n in pool.items() for _ in range(max(n, 0))], known
+
+    def _deal(self, view: Mapping[str, Any], rng, unseen: list[tuple], known: Mapping[int, list[tuple]]) -> list[list[tuple]]:
+        """One way the table's tops could lie: each seat's tops (keys), the
+        ``unseen`` cards (a copy, shuffled here) dealt to the hands."""
+        me = view["seat"]
         rng.shuffle(unseen)
         tops: list[list[tuple]] = [[] for _ in view["seats"]]
         tops[me] = [_key(d["top"]) for d in view["dice"]]

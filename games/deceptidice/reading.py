@@ -99,12 +99,15 @@ class Round:
             if unseen not in tails:
                 tails[unseen] = [_tails(unseen, share, space.max_count + 1) for share in shares]
         self.tails = {s: tails[tops - seats[s]["dice"]] for s in playing}
+        # each TARGET's most cards beyond a seat's own it is sure of (the tails fall as the count rises)
+        reach = {unseen: [max(k for k in range(len(tail)) if tail[k] >= SURE_TO_IT) - PAD for tail in lists] for unseen, lists in tails.items()}
+        self.reach = {s: reach[tops - seats[s]["dice"]] for s in playing}
         self.worlds = []
         nothing = [0] * len(self.targets)
         for dealt in odds.dealt:
             own = {s: [sum(column) for column in zip(nothing, *(unit[key] for key in dealt[s]))] for s in playing}
             actual = [sum(column) for column in zip(*own.values())]
-            self.worlds.append((actual, own, {}))
+            self.worlds.append((actual, own, {}, {}))  # the sample's answers and losers, as reckoned
 
     def best(self, current: Guess | None, options: list[Guess]) -> dict:
         """The challenge or raise least likely to lose the round (the first
@@ -121,7 +124,7 @@ class Round:
         best, lowest = None, float("inf")
         if current is not None:
             at = self.index[evolved(current, count=0)]
-            lowest = sum(w for w, (actual, _, _) in zip(weights, self.worlds) if actual[at] >= count) / total
+            lowest = sum(w for w, world in zip(weights, self.worlds) if world[0][at] >= count) / total
             best = {"type": "challenge"}
         for target in targets:
             at = self.index[target]
@@ -142,20 +145,31 @@ class Round:
 
     def _loser(self, world, at: int, count: int, bidder: int) -> int:
         """Who loses the round once ``bidder`` guessed ``count`` of TARGET
-        ``at``, every seat after it answering as the heuristic does."""
-        actual = world[0]
-        turn = self.after[bidder]
-        for _ in range(self.space.max_count + 1):
+        ``at``, every seat after it answering as the heuristic does (each
+        raise is higher, so the round ends). Every guess on the way has the
+        same loser: it is remembered for the next raise that leads there."""
+        actual, _, _, losers = world
+        path = []
+        while True:
+            key = (at, count, bidder)
+            loser = losers.get(key)
+            if loser is not None:
+                break
+            path.append(key)
+            turn = self.after[bidder]
             answer = self._answer(world, turn, at, count)
             if answer is None:
-                return turn if actual[at] >= count else bidder
-            (at, count), bidder, turn = answer, turn, self.after[turn]
-        return bidder
+                loser = turn if actual[at] >= count else bidder
+                break
+            (at, count), bidder = answer, turn
+        for key in path:
+            losers[key] = loser
+        return loser
 
     def _answer(self, world, seat: int, at: int, count: int) -> tuple[int, int] | None:
         """``seat``'s answer to ``count`` of TARGET ``at``: the TARGET and
         count it raises to, or None: it challenges."""
-        _, own, memo = world
+        own, memo = world[1], world[2]
         key = (seat, at, count)
         if key not in memo:
             if count >= self.space.max_count:
@@ -172,21 +186,18 @@ class Round:
         (TARGET, count). The heuristic's sampled odds call a guess that
         holds ``SURE_TO_IT`` of the time sure, so it jumps to the highest
         count it is sure of."""
-        _, own, memo = world
+        own, memo = world[1], world[2]
         key = (seat, count)
         if key not in memo:
             mine, tails = own[seat], self.tails[seat]
-            best_p, best = -1.0, (0, count)
-            for t, tail in enumerate(tails):
-                p = tail[PAD + count - mine[t]]
-                if p > best_p:
-                    best_p, best = p, (t, count)
-            if best_p >= SURE_TO_IT:
-                for higher in range(self.space.max_count, count, -1):
-                    sure = next((t for t, tail in enumerate(tails) if tail[PAD + higher - mine[t]] >= SURE_TO_IT), None)
-                    if sure is not None:
-                        best = (sure, higher)
-                        break
+            chances = [tail[PAD + count - n] for tail, n in zip(tails, mine)]
+            best_p = max(chances)
+            best = (chances.index(best_p), count)
+            if best_p >= SURE_TO_IT:  # the highest count sure to hold, on the first TARGET sure of it
+                sure = [n + beyond for n, beyond in zip(mine, self.reach[seat])]
+                higher = min(self.space.max_count, max(sure))
+                if higher > count:
+                    best = (next(t for t, n in enumerate(sure) if n >= higher), higher)
             memo[key] = (best_p, best)
         return memo[key]
 
