@@ -9,6 +9,7 @@ Like every bot it decides from its seat's view alone.
 """
 from __future__ import annotations
 
+from bisect import bisect_right
 from math import comb
 from typing import Any, Mapping
 
@@ -24,7 +25,8 @@ CANDIDATES = 8  # head to head: the raises most likely to hold, weighed against 
 CARRIED_ON = 0.5  # head to head: the chance of losing a round the next player carries on with a raise
 TARGETS = 8  # the TARGETs whose raises are played out: those likeliest to hold one higher
 SURE = 0.999  # an opening guess this likely to hold is tried only at its highest count
-SURE_TO_IT = 0.995  # a guess this likely is sure to the heuristic (it holds in all its samples)
+SURE_SAMPLES = 30  # the heuristic calls a guess sure when it holds in all its samples: at chance p, p ** this of the time
+SURE_LEVELS = 8  # how finely that chance is drawn: one of so many thresholds per seat and sampled table
 HOPELESS = 0.02  # a raise less likely than this to hold is not played out (nor any higher)
 PAD = 40  # a chance list's offset: a seat's own tops (at most its cards) never exceed it
 JUMPS = 6  # a raise is played out at each count up to this many above the guess (any count, opening)
@@ -50,7 +52,7 @@ def reading_heuristic(view: Mapping[str, Any], rng) -> dict:
         return {"type": "challenge"}
     if _next_seat(view) is None:
         if Round.reckonable(view, space, current):
-            return Round(view, odds, space).best(current, options)
+            return Round(view, odds, space, rng).best(current, options)
         return heuristic_move(view, odds)  # on the samples already weighed
     ranked = sorted(options, key=lambda g: (odds.chance(g, me), attack(g, current, space.rules)), reverse=True)[:CANDIDATES]
     answers = Answers(view, odds, space)
@@ -68,9 +70,15 @@ class Round:
     seat answering a guess as the heuristic does: it challenges when the
     guess holds less often, as it reckons, than ``CHALLENGE_RATE`` times the
     chance its own best raise fails, else makes that raise, the likeliest
-    guess one higher (the first of equals). A seat reckons from its own tops
+    guess one higher (the first of equals), or, where that guess is sure to
+    it, the highest count it is sure of. A seat reckons from its own tops
     (the sample's), each top it cannot see matching a TARGET with the deck's
-    share of cards that do (binomially, the deck taken as large)."""
+    share of cards that do (binomially, the deck taken as large). The
+    heuristic calls a guess sure when it holds in every one of its sampled
+    tables, which at a chance p happens p ** ``SURE_SAMPLES`` of the time:
+    in each sampled table each seat is given one of ``SURE_LEVELS``
+    thresholds so drawn, so how far it jumps varies as the heuristic's
+    does."""
 
     @staticmethod
     def reckonable(view: Mapping[str, Any], space: Space, current: Guess | None) -> bool:
@@ -80,7 +88,7 @@ class Round:
         shown = any(top is not None for seat in view["seats"] for top in seat["tops"]) or any(d["revealed"] for d in view["dice"])
         return not (space.straights or space.vague or space.powers or shown or (current is not None and current.kind != "specific"))
 
-    def __init__(self, view: Mapping[str, Any], odds: Odds, space: Space):
+    def __init__(self, view: Mapping[str, Any], odds: Odds, space: Space, rng):
         self.me, self.odds, self.space = view["seat"], odds, space
         seats = view["seats"]
         playing = [seat["seat"] for seat in seats if seat["dice"]]
@@ -99,15 +107,18 @@ class Round:
             if unseen not in tails:
                 tails[unseen] = [_tails(unseen, share, space.max_count + 1) for share in shares]
         self.tails = {s: tails[tops - seats[s]["dice"]] for s in playing}
-        # each TARGET's most cards beyond a seat's own it is sure of (the tails fall as the count rises)
-        reach = {unseen: [max(k for k in range(len(tail)) if tail[k] >= SURE_TO_IT) - PAD for tail in lists] for unseen, lists in tails.items()}
+        # the chances a seat calls sure, one a level: p ** SURE_SAMPLES at the middle of each of SURE_LEVELS equal slices
+        self.sure = [((level + 0.5) / SURE_LEVELS) ** (1 / SURE_SAMPLES) for level in range(SURE_LEVELS)]
+        # at each level, each TARGET's most cards beyond a seat's own it is sure of (a tail falls as the count rises)
+        reach = {unseen: [[_reach(tail, sure) for tail in lists] for sure in self.sure] for unseen, lists in tails.items()}
         self.reach = {s: reach[tops - seats[s]["dice"]] for s in playing}
         self.worlds = []
         nothing = [0] * len(self.targets)
         for dealt in odds.dealt:
             own = {s: [sum(column) for column in zip(nothing, *(unit[key] for key in dealt[s]))] for s in playing}
             actual = [sum(column) for column in zip(*own.values())]
-            self.worlds.append((actual, own, {}, {}))  # the sample's answers and losers, as reckoned
+            levels = {s: rng.randrange(SURE_LEVELS) for s in playing}
+            self.worlds.append((actual, own, {}, {}, levels))  # the sample's answers and losers, as reckoned
 
     def best(self, current: Guess | None, options: list[Guess]) -> dict:
         """The challenge or raise least likely to lose the round (the first
@@ -148,7 +159,7 @@ class Round:
         ``at``, every seat after it answering as the heuristic does (each
         raise is higher, so the round ends). Every guess on the way has the
         same loser: it is remembered for the next raise that leads there."""
-        actual, _, _, losers = world
+        actual, losers = world[0], world[3]
         path = []
         while True:
             key = (at, count, bidder)
@@ -184,8 +195,8 @@ class Round:
         """The guess of ``count`` cards or more ``seat`` reckons likeliest,
         the highest of equals (the heuristic's raise): its chance and
         (TARGET, count). The heuristic's sampled odds call a guess that
-        holds ``SURE_TO_IT`` of the time sure, so it jumps to the highest
-        count it is sure of."""
+        holds in all of them sure (in this sample, at the seat's level), so
+        it jumps to the highest count it is sure of."""
         own, memo = world[1], world[2]
         key = (seat, count)
         if key not in memo:
@@ -193,8 +204,9 @@ class Round:
             chances = [tail[PAD + count - n] for tail, n in zip(tails, mine)]
             best_p = max(chances)
             best = (chances.index(best_p), count)
-            if best_p >= SURE_TO_IT:  # the highest count sure to hold, on the first TARGET sure of it
-                sure = [n + beyond for n, beyond in zip(mine, self.reach[seat])]
+            level = world[4][seat]
+            if best_p >= self.sure[level]:  # the highest count sure to hold, on the first TARGET sure of it
+                sure = [n + beyond for n, beyond in zip(mine, self.reach[seat][level])]
                 higher = min(self.space.max_count, max(sure))
                 if higher > count:
                     best = (next(t for t, n in enumerate(sure) if n >= higher), higher)
@@ -271,6 +283,12 @@ def _tails(n: int, p: float, most: int) -> list[float]:
     for k in range(n, -1, -1):
         at_least[k] = at_least[k + 1] + comb(n, k) * p**k * (1 - p) ** (n - k)
     return [1.0] * (PAD + 1) + at_least[1 : n + 1] + [0.0] * max(0, most + 1 - n)
+
+
+def _reach(tail: list[float], sure: float) -> int:
+    """The most cards beyond a seat's own that ``tail`` (falling) holds at
+    a chance of at least ``sure``."""
+    return bisect_right([-chance for chance in tail], -sure) - 1 - PAD
 
 
 def believe(view: Mapping[str, Any]):

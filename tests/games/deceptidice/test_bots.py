@@ -10,7 +10,7 @@ import pytest
 
 from games.deceptidice.bots import Odds, heuristic_bot, random_bot
 from games.deceptidice.guesses import Space
-from games.deceptidice.reading import BELIEF, BELIEF_SAMPLES, CARRIED_ON, PAD, Answers, Round, _tails, believe, reading_heuristic
+from games.deceptidice.reading import BELIEF, BELIEF_SAMPLES, CARRIED_ON, PAD, SURE_LEVELS, Answers, Round, _reach, _tails, believe, reading_heuristic
 from games.deceptidice.guesses import Guess
 from projections.local import LocalGame
 from tests.games.legal_check import plays_from_views_alone
@@ -212,7 +212,7 @@ def test_the_experts_belief_at_a_larger_table_each_seat_answers_as_the_heuristic
     for view, body in decisions:
         space = Space.from_dict(view["table"]["guessing"])
         current = Guess.from_shown(view["table"]["current"])
-        model = Round(view, Odds(view, random.Random(0), 4), space)
+        model = Round(view, Odds(view, random.Random(0), 4), space, random.Random(0))
         answer = model._answer(model.worlds[0], view["seat"], model.index[Guess(**{**current.__dict__, "count": 0})], current.count)
         agree += (answer is None) == (body["type"] == "challenge")
         if answer is not None and body["type"] == "guess":
@@ -224,10 +224,65 @@ def test_the_experts_belief_at_a_larger_table_each_seat_answers_as_the_heuristic
     assert same_raise / raises >= 0.6  # the heuristic's odds are sampled: near ties go either way
 
 
+def _first_answers(games: int):
+    """(view, the heuristic's answer) where a heuristic answered an opening
+    of one card at a four-seat table: the answer a sure guess jumps from."""
+    for n in range(games):
+        local = LocalGame("deceptidice", 4, seed=f"jump-{n}")
+        rng = random.Random(n)
+        while not local.finished:
+            seat = local.view(None)["to_act"][0]
+            view = local.view(seat)
+            if view["table"]["current"] is None and "guess" in view["actions"]:
+                body = {"type": "guess", "count": 1, "number": 1}
+            else:
+                body = heuristic_bot(view, rng)
+                if len(view["table"]["guesses"]) == 1 and body["type"] == "guess":
+                    yield view, body
+            local.command(seat, body)
+
+
+def test_the_experts_belief_at_a_larger_table_a_seat_jumps_as_far_as_its_samples_are_sure():
+    # Answering a low guess, the heuristic jumps to the highest count that
+    # held in all its samples, which varies with the samples: the model's
+    # thresholds, one a level, give each answer's count among theirs
+    within = middle = answers = 0
+    for view, body in _first_answers(6):
+        space = Space.from_dict(view["table"]["guessing"])
+        current = Guess.from_shown(view["table"]["current"])
+        model = Round(view, Odds(view, random.Random(0), 1), space, random.Random(0))
+        (actual, own, _, _, levels) = model.worlds[0]
+        at = model.index[Guess(**{**current.__dict__, "count": 0})]
+        counts = []
+        for level in range(SURE_LEVELS):
+            world = (actual, own, {}, {}, {**levels, view["seat"]: level})
+            answer = model._answer(world, view["seat"], at, current.count)
+            counts.append(answer[1] if answer else None)
+        answers += 1
+        within += body["count"] in counts
+        middle += body["count"] == counts[SURE_LEVELS // 2]
+    assert answers >= 20
+    assert within / answers >= 0.8  # 24 of 26 (the median threshold alone: 13)
+    assert middle < within  # one threshold alone (the median's) misses answers the others give
+
+
+def test_the_experts_belief_at_a_larger_table_a_stricter_seat_never_jumps_further():
+    view, _ = next(_first_answers(1))
+    space = Space.from_dict(view["table"]["guessing"])
+    model = Round(view, Odds(view, random.Random(2), 1), space, random.Random(2))
+    assert model.sure == sorted(model.sure) and 0 < model.sure[0] and model.sure[-1] < 1
+    for tails in model.tails.values():
+        for tail in tails:
+            reaches = [_reach(tail, sure) for sure in model.sure]
+            assert reaches == sorted(reaches, reverse=True)
+            for sure, reach in zip(model.sure, reaches):  # the most beyond its own where the tail holds that sure
+                assert reach == max(k for k in range(len(tail)) if tail[k] >= sure) - PAD
+
+
 def test_the_experts_belief_at_a_larger_table_a_raise_no_table_holds_loses_the_round():
     view, _ = next(_four_seat_decisions(1))
     space = Space.from_dict(view["table"]["guessing"])
-    model = Round(view, Odds(view, random.Random(1), 20), space)
+    model = Round(view, Odds(view, random.Random(1), 20), space, random.Random(1))
     one = model.index[Guess(number=1)]
     me = view["seat"]
     # every top a 1 (the deck has 8): the next seat cannot go higher and challenges
