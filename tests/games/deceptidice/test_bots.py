@@ -190,19 +190,28 @@ def test_the_experts_belief_challenges_an_impossible_guess_at_two_seats():
     assert reading_heuristic(local.view(me), random.Random(0)) == {"type": "challenge"}
 
 
-def _four_seat_decisions(games: int):
-    """(view, the heuristic's answer) at every guess a heuristic answered in
-    four-seat games of heuristics."""
+def _heuristics_answering(games: int, seed: str, keep, opening: dict | None = None):
+    """(view, the heuristic's answer) at each answer ``keep`` picks in
+    four-seat games of heuristics; with ``opening``, every round is opened
+    with that guess instead."""
     for n in range(games):
-        local = LocalGame("deceptidice", 4, seed=f"round-{n}")
+        local = LocalGame("deceptidice", 4, seed=f"{seed}-{n}")
         rng = random.Random(n)
         while not local.finished:
             seat = local.view(None)["to_act"][0]
             view = local.view(seat)
-            body = heuristic_bot(view, rng)
-            if view["table"]["current"] is not None and "guess" in view["actions"]:
-                yield view, body
+            if opening is not None and view["table"]["current"] is None and "guess" in view["actions"]:
+                body = opening
+            else:
+                body = heuristic_bot(view, rng)
+                if keep(view, body):
+                    yield view, body
             local.command(seat, body)
+
+
+def _four_seat_decisions(games: int):
+    """Every guess a heuristic answered."""
+    return _heuristics_answering(games, "round", lambda view, body: view["table"]["current"] is not None and "guess" in view["actions"])
 
 
 def test_the_experts_belief_at_a_larger_table_each_seat_answers_as_the_heuristic():
@@ -225,21 +234,11 @@ def test_the_experts_belief_at_a_larger_table_each_seat_answers_as_the_heuristic
 
 
 def _first_answers(games: int):
-    """(view, the heuristic's answer) where a heuristic answered an opening
-    of one card at a four-seat table: the answer a sure guess jumps from."""
-    for n in range(games):
-        local = LocalGame("deceptidice", 4, seed=f"jump-{n}")
-        rng = random.Random(n)
-        while not local.finished:
-            seat = local.view(None)["to_act"][0]
-            view = local.view(seat)
-            if view["table"]["current"] is None and "guess" in view["actions"]:
-                body = {"type": "guess", "count": 1, "number": 1}
-            else:
-                body = heuristic_bot(view, rng)
-                if len(view["table"]["guesses"]) == 1 and body["type"] == "guess":
-                    yield view, body
-            local.command(seat, body)
+    """The raises answering an opening of one card: the answer a sure guess
+    jumps from."""
+    return _heuristics_answering(
+        games, "jump", lambda view, body: len(view["table"]["guesses"]) == 1 and body["type"] == "guess", {"type": "guess", "count": 1, "number": 1}
+    )
 
 
 def test_the_experts_belief_at_a_larger_table_a_seat_jumps_as_far_as_its_samples_are_sure():
