@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from math import comb
-from typing import Any, Mapping
+from typing import Any, Mapping, NamedTuple
 
 from games.deceptidice import combos
 from games.deceptidice.bots import CHALLENGE_RATE, Odds, _deck, _face, heuristic_bot, heuristic_move, table_guesses
@@ -65,6 +65,16 @@ def reading_heuristic(view: Mapping[str, Any], rng) -> dict:
     return {"type": "guess", **ranked[best].fields()}
 
 
+class World(NamedTuple):
+    """One sampled table as ``Round`` plays the round on in it."""
+
+    actual: list[int]  # the cards of the whole table each TARGET matches
+    own: dict[int, list[int]]  # each seat's: what it knows
+    answers: dict  # (seat, TARGET, count) -> its answer, and (seat, count) -> its likeliest raise, as reckoned
+    losers: dict  # (TARGET, count, bidder) -> the round's loser, as reckoned
+    levels: dict[int, int]  # each seat's threshold of sureness (an index into ``Round.sure``)
+
+
 class Round:
     """The round played on from here in each of the sampled tables, every
     seat answering a guess as the heuristic does: it challenges when the
@@ -93,13 +103,8 @@ class Round:
         seats = view["seats"]
         playing = [seat["seat"] for seat in seats if seat["dice"]]
         self.after = {s: playing[(n + 1) % len(playing)] for n, s in enumerate(playing)}
-        self.targets = list(dict.fromkeys(evolved(g, count=0) for g in every_guess(space) if g.kind == "specific"))
+        self.targets, unit, shares = _targets(view, space)
         self.index = {target: n for n, target in enumerate(self.targets)}
-        pool = _deck(view["table"]["deck"])
-        # what one card of each face adds to each TARGET (a specific guess counts card by card)
-        unit = {key: [combos.matching(t, combos.tally([_face(key)]), space) for t in self.targets] for key in pool}
-        cards = sum(pool.values())
-        shares = [sum(n * unit[key][t] for key, n in pool.items()) / cards for t in range(len(self.targets))]
         tops = sum(seat["dice"] for seat in seats)
         tails = {}
         for seat in seats:
@@ -118,7 +123,7 @@ class Round:
             own = {s: [sum(column) for column in zip(nothing, *(unit[key] for key in dealt[s]))] for s in playing}
             actual = [sum(column) for column in zip(*own.values())]
             levels = {s: rng.randrange(SURE_LEVELS) for s in playing}
-            self.worlds.append((actual, own, {}, {}, levels))  # the sample's answers and losers, as reckoned
+            self.worlds.append(World(actual, own, {}, {}, levels))
 
     def best(self, current: Guess | None, options: list[Guess]) -> dict:
         """The challenge or raise least likely to lose the round (the first
@@ -135,7 +140,7 @@ class Round:
         best, lowest = None, float("inf")
         if current is not None:
             at = self.index[evolved(current, count=0)]
-            lowest = sum(w for w, world in zip(weights, self.worlds) if world[0][at] >= count) / total
+            lowest = sum(w for w, world in zip(weights, self.worlds) if world.actual[at] >= count) / total
             best = {"type": "challenge"}
         for target in targets:
             at = self.index[target]
@@ -154,12 +159,12 @@ class Round:
                     best, lowest = {"type": "guess", **guess.fields()}, lost
         return best
 
-    def _loser(self, world, at: int, count: int, bidder: int) -> int:
+    def _loser(self, world: World, at: int, count: int, bidder: int) -> int:
         """Who loses the round once ``bidder`` guessed ``count`` of TARGET
         ``at``, every seat after it answering as the heuristic does (each
         raise is higher, so the round ends). Every guess on the way has the
         same loser: it is remembered for the next raise that leads there."""
-        actual, losers = world[0], world[3]
+        actual, losers = world.actual, world.losers
         path = []
         while True:
             key = (at, count, bidder)
@@ -177,10 +182,10 @@ class Round:
             losers[key] = loser
         return loser
 
-    def _answer(self, world, seat: int, at: int, count: int) -> tuple[int, int] | None:
+    def _answer(self, world: World, seat: int, at: int, count: int) -> tuple[int, int] | None:
         """``seat``'s answer to ``count`` of TARGET ``at``: the TARGET and
         count it raises to, or None: it challenges."""
-        own, memo = world[1], world[2]
+        own, memo = world.own, world.answers
         key = (seat, at, count)
         if key not in memo:
             if count >= self.space.max_count:
@@ -191,20 +196,20 @@ class Round:
                 memo[key] = None if holds < CHALLENGE_RATE * (1 - likeliest) else raised
         return memo[key]
 
-    def _likeliest(self, world, seat: int, count: int) -> tuple[float, tuple[int, int]]:
+    def _likeliest(self, world: World, seat: int, count: int) -> tuple[float, tuple[int, int]]:
         """The guess of ``count`` cards or more ``seat`` reckons likeliest,
         the highest of equals (the heuristic's raise): its chance and
         (TARGET, count). The heuristic's sampled odds call a guess that
         holds in all of them sure (in this sample, at the seat's level), so
         it jumps to the highest count it is sure of."""
-        own, memo = world[1], world[2]
+        own, memo = world.own, world.answers
         key = (seat, count)
         if key not in memo:
             mine, tails = own[seat], self.tails[seat]
             chances = [tail[PAD + count - n] for tail, n in zip(tails, mine)]
             best_p = max(chances)
             best = (chances.index(best_p), count)
-            level = world[4][seat]
+            level = world.levels[seat]
             if best_p >= self.sure[level]:  # the highest count sure to hold, on the first TARGET sure of it
                 sure = [n + beyond for n, beyond in zip(mine, self.reach[seat][level])]
                 higher = min(self.space.max_count, max(sure))
@@ -230,14 +235,9 @@ class Answers:
         unseen = sum(not d["revealed"] for d in view["dice"]) + sum(
             top is None for seat in view["seats"] if seat["seat"] not in (view["seat"], self.next) for top in seat["tops"]
         )
-        pool = _deck(view["table"]["deck"])
-        cards = sum(pool.values())
-        targets = list(dict.fromkeys(evolved(g, count=0) for g in every_guess(space) if g.kind == "specific"))
+        targets, _, shares = _targets(view, space)
         self.index = {target: n for n, target in enumerate(targets)}
-        self.tails = [
-            _tails(unseen, sum(n * combos.matching(target, combos.tally([_face(key)]), space) for key, n in pool.items()) / cards, space.max_count + 1)
-            for target in targets
-        ]
+        self.tails = [_tails(unseen, share, space.max_count + 1) for share in shares]
         # the next player's own cards for each TARGET, in each sample
         self.own = []
         for tops in odds.dealt:
@@ -274,6 +274,17 @@ def _next_seat(view: Mapping[str, Any]) -> int | None:
     if len(playing) != 2 or view["seat"] not in playing:
         return None
     return next(s for s in playing if s != view["seat"])
+
+
+def _targets(view: Mapping[str, Any], space: Space) -> tuple[list[Guess], dict[tuple, list[int]], list[float]]:
+    """The specific TARGETs (count 0, in ``every_guess``'s order), what one
+    card of each face of the deck adds to each (a specific guess counts
+    card by card), and each TARGET's share of the deck's cards."""
+    targets = list(dict.fromkeys(evolved(g, count=0) for g in every_guess(space) if g.kind == "specific"))
+    pool = _deck(view["table"]["deck"])
+    unit = {key: [combos.matching(t, combos.tally([_face(key)]), space) for t in targets] for key in pool}
+    cards = sum(pool.values())
+    return targets, unit, [sum(n * unit[key][t] for key, n in pool.items()) / cards for t in range(len(targets))]
 
 
 def _tails(n: int, p: float, most: int) -> list[float]:

@@ -250,11 +250,11 @@ def test_the_experts_belief_at_a_larger_table_a_seat_jumps_as_far_as_its_samples
         space = Space.from_dict(view["table"]["guessing"])
         current = Guess.from_shown(view["table"]["current"])
         model = Round(view, Odds(view, random.Random(0), 1), space, random.Random(0))
-        (actual, own, _, _, levels) = model.worlds[0]
+        sampled = model.worlds[0]
         at = model.index[Guess(**{**current.__dict__, "count": 0})]
         counts = []
         for level in range(SURE_LEVELS):
-            world = (actual, own, {}, {}, {**levels, view["seat"]: level})
+            world = sampled._replace(answers={}, losers={}, levels={**sampled.levels, view["seat"]: level})
             answer = model._answer(world, view["seat"], at, current.count)
             counts.append(answer[1] if answer else None)
         answers += 1
