@@ -212,11 +212,15 @@ def make_move(page, body: dict, view: dict) -> None:
     """``body`` made with the page's controls: the cards pressed in the hand,
     each other field set in the command's form, then its button."""
     form = page.locator(f'form.action[data-command="{body["type"]}"]')
-    for card in view["hand"] or []:  # the hand shows exactly the cards of a ``cards`` field
-        button = page.locator(f'.hand button[data-card="{card["id"]}"]')
+    # the hand shows exactly the cards of a ``cards`` field (read in one
+    # round trip: a Diez hand can hold twenty cards)
+    pressed = page.locator(".hand button[data-card]").evaluate_all(
+        "buttons => Object.fromEntries(buttons.map(b => [b.dataset.card, b.getAttribute('aria-pressed') === 'true']))"
+    )
+    for card in view["hand"] or []:
         wanted = card["id"] in (body.get("cards") or [])
-        if (button.get_attribute("aria-pressed") == "true") != wanted:
-            button.click()
+        if pressed.get(card["id"], False) != wanted:
+            page.locator(f'.hand button[data-card="{card["id"]}"]').click()
     for name, value in body.items():
         if name in ("type", "cards") or value is None or value == [] or value is False:
             continue
