@@ -1,6 +1,18 @@
 """Driving games over the HTTP API in tests."""
 from __future__ import annotations
 
+# short games of two: few cards, no clocks (a page or a test is never
+# raced by a timeout)
+SHORT = {
+    "color-doubt": {"two_player_suits": 2, "cards_per_suit": 6, "two_player_removed_cards": 0, "turn_seconds": 0},
+    "opticall": {"two_players": True, "color_copies": 2, "eclipses": 1, "resets": 1, "spectrums": 0, "black_sheep": 0, "turn_seconds": 0, "call_seconds": 0},
+    "deceptidice": {"suits": 2, "numbers": 3, "cards_each": 5, "turn_seconds": 0},
+    # two cards each and no cards that make a player draw: a game of 8 moves
+    # a seat at the median (with 3 cards and them, 10, and a long tail)
+    "diez": {"hand_size": 2, "draw_two_cards": 0, "draw_four_cards": 0, "draw_color_cards": 0,
+             "turn_seconds": 0, "jump_in_seconds": 0, "challenge_seconds": 0},
+}
+
 
 def auth(token: str) -> dict:
     return {"Authorization": f"Bearer {token}"}

@@ -34,22 +34,13 @@ import pytest
 from games.moves import fits
 from games.registry import GAMES
 from service.embedded_redis import free_port
+from tests.api_helpers import SHORT
 from tests.conftest import wait_healthy
 from tests.games.legal_check import defaults
 
 ROOT = Path(__file__).resolve().parents[1]
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
-# short games: few cards, no clocks (a page is never raced by a timeout)
-SHORT = {
-    "color-doubt": {"two_player_suits": 2, "cards_per_suit": 6, "two_player_removed_cards": 0, "turn_seconds": 0},
-    "opticall": {"two_players": True, "color_copies": 2, "eclipses": 1, "resets": 1, "spectrums": 0, "black_sheep": 0, "turn_seconds": 0, "call_seconds": 0},
-    "deceptidice": {"suits": 2, "numbers": 3, "cards_each": 5, "turn_seconds": 0},
-    # two cards each and no cards that make a player draw: a game of 8 moves
-    # a seat at the median (with 3 cards and them, 10, and a long tail)
-    "diez": {"hand_size": 2, "draw_two_cards": 0, "draw_four_cards": 0, "draw_color_cards": 0,
-             "turn_seconds": 0, "jump_in_seconds": 0, "challenge_seconds": 0},
-}
 FITS = "() => document.documentElement.scrollWidth <= window.innerWidth"
 MAX_MOVES = 400  # the seat's own moves; a long Diez game of two takes about 110
 
