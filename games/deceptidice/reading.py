@@ -14,7 +14,7 @@ from math import comb
 from typing import Any, Mapping, NamedTuple
 
 from games.deceptidice import combos
-from games.deceptidice.bots import CHALLENGE_RATE, Odds, _deck, _face, heuristic_bot, heuristic_move, table_guesses
+from games.deceptidice.bots import CHALLENGE_RATE, Odds, _deck, _face, _key, heuristic_bot, heuristic_move, table_guesses
 from games.deceptidice.guesses import Guess, Space, attack, every_guess, legal
 from games.kit import evolved
 
@@ -30,6 +30,7 @@ SURE_LEVELS = 8  # how finely that chance is drawn: one of so many thresholds pe
 HOPELESS = 0.02  # a raise less likely than this to hold is not played out (nor any higher)
 PAD = 40  # a chance list's offset: a seat's own tops (at most its cards) never exceed it
 JUMPS = 6  # a raise is played out at each count up to this many above the guess (any count, opening)
+IMPLAUSIBLE = 0.05  # an opening its maker's own tops gave less chance than this to hold is no heuristic's
 
 
 def reading_heuristic(view: Mapping[str, Any], rng) -> dict:
@@ -39,7 +40,12 @@ def reading_heuristic(view: Mapping[str, Any], rng) -> dict:
     out in each sampled table, every other seat answering as the heuristic
     does (``Round``). Where neither can be reckoned (a power bid, a
     straight or a vague guess in play, a die to reveal, tops shown), the
-    heuristic's own rule decides, on the weighed samples."""
+    heuristic's own rule decides, on the weighed samples. At a table where
+    another seat has made a guess no heuristic would (``unmodelled``), the
+    reading's model of the others does not hold: the heuristic's own move
+    is played."""
+    if unmodelled(view):
+        return heuristic_bot(view, rng)
     weigh = believe(view)
     actions = view["actions"]
     if "guess" not in actions or "reveal_die" in actions:
@@ -333,3 +339,48 @@ def believe(view: Mapping[str, Any]):
         return w
 
     return weight
+
+
+def unmodelled(view: Mapping[str, Any]) -> set[int]:
+    """The other seats that opened a round as no heuristic would: with a
+    guess its opener's own tops gave less than ``IMPLAUSIBLE`` chance to
+    hold, the tops it could not see matching the TARGET binomially at the
+    deck's share (as ``Round`` reckons). Its own tops are known for the
+    rounds past (revealed at their challenge); for the round being played,
+    the guess is judged as if every one of them matched (the most they can
+    show). The heuristic opens with the guess it reckons likeliest, or the
+    highest count it is sure of, and the reading reads every guess so: a
+    player that opens otherwise (at random, or bluffing wildly) is one it
+    cannot read, and its reading of that table would mislead it. Only
+    openings are judged: a heuristic raising a likely guess may be cornered
+    into a raise it holds hopeless, and a random player opens often
+    enough (it loses rounds, and the loser opens the next)."""
+    me = view["seat"]
+    table = view["table"]
+    space = Space.from_dict(table["guessing"])
+    targets, unit, shares = _targets(view, space)
+    index = {target: n for n, target in enumerate(targets)}
+    found: set[int] = set()
+
+    def judge(opening: Mapping[str, Any] | None, own, tops: int, dice: int) -> None:
+        """``own``: the opener's tops matching a TARGET, as a function of its index."""
+        if opening is None or opening["seat"] == me or opening["seat"] in found:
+            return
+        guess = Guess.from_shown(opening)
+        if guess.kind != "specific":
+            return  # a straight, a vague guess, a power bid: not reckoned so
+        at = index[evolved(guess, count=0)]
+        if _tails(tops - dice, shares[at], space.max_count + 1)[PAD + guess.count - own(at)] < IMPLAUSIBLE:
+            found.add(opening["seat"])
+
+    for record in table["history"]:
+        tops = (record["challenge"] or {}).get("tops")
+        if tops and record["guesses"]:
+            seat = record["guesses"][0]["seat"]
+            mine = tops[seat]
+            judge(record["guesses"][0], lambda at: sum(unit[_key(card)][at] for card in mine), sum(map(len, tops)), len(mine))
+    if table["guesses"]:
+        seat = table["guesses"][0]["seat"]
+        dice = view["seats"][seat]["dice"]
+        judge(table["guesses"][0], lambda at: dice, sum(s["dice"] for s in view["seats"]), dice)
+    return found

@@ -10,7 +10,7 @@ import pytest
 
 from games.deceptidice.bots import Odds, heuristic_bot, random_bot
 from games.deceptidice.guesses import Space
-from games.deceptidice.reading import BELIEF, BELIEF_SAMPLES, CARRIED_ON, PAD, SURE_LEVELS, Answers, Round, _reach, _tails, believe, reading_heuristic
+from games.deceptidice.reading import BELIEF, BELIEF_SAMPLES, CARRIED_ON, PAD, SURE_LEVELS, Answers, Round, _reach, _tails, believe, reading_heuristic, unmodelled
 from games.deceptidice.guesses import Guess
 from projections.local import LocalGame
 from tests.games.legal_check import plays_from_views_alone
@@ -288,6 +288,50 @@ def test_the_experts_belief_at_a_larger_table_a_raise_no_table_holds_loses_the_r
     assert all(model._loser(world, one, space.max_count, me) == me for world in model.worlds)
     current = Guess(count=space.max_count, number=1)
     assert model.best(current, []) == {"type": "challenge"}
+
+
+def _views(seats: int, games: int, others, seed: str):
+    """Every view seat 0 acts on, the other seats played by ``others``."""
+    for n in range(games):
+        local = LocalGame("deceptidice", seats, seed=f"{seed}-{n}")
+        rng = random.Random(n)
+        while not local.finished:
+            seat = local.view(None)["to_act"][0]
+            view = local.view(seat)
+            if seat == 0:
+                yield view
+            local.command(seat, (heuristic_bot if seat == 0 else others)(view, rng))
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_the_experts_belief_a_player_it_cannot_read_is_never_a_heuristic(seats):
+    # (measured over 400 games: it never fired; "The expert's belief")
+    views = list(_views(seats, 4, heuristic_bot, "read"))
+    assert len(views) > 20 and all(unmodelled(view) == set() for view in views)
+
+
+def test_the_experts_belief_a_player_it_cannot_read_opens_as_no_heuristic_would():
+    views = list(_views(4, 12, random_bot, "unread"))
+    found = [unmodelled(view) for view in views]
+    assert all(seats <= {1, 2, 3} for seats in found)
+    assert sum(bool(seats) for seats in found) >= len(views) / 2
+    # such a table gets the heuristic's own move, from the same generator
+    view = next(view for view, seats in zip(views, found) if seats)
+    assert reading_heuristic(view, random.Random(4)) == heuristic_bot(view, random.Random(4))
+
+
+def test_the_experts_belief_a_player_it_cannot_read_is_judged_by_the_most_its_tops_can_show():
+    # the round being played: the opener's tops unknown, the opening judged
+    # as if each of them matched: all 12 tops of one number cannot come
+    # from 3 of them, 3 tops of it from 3 dice can
+    view = next(_views(4, 1, heuristic_bot, "bound"))
+    opener = (view["seat"] + 1) % 4
+    absurd = copy.deepcopy(view)
+    absurd["table"]["guesses"] = [{"seat": opener, "count": 12, "number": 3}]
+    assert unmodelled(absurd) == {opener}
+    modest = copy.deepcopy(view)
+    modest["table"]["guesses"] = [{"seat": opener, "count": 3, "number": 3}]
+    assert unmodelled(modest) == set()
 
 
 def test_the_experts_belief_at_a_larger_table_its_move_is_legal_and_reads_only_the_view():
