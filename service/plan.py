@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 from games import table as tables
 from projections.folding import Folded
@@ -71,9 +72,12 @@ def pending_work(folded: Folded, now: int, waiting_ttl_ms: int = 0) -> list[Work
     return work
 
 
-def bot_for(folded: Folded, seat: int):
+def bot_for(folded: Folded, seat: int, expert_budget_ms: float | None = None):
     """A bot seat plays at its level; a seat on autopilot gets the game's
-    strongest bot (the heuristic where there is one)."""
+    strongest quick bot (the heuristic where there is one). An expert
+    thinks ``expert_budget_ms`` a move (its own default without)."""
     bots = folded.game.bots
     level = folded.table.bots.get(seat) or ("heuristic" if "heuristic" in bots else next(iter(bots)))
+    if level == "expert" and expert_budget_ms is not None:
+        return partial(bots[level], budget_ms=expert_budget_ms)
     return bots[level]

@@ -341,3 +341,19 @@ def test_the_queues_may_live_on_a_server_of_their_own(redis_client, clock, tmp_p
         finally:
             app.extensions["tabletell"].realtime.shutdown()
             queue_client.close()
+
+
+def test_an_expert_seat_thinks_the_budget_the_workers_are_given(app, http, monkeypatch):
+    """EXPERT_BUDGET_MS reaches an expert seat's bot, and only an expert's;
+    a seat on autopilot gets the heuristic."""
+    from service.plan import bot_for
+
+    game_id = new_game(http, 3, bots=[{"seat": 1, "level": "expert"}, {"seat": 2, "level": "random"}])
+    http.post(f"/v1/games/{game_id}/seats", json={"name": "ana"})
+    folded = app.extensions["tabletell"].commands.load(game_id)
+    bots = GAMES["color-doubt"].bots
+    monkeypatch.setenv("EXPERT_BUDGET_MS", "7")
+    expert = bot_for(folded, 1, jobs.expert_budget_ms())
+    assert expert.func is bots["expert"].func and expert.keywords == {**bots["expert"].keywords, "budget_ms": 7.0}
+    assert bot_for(folded, 2, jobs.expert_budget_ms()) is bots["random"]
+    assert bot_for(folded, 0, jobs.expert_budget_ms()) is bots["heuristic"]  # were it on autopilot

@@ -11,7 +11,6 @@ import logging
 import os
 import random
 import time
-from functools import partial
 
 from rq import get_current_job
 
@@ -127,9 +126,7 @@ def bot_move(folded, seat: int) -> tuple[dict, str]:
     if think:
         time.sleep(think)
     view = seat_view(folded, seat)
-    bot = bot_for(folded, seat)
-    if folded.table.bots.get(seat) == "expert":
-        bot = partial(bot, budget_ms=expert_budget_ms())
+    bot = bot_for(folded, seat, expert_budget_ms())
     with metrics.BOT_SECONDS.labels(folded.game.type).time():
         body = bot(view, random.Random(f"{folded.game_id}:{folded.version}:{seat}"))
     return body, "bot"
