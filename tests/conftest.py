@@ -278,6 +278,7 @@ def _on_the_cluster(item) -> bool:
     return callspec is not None and any(value == "cluster" for value in callspec.params.values() if isinstance(value, str))
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's, which writes each test's group into its id
 def pytest_collection_modifyitems(items):
     """The tests on the session's cluster are one xdist group, so the
     cluster (six servers, 6-7 s to start) starts in one test process, not
