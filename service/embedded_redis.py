@@ -36,7 +36,9 @@ def free_port() -> int:
 
 def _die_with_parent() -> None:
     """Runs in the child before exec: if the parent dies, so does the server,
-    so no server outlives the process that started it."""
+    so no server outlives the process that started it. (Linux sends the
+    signal when the thread that started it ends: a server meant to outlive a
+    worker thread is started from a longer-lived one.)"""
     try:
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
     except OSError:
