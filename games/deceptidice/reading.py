@@ -9,7 +9,9 @@ Like every bot it decides from its seat's view alone.
 """
 from __future__ import annotations
 
+import json
 from bisect import bisect_right
+from functools import lru_cache
 from math import comb
 from typing import Any, Mapping, NamedTuple
 
@@ -282,15 +284,22 @@ def _next_seat(view: Mapping[str, Any]) -> int | None:
     return next(s for s in playing if s != view["seat"])
 
 
-def _targets(view: Mapping[str, Any], space: Space) -> tuple[list[Guess], dict[tuple, list[int]], list[float]]:
+def _targets(view: Mapping[str, Any], space: Space) -> tuple[tuple[Guess, ...], Mapping[tuple, list[int]], tuple[float, ...]]:
     """The specific TARGETs (count 0, in ``every_guess``'s order), what one
     card of each face of the deck adds to each (a specific guess counts
-    card by card), and each TARGET's share of the deck's cards."""
-    targets = list(dict.fromkeys(evolved(g, count=0) for g in every_guess(space) if g.kind == "specific"))
-    pool = _deck(view["table"]["deck"])
+    card by card), and each TARGET's share of the deck's cards. Reckoned
+    once for a deck and a guessing space (~3 ms: a game's every move asks
+    it, some moves twice) and shared: read only."""
+    return _targets_of(json.dumps(view["table"]["deck"], sort_keys=True), space)
+
+
+@lru_cache(maxsize=64)
+def _targets_of(deck: str, space: Space) -> tuple[tuple[Guess, ...], Mapping[tuple, list[int]], tuple[float, ...]]:
+    targets = tuple(dict.fromkeys(evolved(g, count=0) for g in every_guess(space) if g.kind == "specific"))
+    pool = _deck(json.loads(deck))
     unit = {key: [combos.matching(t, combos.tally([_face(key)]), space) for t in targets] for key in pool}
     cards = sum(pool.values())
-    return targets, unit, [sum(n * unit[key][t] for key, n in pool.items()) / cards for t in range(len(targets))]
+    return targets, unit, tuple(sum(n * unit[key][t] for key, n in pool.items()) / cards for t in range(len(targets)))
 
 
 def _tails(n: int, p: float, most: int) -> list[float]:
