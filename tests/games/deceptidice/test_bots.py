@@ -190,12 +190,13 @@ def test_the_experts_belief_challenges_an_impossible_guess_at_two_seats():
     assert reading_heuristic(local.view(me), random.Random(0)) == {"type": "challenge"}
 
 
-def _heuristics_answering(games: int, seed: str, keep, opening: dict | None = None):
+def _heuristics_answering(games: int, seed: str, keep, opening: dict | None = None, seats: int = 4, others=heuristic_bot):
     """(view, the heuristic's answer) at each answer ``keep`` picks in
-    four-seat games of heuristics; with ``opening``, every round is opened
-    with that guess instead."""
+    games of heuristics (four seats; ``others`` at every seat but the
+    first); with ``opening``, every round is opened with that guess
+    instead."""
     for n in range(games):
-        local = LocalGame("deceptidice", 4, seed=f"{seed}-{n}")
+        local = LocalGame("deceptidice", seats, seed=f"{seed}-{n}")
         rng = random.Random(n)
         while not local.finished:
             seat = local.view(None)["to_act"][0]
@@ -203,7 +204,7 @@ def _heuristics_answering(games: int, seed: str, keep, opening: dict | None = No
             if opening is not None and view["table"]["current"] is None and "guess" in view["actions"]:
                 body = opening
             else:
-                body = heuristic_bot(view, rng)
+                body = (heuristic_bot if seat == 0 else others)(view, rng)
                 if keep(view, body):
                     yield view, body
             local.command(seat, body)
@@ -291,16 +292,9 @@ def test_the_experts_belief_at_a_larger_table_a_raise_no_table_holds_loses_the_r
 
 
 def _views(seats: int, games: int, others, seed: str):
-    """Every view seat 0 acts on, the other seats played by ``others``."""
-    for n in range(games):
-        local = LocalGame("deceptidice", seats, seed=f"{seed}-{n}")
-        rng = random.Random(n)
-        while not local.finished:
-            seat = local.view(None)["to_act"][0]
-            view = local.view(seat)
-            if seat == 0:
-                yield view
-            local.command(seat, (heuristic_bot if seat == 0 else others)(view, rng))
+    """Every view the first seat, a heuristic, acts on, the other seats played by ``others``."""
+    for view, _ in _heuristics_answering(games, seed, lambda view, body: view["seat"] == 0, seats=seats, others=others):
+        yield view
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4])
