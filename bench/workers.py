@@ -40,6 +40,7 @@ from service.config import connect  # noqa: E402
 from service.embedded_redis import EmbeddedRedis  # noqa: E402
 from service.services import Services  # noqa: E402
 from service.plan import bot_for  # noqa: E402
+from service.workers.jobs import expert_budget_ms  # noqa: E402
 from service.workers.scheduler import TICK_SECONDS  # noqa: E402
 
 
@@ -89,14 +90,15 @@ def due_to_move(envelopes) -> list[float]:
 
 
 def decision_times(envelopes, game_id: str) -> list[float]:
-    """Each bot move decided again from the view its seat had, timed alone (ms)."""
+    """Each bot move decided again from the view its seat had, timed alone
+    (ms), an expert seat thinking the budget the workers were given."""
     times = []
     for envelope in envelopes:
         if envelope.command is None or envelope.actor != "bot":
             continue
         before = fold(envelopes[: envelope.version - 1], None, game_id)
         view = seat_view(before, envelope.seat)
-        bot = bot_for(before, envelope.seat)
+        bot = bot_for(before, envelope.seat, expert_budget_ms())
         rng = random.Random(envelope.version)
         started = time.perf_counter()
         bot(view, rng)
