@@ -93,8 +93,8 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def run_pairing(pool, game_type, seats, options, hero, other, games, budget_ms, iterations=None, tuning=None) -> dict:
-    jobs = [(game_type, seats, options, hero, other, n, budget_ms, iterations, tuning or {}) for n in range(games)]
+def run_pairing(pool, game_type, seats, options, hero, other, games, budget_ms, iterations=None, tuning=None, first=0) -> dict:
+    jobs = [(game_type, seats, options, hero, other, n, budget_ms, iterations, tuning or {}) for n in range(first, first + games)]
     started = time.perf_counter()
     shares, timings, commands = 0.0, [], 0
     for share, ms, sent in pool.imap_unordered(play, jobs, chunksize=max(1, games // 64)):
@@ -109,6 +109,7 @@ def run_pairing(pool, game_type, seats, options, hero, other, games, budget_ms, 
         "level": hero,
         "against": other,
         "games": games,
+        "first": first,
         "share": shares / games,
         "ci95": [low, high],
         "fair": 1 / seats,
@@ -161,6 +162,7 @@ def main() -> None:
     parser.add_argument("--seats", type=int, action="append", help="only these seat counts")
     parser.add_argument("--pairing", action="append", help="LEVEL:OTHER, e.g. expert:heuristic (repeatable)")
     parser.add_argument("--json", help="write the rows here")
+    parser.add_argument("--first", type=int, default=0, help="the first game's number: deals not played yet, to add games to a run (default 0)")
     args = parser.parse_args()
     pairings = [tuple(p.split(":")) for p in args.pairing] if args.pairing else PAIRINGS
     rows = []
@@ -174,7 +176,7 @@ def main() -> None:
                 else:
                     games = min(args.games, FEWER.get(game_type, args.games))
                 tuning = {name: value for name, value in (("confidence", args.confidence), ("depth", args.depth)) if value is not None}
-                row = run_pairing(pool, game_type, seats, options, hero, other, games, args.budget_ms, args.iterations, tuning)
+                row = run_pairing(pool, game_type, seats, options, hero, other, games, args.budget_ms, args.iterations, tuning, args.first)
                 rows.append(row)
                 print(table([row]).splitlines()[-1], flush=True)
                 if args.json:

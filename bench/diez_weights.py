@@ -1,0 +1,134 @@
+"""Whether the Diez heuristic's weights can be bettered: a variant of it (its
+module's weights overridden) against the heuristic itself, head to head.
+
+The Diez expert ties the heuristic (README, "Bots and the ladder"), and
+the other games' experts start their search from a stronger move than
+their heuristic's. This measures whether a better heuristic is within
+reach of its weights: each deal is played twice, the variant in each seat
+(so the control, ``{}``, comes out 0.500 exactly and a difference is the
+weights', not the deal's). ``--stuck W`` adds to each card, pile and wild
+colour W x the chance that the next player then holds nothing playable,
+its hand a random draw from the cards this seat has not seen.
+
+Not part of ``make bench``: 1,000 games a variant take ~40 s on 2 cores.
+
+    python bench/diez_weights.py [--games 1000] [--seats 2] [--stuck W] '{"KEEPER": 12}' '{"TWIN": 1}' ...
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import math
+import multiprocessing
+import random
+import sys
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from games.diez.deck import faces, matches  # noqa: E402
+from games.registry import GAMES  # noqa: E402
+from projections.local import LocalGame  # noqa: E402
+
+
+def variant(weights: dict, stuck: float):
+    """A fresh copy of ``games/diez/bots.py`` with ``weights`` set in it."""
+    spec = importlib.util.spec_from_file_location("diez_variant", ROOT / "games" / "diez" / "bots.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    for name, value in weights.items():
+        if not hasattr(module, name):
+            raise SystemExit(f"games/diez/bots.py has no weight {name!r}")
+        setattr(module, name, value)
+    if stuck:
+        module._turn = _stuck_turn(module, stuck)
+    return module
+
+
+def _face_key(card) -> tuple:
+    return card["kind"], card["color"], card["number"]
+
+
+def _unseen(view) -> Counter:
+    """The cards this seat has not seen, by face: the deck less its hand and the piles."""
+    unseen = Counter(_face_key(face) for face in faces(view["options"]))
+    unseen.subtract(Counter(_face_key(c) for c in view["hand"]))
+    unseen.subtract(Counter(_face_key(c) for p in view["table"]["piles"] for c in p["cards"]))
+    return +unseen
+
+
+def _p_stuck(unseen: Counter, held: int, piles) -> float:
+    """The chance that ``held`` cards drawn from ``unseen`` match none of ``piles``."""
+    total = sum(unseen.values())
+    playable = sum(n for (kind, color, number), n in unseen.items()
+                   if any(matches({"kind": kind, "color": color, "number": number}, top, c) for top, c in piles))
+    chance = 1.0
+    for i in range(min(held, total)):
+        chance *= max(0.0, (total - playable - i) / (total - i))
+    return chance
+
+
+def _stuck_turn(bots, weight: float):
+    def turn(view) -> dict:
+        if not view["playable"]:
+            return {"type": "draw", "needle": "stop"}
+        table = view["table"]
+        held = view["seats"][bots._next(view)]["cards"]
+        unseen = _unseen(view)
+        best = None
+        for move in view["playable"]:
+            card = bots._card(view, move["card"])
+            base = bots._score(view, card)
+            for pile in move["piles"]:
+                named = table["colors"] if card["color"] == "black" and card["kind"] not in ("flush", "mulligan") else [None]
+                for color in named:
+                    piles = [(p["top"], p["color"]) for p in table["piles"]]
+                    piles[pile] = (card, color if color is not None else (None if card["kind"] == "blank" else card["color"]))
+                    score = base + weight * _p_stuck(unseen, held, piles)
+                    if best is None or score > best[0]:
+                        best = (score, card, pile, color)
+        _, card, pile, color = best
+        command = bots._play(view, card["id"], pile)
+        if color is not None and "color" in command:
+            command["color"] = color
+        return command
+
+    return turn
+
+
+def play(job: tuple) -> float:
+    weights, stuck, seats, n = job
+    heuristic = GAMES["diez"].bots["heuristic"]
+    mine = variant(weights, stuck).heuristic_bot
+    hero = n % seats  # each deal n // seats is played once with the variant in each seat
+    local = LocalGame("diez", seats, seed=f"weights-{seats}-{n // seats}")
+    local.play_out({seat: mine if seat == hero else heuristic for seat in range(seats)}, random.Random(n // seats))
+    winners = local.table.result["winners"]
+    return 1 / len(winners) if hero in winners else 0.0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("variants", nargs="*", default=["{}"], help="JSON objects of weights")
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--seats", type=int, default=2)
+    parser.add_argument("--stuck", type=float, default=0.0)
+    parser.add_argument("--processes", type=int, default=2)
+    args = parser.parse_args()
+    print("| weights | seats | games | win share against the heuristic (+-1.96 SE) |")
+    print("|---|---|---|---|")
+    with multiprocessing.Pool(args.processes) as pool:
+        for text in args.variants:
+            weights = json.loads(text)
+            jobs = [(weights, args.stuck, args.seats, n) for n in range(args.games)]
+            share = sum(pool.map(play, jobs, chunksize=20)) / args.games
+            half = 1.96 * math.sqrt(share * (1 - share) / args.games)
+            label = text + (f" stuck {args.stuck:g}" if args.stuck else "")
+            print(f"| {label} | {args.seats} | {args.games} | {share:.3f} +-{half:.3f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
