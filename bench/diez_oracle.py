@@ -50,25 +50,26 @@ def _turn_to_choose(view) -> bool:
     )
 
 
-def _leave_stuck(view, stuck, bonus: float) -> dict:
+def _leave_stuck(view, stuck, bonus: float, heuristic=bots) -> dict:
     """The heuristic's choice of card, pile and colour, each scored
     ``bonus`` x the chance ``stuck(piles)`` that the next player then has
-    no playable card."""
+    no playable card (``heuristic``: the module of the heuristic's scores,
+    ``bench/diez_weights.py``'s copies with other weights too)."""
     table = view["table"]
     best = None
     for move in view["playable"]:
-        card = bots._card(view, move["card"])
+        card = heuristic._card(view, move["card"])
         for pile in move["piles"]:
             # a Flush's or Mulligan's discards depend on its colour: the heuristic's
             named = table["colors"] if card["color"] == "black" and card["kind"] not in ("flush", "mulligan") else [None]
             for color in named:
                 piles = [(p["top"], p["color"]) for p in table["piles"]]
                 piles[pile] = (card, color if color is not None else (None if card["kind"] == "blank" else card["color"]))
-                score = bots._score(view, card) + bonus * stuck(piles)
+                score = heuristic._score(view, card) + bonus * stuck(piles)
                 if best is None or score > best[0]:
                     best = (score, card, pile, color)
     _, card, pile, color = best
-    command = bots._play(view, card["id"], pile)
+    command = heuristic._play(view, card["id"], pile)
     if color is not None and "color" in command:
         command["color"] = color
     return command

@@ -29,6 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.diez_oracle import _leave_stuck  # noqa: E402
 from games.diez.deck import faces, matches  # noqa: E402
 from games.registry import GAMES  # noqa: E402
 from projections.local import LocalGame  # noqa: E402
@@ -75,26 +76,8 @@ def _stuck_turn(bots, weight: float):
     def turn(view) -> dict:
         if not view["playable"]:
             return {"type": "draw", "needle": "stop"}
-        table = view["table"]
-        held = view["seats"][bots._next(view)]["cards"]
-        unseen = _unseen(view)
-        best = None
-        for move in view["playable"]:
-            card = bots._card(view, move["card"])
-            base = bots._score(view, card)
-            for pile in move["piles"]:
-                named = table["colors"] if card["color"] == "black" and card["kind"] not in ("flush", "mulligan") else [None]
-                for color in named:
-                    piles = [(p["top"], p["color"]) for p in table["piles"]]
-                    piles[pile] = (card, color if color is not None else (None if card["kind"] == "blank" else card["color"]))
-                    score = base + weight * _p_stuck(unseen, held, piles)
-                    if best is None or score > best[0]:
-                        best = (score, card, pile, color)
-        _, card, pile, color = best
-        command = bots._play(view, card["id"], pile)
-        if color is not None and "color" in command:
-            command["color"] = color
-        return command
+        unseen, held = _unseen(view), view["seats"][bots._next(view)]["cards"]
+        return _leave_stuck(view, lambda piles: _p_stuck(unseen, held, piles), weight, bots)
 
     return turn
 
