@@ -30,7 +30,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.diez_oracle import _leave_stuck  # noqa: E402
+from games.diez.bots import none_drawn  # noqa: E402
 from games.diez.deck import faces, matches  # noqa: E402
+from games.diez.sampler import _key  # noqa: E402
 from games.registry import GAMES  # noqa: E402
 from projections.local import LocalGame  # noqa: E402
 
@@ -49,27 +51,19 @@ def variant(weights: dict, stuck: float):
     return module
 
 
-def _face_key(card) -> tuple:
-    return card["kind"], card["color"], card["number"]
-
-
 def _unseen(view) -> Counter:
     """The cards this seat has not seen, by face: the deck less its hand and the piles."""
-    unseen = Counter(_face_key(face) for face in faces(view["options"]))
-    unseen.subtract(Counter(_face_key(c) for c in view["hand"]))
-    unseen.subtract(Counter(_face_key(c) for p in view["table"]["piles"] for c in p["cards"]))
+    unseen = Counter(_key(face) for face in faces(view["options"]))
+    unseen.subtract(Counter(_key(c) for c in view["hand"]))
+    unseen.subtract(Counter(_key(c) for p in view["table"]["piles"] for c in p["cards"]))
     return +unseen
 
 
 def _p_stuck(unseen: Counter, held: int, piles) -> float:
     """The chance that ``held`` cards drawn from ``unseen`` match none of ``piles``."""
-    total = sum(unseen.values())
     playable = sum(n for (kind, color, number), n in unseen.items()
                    if any(matches({"kind": kind, "color": color, "number": number}, top, c) for top, c in piles))
-    chance = 1.0
-    for i in range(min(held, total)):
-        chance *= max(0.0, (total - playable - i) / (total - i))
-    return chance
+    return none_drawn(sum(unseen.values()), playable, held)
 
 
 def _stuck_turn(bots, weight: float):

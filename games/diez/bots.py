@@ -348,13 +348,18 @@ def holds_color(view, seat: int, color: str) -> float:
     unseen = _unseen(view)
     pool = max(1, sum(max(0, n) for n in unseen.values()))
     of_color = max(0, unseen[color])
-    held = view["seats"][seat]["cards"]
+    return 1.0 - none_drawn(pool, of_color, view["seats"][seat]["cards"])
+
+
+def none_drawn(pool: int, marked: int, drawn: int) -> float:
+    """The chance that ``drawn`` cards dealt at random from ``pool`` include
+    none of its ``marked`` ones."""
     none = 1.0
-    for i in range(held):
+    for i in range(drawn):
         if pool - i <= 0:
             break
-        none *= max(0.0, (pool - of_color - i) / (pool - i))
-    return 1.0 - none
+        none *= max(0.0, (pool - marked - i) / (pool - i))
+    return none
 
 
 def _unseen(view) -> Counter:
