@@ -157,6 +157,8 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, help="the expert's rollouts per move instead of a time budget (tuning)")
     parser.add_argument("--confidence", type=float, help="the expert's replacement margin instead of the game's (tuning)")
     parser.add_argument("--depth", type=int, help="the expert's rollout depth instead of the game's (tuning)")
+    parser.add_argument("--most", type=int, help="the expert's candidates besides the heuristic's move instead of the game's (tuning)")
+    parser.add_argument("--halve-after", type=int, help="worlds before the expert first halves its candidates instead of the game's (tuning)")
     parser.add_argument("--processes", type=int, default=multiprocessing.cpu_count())
     parser.add_argument("--only", action="append", help="a game type (repeatable)")
     parser.add_argument("--seats", type=int, action="append", help="only these seat counts")
@@ -175,7 +177,8 @@ def main() -> None:
                     games = args.expert_random_games if other == "random" and args.expert_random_games else args.expert_games
                 else:
                     games = min(args.games, FEWER.get(game_type, args.games))
-                tuning = {name: value for name, value in (("confidence", args.confidence), ("depth", args.depth)) if value is not None}
+                tuned = (("confidence", args.confidence), ("depth", args.depth), ("most", args.most), ("halve_after", args.halve_after))
+                tuning = {name: value for name, value in tuned if value is not None}
                 row = run_pairing(pool, game_type, seats, options, hero, other, games, args.budget_ms, args.iterations, tuning, args.first)
                 rows.append(row)
                 print(table([row]).splitlines()[-1], flush=True)

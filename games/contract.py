@@ -184,6 +184,12 @@ class Game(Protocol):
         """Each seat's chance of winning from ``state`` as a quick estimate
         (summing to 1), for a search that stops before the end."""
 
+    def step(self, state: Any, command: Mapping[str, Any]) -> tuple[list[Event], Any] | None:
+        """``decide``'s events and the state they lead to (``evolve`` over
+        them), at once: a game that folds its events while it decides them
+        gives the state it already has, which a search would otherwise fold
+        again. Optional (``None`` on a ``RulesGame`` without it)."""
+
 
 @dataclass(frozen=True)
 class RulesGame:
@@ -214,3 +220,4 @@ class RulesGame:
     legal_moves: Callable[..., list[dict[str, Any]]] | None = None
     determinize: Callable[..., Any] | None = None
     evaluate: Callable[..., list[float]] | None = None
+    step: Callable[..., tuple[list[Event], Any]] | None = None

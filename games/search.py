@@ -11,9 +11,13 @@ included, for up to ``ROLLOUT_DEPTH`` commands, all with the same
 generator: the candidates are compared on the
 same hidden cards and the same later choices (common random numbers). A
 game that ends scores 1 for a winner (shared among tied winners), one cut
-short scores the game's ``evaluate``. After 4, 8, 16, ... worlds the worse
-half of the candidates drops out (sequential halving); the heuristic's own
-move never does. The time budget runs from the bot's call (the heuristic's
+short scores the game's ``evaluate``. After 4, 8, 16, ... worlds (a game
+may begin sooner: ``halve_after``) the worse half of the candidates drops
+out (sequential halving); the heuristic's own move never does. A simulated
+command is played by the game's ``step`` where it has one (the state its
+``decide`` folded, not folded again), and the rollout bot is asked only
+where the game's ``quick`` cannot tell its move from the state (a seat with
+one thing to do): a view costs more than most commands. The time budget runs from the bot's call (the heuristic's
 own move is thought within it) and is checked before each rollout (one is
 not begun that would end past it, at the rollouts' mean time so far) and
 before each of a rollout's commands (one the budget runs out in is given
@@ -48,7 +52,10 @@ than growing an Information-Set MCTS tree (Cowling, Powley and Whitehouse
 lists, and, for a structural move (any k cards, a colour among several),
 ``DRAWS`` bodies drawn from it by the seeded generator; bodies that differ
 only by which of two cards with the same face they name count as one; at
-most ``MAX_CANDIDATES`` besides the heuristic's, drawn at random.
+most ``MAX_CANDIDATES`` besides the heuristic's (a game may set fewer:
+``most``), drawn at random. A game whose rollouts are slow sets fewer and
+halves sooner: a world costs a rollout per candidate, and a world left
+unfinished when the budget runs out is wasted.
 
 **Determinism**: everything random comes from the generator the bot is
 given; with ``iterations`` (rollouts) set, the move depends on the view and
@@ -62,7 +69,7 @@ import random
 import time
 from dataclasses import replace
 from functools import partial
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from games import moves as legal
 from games.contract import Bot, Game, RuleError, RulesGame
@@ -75,6 +82,9 @@ MAX_CANDIDATES = 12  # the heuristic's move and at most so many others
 CONFIDENCE = 1.0  # standard errors by which a move must beat the heuristic's to replace it
 MIN_WORLDS = 6  # worlds both must have been tried in before a move may replace the heuristic's
 
+# (a sampled state, a seat, its actions) -> the rollout bot's command there, or None: ask the bot
+Quick = Callable[[Any, int, list], "dict | None"]
+
 
 def expert(
     game: Game,
@@ -86,12 +96,15 @@ def expert(
     depth: int = ROLLOUT_DEPTH,
     confidence: float = CONFIDENCE,
     prior: Bot | None = None,
+    quick: Quick | None = None,
+    most: int = MAX_CANDIDATES,
+    halve_after: int = HALVE_AFTER,
 ) -> dict:
     """A command for ``view``'s seat (see the module's docstring)."""
     deadline = time.perf_counter() + budget_ms / 1000  # the prior's move is thought within the budget too
     seat = view["seat"]
     heuristic = prior or game.bots["heuristic"]
-    candidates = _candidates(view, rng, heuristic)
+    candidates = _candidates(view, rng, heuristic, most)
     if len(candidates) == 1:
         return candidates[0]
     policy = rollout or heuristic
@@ -123,7 +136,7 @@ def expert(
             except RuleError:  # never for a listed move: each is legal for the view
                 scores[pick] = 0.0
                 continue
-            played_out = _rollout(game, state, view, random.Random(seed + 1), policy, at, depth, None if iterations is not None else deadline)
+            played_out = _rollout(game, state, view, random.Random(seed + 1), policy, at, depth, None if iterations is not None else deadline, quick)
             if played_out is None:
                 break  # the budget ran out in the middle of it: this world is not counted
             scores[pick] = played_out[seat]
@@ -138,7 +151,7 @@ def expert(
             squares[pick] += gain * gain
         worlds += 1
         rollouts += len(alive)
-        if len(alive) > 2 and worlds & (worlds - 1) == 0 and worlds >= HALVE_AFTER:
+        if len(alive) > 2 and worlds & (worlds - 1) == 0 and worlds >= halve_after:
             # sequential halving: the better half goes on (the heuristic's move always)
             ranked = sorted(alive[1:], key=lambda n: -totals[n])
             alive = [0] + sorted(ranked[: max(1, len(ranked) // 2)])
@@ -162,7 +175,7 @@ def _better(gain: float, squares: float, worlds: int, confidence: float = CONFID
     return mean - confidence * math.sqrt(variance / worlds) > 0
 
 
-def _candidates(view: Mapping[str, Any], rng: random.Random, heuristic) -> list[dict]:
+def _candidates(view: Mapping[str, Any], rng: random.Random, heuristic, most: int = MAX_CANDIDATES) -> list[dict]:
     faces = {card["id"]: tuple(sorted((k, str(v)) for k, v in card.items() if k != "id")) for card in view.get("hand", []) if isinstance(card, Mapping) and "id" in card}
     found: dict[tuple, dict] = {}
 
@@ -177,8 +190,8 @@ def _candidates(view: Mapping[str, Any], rng: random.Random, heuristic) -> list[
         else:
             add(dict(move))
     first, *others = found.values()
-    if len(others) > MAX_CANDIDATES:
-        others = rng.sample(others, MAX_CANDIDATES)
+    if len(others) > most:
+        others = rng.sample(others, most)
     return [first, *others]
 
 
@@ -201,16 +214,29 @@ def _now(view: Mapping[str, Any]) -> int:
 
 
 def _apply(game: Game, state: Any, seat: int, body: Mapping[str, Any], at: int) -> Any:
-    for event in game.decide(state, {**body, "seat": seat, "at": at}):
+    command = {**body, "seat": seat, "at": at}
+    step = getattr(game, "step", None)
+    if step is not None:  # the state the game folded while deciding
+        return step(state, command)[1]
+    for event in game.decide(state, command):
         state = game.evolve(state, event)
     return state
 
 
 def _rollout(
-    game: Game, state: Any, view: Mapping[str, Any], rng: random.Random, policy, at: int, depth: int, deadline: float | None = None
+    game: Game,
+    state: Any,
+    view: Mapping[str, Any],
+    rng: random.Random,
+    policy,
+    at: int,
+    depth: int,
+    deadline: float | None = None,
+    quick: Quick | None = None,
 ) -> list[float] | None:
     """Each seat's score once the game is played on from ``state``; None
-    if ``deadline`` (a ``perf_counter`` time) passes first."""
+    if ``deadline`` (a ``perf_counter`` time) passes first. ``quick`` gives
+    the rollout bot's move where the game can tell it without a view."""
     for _ in range(depth):
         if deadline is not None and time.perf_counter() >= deadline:
             return None
@@ -221,16 +247,13 @@ def _rollout(
         if not waiting:
             break
         actor = waiting[0] if len(waiting) == 1 else rng.choice(waiting)
-        shown = {
-            **view,
-            **game.view(state, actor),
-            "seat": actor,
-            "actions": game.actions(state, actor),
-            "to_act": waiting,
-            "deadlines": [],
-        }
+        actions = game.actions(state, actor)
+        body = quick(state, actor, actions) if quick is not None else None
+        if body is None:
+            shown = {**view, **game.view(state, actor), "seat": actor, "actions": actions, "to_act": waiting, "deadlines": []}
+            body = policy(shown, rng)
         try:
-            state = _apply(game, state, actor, policy(shown, rng), at)
+            state = _apply(game, state, actor, body, at)
         except RuleError:  # a bot's slip in a sampled world: any listed move instead
             moves = game.legal_moves(state, actor)
             if not moves:
@@ -246,7 +269,14 @@ def _shares(result: Mapping[str, Any], seats: int) -> list[float]:
 
 
 def with_expert(
-    game: RulesGame, rollout: Bot | None = None, depth: int = ROLLOUT_DEPTH, confidence: float = CONFIDENCE, prior: Bot | None = None
+    game: RulesGame,
+    rollout: Bot | None = None,
+    depth: int = ROLLOUT_DEPTH,
+    confidence: float = CONFIDENCE,
+    prior: Bot | None = None,
+    quick: Quick | None = None,
+    most: int = MAX_CANDIDATES,
+    halve_after: int = HALVE_AFTER,
 ) -> RulesGame:
     """``game`` with the ``expert`` level among its bots; ``rollout``: the
     bot its simulated games are played on by (the ``prior`` by default, so
@@ -254,5 +284,12 @@ def with_expert(
     ``depth``: the commands a simulated game goes on for before
     ``evaluate`` scores it; ``confidence``: the standard errors by which a
     move must beat the heuristic's to replace it; ``prior``: the bot whose
-    move the search starts from and must beat (the heuristic by default)."""
-    return replace(game, bots={**game.bots, "expert": partial(expert, game, rollout=rollout, depth=depth, confidence=confidence, prior=prior)})
+    move the search starts from and must beat (the heuristic by default);
+    ``quick``: the rollout bot's move read from a sampled state where no
+    view is needed to tell it, else ``None`` (a view costs more than
+    most of the commands it is built for); ``most``: the candidates tried
+    besides the heuristic's move; ``halve_after``: the worlds before the
+    first halving."""
+    tuned = dict(rollout=rollout, depth=depth, confidence=confidence, prior=prior, quick=quick, most=most, halve_after=halve_after)
+    expert_bot = partial(expert, game, **tuned)
+    return replace(game, bots={**game.bots, "expert": expert_bot})

@@ -269,6 +269,7 @@ class Harness:
                 body = self.game.bots[level](view, self.rng)
                 fits_its_description(self.type, view, body)
                 accepted_is_listed(self.game, self.table.game, seat, body, view["moves"])
+                steps_as_it_folds(self.game, self.table.game, {**body, "seat": seat, "at": self.local.now})
                 self.compare_choices(seat, body)
                 try:
                     self.local.command(seat, body)
@@ -363,6 +364,24 @@ class Harness:
             del view["log_hash"]
             shown[viewer] = anonymous(([e.seen_by(viewer)["data"] for e in envelopes], view), names)
         return shown
+
+
+def steps_as_it_folds(game, state: Any, command: dict) -> None:
+    """A game's ``step`` (optional: what the expert's search plays its
+    simulated commands by) gives ``decide``'s events and the state
+    ``evolve`` folds them to."""
+    step = getattr(game, "step", None)
+    if step is None:
+        return
+    try:
+        events, after = step(state, command)
+    except RuleError:
+        return
+    assert events == game.decide(state, command), "step's events are not decide's"
+    folded = state
+    for event in events:
+        folded = game.evolve(folded, event)
+    assert after == folded, f"step's state is not the one its events fold to ({command})"
 
 
 def anonymous(value: Any, names: dict[str, str]) -> Any:

@@ -31,7 +31,7 @@ from games.diez.bots import BOTS
 from games.diez.commands import SCHEMAS
 from games.diez.evolve import evolve
 from games.diez.legal import legal_moves
-from games.diez.sampler import determinize, evaluate
+from games.diez.sampler import determinize, evaluate, quick
 from games.diez.state import RULES_VERSION
 from games.diez.view import view
 
@@ -50,6 +50,7 @@ GAME = with_expert(RulesGame(
     initial_state=rules.initial_state,
     start=rules.start,
     decide=rules.decide,
+    step=rules.step,
     evolve=evolve,
     view=view,
     actions=rules.actions,
@@ -59,4 +60,4 @@ GAME = with_expert(RulesGame(
     legal_moves=legal_moves,
     determinize=determinize,
     evaluate=evaluate,
-))
+), quick=quick)

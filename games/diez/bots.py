@@ -4,6 +4,9 @@ the seat may play now with their piles, so a bot only chooses among them."""
 from __future__ import annotations
 
 from collections import Counter
+from functools import wraps
+from itertools import chain
+from operator import itemgetter
 from typing import Any, Mapping
 
 from games.diez.deck import MUNDANE
@@ -86,6 +89,7 @@ def heuristic_bot(view: Mapping[str, Any], rng) -> dict:
     cards to answer stacks, tags itself for an extra turn, pushes stacks to
     the seat closest to winning, and challenges a [C] card when the player
     probably holds the colour it was played on."""
+    _WORKED_OUT.clear()
     actions = view["actions"]
     table = view["table"]
     if actions == ["give_token"]:
@@ -151,7 +155,7 @@ def _score(view, card) -> float:
         score -= LAST_OF_COLOUR
     if not _live_twin(view, card):
         score += LONE
-    if any(c["id"] != card["id"] and _same_card(c, card) for c in hand):
+    if _in_hand(view)[_face(card)] > 1:
         score += TWIN
     if kind == "blank":
         score -= KEEP_FOR_LAST
@@ -207,12 +211,44 @@ def _live_twin(view, card) -> bool:
         return False
     if card["kind"] != "number" and card["kind"] not in TWINNED:
         return False
-    shown = [c for p in view["table"]["piles"] for c in p["cards"]] + view["hand"]
-    return sum(1 for c in shown if _same_card(c, card)) < 2
+    return _shown(view)[_face(card)] < 2
 
 
-def _same_card(a, b) -> bool:
-    return a["kind"] == b["kind"] and a["color"] == b["color"] and a["number"] == b["number"]
+_WORKED_OUT: dict[str, tuple] = {}  # what _per_view worked out: name -> (the view, the value)
+
+
+def _per_view(fn):
+    """``fn(view)`` worked out once for a view: the heuristic asks the same
+    of a view for every card it weighs (and a search asks it thousands of
+    times a move). The view is held with the value, so its ``id`` is not
+    reused while it is; ``heuristic_bot`` forgets every value when it is
+    called (a view changed in place between calls is read afresh), and
+    callers only read a value."""
+    name = fn.__qualname__
+
+    @wraps(fn)
+    def once(view):
+        seen, value = _WORKED_OUT.get(name, (None, None))
+        if seen is not view:
+            value = fn(view)
+            _WORKED_OUT[name] = (view, value)
+        return value
+
+    return once
+
+
+_face = itemgetter("kind", "color", "number")  # a card's face: what two identical cards share
+
+
+@_per_view
+def _shown(view) -> Counter:
+    """How many of each card this seat sees: the discard piles and its hand."""
+    return Counter(map(_face, chain.from_iterable([p["cards"] for p in view["table"]["piles"]] + [view["hand"]])))
+
+
+@_per_view
+def _in_hand(view) -> Counter:
+    return Counter(map(_face, view["hand"]))
 
 
 def _follows(card, top, color) -> bool:
@@ -362,12 +398,13 @@ def none_drawn(pool: int, marked: int, drawn: int) -> float:
     return none
 
 
+@_per_view
 def _unseen(view) -> Counter:
     """Cards of each colour this seat has not seen: the deck less its own
     hand and every discard pile."""
     unseen = Counter(view["table"]["deck"]["colors"])
-    seen = [c for p in view["table"]["piles"] for c in p["cards"]] + view["hand"]
-    unseen.subtract(Counter(c["color"] or "none" for c in seen))
+    for (_, color, _), n in _shown(view).items():
+        unseen[color or "none"] -= n
     return unseen
 
 
@@ -557,6 +594,7 @@ def _is_keeper(card) -> bool:
     return card["color"] == "black" or card["kind"] in KEEPERS
 
 
+@_per_view
 def _colors(view) -> Counter:
     return Counter(c["color"] for c in view["hand"] if c["color"] in view["table"]["colors"])
 

@@ -93,6 +93,12 @@ def start(state: State, at: int) -> list[Event]:
 
 
 def decide(state: State, command: Mapping[str, Any]) -> list[Event]:
+    return step(state, command)[0]
+
+
+def step(state: State, command: Mapping[str, Any]) -> tuple[list[Event], State]:
+    """``decide``'s events and the state they lead to: each event is folded
+    as it is decided, so the state after the last one is at hand."""
     if state.phase == OVER:
         raise RuleError("game_over", "winning", "The game is over.")
     handler = _COMMANDS.get(command["type"])
@@ -100,7 +106,7 @@ def decide(state: State, command: Mapping[str, Any]) -> list[Event]:
         raise RuleError("unknown_command", "commands", f"Diez has no {command['type']!r} command.")
     m = Moves(state, command.get("at", 0))
     handler(m, command)
-    return m.events
+    return m.events, m.state
 
 
 def _draw(m: Moves, command: Mapping[str, Any]) -> None:

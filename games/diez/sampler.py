@@ -279,3 +279,20 @@ def evaluate(state: State) -> list[float]:
     weights = [1.0 / (1 + len(hand)) ** 2 for hand in state.hands] or [1.0] * state.seats
     total = sum(weights)
     return [weight / total for weight in weights]
+
+
+# The heuristic's move where a seat has one thing to do: its only command,
+# with the fields the heuristic sends it with.
+_ONLY = {("pass",): {"type": "pass"}, ("keep",): {"type": "keep"}, ("draw",): {"type": "draw", "needle": "stop"}}
+
+
+def quick(state: State, seat: int, actions: list[str]) -> dict | None:
+    """The heuristic's move for ``seat`` read from the state, where it needs
+    no view: a seat in a jump-in window (or a Link's offer) with no card to
+    play passes, one that drew a card it cannot play keeps it, one with
+    nothing to play draws. ``None`` otherwise. The expert's rollouts play
+    these without building a view (a third of their commands are such
+    passes); ``tests/games/diez/test_sampler.py`` checks the heuristic
+    sends the same."""
+    only = _ONLY.get(tuple(actions))
+    return dict(only) if only is not None else None

@@ -9,6 +9,7 @@ left in the bag. Only which token a draw from the bag gives is random.
 """
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any, Mapping
 
 from games.contract import RuleError
@@ -248,7 +249,4 @@ def revealed(state: State, seat: int) -> bool:
 
 
 def bag_counts(state: State) -> Mapping[str, int]:
-    counts: dict[str, int] = {}
-    for token in state.bag:
-        counts[token] = counts.get(token, 0) + 1
-    return counts
+    return dict(Counter(state.bag))

@@ -96,6 +96,12 @@ def _is_int(value: Any) -> bool:
 
 
 def decide(state: State, command: Mapping[str, Any]) -> list[Event]:
+    return step(state, command)[0]
+
+
+def step(state: State, command: Mapping[str, Any]) -> tuple[list[Event], State]:
+    """``decide``'s events and the state they lead to: each event is folded
+    as the story tells it, so the state after the last one is at hand."""
     kind, seat = _well_formed(command)
     if state.phase == OVER:
         raise RuleError("game_over", "objective", "The game is over.")
@@ -104,7 +110,7 @@ def decide(state: State, command: Mapping[str, Any]) -> list[Event]:
         raise RuleError("unknown_command", ON_YOUR_TURN, f"Opticall has no {kind!r} command.")
     story = Story(state, command["at"])
     handler(story, seat, command)
-    return story.events
+    return story.events, story.state
 
 
 def _play(story: Story, seat: int, command: Mapping[str, Any]) -> None:

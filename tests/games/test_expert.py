@@ -143,3 +143,47 @@ def test_a_rollout_the_budget_runs_out_in_is_given_up():
     assert search._rollout(game, state, view, random.Random(1), heuristic, 0, 400, deadline=0.0) is None
     scores = search._rollout(game, state, view, random.Random(1), heuristic, 0, 400)
     assert len(scores) == 4 and sum(scores) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("game_type", ["diez", "opticall"])
+def test_the_searchs_shortcuts_change_no_move(game_type):
+    """A game's ``step`` (the state its decide folded) and ``quick`` (the
+    rollout bot's move where the state tells it) only save time: without
+    them, the same view, seed and iteration count give the same move."""
+    game = GAMES[game_type]
+    slow = replace(game, step=None)
+    options = {"two_players": True} if game_type == "opticall" else {}
+    local = LocalGame(game_type, 2, seed=f"shortcuts-{game_type}", options=options)
+    rng = random.Random(4)
+    compared = 0
+    while not local.finished and compared < 3:
+        seat = rng.choice(local.view(None)["to_act"])
+        view = local.view(seat)
+        if len(search._candidates(view, random.Random(9), game.bots["heuristic"])) > 1:
+            fast = game.bots["expert"](view, random.Random(9), iterations=ITERATIONS)
+            tuned = {**game.bots["expert"].keywords, "quick": None}  # its prior and rollout bot
+            assert search.expert(slow, view, random.Random(9), iterations=ITERATIONS, **tuned) == fast
+            compared += 1
+        local.command(seat, game.bots["heuristic"](view, rng))
+    assert compared, "no state offered the expert a choice"
+
+
+def test_the_rollouts_ask_the_bot_only_where_quick_has_no_move():
+    game = GAMES["diez"]
+    local = LocalGame("diez", 2, seed="quick-asks")
+    view = local.view(local.view(None)["to_act"][0])
+    asked, told = [], []
+
+    def bot(shown, rng):
+        asked.append(shown["actions"])
+        return game.bots["heuristic"](shown, rng)
+
+    def quick(state, seat, actions):
+        body = game.bots["expert"].keywords["quick"](state, seat, actions)
+        if body is not None:
+            told.append(actions)
+        return body
+
+    search.expert(game, view, random.Random(2), iterations=ITERATIONS, rollout=bot, quick=quick)
+    assert told, "no rollout command was quick"
+    assert not [actions for actions in asked if actions in (["pass"], ["keep"], ["draw"])], "the bot was asked a move quick tells"

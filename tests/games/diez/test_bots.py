@@ -8,6 +8,7 @@ import pytest
 
 from games.diez import GAME
 from games.diez.bots import holds_color
+from games.diez.sampler import quick
 from projections.local import LocalGame
 
 
@@ -36,3 +37,25 @@ def test_bots_the_heuristic_estimates_who_holds_a_colour_from_the_view():
     many = holds_color(view, 1, "red")
     view["seats"][1]["cards"] = 1
     assert 0 < holds_color(view, 1, "red") < many < 1
+
+
+@pytest.mark.parametrize("seats, tokens", [(2, True), (2, False), (4, True)])
+def test_bots_the_experts_quick_moves_are_the_heuristics(seats, tokens):
+    """The expert's rollouts take a seat's only move from the state
+    (``sampler.quick``) instead of asking the heuristic with a view: it must
+    be the command the heuristic sends from that view."""
+    told = 0
+    for seed in range(3):
+        local = LocalGame("diez", seats, seed=f"quick-{seats}-{tokens}-{seed}", options={"tokens": tokens})
+        rng = random.Random(seed)
+        while not local.finished:
+            for seat in local.view(None)["to_act"]:
+                view = local.view(seat)
+                body = quick(local.table.game, seat, view["actions"])
+                if body is not None:
+                    told += 1
+                    assert body == GAME.bots["heuristic"](view, rng), (view["actions"], body)
+            seat = rng.choice(local.view(None)["to_act"])
+            level = "heuristic" if seat % 2 == 0 else "random"
+            local.command(seat, GAME.bots[level](local.view(seat), rng))
+    assert told > 50
