@@ -64,6 +64,7 @@ how many rollouts the machine ran in time.
 """
 from __future__ import annotations
 
+import inspect
 import math
 import random
 import time
@@ -268,28 +269,21 @@ def _shares(result: Mapping[str, Any], seats: int) -> list[float]:
     return [1 / len(winners) if seat in winners else 0.0 for seat in range(seats)]
 
 
-def with_expert(
-    game: RulesGame,
-    rollout: Bot | None = None,
-    depth: int = ROLLOUT_DEPTH,
-    confidence: float = CONFIDENCE,
-    prior: Bot | None = None,
-    quick: Quick | None = None,
-    most: int = MAX_CANDIDATES,
-    halve_after: int = HALVE_AFTER,
-) -> RulesGame:
-    """``game`` with the ``expert`` level among its bots; ``rollout``: the
-    bot its simulated games are played on by (the ``prior`` by default, so
-    Opticall's and Color Doubt's rollouts read claims as their expert does);
-    ``depth``: the commands a simulated game goes on for before
-    ``evaluate`` scores it; ``confidence``: the standard errors by which a
-    move must beat the heuristic's to replace it; ``prior``: the bot whose
-    move the search starts from and must beat (the heuristic by default);
-    ``quick``: the rollout bot's move read from a sampled state where no
-    view is needed to tell it, else ``None`` (a view costs more than
-    most of the commands it is built for); ``most``: the candidates tried
-    besides the heuristic's move; ``halve_after``: the worlds before the
-    first halving."""
-    tuned = dict(rollout=rollout, depth=depth, confidence=confidence, prior=prior, quick=quick, most=most, halve_after=halve_after)
-    expert_bot = partial(expert, game, **tuned)
-    return replace(game, bots={**game.bots, "expert": expert_bot})
+def with_expert(game: RulesGame, **tuned: Any) -> RulesGame:
+    """``game`` with the ``expert`` level among its bots, ``expert``'s
+    keywords set for it: ``rollout``, the bot its simulated games are played
+    on by (the ``prior`` by default, so Opticall's and Color Doubt's
+    rollouts read claims as their expert does); ``depth``, the commands a
+    simulated game goes on for before ``evaluate`` scores it;
+    ``confidence``, the standard errors by which a move must beat the
+    heuristic's to replace it; ``prior``, the bot whose move the search
+    starts from and must beat (the heuristic by default); ``quick``, the
+    rollout bot's move read from a sampled state where no view is needed to
+    tell it, else ``None`` (a view costs more than most of the commands it
+    is built for); ``most``, the candidates tried besides the heuristic's
+    move; ``halve_after``, the worlds before the first halving."""
+    known = inspect.signature(expert).parameters
+    unknown = [name for name in tuned if name not in known or name in ("game", "view", "rng")]
+    if unknown:
+        raise TypeError(f"the expert has no setting {unknown}")
+    return replace(game, bots={**game.bots, "expert": partial(expert, game, **tuned)})

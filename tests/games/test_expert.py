@@ -63,18 +63,27 @@ def test_the_expert_is_deterministic_for_a_seed_and_an_iteration_count(game_type
     """The same view, generator seed and iteration count give the same move
     (a time budget alone would not: the machine's speed sets the count)."""
     game = GAMES[game_type]
-    local = LocalGame(game_type, seats, seed=f"again-{game_type}", options=options)
-    rng = random.Random(1)
     compared = 0
-    while not local.finished and compared < 3:
+    for view in _choices(game_type, seats, options, f"again-{game_type}", random.Random(1)):
+        first = game.bots["expert"](view, random.Random(9), iterations=ITERATIONS)
+        assert game.bots["expert"](view, random.Random(9), iterations=ITERATIONS) == first
+        compared += 1
+    assert compared, "no state offered the expert a choice"
+
+
+def _choices(game_type: str, seats: int, options: dict, seed: str, rng: random.Random, most: int = 3):
+    """Views of a game the heuristics play in which the expert has a choice
+    (more than one candidate), at most ``most`` of them."""
+    game = GAMES[game_type]
+    local = LocalGame(game_type, seats, seed=seed, options=options)
+    found = 0
+    while not local.finished and found < most:
         seat = rng.choice(local.view(None)["to_act"])
         view = local.view(seat)
         if len(search._candidates(view, random.Random(9), game.bots["heuristic"])) > 1:
-            first = game.bots["expert"](view, random.Random(9), iterations=ITERATIONS)
-            assert game.bots["expert"](view, random.Random(9), iterations=ITERATIONS) == first
-            compared += 1
+            yield view
+            found += 1
         local.command(seat, game.bots["heuristic"](view, rng))
-    assert compared, "no state offered the expert a choice"
 
 
 def test_the_expert_searches_worlds_drawn_from_the_view_not_the_state():
@@ -152,19 +161,13 @@ def test_the_searchs_shortcuts_change_no_move(game_type):
     them, the same view, seed and iteration count give the same move."""
     game = GAMES[game_type]
     slow = replace(game, step=None)
+    tuned = {**game.bots["expert"].keywords, "quick": None}  # its prior and rollout bot
     options = {"two_players": True} if game_type == "opticall" else {}
-    local = LocalGame(game_type, 2, seed=f"shortcuts-{game_type}", options=options)
-    rng = random.Random(4)
     compared = 0
-    while not local.finished and compared < 3:
-        seat = rng.choice(local.view(None)["to_act"])
-        view = local.view(seat)
-        if len(search._candidates(view, random.Random(9), game.bots["heuristic"])) > 1:
-            fast = game.bots["expert"](view, random.Random(9), iterations=ITERATIONS)
-            tuned = {**game.bots["expert"].keywords, "quick": None}  # its prior and rollout bot
-            assert search.expert(slow, view, random.Random(9), iterations=ITERATIONS, **tuned) == fast
-            compared += 1
-        local.command(seat, game.bots["heuristic"](view, rng))
+    for view in _choices(game_type, 2, options, f"shortcuts-{game_type}", random.Random(4)):
+        fast = game.bots["expert"](view, random.Random(9), iterations=ITERATIONS)
+        assert search.expert(slow, view, random.Random(9), iterations=ITERATIONS, **tuned) == fast
+        compared += 1
     assert compared, "no state offered the expert a choice"
 
 
