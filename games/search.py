@@ -11,14 +11,15 @@ included, for up to ``ROLLOUT_DEPTH`` commands, all with the same
 generator: the candidates are compared on the
 same hidden cards and the same later choices (common random numbers). A
 game that ends scores 1 for a winner (shared among tied winners), one cut
-short scores the game's ``evaluate``. After 4, 8, 16, ... worlds (a game
-may begin sooner: ``halve_after``) the worse half of the candidates drops
-out (sequential halving); the heuristic's own move never does. A simulated
-command is played by the game's ``step`` where it has one (the state its
-``decide`` folded, not folded again), and the rollout bot is asked only
-where the game's ``quick`` cannot tell its move from the state (a seat with
-one thing to do): a view costs more than most commands. The time budget runs from the bot's call (the heuristic's
-own move is thought within it) and is checked before each rollout (one is
+short scores the game's ``evaluate``. After 4, 8, 16, ... worlds (a
+setting may begin sooner: ``halve_after``) the worse half of the
+candidates drops out (sequential halving); the heuristic's own move never
+does. A simulated command is played by the game's ``step`` where it has
+one (the state its ``decide`` folded, not folded again), and the rollout
+bot is asked only where the game's ``quick`` cannot tell its move from the
+state (a seat with one thing to do): a view costs more than most commands.
+The time budget runs from the bot's call (the heuristic's own move is
+thought within it) and is checked before each rollout (one is
 not begun that would end past it, at the rollouts' mean time so far) and
 before each of a rollout's commands (one the budget runs out in is given
 up: a rollout to the end of a four-seat Opticall game can take longer than
@@ -52,10 +53,11 @@ than growing an Information-Set MCTS tree (Cowling, Powley and Whitehouse
 lists, and, for a structural move (any k cards, a colour among several),
 ``DRAWS`` bodies drawn from it by the seeded generator; bodies that differ
 only by which of two cards with the same face they name count as one; at
-most ``MAX_CANDIDATES`` besides the heuristic's (a game may set fewer:
-``most``), drawn at random. A game whose rollouts are slow sets fewer and
-halves sooner: a world costs a rollout per candidate, and a world left
-unfinished when the budget runs out is wasted.
+most ``MAX_CANDIDATES`` besides the heuristic's (a setting may allow
+fewer: ``most``), drawn at random. Fewer candidates, halved sooner, leave
+more worlds to each (a world costs a rollout per candidate); for Diez's
+slow rollouts that did not help (``docs/rules/diez.md``, "The expert's
+sampler"), so no game sets them.
 
 **Determinism**: everything random comes from the generator the bot is
 given; with ``iterations`` (rollouts) set, the move depends on the view and

@@ -292,7 +292,7 @@ def quick(state: State, seat: int, actions: list[str]) -> dict | None:
     play passes, one that drew a card it cannot play keeps it, one with
     nothing to play draws. ``None`` otherwise. The expert's rollouts play
     these without building a view (a third of their commands are such
-    passes); ``tests/games/diez/test_sampler.py`` checks the heuristic
-    sends the same."""
+    passes); ``tests/games/diez/test_bots.py`` checks the heuristic sends
+    the same."""
     only = _ONLY.get(tuple(actions))
     return dict(only) if only is not None else None
