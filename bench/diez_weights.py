@@ -30,9 +30,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.diez_oracle import _leave_stuck  # noqa: E402
-from games.diez.bots import none_drawn  # noqa: E402
-from games.diez.deck import faces, matches  # noqa: E402
-from games.diez.sampler import _key  # noqa: E402
+from games.diez.bots import _shown, none_drawn  # noqa: E402
+from games.diez.deck import face_key, faces, matches  # noqa: E402
 from games.registry import GAMES  # noqa: E402
 from projections.local import LocalGame  # noqa: E402
 
@@ -53,10 +52,7 @@ def variant(weights: dict, stuck: float):
 
 def _unseen(view) -> Counter:
     """The cards this seat has not seen, by face: the deck less its hand and the piles."""
-    unseen = Counter(_key(face) for face in faces(view["options"]))
-    unseen.subtract(Counter(_key(c) for c in view["hand"]))
-    unseen.subtract(Counter(_key(c) for p in view["table"]["piles"] for c in p["cards"]))
-    return +unseen
+    return Counter(map(face_key, faces(view["options"]))) - _shown(view)
 
 
 def _p_stuck(unseen: Counter, held: int, piles) -> float:

@@ -6,10 +6,9 @@ from __future__ import annotations
 from collections import Counter
 from functools import wraps
 from itertools import chain
-from operator import itemgetter
 from typing import Any, Mapping
 
-from games.diez.deck import MUNDANE
+from games.diez.deck import MUNDANE, face_key
 from games.diez.proc import STACKABLE
 
 STACK_EFFECTS = ("skip", "reverse", "draw_two", "stop", "tag")
@@ -155,7 +154,7 @@ def _score(view, card) -> float:
         score -= LAST_OF_COLOUR
     if not _live_twin(view, card):
         score += LONE
-    if _in_hand(view)[_face(card)] > 1:
+    if _in_hand(view)[face_key(card)] > 1:
         score += TWIN
     if kind == "blank":
         score -= KEEP_FOR_LAST
@@ -211,7 +210,7 @@ def _live_twin(view, card) -> bool:
         return False
     if card["kind"] != "number" and card["kind"] not in TWINNED:
         return False
-    return _shown(view)[_face(card)] < 2
+    return _shown(view)[face_key(card)] < 2
 
 
 _WORKED_OUT: dict[str, tuple] = {}  # what _per_view worked out: name -> (the view, the value)
@@ -237,18 +236,15 @@ def _per_view(fn):
     return once
 
 
-_face = itemgetter("kind", "color", "number")  # a card's face: what two identical cards share
-
-
 @_per_view
 def _shown(view) -> Counter:
     """How many of each card this seat sees: the discard piles and its hand."""
-    return Counter(map(_face, chain.from_iterable([p["cards"] for p in view["table"]["piles"]] + [view["hand"]])))
+    return Counter(map(face_key, chain.from_iterable([p["cards"] for p in view["table"]["piles"]] + [view["hand"]])))
 
 
 @_per_view
 def _in_hand(view) -> Counter:
-    return Counter(map(_face, view["hand"]))
+    return Counter(map(face_key, view["hand"]))
 
 
 def _follows(card, top, color) -> bool:

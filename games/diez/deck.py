@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any, Mapping
 
 from games.contract import Option
@@ -136,6 +137,10 @@ def is_wild(face: Mapping[str, Any]) -> bool:
 
 def is_mundane(face: Mapping[str, Any]) -> bool:
     return face["kind"] in MUNDANE
+
+
+# a card's face as a tuple: what identical cards share (kind, colour, number)
+face_key = itemgetter("kind", "color", "number")
 
 
 def identical(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:

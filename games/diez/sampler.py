@@ -47,7 +47,7 @@ from functools import lru_cache
 from typing import Any, Mapping
 
 from games.diez import rules
-from games.diez.deck import BLACK, COLORS, COUNTS, faces as deck_faces
+from games.diez.deck import BLACK, COLORS, COUNTS, face_key, faces as deck_faces
 from games.diez.state import (
     DRAWN,
     LINK,
@@ -68,15 +68,11 @@ from games.diez.state import (
 _CLOCKS = {"jump_in": "jump_in_seconds", "challenge": "challenge_seconds", "sub": "challenge_seconds"}
 
 
-def _key(face: Mapping[str, Any]) -> tuple:
-    return face["kind"], face["color"], face["number"]
-
-
 @lru_cache(maxsize=64)
 def _deck(counts: tuple[int, ...]) -> tuple[tuple, ...]:
     """The deck's faces as keys, for the deck options' values (cached: a
     search samples the same game again and again)."""
-    return tuple(_key(face) for face in deck_faces({c.option: n for c, n in zip(COUNTS, counts)}))
+    return tuple(face_key(face) for face in deck_faces({c.option: n for c, n in zip(COUNTS, counts)}))
 
 
 def determinize(view: Mapping[str, Any], rng: Any) -> State:
@@ -113,7 +109,7 @@ def determinize(view: Mapping[str, Any], rng: Any) -> State:
 
     # the cards nobody shows this seat: the deck less every card shown
     left = Counter(deck)
-    left.subtract(_key(face) for face in shown)
+    left.subtract(face_key(face) for face in shown)
     pool = [key for key, n in left.items() for _ in range(max(n, 0))]
     needed = sum(s["cards"] for i, s in enumerate(seen_seats) if hands[i] is None)
     if draw_known is None:
