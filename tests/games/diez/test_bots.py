@@ -8,7 +8,8 @@ import pytest
 
 from games.diez import GAME
 from games.diez.bots import holds_color
-from games.diez.sampler import quick
+from games.diez.sampler import evaluate, quick
+from games.kit import evolved
 from projections.local import LocalGame
 
 
@@ -59,3 +60,26 @@ def test_bots_the_experts_quick_moves_are_the_heuristics(seats, tokens):
             level = "heuristic" if seat % 2 == 0 else "random"
             local.command(seat, GAME.bots[level](local.view(seat), rng))
     assert told > 50
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+def test_bots_the_experts_evaluate_is_a_chance_to_win_from_the_hands_sizes(seats):
+    """``sampler.evaluate`` scores a rollout cut short: a chance for every
+    seat (summing to 1), more for fewer cards, even for equal hands, and
+    nearer even than ``1 / (1 + cards)^2`` made it (fitted to games among
+    heuristics, ``bench/diez_evaluate.py``: a lead in cards is often undone)."""
+    state = LocalGame("diez", seats, seed=f"evaluate-{seats}").table.game
+    hands = state.hands
+
+    def sized(*sizes):
+        cards = [card for hand in hands for card in hand]
+        return evolved(state, hands=tuple(tuple(cards[:n]) for n in sizes))
+
+    even = evaluate(sized(*[5] * seats))
+    assert even == pytest.approx([1 / seats] * seats)
+    chances = evaluate(sized(2, *[6] * (seats - 1)))
+    assert sum(chances) == pytest.approx(1)
+    assert chances[0] > 1 / seats > chances[1] > 0
+    before = (1 / 3**2) / (1 / 3**2 + (seats - 1) / 7**2)
+    assert chances[0] < before, "a two-card lead is not as sure as 1 / (1 + cards)^2 said"
+    assert evaluate(sized(1, *[6] * (seats - 1)))[0] > chances[0] > evaluate(sized(3, *[6] * (seats - 1)))[0]
