@@ -39,10 +39,11 @@ version).
 
 ``evaluate`` is each seat's chance to win from the hands' sizes alone,
 fitted to games among heuristics (``bench/diez_evaluate.py``): weights
-``cards ^ -alpha`` normalised, ``alpha = 0.25 + 0.11 * seats`` (fitted 0.46,
-0.56, 0.70 and 0.92 at 2, 3, 4 and 6 seats). A hand's size tells less than
-it seems: stacks and forced draws undo a lead, and the more seats, the more
-it tells.
+``cards ^ -alpha`` normalised, ``alpha = 0.25 + 0.11 * seats`` (a line
+through a first fit's 0.46, 0.56, 0.70 and 0.92 at 2, 3, 4 and 6 seats;
+its log-loss on games no fit saw is in ``docs/rules/diez.md``). A hand's
+size tells less than it seems: stacks and forced draws undo a lead, and
+the more seats, the more it tells.
 """
 from __future__ import annotations
 
