@@ -30,7 +30,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.diez import GAME  # noqa: E402
-from games.diez.sampler import evaluate  # noqa: E402
+from games.diez.sampler import ALPHA_BASE, ALPHA_PER_SEAT, chances  # noqa: E402
 from projections.local import LocalGame  # noqa: E402
 
 KEPT = 0.25  # the share of positions kept
@@ -71,7 +71,7 @@ def weighted(weight):
 
 
 def power(alpha: float):
-    return weighted(lambda n: max(n, 0.5) ** -alpha)
+    return lambda sizes: chances(sizes, alpha)
 
 
 def fit_alpha(data: list[Position]) -> float:
@@ -119,7 +119,7 @@ def main() -> None:
                 "even": log_loss(test, lambda sizes: [1 / len(sizes)] * len(sizes)),
                 "before": log_loss(test, weighted(lambda n: 1 / (1 + n) ** 2)),
                 "fitted": log_loss(test, power(alpha)),
-                "evaluate": log_loss(test, lambda sizes: evaluate(_Sized(sizes))),
+                "evaluate": log_loss(test, power(ALPHA_BASE + ALPHA_PER_SEAT * seats)),
                 "free": log_loss(test, weighted(lambda n: free[min(n, CAP)])),
             }
             print(
@@ -127,17 +127,6 @@ def main() -> None:
                 f"| {scores['fitted']:.4f} | {scores['evaluate']:.4f} | {scores['free']:.4f} |",
                 flush=True,
             )
-
-
-class _Sized:
-    """What ``evaluate`` reads of a state: the phase, the seats, the hands."""
-
-    phase = None
-    winner = None
-
-    def __init__(self, sizes: tuple[int, ...]):
-        self.seats = len(sizes)
-        self.hands = [(None,) * n for n in sizes]
 
 
 if __name__ == "__main__":

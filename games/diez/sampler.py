@@ -282,9 +282,16 @@ ALPHA_PER_SEAT = 0.11
 def evaluate(state: State) -> list[float]:
     if state.phase == OVER and state.winner is not None:
         return [1.0 if seat == state.winner else 0.0 for seat in range(state.seats)]
-    alpha = ALPHA_BASE + ALPHA_PER_SEAT * state.seats
-    # an empty hand in a game not over yet (its last card's window is open) counts as half a card
-    weights = [max(len(hand), 0.5) ** -alpha for hand in state.hands] or [1.0] * state.seats
+    if not state.hands:
+        return [1.0 / state.seats] * state.seats
+    return chances([len(hand) for hand in state.hands], ALPHA_BASE + ALPHA_PER_SEAT * state.seats)
+
+
+def chances(sizes: list[int], alpha: float) -> list[float]:
+    """Each seat's chance to win by its hand's size: weights ``cards ^
+    -alpha``, normalised (an empty hand in a game not over yet, its last
+    card's window open, counts as half a card)."""
+    weights = [max(n, 0.5) ** -alpha for n in sizes]
     total = sum(weights)
     return [weight / total for weight in weights]
 
