@@ -37,16 +37,18 @@ the turn's); the cards just drawn a Magnet offer lets another seat give (the
 last card of its hand); the number of events folded (``serial``: the view's
 version).
 
-``evaluate`` is each seat's chance to win from the hands' sizes alone,
-fitted to games among heuristics (``bench/diez_evaluate.py``): weights
-``cards ^ -alpha`` normalised, ``alpha = 0.25 + 0.11 * seats`` (a line
-through a first fit's 0.46, 0.56, 0.70 and 0.92 at 2, 3, 4 and 6 seats;
-its log-loss on games no fit saw is in ``docs/rules/diez.md``). A hand's
-size tells less than it seems: stacks and forced draws undo a lead, and
-the more seats, the more it tells.
+``evaluate`` is each seat's chance to win from its hand, fitted to games
+among heuristics (``bench/diez_evaluate.py``): a conditional logit, each
+seat's chance in proportion to ``exp(score)``, its score the log of its
+hand's size and its wild cards, Draw 2s and Blanks, weighed by seat count
+(``WEIGHTS``; its log-loss on games no fit saw is in
+``docs/rules/diez.md``). A hand's size tells less than it seems (stacks and
+forced draws undo a lead; the more seats, the more it tells), and the
+cards that answer a stack or go on anything are worth keeping.
 """
 from __future__ import annotations
 
+import math
 from collections import Counter
 from functools import lru_cache
 from typing import Any, Mapping
@@ -274,9 +276,19 @@ def _since(view: Mapping[str, Any], options: Mapping[str, Any]) -> int:
     return 0
 
 
-# evaluate's weights: cards ^ -(ALPHA_BASE + ALPHA_PER_SEAT * seats), fitted by bench/diez_evaluate.py
-ALPHA_BASE = 0.25
-ALPHA_PER_SEAT = 0.11
+# What ``evaluate`` weighs in a hand: the log of its size (an empty hand in
+# a game not over yet, its last card's window open, counts as half a card),
+# its wild cards (black), Draw 2s and Blanks: the cards that answer a stack
+# or go on anything.
+FEATURES = ("ln(cards)", "wild", "draw_two", "blank")
+# Each feature's weight by seat count, fitted by bench/diez_evaluate.py to
+# games among heuristics; between two seat counts the line between their
+# weights, beyond the last the last's.
+WEIGHTS = {
+    2: (-0.546, 0.248, 0.185, 0.012),
+    4: (-0.856, 0.376, 0.137, 0.252),
+    6: (-1.197, 0.377, 0.142, 0.360),
+}
 
 
 def evaluate(state: State) -> list[float]:
@@ -284,14 +296,46 @@ def evaluate(state: State) -> list[float]:
         return [1.0 if seat == state.winner else 0.0 for seat in range(state.seats)]
     if not state.hands:
         return [1.0 / state.seats] * state.seats
-    return chances([len(hand) for hand in state.hands], ALPHA_BASE + ALPHA_PER_SEAT * state.seats)
+    weights = weights_for(state.seats)
+    return softmax([sum(w * f for w, f in zip(weights, seat)) for seat in features(state)])
 
 
-def chances(sizes: list[int], alpha: float) -> list[float]:
-    """Each seat's chance to win by its hand's size: weights ``cards ^
-    -alpha``, normalised (an empty hand in a game not over yet, its last
-    card's window open, counts as half a card)."""
-    weights = [max(n, 0.5) ** -alpha for n in sizes]
+def features(state: State) -> list[tuple[float, ...]]:
+    """Every seat's ``FEATURES``."""
+    seen = []
+    for hand in state.hands:
+        wild = twos = blanks = 0
+        for card in hand:
+            face = state.faces[card]
+            color = face["color"]
+            if color == BLACK:
+                wild += 1
+            elif color is None:
+                blanks += 1
+            elif face["kind"] == "draw_two":
+                twos += 1
+        seen.append((math.log(max(len(hand), 0.5)), wild, twos, blanks))
+    return seen
+
+
+def weights_for(seats: int) -> tuple[float, ...]:
+    """``WEIGHTS`` at ``seats``: a fitted count's own, else the line between
+    the nearest fitted counts either side, else the nearest's."""
+    if seats in WEIGHTS:
+        return WEIGHTS[seats]
+    below = [n for n in WEIGHTS if n < seats]
+    above = [n for n in WEIGHTS if n > seats]
+    if not below or not above:
+        return WEIGHTS[max(below) if below else min(above)]
+    low, high = max(below), min(above)
+    t = (seats - low) / (high - low)
+    return tuple(a + (b - a) * t for a, b in zip(WEIGHTS[low], WEIGHTS[high]))
+
+
+def softmax(scores: list[float]) -> list[float]:
+    """Chances in proportion to ``exp(score)``."""
+    top = max(scores)
+    weights = [math.exp(score - top) for score in scores]
     total = sum(weights)
     return [weight / total for weight in weights]
 

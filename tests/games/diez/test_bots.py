@@ -62,24 +62,32 @@ def test_bots_the_experts_quick_moves_are_the_heuristics(seats, tokens):
     assert told > 50
 
 
-@pytest.mark.parametrize("seats", [2, 4])
-def test_bots_the_experts_evaluate_is_a_chance_to_win_from_the_hands_sizes(seats):
+@pytest.mark.parametrize("seats", [2, 3, 4, 6])
+def test_bots_the_experts_evaluate_is_a_chance_to_win_from_the_hands(seats):
     """``sampler.evaluate`` scores a rollout cut short: a chance for every
-    seat (summing to 1), more for fewer cards, even for equal hands, and
-    nearer even than ``1 / (1 + cards)^2`` made it (fitted to games among
-    heuristics, ``bench/diez_evaluate.py``: a lead in cards is often undone)."""
+    seat (summing to 1), even for like hands, more for fewer cards, nearer
+    even than ``1 / (1 + cards)^2`` made it (a lead in cards is often
+    undone), and more for a wild card or a Draw 2 kept than for a number
+    card (fitted to games among heuristics, ``bench/diez_evaluate.py``)."""
     state = LocalGame("diez", seats, seed=f"evaluate-{seats}").table.game
-    hands = state.hands
+    by_kind: dict[str, list[str]] = {}
+    for card, face in sorted(state.faces.items()):
+        by_kind.setdefault("wild" if face["color"] == "black" else face["kind"], []).append(card)
 
-    def sized(*sizes):
-        cards = [card for hand in hands for card in hand]
-        return evolved(state, hands=tuple(tuple(cards[:n]) for n in sizes))
+    def chances(*hands):
+        """Each hand ``(size, kinds)``: a card of each kind, then number cards up to ``size``."""
+        pools = {kind: iter(cards) for kind, cards in by_kind.items()}
+        built = tuple(tuple([next(pools[kind]) for kind in kinds] + [next(pools["number"]) for _ in range(size - len(kinds))]) for size, kinds in hands)
+        return evaluate(evolved(state, hands=built))
 
-    even = evaluate(sized(*[5] * seats))
-    assert even == pytest.approx([1 / seats] * seats)
-    chances = evaluate(sized(2, *[6] * (seats - 1)))
-    assert sum(chances) == pytest.approx(1)
-    assert chances[0] > 1 / seats > chances[1] > 0
+    plain = [(6, [])] * (seats - 1)
+    assert chances(*[(5, [])] * seats) == pytest.approx([1 / seats] * seats)
+    lead = chances((2, []), *plain)
+    assert sum(lead) == pytest.approx(1)
+    assert lead[0] > 1 / seats > lead[1] > 0
     before = (1 / 3**2) / (1 / 3**2 + (seats - 1) / 7**2)
-    assert chances[0] < before, "a two-card lead is not as sure as 1 / (1 + cards)^2 said"
-    assert evaluate(sized(1, *[6] * (seats - 1)))[0] > chances[0] > evaluate(sized(3, *[6] * (seats - 1)))[0]
+    assert lead[0] < before, "a two-card lead is not as sure as 1 / (1 + cards)^2 said"
+    assert chances((1, []), *plain)[0] > lead[0] > chances((3, []), *plain)[0]
+    for kept in ("wild", "draw_two"):
+        assert chances((6, [kept]), *plain)[0] > 1 / seats, f"a {kept} is worth more than a number card"
+    assert chances((6, ["wild", "wild"]), *plain)[0] > chances((6, ["wild"]), *plain)[0]
