@@ -33,7 +33,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.diez import GAME  # noqa: E402
-from games.diez.sampler import FEATURES, features, softmax, weights_for  # noqa: E402
+from games.diez.sampler import FEATURES, chances, features, weights_for  # noqa: E402
 from projections.local import LocalGame  # noqa: E402
 
 KEPT = 0.25  # the share of positions kept
@@ -58,10 +58,6 @@ def positions(job: tuple[int, int]) -> list[Position]:
         local.command(seat, heuristic(local.view(seat), rng))
     winners = local.table.result["winners"]
     return [(seen, winners[0]) for seen in kept] if len(winners) == 1 else []
-
-
-def chances(weights, seen) -> list[float]:
-    return softmax([sum(w * f for w, f in zip(weights, seat)) for seat in seen])
 
 
 def log_loss(data: list[Position], chance) -> float:

@@ -7,11 +7,11 @@ could be), so the search never reads the real state. In that one world it
 plays every candidate move still in the race, each followed by the game
 played on with a rollout bot (the move the search starts from, below, or
 a quicker version of the heuristic) at every seat, the searcher's
-included, for up to ``ROLLOUT_DEPTH`` commands (a game may set its own ``depth``: Diez's 8), all with the same
-generator: the candidates are compared on the
-same hidden cards and the same later choices (common random numbers). A
-game that ends scores 1 for a winner (shared among tied winners), one cut
-short scores the game's ``evaluate``. After 4, 8, 16, ... worlds (a
+included, for up to ``ROLLOUT_DEPTH`` commands (a game may set its own
+``depth``: Diez's 8), all with the same generator: the candidates are
+compared on the same hidden cards and the same later choices (common
+random numbers). A game that ends scores 1 for a winner (shared among
+tied winners), one cut short scores the game's ``evaluate``. After 4, 8, 16, ... worlds (a
 setting may begin sooner: ``halve_after``) the worse half of the
 candidates drops out (sequential halving); the heuristic's own move never
 does. A simulated command is played by the game's ``step`` where it has

@@ -296,8 +296,7 @@ def evaluate(state: State) -> list[float]:
         return [1.0 if seat == state.winner else 0.0 for seat in range(state.seats)]
     if not state.hands:
         return [1.0 / state.seats] * state.seats
-    weights = weights_for(state.seats)
-    return softmax([sum(w * f for w, f in zip(weights, seat)) for seat in features(state)])
+    return chances(weights_for(state.seats), features(state))
 
 
 def features(state: State) -> list[tuple[float, ...]]:
@@ -332,8 +331,10 @@ def weights_for(seats: int) -> tuple[float, ...]:
     return tuple(a + (b - a) * t for a, b in zip(WEIGHTS[low], WEIGHTS[high]))
 
 
-def softmax(scores: list[float]) -> list[float]:
-    """Chances in proportion to ``exp(score)``."""
+def chances(weights: tuple[float, ...], seen: list[tuple[float, ...]]) -> list[float]:
+    """Each seat's chance, in proportion to ``exp(score)``, its score its
+    features (``seen``, a seat's each) weighed by ``weights``."""
+    scores = [sum(w * f for w, f in zip(weights, seat)) for seat in seen]
     top = max(scores)
     weights = [math.exp(score - top) for score in scores]
     total = sum(weights)
