@@ -18,15 +18,21 @@ using it in the one way each piece of knowledge serves:
   when it cannot play, so its hand then held none of them), trusted less
   (x ``--decay``) for every card it received since. Same use as ``hand``.
 
+- ``search``: the expert's search itself, its other hands dealt as they
+  are (the draw pile shuffled) instead of sampled from its view, at
+  ``--iterations`` rollouts a move; ``search_seen`` is the same search with
+  its own sampler, the baseline on the same deals.
+
 Games and seats as the ladder's (``ladder-diez-<seats>-<n>``, the lone
 seat moving round the table). Not part of ``make bench``: a run of 400
 games a variant takes a few minutes.
 
-    python bench/diez_oracle.py [--games 400] [--seats 2] [--bonus 20] [--decay 0.7] [--processes 2]
+    python bench/diez_oracle.py [--games 400] [--seats 2] [--bonus 20] [--decay 0.7] [--iterations 150] [--processes 2]
 """
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import multiprocessing
 import random
 import sys
@@ -35,11 +41,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.bots import wilson  # noqa: E402
-from games.diez import bots  # noqa: E402
+from games.diez import GAME, ROLLOUT_DEPTH, bots, quick  # noqa: E402
+from games.diez.sampler import determinize  # noqa: E402
+from games.search import with_expert  # noqa: E402
 from games.diez.deck import matches  # noqa: E402
 from projections.local import LocalGame  # noqa: E402
 
-VARIANTS = ("hand", "challenge", "draws")
+VARIANTS = ("hand", "challenge", "draws", "search", "search_seen")
 
 
 def _turn_to_choose(view) -> bool:
@@ -75,15 +83,37 @@ def _leave_stuck(view, stuck, bonus: float, heuristic=bots) -> dict:
     return command
 
 
+def _told_hands(local: LocalGame):
+    """Diez's game whose sampler deals every other hand as it is in
+    ``local`` (and the draw pile's cards, shuffled)."""
+
+    def dealt(view, rng):
+        true = local.table.game
+        world = determinize(view, rng)
+        faces, hands = dict(world.faces), list(world.hands)
+        for seat in range(true.seats):
+            if seat != view["seat"]:
+                hands[seat] = true.hands[seat]
+        pile = list(true.draw_pile)
+        rng.shuffle(pile)
+        faces.update({card: true.faces[card] for card in pile + [c for hand in hands for c in hand]})
+        return dataclasses.replace(world, hands=tuple(hands), draw_pile=tuple(pile), faces=faces)
+
+    return with_expert(dataclasses.replace(GAME, determinize=dealt), quick=quick, depth=ROLLOUT_DEPTH)
+
+
 def play(job: tuple) -> float:
-    variant, seats, n, bonus, decay = job
+    variant, seats, n, bonus, decay, iterations = job
     hero = n % seats
     local = LocalGame("diez", seats, seed=f"ladder-diez-{seats}-{n}")
     rng = random.Random(f"ladder-{n}")
     seen_stuck: dict[int, list] = {}  # seat -> [pile colours it drew on, cards received since]
+    searcher = (_told_hands(local) if variant == "search" else GAME).bots["expert"]
 
     def hero_bot(view) -> dict:
         state = local.table.game
+        if variant in ("search", "search_seen"):
+            return searcher(view, rng, iterations=iterations)
         following = bots._next(view)
         if variant == "challenge":
             challenge = view["table"]["challenge"]
@@ -135,14 +165,15 @@ def main() -> None:
     parser.add_argument("--seats", type=int, default=2)
     parser.add_argument("--bonus", type=float, default=20.0)
     parser.add_argument("--decay", type=float, default=0.7)
+    parser.add_argument("--iterations", type=int, default=150, help="the searches' rollouts a move")
     parser.add_argument("--processes", type=int, default=2)
-    parser.add_argument("--only", choices=VARIANTS)
+    parser.add_argument("--only", choices=VARIANTS, action="append")
     args = parser.parse_args()
     print("| knowledge | seats | games | win share against the heuristic (95% CI) | x fair |")
     print("|---|---|---|---|---|")
     with multiprocessing.Pool(args.processes) as pool:
-        for variant in [args.only] if args.only else VARIANTS:
-            jobs = [(variant, args.seats, n, args.bonus, args.decay) for n in range(args.games)]
+        for variant in args.only or VARIANTS:
+            jobs = [(variant, args.seats, n, args.bonus, args.decay, args.iterations) for n in range(args.games)]
             share = sum(pool.map(play, jobs, chunksize=4)) / args.games
             low, high = wilson(share * args.games, args.games)
             print(f"| {variant} | {args.seats} | {args.games} | {share:.3f} ({low:.3f}-{high:.3f}) | {share * args.seats:.2f} |", flush=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from games.contract import Event
+from games.diez.deck import matches
 from games.diez.state import (
     CHALLENGE,
     DRAWN,
@@ -21,6 +22,7 @@ from games.diez.state import (
     SUB,
     TURN,
     WINDOW,
+    Drew,
     Offer,
     Pile,
     Play,
@@ -57,6 +59,7 @@ def _dealt(state: State, event: Event) -> Changes:
         faces=faces,
         hands=tuple(hands),
         tokens=((),) * state.seats,
+        drew=(None,) * state.seats,
         draw_pile=tuple(card["id"] for card in event.secret["draw_pile"]),
         piles=(Pile((start["id"],), (start["color"],)),),
         turn=p["first"],
@@ -98,6 +101,7 @@ def _played(state: State, event: Event) -> Changes:
         phase=RESOLVING,
         drawn=None,
         threat=None,  # a play answers a [C] card on a stack: stacking gives up the challenge
+        drew=_gone(state, seat, [p["card"]]),
     )
     if p["jump_in"]:
         # rule "jumping-in": a jump-in resets a stack and cancels the card it lands on
@@ -105,6 +109,20 @@ def _played(state: State, event: Event) -> Changes:
     if state.phase == LINK:
         changes.update(offers=state.offers[1:])  # the Proc-Link play answers its offer
     return changes
+
+
+def _gone(state: State, seat: int, faces) -> tuple:
+    """``state.drew`` once cards left ``seat``'s hand, each a face shown or
+    ``None`` (face down): one that could have gone on the piles its seat last
+    drew on was not among the cards it held then; any other may have been."""
+    seen = state.drew[seat] if state.drew else None
+    if seen is None:
+        return state.drew
+    held = seen.held
+    for face in faces:
+        if face is None or not any(matches(face, top, color) for top, color in seen.piles):
+            held -= 1
+    return replaced(state.drew, seat, Drew(seen.piles, held) if held > 0 else None)
 
 
 def _window_opened(state: State, event: Event) -> Changes:
@@ -125,7 +143,13 @@ def _drew(state: State, event: Event) -> Changes:
         return {}
     cards = tuple(card["id"] for card in event.private[seat]["cards"])
     assert cards == state.draw_pile[:count], "cards are drawn from the top"
-    return dict(draw_pile=state.draw_pile[count:], hands=replaced(state.hands, seat, state.hands[seat] + cards))
+    changes = dict(draw_pile=state.draw_pile[count:], hands=replaced(state.hands, seat, state.hands[seat] + cards))
+    if event.public["cause"] == "turn" and state.drew:
+        # a draw in its turn (the rest of one, after a reshuffle): the piles
+        # it drew on, and the hand it held (the cards drawn so far with it)
+        seen = Drew(tuple((state.faces[pile.top], pile.color) for pile in state.piles), len(state.hands[seat]))
+        changes["drew"] = replaced(state.drew, seat, seen)
+    return changes
 
 
 def _reshuffled(state: State, event: Event) -> Changes:
@@ -163,14 +187,17 @@ def _direction_reversed(state: State, event: Event) -> Changes:
 def _hands_traded(state: State, event: Event) -> Changes:
     a, b = event.public["seats"]
     hands = replaced(state.hands, a, state.hands[b])
-    return dict(hands=replaced(hands, b, state.hands[a]))
+    changes = dict(hands=replaced(hands, b, state.hands[a]))
+    if state.drew:  # what was seen of a hand goes with it
+        changes["drew"] = replaced(replaced(state.drew, a, state.drew[b]), b, state.drew[a])
+    return changes
 
 
 def _cards_shared(state: State, event: Event) -> Changes:
     seat, source = event.public["seat"], event.public["source"]
     moved = tuple(event.private[source]["ids"])
     hands = replaced(state.hands, source, without(state.hands[source], moved))
-    return dict(hands=replaced(hands, seat, hands[seat] + moved))
+    return dict(hands=replaced(hands, seat, hands[seat] + moved), drew=_gone(state, source, [None] * len(moved)))
 
 
 def _card_revived(state: State, event: Event) -> Changes:
@@ -206,6 +233,7 @@ def _mulligan_discarded(state: State, event: Event) -> Changes:
     return dict(
         hands=replaced(state.hands, seat, without(state.hands[seat], gone)),
         draw_pile=tuple(event.secret["draw_pile"]),
+        drew=_gone(state, seat, [None] * len(gone)),  # face down (their count is public)
     )
 
 
@@ -219,6 +247,7 @@ def _flushed(state: State, event: Event) -> Changes:
     return dict(
         hands=replaced(state.hands, seat, without(state.hands[seat], gone)),
         piles=replaced(state.piles, index, pile),
+        drew=_gone(state, seat, p["cards"]),
     )
 
 
@@ -319,7 +348,7 @@ def _card_given(state: State, event: Event) -> Changes:
     seat, to = p["seat"], p["to"]
     card = event.private[seat]["card"]["id"]
     hands = replaced(state.hands, seat, without(state.hands[seat], [card]))
-    changes = dict(hands=replaced(hands, to, hands[to] + (card,)))
+    changes = dict(hands=replaced(hands, to, hands[to] + (card,)), drew=_gone(state, seat, [None]))
     if state.phase == MAGNET:
         changes.update(offers=state.offers[1:], phase=RESOLVING)
     return changes

@@ -22,6 +22,13 @@ the draw pile by its size (in a random order). Those cards get invented ids
 (``hidden<n>``), never seen in the seat's view. The seed is fresh, so future
 shuffles and token draws differ between samples.
 
+What is believed (a reading of the draws): a seat that drew in its turn had
+nothing to play (the heuristic draws only then; a player who chose to draw
+one card while holding a playable one is misread). The cards the table saw
+it surely holds since (``seats[n].drew.held``) are dealt first, from the
+shuffled unseen cards that go on none of the piles it drew on; its other
+cards, and every other hidden card, are dealt as above.
+
 What is deliberately not inferred (a plausible value is set instead): what
 the seat learnt from events and no longer sees (a hand shown to it by a
 challenge or a Proc of Reveal, a card it gave by Magnet), hence such cards
@@ -54,10 +61,11 @@ from functools import lru_cache
 from typing import Any, Mapping
 
 from games.diez import rules
-from games.diez.deck import BLACK, COLORS, COUNTS, face_key, faces as deck_faces
+from games.diez.deck import BLACK, COLORS, COUNTS, face_key, faces as deck_faces, matches
 from games.diez.state import (
     DRAWN,
     LINK,
+    Drew,
     MAGNET,
     OVER,
     SEARCH,
@@ -125,10 +133,17 @@ def determinize(view: Mapping[str, Any], rng: Any) -> State:
         pool += [rng.choice(deck) for _ in range(needed - len(pool))]
     # (the pool is in the deck's order, so a seeded rng deals the same sample)
     rng.shuffle(pool)
-    dealt = iter(range(needed))
+    # a seat that drew in its turn had nothing to play on the piles it drew
+    # on (the belief: it drew because it had to): the cards it surely holds
+    # since are dealt first, from those that go on none of those piles
+    taken: set[int] = set()
+    first: dict[int, list[int]] = {}
+    for index, seen in enumerate(seen_seats):
+        if hands[index] is None and seen.get("drew"):
+            first[index] = _unplayable(pool, seen["drew"], min(seen["drew"]["held"], seen["cards"]), taken)
+    dealt = (n for n in range(len(pool)) if n not in taken)
 
-    def invent() -> str:
-        n = next(dealt)
+    def invent(n: int) -> str:
         kind, color, number = pool[n]
         card = f"hidden{n}"
         faces[card] = {"id": card, "kind": kind, "color": color, "number": number}
@@ -136,9 +151,10 @@ def determinize(view: Mapping[str, Any], rng: Any) -> State:
 
     for index, seen in enumerate(seen_seats):
         if hands[index] is None:
-            hands[index] = tuple(invent() for _ in range(seen["cards"]))
+            mine = first.get(index, [])
+            hands[index] = tuple(invent(n) for n in mine) + tuple(invent(next(dealt)) for _ in range(seen["cards"] - len(mine)))
     if draw_known is None:
-        draw_pile = tuple(invent() for _ in range(table["draw_pile"]))
+        draw_pile = tuple(invent(next(dealt)) for _ in range(table["draw_pile"]))
     else:
         draw_pile = tuple(rng.sample(draw_known, len(draw_known)))
 
@@ -229,9 +245,37 @@ def determinize(view: Mapping[str, Any], rng: Any) -> State:
         asked=asked,
         threat=threat,
         drawn=drawn,
+        drew=tuple(_drew(seen.get("drew")) for seen in seen_seats),
         serial=int(view.get("version") or 0),
         winner=table.get("winner"),
     )
+
+
+def _unplayable(pool: list[tuple], drew: Mapping[str, Any], count: int, taken: set[int]) -> list[int]:
+    """The first ``count`` cards of the shuffled ``pool`` not ``taken`` yet
+    that go on none of the piles ``drew`` shows (fewer if the pool has fewer);
+    each is added to ``taken``."""
+    piles = [(pile["top"], pile["color"]) for pile in drew["piles"]]
+    picked: list[int] = []
+    fits: dict[tuple, bool] = {}
+    for n, key in enumerate(pool):
+        if len(picked) == count:
+            break
+        if n in taken:
+            continue
+        if key not in fits:
+            face = {"kind": key[0], "color": key[1], "number": key[2]}
+            fits[key] = any(matches(face, top, color) for top, color in piles)
+        if not fits[key]:
+            picked.append(n)
+            taken.add(n)
+    return picked
+
+
+def _drew(seen: Mapping[str, Any] | None) -> Drew | None:
+    if not seen:
+        return None
+    return Drew(tuple((dict(pile["top"]), pile["color"]) for pile in seen["piles"]), seen["held"])
 
 
 def _colors(faces, cards: tuple[str, ...], top: str | None, rng) -> tuple[str | None, ...]:

@@ -122,6 +122,21 @@ class Offer:
 
 
 @dataclass(frozen=True)
+class Drew:
+    """What the table saw when a seat last drew in its turn (rule "drawing",
+    "What a seat sees"): each discard pile's top card (its face) and colour then, and
+    ``held``, how many of the cards it held then it surely holds still: the
+    hand's size then, less one for each card that has left its hand since,
+    face down or one that could have gone on those piles face up. Every part
+    is public. A player draws in its turn when it has nothing to play, or
+    (one card) when it chooses to, so the expert believes (its sampler,
+    "The expert's sampler") those cards fit none of those piles."""
+
+    piles: tuple[tuple[Mapping[str, Any], str | None], ...]  # (top card's face, colour)
+    held: int
+
+
+@dataclass(frozen=True)
 class State:
     seats: int
     options: Mapping[str, Any]
@@ -152,6 +167,7 @@ class State:
     asked: tuple[int, ...] = ()  # the seats the jump-in window still waits for
     threat: Threat | None = None
     drawn: str | None = None  # the card drawn this turn that may still be played
+    drew: tuple[Drew | None, ...] = ()  # per seat: what the table saw of its last draw in its turn
     serial: int = 0  # events folded so far: labels random draws
     winner: int | None = None
 

@@ -69,6 +69,10 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         table["tokens"] = {"bag": dict(tokens.bag_counts(state)), "giving": giving, "underlined": underlined}
         table["offer"] = _offer(state)
     seats = [{"cards": len(hand), "tokens": list(held)} for hand, held in zip(state.hands, state.tokens)]
+    for index, seen in enumerate(state.drew):
+        if seen is not None:
+            # what the table saw when the seat last drew in its turn (rule "drawing")
+            seats[index]["drew"] = {"piles": [{"top": top, "color": color} for top, color in seen.piles], "held": seen.held}
     for index in range(state.seats):
         if tokens.revealed(state, index):
             # rule "reveal": the holder's hand lies face up on the table

@@ -8,9 +8,12 @@ import pytest
 
 from games.diez import GAME
 from games.diez.bots import holds_color
+from games.diez.deck import matches
 from games.diez.sampler import evaluate, quick
+from games.diez.view import view
 from games.kit import evolved
 from projections.local import LocalGame
+from tests.games.diez.tables import act, dealt
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4, 6, 10])
@@ -91,3 +94,48 @@ def test_bots_the_experts_evaluate_is_a_chance_to_win_from_the_hands(seats):
     for kept in ("wild", "draw_two"):
         assert chances((6, [kept]), *plain)[0] > 1 / seats, f"a {kept} is worth more than a number card"
     assert chances((6, ["wild", "wild"]), *plain)[0] > chances((6, ["wild"]), *plain)[0]
+
+
+def _fitting(state, seat, drew) -> int:
+    """How many of ``seat``'s cards could go on the piles ``drew`` shows."""
+    return sum(1 for card in state.hands[seat] if any(matches(state.faces[card], top, color) for top, color in drew.piles))
+
+
+def test_bots_the_experts_sampler_deals_a_seat_that_drew_nothing_for_the_piles_it_drew_on():
+    """The expert's belief ("The expert's sampler"): a seat that drew in its
+    turn had nothing to play, so the ``held`` cards it surely holds since go
+    on none of the piles it drew on; its other cards are dealt as before."""
+    state = dealt([["blue 1", "green 7"], ["red 1", "red 2"], ["green 1"]], draw=["yellow 3", "red 9", "blue 8", "blue 9"])
+    _, state = act(state, 0, "draw")
+    _, state = act(state, 0, "keep")
+    seen = {**view(state, 1), "seat": 1, "options": dict(state.options), "rules": state.rules, "version": state.serial}
+    assert seen["seats"][0]["drew"]["held"] == 2 and seen["seats"][0]["cards"] == 4
+    bare = {**seen, "seats": [{k: v for k, v in s.items() if k != "drew"} for s in seen["seats"]]}
+    with_belief, without = [], []
+    for n in range(40):
+        world = GAME.determinize(seen, random.Random(n))
+        assert world.drew[0] == state.drew[0] and GAME.view(world, 1)["seats"] == seen["seats"]
+        with_belief.append(_fitting(world, 0, state.drew[0]))
+        without.append(_fitting(GAME.determinize(bare, random.Random(n)), 0, state.drew[0]))
+    # of its 4 cards, the 2 it drew (one kept) are dealt at random, and any of
+    # 4 may fit (a red card, a 5, a wild card or a Blank) without the belief
+    assert max(with_belief) <= 2 and max(without) > 2
+
+
+def test_bots_the_experts_belief_about_draws_is_true_of_the_heuristic():
+    """The heuristic draws in its turn only when it has nothing to play, so
+    what the table saw of its draws is true of its hand: its ``held`` cards
+    go on none of the piles it drew on."""
+    checked = 0
+    for n in range(3):
+        local = LocalGame("diez", 4, seed=f"belief-{n}")
+        rng = random.Random(n)
+        while not local.finished:
+            seat = rng.choice(local.view(None)["to_act"])
+            local.command(seat, GAME.bots["heuristic"](local.view(seat), rng))
+            state = local.table.game
+            for holder, drew in enumerate(state.drew):
+                if drew is not None:
+                    checked += 1
+                    assert len(state.hands[holder]) - _fitting(state, holder, drew) >= drew.held
+    assert checked > 100

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from games.diez import rules
+from games.diez.view import view
 from tests.games.diez.tables import act, dealt, pass_all, refused, types
 
 
@@ -133,3 +134,27 @@ def test_bomb_drawn_any_other_way_does_nothing():
     state = pass_all(state)
     events, state = act(state, 1, "draw")
     assert "bomb_exploded" not in types(events) and len(state.hands[1]) == 3
+
+
+def test_drawing_the_table_sees_the_piles_a_seat_drew_on_and_the_cards_it_held():
+    state = dealt(
+        [["blue 1", "green 7"], ["red 1", "red 2"], ["green 1", "green 2"]],
+        draw=["yellow 3", "red 9", "blue 8", "blue 9"],
+    )
+    _, state = act(state, 0, "draw")
+    start = {"id": "start", "kind": "number", "color": "red", "number": 5}
+    seen = {"piles": [{"top": start, "color": "red"}], "held": 2}
+    # public: every seat sees it alike, the drawer too
+    assert [view(state, seat)["seats"][0]["drew"] for seat in (None, 0, 1, 2)] == [seen] * 4
+    assert all("drew" not in view(state, 1)["seats"][seat] for seat in (1, 2))
+    # the drawn card could go on the piles it drew on: not one it held then
+    _, state = act(state, 0, "play", card="d1")
+    assert view(state, 1)["seats"][0]["drew"]["held"] == 2
+    state = pass_all(state)
+    _, state = act(state, 1, "play", card="s1c0")
+    state = pass_all(state)
+    _, state = act(state, 2, "play", card="s2c0")
+    state = pass_all(state)
+    # a card that could not go on those piles may have been one of them
+    _, state = act(state, 0, "play", card="s0c0")
+    assert view(state, 2)["seats"][0]["drew"] == {**seen, "held": 1}
