@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from games.contract import Event
-from games.diez.deck import matches
 from games.diez.state import (
     CHALLENGE,
     DRAWN,
@@ -115,13 +114,10 @@ def _gone(state: State, seat: int, faces) -> tuple:
     """``state.drew`` once cards left ``seat``'s hand, each a face shown or
     ``None`` (face down): one that could have gone on the piles its seat last
     drew on was not among the cards it held then; any other may have been."""
-    seen = state.drew[seat] if state.drew else None
+    seen = state.drew[seat]
     if seen is None:
         return state.drew
-    held = seen.held
-    for face in faces:
-        if face is None or not any(matches(face, top, color) for top, color in seen.piles):
-            held -= 1
+    held = seen.held - sum(1 for face in faces if face is None or not seen.fits(face))
     return replaced(state.drew, seat, Drew(seen.piles, held) if held > 0 else None)
 
 
@@ -144,7 +140,7 @@ def _drew(state: State, event: Event) -> Changes:
     cards = tuple(card["id"] for card in event.private[seat]["cards"])
     assert cards == state.draw_pile[:count], "cards are drawn from the top"
     changes = dict(draw_pile=state.draw_pile[count:], hands=replaced(state.hands, seat, state.hands[seat] + cards))
-    if event.public["cause"] == "turn" and state.drew:
+    if event.public["cause"] == "turn":
         # a draw in its turn (the rest of one, after a reshuffle): the piles
         # it drew on, and the hand it held (the cards drawn so far with it)
         seen = Drew(tuple((state.faces[pile.top], pile.color) for pile in state.piles), len(state.hands[seat]))
@@ -188,8 +184,8 @@ def _hands_traded(state: State, event: Event) -> Changes:
     a, b = event.public["seats"]
     hands = replaced(state.hands, a, state.hands[b])
     changes = dict(hands=replaced(hands, b, state.hands[a]))
-    if state.drew:  # what was seen of a hand goes with it
-        changes["drew"] = replaced(replaced(state.drew, a, state.drew[b]), b, state.drew[a])
+    # what was seen of a hand goes with it
+    changes["drew"] = replaced(replaced(state.drew, a, state.drew[b]), b, state.drew[a])
     return changes
 
 

@@ -61,7 +61,7 @@ from functools import lru_cache
 from typing import Any, Mapping
 
 from games.diez import rules
-from games.diez.deck import BLACK, COLORS, COUNTS, face_key, faces as deck_faces, matches
+from games.diez.deck import BLACK, COLORS, COUNTS, face_key, faces as deck_faces
 from games.diez.state import (
     DRAWN,
     LINK,
@@ -136,11 +136,12 @@ def determinize(view: Mapping[str, Any], rng: Any) -> State:
     # a seat that drew in its turn had nothing to play on the piles it drew
     # on (the belief: it drew because it had to): the cards it surely holds
     # since are dealt first, from those that go on none of those piles
+    drew = tuple(_drew(seen.get("drew")) for seen in seen_seats)
     taken: set[int] = set()
     first: dict[int, list[int]] = {}
     for index, seen in enumerate(seen_seats):
-        if hands[index] is None and seen.get("drew"):
-            first[index] = _unplayable(pool, seen["drew"], min(seen["drew"]["held"], seen["cards"]), taken)
+        if hands[index] is None and drew[index] is not None:
+            first[index] = _unplayable(pool, drew[index], min(drew[index].held, seen["cards"]), taken)
     dealt = (n for n in range(len(pool)) if n not in taken)
 
     def invent(n: int) -> str:
@@ -245,17 +246,16 @@ def determinize(view: Mapping[str, Any], rng: Any) -> State:
         asked=asked,
         threat=threat,
         drawn=drawn,
-        drew=tuple(_drew(seen.get("drew")) for seen in seen_seats),
+        drew=drew,
         serial=int(view.get("version") or 0),
         winner=table.get("winner"),
     )
 
 
-def _unplayable(pool: list[tuple], drew: Mapping[str, Any], count: int, taken: set[int]) -> list[int]:
+def _unplayable(pool: list[tuple], drew: Drew, count: int, taken: set[int]) -> list[int]:
     """The first ``count`` cards of the shuffled ``pool`` not ``taken`` yet
     that go on none of the piles ``drew`` shows (fewer if the pool has fewer);
     each is added to ``taken``."""
-    piles = [(pile["top"], pile["color"]) for pile in drew["piles"]]
     picked: list[int] = []
     fits: dict[tuple, bool] = {}
     for n, key in enumerate(pool):
@@ -264,8 +264,7 @@ def _unplayable(pool: list[tuple], drew: Mapping[str, Any], count: int, taken: s
         if n in taken:
             continue
         if key not in fits:
-            face = {"kind": key[0], "color": key[1], "number": key[2]}
-            fits[key] = any(matches(face, top, color) for top, color in piles)
+            fits[key] = drew.fits({"kind": key[0], "color": key[1], "number": key[2]})
         if not fits[key]:
             picked.append(n)
             taken.add(n)

@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from games.diez.deck import matches
+
 # The rules version of games created today (``GAME.rules_version``). A game
 # keeps the version it was created under (``State.rules``) and plays by it to
 # the end, so its log re-decides to the events it holds. Rules 2 changed,
@@ -134,6 +136,10 @@ class Drew:
 
     piles: tuple[tuple[Mapping[str, Any], str | None], ...]  # (top card's face, colour)
     held: int
+
+    def fits(self, face: Mapping[str, Any]) -> bool:
+        """``face`` could have gone on one of those piles (rule "matching")."""
+        return any(matches(face, top, color) for top, color in self.piles)
 
 
 @dataclass(frozen=True)

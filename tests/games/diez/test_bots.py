@@ -8,7 +8,6 @@ import pytest
 
 from games.diez import GAME
 from games.diez.bots import holds_color
-from games.diez.deck import matches
 from games.diez.sampler import evaluate, quick
 from games.diez.view import view
 from games.kit import evolved
@@ -98,7 +97,7 @@ def test_bots_the_experts_evaluate_is_a_chance_to_win_from_the_hands(seats):
 
 def _fitting(state, seat, drew) -> int:
     """How many of ``seat``'s cards could go on the piles ``drew`` shows."""
-    return sum(1 for card in state.hands[seat] if any(matches(state.faces[card], top, color) for top, color in drew.piles))
+    return sum(1 for card in state.hands[seat] if drew.fits(state.faces[card]))
 
 
 def test_bots_the_experts_sampler_deals_a_seat_that_drew_nothing_for_the_piles_it_drew_on():
