@@ -83,21 +83,27 @@ def _leave_stuck(view, stuck, bonus: float, heuristic=bots) -> dict:
     return command
 
 
+def dealt_as_is(true, view, rng):
+    """A world for ``view``'s seat dealt as the state ``true`` is: its
+    sampler's, with every other hand as it is in ``true`` and the draw
+    pile's cards, shuffled."""
+    world = determinize(view, rng)
+    faces, hands = dict(world.faces), list(world.hands)
+    for seat in range(true.seats):
+        if seat != view["seat"]:
+            hands[seat] = true.hands[seat]
+    pile = list(true.draw_pile)
+    rng.shuffle(pile)
+    faces.update({card: true.faces[card] for card in pile + [c for hand in hands for c in hand]})
+    return dataclasses.replace(world, hands=tuple(hands), draw_pile=tuple(pile), faces=faces)
+
+
 def _told_hands(local: LocalGame):
     """Diez's game whose sampler deals every other hand as it is in
     ``local`` (and the draw pile's cards, shuffled)."""
 
     def dealt(view, rng):
-        true = local.table.game
-        world = determinize(view, rng)
-        faces, hands = dict(world.faces), list(world.hands)
-        for seat in range(true.seats):
-            if seat != view["seat"]:
-                hands[seat] = true.hands[seat]
-        pile = list(true.draw_pile)
-        rng.shuffle(pile)
-        faces.update({card: true.faces[card] for card in pile + [c for hand in hands for c in hand]})
-        return dataclasses.replace(world, hands=tuple(hands), draw_pile=tuple(pile), faces=faces)
+        return dealt_as_is(local.table.game, view, rng)
 
     return with_expert(dataclasses.replace(GAME, determinize=dealt), quick=quick, depth=ROLLOUT_DEPTH)
 
