@@ -336,10 +336,13 @@ def test_clients_that_vanish_are_released_at_once(api_server, client, redis_clie
     async def released():
         await wait_for(lambda: api_server.metric("tabletell_open_streams", kind="stream") == 0)
         await wait_for(lambda: api_server.metric("tabletell_open_streams", kind="wait") == 0)
-        # and none of them left a store connection behind (a count taken
-        # once can catch one the server opened for a moment for other work,
-        # as it did once on a loaded machine: a leak never goes down)
-        await wait_for(lambda: store_connections(redis_client) <= during)
+        # and none of them left a store connection behind: the count stays
+        # within the same bound as while they waited, far below one a
+        # client (180). Not "back to the count during": the server's pools
+        # keep a connection they opened for a burst of other work (the
+        # releases, other processes on this store) idle and open, as one
+        # full run on a quiet machine caught; a leak grows with the clients.
+        await wait_for(lambda: store_connections(redis_client) - before < 40)
 
     asyncio.run(released())
 
