@@ -53,18 +53,25 @@ VARIANTS = ("uniform", "draws", "kinds")
 SMOOTHING = 5  # cards added to each kind's count in the hands and in the draw pile
 
 
-def _games(seats: int, n: int, tag: str, keep: float):
-    """A game among heuristics: yields (the seat to act, its view, the
-    state) at about ``keep`` of the turns."""
-    local = LocalGame("diez", seats, seed=f"belief-{tag}-{seats}-{n}")
-    rng = random.Random(f"belief-{tag}-{n}")
+def games_among_heuristics(seats: int, seed: str, rng: random.Random, keep: float, wanted=lambda view: True):
+    """A game among heuristics (dealt by ``seed``, whose turn and every
+    heuristic's choice by ``rng``): yields (the seat to act, its view, the
+    state) where ``wanted(view)``, at about ``keep`` of those (a caller may
+    stop early)."""
+    local = LocalGame("diez", seats, seed=seed)
     heuristic = GAME.bots["heuristic"]
     while not local.finished:
         seat = rng.choice(local.view(None)["to_act"])
         view = local.view(seat)
-        if view["table"] is not None and view["table"]["phase"] == "turn" and rng.random() < keep:
+        if view["table"] is not None and wanted(view) and rng.random() < keep:
             yield seat, view, local.table.game
         local.command(seat, heuristic(view, rng))
+
+
+def _games(seats: int, n: int, tag: str, keep: float):
+    """At about ``keep`` of a game's turns."""
+    rng = random.Random(f"belief-{tag}-{n}")
+    return games_among_heuristics(seats, f"belief-{tag}-{seats}-{n}", rng, keep, lambda view: view["table"]["phase"] == "turn")
 
 
 def counted(job: tuple[int, int]) -> tuple[Counter, Counter]:
@@ -87,7 +94,7 @@ def weights(hands: Counter, pile: Counter) -> dict[str, float]:
 
 def _facts(faces, hand, piles) -> tuple[list[bool], bool]:
     plays = [any(matches(faces[card], top, color) for card in hand) for top, color in piles]
-    keeps = any(is_wild(faces[card]) or faces[card]["kind"] in ("draw_two", "draw_four") for card in hand)
+    keeps = any(is_wild(faces[card]) or faces[card]["kind"] == "draw_two" for card in hand)  # a Draw 4 is wild
     return plays, keeps
 
 

@@ -33,18 +33,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.diez_belief import games_among_heuristics  # noqa: E402
 from bench.diez_oracle import dealt_as_is  # noqa: E402
 from games import search  # noqa: E402
-from games.diez import GAME, quick  # noqa: E402
-from projections.local import LocalGame  # noqa: E402
+from games.diez import GAME, bots, quick  # noqa: E402
 
 JUDGE_DEPTH = 24  # commands a judging world is played on for
 
 
 def _plain_turn(view) -> bool:
     table = view["table"]
-    facing = table["stack"] is not None and table["stack"]["victim"] == view["seat"]
-    return table["phase"] == "turn" and not facing and table.get("offer") is None and "pass" not in view["actions"]
+    return table["phase"] == "turn" and not bots._facing_stack(view) and table.get("offer") is None and "pass" not in view["actions"]
 
 
 def positions(seats: int, count: int, kind: str) -> list[tuple]:
@@ -53,16 +52,14 @@ def positions(seats: int, count: int, kind: str) -> list[tuple]:
     found: list[tuple] = []
     game = 0
     while len(found) < count:
-        local = LocalGame("diez", seats, seed=f"decisions-{seats}-{game}")
         rng = random.Random(f"decisions-{game}")
+        wanted = lambda view: _plain_turn(view) == (kind == "turn")  # noqa: E731
+        for _, view, state in games_among_heuristics(seats, f"decisions-{seats}-{game}", rng, 0.15 if kind == "turn" else 0.6, wanted):
+            if len(search._candidates(view, random.Random(1), heuristic, 100)) > 1:
+                found.append((view, state))
+                if len(found) == count:
+                    break
         game += 1
-        while not local.finished and len(found) < count:
-            seat = rng.choice(local.view(None)["to_act"])
-            view = local.view(seat)
-            if view["table"] is not None and (_plain_turn(view) == (kind == "turn")) and rng.random() < (0.15 if kind == "turn" else 0.6):
-                if len(search._candidates(view, random.Random(1), heuristic, 100)) > 1:
-                    found.append((view, local.table.game))
-            local.command(seat, heuristic(view, rng))
     return found
 
 
@@ -71,7 +68,7 @@ class Judge:
 
     def __init__(self, view, state, worlds: int):
         self.view, self.state, self.worlds = view, state, worlds
-        self.faces = {c["id"]: tuple(sorted((k, str(v)) for k, v in c.items() if k != "id")) for c in view["hand"]}
+        self.faces = search._hand_faces(view)
         self.known: dict[tuple, float] = {}
 
     def worth(self, body) -> float:

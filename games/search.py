@@ -179,7 +179,7 @@ def _better(gain: float, squares: float, worlds: int, confidence: float = CONFID
 
 
 def _candidates(view: Mapping[str, Any], rng: random.Random, heuristic, most: int = MAX_CANDIDATES) -> list[dict]:
-    faces = {card["id"]: tuple(sorted((k, str(v)) for k, v in card.items() if k != "id")) for card in view.get("hand", []) if isinstance(card, Mapping) and "id" in card}
+    faces = _hand_faces(view)
     found: dict[tuple, dict] = {}
 
     def add(body: dict) -> None:
@@ -196,6 +196,11 @@ def _candidates(view: Mapping[str, Any], rng: random.Random, heuristic, most: in
     if len(others) > most:
         others = rng.sample(others, most)
     return [first, *others]
+
+
+def _hand_faces(view: Mapping[str, Any]) -> dict[str, tuple]:
+    """Each card of the view's hand by id: its face (every field but the id)."""
+    return {card["id"]: tuple(sorted((k, str(v)) for k, v in card.items() if k != "id")) for card in view.get("hand", []) if isinstance(card, Mapping) and "id" in card}
 
 
 def _face_key(body: Mapping[str, Any], faces: Mapping[str, tuple]) -> tuple:
