@@ -15,12 +15,15 @@ machine's speed) under each ``--setting`` (the expert's keywords), and
 prints the mean worth of its move less the heuristic's (``gain``, with its
 standard error) and of the best candidate less the heuristic's (``best``:
 what a search told the hands could find, an upper bound biased up by the
-judging's own noise).
+judging's own noise). ``--told`` tells the expert's sampler the next
+seat's hand or every other hand as it is (``bench/diez_oracle.py``'s
+``dealt_as_is``): what its search would make of a perfect reading.
 
 A paired measure of a change to the search in a few minutes, where the
 ladder needs half an hour to tell a few points; not part of ``make bench``.
 
     python bench/diez_decisions.py --seats 4 --kind turn --positions 160 --setting "" --setting "depth=16,iterations=50"
+    python bench/diez_decisions.py --seats 4 --kind other --positions 300 --told next
 """
 from __future__ import annotations
 
@@ -34,7 +37,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.diez_belief import games_among_heuristics  # noqa: E402
-from bench.diez_oracle import dealt_as_is  # noqa: E402
+from bench.diez_oracle import dealt_as_is, told_hands  # noqa: E402
 from games import search  # noqa: E402
 from games.diez import GAME, bots, quick  # noqa: E402
 
@@ -83,17 +86,28 @@ class Judge:
         return self.known[key]
 
 
+def told_expert(view, state, told: str):
+    """The expert's bot, its sampler told the hands (``told``): ``none``, its
+    own sampler; ``next``, the next seat's hand as it is; ``all``, every
+    other hand as it is (``bench/diez_oracle.py``'s ``told_hands``)."""
+    if told == "none":
+        return GAME.bots["expert"]
+    seats = {(view["seat"] + state.direction) % state.seats} if told == "next" else None
+    return told_hands(lambda: state, seats).bots["expert"]
+
+
 def judged(job: tuple) -> tuple[float, float, list[float]]:
     """At one position: (the heuristic's move's worth, the best candidate's,
     the expert's move's worth less the heuristic's under each setting, twice)."""
-    view, state, worlds, settings, index = job
+    view, state, worlds, settings, told, index = job
     judge = Judge(view, state, worlds)
     heuristic = judge.worth(GAME.bots["heuristic"](view, random.Random(0)))
     best = max(judge.worth(body) for body in search._candidates(view, random.Random(1), GAME.bots["heuristic"], 100))
+    expert = told_expert(view, state, told)
     gains = []
     for setting in settings:
         for seed in range(2):
-            body = GAME.bots["expert"](view, random.Random(index * 10 + seed), **setting)
+            body = expert(view, random.Random(index * 10 + seed), **setting)
             gains.append(judge.worth(body) - heuristic)
     return heuristic, best, gains
 
@@ -114,16 +128,18 @@ def main() -> None:
     parser.add_argument("--worlds", type=int, default=120)
     parser.add_argument("--iterations", type=int, default=100, help="the expert's rollouts a move")
     parser.add_argument("--setting", action="append", default=None, help='the expert\'s keywords, e.g. "depth=16,iterations=50"; "" is its own')
+    parser.add_argument("--told", choices=("none", "next", "all"), default="none", help="the hands the expert's sampler is told (as they are): none, the next seat's, every other")
     parser.add_argument("--processes", type=int, default=2)
     args = parser.parse_args()
     texts = args.setting if args.setting is not None else [""]
     settings = [_setting(text, args.iterations) for text in texts]
     found = positions(args.seats, args.positions, args.kind)
-    jobs = [(view, state, args.worlds, settings, n) for n, (view, state) in enumerate(found)]
+    jobs = [(view, state, args.worlds, settings, args.told, n) for n, (view, state) in enumerate(found)]
     with Pool(args.processes) as pool:
         results = pool.map(judged, jobs, chunksize=2)
     best = [b - h for h, b, _ in results]
-    print(f"{args.seats} seats, {len(found)} positions ({args.kind}), {args.worlds} true worlds each: best candidate less the heuristic's move {statistics.mean(best):+.4f}")
+    told = "" if args.told == "none" else f"; the expert told {'the next hand' if args.told == 'next' else 'every hand'}"
+    print(f"{args.seats} seats, {len(found)} positions ({args.kind}), {args.worlds} true worlds each{told}: best candidate less the heuristic's move {statistics.mean(best):+.4f}")
     print("| setting | gain over the heuristic's move (s.e.) | moves of another worth |")
     print("|---|---|---|")
     for i, text in enumerate(texts):

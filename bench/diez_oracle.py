@@ -83,27 +83,36 @@ def _leave_stuck(view, stuck, bonus: float, heuristic=bots) -> dict:
     return command
 
 
-def dealt_as_is(true, view, rng):
+def dealt_as_is(true, view, rng, told=None):
     """A world for ``view``'s seat dealt as the state ``true`` is: its
-    sampler's, with every other hand as it is in ``true`` and the draw
-    pile's cards, shuffled."""
+    sampler's, with the hands of the seats ``told`` (every other seat's by
+    default) as they are in ``true``; the cards of the other hidden hands
+    and of the draw pile are shuffled together and dealt to those hands by
+    their sizes and to the draw pile (the sampler's reading of the draws
+    not applied to them)."""
     world = determinize(view, rng)
-    faces, hands = dict(world.faces), list(world.hands)
-    for seat in range(true.seats):
-        if seat != view["seat"]:
-            hands[seat] = true.hands[seat]
-    pile = list(true.draw_pile)
-    rng.shuffle(pile)
-    faces.update({card: true.faces[card] for card in pile + [c for hand in hands for c in hand]})
-    return dataclasses.replace(world, hands=tuple(hands), draw_pile=tuple(pile), faces=faces)
+    me = view["seat"]
+    told = set(range(true.seats)) - {me} if told is None else set(told)
+    guessed = [seat for seat in range(true.seats) if seat != me and seat not in told]
+    rest = [card for seat in guessed for card in true.hands[seat]] + list(true.draw_pile)
+    rng.shuffle(rest)
+    hands = list(world.hands)
+    for seat in told:
+        hands[seat] = true.hands[seat]
+    for seat in guessed:
+        hands[seat], rest = tuple(rest[: len(true.hands[seat])]), rest[len(true.hands[seat]) :]
+    faces = dict(world.faces)
+    faces.update({card: true.faces[card] for card in rest + [c for seat in told | set(guessed) for c in hands[seat]]})
+    return dataclasses.replace(world, hands=tuple(hands), draw_pile=tuple(rest), faces=faces)
 
 
-def _told_hands(local: LocalGame):
-    """Diez's game whose sampler deals every other hand as it is in
-    ``local`` (and the draw pile's cards, shuffled)."""
+def told_hands(truth, seats=None):
+    """Diez's game whose sampler deals the hands of ``seats`` (every other
+    seat's by default) as they are in the state ``truth()`` gives, the rest
+    as ``dealt_as_is`` does."""
 
     def dealt(view, rng):
-        return dealt_as_is(local.table.game, view, rng)
+        return dealt_as_is(truth(), view, rng, seats)
 
     return with_expert(dataclasses.replace(GAME, determinize=dealt), quick=quick, depth=ROLLOUT_DEPTH)
 
@@ -114,7 +123,7 @@ def play(job: tuple) -> float:
     local = LocalGame("diez", seats, seed=f"ladder-diez-{seats}-{n}")
     rng = random.Random(f"ladder-{n}")
     seen_stuck: dict[int, list] = {}  # seat -> [pile colours it drew on, cards received since]
-    searcher = (_told_hands(local) if variant == "search" else GAME).bots["expert"]
+    searcher = (told_hands(lambda: local.table.game) if variant == "search" else GAME).bots["expert"]
 
     def hero_bot(view) -> dict:
         state = local.table.game
