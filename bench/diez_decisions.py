@@ -92,7 +92,7 @@ def told_expert(view, state, told: str):
     other hand as it is (``bench/diez_oracle.py``'s ``told_hands``)."""
     if told == "none":
         return GAME.bots["expert"]
-    seats = {(view["seat"] + state.direction) % state.seats} if told == "next" else None
+    seats = {bots._next(view)} if told == "next" else None
     return told_hands(lambda: state, seats).bots["expert"]
 
 
