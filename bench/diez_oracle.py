@@ -20,8 +20,11 @@ using it in the one way each piece of knowledge serves:
 
 - ``search``: the expert's search itself, its other hands dealt as they
   are (the draw pile shuffled) instead of sampled from its view, at
-  ``--iterations`` rollouts a move; ``search_seen`` is the same search with
-  its own sampler, the baseline on the same deals.
+  ``--iterations`` rollouts a move; ``search_next``, told only the next
+  seat's hand as it is (the other hidden hands and the draw pile shuffled
+  together): what a perfect reading of the one hand a play acts on most
+  would give; ``search_seen`` is the same search with its own sampler, the
+  baseline on the same deals.
 
 Games and seats as the ladder's (``ladder-diez-<seats>-<n>``, the lone
 seat moving round the table). Not part of ``make bench``: a run of 400
@@ -47,7 +50,7 @@ from games.search import with_expert  # noqa: E402
 from games.diez.deck import matches  # noqa: E402
 from projections.local import LocalGame  # noqa: E402
 
-VARIANTS = ("hand", "challenge", "draws", "search", "search_seen")
+VARIANTS = ("hand", "challenge", "draws", "search", "search_next", "search_seen")
 
 
 def _turn_to_choose(view) -> bool:
@@ -129,6 +132,8 @@ def play(job: tuple) -> float:
         state = local.table.game
         if variant in ("search", "search_seen"):
             return searcher(view, rng, iterations=iterations)
+        if variant == "search_next":
+            return told_hands(lambda: local.table.game, {bots._next(view)}).bots["expert"](view, rng, iterations=iterations)
         following = bots._next(view)
         if variant == "challenge":
             challenge = view["table"]["challenge"]
