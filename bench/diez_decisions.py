@@ -37,7 +37,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.diez_belief import games_among_heuristics  # noqa: E402
-from bench.diez_oracle import dealt_as_is, told_hands  # noqa: E402
+from bench.diez_oracle import dealt_as_is, next_seat, told_hands  # noqa: E402
 from games import search  # noqa: E402
 from games.diez import GAME, bots, quick  # noqa: E402
 
@@ -92,8 +92,7 @@ def told_expert(view, state, told: str):
     other hand as it is (``bench/diez_oracle.py``'s ``told_hands``)."""
     if told == "none":
         return GAME.bots["expert"]
-    seats = {bots._next(view)} if told == "next" else None
-    return told_hands(lambda: state, seats).bots["expert"]
+    return told_hands(lambda: state, next_seat if told == "next" else None).bots["expert"]
 
 
 def judged(job: tuple) -> tuple[float, float, list[float]]:

@@ -109,13 +109,18 @@ def dealt_as_is(true, view, rng, told=None):
     return dataclasses.replace(world, hands=tuple(hands), draw_pile=tuple(rest), faces=faces)
 
 
+def next_seat(view) -> set[int]:
+    """The seat ``told_hands`` is told of for ``search_next``: the next one."""
+    return {bots._next(view)}
+
+
 def told_hands(truth, seats=None):
-    """Diez's game whose sampler deals the hands of ``seats`` (every other
-    seat's by default) as they are in the state ``truth()`` gives, the rest
-    as ``dealt_as_is`` does."""
+    """Diez's game whose sampler deals the hands of the seats ``seats(view)``
+    names (every other seat's without it) as they are in the state
+    ``truth()`` gives, the rest as ``dealt_as_is`` does."""
 
     def dealt(view, rng):
-        return dealt_as_is(truth(), view, rng, seats)
+        return dealt_as_is(truth(), view, rng, None if seats is None else seats(view))
 
     return with_expert(dataclasses.replace(GAME, determinize=dealt), quick=quick, depth=ROLLOUT_DEPTH)
 
@@ -126,14 +131,13 @@ def play(job: tuple) -> float:
     local = LocalGame("diez", seats, seed=f"ladder-diez-{seats}-{n}")
     rng = random.Random(f"ladder-{n}")
     seen_stuck: dict[int, list] = {}  # seat -> [pile colours it drew on, cards received since]
-    searcher = (told_hands(lambda: local.table.game) if variant == "search" else GAME).bots["expert"]
+    told = {"search": None, "search_next": next_seat}  # the seats each search is told of (None: every other)
+    searcher = (told_hands(lambda: local.table.game, told[variant]) if variant in told else GAME).bots["expert"]
 
     def hero_bot(view) -> dict:
         state = local.table.game
-        if variant in ("search", "search_seen"):
+        if variant in ("search", "search_next", "search_seen"):
             return searcher(view, rng, iterations=iterations)
-        if variant == "search_next":
-            return told_hands(lambda: local.table.game, {bots._next(view)}).bots["expert"](view, rng, iterations=iterations)
         following = bots._next(view)
         if variant == "challenge":
             challenge = view["table"]["challenge"]
