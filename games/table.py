@@ -72,7 +72,9 @@ def shuffle_commitment(seed: str, dealt: list[Event]) -> str:
 
 def decide(game: Game, table: Table | None, command: Mapping[str, Any]) -> list[Event]:
     """Events for ``command`` at ``table`` (None before the game exists)."""
-    kind = command["type"]
+    kind = command.get("type")
+    if not isinstance(kind, str):
+        raise RuleError("unknown_command", "commands", f"A command's type is a string, not {kind!r}.")
     if table is None:
         if kind != "create":
             raise RuleError("unknown_game", "game exists", "There is no such game.")

@@ -209,7 +209,7 @@ def load_command(game: Game, body: Any) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise Problem(400, "invalid_json", "The body must be a JSON object.")
     kind = body.get("type")
-    if kind not in game.command_schemas:
+    if not isinstance(kind, str) or kind not in game.command_schemas:
         raise invalid_fields({"type": [f"Must be one of: {', '.join(game.command_schemas)}."]})
     fields_only = {key: value for key, value in body.items() if key != "type"}
     return {"type": kind, **load(_command_schema(game.type, kind), fields_only)}
