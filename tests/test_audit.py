@@ -104,6 +104,22 @@ def test_verify_passes_the_fixture_log_of_every_game_played_by_its_first_rules(g
     assert audit.folded.table.status == tables.FINISHED and audit.folded.table.rules == 1
 
 
+def test_verify_passes_the_diez_log_played_by_its_second_rules():
+    """Diez's rules 3 changed who a jump-in window asks, a Proc of Link's
+    offer and a Cut Deck with nothing under it. A game played by rules 2,
+    written by the code before that change, re-decides by rules 2 to the
+    events it holds: a Proc of Link offered only to a player holding an
+    underlined number, and windows that did not ask the seat a Dagger or a
+    Share landed on."""
+    envelopes = replay.read_file(FIXTURES / "diez.rules2.ndjson")
+    assert envelopes[0].public["rules"] == 2
+    audit = verify(envelopes)
+    assert audit.ok, audit.problems
+    assert audit.folded.table.status == tables.FINISHED and audit.folded.table.rules == 2
+    assert any(e.type == "offer_owed" and e.public["kind"] == "link" for e in envelopes)
+    assert any(e.type == "window_opened" and e.public["card"]["kind"] in ("dagger", "share") for e in envelopes)
+
+
 def test_a_game_records_the_rules_version_it_was_created_under():
     for game_type, game in GAMES.items():
         local = LocalGame(game_type, game.min_seats if game_type != "opticall" else 3, seed=1)

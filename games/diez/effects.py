@@ -78,7 +78,10 @@ def apply(m: Moves, play: Play, kind: str) -> int:
         _trade(m, player, after)
     elif kind == "share":
         _share(m, play, after)
-    elif kind == "cut_deck" and play.new_pile:
+    elif kind == "cut_deck" and play.new_pile and (state.rules < 3 or len(state.piles[play.pile].cards) > 1):
+        # rules 3: with nothing left under it (the black last card's draw
+        # may have reshuffled it away) there is no pile to leave behind, and
+        # the card stays where it is; rules 2 left an empty pile
         m.add("pile_cut", {"pile": play.pile})
     elif kind == "revive" and play.revive is not None:
         _revive(m, play)

@@ -5,10 +5,11 @@ play it out of turn; the first valid claim wins.
 Who is asked depends only on what the table knows (``to_act`` is public):
 every seat, the player included ("you can jump-in on yourself"), except the
 seat a Skip was played on and the seat that will have the next turn anyway
-(playing the card then is its ordinary turn, not a jump-in; after a Trade
-that seat is asked, as it will not keep its hand). No window opens when no
-identical card (nor such a Stop) can be in anyone's hand: every copy the
-deck has is face up on the discard piles.
+(playing the card then is its ordinary turn, not a jump-in). That seat is
+asked when the card acts on it before its turn (``lands_on``): it could not
+play regardless of jumping in. No window opens when no identical card (nor
+such a Stop) can be in anyone's hand: every copy the deck has is face up on
+the discard piles.
 """
 from __future__ import annotations
 
@@ -71,18 +72,18 @@ def claim_possible(state: State, play: Play) -> bool:
 
 
 def asked_seats(state: State, play: Play) -> tuple[int, ...]:
-    following, skipped, hand_changes = aftermath(state, play)
+    following, skipped, acted_on = aftermath(state, play)
     return tuple(
         seat
         for seat in range(state.seats)
-        if seat != skipped and (seat != following or hand_changes) and not tokens.silenced(state, seat)
+        if seat != skipped and (seat != following or acted_on) and not tokens.silenced(state, seat)
     )
 
 
 def aftermath(state: State, play: Play) -> tuple[int, int | None, bool]:
     """What the card will do to the turn, as the table sees it: (the seat with
-    the next turn, the seat a Skip is played on, whether that next seat's
-    hand changes before it plays)."""
+    the next turn, the seat a Skip is played on, whether the card acts on
+    that next seat before it plays: ``lands_on``)."""
     kind = effects.effect_of(state, play)
     after = next_seat(state, play.seat)
     if kind == "skip" or (kind == "reverse" and state.seats == 2):
@@ -95,7 +96,43 @@ def aftermath(state: State, play: Play) -> tuple[int, int | None, bool]:
     if kind == "draw_color":
         # its victim loses the turn, so it may jump in
         return next_seat(state, after), None, False
-    return after, None, kind == "trade"
+    return after, None, lands_on(state, play, kind, after)
+
+
+def lands_on(state: State, play: Play, kind: str, seat: int) -> bool:
+    """Does effect ``kind`` of ``play`` act on ``seat``, the seat with the
+    next turn, before that turn begins? Then ``seat`` could not "play
+    regardless of jumping-in", and is asked: a Stop of the card's colour may
+    cancel it (rule "stop"). Read from the play's public choices only.
+
+    A Trade takes its hand (every rules version). Rules 3 adds: a Dagger (it
+    draws and may challenge), a Share (it draws from the largest hand), a
+    Steal, Token or Drop All naming its token (a Token's give, while it may
+    receive one), a Proc acting on it (Hex, Magnet, Reveal, White; a Block
+    it holds; a Mirror sending a stack back to it); a Choice acting as any
+    of these. A stack card is not among them: its victim
+    answers it in its turn, a Stop included."""
+    if kind == "trade":
+        return True
+    if state.rules < 3:
+        return False
+    chosen = play.tokens or {}
+    if kind in ("dagger", "share"):
+        return True
+    if kind in ("steal", "drop_all"):
+        return chosen.get("token_from") == seat
+    if kind == "token":
+        if chosen.get("token_action") == "give":
+            return tokens.may_receive(state, play.seat, seat)
+        return chosen.get("token_from") == seat
+    if kind == "proc":
+        token = chosen.get("token")
+        if token in ("hex", "magnet", "reveal", "white"):
+            return True
+        if token == "block":
+            return chosen.get("token_from") == seat
+        return token == "mirror" and state.stack is not None and state.stack.by == seat
+    return False
 
 
 def jump_in(m: Moves, command: Mapping[str, Any]) -> None:

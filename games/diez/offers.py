@@ -93,8 +93,10 @@ def decline(m: Moves, seat: int) -> None:
 
 
 def owe_link(m: Moves, seat: int) -> None:
-    """Rule "proc" (Link): the player may play an underlined number at once,
-    if it holds one."""
+    """Rule "proc" (Link): the player may play an underlined number at once.
+    Rules 3: the offer is made whatever the player holds (one without an
+    underlined number can only ``pass``), so the table does not learn from
+    it whether the player holds one; rules 2 made it only if it did."""
     state = m.state
-    if any(tokens.underlined(state, state.faces[card]) for card in state.hands[seat]):
+    if state.rules >= 3 or any(tokens.underlined(state, state.faces[card]) for card in state.hands[seat]):
         m.add("offer_owed", {"kind": LINK, "seat": seat})

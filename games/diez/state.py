@@ -18,8 +18,12 @@ from games.diez.deck import matches
 # a drawn token may be given to its drawer; a Token only removes while every
 # player holds 3 tokens or a Block; a Share's draw is forced (Double, Hex and
 # Magnet act on it); a Proc naming Sub goes on any pile; the rest of a forced
-# draw after an Ace's search is labelled forced.
-RULES_VERSION = 2
+# draw after an Ace's search is labelled forced. Rules 3 changed, from rules
+# 2: a Cut Deck with nothing left under it starts no new pile (a game could
+# be left with an empty pile); the seat with the next turn is asked in the
+# jump-in window of a card whose effect lands on it before its turn; a Proc
+# of Link makes its offer whatever the player holds.
+RULES_VERSION = 3
 
 # phases: whose move the game waits for
 DEALING = "dealing"

@@ -3,7 +3,7 @@ discard piles, Revive, Stitch Deck, Mulligan, Flush, Needle played, and the
 token cards (no effect until the token issue)."""
 from __future__ import annotations
 
-from games.diez import rules
+from games.diez import GAME, rules
 from tests.games.diez.tables import act, dealt, of, pass_all, play, refused, table, types, with_pile
 
 DRAW = ["blue 1", "blue 2", "blue 3", "blue 4", "blue 5", "blue 6", "blue 7", "blue 8"]
@@ -162,6 +162,32 @@ def test_cut_deck_starts_a_new_discard_pile():
 def test_cut_deck_has_no_effect_when_played_on_an_existing_pile():
     state = after([["yellow cut_deck", "yellow 1"], ["green 1"], ["green 2"]], start="yellow 5")
     assert len(state.piles) == 1 and state.piles[0].top == "s0c0"
+
+
+def test_cut_deck_with_nothing_left_under_it_starts_no_new_pile():
+    """Rules 3: a Choice as Cut Deck (new pile) is the player's last card and
+    the draw pile holds one card: the black last card's draw of 2 reshuffles
+    every card under it into the draw pile, so no card is left to give its
+    pile back. The Cut Deck stays where it is and the game goes on. Rules 2
+    left that pile empty: no view, move, timeout or command of the game
+    could read it again (its log replays to the same state, so it stays as
+    it was for the games created under it)."""
+    hands = [["choice"], ["green 1", "green 2"], ["green 3", "green 4"]]
+
+    def cut(version):
+        state = dealt(hands, start="yellow 5", draw=["blue 1"], version=version)
+        events, state = act(state, 0, "play", card="s0c0", effect="cut_deck", color="yellow", new_pile=True)
+        assert "reshuffled" in types(events) and state.piles[0].cards == ("s0c0",)
+        events, state = act(pass_all(state), 1, "accept")  # a Choice is a [C] card
+        return events, state
+
+    events, state = cut(3)
+    assert "pile_cut" not in types(events)
+    assert [pile.cards for pile in state.piles] == [("s0c0",)] and state.piles[0].color == "yellow"
+    assert state.turn == 1 and GAME.view(state, 1)["table"]["piles"][0]["top"]["id"] == "s0c0"
+    assert GAME.legal_moves(state, 1)
+    events, state = cut(2)
+    assert "pile_cut" in types(events) and state.piles[0].cards == ()
 
 
 def test_several_discard_piles_each_keep_their_own_top_and_colour():

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from games.diez import rules
-from tests.games.diez.tables import act, dealt, pass_all, refused, types
+from tests.games.diez.tables import act, dealt, pass_all, refused, table, types
 
 DRAW = ["blue 1", "blue 2", "blue 3", "blue 4", "blue 5", "blue 6"]
 
@@ -178,6 +178,58 @@ def test_stop_does_not_jump_in_on_mundane_cards_other_colours_or_stops():
     state = four([["red stop", "green 9"], ["green 7"], ["green 8", "red 1"]])
     events, _ = act(state, 0, "play", card="s0c0")
     assert types(events) == ["played", "turn_began"]
+
+
+# (the card seat 0 plays, its choices, the tokens held) for a card that acts
+# on the seat with the next turn before that turn begins
+LANDS_ON_THE_NEXT_SEAT = [
+    ("red dagger", {}, None),
+    ("red share", {}, None),
+    ("choice", {"effect": "dagger", "color": "red"}, None),
+    ("green steal", {"token_from": 1, "token": "hex"}, [[], ["hex"], []]),
+    ("red token", {"token_action": "remove", "token_from": 1, "token": "hex"}, [[], ["hex"], []]),
+    ("red token", {"token_action": "give"}, [[], [], []]),
+    ("yellow proc", {"token": "hex", "token_from": 2}, [[], ["link"], ["hex"]]),
+]
+
+
+def test_stop_the_seat_with_the_next_turn_may_cancel_a_card_that_lands_on_it_before_its_turn():
+    """Rules 3: "If you would've had the next turn and been able to play
+    regardless of jumping-in, it doesn't count as a jump-in": a seat that a
+    Dagger, a Share, a Steal or Token naming it, a Proc acting on it (or a
+    Choice acting as one) reaches before its turn could not play
+    regardless, so the window asks it, and its Stop of the card's colour
+    cancels the card. Rules 2 never asked it."""
+    for card, choices, held in LANDS_ON_THE_NEXT_SEAT:
+        color = choices.get("color") or card.split()[0]
+        hands = [[card, "green 9", "green 8"], [f"{color} stop", "green 7"], ["green 6", "green 5", "green 4", "green 3"]]
+        state = table(hands, held=held, start=f"{color} 5" if color in ("red", "green", "yellow") else "red 5")
+        _, state = act(state, 0, "play", card="s0c0", **choices)
+        assert 1 in rules.to_act(state), card
+        assert rules.actions(state, 1) == ["jump_in", "pass"], card
+        before = state
+        events, state = act(state, 1, "jump_in", card="s1c0")
+        state = pass_all(state)
+        assert state.hands[1] == ("s1c1",) and state.tokens == before.tokens, card  # nothing reached it
+        assert state.turn == 2, card  # the turn goes on from the Stop's player
+        old = table(hands, held=held, start=f"{color} 5" if color in ("red", "green", "yellow") else "red 5", version=2)
+        _, old = act(old, 0, "play", card="s0c0", **choices)
+        assert 1 not in rules.to_act(old), card
+
+
+def test_stop_the_seat_with_the_next_turn_is_not_asked_for_a_card_it_answers_in_its_turn():
+    """A Draw 2 (a stack: its victim stacks on it or cancels it with a Stop
+    in its turn), a number or a Token given while the next seat may take no
+    token leave the next seat unasked, as before."""
+    for card, choices, held in [
+        ("red draw_two", {}, None),
+        ("red 7", {}, None),
+        ("red token", {"token_action": "give"}, [[], ["block"], []]),
+    ]:
+        hands = [[card, "red 7", "green 8"], ["red stop", "red draw_two", "green 7"], ["red 6", "green 5"]]
+        state = table(hands, held=held, start="red 5", options={"number_cards": 2})
+        _, state = act(state, 0, "play", card="s0c0", **choices)
+        assert state.phase == "window" and 1 not in rules.to_act(state), card
 
 
 def test_stop_played_normally_does_nothing():

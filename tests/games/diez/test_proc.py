@@ -123,6 +123,26 @@ def test_proc_link_a_pass_goes_on_to_the_next_turn():
     assert state.turn == 1 and len(state.hands[0]) == 2
 
 
+def test_proc_link_offers_its_play_whatever_the_hand_holds():
+    """Rules 3: a Proc of Link makes its offer (``offer_owed``, phase
+    ``link``) whether or not the player holds an underlined number, as a
+    draw offers its card whether or not it can be played: the table learns
+    nothing of the hand from it. Without one the player can only pass.
+    Rules 2 made the offer only to a player holding one, so every seat
+    learnt that it held a 6 or a 9."""
+    hands = [["proc", "green 7", "red 1"], ["green 1", "green 2"], ["green 3"]]
+    events, state = play(proc_table([[], [], ["link"]], hands=hands), token="link", token_from=2)
+    assert of(events, "offer_owed")[0].public == {"kind": "link", "seat": 0}
+    assert state.phase == "link" and rules.to_act(state) == [0] and rules.actions(state, 0) == ["pass"]
+    assert view(state, 0)["playable"] == [] and view(state, 1)["table"]["offer"] == view(state, 2)["table"]["offer"]
+    assert refused(state, 0, "play", card="s0c1").code == "not_underlined"
+    _, state = act(state, 0, "pass")
+    assert state.turn == 1
+    old = table(hands, held=[[], [], ["link"]], start="yellow 5", version=2)
+    events, old = play(old, token="link", token_from=2)
+    assert not of(events, "offer_owed") and old.turn == 1
+
+
 def test_proc_ace_the_player_searches_the_draw_pile_for_any_card():
     state = proc_table([[], [], ["ace"]])
     _, state = play(state, token="ace", token_from=2)

@@ -118,8 +118,10 @@ def test_the_starting_card_deals_again_when_every_coloured_number_was_dealt():
 
 
 def test_rules_versions_a_game_plays_by_the_rules_it_was_created_under():
-    """Rules 2 changed what some commands decide (docs/rules/diez.md, "Rules
-    versions"); a game created under rules 1 keeps them to its end."""
-    assert GAME.rules_version == 2
-    assert LocalGame("diez", 3, seed=1).table.game.rules == 2
+    """Rules 2 and 3 changed what some commands decide (docs/rules/diez.md,
+    "Rules versions"); a game created under an older version keeps it to its
+    end."""
+    assert GAME.rules_version == 3
+    assert LocalGame("diez", 3, seed=1).table.game.rules == 3
+    assert LocalGame("diez", 3, seed=1, rules=2).table.game.rules == 2
     assert LocalGame("diez", 3, seed=1, rules=1).table.game.rules == 1
