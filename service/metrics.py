@@ -79,6 +79,14 @@ VERSION_CONFLICTS = Counter(
     "or retried (no If-Match: decided again on the newer game).",
     ["resolution"],
 )
+AFTER_APPEND_FAILURES = Counter(
+    "tabletell_after_append_failures",
+    "Writes after an append that failed (a full store, a lost connection): the command was appended and "
+    "answered so; what the write would have derived is missing until mended (reindex, the scheduler's next "
+    "look). By write: index, player_games, player_feed, bots (queueing bot moves), snapshot, due (a cluster's "
+    "due-set entry), lobby (a matchmaking bucket, a rematch's record, offers or seat).",
+    ["write"],
+)
 
 # -- the workers (service.workers.jobs) ---------------------------------------
 

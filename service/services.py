@@ -48,7 +48,11 @@ class Services:
             self.store,
             self.projection,
             clock,
-            listeners=(self.index.after_append, self.players.after_append, self.player_feed.after_append),
+            listeners={
+                "index": self.index.after_append,
+                "player_games": self.players.after_append,
+                "player_feed": self.player_feed.after_append,
+            },
             dispatcher=self.dispatcher,
         )
         self.seats = Seats(self.store, self.commands.exists, player_seat=self._player_seat)
