@@ -269,6 +269,31 @@ def test_a_command_appended_is_answered_as_appended_when_the_writes_after_it_mee
     assert failed["index"] >= 1 and failed["player_games"] >= 1 and failed["player_feed"] >= 1, failed
 
 
+def test_a_player_is_created_whole_or_not_at_all_on_a_store_that_fills(filling, redis_client):
+    """``Players.create`` is one write: a store that fills after the first
+    write it sends leaves no key without its player."""
+    http, client = filling
+    client.fill_after = lambda args: True  # after the first command the request sends
+    created = http.post("/v1/players", json={"name": "ana"})
+    redis_client.config_set("maxmemory", "0")
+    if created.status_code == 201:
+        key = created.get_json()["key"]
+        assert http.get("/v1/players/me", headers=auth(key)).get_json()["name"] == "ana"
+    else:
+        assert created.get_json()["code"] == "store_full"
+        assert redis_client.keys("player*") == []
+    orphans = [k for k in redis_client.keys("player-key:*") if not redis_client.exists(b"player:{" + redis_client.get(k) + b"}")]
+    assert orphans == []
+    # and on a full store, nothing at all
+    redis_client.config_set("maxmemory", "1")
+    try:
+        refused = http.post("/v1/players", json={"name": "bea"})
+    finally:
+        redis_client.config_set("maxmemory", "0")
+    assert refused.status_code == 503 and refused.get_json()["code"] == "store_full"
+    assert len(redis_client.keys("player*")) == (1 if created.status_code == 201 else 0)
+
+
 def test_liveness_asks_nothing_of_the_store_and_readiness_does(clock):
     down = connect("redis://127.0.0.1:1/0")  # the service's own client; nothing listens there
     app = create_app(Config(), client=down, clock=clock)
