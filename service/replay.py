@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import urllib.request
 from pathlib import Path
@@ -35,7 +34,7 @@ from projections.folding import Folded, Projection, fold
 from projections.views import seat_view, summary
 from service.commands import now_ms
 from service.config import Config, connect
-from service.dispatch import DEFAULT_GRACE_MS, due_key, next_look
+from service.dispatch import due_key, next_look
 from service.index import GameIndex, key as index_key
 from service.players import Players
 from service.plan import pending_work
@@ -94,13 +93,13 @@ def account(audit: Audit) -> str:
     )
 
 
-def run_verify(target: str, client_url: str, api: str | None = None) -> int:
+def run_verify(target: str, client_url: str, api: str | None = None, config: Config = Config()) -> int:
     path = Path(target)
     try:
         if path.suffix == ".ndjson" or path.exists():
             audit = verify(read_file(path))
         else:
-            client = connect(client_url, cluster=Config.from_env().redis_cluster)
+            client = connect(client_url, cluster=config.redis_cluster)
             store = EventStore(client)
             envelopes = store.read(target)
             if not envelopes:
@@ -124,10 +123,10 @@ def run_verify(target: str, client_url: str, api: str | None = None) -> int:
     return 1
 
 
-def run_reindex(client_url: str) -> int:
-    client = connect(client_url, cluster=Config.from_env().redis_cluster)
+def run_reindex(client_url: str, config: Config) -> int:
+    client = connect(client_url, cluster=config.redis_cluster)
     store, index, players = EventStore(client), GameIndex(client), Players(client, now_ms)
-    waiting_ttl_ms = Config.from_env().waiting_game_ttl_seconds * 1000
+    waiting_ttl_ms = config.waiting_game_ttl_seconds * 1000
     games = scheduled = 0
     for raw_key in client.scan_iter(match=stream_key("*"), count=500):
         name = raw_key.decode() if isinstance(raw_key, bytes) else raw_key
@@ -140,16 +139,17 @@ def run_reindex(client_url: str) -> int:
             now = now_ms()
             work = pending_work(folded, now, waiting_ttl_ms)
             if work:  # the scheduler takes it from there (and queues nothing twice)
-                client.zadd(due_key(game_id), {game_id: next_look(work, now, DEFAULT_GRACE_MS)}, lt=True)
+                client.zadd(due_key(game_id), {game_id: next_look(work, now, config.grace_ms)}, lt=True)
                 scheduled += 1
     print(f"reindex: {games} games indexed, {scheduled} with work put on the workers' schedule")
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
+    config = Config.from_env()
     parser = argparse.ArgumentParser(prog="python -m service.replay", description=__doc__.split("\n\n")[0])
     store = argparse.ArgumentParser(add_help=False)
-    store.add_argument("--url", default=os.environ.get("REDIS_URL", Config.redis_url), help="the store (REDIS_URL)")
+    store.add_argument("--url", default=config.redis_url, help="the store (REDIS_URL)")
     commands = parser.add_subparsers(dest="command", required=True)
     check = commands.add_parser("verify", parents=[store], help="verify a game's log, from the store or an NDJSON file")
     check.add_argument("target", help="a game id, or a file.ndjson as GET /v1/games/{id}/log gives it")
@@ -157,8 +157,8 @@ def main(argv: list[str] | None = None) -> int:
     commands.add_parser("reindex", parents=[store], help="rebuild the operators' games index from the logs")
     args = parser.parse_args(argv)
     if args.command == "verify":
-        return run_verify(args.target, args.url, args.api)
-    return run_reindex(args.url)
+        return run_verify(args.target, args.url, args.api, config)
+    return run_reindex(args.url, config)
 
 
 if __name__ == "__main__":

@@ -84,10 +84,11 @@ def test_make_run_serves_persists_and_stops_cleanly(tmp_path):
 
 
 def test_make_run_binds_to_this_machine_only_unless_host_says_otherwise():
+    from service.config import Config
     from service.run import gunicorn_command
 
-    assert "127.0.0.1:8000" in gunicorn_command("8000", {})
-    assert "0.0.0.0:8000" in gunicorn_command("8000", {"HOST": "0.0.0.0"})
+    assert "127.0.0.1:8000" in gunicorn_command(Config.from_env({}))
+    assert "0.0.0.0:8000" in gunicorn_command(Config.from_env({"HOST": "0.0.0.0"}))
 
 
 def test_a_part_that_dies_is_restarted_after_a_backoff_that_doubles_and_resets_once_steady():
