@@ -7,8 +7,12 @@
 store, that what the service serves of it is the log folded afresh: the
 projection every view and summary is cut from (each seat's view), the
 operators' index, and with ``--api`` the summary a running API answers.
-It prints what differs and exits 1, or a one-line account and exits 0.
-A file is a log as ``GET /v1/games/{id}/log`` gives it.
+With ``--api`` and no ``--url`` the store is not asked at all: the log is
+the API's (``GET /v1/games/{id}/log``: anyone's once the game is over, the
+operators' before, with ``OPERATOR_TOKEN``), checked against the summary
+the API serves. It prints what differs and exits 1, or a one-line account
+and exits 0; 2 when there is no log to check. A file is a log as
+``GET /v1/games/{id}/log`` gives it.
 
 ``reindex`` rebuilds the operators' games index, the lobby and each
 player's list of games from the logs, and puts
@@ -21,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -48,6 +53,35 @@ def read_file(path: Path) -> list[Envelope]:
 def served_summary(api: str, game_id: str) -> dict:
     with urllib.request.urlopen(f"{api.rstrip('/')}/v1/games/{game_id}", timeout=10) as answer:
         return json.load(answer)
+
+
+class NoLog(Exception):
+    """The API has no log to give (no such game, or not published yet)."""
+
+
+def served_log(api: str, game_id: str, operator_token: str | None) -> list[Envelope]:
+    """The game's whole log as the API serves it (an operator's token lets a
+    running game's through)."""
+    request = urllib.request.Request(f"{api.rstrip('/')}/v1/games/{game_id}/log")
+    if operator_token:
+        request.add_header("Authorization", f"Bearer {operator_token}")
+    try:
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            lines = answer.read().decode().splitlines()
+    except urllib.error.HTTPError as error:
+        try:
+            code = json.load(error).get("code")
+        except ValueError:
+            code = None
+        if code == "game_in_progress":
+            raise NoLog(
+                "the game is still running: its log is published when it finishes, to operators before "
+                "(set OPERATOR_TOKEN to the API's)"
+            )
+        if code == "game_not_found":
+            raise NoLog(f"no such game at {api}")
+        raise NoLog(f"the API answered {error.code} {code or ''}".rstrip())
+    return [Envelope.from_json(line) for line in lines if line.strip()]
 
 
 def check_served(audit: Audit, served: dict) -> None:
@@ -93,11 +127,20 @@ def account(audit: Audit) -> str:
     )
 
 
-def run_verify(target: str, client_url: str, api: str | None = None, config: Config = Config()) -> int:
+def run_verify(target: str, client_url: str | None, api: str | None = None, config: Config = Config()) -> int:
+    """``client_url`` None: the game's log from ``api`` alone."""
     path = Path(target)
     try:
         if path.suffix == ".ndjson" or path.exists():
             audit = verify(read_file(path))
+        elif client_url is None:
+            try:
+                envelopes = served_log(api, target, config.operator_token)
+            except NoLog as missing:
+                print(f"verify {target}: {missing}", file=sys.stderr)
+                return 2
+            audit = verify(envelopes, target)
+            check_served(audit, served_summary(api, target))
         else:
             client = connect(client_url, cluster=config.redis_cluster)
             store = EventStore(client)
@@ -149,16 +192,21 @@ def main(argv: list[str] | None = None) -> int:
     config = Config.from_env()
     parser = argparse.ArgumentParser(prog="python -m service.replay", description=__doc__.split("\n\n")[0])
     store = argparse.ArgumentParser(add_help=False)
-    store.add_argument("--url", default=config.redis_url, help="the store (REDIS_URL)")
+    store.add_argument("--url", default=None, help="the store (REDIS_URL); verify with --api alone asks the API only")
     commands = parser.add_subparsers(dest="command", required=True)
     check = commands.add_parser("verify", parents=[store], help="verify a game's log, from the store or an NDJSON file")
     check.add_argument("target", help="a game id, or a file.ndjson as GET /v1/games/{id}/log gives it")
-    check.add_argument("--api", help="also compare the summary this running API serves (e.g. http://localhost:8000)")
+    check.add_argument(
+        "--api",
+        help="compare the summary this running API serves (e.g. http://localhost:8000); without --url, "
+        "read the log from it too (a running game's with OPERATOR_TOKEN)",
+    )
     commands.add_parser("reindex", parents=[store], help="rebuild the operators' games index from the logs")
     args = parser.parse_args(argv)
     if args.command == "verify":
-        return run_verify(args.target, args.url, args.api, config)
-    return run_reindex(args.url, config)
+        url = args.url if args.url or args.api else config.redis_url
+        return run_verify(args.target, url, args.api, config)
+    return run_reindex(args.url or config.redis_url, config)
 
 
 if __name__ == "__main__":
