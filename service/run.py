@@ -217,6 +217,25 @@ def shut_down(parts: list[Part], graceful: float) -> None:
         part.stop(graceful + 5)
 
 
+def welcome(config: Config) -> list[str]:
+    """What ``make run`` says once its parts are started: where the web page
+    and the API are, and how to become an operator when no one can."""
+    host = "localhost" if config.host in ("127.0.0.1", "0.0.0.0", "::", "::1", "localhost") else config.host
+    base = f"http://{host}:{config.port}"
+    lines = [
+        f"the web client on {base}/ (play in a browser); the API under {base}/v1/..., e.g. {base}/v1/game-types "
+        "(every route: openapi.yaml); one RQ worker with its scheduler; Ctrl-C stops all",
+    ]
+    if config.operator_token is None:
+        lines.append(
+            "no OPERATOR_TOKEN: the operators' routes (the games list, running games' logs, webhooks) answer "
+            "403 operator_only; to use them, start with a token of your own, e.g. "
+            "OPERATOR_TOKEN=$(python3 -c 'import secrets; print(secrets.token_urlsafe(32))') make run, "
+            'and send it as "Authorization: Bearer $OPERATOR_TOKEN"'
+        )
+    return lines
+
+
 def serve_api(config: Config) -> None:
     """``python -m service.run api``: the API alone, in this process's place
     (the Docker image's command, the store and the workers being elsewhere):
@@ -281,7 +300,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         api.start()
         worker.start()
-        log.info("API on http://localhost:%s/v1 (gunicorn), one RQ worker with its scheduler; Ctrl-C stops all", config.port)
+        for line in welcome(config):
+            log.info("%s", line)
         supervise(parts, lambda: stops > 0)
         return 0
     finally:
