@@ -256,14 +256,16 @@ def test_a_command_appended_is_answered_as_appended_when_the_writes_after_it_mee
     assert view(http, game_id, tokens[0])["status"] == "active"  # the seat's token works
 
     versions = []
-    for seed in range(4):  # moves: the feed's turn events for the player's seat meet a full store
+    for seed in range(100):  # moves, until one's player event (the player's turn, say) met a full store
         client.fill_after = an_append
         response = play_one(http, game_id, tokens, random.Random(seed))
         redis_client.config_set("maxmemory", "0")
         assert response.status_code == 200, response.get_json()
         versions.append(response.get_json()["version"])
+        if after_append_failures("player_feed") > before["player_feed"] and len(versions) >= 4:
+            break
     assert redis_client.xlen(stream_key(game_id)) == versions[-1]
-    assert len(set(versions)) == 4  # each move appended once
+    assert versions == sorted(set(versions))  # each move appended once
 
     failed = {write: after_append_failures(write) - before[write] for write in before}
     assert failed["index"] >= 1 and failed["player_games"] >= 1 and failed["player_feed"] >= 1, failed
