@@ -21,7 +21,8 @@ RUN useradd --create-home --uid 10001 tabletell
 USER tabletell
 
 EXPOSE 8000
-# gevent workers: a client waiting on a game costs a greenlet, not a thread
-# (service/run.py builds the same command for `make run`)
-ENV PROMETHEUS_MULTIPROC_DIR=/tmp/tabletell-metrics
-CMD ["sh", "-c", "mkdir -p $PROMETHEUS_MULTIPROC_DIR && rm -f $PROMETHEUS_MULTIPROC_DIR/*.db && exec gunicorn wsgi:app --config python:service.gunicorn_conf --bind 0.0.0.0:${PORT} --worker-class service.gunicorn_workers.GeventWorker --workers ${WEB_CONCURRENCY:-2} --worker-connections ${WEB_CONNECTIONS:-10000}"]
+ENV HOST=0.0.0.0 PROMETHEUS_MULTIPROC_DIR=/tmp/tabletell-metrics
+# the API alone: the gunicorn command `make run` starts (service/run.py builds
+# it), from the same settings (WEB_WORKER_CLASS, WEB_CONCURRENCY, WEB_THREADS,
+# WEB_CONNECTIONS, GRACEFUL_SECONDS, ...), the metrics directory emptied first
+CMD ["python", "-m", "service.run", "api"]

@@ -36,11 +36,10 @@ from games.registry import GAMES  # noqa: E402
 from projections.folding import fold  # noqa: E402
 from projections.local import LocalGame  # noqa: E402
 from projections.views import seat_view  # noqa: E402
-from service.config import connect  # noqa: E402
+from service.config import Config, connect  # noqa: E402
 from service.embedded_redis import EmbeddedRedis  # noqa: E402
 from service.services import Services  # noqa: E402
 from service.plan import bot_for  # noqa: E402
-from service.workers.jobs import expert_budget_ms  # noqa: E402
 from service.workers.scheduler import TICK_SECONDS  # noqa: E402
 
 
@@ -93,12 +92,13 @@ def decision_times(envelopes, game_id: str) -> list[float]:
     """Each bot move decided again from the view its seat had, timed alone
     (ms), an expert seat thinking the budget the workers were given."""
     times = []
+    budget = Config.from_env().expert_budget_ms  # as the workers have it
     for envelope in envelopes:
         if envelope.command is None or envelope.actor != "bot":
             continue
         before = fold(envelopes[: envelope.version - 1], None, game_id)
         view = seat_view(before, envelope.seat)
-        bot = bot_for(before, envelope.seat, expert_budget_ms())
+        bot = bot_for(before, envelope.seat, budget)
         rng = random.Random(envelope.version)
         started = time.perf_counter()
         bot(view, rng)
@@ -191,7 +191,7 @@ def main() -> None:
     print(f"  bot decision          p50 {figures['bot_decision_p50_ms']:7.3f} ms   p99 {figures['bot_decision_p99_ms']:7.3f} ms")
     print(
         f"  due -> bot's move     p50 {figures['due_to_move_p50_ms']:7.1f} ms   p99 {figures['due_to_move_p99_ms']:7.1f} ms"
-        f"   ({len(moves)} bot moves, BOT_THINK_SECONDS={os.environ.get('BOT_THINK_SECONDS', '0')})"
+        f"   ({len(moves)} bot moves, BOT_THINK_SECONDS={Config.from_env().bot_think_seconds:g})"
     )
     print(json.dumps(figures))
 

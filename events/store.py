@@ -8,6 +8,7 @@ gaps, and "everything after version N" is a plain range read.
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
@@ -15,6 +16,8 @@ import redis
 from redis.cluster import RedisCluster
 
 from events.envelope import Envelope
+
+log = logging.getLogger("tabletell.store")
 
 # Idempotency records live a day: long enough for any client's retries.
 IDEMPOTENCY_TTL_SECONDS = 24 * 3600
@@ -135,6 +138,9 @@ class Appended:
     # False: appended, but the store did not confirm it on disk (or on a
     # replica) within the durability timeout
     durable: bool = True
+    # False: appended, but the due-set entry a cluster writes after the
+    # script was not written (logged; the append stands)
+    due_written: bool = True
 
 
 @dataclass(frozen=True)
@@ -223,9 +229,16 @@ class EventStore:
             return Appended(prior["first"], prior["last"], True, prior, durable)
         if outcome == "conflict":
             raise VersionConflict(expected_version, int(value))
+        due_written = True
         if due is not None and due_in_script is None:
-            write_due(self.redis, due)
-        return Appended(first, last, False, record, durable)
+            # the events are in: a failure here must not make the append
+            # look refused (a retry without its key would append it twice)
+            try:
+                write_due(self.redis, due)
+            except redis.RedisError:
+                log.exception("game %s appended up to %s, but its due-set entry was not written", game_id, last)
+                due_written = False
+        return Appended(first, last, False, record, durable, due_written)
 
     def _append_and_wait(self, game_id: str, keys_args: dict) -> tuple:
         """The append script and the durability wait, pipelined on one

@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import re
 import secrets
 import time
 import uuid
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping
 
-from events.store import EventStore, Idempotency, VersionConflict
+from events.store import Appended, EventStore, Idempotency, VersionConflict
 from games.contract import RuleError
 from games.registry import GAMES
 from projections.folding import Folded, Projection, Public, fold, step
@@ -34,6 +35,8 @@ RETRIES_WITHOUT_IF_MATCH = 5
 # answer, not be decided again on a log that already holds it
 INTERNAL_KEY_TTL_SECONDS = 300
 GAME_ID = re.compile(r"[0-9a-f]{32}")
+
+log = logging.getLogger("tabletell.commands")
 
 
 def now_ms() -> int:
@@ -71,15 +74,15 @@ class Commands:
         store: EventStore,
         projection: Projection,
         clock: Callable[[], int] = now_ms,
-        listeners: Sequence[Callable[[Folded | None, Folded], None]] = (),
+        listeners: Mapping[str, Callable[[Folded | None, Folded], None]] | None = None,
         dispatcher: Dispatcher | None = None,
     ):
         self.store = store
         self.projection = projection
         self.clock = clock
-        # told of every append with the game before and after it: the index
-        # records status changes
-        self.listeners = listeners
+        # told of every append with the game before and after it, by name:
+        # the index records status changes, the players their games and feeds
+        self.listeners = dict(listeners or {})
         # plans what each append schedules for the workers (the due-set
         # entry the append writes itself) and queues bot moves after it
         self.dispatcher = dispatcher
@@ -123,7 +126,7 @@ class Commands:
         # a resend after a lost answer finds this append (a duplicate: the
         # same events), as for commands
         appended = self.store.append(game_id, 0, envelopes, internal_key(), due=plan and plan.due)
-        self._appended(None, folded, plan)
+        self._appended(None, folded, plan, appended)
         _require_durable(appended, game_id=game_id)
         return folded
 
@@ -150,7 +153,7 @@ class Commands:
             except VersionConflict:
                 metrics.VERSION_CONFLICTS.labels("retried").inc()
                 continue
-            self._appended(folded, after, plan)
+            self._appended(folded, after, plan, appended)
             # the seat is taken either way: the client needs its token
             _require_durable(appended, seat=seat, token=token)
             return seat, token, after
@@ -275,7 +278,7 @@ class Commands:
             if appended.duplicate and client_key:
                 _require_durable(appended, version=appended.last)
                 return self._replayed(game_id, seat, idempotency, appended.record)
-            self._appended(folded, after, plan)
+            self._appended(folded, after, plan, appended)
             _require_durable(appended, version=after.version)
             return Outcome(after.version, feed(envelopes, seat), after)
         return first_answer_or(
@@ -329,7 +332,7 @@ class Commands:
                     appended = self.store.append(base.game_id, base.version, pending, internal_key(), due=plan and plan.due)
                 except VersionConflict:
                     return outcome
-                self._appended(base, after, plan)
+                self._appended(base, after, plan, appended)
                 _require_durable(appended, version=after.version)
                 outcome = Outcome(after.version, [], after)  # several seats moved: no one seat's events
                 base, pending = after, []
@@ -339,13 +342,24 @@ class Commands:
     def _plan(self, after: Folded) -> Plan | None:
         return self.dispatcher.plan(after) if self.dispatcher is not None else None
 
-    def _appended(self, before: Folded | None, after: Folded, plan: Plan | None) -> None:
+    def _appended(self, before: Folded | None, after: Folded, plan: Plan | None, appended: Appended) -> None:
+        """What follows an append that went in: the command is appended, and
+        is answered so whatever happens here. A write that fails here (a
+        full store, a broken connection, a bug) is logged and counted
+        (``tabletell_after_append_failures_total``), never raised: raised, it
+        would answer an appended command as an error (503 "nothing was
+        written"), and a client retrying without an Idempotency-Key would
+        play it twice. What it leaves undone is derived from the log:
+        ``python -m service.replay reindex`` rebuilds the index and the
+        players' games, and the scheduler's next look queues work."""
         metrics.APPENDS.labels(after.game.type).inc()
-        self.projection.remember(after)
+        if not appended.due_written:  # a cluster's due-set entry (logged by the store)
+            metrics.AFTER_APPEND_FAILURES.labels("due").inc()
+        _after_append("snapshot", after, self.projection.remember, after)
         if self.dispatcher is not None:
-            self.dispatcher.queue_bots(plan)
-        for listener in self.listeners:
-            listener(before, after)
+            _after_append("bots", after, self.dispatcher.queue_bots, plan)
+        for name, listener in self.listeners.items():
+            _after_append(name, after, listener, before, after)
 
     def _replayed(self, game_id: str, seat: int | None, idempotency: Idempotency, prior: dict) -> Outcome:
         """A retry: the first answer again, rebuilt from the events it appended."""
@@ -357,6 +371,21 @@ class Commands:
             )
         envelopes = self.store.read(game_id, after=prior["first"] - 1, upto=prior["last"])
         return Outcome(prior["last"], feed(envelopes, seat), None)
+
+
+def _after_append(what: str, after: Folded, write: Callable[..., None], *args: Any) -> None:
+    """``write(*args)``, one of the writes after ``after``'s append: a
+    failure is logged and counted, never raised (see ``Commands._appended``)."""
+    try:
+        write(*args)
+    except Exception:
+        metrics.AFTER_APPEND_FAILURES.labels(what).inc()
+        log.exception(
+            "game %s appended at version %s, but %s after it failed (the command is answered as appended)",
+            after.game_id,
+            after.version,
+            what,
+        )
 
 
 def _require_durable(appended, **recorded: Any) -> None:

@@ -1,21 +1,51 @@
-"""Settings, read from the environment once at start-up."""
+"""Settings, read from the environment once at start-up.
+
+Every setting the README's configuration table names is read here, by
+``Config.from_env``, and nowhere else: each process (``make run``'s
+supervisor, gunicorn's master and workers, the RQ worker, the command line)
+builds its ``Config`` once as it starts and hands it down. This module
+imports no client library at the top: gunicorn's master reads its settings
+(``LOG_FORMAT``) before it forks, and must not import redis-py (ssl) before
+gevent patches the workers.
+"""
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Mapping
 
-import redis
-from redis.cluster import RedisCluster
-from redis.backoff import ExponentialBackoff
-from redis.retry import Retry
-
-
-def _int(name: str, default: int) -> int:
-    return int(os.environ.get(name, default))
+if TYPE_CHECKING:
+    import redis
 
 
 @dataclass(frozen=True)
 class Config:
+    # -- make run (service/run.py): what it starts and how ---------------------
+    # the API's port, and the address it binds to (this machine only by
+    # default; the Docker image binds 0.0.0.0)
+    port: int = 8000
+    host: str = "127.0.0.1"
+    # gunicorn: worker processes, their class (gevent: a waiting client is a
+    # greenlet; gthread: a thread per request, ``web_threads`` of them), open
+    # connections per gevent worker, and how long a stopping worker finishes
+    # its requests (and the supervisor waits for each part as it stops)
+    web_concurrency: int = 2
+    web_worker_class: str = "gevent"
+    web_connections: int = 10000
+    web_threads: int = 16
+    graceful_seconds: int = 10
+    # the private store make run starts when REDIS_URL is unset: where it
+    # keeps its append-only file, its port (None: a free one), its memory cap
+    private_store: bool = True
+    data_dir: str = "./var"
+    redis_port: int | None = None
+    store_maxmemory: str = "2gb"
+    # where every process writes its metrics for /metrics to sum
+    # (prometheus-client's multiprocess mode, which reads it from the
+    # environment itself; make run sets it to an empty temporary directory)
+    prometheus_multiproc_dir: str | None = None
+
+    # -- the store and the API ---------------------------------------------------
     redis_url: str = "redis://127.0.0.1:6379/0"
     # the workers' queues (RQ): a plain Redis/Valkey server of their own, or
     # None for the store's own server
@@ -90,34 +120,81 @@ class Config:
     webhook_retry_base_seconds: float = 1.0
     webhook_max_attempts: int = 6
 
+    # -- the workers -------------------------------------------------------------
+    # queued work not done this long after it was queued is queued again
+    # (a worker died in the middle of it); the API's dispatcher marks what it
+    # queues as fresh for as long, so the API and the workers must agree
+    grace_seconds: float = 10.0
+    # a bot's pause before its move, so people at the table can follow it
+    bot_think_seconds: float = 0.0
+    # how long an expert bot searches for its move (it stops at the first
+    # rollout past it)
+    expert_budget_ms: float = 100.0
+
+    @property
+    def grace_ms(self) -> int:
+        return int(self.grace_seconds * 1000)
+
     @classmethod
-    def from_env(cls) -> "Config":
+    def from_env(cls, env: Mapping[str, str] | None = None) -> "Config":
+        """The settings ``env`` (the process's environment) gives; the
+        default for each it does not."""
+        env = os.environ if env is None else env
+
+        def text(name: str, default: str) -> str:
+            return env.get(name, default)
+
+        def number(name: str, default: int) -> int:
+            return int(env.get(name, default))
+
+        def seconds(name: str, default: float) -> float:
+            return float(env.get(name, default))
+
+        def switch(name: str, default: bool) -> bool:
+            value = env.get(name)
+            return default if value is None else value.strip().lower() not in ("", "0", "off", "false", "no")
+
         return cls(
-            redis_url=os.environ.get("REDIS_URL", cls.redis_url),
-            queue_url=os.environ.get("QUEUE_URL") or None,
-            redis_cluster=os.environ.get("REDIS_CLUSTER", "0") not in ("", "0", "off", "false"),
-            max_body_bytes=_int("MAX_BODY_BYTES", cls.max_body_bytes),
-            redis_max_connections=_int("REDIS_MAX_CONNECTIONS", cls.redis_max_connections),
-            operator_token=os.environ.get("OPERATOR_TOKEN") or None,
-            stream_heartbeat_seconds=float(os.environ.get("STREAM_HEARTBEAT_SECONDS", cls.stream_heartbeat_seconds)),
-            max_streams_per_token=_int("MAX_STREAMS_PER_TOKEN", cls.max_streams_per_token),
-            max_streams_per_client=_int("MAX_STREAMS_PER_CLIENT", cls.max_streams_per_client),
-            durability=os.environ.get("DURABILITY", cls.durability),
-            durability_timeout_ms=_int("DURABILITY_TIMEOUT_MS", cls.durability_timeout_ms),
-            log_format=os.environ.get("LOG_FORMAT", cls.log_format),
-            access_log=os.environ.get("ACCESS_LOG", "on") != "off",
-            rate_limits=os.environ.get("RATE_LIMITS", "on") != "off",
-            rate_limit_client=os.environ.get("RATE_LIMIT_CLIENT", cls.rate_limit_client),
-            rate_limit_token=os.environ.get("RATE_LIMIT_TOKEN", cls.rate_limit_token),
-            rate_limit_create=os.environ.get("RATE_LIMIT_CREATE", cls.rate_limit_create),
-            waiting_game_ttl_seconds=_int("WAITING_GAME_TTL_SECONDS", cls.waiting_game_ttl_seconds),
-            trusted_proxies=_int("TRUSTED_PROXIES", cls.trusted_proxies),
-            read_fresh_ms=_int("READ_FRESH_MS", cls.read_fresh_ms),
-            snapshot_every=_int("SNAPSHOT_EVERY", cls.snapshot_every),
-            webhooks_allow_private=os.environ.get("WEBHOOKS_ALLOW_PRIVATE", "0") not in ("", "0", "off", "false"),
-            webhook_timeout_seconds=float(os.environ.get("WEBHOOK_TIMEOUT_SECONDS", cls.webhook_timeout_seconds)),
-            webhook_retry_base_seconds=float(os.environ.get("WEBHOOK_RETRY_BASE_SECONDS", cls.webhook_retry_base_seconds)),
-            webhook_max_attempts=max(1, _int("WEBHOOK_MAX_ATTEMPTS", cls.webhook_max_attempts)),
+            port=number("PORT", cls.port),
+            host=text("HOST", cls.host),
+            web_concurrency=number("WEB_CONCURRENCY", cls.web_concurrency),
+            web_worker_class=text("WEB_WORKER_CLASS", cls.web_worker_class),
+            web_connections=number("WEB_CONNECTIONS", cls.web_connections),
+            web_threads=number("WEB_THREADS", cls.web_threads),
+            graceful_seconds=number("GRACEFUL_SECONDS", cls.graceful_seconds),
+            private_store=not env.get("REDIS_URL"),
+            data_dir=text("DATA_DIR", cls.data_dir),
+            redis_port=int(env["REDIS_PORT"]) if env.get("REDIS_PORT") else None,
+            store_maxmemory=text("STORE_MAXMEMORY", cls.store_maxmemory),
+            prometheus_multiproc_dir=env.get("PROMETHEUS_MULTIPROC_DIR") or None,
+            redis_url=env.get("REDIS_URL") or cls.redis_url,
+            queue_url=env.get("QUEUE_URL") or None,
+            redis_cluster=switch("REDIS_CLUSTER", False),
+            max_body_bytes=number("MAX_BODY_BYTES", cls.max_body_bytes),
+            redis_max_connections=number("REDIS_MAX_CONNECTIONS", cls.redis_max_connections),
+            operator_token=env.get("OPERATOR_TOKEN") or None,
+            stream_heartbeat_seconds=seconds("STREAM_HEARTBEAT_SECONDS", cls.stream_heartbeat_seconds),
+            max_streams_per_token=number("MAX_STREAMS_PER_TOKEN", cls.max_streams_per_token),
+            max_streams_per_client=number("MAX_STREAMS_PER_CLIENT", cls.max_streams_per_client),
+            durability=text("DURABILITY", cls.durability),
+            durability_timeout_ms=number("DURABILITY_TIMEOUT_MS", cls.durability_timeout_ms),
+            log_format=text("LOG_FORMAT", cls.log_format),
+            access_log=text("ACCESS_LOG", "on") != "off",
+            rate_limits=text("RATE_LIMITS", "on") != "off",
+            rate_limit_client=text("RATE_LIMIT_CLIENT", cls.rate_limit_client),
+            rate_limit_token=text("RATE_LIMIT_TOKEN", cls.rate_limit_token),
+            rate_limit_create=text("RATE_LIMIT_CREATE", cls.rate_limit_create),
+            waiting_game_ttl_seconds=number("WAITING_GAME_TTL_SECONDS", cls.waiting_game_ttl_seconds),
+            trusted_proxies=number("TRUSTED_PROXIES", cls.trusted_proxies),
+            read_fresh_ms=number("READ_FRESH_MS", cls.read_fresh_ms),
+            snapshot_every=number("SNAPSHOT_EVERY", cls.snapshot_every),
+            webhooks_allow_private=switch("WEBHOOKS_ALLOW_PRIVATE", False),
+            webhook_timeout_seconds=seconds("WEBHOOK_TIMEOUT_SECONDS", cls.webhook_timeout_seconds),
+            webhook_retry_base_seconds=seconds("WEBHOOK_RETRY_BASE_SECONDS", cls.webhook_retry_base_seconds),
+            webhook_max_attempts=max(1, number("WEBHOOK_MAX_ATTEMPTS", cls.webhook_max_attempts)),
+            grace_seconds=seconds("GRACE_SECONDS", cls.grace_seconds),
+            bot_think_seconds=seconds("BOT_THINK_SECONDS", cls.bot_think_seconds),
+            expert_budget_ms=seconds("EXPERT_BUDGET_MS", cls.expert_budget_ms),
         )
 
 
@@ -126,7 +203,7 @@ def connect(
     socket_timeout: float = Config.redis_socket_timeout,
     max_connections: int = Config.redis_max_connections,
     cluster: bool = False,
-) -> redis.Redis:
+) -> "redis.Redis":
     """A client for the store. When the store is down a request fails fast
     (two quick retries, then 503), instead of redis-py's default backoff of
     several seconds. The pool is bounded: under gevent thousands of requests
@@ -136,6 +213,11 @@ def connect(
     client is redis-py's cluster client (it learns the other nodes and the
     slots from that one, and follows MOVED and failovers), with a bounded
     pool like the above for each node."""
+    import redis
+    from redis.backoff import ExponentialBackoff
+    from redis.cluster import RedisCluster
+    from redis.retry import Retry
+
     if cluster:
         return RedisCluster.from_url(
             url,
@@ -162,12 +244,12 @@ def connect(
     return redis.Redis(connection_pool=pool)
 
 
-def connect_store(config: Config) -> redis.Redis:
+def connect_store(config: Config) -> "redis.Redis":
     """The store's client as ``config`` says (one server or a cluster)."""
     return connect(config.redis_url, config.redis_socket_timeout, config.redis_max_connections, cluster=config.redis_cluster)
 
 
-def connect_queues(config: Config, store: redis.Redis) -> redis.Redis:
+def connect_queues(config: Config, store: "redis.Redis") -> "redis.Redis":
     """The queues' server: ``QUEUE_URL``'s, else the store's own (which a
     cluster cannot be: RQ needs one plain server)."""
     if config.queue_url:

@@ -22,11 +22,13 @@ class Logger(glogging.Logger):
 
     def setup(self, cfg) -> None:
         super().setup(cfg)
-        # service.logs only: this runs in the master, which must not import
-        # Flask or redis-py (ssl) before gevent patches the workers
+        # service.logs and service.config only: this runs in the master,
+        # which must not import Flask or redis-py (ssl) before gevent patches
+        # the workers
         from service import logs
+        from service.config import Config
 
-        fmt = logs.log_format()
+        fmt = Config.from_env().log_format
         logs.configure(fmt)
         for handler in self.error_log.handlers:
             handler.setFormatter(logs.formatter(fmt))

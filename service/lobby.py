@@ -20,14 +20,18 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import secrets
 import time
 from typing import Any, Mapping
 
 from games import table as tables
 from projections.folding import Folded
+from service import metrics
 from service.problems import Problem
 from service.players import Player, seat_of
+
+log = logging.getLogger("tabletell.lobby")
 
 MATCH_PREFIX = "tabletell:match"
 LOCK_MS = 5_000  # a lock holder that died frees the bucket after this
@@ -62,9 +66,10 @@ class Lobby:
         bucket = bucket_key(game_type, seats, options, fill_after)
         lock = bucket + ":lock"
         opened = False
+        own = None  # the game this request opened, should its bucket not be written
         deadline = time.monotonic() + WAIT_SECONDS
         while time.monotonic() < deadline:
-            found = self.redis.get(bucket)
+            found = self.redis.get(bucket) or own
             if found is not None:
                 game_id = found.decode() if isinstance(found, bytes) else found
                 try:
@@ -77,14 +82,18 @@ class Lobby:
                     if problem.code not in ("table_full", "game_not_found", "game_abandoned"):
                         raise
                     self._delete_if(keys=[bucket], args=[game_id])  # full or gone: the next opens a new one
+                    own = None
                     continue
             mine = secrets.token_hex(8)
             if self.redis.set(lock, mine, nx=True, px=LOCK_MS):
                 try:
                     if self.redis.get(bucket) is None:  # opened while we took the lock
                         folded = self.svc.commands.create(game_type, seats, options, [], True, fill_after)
-                        self.redis.set(bucket, folded.game_id, ex=BUCKET_TTL_SECONDS)
                         opened = True
+                        # the game is created: whatever happens to its bucket,
+                        # this player sits there (others then open their own)
+                        own = folded.game_id
+                        _after_write("matchmaking bucket", self.redis.set, bucket, folded.game_id, ex=BUCKET_TTL_SECONDS)
                 finally:
                     self._delete_if(keys=[lock], args=[mine])
                 continue
@@ -114,9 +123,10 @@ class Lobby:
                 created = self.svc.commands.create(
                     folded.game.type, table.seats, dict(table.options), bots, table.public, None, folded.game_id
                 )
-                self.redis.set(key, created.game_id)
                 rematch_id = created.game_id
-                self._offer(folded, seat, created)
+                # created: this seat joins it whatever happens to these two
+                _after_write("rematch record", self.redis.set, key, created.game_id)
+                _after_write("rematch offers", self._offer, folded, seat, created)
                 break
             if time.monotonic() > deadline:
                 raise Problem(503, "rematch_busy", "The rematch is being set up; try again.")
@@ -132,7 +142,8 @@ class Lobby:
                 raise
             joined = self.svc.commands.load(rematch_id)
             return joined, seat_of(joined, player), None
-        self.redis.hset(key + ":seats", seat, seat_there)
+        # the seat is taken: its token is answered whatever happens to this
+        _after_write("rematch seat", self.redis.hset, key + ":seats", seat, seat_there)
         return joined, seat_there, token
 
     def _offer(self, folded: Folded, asked_by: int, created: Folded) -> None:
@@ -153,3 +164,14 @@ class Lobby:
         found = self.redis.get(rematch_key(game_id))
         value = found.decode() if isinstance(found, bytes) else found
         return None if value is None or value.startswith("pending:") else value
+
+
+def _after_write(what: str, write, *args, **kwargs) -> None:
+    """A write after an append that went in (a game created, a seat taken):
+    a failure (a full store) is logged, never raised, so the request is
+    answered with what was appended (see ``Commands._appended``)."""
+    try:
+        write(*args, **kwargs)
+    except Exception:
+        metrics.AFTER_APPEND_FAILURES.labels("lobby").inc()
+        log.exception("%s not written after an append (answered as appended)", what)

@@ -78,11 +78,10 @@ def handler(stream, fmt: str = "json") -> logging.Handler:
     return result
 
 
-def configure(fmt: str | None = None, level: int = logging.INFO) -> None:
-    """This process's logging: the access log on stdout, the rest on stderr,
-    at ``level``. Run again, it replaces its own handlers (a gunicorn reload)."""
-    if fmt is None:
-        fmt = log_format()
+def configure(fmt: str = "json", level: int = logging.INFO) -> None:
+    """This process's logging in ``fmt`` (``Config.log_format``): the access
+    log on stdout, the rest on stderr, at ``level``. Run again, it replaces
+    its own handlers (a gunicorn reload)."""
     root = logging.getLogger()
     for logger in (root, ACCESS):
         for old in [h for h in logger.handlers if getattr(h, "_tabletell", False)]:
@@ -92,12 +91,6 @@ def configure(fmt: str | None = None, level: int = logging.INFO) -> None:
     ACCESS.addHandler(handler(sys.stdout, fmt))
     ACCESS.setLevel(logging.INFO)
     ACCESS.propagate = False
-
-
-def log_format() -> str:
-    """``LOG_FORMAT`` (``Config.log_format``), read without importing
-    ``service.config`` (redis-py), for gunicorn's master."""
-    return os.environ.get("LOG_FORMAT", "json")
 
 
 # A new request id: this process's random 64 bits, then a count. Unique

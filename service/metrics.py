@@ -24,13 +24,17 @@ from prometheus_client import generate_latest, multiprocess
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
+from service.config import Config
 from service.problems import Problem
 
 log = logging.getLogger("tabletell.metrics")
 
-if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+# PROMETHEUS_MULTIPROC_DIR, as prometheus-client read it from the environment
+# when it was imported (it picks its multiprocess mode then, by itself)
+MULTIPROC_DIR = Config.from_env().prometheus_multiproc_dir
+if MULTIPROC_DIR:
     # every process writes its figures there from its first metric on
-    os.makedirs(os.environ["PROMETHEUS_MULTIPROC_DIR"], exist_ok=True)
+    os.makedirs(MULTIPROC_DIR, exist_ok=True)
 
 OPEN_STREAMS = Gauge(
     "tabletell_open_streams",
@@ -78,6 +82,14 @@ VERSION_CONFLICTS = Counter(
     "Commands that met a newer game than they were decided on: refused (answered 409) "
     "or retried (no If-Match: decided again on the newer game).",
     ["resolution"],
+)
+AFTER_APPEND_FAILURES = Counter(
+    "tabletell_after_append_failures",
+    "Writes after an append that failed (a full store, a lost connection): the command was appended and "
+    "answered so; what the write would have derived is missing until mended (reindex, the scheduler's next "
+    "look). By write: index, player_games, player_feed, bots (queueing bot moves), snapshot, due (a cluster's "
+    "due-set entry), lobby (a matchmaking bucket, a rematch's record, offers or seat).",
+    ["write"],
 )
 
 # -- the workers (service.workers.jobs) ---------------------------------------
@@ -182,8 +194,8 @@ def exposition(client=None, queue_client=None) -> tuple[bytes, str]:
     when it shares the multiprocess directory), and the queue figures read
     from the store through ``client``, as Prometheus text."""
     registry = CollectorRegistry()
-    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
-        multiprocess.MultiProcessCollector(registry)
+    if MULTIPROC_DIR:
+        multiprocess.MultiProcessCollector(registry, path=MULTIPROC_DIR)
     else:
         registry.register(_ThisProcess())
     if client is not None:
@@ -193,5 +205,5 @@ def exposition(client=None, queue_client=None) -> tuple[bytes, str]:
 
 def process_exited(pid: int) -> None:
     """A worker process ended: its live gauges no longer count."""
-    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
-        multiprocess.mark_process_dead(pid)
+    if MULTIPROC_DIR:
+        multiprocess.mark_process_dead(pid, path=MULTIPROC_DIR)

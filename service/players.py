@@ -1,7 +1,10 @@
 """Players: one identity across games, held by a player key.
 
-A player is created with a name and gets a key: a bearer secret of 256
-random bits, shown once and stored only as its SHA-256 (as seat tokens are).
+A player is created with a name and gets a key: ``tp_``, the player's id,
+``.`` and a bearer secret of 256 random bits, shown once and stored only as
+its SHA-256 (as seat tokens are). The id in the key names the record to
+check it against, so a player is created by one write (the record, with the
+key's hash): a store that refuses it (full) leaves nothing behind.
 The key takes seats in any game (the seat is recorded in the game's own log,
 ``seat_taken``'s ``player``, so the log stays the truth of who sat where) and
 acts for the seats its player holds; a seat's own token works as before.
@@ -9,15 +12,19 @@ acts for the seats its player holds; a seat's own token works as before.
 Stored in the store, each key in its own slot on a cluster:
 
 - ``player:{<id>}``: a hash of the player (name, created_at, key_hash);
-- ``player-key:{<key hash>}``: the player id a key belongs to;
+- ``player-key:{<key hash>}``: the player id of a key made before keys
+  carried it (``tp_`` and the secret alone), still honoured;
 - ``player:{<id>}:games``: the games the player sat at, by creation time, a
   projection of the logs (``after_append``), like the operators' games index.
 
-Replacing a key deletes the old one's entry: every later request with it
-is refused (401), and a player stream opened with it ends at its next look.
+Replacing a key writes the new one's hash over the old one's: every later
+request with the old key is refused (401), and a player stream opened with
+it ends at its next look.
 """
 from __future__ import annotations
 
+import hmac
+import re
 import secrets
 import uuid
 from dataclasses import dataclass
@@ -31,6 +38,9 @@ from service.commands import token_hash
 from service.problems import Problem
 
 KEY_PREFIX = "tp_"  # a player key, told apart from a seat token at a glance
+# tp_<player id>.<secret>; a key made before keys carried the id is tp_<secret>
+# (base64url: never a '.')
+KEY_WITH_ID = re.compile(r"tp_([0-9a-f]{32})\.[A-Za-z0-9_-]+")
 
 
 def player_key(player_id: str) -> str:
@@ -59,13 +69,12 @@ class Players:
         self.clock = clock
 
     def create(self, name: str) -> tuple[Player, str]:
-        """A new player and their key (shown this once)."""
+        """A new player and their key (shown this once): one write, the
+        record with the key's hash, so there is a whole player or none."""
         player_id = uuid.uuid4().hex
-        key = KEY_PREFIX + secrets.token_urlsafe(32)
+        key = new_key(player_id)
         hashed = token_hash(key)
         now = self.clock()
-        # the key's entry first: a player record never exists without a key
-        self.redis.set(key_entry(hashed), player_id)
         self.redis.hset(player_key(player_id), mapping={"name": name, "created_at": now, "key_hash": hashed})
         return Player(player_id, name, now, hashed), key
 
@@ -81,19 +90,23 @@ class Players:
         if not key.startswith(KEY_PREFIX):
             return None
         hashed = token_hash(key)
-        player_id = self.redis.get(key_entry(hashed))
-        if player_id is None:
-            return None
-        player = self.get(player_id.decode() if isinstance(player_id, bytes) else player_id)
-        return player if player is not None and player.key_hash == hashed else None
+        with_id = KEY_WITH_ID.fullmatch(key)
+        if with_id:
+            player_id = with_id.group(1)
+        else:  # a key made before keys carried the player's id
+            found = self.redis.get(key_entry(hashed))
+            if found is None:
+                return None
+            player_id = found.decode() if isinstance(found, bytes) else found
+        player = self.get(player_id)
+        return player if player is not None and hmac.compare_digest(player.key_hash, hashed) else None
 
     def replace_key(self, player: Player) -> str:
-        """A new key for ``player``; the old one stops working at once."""
-        key = KEY_PREFIX + secrets.token_urlsafe(32)
-        hashed = token_hash(key)
-        self.redis.set(key_entry(hashed), player.id)
-        self.redis.hset(player_key(player.id), "key_hash", hashed)
-        self.redis.delete(key_entry(player.key_hash))
+        """A new key for ``player``; the old one stops working at once (its
+        hash is no longer the record's)."""
+        key = new_key(player.id)
+        self.redis.hset(player_key(player.id), "key_hash", token_hash(key))
+        self.redis.delete(key_entry(player.key_hash))  # an older key's entry, if it had one
         return key
 
     def from_request(self, required: bool = True) -> Player | None:
@@ -120,6 +133,11 @@ class Players:
         """The player's games, newest first."""
         ids = self.redis.zrevrange(games_key(player_id), 0, limit - 1)
         return [i.decode() if isinstance(i, bytes) else i for i in ids]
+
+
+def new_key(player_id: str) -> str:
+    """A key for ``player_id``: its id, then 256 random bits."""
+    return f"{KEY_PREFIX}{player_id}.{secrets.token_urlsafe(32)}"
 
 
 def seat_of(folded: Folded, player_id: str) -> int | None:

@@ -7,8 +7,12 @@
 store, that what the service serves of it is the log folded afresh: the
 projection every view and summary is cut from (each seat's view), the
 operators' index, and with ``--api`` the summary a running API answers.
-It prints what differs and exits 1, or a one-line account and exits 0.
-A file is a log as ``GET /v1/games/{id}/log`` gives it.
+With ``--api`` and no ``--url`` the store is not asked at all: the log is
+the API's (``GET /v1/games/{id}/log``: anyone's once the game is over, the
+operators' before, with ``OPERATOR_TOKEN``), checked against the summary
+the API serves. It prints what differs and exits 1, or a one-line account
+and exits 0; 2 when there is no log to check. A file is a log as
+``GET /v1/games/{id}/log`` gives it.
 
 ``reindex`` rebuilds the operators' games index, the lobby and each
 player's list of games from the logs, and puts
@@ -20,8 +24,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -35,7 +39,7 @@ from projections.folding import Folded, Projection, fold
 from projections.views import seat_view, summary
 from service.commands import now_ms
 from service.config import Config, connect
-from service.dispatch import DEFAULT_GRACE_MS, due_key, next_look
+from service.dispatch import due_key, next_look
 from service.index import GameIndex, key as index_key
 from service.players import Players
 from service.plan import pending_work
@@ -49,6 +53,35 @@ def read_file(path: Path) -> list[Envelope]:
 def served_summary(api: str, game_id: str) -> dict:
     with urllib.request.urlopen(f"{api.rstrip('/')}/v1/games/{game_id}", timeout=10) as answer:
         return json.load(answer)
+
+
+class NoLog(Exception):
+    """The API has no log to give (no such game, or not published yet)."""
+
+
+def served_log(api: str, game_id: str, operator_token: str | None) -> list[Envelope]:
+    """The game's whole log as the API serves it (an operator's token lets a
+    running game's through)."""
+    request = urllib.request.Request(f"{api.rstrip('/')}/v1/games/{game_id}/log")
+    if operator_token:
+        request.add_header("Authorization", f"Bearer {operator_token}")
+    try:
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            lines = answer.read().decode().splitlines()
+    except urllib.error.HTTPError as error:
+        try:
+            code = json.load(error).get("code")
+        except ValueError:
+            code = None
+        if code == "game_in_progress":
+            raise NoLog(
+                "the game is still running: its log is published when it finishes, to operators before "
+                "(set OPERATOR_TOKEN to the API's)"
+            )
+        if code == "game_not_found":
+            raise NoLog(f"no such game at {api}")
+        raise NoLog(f"the API answered {error.code} {code or ''}".rstrip())
+    return [Envelope.from_json(line) for line in lines if line.strip()]
 
 
 def check_served(audit: Audit, served: dict) -> None:
@@ -94,13 +127,22 @@ def account(audit: Audit) -> str:
     )
 
 
-def run_verify(target: str, client_url: str, api: str | None = None) -> int:
+def run_verify(target: str, client_url: str | None, api: str | None = None, config: Config = Config()) -> int:
+    """``client_url`` None: the game's log from ``api`` alone."""
     path = Path(target)
     try:
         if path.suffix == ".ndjson" or path.exists():
             audit = verify(read_file(path))
+        elif client_url is None:
+            try:
+                envelopes = served_log(api, target, config.operator_token)
+            except NoLog as missing:
+                print(f"verify {target}: {missing}", file=sys.stderr)
+                return 2
+            audit = verify(envelopes, target)
+            check_served(audit, served_summary(api, target))
         else:
-            client = connect(client_url, cluster=Config.from_env().redis_cluster)
+            client = connect(client_url, cluster=config.redis_cluster)
             store = EventStore(client)
             envelopes = store.read(target)
             if not envelopes:
@@ -124,10 +166,10 @@ def run_verify(target: str, client_url: str, api: str | None = None) -> int:
     return 1
 
 
-def run_reindex(client_url: str) -> int:
-    client = connect(client_url, cluster=Config.from_env().redis_cluster)
+def run_reindex(client_url: str, config: Config) -> int:
+    client = connect(client_url, cluster=config.redis_cluster)
     store, index, players = EventStore(client), GameIndex(client), Players(client, now_ms)
-    waiting_ttl_ms = Config.from_env().waiting_game_ttl_seconds * 1000
+    waiting_ttl_ms = config.waiting_game_ttl_seconds * 1000
     games = scheduled = 0
     for raw_key in client.scan_iter(match=stream_key("*"), count=500):
         name = raw_key.decode() if isinstance(raw_key, bytes) else raw_key
@@ -140,25 +182,31 @@ def run_reindex(client_url: str) -> int:
             now = now_ms()
             work = pending_work(folded, now, waiting_ttl_ms)
             if work:  # the scheduler takes it from there (and queues nothing twice)
-                client.zadd(due_key(game_id), {game_id: next_look(work, now, DEFAULT_GRACE_MS)}, lt=True)
+                client.zadd(due_key(game_id), {game_id: next_look(work, now, config.grace_ms)}, lt=True)
                 scheduled += 1
     print(f"reindex: {games} games indexed, {scheduled} with work put on the workers' schedule")
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
+    config = Config.from_env()
     parser = argparse.ArgumentParser(prog="python -m service.replay", description=__doc__.split("\n\n")[0])
     store = argparse.ArgumentParser(add_help=False)
-    store.add_argument("--url", default=os.environ.get("REDIS_URL", Config.redis_url), help="the store (REDIS_URL)")
+    store.add_argument("--url", default=None, help="the store (REDIS_URL); verify with --api alone asks the API only")
     commands = parser.add_subparsers(dest="command", required=True)
     check = commands.add_parser("verify", parents=[store], help="verify a game's log, from the store or an NDJSON file")
     check.add_argument("target", help="a game id, or a file.ndjson as GET /v1/games/{id}/log gives it")
-    check.add_argument("--api", help="also compare the summary this running API serves (e.g. http://localhost:8000)")
+    check.add_argument(
+        "--api",
+        help="compare the summary this running API serves (e.g. http://localhost:8000); without --url, "
+        "read the log from it too (a running game's with OPERATOR_TOKEN)",
+    )
     commands.add_parser("reindex", parents=[store], help="rebuild the operators' games index from the logs")
     args = parser.parse_args(argv)
     if args.command == "verify":
-        return run_verify(args.target, args.url, args.api)
-    return run_reindex(args.url)
+        url = args.url if args.url or args.api else config.redis_url
+        return run_verify(args.target, url, args.api, config)
+    return run_reindex(args.url or config.redis_url, config)
 
 
 if __name__ == "__main__":

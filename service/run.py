@@ -8,6 +8,14 @@ go on meanwhile (gunicorn itself restarts a dead request worker). Ctrl-C (or
 SIGTERM) stops them in order: the API (stops accepting, drains), the worker,
 then the store; a second Ctrl-C kills what is left at once. No process is
 left behind.
+
+``python -m service.run api`` runs the API alone, the same gunicorn command
+from the same settings (the Docker image's command: there the store and the
+workers run in their own containers).
+
+Every setting comes from ``Config`` (the environment, read once here); the
+parts are handed the same environment (with the private store's REDIS_URL)
+and read their own ``Config`` from it as they start.
 """
 from __future__ import annotations
 
@@ -28,17 +36,17 @@ log = logging.getLogger("tabletell.run")
 
 
 WORKER_CLASSES = ("gevent", "gthread")
-# the private store's memory cap; full, it refuses writes (503) and evicts nothing
-DEFAULT_STORE_MAXMEMORY = "2gb"
 
 
-def gunicorn_command(port: str, env: dict[str, str] | None = None) -> list[str]:
-    """The API's gunicorn: gevent workers by default, so a client waiting on a
-    game (a stream, a long poll) costs a greenlet, not a thread."""
-    env = os.environ if env is None else env
-    worker_class = env.get("WEB_WORKER_CLASS", "gevent")
-    if worker_class not in WORKER_CLASSES:
-        raise SystemExit(f"WEB_WORKER_CLASS must be one of {', '.join(WORKER_CLASSES)}, not {worker_class!r}")
+def gunicorn_command(config: Config) -> list[str]:
+    """The API's gunicorn, as ``config`` says: gevent workers by default, so
+    a client waiting on a game (a stream, a long poll) costs a greenlet, not
+    a thread. ``make run`` and the Docker image (``python -m service.run
+    api``) both run this command."""
+    if config.web_worker_class not in WORKER_CLASSES:
+        raise SystemExit(
+            f"WEB_WORKER_CLASS must be one of {', '.join(WORKER_CLASSES)}, not {config.web_worker_class!r}"
+        )
     command = [
         sys.executable,
         "-m",
@@ -48,20 +56,22 @@ def gunicorn_command(port: str, env: dict[str, str] | None = None) -> list[str]:
         "python:service.gunicorn_conf",
         "--bind",
         # this machine only, unless HOST says otherwise (Docker sets 0.0.0.0)
-        f"{env.get('HOST', '127.0.0.1')}:{port}",
+        f"{config.host}:{config.port}",
         "--worker-class",
         # gunicorn's worker, answering its own request errors (414, 431, a bad
         # request line) as problem+json like the rest of the API
-        {"gevent": "service.gunicorn_workers.GeventWorker", "gthread": "service.gunicorn_workers.ThreadWorker"}[worker_class],
+        {"gevent": "service.gunicorn_workers.GeventWorker", "gthread": "service.gunicorn_workers.ThreadWorker"}[
+            config.web_worker_class
+        ],
         "--workers",
-        env.get("WEB_CONCURRENCY", "2"),
+        str(config.web_concurrency),
         # open connections per worker, streams and long polls included
         "--worker-connections",
-        env.get("WEB_CONNECTIONS", "10000"),
+        str(config.web_connections),
         "--threads",
-        env.get("WEB_THREADS", "16"),  # gthread only
+        str(config.web_threads),  # gthread only
         "--graceful-timeout",
-        env.get("GRACEFUL_SECONDS", "10"),
+        str(config.graceful_seconds),
         # no --access-logfile: the app writes the access log (service.logs;
         # ACCESS_LOG=off silences it)
     ]
@@ -80,10 +90,11 @@ def raise_file_limit() -> None:
         log.warning("could not raise the open-files limit: %s", error)
 
 
-def metrics_dir(env: dict[str, str]) -> str:
-    """An empty directory for the workers' metrics (prometheus-client's
-    multiprocess mode), unless PROMETHEUS_MULTIPROC_DIR names one."""
-    path = env.get("PROMETHEUS_MULTIPROC_DIR") or tempfile.mkdtemp(prefix="tabletell-metrics-")
+def metrics_dir(config: Config) -> str:
+    """The directory for every process's metrics (prometheus-client's
+    multiprocess mode), emptied of an earlier run's: PROMETHEUS_MULTIPROC_DIR,
+    or a new temporary one."""
+    path = config.prometheus_multiproc_dir or tempfile.mkdtemp(prefix="tabletell-metrics-")
     os.makedirs(path, exist_ok=True)
     for name in os.listdir(path):
         if name.endswith(".db"):
@@ -206,34 +217,64 @@ def shut_down(parts: list[Part], graceful: float) -> None:
         part.stop(graceful + 5)
 
 
-def main() -> int:
-    logs.configure()  # JSON lines (LOG_FORMAT), like the API's and the worker's
-    port = os.environ.get("PORT", "8000")
-    data_dir = os.environ.get("DATA_DIR", "./var")
+def welcome(config: Config) -> list[str]:
+    """What ``make run`` says once its parts are started: where the web page
+    and the API are, and how to become an operator when no one can."""
+    host = "localhost" if config.host in ("127.0.0.1", "0.0.0.0", "::", "::1", "localhost") else config.host
+    base = f"http://{host}:{config.port}"
+    lines = [
+        f"the web client on {base}/ (play in a browser); the API under {base}/v1/..., e.g. {base}/v1/game-types "
+        "(every route: openapi.yaml); one RQ worker with its scheduler; Ctrl-C stops all",
+    ]
+    if config.operator_token is None:
+        lines.append(
+            "no OPERATOR_TOKEN: the operators' routes (the games list, running games' logs, webhooks) answer "
+            "403 operator_only; to use them, start with a token of your own, e.g. "
+            "OPERATOR_TOKEN=$(python3 -c 'import secrets; print(secrets.token_urlsafe(32))') make run, "
+            'and send it as "Authorization: Bearer $OPERATOR_TOKEN"'
+        )
+    return lines
+
+
+def serve_api(config: Config) -> None:
+    """``python -m service.run api``: the API alone, in this process's place
+    (the Docker image's command, the store and the workers being elsewhere):
+    the same gunicorn command ``make run`` starts, from the same settings."""
+    env = dict(os.environ)
+    env["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir(config)  # emptied of an earlier run's figures
+    command = gunicorn_command(config)
+    raise_file_limit()
+    log.info("API on %s:%s (gunicorn, %s workers)", config.host, config.port, config.web_worker_class)
+    os.execve(command[0], command, env)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    config = Config.from_env()  # every setting, read once: the parts get them through their environment
+    logs.configure(config.log_format)  # JSON lines (LOG_FORMAT), like the API's and the worker's
+    if argv == ["api"]:
+        serve_api(config)
+    if argv:
+        raise SystemExit("usage: python -m service.run [api]   (api: the API alone, as the Docker image runs it)")
     env = dict(os.environ)
     raise_file_limit()
-    own_metrics = not env.get("PROMETHEUS_MULTIPROC_DIR")
-    env["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir(env)
+    own_metrics = config.prometheus_multiproc_dir is None
+    env["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir(config)
     store_part = None
-    config = Config.from_env()
-    if config.redis_cluster and not (env.get("REDIS_URL") and config.queue_url):
+    if config.redis_cluster and not (not config.private_store and config.queue_url):
         raise SystemExit(
             "REDIS_CLUSTER=1 runs against your cluster: set REDIS_URL to any of its nodes and QUEUE_URL to a plain "
             "Redis/Valkey server for the queues (make run starts no cluster)"
         )
-    if not env.get("REDIS_URL"):
-        store = EmbeddedRedis(
-            data_dir,
-            port=int(env["REDIS_PORT"]) if env.get("REDIS_PORT") else None,
-            maxmemory=env.get("STORE_MAXMEMORY", DEFAULT_STORE_MAXMEMORY),
-        )
+    if config.private_store:
+        store = EmbeddedRedis(config.data_dir, port=config.redis_port, maxmemory=config.store_maxmemory)
         store_part = StorePart(store)
         store_part.start()
         env["REDIS_URL"] = store.url
         log.info(
             "valkey-server on %s, append-only file in %s, maxmemory %s",
             store.url,
-            os.path.abspath(data_dir),
+            os.path.abspath(config.data_dir),
             store.maxmemory,
         )
     else:
@@ -250,7 +291,7 @@ def main() -> int:
                 if isinstance(part, ChildPart) and part.process is not None and part.process.poll() is None:
                     part.process.kill()
 
-    api = ChildPart("API (gunicorn)", gunicorn_command(port, env), env)
+    api = ChildPart("API (gunicorn)", gunicorn_command(config), env)
     worker = ChildPart("worker (RQ)", [sys.executable, "-m", "service.worker"], env)
     # in the order they stop
     parts: list[Part] = [api, worker] + ([store_part] if store_part else [])
@@ -259,12 +300,13 @@ def main() -> int:
     try:
         api.start()
         worker.start()
-        log.info("API on http://localhost:%s/v1 (gunicorn), one RQ worker with its scheduler; Ctrl-C stops all", port)
+        for line in welcome(config):
+            log.info("%s", line)
         supervise(parts, lambda: stops > 0)
         return 0
     finally:
         log.info("stopping: the API first, then the worker, then the store")
-        shut_down(parts, float(env.get("GRACEFUL_SECONDS", "10")))
+        shut_down(parts, config.graceful_seconds)
         if own_metrics:
             shutil.rmtree(env["PROMETHEUS_MULTIPROC_DIR"], ignore_errors=True)
         log.info("stopped")

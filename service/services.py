@@ -16,7 +16,7 @@ from service.players import Players, seat_of
 from service.realtime.streams import Realtime
 from service import webhooks
 from service.views_cache import ViewCache
-from service.dispatch import DEFAULT_GRACE_MS, Dispatcher
+from service.dispatch import Dispatcher
 
 
 class Services:
@@ -24,11 +24,11 @@ class Services:
         self,
         client: redis.Redis,
         clock=now_ms,
-        grace_ms: int = DEFAULT_GRACE_MS,
         config: Config | None = None,
         queue_client: redis.Redis | None = None,
     ):
-        # workers build theirs without one: the same settings as the API
+        # the process's settings (the API's and the worker's, read once as
+        # each starts); a job's services built without them read them then
         config = config or Config.from_env()
         self.config = config  # what the webhooks read their settings from, in the API and the workers
         self.redis = client  # the store
@@ -37,8 +37,10 @@ class Services:
         self.clock = clock
         self.store = EventStore(client, config.durability, config.durability_timeout_ms)
         self.projection = Projection(self.store, snapshots=Snapshots(client, config.snapshot_every))
+        # the grace of queued work (GRACE_SECONDS): the API's dispatcher marks
+        # what it queues as fresh for as long as the workers wait for it
         self.dispatcher = Dispatcher(
-            client, clock, grace_ms, config.waiting_game_ttl_seconds * 1000, queue_client=self.queue_redis
+            client, clock, config.grace_ms, config.waiting_game_ttl_seconds * 1000, queue_client=self.queue_redis
         )
         self.index = GameIndex(client)
         self.players = Players(client, clock)
@@ -48,7 +50,11 @@ class Services:
             self.store,
             self.projection,
             clock,
-            listeners=(self.index.after_append, self.players.after_append, self.player_feed.after_append),
+            listeners={
+                "index": self.index.after_append,
+                "player_games": self.players.after_append,
+                "player_feed": self.player_feed.after_append,
+            },
             dispatcher=self.dispatcher,
         )
         self.seats = Seats(self.store, self.commands.exists, player_seat=self._player_seat)

@@ -214,8 +214,9 @@ class ApiServer:
             "RATE_LIMITS": "off",  # every test client is 127.0.0.1
             **settings,
         }
+        env["PORT"] = str(self.port)
         self.process = subprocess.Popen(
-            gunicorn_command(str(self.port), env),
+            gunicorn_command(Config.from_env(env)),
             env=env,
             start_new_session=True,
             stdout=subprocess.DEVNULL,

@@ -197,3 +197,26 @@ def test_replay_of_a_running_game_shows_no_other_seat(http):
     response = http.get(f"/v1/games/{game_id}/replay?seat=1", headers=auth(tokens[0]))
     assert response.status_code == 403 and response.get_json()["code"] == "game_in_progress"
     check("/v1/games/{game_id}/replay", "get", response)
+
+
+def test_verify_with_api_reads_the_game_from_the_api_without_the_store(http, api_server, monkeypatch, capsys):
+    """``python -m service.replay verify $G --api http://localhost:8000`` as
+    the README writes it, against `make run` (whose store is on a port of its
+    own): the log and the summary come from the API, the store is never
+    asked (REDIS_URL here names a port nobody listens on). A running game's
+    log is the operators': OPERATOR_TOKEN says whose."""
+    monkeypatch.setenv("REDIS_URL", "redis://127.0.0.1:1/0")
+    monkeypatch.delenv("OPERATOR_TOKEN", raising=False)
+    game_id, tokens = seated_game(http, 3)
+    assert replay.main(["verify", game_id, "--api", api_server.url]) == 2  # running: not published yet
+    assert "OPERATOR_TOKEN" in capsys.readouterr().err
+    monkeypatch.setenv("OPERATOR_TOKEN", OPERATOR_TOKEN)
+    assert replay.main(["verify", game_id, "--api", api_server.url]) == 0
+    assert f"verify {game_id}: OK" in capsys.readouterr().out
+    monkeypatch.delenv("OPERATOR_TOKEN")
+    play_to_the_end(http, game_id, tokens)
+    assert replay.main(["verify", game_id, "--api", api_server.url]) == 0
+    out = capsys.readouterr().out
+    assert f"verify {game_id}: OK" in out and "finished at version" in out
+    assert replay.main(["verify", "0" * 32, "--api", api_server.url]) == 2
+    assert "no such game" in capsys.readouterr().err

@@ -2,18 +2,19 @@
 time, a full store, and the health probes."""
 from __future__ import annotations
 
+import hashlib
 import random
 import time
 
 import pytest
 import redis
 
-from events.store import EventStore, stream_key
+from events.store import APPEND_SCRIPT, EventStore, stream_key
 from games.registry import GAMES
 from service.app import create_app
 from service.config import Config, connect
 from service.embedded_redis import EmbeddedRedis
-from tests.api_helpers import command, seated_game, view
+from tests.api_helpers import auth, command, seated_game, view
 
 
 def play_one(http, game_id: str, tokens: list[str], rng: random.Random):
@@ -180,6 +181,119 @@ def test_a_full_store_refuses_writes_with_503_and_writes_nothing(redis_client, h
         assert answer.status_code == 503 and answer.get_json()["code"] == "store_full"
     assert redis_client.xlen(stream_key(game_id)) == before
     assert view(http, game_id, tokens[0])["version"] == before
+
+
+APPEND_SHA = hashlib.sha1(APPEND_SCRIPT.encode()).hexdigest()
+
+
+class FillsTheStore(redis.Redis):
+    """A client of the real store that fills it (``maxmemory 1``) right
+    after the command ``fill_after`` picks has gone in: what follows meets a
+    full store, as when that command took the store's last bytes."""
+
+    fill_after = None  # a predicate of a command's arguments, or None
+
+    def execute_command(self, *args, **options):
+        result = super().execute_command(*args, **options)
+        if self.fill_after is not None and self.fill_after(args):
+            self.fill_after = None
+            self.config_set("maxmemory", "1")
+        return result
+
+
+def an_append(args) -> bool:
+    return args[0] == "EVALSHA" and args[1] == APPEND_SHA
+
+
+def after_append_failures(write: str) -> float:
+    from prometheus_client import REGISTRY
+
+    return REGISTRY.get_sample_value("tabletell_after_append_failures_total", {"write": write}) or 0.0
+
+
+@pytest.fixture
+def filling(redis_server, redis_client, clock):
+    """An app on a ``FillsTheStore`` client, and that client; the store is
+    emptied of its limit again at the end."""
+    client = FillsTheStore.from_url(redis_server.url)
+    app = create_app(Config(rate_limits=False), client=client, clock=clock)
+    redis_client.config_set("maxmemory-policy", "noeviction")
+    try:
+        yield app.test_client(), client
+    finally:
+        redis_client.config_set("maxmemory", "0")
+        app.extensions["tabletell"].realtime.shutdown()
+        client.close()
+
+
+def test_a_command_appended_is_answered_as_appended_when_the_writes_after_it_meet_a_full_store(filling, redis_client):
+    """The append went in; the games index, the player's games and feed
+    after it meet a full store: the command is answered as appended (201,
+    200), never 503 store_full "nothing was written", which a client
+    without an Idempotency-Key would retry, playing it twice."""
+    from service.index import key as index_key
+    from service.players import games_key
+
+    http, client = filling
+    player = http.post("/v1/players", json={"name": "ana"}).get_json()
+    before = {write: after_append_failures(write) for write in ("index", "player_games", "player_feed")}
+
+    client.fill_after = an_append
+    created = http.post("/v1/games", json={"type": "color-doubt", "seats": 2})
+    redis_client.config_set("maxmemory", "0")
+    assert created.status_code == 201, created.get_json()
+    game_id = created.get_json()["game_id"]
+    assert redis_client.xlen(stream_key(game_id)) == 1
+    assert redis_client.zscore(index_key(), game_id) is None  # the index write after it did fail
+
+    client.fill_after = an_append
+    joined = http.post(f"/v1/games/{game_id}/seats", json={}, headers=auth(player["key"]))
+    redis_client.config_set("maxmemory", "0")
+    assert joined.status_code == 201, joined.get_json()
+    assert redis_client.zscore(games_key(player["player_id"]), game_id) is None  # failed too
+    tokens = [joined.get_json()["token"]]
+    tokens.append(http.post(f"/v1/games/{game_id}/seats", json={"name": "bea"}).get_json()["token"])
+    assert view(http, game_id, tokens[0])["status"] == "active"  # the seat's token works
+
+    versions = []
+    for seed in range(100):  # moves, until one's player event (the player's turn, say) met a full store
+        client.fill_after = an_append
+        response = play_one(http, game_id, tokens, random.Random(seed))
+        redis_client.config_set("maxmemory", "0")
+        assert response.status_code == 200, response.get_json()
+        versions.append(response.get_json()["version"])
+        if after_append_failures("player_feed") > before["player_feed"] and len(versions) >= 4:
+            break
+    assert redis_client.xlen(stream_key(game_id)) == versions[-1]
+    assert versions == sorted(set(versions))  # each move appended once
+
+    failed = {write: after_append_failures(write) - before[write] for write in before}
+    assert failed["index"] >= 1 and failed["player_games"] >= 1 and failed["player_feed"] >= 1, failed
+
+
+def test_a_player_is_created_whole_or_not_at_all_on_a_store_that_fills(filling, redis_client):
+    """``Players.create`` is one write: a store that fills after the first
+    write it sends leaves no key without its player."""
+    http, client = filling
+    client.fill_after = lambda args: True  # after the first command the request sends
+    created = http.post("/v1/players", json={"name": "ana"})
+    redis_client.config_set("maxmemory", "0")
+    if created.status_code == 201:
+        key = created.get_json()["key"]
+        assert http.get("/v1/players/me", headers=auth(key)).get_json()["name"] == "ana"
+    else:
+        assert created.get_json()["code"] == "store_full"
+        assert redis_client.keys("player*") == []
+    orphans = [k for k in redis_client.keys("player-key:*") if not redis_client.exists(b"player:{" + redis_client.get(k) + b"}")]
+    assert orphans == []
+    # and on a full store, nothing at all
+    redis_client.config_set("maxmemory", "1")
+    try:
+        refused = http.post("/v1/players", json={"name": "bea"})
+    finally:
+        redis_client.config_set("maxmemory", "0")
+    assert refused.status_code == 503 and refused.get_json()["code"] == "store_full"
+    assert len(redis_client.keys("player*")) == (1 if created.status_code == 201 else 0)
 
 
 def test_liveness_asks_nothing_of_the_store_and_readiness_does(clock):

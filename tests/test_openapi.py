@@ -69,3 +69,33 @@ def test_every_operation_documents_what_the_http_layer_may_answer():
             assert {"414", "431"} <= codes, (method, path)
             if "requestBody" in operation:
                 assert "415" in codes, (method, path)
+
+
+def answered_codes() -> dict[str, int]:
+    """Every problem ``code`` the service answers with, and its status: the
+    ``Problem``s it raises, the HTTP errors it names (``service.app``) and
+    gunicorn's refusals (``service.gunicorn_workers``). A rule's refusal
+    (422) is named by its game's rules document instead."""
+    from pathlib import Path
+
+    from service.app import HTTP_CODES
+    from service.gunicorn_workers import REQUEST_ERRORS
+
+    root = Path(__file__).resolve().parent.parent
+    codes = {code: status for status, code in HTTP_CODES.items()}
+    codes.update({code: status for _, status, _, code in REQUEST_ERRORS if code})
+    for path in (root / "service").rglob("*.py"):
+        for status, code in re.findall(r'Problem\(\s*(\d{3}),\s*"([a-z_]+)"', path.read_text()):
+            codes[code] = int(status)
+    return codes
+
+
+def test_every_code_the_service_answers_is_listed_in_the_readme_and_in_openapi_yaml():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    readme, api = (root / "README.md").read_text(), (root / "openapi.yaml").read_text()
+    codes = answered_codes()
+    assert {"game_in_progress", "store_full", "uri_too_long", "not_found"} <= set(codes)  # the search finds them
+    assert sorted(code for code in codes if f"`{code}`" not in readme) == []
+    assert sorted(code for code in codes if f"`{code}`" not in api) == []

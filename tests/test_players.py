@@ -29,12 +29,36 @@ def sit(http, game_id: str, key: str, **body):
 
 def test_a_player_key_is_a_secret_of_256_bits_stored_only_as_its_hash(http, redis_client):
     player_id, key = new_player(http, "ana")
-    assert key.startswith("tp_") and len(key) >= 3 + 43  # 32 random bytes, base64url
+    # tp_, the player's id (which names the record to check the key
+    # against), then 32 random bytes, base64url
+    assert key.startswith(f"tp_{player_id}.") and len(key.split(".")[1]) >= 43
     me = http.get("/v1/players/me", headers=auth(key))
     check("/v1/players/me", "get", me)
     assert me.get_json() == {"player_id": player_id, "name": "ana", "created_at": me.get_json()["created_at"]}
     stored = b"".join(redis_client.dump(k) or b"" for k in redis_client.keys("*"))
-    assert key.encode() not in stored and key[3:].encode() not in stored
+    assert key.encode() not in stored and key.split(".")[1].encode() not in stored
+
+
+def test_a_key_made_before_keys_carried_the_player_id_still_works_until_replaced(http, redis_client):
+    """Keys were ``tp_<secret>``, found by an entry of their hash; those
+    handed out then keep working, and a replacement ends them."""
+    import secrets
+
+    from service.commands import token_hash
+    from service.players import key_entry, player_key
+
+    player_id, _ = new_player(http, "ana")
+    old = "tp_" + secrets.token_urlsafe(32)  # as keys were made then: the entry, then the record
+    redis_client.set(key_entry(token_hash(old)), player_id)
+    redis_client.hset(player_key(player_id), "key_hash", token_hash(old))
+    assert http.get("/v1/players/me", headers=auth(old)).get_json()["player_id"] == player_id
+    new = http.post("/v1/players/me/keys", headers=auth(old)).get_json()["key"]
+    assert http.get("/v1/players/me", headers=auth(old)).status_code == 401
+    assert redis_client.exists(key_entry(token_hash(old))) == 0
+    assert http.get("/v1/players/me", headers=auth(new)).get_json()["player_id"] == player_id
+    # a key of the new shape with another secret, or naming another player, is no key
+    forged = new.split(".")[0] + "." + secrets.token_urlsafe(32)
+    assert http.get("/v1/players/me", headers=auth(forged)).status_code == 401
 
 
 def test_a_player_key_takes_seats_and_the_log_records_the_player(http, redis_client):

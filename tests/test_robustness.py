@@ -2,6 +2,7 @@
 route get a specific answer, an error always as problem+json."""
 from __future__ import annotations
 
+import json
 from urllib.parse import quote
 
 import pytest
@@ -242,6 +243,38 @@ def gunicorn_refusals(url: str) -> None:
     assert b'"invalid_body"' in body
     # and the server still answers after each
     assert raw_request(url, b"GET /v1/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")[0] == 200
+
+
+def chunked_post(path: str, body: bytes, chunk: int = 4096) -> bytes:
+    """A POST of ``body`` with ``Transfer-Encoding: chunked`` (no Content-Length)."""
+    head = f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+    parts = [head.encode()]
+    for at in range(0, len(body), chunk):
+        piece = body[at : at + chunk]
+        parts.append(f"{len(piece):x}\r\n".encode() + piece + b"\r\n")
+    parts.append(b"0\r\n\r\n")
+    return b"".join(parts)
+
+
+def test_a_chunked_body_past_max_body_bytes_is_413_not_a_cut_body(api_server):
+    """A chunked body has no Content-Length to refuse it by: read past
+    MAX_BODY_BYTES (64 KiB) it is 413 body_too_large, as documented, not
+    cut at the limit and answered 400 invalid_json."""
+    from service.config import Config
+
+    limit = Config.max_body_bytes
+    padding = lambda size: b'{"type": "color-doubt", "seats": 2, "pad": "' + b"x" * size + b'"}'  # noqa: E731
+    small = padding(10)
+    status, headers, body = raw_request(api_server.url, chunked_post("/v1/games", small))
+    assert status == 400 and b'"invalid_request"' in body, body  # read whole: refused for its field, not its size
+    at_limit = padding(limit - len(padding(0)))
+    assert len(at_limit) == limit
+    status, headers, body = raw_request(api_server.url, chunked_post("/v1/games", at_limit))
+    assert status == 400 and b'"invalid_request"' in body, body
+    for size in (limit + 1, limit + 10_000):
+        status, headers, body = raw_request(api_server.url, chunked_post("/v1/games", padding(size - len(padding(0)))))
+        assert_problem(status, headers, body, 413, "body_too_large")
+        assert str(limit) in json.loads(body)["detail"]
 
 
 def test_gunicorn_answers_its_own_refusals_as_problem_json(api_server):

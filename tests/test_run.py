@@ -18,12 +18,36 @@ from service.embedded_redis import free_port
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def start(port: int, data_dir: Path) -> subprocess.Popen:
-    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
-    env.update(PORT=str(port), DATA_DIR=str(data_dir), WEB_CONCURRENCY="1", WEB_THREADS="4")
-    return subprocess.Popen(
-        [sys.executable, "-m", "service.run"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
+def start(port: int, data_dir: Path, log: Path | None = None, **settings: str) -> subprocess.Popen:
+    """`make run` (``service.run``) on ``port``; its log lines to ``log``."""
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "OPERATOR_TOKEN")}
+    env.update(PORT=str(port), DATA_DIR=str(data_dir), WEB_CONCURRENCY="1", WEB_THREADS="4", **settings)
+    stderr = open(log, "a") if log is not None else subprocess.DEVNULL
+    try:
+        return subprocess.Popen(
+            [sys.executable, "-m", "service.run"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=stderr
+        )
+    finally:
+        if log is not None:
+            stderr.close()
+
+
+def supervisor_lines(log: Path) -> list[str]:
+    """The messages ``service.run`` itself logged (JSON lines)."""
+    messages = []
+    for line in log.read_text().splitlines():
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        if entry.get("logger") == "tabletell.run":
+            messages.append(entry["message"])
+    return messages
+
+
+def fetch(port: int, path: str) -> int:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5) as response:
+        return response.status
 
 
 def call(port: int, method: str, path: str, body: dict | None = None) -> dict:
@@ -59,7 +83,8 @@ def interrupt(process: subprocess.Popen) -> list[psutil.Process]:
 
 def test_make_run_serves_persists_and_stops_cleanly(tmp_path):
     port = free_port()
-    service = start(port, tmp_path / "var")
+    log = tmp_path / "run.log"
+    service = start(port, tmp_path / "var", log)
     try:
         wait_healthy(port)
         children = psutil.Process(service.pid).children(recursive=True)
@@ -71,23 +96,34 @@ def test_make_run_serves_persists_and_stops_cleanly(tmp_path):
     gone, alive = psutil.wait_procs(children, timeout=10)
     assert alive == [], [p.cmdline() for p in alive]
     assert (tmp_path / "var" / "appendonlydir").is_dir()
+    said = "\n".join(supervisor_lines(log))
+    # where to go: the web page and the API, each an address that answers
+    assert f"http://localhost:{port}/ " in said and f"http://localhost:{port}/v1/game-types" in said
+    assert f"http://localhost:{port}/v1 " not in said  # a 404
+    # and, with no OPERATOR_TOKEN, how to set one
+    assert "OPERATOR_TOKEN=" in said and "make run" in said
 
     # the game survives a restart
-    service = start(port, tmp_path / "var")
+    log.write_text("")
+    service = start(port, tmp_path / "var", log, OPERATOR_TOKEN="a-token-of-my-own")
     try:
         wait_healthy(port)
         summary = call(port, "GET", f"/v1/games/{game['game_id']}")
         assert summary["seats"][1]["bot"] == "random" and summary["status"] == "waiting"
+        assert fetch(port, "/") == 200 and fetch(port, "/v1/game-types") == 200  # what it printed
     finally:
         children = interrupt(service)
     assert psutil.wait_procs(children, timeout=10)[1] == []
+    said = "\n".join(supervisor_lines(log))
+    assert f"http://localhost:{port}/v1/game-types" in said and "OPERATOR_TOKEN=" not in said
 
 
 def test_make_run_binds_to_this_machine_only_unless_host_says_otherwise():
+    from service.config import Config
     from service.run import gunicorn_command
 
-    assert "127.0.0.1:8000" in gunicorn_command("8000", {})
-    assert "0.0.0.0:8000" in gunicorn_command("8000", {"HOST": "0.0.0.0"})
+    assert "127.0.0.1:8000" in gunicorn_command(Config.from_env({}))
+    assert "0.0.0.0:8000" in gunicorn_command(Config.from_env({"HOST": "0.0.0.0"}))
 
 
 def test_a_part_that_dies_is_restarted_after_a_backoff_that_doubles_and_resets_once_steady():

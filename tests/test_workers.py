@@ -264,9 +264,9 @@ def test_a_chained_batch_another_writer_overtook_appends_nothing(app, http, redi
     def next_move(after):
         calls.append(after.version)
         if len(calls) == 2:  # another writer (a second job, say) plays the first move meanwhile
-            svc.commands.execute(game_id, rival_seat, jobs.bot_move(start, rival_seat)[0], start.version, "rival", "bot")
+            svc.commands.execute(game_id, rival_seat, jobs.bot_move(svc, start, rival_seat)[0], start.version, "rival", "bot")
         follow = next((w for w in pending_work(after, svc.clock()) if w.kind == "bot"), None)
-        return (follow.seat, jobs.bot_move(after, follow.seat)[0], follow.idempotency_key) if follow else None
+        return (follow.seat, jobs.bot_move(svc, after, follow.seat)[0], follow.idempotency_key) if follow else None
 
     outcome = svc.commands.chain(start, next_move, limit=10, seconds=5, batch=10)
     assert outcome is None  # its batch lost the version check: nothing of it was appended
@@ -344,8 +344,10 @@ def test_the_queues_may_live_on_a_server_of_their_own(redis_client, clock, tmp_p
 
 
 def test_an_expert_seat_thinks_the_budget_the_workers_are_given(app, http, monkeypatch):
-    """EXPERT_BUDGET_MS reaches an expert seat's bot, and only an expert's;
+    """EXPERT_BUDGET_MS reaches an expert seat's bot, and only an expert's,
+    from the worker's Config (read as the worker starts, not at each move);
     a seat on autopilot gets the heuristic."""
+    from service.config import Config
     from service.plan import bot_for
 
     game_id = new_game(http, 3, bots=[{"seat": 1, "level": "expert"}, {"seat": 2, "level": "random"}])
@@ -353,7 +355,9 @@ def test_an_expert_seat_thinks_the_budget_the_workers_are_given(app, http, monke
     folded = app.extensions["tabletell"].commands.load(game_id)
     bots = GAMES["color-doubt"].bots
     monkeypatch.setenv("EXPERT_BUDGET_MS", "7")
-    expert = bot_for(folded, 1, jobs.expert_budget_ms())
+    budget = Config.from_env().expert_budget_ms
+    assert budget == 7.0
+    expert = bot_for(folded, 1, budget)
     assert expert.func is bots["expert"].func and expert.keywords == {**bots["expert"].keywords, "budget_ms": 7.0}
-    assert bot_for(folded, 2, jobs.expert_budget_ms()) is bots["random"]
-    assert bot_for(folded, 0, jobs.expert_budget_ms()) is bots["heuristic"]  # were it on autopilot
+    assert bot_for(folded, 2, budget) is bots["random"]
+    assert bot_for(folded, 0, budget) is bots["heuristic"]  # were it on autopilot

@@ -8,6 +8,7 @@ from contextlib import contextmanager
 from typing import Iterator
 
 from flask import Response, current_app, json, request
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from service.auth import bearer
 from service.commands import token_hash
@@ -48,12 +49,40 @@ def _json_type(mimetype: str, charset: str | None) -> bool:
     return charset is None or charset.strip().lower() in ("utf-8", "utf8")
 
 
+# what is read and thrown away of a chunked body past the limit, so the
+# client reads the 413 rather than a connection reset by the unread rest;
+# past this the connection is simply closed
+DRAIN_BYTES = 1024 * 1024
+
+
+def _body() -> bytes:
+    """The request's body, or 413 past MAX_CONTENT_LENGTH. With a
+    Content-Length werkzeug refuses it before reading; a chunked body (no
+    Content-Length, the server marks its end: ``wsgi.input_terminated``) it
+    reads up to the limit and hands back cut there, which would be answered
+    as invalid JSON. So such a body is read here, one byte past the limit."""
+    limit = request.max_content_length
+    if request.content_length is not None or limit is None or not request.environ.get("wsgi.input_terminated"):
+        return request.get_data(cache=True)
+    stream = request.environ["wsgi.input"]
+    data = bytearray()
+    while len(data) <= limit:
+        piece = stream.read(limit + 1 - len(data))
+        if not piece:
+            return bytes(data)
+        data += piece
+    drained = 0
+    while drained < DRAIN_BYTES and (piece := stream.read(64 * 1024)):
+        drained += len(piece)
+    raise RequestEntityTooLarge()
+
+
 def json_body() -> Any:
     """The request's JSON body: sent as ``application/json`` (or
     ``application/*+json``) in UTF-8, else 415 ``unsupported_media_type``; a
     missing, malformed or non-object body is 400 ``invalid_json``."""
     try:
-        data = request.get_data(cache=True)  # 413 past MAX_CONTENT_LENGTH
+        data = _body()  # 413 past MAX_CONTENT_LENGTH
     except BODY_ERRORS as error:
         # the server could not read the body (a malformed chunked encoding,
         # the client gone mid-body): the client's fault, not a 500

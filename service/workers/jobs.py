@@ -8,7 +8,6 @@ nothing; a job that runs twice appends once (its idempotency key is its own).
 from __future__ import annotations
 
 import logging
-import os
 import random
 import time
 
@@ -42,18 +41,6 @@ def services() -> Services:
     return _services[key]
 
 
-def bot_think_seconds() -> float:
-    """A pause before a bot moves (BOT_THINK_SECONDS), so people at the table
-    can follow its moves; 0 by default."""
-    return float(os.environ.get("BOT_THINK_SECONDS", "0"))
-
-
-def expert_budget_ms() -> float:
-    """How long the expert bot thinks over a move (EXPERT_BUDGET_MS, 100 by
-    default): its search stops at the first rollout past it."""
-    return float(os.environ.get("EXPERT_BUDGET_MS", "100"))
-
-
 # after its own move, a job plays the bot seats due next in the same game
 # itself, up to so many moves or seconds, instead of a trip through the queue
 # per move; then it queues what is left, so no game holds a worker for long
@@ -75,7 +62,7 @@ def run_work(kind: str, game_id: str, version: int, seat: int, due: int, svc: Se
     if not still_pending(item, folded, now, svc.dispatcher.waiting_ttl_ms):
         return "stale: nothing of the kind is due"
     if kind == "bot":
-        body, actor = bot_move(folded, seat)
+        body, actor = bot_move(svc, folded, seat)
     elif kind in ("abandon", "fill"):
         if due > now:
             return "early: the game may wait for players longer"  # the scheduler queues it again
@@ -103,11 +90,11 @@ def run_work(kind: str, game_id: str, version: int, seat: int, due: int, svc: Se
                 if follow is None:
                     return None
                 played.append(after.version)
-                return follow.seat, bot_move(after, follow.seat)[0], follow.idempotency_key
+                return follow.seat, bot_move(svc, after, follow.seat)[0], follow.idempotency_key
 
             # with no think time the moves go in together (CHAIN_BATCH to an
             # append); with one, each as it is made, so people follow them
-            batch = CHAIN_BATCH if not bot_think_seconds() else 1
+            batch = CHAIN_BATCH if not svc.config.bot_think_seconds else 1
             chained = svc.commands.chain(outcome.folded, next_move, CHAIN_MOVES - 1, CHAIN_SECONDS, batch)
             if chained is not None:  # else another writer moved the game: its dispatch queues what follows
                 moves += sum(1 for version in played if version < chained.version)
@@ -120,13 +107,15 @@ def run_work(kind: str, game_id: str, version: int, seat: int, due: int, svc: Se
     return f"appended up to version {outcome.version}" + (f" ({moves} moves)" if moves > 1 else "")
 
 
-def bot_move(folded, seat: int) -> tuple[dict, str]:
-    """The move of the bot playing ``seat`` (after its think time)."""
-    think = bot_think_seconds()
+def bot_move(svc: Services, folded, seat: int) -> tuple[dict, str]:
+    """The move of the bot playing ``seat``, after its think time
+    (BOT_THINK_SECONDS), an expert searching for EXPERT_BUDGET_MS: both
+    from the worker's Config."""
+    think = svc.config.bot_think_seconds
     if think:
         time.sleep(think)
     view = seat_view(folded, seat)
-    bot = bot_for(folded, seat, expert_budget_ms())
+    bot = bot_for(folded, seat, svc.config.expert_budget_ms)
     with metrics.BOT_SECONDS.labels(folded.game.type).time():
         body = bot(view, random.Random(f"{folded.game_id}:{folded.version}:{seat}"))
     return body, "bot"
