@@ -1,7 +1,9 @@
 """The Flask application factory."""
 from __future__ import annotations
 
+import gc
 import logging
+from contextlib import contextmanager
 
 import redis
 from flask import Flask, Response, request
@@ -52,14 +54,35 @@ def create_app(
     # the queues' server (a plain one, which Flask-Limiter's storage needs)
     ratelimits.install(app, config, queue_client)
 
-    for module in (meta, games, play, streams, audit, players, lobby, webhooks):
-        app.register_blueprint(module.bp, url_prefix="/v1")
-    app.register_blueprint(meta.root)
     from service import web
 
-    app.register_blueprint(web.bp)  # the web client, at / (it uses only /v1, like any client)
+    with _no_collection():
+        for module in (meta, games, play, streams, audit, players, lobby, webhooks):
+            app.register_blueprint(module.bp, url_prefix="/v1")
+        app.register_blueprint(meta.root)
+        app.register_blueprint(web.bp)  # the web client, at / (it uses only /v1, like any client)
     _register_errors(app)
     return app
+
+
+@contextmanager
+def _no_collection():
+    """The garbage collector paused while werkzeug compiles the routes.
+
+    werkzeug compiles each route with ``ast.parse``, and CPython 3.11 keeps
+    the AST constructor's recursion count in one state per interpreter: a
+    collection during it may run a finalizer that parses too (formatting a
+    traceback does, for its ``^^^`` marks), or hand the GIL to a thread that
+    does, and the outer parse then fails with ``SystemError: AST constructor
+    recursion depth mismatch`` (CPython gh-106905). Without a collection no
+    Python code runs inside the parse, in this thread or another."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if paused:
+            gc.enable()
 
 
 def _register_errors(app: Flask) -> None:

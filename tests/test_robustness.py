@@ -289,3 +289,40 @@ def test_the_thread_worker_answers_its_refusals_as_problem_json_too(redis_server
         gunicorn_refusals(server.url)
     finally:
         server.stop()
+
+
+def test_the_app_is_built_whatever_a_collection_during_it_runs(redis_client):
+    """werkzeug compiles each route with ``ast.parse``; in CPython 3.11 a
+    finalizer that parses too (formatting a traceback does), run by a
+    collection in the middle of one, broke the outer parse (``SystemError:
+    AST constructor recursion depth mismatch``: a test failed so, on a busy
+    machine). Here a collection runs at every allocation, and each collects
+    garbage whose finalizer parses."""
+    import ast
+    import gc
+
+    from service.app import create_app
+    from service.config import Config
+
+    class Parses:
+        def __del__(self):
+            ast.parse("a = [1, (2, {3: 4})]")
+
+    def garbage():
+        one, other = Parses(), Parses()
+        one.other, other.other = other, one  # a cycle: only a collection frees it
+
+    def more(phase, info):
+        if phase == "stop":
+            garbage()  # for the next collection to find
+
+    thresholds = gc.get_threshold()
+    gc.callbacks.append(more)
+    try:
+        gc.set_threshold(1, 1, 1)
+        app = create_app(Config(rate_limits=False), client=redis_client)
+        assert len(list(app.url_map.iter_rules())) > 30
+    finally:
+        gc.callbacks.remove(more)
+        gc.set_threshold(*thresholds)
+        gc.collect()
