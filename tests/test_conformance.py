@@ -10,6 +10,7 @@ game was waiting for, with that type among its ``actions``. After every
 command the game applies:
 
 - cards (and Diez's tokens) are conserved within a deal;
+- no pile a game reads a card from (a discard pile, a die, a play) is empty;
 - someone can act until the game ends, and every seat in ``to_act`` has an
   action;
 - a timeout for every due seat succeeds (now and then one is taken);
@@ -48,6 +49,7 @@ from projections.local import LocalGame
 from projections.views import seat_view
 from tests.games.legal_check import accepted_is_listed, listed_moves_are_accepted, sampler_keeps_the_view
 from tests.soak import games
+from tests import worlds
 from tests.test_non_interference import with_ids
 
 # (game, option set name, options, seat counts)
@@ -71,6 +73,7 @@ GAMES_PER_CASE = games(quick=4, soak=60)
 FUZZ_EVERY = 3  # fuzz every third state of a game (every state in a soak run)
 TIMEOUT_SHARE = 0.05  # how often a due seat is left silent until its deadline
 MAX_COMMANDS = 20_000
+WORLD_STEPS = 6  # commands the two worlds play on from a state (a card's effect may wait for a window)
 
 
 # -- what each game conserves ---------------------------------------------------
@@ -109,12 +112,44 @@ CONSERVED: dict[str, Callable[[Any], tuple[Any, Any]]] = {
     "deceptidice": _deceptidice,
     "diez": _diez,
 }
+# -- the piles each game reads a card from -------------------------------------
+
+
+def _diez_piles(state) -> dict[str, Any]:
+    return {f"discard pile {n}": pile.cards for n, pile in enumerate(state.piles)}
+
+
+def _opticall_piles(state) -> dict[str, Any]:
+    plays = {f"play {n} on the pile": play.cards for n, play in enumerate(state.pile)}
+    if state.window is not None:
+        plays["the play called"] = state.window.play.cards
+    return plays
+
+
+def _color_doubt_piles(state) -> dict[str, Any]:
+    return {"the claim": state.claim.cards} if state.claim is not None else {}
+
+
+def _deceptidice_piles(state) -> dict[str, Any]:
+    dice = {f"seat {seat}'s die {d}": die for seat, held in enumerate(state.dice) for d, die in enumerate(held)}
+    return dice | {f"discarded die {n}": discard["cards"] for n, discard in enumerate(state.discards)}
+
+
+# every pile (or die, or play) whose top or cards a game reads: never empty in
+# a reachable state (a Diez Cut Deck once left a discard pile empty, and every
+# view, move and command of the game raised from then on)
+READ_PILES: dict[str, Callable[[Any], dict[str, Any]]] = {
+    "color-doubt": _color_doubt_piles,
+    "opticall": _opticall_piles,
+    "deceptidice": _deceptidice_piles,
+    "diez": _diez_piles,
+}
 # command type -> the field naming the cards a seat lays face down
 FACE_DOWN = {"color-doubt": ("play", "cards"), "opticall": ("play", "cards"), "deceptidice": ("swap", "card")}
 
 
 def test_every_game_has_its_conservation_and_cases():
-    assert set(CONSERVED) == set(GAMES) == {case[0] for case in CASES}
+    assert set(CONSERVED) == set(READ_PILES) == set(GAMES) == {case[0] for case in CASES}
 
 
 # -- commands drawn from what a seat sees ------------------------------------------------
@@ -234,14 +269,17 @@ def fits_its_description(game_type: str, view: dict, body: dict) -> None:
 
 
 class Harness:
-    def __init__(self, game_type: str, seats: int, options: dict, seed: str):
+    def __init__(self, game_type: str, seats: int, options: dict, seed: str, rules: int | None = None):
         self.game = GAMES[game_type]
         self.type = game_type
-        self.local = LocalGame(game_type, seats, seed=seed, options=options)
+        self.local = LocalGame(game_type, seats, seed=seed, options=options, rules=rules)
         self.rng = random.Random(seed)
         self.conserved: dict[Any, Any] = {}
         self.accepted = Counter()  # command types accepted from the drawn commands
         self.choices = 0  # face-down choices compared
+        self.worlds = 0  # two-world comparisons made
+        # the cards whose faces each seat has been shown so far
+        self.seen: list[set[str]] = [worlds.seen_by(self.local.envelopes, seat) for seat in range(seats)]
 
     @property
     def table(self) -> tables.Table:
@@ -262,7 +300,9 @@ class Harness:
             due = [d for d in self.game.deadlines(self.table.game) if d.seat == seat]
             if due and self.rng.random() < TIMEOUT_SHARE:
                 self.local.advance((min(d.at for d in due) - self.local.now) / 1000)
-                self.local.command(seat, {"type": "timeout"}, actor="system")
+                if steps % FUZZ_EVERY == 0:
+                    self.two_worlds(self.command(seat, {"type": "timeout"}, actor="system"), timeout=True)
+                sent = self.local.command(seat, {"type": "timeout"}, actor="system")
             else:
                 level = "heuristic" if seat % 2 and "heuristic" in self.game.bots else "random"
                 view = self.local.view(seat)
@@ -271,10 +311,14 @@ class Harness:
                 accepted_is_listed(self.game, self.table.game, seat, body, view["moves"])
                 steps_as_it_folds(self.game, self.table.game, {**body, "seat": seat, "at": self.local.now})
                 self.compare_choices(seat, body)
+                if steps % FUZZ_EVERY == 0:
+                    self.two_worlds(self.command(seat, body))
                 try:
-                    self.local.command(seat, body)
+                    sent = self.local.command(seat, body)
                 except RuleError as error:  # pragma: no cover - the message says which bot
                     raise AssertionError(f"the {level} bot of seat {seat} was refused: {error.code}: {error.message} ({body})")
+            for viewer, cards in enumerate(self.seen):
+                cards |= worlds.seen_by(sent, viewer)
             steps += 1
             self.check()
         assert fold(self.local.envelopes, None, "local").table == self.table, "the log folds to another table"
@@ -284,6 +328,8 @@ class Harness:
         state = self.table.game
         deal, quantity = CONSERVED[self.type](state)
         assert self.conserved.setdefault(deal, quantity) == quantity, f"cards or tokens changed in deal {deal}"
+        for name, cards in READ_PILES[self.type](state).items():
+            assert cards, f"{name} is empty"
         if self.local.finished:
             assert self.table.result is not None
             return
@@ -319,6 +365,34 @@ class Harness:
                 assert seat in to_act, f"seat {seat} is not waited for, yet {body} was accepted"
                 assert body["type"] in actions, f"{body['type']} is not among seat {seat}'s actions {actions}, yet accepted"
                 self.accepted[body["type"]] += 1
+
+    def two_worlds(self, command: dict, timeout: bool = False) -> None:
+        """The two-world harness (``tests/worlds.py``) at this state, for a
+        seat drawn at random as the observer, in this world and in one where
+        two cards it never saw trade faces: the commands drawn for the
+        observer from its view (not applied), then the command about to be
+        sent and up to ``WORLD_STEPS`` - 1 bots' moves after it, drawn from
+        this world (applied to both while they can be compared)."""
+        observer = self.rng.randrange(self.table.seats)
+        view = seat_view(self.local.folded, observer)
+        mine = [self.command(observer, body) for body in drawn_commands(self.game, view, self.rng, each=1)]
+        rng = random.Random(self.rng.random())
+
+        def moves(folded, step: int) -> dict | None:
+            if step == 0:
+                return command
+            to_act = tables.to_act(folded.game, folded.table)
+            if not to_act:
+                return None
+            seat = rng.choice(to_act)
+            body = self.game.bots["random"](seat_view(folded, seat), rng)
+            return {**body, "seat": seat, "at": command["at"], "actor": "player"}
+
+        actor = command["seat"]
+        near = [card["id"] for card in seat_view(self.local.folded, actor)["hand"]] if actor != observer else ()
+        leak = worlds.check(self.local.folded, observer, self.seen[observer], moves, self.rng, mine, WORLD_STEPS, near=near)
+        assert leak is None, str(leak)
+        self.worlds += 1
 
     def compare_choices(self, seat: int, body: dict) -> None:
         """Choice non-interference for a face-down play about to be sent."""
@@ -401,13 +475,15 @@ def anonymous(value: Any, names: dict[str, str]) -> Any:
 @pytest.mark.parametrize("game_type, name, options, seat_counts", CASES, ids=[f"{c[0]}-{c[1]}" for c in CASES])
 def test_conformance(game_type, name, options, seat_counts):
     seat_counts = list(seat_counts)
-    accepted, choices = Counter(), 0
+    accepted, choices, compared = Counter(), 0, 0
     for n in range(GAMES_PER_CASE):
         seats = seat_counts[n % len(seat_counts)]
         harness = Harness(game_type, seats, options, f"conformance-{name}-{n}")
         harness.play()
         accepted += harness.accepted
         choices += harness.choices
+        compared += harness.worlds
+    assert compared, "no two worlds were compared"
     # the drawn commands are not all refused: the harness reaches the rules
     assert accepted, f"no drawn command of {game_type} was ever accepted"
     if game_type in FACE_DOWN and FACE_DOWN[game_type][0] in accepted:
