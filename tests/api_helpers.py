@@ -49,14 +49,25 @@ def command(http, game_id: str, token: str, body: dict, **headers):
     return http.post(f"/v1/games/{game_id}/commands", json=body, headers={**auth(token), **headers})
 
 
-def play_soon(app, game_id: str, token: str, card: str, seconds: float = 0.3) -> None:
-    """In a moment, from another thread (another client), the seat of
-    ``token`` plays ``card`` as red: what a waiting reader waits for."""
+def play_once_held(app, game_id: str, token: str, card: str) -> list[bool]:
+    """From another thread (another client), the seat of ``token`` plays
+    ``card`` as red, once a request is held waiting on a game (the app's
+    notifier watches one more): what a waiting reader waits for. The list
+    returned gets True once the move is sent while a request was held (False
+    if none was within a minute)."""
     import threading
     import time
 
+    notifier = app.extensions["tabletell"].realtime.notifier
+    watching = notifier.counts()[0]
+    held: list[bool] = []
+
     def play():
-        time.sleep(seconds)
+        deadline = time.monotonic() + 60
+        while notifier.counts()[0] <= watching and time.monotonic() < deadline:
+            time.sleep(0.01)
+        held.append(notifier.counts()[0] > watching)
         command(app.test_client(), game_id, token, {"type": "play", "cards": [card], "color": "red"})
 
     threading.Thread(target=play).start()
+    return held

@@ -16,7 +16,7 @@ from games.registry import GAMES
 from projections.audit import verify
 from service.app import create_app
 from service.config import Config, connect
-from tests.api_helpers import SHORT, auth, command, play_soon, seated_game, view
+from tests.api_helpers import SHORT, auth, command, play_once_held, seated_game, view
 from tests.conftest import OPERATOR_TOKEN, ApiServer, Workers
 
 
@@ -62,11 +62,11 @@ def test_a_long_poll_on_the_cluster_wakes_when_its_game_moves(cluster_app, clust
         turn = current["to_act"][0]
         card = view(http, game_id, tokens[turn])["hand"][0]["id"]
 
-        play_soon(cluster_app, game_id, tokens[turn], card)
+        held = play_once_held(cluster_app, game_id, tokens[turn], card)
         response = http.get(
-            f"/v1/games/{game_id}/view?wait=10", headers={**auth(tokens[0]), "If-None-Match": f'"{current["version"]}"'}
+            f"/v1/games/{game_id}/view?wait=30", headers={**auth(tokens[0]), "If-None-Match": f'"{current["version"]}"'}
         )
-        assert response.status_code == 200
+        assert held == [True] and response.status_code == 200
         assert response.get_json()["version"] == current["version"] + 1
     assert len(primaries) >= 2
     waiting, games = cluster_app.extensions["tabletell"].realtime.notifier.counts()
@@ -258,7 +258,12 @@ def test_a_primary_killed_under_load_fails_over_and_no_acknowledged_command_is_l
         victim.process.wait()
         killed_at.append(time.monotonic())
         cluster.wait_failed_over(victim, victim_slots, timeout=60)  # its replica is promoted
-        time.sleep(1)  # a moment with no replica on those slots: WAIT 1 fails, 503 not_durable
+        # with no replica on those slots WAIT 1 fails: wait for a client to be
+        # answered 503 not_durable there (or 10 s, should none write to them)
+        seen = len(refused)
+        until = time.monotonic() + 10
+        while time.monotonic() < until and not any(r["code"] == "not_durable" for r in refused[seen:]):
+            time.sleep(0.05)
         victim.start()  # back, as a replica of the new primary: WAIT 1 holds there again
         cluster.wait_healthy(60)
 

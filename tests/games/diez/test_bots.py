@@ -25,14 +25,29 @@ def test_bots_heuristic_games_end_with_legal_commands(seats):
 
 
 def test_bots_decide_from_the_json_view_only():
+    """The heuristic decides from the view as the API serves it (JSON: no
+    tuples, no ids shared with the state): the same command as from the view
+    as built, one the view's ``moves`` list, and one the game accepts."""
+    from tests.games.legal_check import accepted_is_listed
+
     local = LocalGame("diez", 4, seed=5)
     rng = random.Random(5)
-    for _ in range(200):
-        if local.finished:
-            break
+    sent = 0
+    while not local.finished and sent < 200:
         seat = rng.choice(local.view(None)["to_act"])
-        view = json.loads(json.dumps(local.view(seat)))  # what the API serves
-        local.command(seat, GAME.bots["heuristic"](view, rng))
+        built = local.view(seat)
+        served = json.loads(json.dumps(built))  # what the API serves
+        before = rng.getstate()
+        command = GAME.bots["heuristic"](served, rng)
+        after = rng.getstate()
+        rng.setstate(before)
+        assert GAME.bots["heuristic"](built, rng) == command
+        assert rng.getstate() == after
+        accepted_is_listed(GAME, local.table.game, seat, command, served["moves"])
+        version = local.version
+        assert local.command(seat, command) and local.version > version
+        sent += 1
+    assert sent == 200 or local.finished
 
 
 def test_bots_the_heuristic_estimates_who_holds_a_colour_from_the_view():
