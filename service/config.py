@@ -89,6 +89,13 @@ class Config:
     # recorded as failed
     webhook_retry_base_seconds: float = 1.0
     webhook_max_attempts: int = 6
+    # how long a new connection may take to send its first request, and the
+    # gevent worker to read it: a storm of clients connecting at once is
+    # slow on both sides, so this is apart from (and far longer than)
+    # gunicorn's keep-alive (2 s), the idle wait between two requests on one
+    # connection. Past it the connection is answered, never dropped: 503
+    # server_busy (Retry-After) for a request left unread, else 408
+    first_request_seconds: float = 30.0
 
     @classmethod
     def from_env(cls) -> "Config":
@@ -118,6 +125,7 @@ class Config:
             webhook_timeout_seconds=float(os.environ.get("WEBHOOK_TIMEOUT_SECONDS", cls.webhook_timeout_seconds)),
             webhook_retry_base_seconds=float(os.environ.get("WEBHOOK_RETRY_BASE_SECONDS", cls.webhook_retry_base_seconds)),
             webhook_max_attempts=max(1, _int("WEBHOOK_MAX_ATTEMPTS", cls.webhook_max_attempts)),
+            first_request_seconds=float(os.environ.get("FIRST_REQUEST_SECONDS", cls.first_request_seconds)),
         )
 
 

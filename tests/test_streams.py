@@ -442,6 +442,99 @@ def test_hundreds_of_concurrent_waiters_miss_no_event(api_server, client, redis_
     assert connections < 60
 
 
+# -- a storm of clients connecting at once ---------------------------------------------------
+
+# gunicorn's keep-alive, which make run keeps: the idle wait between two
+# requests on one connection, not the deadline of a new connection's first
+KEEP_ALIVE_SECONDS = 2
+
+
+async def answer(
+    host: str, port: int, request: bytes, send_after: asyncio.Event | None = None, connected: list | None = None
+) -> tuple[bytes, dict, bytes]:
+    """One client on a connection of its own: its status line, headers and
+    the start of its body (b"" for the status line: closed without a word).
+    With ``send_after``, it sends its request only once that is set (and
+    says it is connected in ``connected``)."""
+    try:
+        reader, writer = await asyncio.open_connection(host, port)
+    except OSError:
+        return b"", {}, b""
+    try:
+        if send_after is not None:
+            connected.append(writer)
+            await send_after.wait()
+        writer.write(request)
+        status = await reader.readline()
+        headers = {}
+        while status and (line := await reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.decode("latin-1").partition(":")
+            headers[name.strip().lower()] = value.strip()
+        body = b""
+        if status and not status.startswith(b"HTTP/1.1 200 "):
+            body = await reader.read(int(headers.get("content-length", 0)) or 65536)
+        return status, headers, body
+    except OSError:
+        return b"", {}, b""
+    finally:
+        writer.transport.abort()  # gone without a word, as a killed client
+
+
+def assert_answered(status: bytes, headers: dict, body: bytes) -> None:
+    """Served (a stream), or refused as the API refuses: 503 or 429,
+    problem+json with a code and Retry-After; never closed without a word."""
+    assert status, "closed without a status line"
+    code = int(status.split()[1])
+    if code == 200:
+        assert headers["content-type"].startswith("text/event-stream"), headers
+        return
+    assert code in (503, 429), (status, body)
+    assert headers["content-type"] == "application/problem+json", headers
+    assert int(headers["retry-after"]) >= 1, headers
+    assert json.loads(body)["code"], body
+
+
+def test_every_client_of_a_storm_gets_an_answer(api_server, client):
+    """1,000 clients connect at once (as every client of a killed worker
+    does) to streams of 20 games, half of them resuming with Last-Event-ID
+    at the game's version; and 50 that connected just before send their
+    requests only after gunicorn's keep-alive has run out since (a client
+    starved of CPU in a storm is that slow, and so is a server serving one).
+    Every client gets a status line: served, or refused with Retry-After.
+    (gunicorn's gevent worker read a first request under the keep-alive
+    timer and closed the connection without a word when it ran out.)"""
+    games = [seated(client) for _ in range(20)]
+    versions = [client.get(f"/v1/games/{game_id}").json()["version"] for game_id, _ in games]
+    host, port = "127.0.0.1", api_server.port
+
+    def request(n: int) -> bytes:
+        index = n % len(games)
+        game_id, tokens = games[index]
+        head = f"GET /v1/games/{game_id}/stream?data={'view' if n % 2 else 'events'} HTTP/1.1\r\nHost: x\r\n"
+        if n % 2:
+            head += f"Authorization: Bearer {tokens[n // 2 % 2]}\r\n"
+        if n // 2 % 2:
+            head += f"Last-Event-ID: {versions[index]}\r\n"
+        return (head + "\r\n").encode()
+
+    async def scenario():
+        late, connected = asyncio.Event(), []
+        slow = [asyncio.create_task(answer(host, port, request(n), late, connected)) for n in range(50)]
+        await wait_for(lambda: len(connected) == len(slow), tasks=slow)
+        storm = [asyncio.create_task(answer(host, port, request(n))) for n in range(1000)]
+        await asyncio.sleep(KEEP_ALIVE_SECONDS + 1.5)
+        late.set()
+        return await asyncio.wait_for(asyncio.gather(*slow, *storm), BOUND * 2)
+
+    answers = asyncio.run(scenario())
+    silent = sum(1 for status, _, _ in answers if not status)
+    assert silent == 0, f"{silent} of {len(answers)} clients were closed without a word"
+    for status, headers, body in answers:
+        assert_answered(status, headers, body)
+    # every client went away: the server lets go of their streams
+    asyncio.run(wait_for(lambda: api_server.metric("tabletell_open_streams", kind="stream") == 0))
+
+
 def test_streams_past_the_client_address_cap_are_429(redis_client, clock):
     """The cap per client address (MAX_STREAMS_PER_CLIENT), here 2: streams
     and long polls from one address count together, whatever their tokens."""
