@@ -18,6 +18,7 @@ import pytest
 from httpx_sse import aconnect_sse
 
 from games.registry import GAMES
+from service.realtime.streams import RETRY_MS
 from tests.openapi_contract import check_schema
 
 BOUND = 60  # seconds any condition may take on a busy machine before the test fails
@@ -230,6 +231,71 @@ def test_a_last_event_id_past_the_game_is_400(api_server, client):
     assert response.status_code == 400 and set(response.json()["errors"]) == {"data"}
     response = client.get("/v1/games/" + "0" * 32 + "/stream")
     assert response.status_code == 404 and response.json()["code"] == "game_not_found"
+
+
+# a heartbeat far longer than the wait for a stream's headers below: headers
+# that came with the first heartbeat would miss that wait by 40 s
+LONG_HEARTBEAT_SECONDS = 60
+HEADERS_BOUND = 20
+
+
+@pytest.fixture
+def long_heartbeat_server(redis_server, redis_client, tmp_path):
+    from tests.conftest import ApiServer
+
+    server = ApiServer(
+        redis_server.url, tmp_path, STREAM_HEARTBEAT_SECONDS=str(LONG_HEARTBEAT_SECONDS), WEB_CONCURRENCY="1"
+    )
+    yield server
+    server.stop()
+
+
+def test_a_stream_resumed_at_the_games_version_answers_at_once(long_heartbeat_server):
+    """A stream resumed with Last-Event-ID at the game's version has nothing
+    to send yet; its status line and headers (SSE: with retry:, NDJSON: an
+    empty line) come at once all the same, not with the first heartbeat
+    (EventSource would sit in CONNECTING, a proxy give up and loop). Then
+    the stream goes on as any: the next version, parsed by httpx-sse with
+    the retry: it was told. A player's stream resumed the same way opens
+    at once too (with its ready message)."""
+    server = long_heartbeat_server
+    rng = random.Random(8)
+    with httpx.Client(base_url=server.url, timeout=BOUND) as client:
+        game_id, tokens = seated(client)
+        version = client.get(f"/v1/games/{game_id}").json()["version"]
+        key = client.post("/v1/players", json={"name": "ana"}).json()["key"]
+
+        async def opening(path: str, headers: dict) -> tuple[httpx.Response, str]:
+            # a read timeout far below the heartbeat: the headers, then the first line
+            async with httpx.AsyncClient(base_url=server.url, timeout=HEADERS_BOUND) as http:
+                async with http.stream("GET", path, headers=headers) as response:
+                    async for line in response.aiter_lines():
+                        return response, line
+            raise AssertionError(f"{path} ended without a line")
+
+        for accept, first in (("text/event-stream", f"retry: {RETRY_MS}"), ("application/x-ndjson", "")):
+            for mode, headers in (("view", auth(tokens[0])), ("events", {})):
+                headers = {**headers, "Accept": accept, "Last-Event-ID": str(version)}
+                response, line = asyncio.run(opening(f"/v1/games/{game_id}/stream?data={mode}", headers))
+                assert response.status_code == 200 and response.headers["content-type"].startswith(accept)
+                assert line == first, (accept, mode, line)
+        headers = {**auth(key), "Last-Event-ID": "0"}
+        response, line = asyncio.run(opening("/v1/players/me/stream", headers))
+        assert response.status_code == 200 and line == f"retry: {RETRY_MS}"
+
+        async def next_message() -> object:
+            async with httpx.AsyncClient(timeout=HEADERS_BOUND) as http:
+                url = f"{server.url}/v1/games/{game_id}/stream?data=events"
+                async with aconnect_sse(http, "GET", url, headers={"Last-Event-ID": str(version)}) as source:
+                    assert source.response.status_code == 200
+                    moved = asyncio.create_task(asyncio.to_thread(play, client, game_id, tokens, rng))
+                    async for sse in source.aiter_sse():
+                        await moved
+                        return sse
+
+        sse = asyncio.run(next_message())
+        assert sse.event == "event" and int(sse.id) == version + 1 and sse.retry == RETRY_MS
+        assert sse.json()["version"] == version + 1
 
 
 # -- heartbeats, caps, disconnects -------------------------------------------------------
