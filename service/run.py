@@ -58,6 +58,13 @@ def gunicorn_command(port: str, env: dict[str, str] | None = None) -> list[str]:
         # open connections per worker, streams and long polls included
         "--worker-connections",
         env.get("WEB_CONNECTIONS", "10000"),
+        # connections the kernel holds for the workers to accept (gunicorn's
+        # 2048; the kernel caps it at net.core.somaxconn): when every client
+        # of a killed worker reconnects at once, 10,000 clients filled 1,576
+        # of gunicorn's 2,048, and past it the kernel drops their SYNs
+        # (clients try again after 1 s, 3 s, 7 s...)
+        "--backlog",
+        "4096",
         "--threads",
         env.get("WEB_THREADS", "16"),  # gthread only
         "--graceful-timeout",
