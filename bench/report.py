@@ -80,7 +80,7 @@ def main() -> None:
             for name in ("commands", "views"):
                 row = api[name]
                 add(f"api ({worker_class}): {name} (p99 {row['p99_ms']:.1f} ms)", f"{row['per_second']:,.0f}/s", row["per_second"] / plain)
-    streams = run("streams.py", *(["--games", "50"] if quick else []))
+    streams = run("streams.py", *(["--games", "50", "--storm", "1000"] if quick else []))
     if streams:
         for phase in streams["phases"]:
             delivery = phase["delivery"]
@@ -89,6 +89,16 @@ def main() -> None:
                 f"{delivery['p99_ms']} ms, {delivery['missed']}",
             )
             add(f"{phase['clients']:,} waiting clients ({phase['kind']}): memory a client", f"{phase['rss_per_client_kb']} KiB")
+        storm = streams.get("storm")
+        if storm:
+            add(
+                f"storm of {storm['clients']:,} clients at once: closed without a word, refused",
+                f"{storm['silent_closes']}, {storm['refused']}",
+            )
+            add(
+                f"storm of {storm['clients']:,} clients at once: headers p99, all streaming after",
+                f"{storm['headers_p99_ms']:,.0f} ms, {storm['all_streaming_s']} s",
+            )
     web = run("web.py", *(["--moves", "20", "--loads", "3"] if quick else []))
     if web:
         add("web client: page weight (gzipped)", f"{web['page_bytes'] / 1024:.0f} KiB ({web['page_gzipped'] / 1024:.0f})")

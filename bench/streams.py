@@ -11,9 +11,23 @@ For streams (SSE) and then long polls, it reports:
 - after every client vanishes at once: how long until the server's open
   stream count (``/metrics``) is back to zero, and health p99 then.
 
+Then a storm: ``--storm`` clients (10,000) connecting at once to the same
+games, as every client of a killed worker or of a deploy does (half of them
+seats on their view streams, half spectators on event streams; half of each
+resuming with ``Last-Event-ID`` at the game's version, so they have no
+message to wait for). Each client acts as a real one: refused (503/429) it comes back
+after ``Retry-After``, closed without an answer it reconnects after the
+stream's ``retry:`` (2 s). It reports, as ``storm``: the clients, the
+connections closed without a status line (``silent_closes``, aim 0), the
+refusals, each connection's time from connecting to its status line and
+headers (``headers_p99_ms``, every attempt, refused or served; aim under
+1 s) and how long until every client is streaming (``all_streaming_s``);
+its text line adds a liveness probe's time meanwhile (a new connection every
+0.1 s, as an orchestrator's).
+
 The last line is the figures as JSON.
 
-    .venv/bin/python bench/streams.py [--games 500] [--watchers 10]
+    .venv/bin/python bench/streams.py [--games 500] [--watchers 10] [--storm 10000]
 """
 from __future__ import annotations
 
@@ -38,9 +52,19 @@ sys.path.insert(0, str(ROOT))
 
 from games.registry import GAMES  # noqa: E402
 from service.embedded_redis import free_port  # noqa: E402
+from service.run import raise_file_limit  # noqa: E402
 
 GAME = "color-doubt"
 SEATS = 5
+
+
+def limits(connections: int) -> httpx.Limits:
+    """The helper clients' pools (setup, commands, health): a connection idle
+    for a second is not used again. The server closes one idle for its
+    keep-alive (2 s), and one reused as it closes it fails without an
+    answer; a client this busy (thousands of streams in the same event
+    loop) takes long between two requests."""
+    return httpx.Limits(max_connections=connections, keepalive_expiry=1.0)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -100,7 +124,7 @@ def health_latencies(url: str, count: int = 300, pause: float = 0.01) -> list[fl
     out: list[float] = []
 
     def run() -> None:
-        with httpx.Client(base_url=url, timeout=30) as client:
+        with httpx.Client(base_url=url, timeout=30, limits=limits(1)) as client:
             for _ in range(count):
                 start = time.perf_counter()
                 response = client.get("/v1/health")
@@ -115,8 +139,7 @@ def health_latencies(url: str, count: int = 300, pause: float = 0.01) -> list[fl
 
 
 async def setup_games(url: str, games: int) -> list[tuple[str, list[str]]]:
-    limits = httpx.Limits(max_connections=16)
-    async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as client:
+    async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits(16)) as client:
         async def one() -> tuple[str, list[str]]:
             body = {"type": GAME, "seats": SEATS, "options": {"turn_seconds": 0}}
             game_id = (await client.post("/v1/games", json=body)).json()["game_id"]
@@ -131,8 +154,7 @@ async def setup_games(url: str, games: int) -> list[tuple[str, list[str]]]:
 async def next_commands(url: str, games) -> list[tuple[str, dict]]:
     """For each game, the token and a legal command of the seat to act."""
     rng = random.Random(7)
-    limits = httpx.Limits(max_connections=16)
-    async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as client:
+    async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits(16)) as client:
         async def one(game_id: str, tokens: list[str]):
             view = (await client.get(f"/v1/games/{game_id}/view", headers={"Authorization": f"Bearer {tokens[0]}"})).json()
             seat = view["to_act"][0]
@@ -243,9 +265,8 @@ async def deliver(url: str, commands, watchers: Watchers, rate: float, limit: fl
     """One command per game, ``rate`` a second; from each command's answer to
     the message at each watcher of its game."""
     answered: dict[int, tuple[int, float]] = {}
-    limits = httpx.Limits(max_connections=32)
     began = time.perf_counter()
-    async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as client:
+    async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits(32)) as client:
         async def send(index: int) -> None:
             await asyncio.sleep(max(0.0, began + index / rate - time.perf_counter()))
             token, body = commands[index]
@@ -320,6 +341,155 @@ async def phase(stack: Stack, games, per_game: int, kind: str, rate: float) -> d
     }
 
 
+class Storm:
+    """``count`` clients connecting at once, each until it is streaming.
+
+    Raw HTTP/1.1 on asyncio streams, as ``Watchers``. A client's attempt is
+    timed from its connect to the end of the answer's headers. Refused (503
+    or 429, problem+json with ``Retry-After``), it waits as told and tries
+    again; closed without a status line (or reset), it reconnects after the
+    stream's ``retry:`` (what EventSource does). Once streaming, it keeps
+    reading until ``vanish``."""
+
+    RECONNECT_SECONDS = 2.0  # the streams' retry: (service.realtime.streams.RETRY_MS)
+    ANSWER_SECONDS = 300.0  # how long a client waits for a status line before counting it lost
+
+    def __init__(self, url: str, games, versions: list[int], count: int):
+        self.host, self.port = url.removeprefix("http://").split(":")
+        self.games, self.versions, self.count = games, versions, count
+        self.headers_ms: list[float] = []  # every attempt that got a status line
+        self.silent_closes = 0
+        self.refused = 0
+        self.unexpected: list[bytes] = []
+        self.streaming_at: list[float] = []
+        self.writers: list[asyncio.StreamWriter] = []
+        self.tasks: list[asyncio.Task] = []
+
+    def request(self, n: int) -> bytes:
+        index = n % len(self.games)
+        game_id, tokens = self.games[index]
+        spectator = n % 2 == 1
+        mode = "events" if spectator else "view"
+        auth = "" if spectator else f"Authorization: Bearer {tokens[(n // len(self.games)) % len(tokens)]}\r\n"
+        # half of each kind resumes at the game's version: nothing to send but the headers
+        resume = f"Last-Event-ID: {self.versions[index]}\r\n" if (n // 2) % 2 == 1 else ""
+        return (
+            f"GET /v1/games/{game_id}/stream?data={mode} HTTP/1.1\r\nHost: {self.host}\r\n"
+            f"Accept: text/event-stream\r\n{auth}{resume}\r\n"
+        ).encode()
+
+    async def client(self, n: int, began: float) -> None:
+        request = self.request(n)
+        while True:
+            start = time.perf_counter()
+            try:
+                reader, writer = await asyncio.open_connection(self.host, int(self.port), limit=1 << 20)
+            except OSError:
+                self.silent_closes += 1  # refused or reset before a word: as silent as a close
+                await asyncio.sleep(self.RECONNECT_SECONDS)
+                continue
+            try:
+                writer.write(request)
+                status = await asyncio.wait_for(reader.readline(), self.ANSWER_SECONDS)
+                headers = {}
+                while status and (line := await reader.readline()) not in (b"\r\n", b""):
+                    name, _, value = line.decode("latin-1").partition(":")
+                    headers[name.strip().lower()] = value.strip()
+            except (OSError, asyncio.TimeoutError):
+                status = b""
+            if not status:
+                writer.transport.abort()
+                self.silent_closes += 1
+                await asyncio.sleep(self.RECONNECT_SECONDS)
+                continue
+            self.headers_ms.append((time.perf_counter() - start) * 1000)
+            code = status.split()[1]
+            if code == b"200":
+                self.streaming_at.append(time.perf_counter() - began)
+                self.writers.append(writer)
+                while await reader.read(65536):  # streaming, until vanish
+                    pass
+                return
+            writer.transport.abort()
+            if code in (b"503", b"429") and headers.get("retry-after", "").isdigit():
+                self.refused += 1
+                await asyncio.sleep(int(headers["retry-after"]))
+                continue
+            self.unexpected.append(status)
+            return
+
+    async def run(self, limit: float = 600) -> dict:
+        began = time.perf_counter()
+        self.tasks = [asyncio.create_task(self.client(n, began)) for n in range(self.count)]
+        while len(self.streaming_at) + len(self.unexpected) < self.count:
+            failed = [t for t in self.tasks if t.done() and not t.cancelled() and t.exception()]
+            if failed:
+                raise failed[0].exception()
+            if time.perf_counter() - began > limit:
+                break
+            await asyncio.sleep(0.05)
+        if self.unexpected:
+            raise SystemExit(f"{len(self.unexpected)} storm clients were answered {sorted(set(self.unexpected))[:3]}")
+        return {
+            "clients": self.count,
+            "silent_closes": self.silent_closes,
+            "refused": self.refused,
+            "headers_p99_ms": round(percentile(self.headers_ms, 0.99), 1),
+            "all_streaming_s": round(max(self.streaming_at), 2) if len(self.streaming_at) == self.count else None,
+        }
+
+    async def vanish(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+        for writer in self.writers:
+            writer.transport.abort()
+
+
+async def storm(stack: Stack, games, count: int) -> tuple[dict, dict]:
+    """The storm phase: its figures, and a few more for the table."""
+    async with httpx.AsyncClient(base_url=stack.url, timeout=60, limits=limits(16)) as client:
+        async def version(game_id: str) -> int:
+            return (await client.get(f"/v1/games/{game_id}")).json()["version"]
+
+        versions = await asyncio.gather(*(version(g) for g, _ in games))
+    clients = Storm(stack.url, games, versions, count)
+    probing = threading.Event()
+    probes: list[float] = []
+
+    def probe() -> None:
+        """GET /v1/health/live on a new connection every 0.1 s, as an
+        orchestrator's liveness probe does, while the storm lasts."""
+        while not probing.is_set():
+            start = time.perf_counter()
+            try:
+                httpx.get(stack.url + "/v1/health/live", timeout=60)
+            except httpx.HTTPError:
+                pass
+            probes.append((time.perf_counter() - start) * 1000)
+            time.sleep(0.1)
+
+    prober = threading.Thread(target=probe, daemon=True)
+    prober.start()
+    try:
+        figures = await clients.run()
+    finally:
+        probing.set()
+        await asyncio.to_thread(prober.join)
+    detail = {
+        "headers_p50_ms": round(percentile(clients.headers_ms, 0.5), 1),
+        "attempts": len(clients.headers_ms),
+        "open_on_server": int(stack.open_count()),
+        "live_probe_p99_ms": round(percentile(probes, 0.99), 1),
+        "live_probe_max_ms": round(max(probes), 1) if probes else None,
+    }
+    await clients.vanish()
+    gone = time.perf_counter()
+    while stack.open_count() > 0 and time.perf_counter() - gone < 60:
+        await asyncio.sleep(0.05)
+    return figures, detail
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=500)
@@ -327,13 +497,18 @@ def main() -> None:
     parser.add_argument(
         "--rate", type=float, default=50, help="commands a second (50: each of 500 games moves once in 10 s)"
     )
+    parser.add_argument("--storm", type=int, default=10_000, help="clients connecting at once in the storm phase (0: none)")
+    parser.add_argument("--only-storm", action="store_true", help="skip the streams and long polls phases")
     args = parser.parse_args()
+    raise_file_limit()  # every client is a socket of this process
     with tempfile.TemporaryDirectory() as data_dir:
         stack = Stack(data_dir)
         try:
             games = asyncio.run(setup_games(stack.url, args.games))
             baseline = {"health_p99_idle_ms": round(percentile(health_latencies(stack.url), 0.99), 1)}
-            results = [asyncio.run(phase(stack, games, args.watchers, kind, args.rate)) for kind in ("stream", "wait")]
+            kinds = () if args.only_storm else ("stream", "wait")
+            results = [asyncio.run(phase(stack, games, args.watchers, kind, args.rate)) for kind in kinds]
+            storm_figures, storm_detail = asyncio.run(storm(stack, games, args.storm)) if args.storm else (None, None)
         finally:
             stack.stop()
     print(
@@ -347,7 +522,27 @@ def main() -> None:
             f"{r['clients']:>6} {r['kind'] + 's':<9} {r['rss_per_client_kb']:>10} {r['health_p50_ms']:>8}ms {r['health_p99_ms']:>8}ms "
             f"{d['p50_ms']:>9}ms {d['p99_ms']:>9}ms {d['missed']:>6} {r['released_after_vanish_s']:>7}s"
         )
-    print(json.dumps({"bench": "streams", "games": args.games, "watchers_per_game": args.watchers, **baseline, "phases": results}))
+    if storm_figures:
+        f, d = storm_figures, storm_detail
+        print(
+            f"storm: {f['clients']} clients at once (half resuming): {f['silent_closes']} closed without an answer, "
+            f"{f['refused']} refused (503/429, then back after Retry-After), {d['attempts']} answers; "
+            f"headers p50 {d['headers_p50_ms']} ms, p99 {f['headers_p99_ms']} ms; every client streaming after "
+            f"{f['all_streaming_s']} s ({d['open_on_server']} open on the server); a liveness probe on a new "
+            f"connection meanwhile: p99 {d['live_probe_p99_ms']} ms, max {d['live_probe_max_ms']} ms"
+        )
+    print(
+        json.dumps(
+            {
+                "bench": "streams",
+                "games": args.games,
+                "watchers_per_game": args.watchers,
+                **baseline,
+                "phases": results,
+                "storm": storm_figures,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

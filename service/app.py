@@ -121,7 +121,9 @@ def _register_errors(app: Flask) -> None:
     @app.errorhandler(redis.exceptions.ReadOnlyError)
     def store_down(error: Exception) -> Response:
         log.warning("event store unreachable: %s", error)
-        return Problem(503, "store_unavailable", "The event store is unreachable; try again shortly.").response()
+        problem = Problem(503, "store_unavailable", "The event store is unreachable; try again shortly.")
+        problem.headers["Retry-After"] = "1"
+        return problem.response()
 
     @app.errorhandler(redis.exceptions.OutOfMemoryError)
     def store_full(error: Exception) -> Response:

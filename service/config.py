@@ -119,6 +119,13 @@ class Config:
     # recorded as failed
     webhook_retry_base_seconds: float = 1.0
     webhook_max_attempts: int = 6
+    # how long a new connection may take to send its first request, and the
+    # gevent worker to read it: a storm of clients connecting at once is
+    # slow on both sides, so this is apart from (and far longer than)
+    # gunicorn's keep-alive (2 s), the idle wait between two requests on one
+    # connection. Past it the connection is answered, never dropped: 503
+    # server_busy (Retry-After) for a request left unread, else 408
+    first_request_seconds: float = 30.0
 
     # -- the workers -------------------------------------------------------------
     # queued work not done this long after it was queued is queued again
@@ -195,6 +202,7 @@ class Config:
             grace_seconds=seconds("GRACE_SECONDS", cls.grace_seconds),
             bot_think_seconds=seconds("BOT_THINK_SECONDS", cls.bot_think_seconds),
             expert_budget_ms=seconds("EXPERT_BUDGET_MS", cls.expert_budget_ms),
+            first_request_seconds=seconds("FIRST_REQUEST_SECONDS", cls.first_request_seconds),
         )
 
 

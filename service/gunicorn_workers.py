@@ -9,6 +9,27 @@ every other error of the API; anything else (an error of the application,
 which the app itself answers as a problem, or a TLS failure) is left to
 gunicorn's own ``handle_error``.
 
+The gevent worker also gives a new connection its own deadline for its first
+request (``FIRST_REQUEST_SECONDS``, 30 s), apart from gunicorn's keep-alive
+(2 s), which is meant for the wait *between* requests on a connection already
+served. gunicorn's gevent worker reads every request, the first one
+included, under the keep-alive timer and closes the connection without a
+word when it runs out; when thousands of clients connect at once (every
+client of a killed worker, or of a deploy, reconnecting), a request that
+arrives, or is read, more than 2 s after its connection was accepted is not
+late: the clients and the server are busy with the storm. So the first
+request has the longer deadline, and if it passes, the connection is
+answered rather than dropped: 503 ``server_busy`` with ``Retry-After`` when
+the request is there unread (the worker fell behind; nothing of it ran, so
+it is safe to send again), 408 ``request_timeout`` when the client sent no
+whole request (RFC 9110: a client may repeat a request it had in transit).
+
+And a gevent worker holding as many connections as it may
+(``--worker-connections``, ``WEB_CONNECTIONS``) answers the next ones 503
+``server_busy`` with ``Retry-After`` from a small reserve of greenlets kept
+for that, instead of leaving them unaccepted in the listen queue, unanswered
+for as long as its streams stay open.
+
 ``make run`` picks them by ``WEB_WORKER_CLASS`` (``service.run.gunicorn_command``):
 ``--worker-class service.gunicorn_workers.GeventWorker`` or ``.ThreadWorker``.
 
@@ -19,10 +40,14 @@ imports only gunicorn and the standard library at its top.
 from __future__ import annotations
 
 import json
+import random
 import socket
 import time
 import uuid
 from datetime import datetime
+
+import gevent
+from gevent.local import local
 
 from gunicorn.http import errors
 from gunicorn.http.wsgi import Response, default_environ
@@ -72,16 +97,20 @@ def request_error(exc: BaseException) -> tuple[int, str, str] | None:
     return None
 
 
-def problem_response(status: int, reason: str, code: str, detail: str, request_id: str) -> bytes:
+def problem_response(
+    status: int, reason: str, code: str, detail: str, request_id: str, headers: dict[str, str] | None = None
+) -> bytes:
     """A whole HTTP/1.1 answer: the status line, the headers, the problem."""
     from service.problems import PROBLEM_JSON, Problem  # in the worker only (see above)
 
     body = json.dumps({**Problem(status, code, detail).body(), "request_id": request_id}).encode()
+    extra = "".join(f"{name}: {value}\r\n" for name, value in (headers or {}).items())
     head = (
         f"HTTP/1.1 {status} {reason}\r\n"
         f"Content-Type: {PROBLEM_JSON}\r\n"
         f"Content-Length: {len(body)}\r\n"
         f"X-Request-ID: {request_id}\r\n"
+        f"{extra}"
         "Connection: close\r\n"
         "\r\n"
     )
@@ -143,8 +172,128 @@ class ProblemErrors:
             self.log.debug("Failed to send error message.")
 
 
+class FirstRequestLate(Exception):
+    """A new connection's first request was not read within its deadline."""
+
+
+# Retry-After of a refusal for a worker that is full or fell behind, in
+# seconds: spread, so that the clients refused together do not all come
+# back together
+BUSY_RETRY_AFTER = (1, 10)
+# connections past --worker-connections a gevent worker still accepts, only
+# to refuse them (each for a moment: the answer, and a lingering close)
+REFUSAL_RESERVE = 100
+
+
+def busy_retry_after() -> dict[str, str]:
+    return {"Retry-After": str(random.randint(*BUSY_RETRY_AFTER))}
+
+
+def waiting_input(sock) -> bytes | None:
+    """What the client has sent that nobody has read yet (a byte of it):
+    b"" if it closed its side, None if nothing is waiting."""
+    timeout = sock.gettimeout()
+    sock.settimeout(0.0)  # gevent's recv would otherwise wait for input
+    try:
+        return sock.recv(1, socket.MSG_PEEK)
+    except (BlockingIOError, InterruptedError):
+        return None
+    finally:
+        sock.settimeout(timeout)
+
+
 class GeventWorker(ProblemErrors, _GeventWorker):
-    """gunicorn's gevent worker (``--worker-class gevent``)."""
+    """gunicorn's gevent worker (``--worker-class gevent``), with a deadline
+    of its own for a new connection's first request (see the module's
+    docstring)."""
+
+    first_request_seconds = 30.0
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # connections served at once; the pool holds a few more, to refuse
+        self.connection_cap = self.worker_connections
+        self.worker_connections += REFUSAL_RESERVE
+        self.connections = 0
+        self._refused_at_cap = 0
+        self._refusals_logged_at = 0.0
+
+    def run(self):
+        from service.config import Config  # in the worker, after gevent's patching (see above)
+
+        self.first_request_seconds = Config.from_env().first_request_seconds
+        self._connection = local()  # one greenlet per connection
+        super().run()
+
+    def handle(self, listener, client, addr):
+        if self.connections >= self.connection_cap:
+            try:
+                self.refuse_at_capacity(client)
+            finally:
+                client.close()
+            return
+        self.connections += 1
+        self._connection.served = False
+        try:
+            super().handle(listener, client, addr)
+        finally:
+            self.connections -= 1
+
+    def refuse_at_capacity(self, client) -> None:
+        """503 server_busy to a connection past the worker's cap (its
+        request, if it sent one, unread: nothing of it ran)."""
+        self._refused_at_cap += 1
+        now = time.monotonic()
+        if now - self._refusals_logged_at >= 1.0:  # a line a second, not one a client
+            self.log.warning(
+                "Refused %d connections: the worker holds %d (--worker-connections)", self._refused_at_cap, self.connection_cap
+            )
+            self._refused_at_cap, self._refusals_logged_at = 0, now
+        detail = "The server holds as many connections as it may; try again after Retry-After."
+        try:
+            client.setblocking(1)
+            write_nonblock(client, problem_response(503, "Service Unavailable", "server_busy", detail, uuid.uuid4().hex, busy_retry_after()))
+            linger(client)
+        except OSError:
+            pass  # the client is gone
+
+    def handle_request(self, listener_name, req, sock, addr):
+        self._connection.served = True  # the next request waits under keep-alive
+        return super().handle_request(listener_name, req, sock, addr)
+
+    def timeout_ctx(self):
+        if getattr(self._connection, "served", True):
+            return super().timeout_ctx()  # keep-alive: an idle connection is closed quietly
+        # raised out of the read: handle_error answers it
+        return gevent.Timeout(self.first_request_seconds, FirstRequestLate)
+
+    def handle_error(self, req, client, addr, exc):
+        if not isinstance(exc, FirstRequestLate):
+            return super().handle_error(req, client, addr, exc)
+        try:
+            waiting = waiting_input(client)
+        except OSError:
+            return  # the connection is gone
+        if waiting == b"":
+            return  # the client closed it: nobody to answer
+        seconds = self.first_request_seconds
+        if waiting is None:
+            status, reason, code, headers = 408, "Request Timeout", "request_timeout", {}
+            detail = f"No whole request came within {seconds:g} s of connecting; send it again on a new connection."
+        else:
+            status, reason, code = 503, "Service Unavailable", "server_busy"
+            headers = busy_retry_after()
+            detail = f"The server could not read the request within {seconds:g} s (too busy); nothing of it ran: send it again."
+        request_id = uuid.uuid4().hex
+        peer = addr[0] if isinstance(addr, tuple) else addr  # a unix socket's is not a pair
+        self.log.warning(
+            "First request not read in %g s from ip=%s (%s %s)", seconds, peer, status, code, extra={"request_id": request_id}
+        )
+        try:
+            write_nonblock(client, problem_response(status, reason, code, detail, request_id, headers))
+            linger(client)
+        except Exception:
+            self.log.debug("Failed to send error message.")
 
 
 class ThreadWorker(ProblemErrors, _ThreadWorker):

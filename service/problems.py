@@ -18,6 +18,7 @@ TITLES = {
     403: "Forbidden",
     404: "Not found",
     405: "Method not allowed",
+    408: "Request timeout",
     409: "Conflict",
     413: "Content too large",
     415: "Unsupported media type",

@@ -68,6 +68,13 @@ def gunicorn_command(config: Config) -> list[str]:
         # open connections per worker, streams and long polls included
         "--worker-connections",
         str(config.web_connections),
+        # connections the kernel holds for the workers to accept (gunicorn's
+        # 2048; the kernel caps it at net.core.somaxconn): when every client
+        # of a killed worker reconnects at once, 10,000 clients filled 1,576
+        # of gunicorn's 2,048, and past it the kernel drops their SYNs
+        # (clients try again after 1 s, 3 s, 7 s...)
+        "--backlog",
+        "4096",
         "--threads",
         str(config.web_threads),  # gthread only
         "--graceful-timeout",

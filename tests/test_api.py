@@ -40,6 +40,7 @@ def test_health_is_503_store_unavailable_when_the_store_is_down():
     http = create_app(client=connect(f"redis://127.0.0.1:{free_port()}/0")).test_client()
     response = http.get("/v1/health")
     problem(response, 503, "store_unavailable")
+    assert int(response.headers["Retry-After"]) >= 1  # a refusal says when to come back
     check("/v1/health", "get", response)
     # every route that needs the store answers the same way, never a 500
     problem(http.post("/v1/games", json={"type": "color-doubt", "seats": 3}), 503, "store_unavailable")

@@ -281,6 +281,100 @@ def test_gunicorn_answers_its_own_refusals_as_problem_json(api_server):
     gunicorn_refusals(api_server.url)
 
 
+def test_a_connection_that_sends_no_whole_request_in_time_is_answered_408(redis_server, tmp_path):
+    """A new connection has FIRST_REQUEST_SECONDS (here 1) to send its first
+    request; past it, it is answered (408 request_timeout, RFC 9110: the
+    client may send the request again), never closed without a word, whether
+    it sent nothing or half a request."""
+    from tests.conftest import ApiServer
+
+    server = ApiServer(redis_server.url, tmp_path, FIRST_REQUEST_SECONDS="1", WEB_CONCURRENCY="1")
+    try:
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(2) as pool:  # both wait out the deadline at once
+            answers = list(pool.map(lambda sent: raw_request(server.url, sent), [b"", b"GET /v1/health HTTP/1.1\r\nHost: x\r\n"]))
+        for answer in answers:
+            assert_problem(*answer, 408, "request_timeout")
+        assert raw_request(server.url, b"GET /v1/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")[0] == 200
+    finally:
+        server.stop()
+
+
+def test_connections_past_a_workers_cap_are_answered_503_with_retry_after(redis_server, tmp_path):
+    """A gevent worker holds WEB_CONNECTIONS connections (here 10, all
+    streams); the next ones are answered 503 server_busy with Retry-After
+    at once, not left unaccepted and unanswered while those streams last.
+    Once a stream ends, its place is taken again."""
+    import asyncio
+    import json
+
+    import httpx
+
+    from tests.conftest import ApiServer
+    from tests.test_streams import BOUND, answer, assert_answered
+
+    cap = 10
+    server = ApiServer(redis_server.url, tmp_path, WEB_CONNECTIONS=str(cap), WEB_CONCURRENCY="1")
+    try:
+        with httpx.Client(base_url=server.url, timeout=BOUND, headers={"Connection": "close"}) as client:
+            body = {"type": "color-doubt", "seats": 2, "options": {"turn_seconds": 0}}
+            game_id = client.post("/v1/games", json=body).json()["game_id"]
+        request = f"GET /v1/games/{game_id}/stream HTTP/1.1\r\nHost: x\r\n\r\n".encode()
+
+        async def scenario():
+            streams = []
+            async with httpx.AsyncClient(base_url=server.url, timeout=BOUND) as http:
+                for _ in range(cap):
+                    response = await http.send(http.build_request("GET", f"/v1/games/{game_id}/stream"), stream=True)
+                    assert response.status_code == 200
+                    streams.append(response)
+                refused = await asyncio.wait_for(
+                    asyncio.gather(*(answer("127.0.0.1", server.port, request) for _ in range(20))), BOUND
+                )
+                await streams.pop().aclose()
+                served: list = []
+
+                async def again() -> bool:  # once the worker let go of the closed stream
+                    served.append(await answer("127.0.0.1", server.port, request))
+                    return served[-1][0].startswith(b"HTTP/1.1 200 ")
+
+                deadline = asyncio.get_running_loop().time() + BOUND
+                while not await again():
+                    assert asyncio.get_running_loop().time() < deadline, served[-1]
+                    await asyncio.sleep(0.05)
+                for response in streams:
+                    await response.aclose()
+            return refused
+
+        for status, headers, body in asyncio.run(scenario()):
+            assert status.startswith(b"HTTP/1.1 503 "), status
+            assert_answered(status, headers, body)
+            assert json.loads(body)["code"] == "server_busy"
+    finally:
+        server.stop()
+
+
+def test_what_a_late_first_request_left_unread_tells_the_worker():
+    """At a first request's deadline the gevent worker peeks at the socket:
+    a request waiting unread means the worker fell behind (503 server_busy),
+    nothing waiting that the client sent nothing whole (408), EOF that it
+    left (no answer)."""
+    import socket
+
+    from service.gunicorn_workers import waiting_input
+
+    ours, theirs = socket.socketpair()
+    with ours, theirs:
+        assert waiting_input(ours) is None
+        theirs.sendall(b"GET / HTTP/1.1\r\n\r\n")
+        assert waiting_input(ours) == b"G"
+        assert ours.recv(100) == b"GET / HTTP/1.1\r\n\r\n"  # peeked, not taken
+        theirs.shutdown(socket.SHUT_WR)
+        assert waiting_input(ours) == b""
+        assert ours.gettimeout() is None  # left blocking, as it was
+
+
 def test_the_thread_worker_answers_its_refusals_as_problem_json_too(redis_server, tmp_path):
     from tests.conftest import ApiServer
 

@@ -18,6 +18,7 @@ import pytest
 from httpx_sse import aconnect_sse
 
 from games.registry import GAMES
+from service.realtime.streams import RETRY_MS
 from tests.openapi_contract import check_schema
 
 BOUND = 60  # seconds any condition may take on a busy machine before the test fails
@@ -232,6 +233,71 @@ def test_a_last_event_id_past_the_game_is_400(api_server, client):
     assert response.status_code == 404 and response.json()["code"] == "game_not_found"
 
 
+# a heartbeat far longer than the wait for a stream's headers below: headers
+# that came with the first heartbeat would miss that wait by 40 s
+LONG_HEARTBEAT_SECONDS = 60
+HEADERS_BOUND = 20
+
+
+@pytest.fixture
+def long_heartbeat_server(redis_server, redis_client, tmp_path):
+    from tests.conftest import ApiServer
+
+    server = ApiServer(
+        redis_server.url, tmp_path, STREAM_HEARTBEAT_SECONDS=str(LONG_HEARTBEAT_SECONDS), WEB_CONCURRENCY="1"
+    )
+    yield server
+    server.stop()
+
+
+def test_a_stream_resumed_at_the_games_version_answers_at_once(long_heartbeat_server):
+    """A stream resumed with Last-Event-ID at the game's version has nothing
+    to send yet; its status line and headers (SSE: with retry:, NDJSON: an
+    empty line) come at once all the same, not with the first heartbeat
+    (EventSource would sit in CONNECTING, a proxy give up and loop). Then
+    the stream goes on as any: the next version, parsed by httpx-sse with
+    the retry: it was told. A player's stream resumed the same way opens
+    at once too (with its ready message)."""
+    server = long_heartbeat_server
+    rng = random.Random(8)
+    with httpx.Client(base_url=server.url, timeout=BOUND) as client:
+        game_id, tokens = seated(client)
+        version = client.get(f"/v1/games/{game_id}").json()["version"]
+        key = client.post("/v1/players", json={"name": "ana"}).json()["key"]
+
+        async def opening(path: str, headers: dict) -> tuple[httpx.Response, str]:
+            # a read timeout far below the heartbeat: the headers, then the first line
+            async with httpx.AsyncClient(base_url=server.url, timeout=HEADERS_BOUND) as http:
+                async with http.stream("GET", path, headers=headers) as response:
+                    async for line in response.aiter_lines():
+                        return response, line
+            raise AssertionError(f"{path} ended without a line")
+
+        for accept, first in (("text/event-stream", f"retry: {RETRY_MS}"), ("application/x-ndjson", "")):
+            for mode, headers in (("view", auth(tokens[0])), ("events", {})):
+                headers = {**headers, "Accept": accept, "Last-Event-ID": str(version)}
+                response, line = asyncio.run(opening(f"/v1/games/{game_id}/stream?data={mode}", headers))
+                assert response.status_code == 200 and response.headers["content-type"].startswith(accept)
+                assert line == first, (accept, mode, line)
+        headers = {**auth(key), "Last-Event-ID": "0"}
+        response, line = asyncio.run(opening("/v1/players/me/stream", headers))
+        assert response.status_code == 200 and line == f"retry: {RETRY_MS}"
+
+        async def next_message() -> object:
+            async with httpx.AsyncClient(timeout=HEADERS_BOUND) as http:
+                url = f"{server.url}/v1/games/{game_id}/stream?data=events"
+                async with aconnect_sse(http, "GET", url, headers={"Last-Event-ID": str(version)}) as source:
+                    assert source.response.status_code == 200
+                    moved = asyncio.create_task(asyncio.to_thread(play, client, game_id, tokens, rng))
+                    async for sse in source.aiter_sse():
+                        await moved
+                        return sse
+
+        sse = asyncio.run(next_message())
+        assert sse.event == "event" and int(sse.id) == version + 1 and sse.retry == RETRY_MS
+        assert sse.json()["version"] == version + 1
+
+
 # -- heartbeats, caps, disconnects -------------------------------------------------------
 
 
@@ -440,6 +506,99 @@ def test_hundreds_of_concurrent_waiters_miss_no_event(api_server, client, redis_
             assert record == sorted(set(record)) and record[-1] == finals[index], (index, record)
     # 300 waiters, a bounded pool of connections (16 per process) and one subscriber each
     assert connections < 60
+
+
+# -- a storm of clients connecting at once ---------------------------------------------------
+
+# gunicorn's keep-alive, which make run keeps: the idle wait between two
+# requests on one connection, not the deadline of a new connection's first
+KEEP_ALIVE_SECONDS = 2
+
+
+async def answer(
+    host: str, port: int, request: bytes, send_after: asyncio.Event | None = None, connected: list | None = None
+) -> tuple[bytes, dict, bytes]:
+    """One client on a connection of its own: its status line, headers and
+    the start of its body (b"" for the status line: closed without a word).
+    With ``send_after``, it sends its request only once that is set (and
+    says it is connected in ``connected``)."""
+    try:
+        reader, writer = await asyncio.open_connection(host, port)
+    except OSError:
+        return b"", {}, b""
+    try:
+        if send_after is not None:
+            connected.append(writer)
+            await send_after.wait()
+        writer.write(request)
+        status = await reader.readline()
+        headers = {}
+        while status and (line := await reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.decode("latin-1").partition(":")
+            headers[name.strip().lower()] = value.strip()
+        body = b""
+        if status and not status.startswith(b"HTTP/1.1 200 "):
+            body = await reader.read(int(headers.get("content-length", 0)) or 65536)
+        return status, headers, body
+    except OSError:
+        return b"", {}, b""
+    finally:
+        writer.transport.abort()  # gone without a word, as a killed client
+
+
+def assert_answered(status: bytes, headers: dict, body: bytes) -> None:
+    """Served (a stream), or refused as the API refuses: 503 or 429,
+    problem+json with a code and Retry-After; never closed without a word."""
+    assert status, "closed without a status line"
+    code = int(status.split()[1])
+    if code == 200:
+        assert headers["content-type"].startswith("text/event-stream"), headers
+        return
+    assert code in (503, 429), (status, body)
+    assert headers["content-type"] == "application/problem+json", headers
+    assert int(headers["retry-after"]) >= 1, headers
+    assert json.loads(body)["code"], body
+
+
+def test_every_client_of_a_storm_gets_an_answer(api_server, client):
+    """1,000 clients connect at once (as every client of a killed worker
+    does) to streams of 20 games, half of them resuming with Last-Event-ID
+    at the game's version; and 50 that connected just before send their
+    requests only after gunicorn's keep-alive has run out since (a client
+    starved of CPU in a storm is that slow, and so is a server serving one).
+    Every client gets a status line: served, or refused with Retry-After.
+    (gunicorn's gevent worker read a first request under the keep-alive
+    timer and closed the connection without a word when it ran out.)"""
+    games = [seated(client) for _ in range(20)]
+    versions = [client.get(f"/v1/games/{game_id}").json()["version"] for game_id, _ in games]
+    host, port = "127.0.0.1", api_server.port
+
+    def request(n: int) -> bytes:
+        index = n % len(games)
+        game_id, tokens = games[index]
+        head = f"GET /v1/games/{game_id}/stream?data={'view' if n % 2 else 'events'} HTTP/1.1\r\nHost: x\r\n"
+        if n % 2:
+            head += f"Authorization: Bearer {tokens[n // 2 % 2]}\r\n"
+        if n // 2 % 2:
+            head += f"Last-Event-ID: {versions[index]}\r\n"
+        return (head + "\r\n").encode()
+
+    async def scenario():
+        late, connected = asyncio.Event(), []
+        slow = [asyncio.create_task(answer(host, port, request(n), late, connected)) for n in range(50)]
+        await wait_for(lambda: len(connected) == len(slow), tasks=slow)
+        storm = [asyncio.create_task(answer(host, port, request(n))) for n in range(1000)]
+        await asyncio.sleep(KEEP_ALIVE_SECONDS + 1.5)
+        late.set()
+        return await asyncio.wait_for(asyncio.gather(*slow, *storm), BOUND * 2)
+
+    answers = asyncio.run(scenario())
+    silent = sum(1 for status, _, _ in answers if not status)
+    assert silent == 0, f"{silent} of {len(answers)} clients were closed without a word"
+    for status, headers, body in answers:
+        assert_answered(status, headers, body)
+    # every client went away: the server lets go of their streams
+    asyncio.run(wait_for(lambda: api_server.metric("tabletell_open_streams", kind="stream") == 0))
 
 
 def test_streams_past_the_client_address_cap_are_429(redis_client, clock):

@@ -190,8 +190,15 @@ class Realtime:
                     last = folded.version
                     beat = time.monotonic() + self.heartbeat_seconds
                 if folded.table.status in tables.OVER:  # finished or abandoned
-                    yield encode("finished", folded.version, json.dumps(finished(folded)).encode(), None)
+                    yield encode("finished", folded.version, json.dumps(finished(folded)).encode(), RETRY_MS if first else None)
                     return
+                if first:
+                    # nothing to send yet (resumed at the newest version): the
+                    # status line and headers go now, with SSE's retry:, not
+                    # with the first heartbeat (a client would sit in
+                    # CONNECTING, a proxy give up and reconnect)
+                    yield encode(None, None, b"", RETRY_MS)
+                    first = False
                 now = time.monotonic()
                 if now >= beat:
                     yield encode(None, None, b"", None)
@@ -221,15 +228,21 @@ def finished(folded: Folded) -> dict[str, Any]:
 
 
 def encode_sse(kind: str | None, version: int | None, data: bytes, retry: int | None) -> bytes:
+    """A message; ``kind`` None: a heartbeat, or with ``retry`` the stream's
+    opening when it has no message yet (the ``retry:`` field alone)."""
     if kind is None:
-        # a comment line, with no blank line after it: a blank line would make
-        # some clients (httpx-sse, against the spec) dispatch an empty message
-        return b": heartbeat\n"
+        # a line with no blank line after it: a blank line would make some
+        # clients (httpx-sse, against the spec) dispatch an empty message;
+        # the next message's blank line ends the block (retry: is applied
+        # as soon as its line is read)
+        return f"retry: {retry}\n".encode() if retry else b": heartbeat\n"
     head = f"retry: {retry}\n" if retry else ""
     return f"{head}id: {version}\nevent: {kind}\ndata: ".encode() + data + b"\n\n"
 
 
 def encode_ndjson(kind: str | None, version: int | None, data: bytes, retry: int | None) -> bytes:
     if kind is None:
-        return b"\n"  # an empty line keeps the connection alive, as Lichess's streams do
+        # an empty line keeps the connection alive, as Lichess's streams do
+        # (and opens a stream that has no message yet)
+        return b"\n"
     return f'{{"event":"{kind}","id":{version},"data":'.encode() + data + b"}\n"

@@ -163,7 +163,8 @@ function follow(gameId, token, { onMessage, onState, onError }) {
           const problem = await response.json().catch(() => ({}));
           const error = new ApiError(response.status, problem, response.headers);
           if ([400, 401, 404].includes(response.status)) return onError(error);
-          if (response.status === 429) backoff = 1000 * Number(response.headers.get("Retry-After") || 2);
+          // refused (too many streams, or a server too busy to take one): back when it says
+          if ([429, 503].includes(response.status)) backoff = 1000 * Number(response.headers.get("Retry-After") || 2);
           throw error;
         }
         onState("live");
