@@ -144,14 +144,17 @@ def test_diez_a_seat_sees_another_seats_hand_only_while_that_seat_holds_reveal()
     is face up in every view while it holds the token, and a Proc-Reveal
     shows the next hand to its player in that event only (the peek leaves no
     trace in the views). Beyond those, no card of another seat's hand is in
-    a seat's view, whatever the tokens; the test above then proves that no
-    hidden card changes anything a seat sees."""
+    a seat's view, whatever the tokens, but in the record of the piles as
+    they were when a seat last drew (``seats[n].drew``: a top card then may
+    have been revived into a hand since, or reshuffled and drawn); the test
+    above then proves that no hidden card changes anything a seat sees."""
     revealed = peeks = played = 0
     # at least so many games, and on until both exceptions were met. A Proc of
-    # Reveal is rare: from seed 1 the first is in seed 68 (a Reveal is first
-    # held in seed 4), so the quick run plays seed 68, where a Reveal is held
-    # and a Proc-Reveal played; a soak run plays at least 100 games from seed 1
-    first, at_least = (1, 100) if SOAK else (68, 1)
+    # Reveal is rare: from seed 1 the first is in seed 25 (a Reveal is first
+    # held in seed 8; found again for Diez's rules 3), so the quick run plays
+    # seed 25, where a Reveal is held and a Proc-Reveal played; a soak run
+    # plays at least 100 games from seed 1
+    first, at_least = (1, 100) if SOAK else (25, 1)
     while played < at_least or not (revealed and peeks):
         assert played < 300, f"no Reveal held ({revealed}) or no Proc-Reveal ({peeks}) in {played} games"
         seed = first + played
@@ -167,6 +170,8 @@ def test_diez_a_seat_sees_another_seats_hand_only_while_that_seat_holds_reveal()
             revealed += bool(holders)
             for viewer in range(state.seats):
                 view = local.view(viewer)
+                for shown_seat in view["seats"]:
+                    shown_seat.pop("drew", None)  # the piles as they were: history
                 # an id that is no "id" anywhere in the view's text is in no
                 # card of it: the walk for card objects runs only where an id
                 # of another hand is somewhere in the text
