@@ -431,20 +431,34 @@ def test_hundreds_of_concurrent_waiters_miss_no_event(api_server, client, redis_
     http: httpx.AsyncClient
 
     async def stream(game_id, headers, mode, record):
+        """As an EventSource: told to come back later (a busy server's
+        ``retry:`` and the end of the stream, or a 503), it connects again,
+        resuming with Last-Event-ID."""
         url = f"{api_server.url}/v1/games/{game_id}/stream?data={mode}"
-        async with aconnect_sse(http, "GET", url, headers=headers) as source:
-            async for sse in source.aiter_sse():
-                record.append(int(sse.id))
+        while True:
+            resume = {"Last-Event-ID": str(record[-1])} if record else {}
+            async with aconnect_sse(http, "GET", url, headers={**headers, **resume}) as source:
+                if source.response.status_code == 503:
+                    await asyncio.sleep(int(source.response.headers["Retry-After"]))
+                    continue
+                assert source.response.status_code == 200, await source.response.aread()
+                async for sse in source.aiter_sse():
+                    record.append(int(sse.id))
+            await asyncio.sleep(0.5)
 
     async def get(url, headers=None):
         """As a real client polls: a keep-alive connection the server closed
         just as it was reused (a slow client on a busy machine) is retried."""
         for attempt in range(5):
             try:
-                return await http.get(url, headers=headers)
+                response = await http.get(url, headers=headers)
             except (httpx.ReadError, httpx.RemoteProtocolError, httpx.WriteError):
                 if attempt == 4:
                     raise
+                continue
+            if response.status_code != 503 or attempt == 4:
+                return response
+            await asyncio.sleep(int(response.headers["Retry-After"]))  # a busy server's turn
 
     async def long_poll_view(game_id, token, record):
         version = None
