@@ -44,10 +44,12 @@ browser:
 	  else echo "make test needs chromium: run 'apt-get install chromium' as root" >&2; exit 1; fi; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
 
-## test: the whole suite, against real servers the fixtures start, in two
+## test: the layers first (import-linter's contracts in .importlinter), then
+## the whole suite, against real servers the fixtures start, in two
 ## processes (pytest-xdist; each starts its own servers on free ports; the
 ## browser tests share one stack and one browser, on one of them).
 test: venv browser
+	$(VENV)/bin/lint-imports
 	$(PY) -m pytest -n 2 --dist loadgroup
 
 ## soak: the long property runs (1,000+ random games per game), which CI need not run.

@@ -1,4 +1,4 @@
 """The WSGI entry point gunicorn serves: ``gunicorn wsgi:app``."""
-from service.app import create_app
+from service.http.app import create_app
 
 app = create_app()

@@ -32,7 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from service.embedded_redis import EmbeddedRedis, free_port  # noqa: E402
+from service.runtime.embedded_redis import EmbeddedRedis, free_port  # noqa: E402
 
 
 class Client:
@@ -142,7 +142,7 @@ def summary(parts: list[list[float]], seconds: float) -> dict:
 
 # make run's worker classes (gunicorn's, answering its own request errors as
 # problem+json), for both apps: the plain endpoint is served the same way
-WORKER_CLASSES = {"gevent": "service.gunicorn_workers.GeventWorker", "gthread": "service.gunicorn_workers.ThreadWorker"}
+WORKER_CLASSES = {"gevent": "service.runtime.gunicorn_workers.GeventWorker", "gthread": "service.runtime.gunicorn_workers.ThreadWorker"}
 
 
 def serve(app: str, port: int, env: dict, workers: int, threads: int, worker_class: str) -> subprocess.Popen:

@@ -5,7 +5,7 @@ routing (on one 2-core machine a cluster of 6 servers is no faster).
     python bench/cluster.py [--clients N] [--seconds S] [--rounds R]
 
 Starts one valkey-server and a cluster (3 primaries with a replica each,
-`service/embedded_cluster.py`), then has N threads in one process play their
+`service/runtime/embedded_cluster.py`), then has N threads in one process play their
 own Color Doubt games through the command path (`Commands.execute`, as
 `bench/durability.py` does) on each: the server, the cluster, and the
 cluster with `DURABILITY=replica` (each append waits for a replica of its
@@ -25,9 +25,9 @@ sys.path.insert(0, str(ROOT))
 
 from bench.durability import players  # noqa: E402
 from service.config import Config, connect  # noqa: E402
-from service.embedded_cluster import EmbeddedCluster  # noqa: E402
-from service.embedded_redis import EmbeddedRedis  # noqa: E402
-from service.services import Services  # noqa: E402
+from service.runtime.embedded_cluster import EmbeddedCluster  # noqa: E402
+from service.runtime.embedded_redis import EmbeddedRedis  # noqa: E402
+from service.wiring import Services  # noqa: E402
 
 
 def main() -> None:

@@ -29,8 +29,8 @@ import redis  # noqa: E402
 from games.registry import GAMES  # noqa: E402
 from projections.views import seat_view  # noqa: E402
 from service.config import Config, connect  # noqa: E402
-from service.embedded_redis import EmbeddedRedis  # noqa: E402
-from service.services import Services  # noqa: E402
+from service.runtime.embedded_redis import EmbeddedRedis  # noqa: E402
+from service.wiring import Services  # noqa: E402
 
 BOT = GAMES["color-doubt"].bots["random"]
 

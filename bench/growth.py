@@ -42,7 +42,7 @@ from games.registry import GAMES  # noqa: E402
 from projections.folding import Projection, fold  # noqa: E402
 from projections.local import LocalGame  # noqa: E402
 from projections.snapshots import Snapshots  # noqa: E402
-from service.embedded_redis import EmbeddedRedis  # noqa: E402
+from service.runtime.embedded_redis import EmbeddedRedis  # noqa: E402
 
 
 def long_log(length: int) -> list[Envelope]:

@@ -53,7 +53,7 @@ def machine() -> str:
         memory = int(Path("/proc/meminfo").read_text().split()[1]) / 2**20
     except (OSError, ValueError, IndexError):
         memory = float("nan")
-    from service.embedded_redis import server_binary
+    from service.runtime.embedded_redis import server_binary
 
     valkey = subprocess.run([server_binary(), "--version"], stdout=subprocess.PIPE, text=True).stdout.split()[2]
     return (

@@ -51,8 +51,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from games.registry import GAMES  # noqa: E402
-from service.embedded_redis import free_port  # noqa: E402
-from service.run import raise_file_limit  # noqa: E402
+from service.runtime.embedded_redis import free_port  # noqa: E402
+from service.runtime.run import raise_file_limit  # noqa: E402
 
 GAME = "color-doubt"
 SEATS = 5

@@ -37,9 +37,9 @@ from projections.folding import fold  # noqa: E402
 from projections.local import LocalGame  # noqa: E402
 from projections.views import seat_view  # noqa: E402
 from service.config import Config, connect  # noqa: E402
-from service.embedded_redis import EmbeddedRedis  # noqa: E402
-from service.services import Services  # noqa: E402
-from service.plan import bot_for  # noqa: E402
+from service.runtime.embedded_redis import EmbeddedRedis  # noqa: E402
+from service.wiring import Services  # noqa: E402
+from service.app.scheduling import bot_for  # noqa: E402
 from service.workers.scheduler import TICK_SECONDS  # noqa: E402
 
 

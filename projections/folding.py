@@ -1,10 +1,8 @@
-"""Folding a game's log into its table, with a per-process cache.
-
-Loading a game for a command or a view must not re-fold its whole history
-each time: the cache keeps the newest table this process has folded, keyed by
-game and version, and a load reads only the events after it. ``evolve`` never
-mutates its input, so a cached table stays valid while newer ones are built
-from it.
+"""Folding a game's log into its table (``fold``), and deciding a command on
+a folded game into the entries that follow its log (``step``). The
+service's repository (``service.app.repository``) keeps folds per process
+and loads games through these; ``evolve`` never mutates its input, so a
+cached table stays valid while newer ones are built from it.
 """
 from __future__ import annotations
 
@@ -12,13 +10,9 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from events.envelope import Envelope
-from events.store import EventStore
 from games import table as tables
 from games.contract import Game
 from games.registry import GAMES
-from projections import spectators
-from projections.lru import LRU
-from projections.snapshots import Snapshot, Snapshots
 
 
 @dataclass(frozen=True)
@@ -57,99 +51,3 @@ def step(
     if folded is None:
         return Envelope.wrap_all(events, 0, None, seat, command_id, command, actor)
     return Envelope.wrap_all(events, folded.version, folded.last_hash, seat, command_id, command, actor)
-
-
-@dataclass(frozen=True)
-class Public:
-    """A game as spectators may see it now, and when they may see more."""
-
-    folded: Folded
-    next_release: int | None  # ms; None: nothing newer is held back
-
-
-class Projection:
-    """Loads games from the store, remembering the newest fold per game
-    (and, for games with a spectators' delay, the newest public fold)."""
-
-    def __init__(self, store: EventStore, capacity: int = 2048, snapshots: Snapshots | None = None):
-        self.store = store
-        self._cache: LRU[str, Folded] = LRU(capacity)
-        self._public: LRU[str, Folded] = LRU(capacity)
-        # a game this process has not folded starts from its snapshot, if any
-        self.snapshots = snapshots
-        self._snapshotted: LRU[str, int] = LRU(capacity)  # game -> version of its newest snapshot
-
-    def load(self, game_id: str, known: int = 0) -> Folded | None:
-        """The game as of its newest event; None if it does not exist.
-
-        ``known``: a version the caller knows the log has reached (announced
-        by the store's notifications); a cached fold at exactly it is served
-        without asking the store (one past it may be of a history the store
-        no longer has).
-        """
-        cached = self._cache.get(game_id)
-        if cached is not None and known and cached.version == known:
-            return cached
-        base = cached if cached is not None else self._snapshot(game_id)
-        if base is None:
-            newer = self.store.read(game_id)
-        else:
-            # read from the base fold's own last entry: if the store no
-            # longer has it as it was folded, the store went back in time (a
-            # restore, a failover, a lost fsync window) or the snapshot is
-            # stale, and the fold is dropped, instead of answering every
-            # command with a conflict
-            newer = self.store.read(game_id, after=base.version - 1)
-            if newer and newer[0].version == base.version and newer[0].hash == base.last_hash:
-                newer = newer[1:]
-            else:
-                self._cache.discard(game_id)
-                self._public.discard(game_id)
-                self._snapshotted.discard(game_id)
-                cached = base = None
-                newer = self.store.read(game_id)
-        folded = fold(newer, base, game_id)
-        if folded is not None and folded is not cached:
-            self.remember(folded)
-        return folded
-
-    def _snapshot(self, game_id: str) -> Folded | None:
-        snapshot = self.snapshots.get(game_id) if self.snapshots is not None else None
-        if snapshot is None or snapshot.table.game_type not in GAMES:
-            return None
-        self._snapshotted.put(game_id, snapshot.version)
-        return Folded(game_id, snapshot.version, GAMES[snapshot.table.game_type], snapshot.table, snapshot.last_hash)
-
-    def public(self, game_id: str, now: int, known: int = 0) -> Public | None:
-        """The game as spectators may see it at ``now`` (ms): behind by its
-        ``spectator_delay`` while it runs (``projections.spectators``)."""
-        newest = self.load(game_id, known)
-        if newest is None:
-            return None
-        delay = spectators.delay_ms(newest.table)
-        if not delay:
-            return Public(newest, None)
-        shown = self._public.get(game_id)
-        went_back = shown is not None and shown.version > newest.version
-        if went_back:
-            shown = None  # the store went back in time: fold afresh
-        pending = self.store.read(game_id, after=shown.version if shown else 0, upto=newest.version)
-        count = spectators.released(pending, now, delay)
-        public = fold(pending[:count], shown, game_id)
-        if public is not shown:
-            self._public.put(game_id, public, None if went_back else _newer)
-        if public.version == newest.version:
-            return Public(newest, None)
-        return Public(public, spectators.release_at(pending[count], delay))
-
-    def remember(self, folded: Folded) -> None:
-        """Keep a table the command path has just folded past the cache, and
-        snapshot it every ``snapshots.every`` events."""
-        self._cache.put(folded.game_id, folded, _newer)
-        if self.snapshots is not None and self.snapshots.due(self._snapshotted.get(folded.game_id) or 0, folded.version):
-            self.snapshots.put(Snapshot(folded.game_id, folded.version, folded.last_hash, folded.table))
-            self._snapshotted.put(folded.game_id, folded.version)
-
-
-def _newer(kept: Folded, new: Folded) -> bool:
-    return new.version > kept.version

@@ -6,7 +6,7 @@ does).
 A snapshot is a cache. It is checked before it is used: written by the same
 code (a fingerprint of the source of ``games/`` and of this module's format),
 of the same game, and still true of the log (the store's entry at its
-version has the hash the snapshot was folded up to; ``Projection.load``
+version has the hash the snapshot was folded up to; ``Repository.load``
 reads from that entry, as it does for its in-memory fold). Anything off and
 the game is folded from the start, as without snapshots. Deleting every
 snapshot changes nothing but speed; ``verify``, audits and replays never read

@@ -80,7 +80,7 @@ class Config:
     log_format: str = "json"
     # the API's access log, one line per request (ACCESS_LOG=off: none)
     access_log: bool = True
-    # rate limits (service/ratelimits.py), counted in the store; RATE_LIMITS=off:
+    # rate limits (service/http/ratelimits.py), counted in the store; RATE_LIMITS=off:
     # none at all (benchmarks and load tests from one address). Each is a
     # Flask-Limiter limit string ("600/minute", "10/second;600/minute"); empty: no
     # such limit. Every request per client address, those with a bearer token
@@ -104,7 +104,7 @@ class Config:
     # a game's folded table is stored beside its log every this many events,
     # so a process new to the game folds only what came after (0: never)
     snapshot_every: int = 200
-    # webhooks (service/webhooks.py): a URL whose host is (or resolves to) a
+    # webhooks (service/app/webhooks/): a URL whose host is (or resolves to) a
     # private, loopback, link-local, multicast or reserved address is refused
     # at registration and at every delivery, since the service would
     # otherwise POST into its own network on an operator's say-so (SSRF);

@@ -1,63 +1,7 @@
-"""A worker: ``python -m service.worker``.
-
-An RQ worker on the ``tabletell`` queue, with the scheduler beside it (a
-thread: see ``service.workers.scheduler``). Run as many as you like against
-the same Redis; they share the queue and the schedule.
-"""
-from __future__ import annotations
-
-import argparse
-import dataclasses
-import logging
-
-from rq import SimpleWorker
-
-from service import logs
-from service.config import Config, connect_queues, connect_store
-from service.services import Services
-from service.workers import jobs, scheduler
-from service.plan import QUEUES
-
-log = logging.getLogger("tabletell.worker")
-
-
-def main(argv: list[str] | None = None) -> None:
-    # every setting from Config (the environment, read once); the options
-    # below stand in for REDIS_URL and GRACE_SECONDS
-    config = Config.from_env()
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--url", default=config.redis_url, help="the store (REDIS_URL)")
-    parser.add_argument(
-        "--grace",
-        type=float,
-        default=config.grace_seconds,
-        help="seconds queued work may take before it is queued again (GRACE_SECONDS)",
-    )
-    parser.add_argument("--name", default=None)
-    args = parser.parse_args(argv)
-    config = dataclasses.replace(config, redis_url=args.url, grace_seconds=args.grace)
-    # LOG_FORMAT (json by default), before RQ's own loggers look for a handler.
-    # Metrics: with PROMETHEUS_MULTIPROC_DIR (make run sets it) this process
-    # writes there and the API's /metrics sums it; without, they stay here.
-    logs.configure(config.log_format)
-    log.info("worker started: queues %s, grace %.1f s", ", ".join(QUEUES), config.grace_seconds)  # never the URL: it may hold a password
-    services = worker_services(config)
-    jobs.use(services)  # the jobs this process runs share it
-    scheduler.start(services)
-    # SimpleWorker runs jobs in its own process: our jobs take milliseconds,
-    # and a fork per job would cost more than the job
-    # the deadlines' queue first: a timeout never waits behind bot moves
-    SimpleWorker(list(QUEUES), connection=services.queue_redis, name=args.name).work(logging_level="WARNING")
-
-
-def worker_services(config: Config) -> Services:
-    """What the worker's jobs and scheduler run on, as ``config`` says: the
-    store (REDIS_URL, its pool bounded by REDIS_MAX_CONNECTIONS, as the
-    API's), the queues' own server (QUEUE_URL) if there is one (RQ works on
-    that connection), GRACE_SECONDS, the bots' settings."""
-    store = connect_store(config)
-    return Services(store, config=config, queue_client=connect_queues(config, store))
-
+"""``python -m service.worker``: an RQ worker with its scheduler, which
+lives in ``service.workers.__main__`` (``python -m service.workers`` too).
+The entry point operators and compose files name stays where it was."""
+from service.workers.__main__ import main
 
 if __name__ == "__main__":
     main()

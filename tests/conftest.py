@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 import redis
 
-from service.app import create_app
+from service.http.app import create_app
 from service.config import Config, connect
-from service.embedded_cluster import EmbeddedCluster
-from service.embedded_redis import EmbeddedRedis
+from service.runtime.embedded_cluster import EmbeddedCluster
+from service.runtime.embedded_redis import EmbeddedRedis
 
 
 @pytest.fixture(scope="session")
@@ -163,7 +163,7 @@ def workers(redis_server, redis_client):
 @pytest.fixture
 def live_app(redis_client):
     """The API on the real clock, for tests with workers (which use it too)."""
-    from service.commands import now_ms
+    from service.app.ids import now_ms
 
     app = create_app(Config(operator_token=OPERATOR_TOKEN, rate_limits=False), client=redis_client, clock=now_ms)
     yield app
@@ -196,8 +196,8 @@ class ApiServer:
         import os
         import subprocess
 
-        from service.embedded_redis import free_port
-        from service.run import gunicorn_command
+        from service.runtime.embedded_redis import free_port
+        from service.runtime.run import gunicorn_command
 
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"

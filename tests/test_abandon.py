@@ -13,12 +13,12 @@ from games import table as tables
 from games.contract import RuleError
 from games.registry import GAMES
 from projections.audit import verify
-from service import replay
-from service.app import create_app
-from service.commands import now_ms
+from service.runtime import replay
+from service.http.app import create_app
+from service.app.ids import now_ms
 from service.config import Config
-from service.dispatch import due_key
-from service.plan import DEADLINES_QUEUE, NO_SEAT, Work, pending_work
+from service.app.scheduling import due_key
+from service.app.scheduling import DEADLINES_QUEUE, NO_SEAT, Work, pending_work
 from service.workers import scheduler
 from service.workers.jobs import run_work
 from tests.api_helpers import auth, command, new_game, seated_game, view

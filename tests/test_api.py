@@ -5,9 +5,9 @@ import threading
 import time
 
 import pytest
-from service.app import create_app
+from service.http.app import create_app
 from service.config import connect
-from service.embedded_redis import free_port
+from service.runtime.embedded_redis import free_port
 from tests.api_helpers import auth, command, new_game, play_once_held, seated_game, view
 from tests.openapi_contract import check
 

@@ -17,8 +17,8 @@ from games.registry import GAMES
 from projections.audit import verify
 from projections.local import LocalGame
 from projections.views import summary
-from service import replay
-from service.index import GameIndex
+from service.runtime import replay
+from service.app.index import GameIndex
 
 FIXTURES = Path(__file__).parent / "fixtures" / "logs"
 

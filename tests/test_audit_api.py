@@ -6,7 +6,7 @@ import random
 
 from events.envelope import Envelope
 from games.registry import GAMES
-from service import replay
+from service.runtime import replay
 from tests.api_helpers import auth, command, new_game, seated_game, view
 from tests.conftest import OPERATOR_TOKEN
 from tests.openapi_contract import check

@@ -21,7 +21,7 @@ import pytest
 from events.envelope import Envelope
 from games.registry import GAMES
 from projections.audit import verify
-from service.embedded_redis import free_port
+from service.runtime.embedded_redis import free_port
 from tests.conftest import OPERATOR_TOKEN
 from tests.test_run import ROOT
 

@@ -14,7 +14,7 @@ import pytest
 from events.store import EventStore
 from games.registry import GAMES
 from projections.audit import verify
-from service.app import create_app
+from service.http.app import create_app
 from service.config import Config, connect
 from tests.api_helpers import SHORT, auth, command, play_once_held, seated_game, view
 from tests.conftest import OPERATOR_TOKEN, ApiServer, Workers

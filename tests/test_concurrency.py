@@ -10,7 +10,7 @@ import pytest
 import redis
 
 from events.store import stream_key
-from service.app import create_app
+from service.http.app import create_app
 from service.config import Config, connect
 from tests.api_helpers import auth, seated_game, view
 

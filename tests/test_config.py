@@ -66,8 +66,8 @@ def test_no_module_but_config_reads_the_environment():
 def test_grace_seconds_reaches_the_apis_dispatcher(redis_client, monkeypatch, clock):
     """The API marks the bot move it queues as fresh for GRACE_SECONDS, as
     the workers wait for it (it used 10 s whatever the setting said)."""
-    from service.app import create_app
-    from service.dispatch import DISPATCHED
+    from service.http.app import create_app
+    from service.app.scheduling import DISPATCHED
 
     monkeypatch.setenv("GRACE_SECONDS", "3")
     monkeypatch.setenv("RATE_LIMITS", "off")
@@ -85,7 +85,7 @@ def test_grace_seconds_reaches_the_apis_dispatcher(redis_client, monkeypatch, cl
 
 
 def test_the_workers_store_pool_is_bounded_by_redis_max_connections(redis_server):
-    from service.worker import worker_services
+    from service.workers.__main__ import worker_services
 
     config = Config.from_env({"REDIS_URL": redis_server.url, "REDIS_MAX_CONNECTIONS": "3", "GRACE_SECONDS": "4"})
     services = worker_services(config)
@@ -99,7 +99,7 @@ def test_the_bots_settings_come_from_the_workers_config_not_the_environment_at_e
     """EXPERT_BUDGET_MS (and BOT_THINK_SECONDS) are the worker's Config's,
     read as it starts: the environment changed afterwards changes nothing."""
     from games import table as tables
-    from service.services import Services
+    from service.wiring import Services
     from service.workers import jobs
 
     budgets = []
@@ -128,8 +128,8 @@ def test_the_docker_image_runs_the_command_make_run_builds(redis_server, tmp_pat
     GRACEFUL_SECONDS included."""
     import os
 
-    from service.embedded_redis import free_port
-    from service.run import gunicorn_command
+    from service.runtime.embedded_redis import free_port
+    from service.runtime.run import gunicorn_command
     from tests.conftest import wait_healthy
 
     dockerfile = (ROOT / "Dockerfile").read_text()
@@ -163,7 +163,7 @@ def test_the_docker_image_runs_the_command_make_run_builds(redis_server, tmp_pat
         # the process itself became gunicorn's master (exec), with make run's command
         running = psutil.Process(process.pid).cmdline()
         assert running == gunicorn_command(Config.from_env(settings))
-        assert "service.gunicorn_workers.ThreadWorker" in running
+        assert "service.runtime.gunicorn_workers.ThreadWorker" in running
         assert running[running.index("--threads") + 1] == "3"
         assert running[running.index("--graceful-timeout") + 1] == "4"
     finally:

@@ -235,7 +235,7 @@ def fits_its_description(game_type: str, view: dict, body: dict) -> None:
     build every move from them): its fields are listed, of their type and
     choices, and what they refer to is in the view (a card id the seat can
     see, one of its seats, piles, dice)."""
-    from service.schemas import describe_commands
+    from service.http.schemas import describe_commands
 
     described = {field["name"]: field for field in describe_commands(game_type)[body["type"]]}
     seen: set[str] | None = None  # the view's card ids, gathered only for a field that names a card

@@ -11,9 +11,9 @@ import redis
 
 from events.store import APPEND_SCRIPT, EventStore, stream_key
 from games.registry import GAMES
-from service.app import create_app
+from service.http.app import create_app
 from service.config import Config, connect
-from service.embedded_redis import EmbeddedRedis
+from service.runtime.embedded_redis import EmbeddedRedis
 from tests.api_helpers import auth, command, seated_game, view
 
 
@@ -231,8 +231,8 @@ def test_a_command_appended_is_answered_as_appended_when_the_writes_after_it_mee
     after it meet a full store: the command is answered as appended (201,
     200), never 503 store_full "nothing was written", which a client
     without an Idempotency-Key would retry, playing it twice."""
-    from service.index import key as index_key
-    from service.players import games_key
+    from service.app.index import key as index_key
+    from service.app.players import games_key
 
     http, client = filling
     player = http.post("/v1/players", json={"name": "ana"}).get_json()

@@ -16,8 +16,8 @@ from contextlib import contextmanager
 
 import pytest
 
-from service import logs
-from service.app import create_app
+from service.telemetry import logs
+from service.http.app import create_app
 from service.config import Config
 from tests.api_helpers import auth, seated_game
 from tests.conftest import OPERATOR_TOKEN
@@ -209,7 +209,7 @@ def test_request_ids_made_in_forked_workers_never_repeat():
     its own prefix, so two workers' first ids differ."""
     import os
 
-    from service.logs import new_request_id
+    from service.telemetry.logs import new_request_id
 
     read, write = os.pipe()
     pid = os.fork()

@@ -4,7 +4,7 @@ check, accepted as a command otherwise; never another exception (a 500).
 
 A fuzzer found that a ``type`` that is a list or an object
 (``{"type": ["play"]}``) was looked up in a dict unchecked, in
-``service/schemas.py`` and ``games/table.py``: a ``TypeError``, a 500.
+``service/http/schemas.py`` and ``games/table.py``: a ``TypeError``, a 500.
 """
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ from games import table as tables
 from games.contract import RuleError
 from games.registry import GAMES
 from projections.local import LocalGame
-from service.problems import Problem
-from service.schemas import load_command
+from service.app.problems import Problem
+from service.app.shapes import load_command
 from tests.soak import examples
 
 JSON = st.recursive(

@@ -8,7 +8,7 @@ import urllib.request
 from prometheus_client import CollectorRegistry, generate_latest, multiprocess
 from prometheus_client.parser import text_string_to_metric_families
 
-from service.plan import pending_work
+from service.app.scheduling import pending_work
 from service.workers.jobs import run_work
 from tests.api_helpers import auth, command, new_game, seated_game, view
 

@@ -13,7 +13,7 @@ def test_openapi_yaml_is_a_valid_openapi_document():
 
 
 def routes_of(app) -> set[tuple[str, str]]:
-    """The API's routes: the web client's pages (``service.web``: HTML, not
+    """The API's routes: the web client's pages (``service.http.web``: HTML, not
     API) are its own, and use only these."""
     found = set()
     for rule in app.url_map.iter_rules():
@@ -41,8 +41,8 @@ def test_every_documented_route_exists_and_every_route_is_documented(app):
 def test_the_spec_is_as_strict_as_the_server():
     """Enums and bounds in openapi.yaml follow the games and the server's own checks."""
     from games.registry import GAMES
-    from service import schemas
-    from service.api.common import ETAG
+    from service.http import schemas
+    from service.http.api.common import ETAG
 
     components = spec()["components"]["schemas"]
     assert components["GameTypeName"]["enum"] == sorted(GAMES)
@@ -75,13 +75,13 @@ def test_every_operation_documents_what_the_http_layer_may_answer():
 
 def answered_codes() -> dict[str, int]:
     """Every problem ``code`` the service answers with, and its status: the
-    ``Problem``s it raises, the HTTP errors it names (``service.app``) and
-    gunicorn's refusals (``service.gunicorn_workers``). A rule's refusal
+    ``Problem``s it raises, the HTTP errors it names (``service.http.app``) and
+    gunicorn's refusals (``service.runtime.gunicorn_workers``). A rule's refusal
     (422) is named by its game's rules document instead."""
     from pathlib import Path
 
-    from service.app import HTTP_CODES
-    from service.gunicorn_workers import REQUEST_ERRORS
+    from service.http.app import HTTP_CODES
+    from service.runtime.gunicorn_workers import REQUEST_ERRORS
 
     root = Path(__file__).resolve().parent.parent
     codes = {code: status for status, code in HTTP_CODES.items()}

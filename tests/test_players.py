@@ -44,8 +44,8 @@ def test_a_key_made_before_keys_carried_the_player_id_still_works_until_replaced
     handed out then keep working, and a replacement ends them."""
     import secrets
 
-    from service.commands import token_hash
-    from service.players import key_entry, player_key
+    from service.app.ids import token_hash
+    from service.app.players import key_entry, player_key
 
     player_id, _ = new_player(http, "ana")
     old = "tp_" + secrets.token_urlsafe(32)  # as keys were made then: the entry, then the record
@@ -235,7 +235,7 @@ def play_out_with_bot(http, game_id: str, tokens: list[str]) -> None:
     """Plays the two human seats; the bot seat moves through the app's
     dispatch (no workers here: the test plays its moves as the job would)."""
     from service.workers.jobs import run_work
-    from service.plan import pending_work
+    from service.app.scheduling import pending_work
 
     svc = http.application.extensions["tabletell"]
     bot, rng = GAMES["color-doubt"].bots["random"], random.Random(3)
@@ -253,9 +253,9 @@ def play_out_with_bot(http, game_id: str, tokens: list[str]) -> None:
 
 
 def test_reindex_rebuilds_the_lobby_and_each_players_games_from_the_logs(http, redis_client, redis_server, capsys):
-    from service import replay
-    from service.index import lobby_key
-    from service.players import games_key
+    from service.runtime import replay
+    from service.app.index import lobby_key
+    from service.app.players import games_key
 
     player_id, key = new_player(http)
     public = http.post("/v1/games", json={"type": "diez", "seats": 3, "public": True}).get_json()["game_id"]

@@ -1,4 +1,4 @@
-"""Rate limits (service/ratelimits.py): per client address, per token, game
+"""Rate limits (service/http/ratelimits.py): per client address, per token, game
 creation on its own quota; counted in the store, so every process sees the
 same counters. Tiny limits, so a test reaches them in a few requests; no test
 waits for a window to pass."""
@@ -10,10 +10,10 @@ import re
 import pytest
 import redis
 
-from service.app import create_app
-from service.commands import token_hash
+from service.http.app import create_app
+from service.app.ids import token_hash
 from service.config import Config, connect
-from service.embedded_redis import free_port
+from service.runtime.embedded_redis import free_port
 from tests.api_helpers import auth, seated_game
 from tests.openapi_contract import check
 

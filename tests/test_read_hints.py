@@ -10,7 +10,7 @@ import pytest
 from games.contract import RuleError
 from games.registry import GAMES
 from projections.folding import step
-from service.app import create_app
+from service.http.app import create_app
 from service.config import Config
 from tests.api_helpers import command, seated_game, view
 

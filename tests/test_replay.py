@@ -8,7 +8,8 @@ import pytest
 
 from events.store import EventStore
 from games.registry import GAMES
-from projections.folding import Projection, fold
+from projections.folding import fold
+from service.app.repository import Repository
 from projections.views import seat_view
 from tests.api_helpers import command, seated_game, view
 
@@ -34,6 +35,6 @@ def test_replaying_the_log_gives_the_live_states_and_views(http, redis_client, g
         assert [seat_view(replayed, s) for s in range(seats)] == views, version
 
     # and the live projection's final state is the fold of the whole log
-    fresh = Projection(store).load(game_id)
-    served = http.application.extensions["tabletell"].projection.load(game_id)
+    fresh = Repository(store).load(game_id)
+    served = http.application.extensions["tabletell"].repository.load(game_id)
     assert fresh.table == served.table and fresh.version == served.version

@@ -362,7 +362,7 @@ def test_what_a_late_first_request_left_unread_tells_the_worker():
     left (no answer)."""
     import socket
 
-    from service.gunicorn_workers import waiting_input
+    from service.runtime.gunicorn_workers import waiting_input
 
     ours, theirs = socket.socketpair()
     with ours, theirs:
@@ -395,7 +395,7 @@ def test_the_app_is_built_whatever_a_collection_during_it_runs(redis_client):
     import ast
     import gc
 
-    from service.app import create_app
+    from service.http.app import create_app
     from service.config import Config
 
     class Parses:

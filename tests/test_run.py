@@ -13,7 +13,7 @@ from pathlib import Path
 
 import psutil
 
-from service.embedded_redis import free_port
+from service.runtime.embedded_redis import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -120,14 +120,14 @@ def test_make_run_serves_persists_and_stops_cleanly(tmp_path):
 
 def test_make_run_binds_to_this_machine_only_unless_host_says_otherwise():
     from service.config import Config
-    from service.run import gunicorn_command
+    from service.runtime.run import gunicorn_command
 
     assert "127.0.0.1:8000" in gunicorn_command(Config.from_env({}))
     assert "0.0.0.0:8000" in gunicorn_command(Config.from_env({"HOST": "0.0.0.0"}))
 
 
 def test_a_part_that_dies_is_restarted_after_a_backoff_that_doubles_and_resets_once_steady():
-    from service.run import Part
+    from service.runtime.run import Part
 
     state = {"alive": True, "starts": 0}
 
@@ -156,7 +156,7 @@ def test_a_part_that_dies_is_restarted_after_a_backoff_that_doubles_and_resets_o
 
 
 def test_a_part_that_fails_to_start_is_tried_again_later():
-    from service.run import Part
+    from service.runtime.run import Part
 
     attempts = []
 

@@ -12,7 +12,8 @@ import pytest
 
 from events.store import EventStore, snapshot_key, stream_key
 from games.registry import GAMES
-from projections.folding import Projection, fold
+from projections.folding import fold
+from service.app.repository import Repository
 from projections.local import LocalGame
 from projections.snapshots import FINGERPRINT, Snapshot, Snapshots
 
@@ -32,7 +33,7 @@ def stored(redis_client, envelopes) -> str:
 
 def whole(redis_client, game_id: str):
     """The game folded from the whole log, with no snapshot."""
-    return Projection(EventStore(redis_client)).load(game_id)
+    return Repository(EventStore(redis_client)).load(game_id)
 
 
 @pytest.mark.parametrize("game_type", sorted(GAMES))
@@ -43,7 +44,7 @@ def test_a_game_folded_from_its_snapshot_equals_the_game_folded_from_its_whole_l
     game_id = uuid.uuid4().hex
     store.append(game_id, 0, local.envelopes[:half])
     snapshots = Snapshots(redis_client, every=10)
-    Projection(store, snapshots=snapshots).load(game_id)  # folds the first half and snapshots it
+    Repository(store, snapshots=snapshots).load(game_id)  # folds the first half and snapshots it
     assert snapshots.get(game_id).version == half
     store.append(game_id, half, local.envelopes[half:])
 
@@ -51,7 +52,7 @@ def test_a_game_folded_from_its_snapshot_equals_the_game_folded_from_its_whole_l
     # with an early entry gone from the stream, only the snapshot explains the
     # fold (a fold from the start would miss it)
     redis_client.xdel(stream_key(game_id), "2-0")
-    fresh = Projection(store, snapshots=snapshots).load(game_id)
+    fresh = Repository(store, snapshots=snapshots).load(game_id)
     assert fresh.version == local.version and fresh.table == local.table
     assert fresh.last_hash == local.envelopes[-1].hash
 
@@ -63,7 +64,7 @@ def test_a_stale_snapshot_is_ignored(redis_client):
     other = played("color-doubt", 5)
     # a snapshot whose last entry is not the log's (the log was restored, say)
     snapshots.put(Snapshot(game_id, 20, other.envelopes[19].hash, other.folded.table))
-    fresh = Projection(EventStore(redis_client), snapshots=snapshots).load(game_id)
+    fresh = Repository(EventStore(redis_client), snapshots=snapshots).load(game_id)
     assert fresh.table == local.table == whole(redis_client, game_id).table
 
 
@@ -80,7 +81,7 @@ def test_a_snapshot_from_other_code_or_unreadable_or_of_another_game_is_ignored(
     ]
     for blob in blobs:
         redis_client.set(snapshot_key(game_id), blob)
-        fresh = Projection(EventStore(redis_client), snapshots=Snapshots(redis_client, every=10)).load(game_id)
+        fresh = Repository(EventStore(redis_client), snapshots=Snapshots(redis_client, every=10)).load(game_id)
         assert fresh.table == local.table, blob[:20]
 
 
@@ -88,10 +89,10 @@ def test_deleting_snapshots_changes_nothing_but_speed(redis_client):
     local = played("opticall", 8)
     game_id = stored(redis_client, local.envelopes)
     snapshots = Snapshots(redis_client, every=10)
-    with_snapshot = Projection(EventStore(redis_client), snapshots=snapshots).load(game_id)
+    with_snapshot = Repository(EventStore(redis_client), snapshots=snapshots).load(game_id)
     assert redis_client.exists(snapshot_key(game_id))
     snapshots.delete(game_id)
-    without = Projection(EventStore(redis_client), snapshots=snapshots).load(game_id)
+    without = Repository(EventStore(redis_client), snapshots=snapshots).load(game_id)
     assert with_snapshot.table == without.table == local.table
 
 
@@ -100,14 +101,14 @@ def test_snapshots_are_written_every_n_events_by_the_command_path(http, app, red
     from tests.api_helpers import command, seated_game, view
 
     svc = app.extensions["tabletell"]
-    svc.projection.snapshots.every = 5
+    svc.repository.snapshots.every = 5
     game_id, tokens = seated_game(http, 2)
     rng = random.Random(9)
     bot = GAMES["color-doubt"].bots["random"]
     while svc.store.version(game_id) < 12:
         seat = view(http, game_id, tokens[0])["to_act"][0]
         assert command(http, game_id, tokens[seat], bot(view(http, game_id, tokens[seat]), rng)).status_code == 200
-    snapshot = svc.projection.snapshots.get(game_id)
+    snapshot = svc.repository.snapshots.get(game_id)
     assert snapshot is not None and snapshot.version >= 10
     # the game as its log was at the snapshot's version
     expected = fold(svc.store.read(game_id, upto=snapshot.version), None, game_id)

@@ -23,16 +23,16 @@ from events.store import (
 )
 from games.registry import GAMES
 from projections.audit import verify
-from projections.folding import Projection
+from service.app.repository import Repository
 from projections.local import LocalGame
 from projections.snapshots import Snapshots
 from projections.views import seat_view
-from service.commands import Commands
+from service.app.commands import Commands
 
 
 def commands_on(client, snapshot_every: int = 0) -> Commands:
     store = EventStore(client)
-    return Commands(store, Projection(store, snapshots=Snapshots(client, snapshot_every)))
+    return Commands(store, Repository(store, snapshots=Snapshots(client, snapshot_every)))
 
 
 def play_out(commands: Commands, game_type: str, seed: int) -> str:
@@ -148,7 +148,7 @@ def test_the_cluster_client_spreads_games_over_every_primary(cluster_client, clu
 
 
 def test_the_due_sets_spread_over_the_clusters_primaries(cluster_server):
-    from service.dispatch import DUE_KEYS
+    from service.app.scheduling import DUE_KEYS
 
     assert len({cluster_server.primary_of(key).port for key in DUE_KEYS}) == 3
 
@@ -157,8 +157,8 @@ def test_the_due_sets_spread_over_the_clusters_primaries(cluster_server):
 def test_replay_verify_checks_a_game_stored_on_the_cluster(cluster_server, cluster_client, redis_client, monkeypatch, capsys):
     """The operators' verify (the log, the index, each seat's view) reads a
     cluster with REDIS_CLUSTER=1."""
-    from service import replay
-    from service.app import create_app
+    from service.runtime import replay
+    from service.http.app import create_app
     from service.config import Config
 
     config = Config(rate_limits=False, redis_cluster=True, redis_url=cluster_server.url)
@@ -173,3 +173,4 @@ def test_replay_verify_checks_a_game_stored_on_the_cluster(cluster_server, clust
     monkeypatch.setenv("REDIS_CLUSTER", "1")
     assert replay.main(["verify", game_id, "--url", cluster_server.url]) == 0
     assert f"verify {game_id}: OK" in capsys.readouterr().out
+

@@ -618,7 +618,7 @@ def test_every_client_of_a_storm_gets_an_answer(api_server, client):
 def test_streams_past_the_client_address_cap_are_429(redis_client, clock):
     """The cap per client address (MAX_STREAMS_PER_CLIENT), here 2: streams
     and long polls from one address count together, whatever their tokens."""
-    from service.app import create_app
+    from service.http.app import create_app
     from service.config import Config
     from tests.api_helpers import seated_game
 

@@ -33,7 +33,7 @@ import pytest
 
 from games.moves import fits
 from games.registry import GAMES
-from service.embedded_redis import free_port
+from service.runtime.embedded_redis import free_port
 from tests.api_helpers import SHORT
 from tests.conftest import wait_healthy
 from tests.games.legal_check import defaults

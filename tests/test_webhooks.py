@@ -20,12 +20,12 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from service import webhooks
-from service.app import create_app
-from service.commands import now_ms
+from service.app import webhooks
+from service.http.app import create_app
+from service.app.ids import now_ms
 from service.config import Config
-from service.plan import QUEUES, WEBHOOKS_QUEUE
-from service.services import Services
+from service.app.scheduling import QUEUES, WEBHOOKS_QUEUE
+from service.wiring import Services
 from tests.api_helpers import auth
 from tests.conftest import OPERATOR_TOKEN
 from tests.openapi_contract import check
@@ -303,7 +303,7 @@ def test_a_name_is_refused_if_any_of_its_addresses_is_not_public(app, monkeypatc
             raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
         return [(socket.AF_INET6 if ":" in a else socket.AF_INET, socket.SOCK_STREAM, 6, "", (a, port)) for a in resolved[host]]
 
-    monkeypatch.setattr(webhooks.socket, "getaddrinfo", getaddrinfo)
+    monkeypatch.setattr(webhooks.urls.socket, "getaddrinfo", getaddrinfo)
     http = app.test_client()
 
     def answer(url):
@@ -326,7 +326,7 @@ def test_with_the_setting_private_addresses_are_taken(hook_app):
 
 
 def test_at_most_so_many_webhooks(hook_app, monkeypatch):
-    monkeypatch.setattr(webhooks, "MAX_WEBHOOKS", 2)
+    monkeypatch.setattr(webhooks.registrations, "MAX_WEBHOOKS", 2)
     http = hook_app.test_client()
     register(http, "http://127.0.0.1:9/1")
     register(http, "http://127.0.0.1:9/2")
@@ -355,19 +355,19 @@ def test_publish_queues_a_job_per_subscribed_webhook_and_sends_nothing_itself(ho
     receiver = receivers()
     turns = register(http, receiver.url, ["turn", "window"])
     register(http, receiver.url, ["game_finished"])
-    assert webhooks.publish(svc, "rematch_offered", {"game_id": "g"}, "g-1-0") == []  # nobody subscribes
-    queued = webhooks.publish(svc, "turn", {"game_id": "g", "seat": 0}, "g-2-0")
+    assert svc.webhooks.publish("rematch_offered", {"game_id": "g"}, "g-1-0") == []  # nobody subscribes
+    queued = svc.webhooks.publish("turn", {"game_id": "g", "seat": 0}, "g-2-0")
     assert queued == [webhooks.delivery_key(turns["id"], "g-2-0")]
     jobs = [job.decode() for job in redis_client.lrange(QUEUE_KEY, 0, -1)]
     assert jobs == [webhooks.job_id(queued[0], 1)]
     # the same event published again (a command answered twice, say) is queued once
-    assert webhooks.publish(svc, "turn", {"game_id": "g", "seat": 0}, "g-2-0") == []
+    assert svc.webhooks.publish("turn", {"game_id": "g", "seat": 0}, "g-2-0") == []
     assert redis_client.llen(QUEUE_KEY) == 1
     assert receiver.count() == 0  # no worker runs: nothing was sent
     with pytest.raises(ValueError):
-        webhooks.publish(svc, "moved", {}, "g-3-0")
+        svc.webhooks.publish("moved", {}, "g-3-0")
     with pytest.raises(ValueError):
-        webhooks.publish(svc, "turn", {}, "g 3\r\nx: y")
+        svc.webhooks.publish("turn", {}, "g 3\r\nx: y")
 
 
 def test_the_webhooks_queue_is_taken_after_the_games_work():
@@ -384,8 +384,8 @@ def test_a_worker_delivers_each_event_signed(hook_app, workers, receivers):
     hook = register(http, receiver.url, ["turn", "game_finished"])
     workers.start(**WORKER_SETTINGS)
     data = {"game_id": "5b0c" * 8, "seat": 1, "version": 12, "name": "Zoë"}
-    webhooks.publish(svc, "turn", data, "5b0c-12-1")
-    webhooks.publish(svc, "game_finished", {"game_id": "5b0c" * 8, "winners": [1]}, "5b0c-40-x")
+    svc.webhooks.publish("turn", data, "5b0c-12-1")
+    svc.webhooks.publish("game_finished", {"game_id": "5b0c" * 8, "winners": [1]}, "5b0c-40-x")
     wait_for(lambda: receiver.count() == 2, "both deliveries")
     by_id = {headers["webhook-id"]: (headers, body) for headers, body in receiver.received}
     assert set(by_id) == {"5b0c-12-1", "5b0c-40-x"}
@@ -415,7 +415,7 @@ def test_a_receiver_that_fails_twice_gets_it_on_the_third_try_with_the_same_id(h
     receiver = receivers(answers=[500, 500])
     hook = register(http, receiver.url, ["window"])
     workers.start(**WORKER_SETTINGS)
-    webhooks.publish(svc, "window", {"game_id": "g", "window": "doubt"}, "g-7-window")
+    svc.webhooks.publish("window", {"game_id": "g", "window": "doubt"}, "g-7-window")
     wait_for(lambda: receiver.count() == 3, "three attempts")
     assert {headers["webhook-id"] for headers, _ in receiver.received} == {"g-7-window"}
     assert len({body for _, body in receiver.received}) == 1  # the same bytes every time
@@ -438,7 +438,7 @@ def test_a_receiver_that_always_fails_ends_as_one_failed_delivery(hook_app, work
     receiver = receivers(answers=[503] * 20)
     hook = register(http, receiver.url, ["turn"])
     workers.start(**WORKER_SETTINGS)
-    webhooks.publish(svc, "turn", {"game_id": "g"}, "g-3-0")
+    svc.webhooks.publish("turn", {"game_id": "g"}, "g-3-0")
     recorded = wait_for(
         lambda: (found := attempts(http, hook["id"])) and found[0]["status"] == "failed" and found, "given up on"
     )
@@ -461,7 +461,7 @@ def test_an_unreachable_receiver_is_a_failed_attempt_too(hook_app, workers):
         port = closed.getsockname()[1]
     hook = register(http, f"http://127.0.0.1:{port}/", ["turn"])
     workers.start(**{**WORKER_SETTINGS, "WEBHOOK_MAX_ATTEMPTS": "2"})
-    webhooks.publish(svc, "turn", {}, "g-1-0")
+    svc.webhooks.publish("turn", {}, "g-1-0")
     recorded = wait_for(lambda: (found := attempts(http, hook["id"])) and found[0]["status"] == "failed" and found, "given up on")
     assert [(a["attempt"], a["http_status"]) for a in recorded] == [(2, None), (1, None)]
     assert all(a["error"] for a in recorded)
@@ -476,7 +476,7 @@ def test_a_retry_scheduled_survives_its_worker_dying(hook_app, workers, receiver
     hook = register(http, receiver.url, ["turn"])
     # a retry an hour away: the worker is surely gone before it
     first = workers.start(**{**WORKER_SETTINGS, "WEBHOOK_RETRY_BASE_SECONDS": "3600"})
-    [key] = webhooks.publish(svc, "turn", {"game_id": "g"}, "g-9-0")
+    [key] = svc.webhooks.publish("turn", {"game_id": "g"}, "g-9-0")
     wait_for(lambda: attempts(http, hook["id"]), "the first attempt recorded")
     workers.kill(first)
     assert redis_client.zscore(webhooks.DUE, key) is not None
@@ -496,7 +496,7 @@ def test_an_attempt_whose_worker_died_mid_send_is_sent_again_with_the_same_id(ho
     receiver = receivers(hold=True)  # the first request waits
     hook = register(http, receiver.url, ["turn"])
     first = workers.start(**WORKER_SETTINGS)
-    [key] = webhooks.publish(svc, "turn", {"game_id": "g"}, "g-4-1")
+    [key] = svc.webhooks.publish("turn", {"game_id": "g"}, "g-4-1")
     wait_for(lambda: receiver.count() == 1, "the first attempt under way")
     workers.kill(first)
     receiver.release()
@@ -524,26 +524,26 @@ def test_retries_back_off_and_leases_are_taken_once(clocked_app, clock, redis_cl
     svc = clocked_app.extensions["tabletell"]
     receiver = receivers(answers=[500, 500])
     hook = register(http, receiver.url, ["turn"])
-    [key] = webhooks.publish(svc, "turn", {}, "g-5-0")
+    [key] = svc.webhooks.publish("turn", {}, "g-5-0")
     config = svc.config
-    assert webhooks.requeue_due(svc) == 0  # queued already; its lease runs
+    assert svc.webhooks.requeue_due() == 0  # queued already; its lease runs
     clock.advance(webhooks.lease_ms(config) / 1000)
-    assert webhooks.requeue_due(svc) == 1  # as if its worker had died
-    assert webhooks.requeue_due(svc) == 0  # leased again: taken once
-    assert webhooks.deliver(svc, key, 1).startswith("retrying")
-    assert webhooks.deliver(svc, key, 1).startswith("stale")  # the same attempt again (the copy still queued)
+    assert svc.webhooks.requeue_due() == 1  # as if its worker had died
+    assert svc.webhooks.requeue_due() == 0  # leased again: taken once
+    assert svc.webhooks.deliver(key, 1).startswith("retrying")
+    assert svc.webhooks.deliver(key, 1).startswith("stale")  # the same attempt again (the copy still queued)
     base = config.webhook_retry_base_seconds
     clock.advance(base - 0.001)
-    assert webhooks.requeue_due(svc) == 0
+    assert svc.webhooks.requeue_due() == 0
     clock.advance(0.001)
-    assert webhooks.requeue_due(svc) == 1
-    assert webhooks.deliver(svc, key, 2).startswith("retrying")
+    assert svc.webhooks.requeue_due() == 1
+    assert svc.webhooks.deliver(key, 2).startswith("retrying")
     clock.advance(2 * base - 0.001)
-    assert webhooks.requeue_due(svc) == 0
+    assert svc.webhooks.requeue_due() == 0
     clock.advance(0.001)
-    assert webhooks.requeue_due(svc) == 1
-    assert webhooks.deliver(svc, key, 3).startswith("delivered")
-    assert webhooks.requeue_due(svc) == 0 and redis_client.zcard(webhooks.DUE) == 0
+    assert svc.webhooks.requeue_due() == 1
+    assert svc.webhooks.deliver(key, 3).startswith("delivered")
+    assert svc.webhooks.requeue_due() == 0 and redis_client.zcard(webhooks.DUE) == 0
     assert [a["status"] for a in attempts(http, hook["id"])] == ["delivered", "retrying", "retrying"]
     assert [webhooks.backoff_ms(config, n) for n in (1, 2, 3)] == [1000, 2000, 4000]
     assert webhooks.backoff_ms(config, 40) == webhooks.RETRY_CAP_SECONDS * 1000
@@ -557,26 +557,26 @@ def test_an_attempt_that_never_finishes_counts_as_failed(clocked_app, clock, red
     svc = clocked_app.extensions["tabletell"]
     receiver = receivers()
     hook = register(http, receiver.url, ["turn"])
-    [key] = webhooks.publish(svc, "turn", {}, "g-2-1")
-    sending = webhooks.send
+    [key] = svc.webhooks.publish("turn", {}, "g-2-1")
+    sending = webhooks.delivery.send
 
     def dies(*args):
         raise SystemExit("killed")  # not an Exception: the job ends there, as a killed worker's would
 
-    monkeypatch.setattr(webhooks, "send", dies)
+    monkeypatch.setattr(webhooks.delivery, "send", dies)
     with pytest.raises(SystemExit):
-        webhooks.deliver(svc, key, 1)
-    monkeypatch.setattr(webhooks, "send", sending)
+        svc.webhooks.deliver(key, 1)
+    monkeypatch.setattr(webhooks.delivery, "send", sending)
     clock.advance(webhooks.lease_ms(svc.config) / 1000 - 0.001)
-    assert webhooks.requeue_due(svc) == 0 and attempts(http, hook["id"]) == []  # still under way, as far as anyone knows
+    assert svc.webhooks.requeue_due() == 0 and attempts(http, hook["id"]) == []  # still under way, as far as anyone knows
     clock.advance(0.001)
-    assert webhooks.requeue_due(svc) == 0  # recorded as failed; the next attempt after the backoff
+    assert svc.webhooks.requeue_due() == 0  # recorded as failed; the next attempt after the backoff
     [died] = attempts(http, hook["id"])
     assert (died["attempt"], died["status"], died["http_status"]) == (1, "retrying", None) and "did not finish" in died["error"]
-    assert webhooks.deliver(svc, key, 1).startswith("stale")
+    assert svc.webhooks.deliver(key, 1).startswith("stale")
     clock.advance(svc.config.webhook_retry_base_seconds)
-    assert webhooks.requeue_due(svc) == 1
-    assert webhooks.deliver(svc, key, 2).startswith("delivered")
+    assert svc.webhooks.requeue_due() == 1
+    assert svc.webhooks.deliver(key, 2).startswith("delivered")
     assert [a["status"] for a in attempts(http, hook["id"])] == ["delivered", "retrying"]
     assert receiver.count() == 1
 
@@ -586,9 +586,9 @@ def test_an_address_turned_private_since_registration_is_not_sent_to(clocked_app
     http = clocked_app.test_client()
     receiver = receivers()
     hook = register(http, receiver.url, ["turn"])
-    [key] = webhooks.publish(clocked_app.extensions["tabletell"], "turn", {}, "g-6-0")
+    [key] = clocked_app.extensions["tabletell"].webhooks.publish("turn", {}, "g-6-0")
     strict = Services(redis_client, clock, config=Config(webhooks_allow_private=False, webhook_max_attempts=1))
-    assert webhooks.deliver(strict, key, 1).startswith("failed")
+    assert strict.webhooks.deliver(key, 1).startswith("failed")
     assert receiver.count() == 0
     [attempt] = attempts(http, hook["id"])
     assert attempt["status"] == "failed" and attempt["http_status"] is None and attempt["error"].startswith("not sent")
@@ -599,22 +599,22 @@ def test_a_deleted_webhook_is_sent_nothing_more(clocked_app, redis_client, recei
     svc = clocked_app.extensions["tabletell"]
     receiver = receivers()
     hook = register(http, receiver.url, ["turn"])
-    [key] = webhooks.publish(svc, "turn", {}, "g-8-0")
+    [key] = svc.webhooks.publish("turn", {}, "g-8-0")
     assert http.delete(f"/v1/webhooks/{hook['id']}", headers=OPERATOR).status_code == 204
-    assert webhooks.deliver(svc, key, 1).startswith("dropped")
+    assert svc.webhooks.deliver(key, 1).startswith("dropped")
     assert receiver.count() == 0
     assert redis_client.hlen(webhooks.PENDING) == 0 and redis_client.zcard(webhooks.DUE) == 0
     assert not redis_client.exists(webhooks.deliveries_key(hook["id"]))
 
 
 def test_only_the_last_attempts_are_kept(clocked_app, receivers, monkeypatch):
-    monkeypatch.setattr(webhooks, "KEEP_DELIVERIES", 3)
+    monkeypatch.setattr(webhooks.delivery, "KEEP_DELIVERIES", 3)  # what an attempt's record keeps
     http = clocked_app.test_client()
     svc = clocked_app.extensions["tabletell"]
     hook = register(http, receivers().url, ["turn"])
     for n in range(5):
-        [key] = webhooks.publish(svc, "turn", {"n": n}, f"g-{n}-0")
-        assert webhooks.deliver(svc, key, 1).startswith("delivered")
+        [key] = svc.webhooks.publish("turn", {"n": n}, f"g-{n}-0")
+        assert svc.webhooks.deliver(key, 1).startswith("delivered")
     assert [a["event_id"] for a in attempts(http, hook["id"])] == ["g-4-0", "g-3-0", "g-2-0"]
 
 
@@ -626,15 +626,15 @@ def test_the_webhooks_keys_share_one_cluster_slot_and_work_on_a_cluster(cluster_
     svc = Services(cluster_client, clock, config=Config(webhooks_allow_private=True, webhook_max_attempts=2), queue_client=redis_client)
     try:
         receiver = receivers(answers=[500])
-        hook = webhooks.register(svc, receiver.url, ["game_started"])
-        [key] = webhooks.publish(svc, "game_started", {"game_id": "g"}, "g-1-start")
+        hook = svc.webhooks.register(receiver.url, ["game_started"])
+        [key] = svc.webhooks.publish("game_started", {"game_id": "g"}, "g-1-start")
         assert redis_client.llen(QUEUE_KEY) == 1
-        assert webhooks.deliver(svc, key, 1).startswith("retrying")
+        assert svc.webhooks.deliver(key, 1).startswith("retrying")
         clock.advance(svc.config.webhook_retry_base_seconds)
-        assert webhooks.requeue_due(svc) == 1
-        assert webhooks.deliver(svc, key, 2).startswith("delivered")
-        assert [a["status"] for a in webhooks.deliveries(svc, hook["id"])] == ["delivered", "retrying"]
-        assert webhooks.delete(svc, hook["id"]) and webhooks.webhooks(svc) == []
+        assert svc.webhooks.requeue_due() == 1
+        assert svc.webhooks.deliver(key, 2).startswith("delivered")
+        assert [a["status"] for a in svc.webhooks.deliveries(hook["id"])] == ["delivered", "retrying"]
+        assert svc.webhooks.delete(hook["id"]) and svc.webhooks.all() == []
     finally:
         svc.realtime.shutdown()
 
@@ -658,10 +658,10 @@ def test_https_receivers_have_their_certificate_checked(tmp_path, monkeypatch):
         context.load_cert_chain(cert, key)
         receiver.server.socket = context.wrap_socket(receiver.server.socket, server_side=True)
         url = f"https://localhost:{receiver.server.server_address[1]}/hooks?app=7"
-        status, error = webhooks.send(url, b"{}", {"Content-Type": "application/json"}, 10, True)
+        status, error = webhooks.delivery.send(url, b"{}", {"Content-Type": "application/json"}, 10, True)
         assert status is None and error.startswith("TLS") and receiver.count() == 0  # not a trusted certificate
         monkeypatch.setattr(ssl, "_create_default_https_context", lambda: ssl.create_default_context(cafile=str(cert)))
-        assert webhooks.send(url, b"{}", {"Content-Type": "application/json"}, 10, True) == (200, None)
+        assert webhooks.delivery.send(url, b"{}", {"Content-Type": "application/json"}, 10, True) == (200, None)
         [(headers, body)] = receiver.received
         assert headers["host"] == f"localhost:{receiver.server.server_address[1]}" and headers[":path"] == "/hooks?app=7"
     finally:

@@ -9,9 +9,9 @@ import pytest
 from events.store import EventStore
 from games.registry import GAMES
 from service.workers import jobs
-from service.services import Services
+from service.wiring import Services
 from service.workers.jobs import run_work
-from service.plan import pending_work
+from service.app.scheduling import pending_work
 from tests.api_helpers import command, new_game, view
 
 
@@ -195,7 +195,7 @@ def test_the_scheduler_changes_a_next_look_only_if_no_dispatch_changed_it_since(
     """The scheduler decides on the game as it loaded it; an append since
     has scheduled the newer state itself, and that stands (no look lost to a
     removal, none put off by an older state's later deadline)."""
-    from service.dispatch import due_key
+    from service.app.scheduling import due_key
     from service.workers.scheduler import reschedule
 
     svc = app.extensions["tabletell"]
@@ -214,7 +214,7 @@ def test_an_append_writes_the_games_next_look_itself(app, http, clock, redis_cli
     """The due set's entry for a game is written by the append script with
     the events that make it true (one round trip a command, and of two
     processes appending one after the other the newer state's look stands)."""
-    from service.dispatch import due_key, next_look
+    from service.app.scheduling import due_key, next_look
 
     svc = app.extensions["tabletell"]
     game_id = new_game(http, 2, options={"turn_seconds": 30})
@@ -298,7 +298,7 @@ def test_a_chained_batch_another_writer_overtook_appends_nothing(app, http, redi
 def test_timeouts_go_to_the_deadlines_queue_which_workers_take_first(app, http, clock, redis_client):
     """A deadline fires on time even while bot moves wait: timeouts (and
     abandoned games) have their own queue, listed first to every worker."""
-    from service.plan import DEADLINES_QUEUE, QUEUE, QUEUES
+    from service.app.scheduling import DEADLINES_QUEUE, QUEUE, QUEUES
     from service.workers import scheduler
 
     assert QUEUES[0] == DEADLINES_QUEUE and QUEUE in QUEUES
@@ -317,7 +317,7 @@ def test_the_due_sets_are_sharded_and_the_one_set_of_older_versions_is_emptied_i
     """No one key holds every game's next look (on a cluster the sets spread
     over the shards); a game scheduled in the single set an older version
     kept moves to its shard at its first look."""
-    from service.dispatch import DUE_KEYS, DUE_SHARDS, LEGACY_DUE_KEY, due_key
+    from service.app.scheduling import DUE_KEYS, DUE_SHARDS, LEGACY_DUE_KEY, due_key
     from service.workers import scheduler
 
     assert len(set(DUE_KEYS)) == DUE_SHARDS
@@ -337,10 +337,10 @@ def test_the_due_sets_are_sharded_and_the_one_set_of_older_versions_is_emptied_i
 def test_the_queues_may_live_on_a_server_of_their_own(redis_client, clock, tmp_path):
     """QUEUE_URL: the jobs and their marks go to that server, the games and
     the due sets stay in the store."""
-    from service.app import create_app
+    from service.http.app import create_app
     from service.config import Config, connect
-    from service.dispatch import due_key
-    from service.embedded_redis import EmbeddedRedis
+    from service.app.scheduling import due_key
+    from service.runtime.embedded_redis import EmbeddedRedis
     from tests.conftest import OPERATOR_TOKEN
 
     with EmbeddedRedis(tmp_path / "queues", persistent=False) as queues:
@@ -369,7 +369,7 @@ def test_an_expert_seat_thinks_the_budget_the_workers_are_given(app, http, monke
     from the worker's Config (read as the worker starts, not at each move);
     a seat on autopilot gets the heuristic."""
     from service.config import Config
-    from service.plan import bot_for
+    from service.app.scheduling import bot_for
 
     game_id = new_game(http, 3, bots=[{"seat": 1, "level": "expert"}, {"seat": 2, "level": "random"}])
     http.post(f"/v1/games/{game_id}/seats", json={"name": "ana"})

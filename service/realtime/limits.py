@@ -18,7 +18,7 @@ from collections import defaultdict
 
 import redis
 
-from service.problems import Problem
+from service.app.problems import Problem
 
 log = logging.getLogger("tabletell.limits")
 

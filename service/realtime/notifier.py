@@ -25,7 +25,7 @@ import time
 import redis
 
 from events.store import versions_channel
-from service.metrics import WATCHED_GAMES
+from service.telemetry.metrics import WATCHED_GAMES
 
 log = logging.getLogger("tabletell.notifier")
 

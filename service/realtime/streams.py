@@ -22,6 +22,7 @@ came after N. The messages are the same in both formats: an SSE message
 """
 from __future__ import annotations
 
+import json
 import logging
 import time
 import weakref
@@ -30,12 +31,13 @@ from typing import Any, Callable, Iterator
 
 import redis
 from redis.cluster import RedisCluster
-from flask import json
 
 from games import table as tables
 from projections.folding import Folded
 from projections.views import stream_messages
-from service.metrics import OPEN_STREAMS
+from service.app.commands import Commands
+from service.app.views_cache import ViewCache
+from service.telemetry.metrics import OPEN_STREAMS
 from service.realtime.client import watch_client
 from service.realtime.limits import Lease, StreamLimits
 from service.realtime.notifier import ClusterNotifier, Notifier, Watch
@@ -90,21 +92,34 @@ def shutdown_all() -> None:
 class Realtime:
     """The waiting side of one API process: its notifier and the caps."""
 
-    def __init__(self, svc: Any, heartbeat_seconds: float, per_token: int, per_client: int, fresh_ms: int = 0):
+    def __init__(
+        self,
+        client: redis.Redis,
+        clock: Callable[[], int],
+        commands: Commands,
+        views: ViewCache,
+        heartbeat_seconds: float,
+        per_token: int,
+        per_client: int,
+        fresh_ms: int = 0,
+    ):
         _EVERY.add(self)
-        self.svc = svc
+        self.redis = client  # the store: its notifications and the caps' leases
+        self.clock = clock
+        self.commands = commands  # the games, as the command path loads them
+        self.views = views  # rendered views, shared with the API's reads
         self.fresh_ms = fresh_ms  # see ``current``
         self.heartbeat_seconds = heartbeat_seconds
-        self.limits = StreamLimits(svc.redis, per_token, per_client, retry_after=max(1, int(heartbeat_seconds)))
+        self.limits = StreamLimits(client, per_token, per_client, retry_after=max(1, int(heartbeat_seconds)))
         self._notifier: Notifier | None = None
 
     @property
     def notifier(self) -> Notifier:
         if self._notifier is None:  # only processes that serve waiters subscribe
-            if isinstance(self.svc.redis, RedisCluster):
-                self._notifier = ClusterNotifier(self.svc.redis, clock=self.svc.clock)
+            if isinstance(self.redis, RedisCluster):
+                self._notifier = ClusterNotifier(self.redis, clock=self.clock)
             else:
-                self._notifier = Notifier(self.svc.redis, clock=self.svc.clock)
+                self._notifier = Notifier(self.redis, clock=self.clock)
         return self._notifier
 
     def shutdown(self) -> None:
@@ -117,9 +132,9 @@ class Realtime:
         """The game as of its newest version, for a read: without asking the
         store when the notifier knows the newest version and the process
         has it folded (``Notifier.hint``); 404 for an unknown game."""
-        now = self.svc.clock()
+        now = self.clock()
         known, ticket = self.notifier.hint(game_id, now, self.fresh_ms) if self.fresh_ms else (0, None)
-        folded = self.svc.commands.load(game_id, known)
+        folded = self.commands.load(game_id, known)
         if folded.version != known:  # it read the store
             if folded.version < known:
                 self.notifier.distrust(game_id)  # the store went back in time
@@ -130,8 +145,8 @@ class Realtime:
         """The game as ``seat`` sees it now (``None``: spectators, delayed);
         404 for an unknown game."""
         if seat is not None:
-            return Visible(self.svc.commands.load(game_id, known), None)
-        public = self.svc.commands.public(game_id, known)
+            return Visible(self.commands.load(game_id, known), None)
+        public = self.commands.public(game_id, known)
         return Visible(public.folded, public.next_release)
 
     def open(self, kind: str, game_id: str, token_hash: str | None, address: str | None, environ: dict | None) -> Waiter:
@@ -164,7 +179,7 @@ class Realtime:
         """Seconds until a held-back entry becomes public (or a long while)."""
         if release is None:
             return 3600.0
-        return max(0.0, (release - self.svc.clock()) / 1000) + 0.001
+        return max(0.0, (release - self.clock()) / 1000) + 0.001
 
     # -- streams ----------------------------------------------------------
 
@@ -212,12 +227,11 @@ class Realtime:
             waiter.close()
 
     def _messages(self, game_id: str, seat: int | None, mode: str, folded: Folded, last: int | None):
-        svc = self.svc
         if mode == "view":
             # the view stream_messages gives, rendered once for every reader
-            yield "view", folded.version, svc.views.seat_view(folded, seat)
+            yield "view", folded.version, self.views.seat_view(folded, seat)
             return
-        envelopes = svc.store.read(game_id, after=last or 0, upto=folded.version)
+        envelopes = self.commands.store.read(game_id, after=last or 0, upto=folded.version)
         for kind, version, data in stream_messages(folded, envelopes, seat, mode):
             yield kind, version, json.dumps(data).encode()
 

@@ -14,10 +14,10 @@ import time
 from rq import get_current_job
 
 from projections.views import seat_view
-from service import metrics
-from service.problems import Problem
-from service.services import Services
-from service.plan import Work, bot_for, pending_work
+from service.telemetry import metrics
+from service.app.problems import Problem
+from service.wiring import Services
+from service.app.scheduling import Work, bot_for, pending_work
 
 log = logging.getLogger("tabletell.worker")
 

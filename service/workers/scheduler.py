@@ -2,7 +2,7 @@
 the abandoning of a game left waiting for players past
 ``WAITING_GAME_TTL_SECONDS``), and any work a dead worker left undone once
 its grace period is over; and the webhook attempts that are due (retries,
-and attempts a dead worker left: ``service.webhooks.requeue_due``).
+and attempts a dead worker left: ``Webhooks.requeue_due``, ``service.app.webhooks``).
 
 Every worker runs one; they share the due sets (``DUE_KEYS``, on the store)
 and the "dispatched" marks (on the queues' server), so
@@ -15,10 +15,9 @@ from __future__ import annotations
 import logging
 import threading
 
-from service import webhooks
-from service.services import Services
-from service.dispatch import ALL_DUE_KEYS, DISPATCHED, LEGACY_DUE_KEY, due_key, next_look
-from service.plan import pending_work
+from service.wiring import Services
+from service.app.scheduling import ALL_DUE_KEYS, DISPATCHED, LEGACY_DUE_KEY, due_key, next_look
+from service.app.scheduling import pending_work
 
 log = logging.getLogger("tabletell.scheduler")
 
@@ -69,7 +68,7 @@ def tick(svc: Services) -> int:
     now = svc.clock()
     queued = 0
     for key, game_id, seen in due_now(svc, now):
-        folded = svc.projection.load(game_id)
+        folded = svc.repository.load(game_id)
         work = pending_work(folded, now, dispatcher.waiting_ttl_ms) if folded else []
         if not work:
             reschedule(svc, game_id, seen, None, key)  # unless an append has scheduled it since
@@ -87,12 +86,16 @@ def tick(svc: Services) -> int:
     return queued
 
 
+def requeue_webhooks(svc: Services) -> int:
+    return svc.webhooks.requeue_due()
+
+
 def start(svc: Services, interval_seconds: float = TICK_SECONDS) -> threading.Thread:
     def loop() -> None:
         while True:
             # the games' work, then the webhook attempts due (retries, and
-            # attempts whose worker died: service.webhooks), each on its own
-            for step in (tick, webhooks.requeue_due):
+            # attempts whose worker died: service.app.webhooks), each on its own
+            for step in (tick, requeue_webhooks):
                 try:
                     step(svc)
                 except Exception:  # the scheduler must outlive a store hiccup

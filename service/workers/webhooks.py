@@ -1,10 +1,9 @@
 """The webhook delivery job: one attempt of one event to one webhook (see
-``service.webhooks``, which the API uses to queue it by name)."""
+``service.app.webhooks``, which the API uses to queue it by name)."""
 from __future__ import annotations
 
-from service import webhooks
 from service.workers.jobs import services
 
 
 def deliver(key: str, attempt: int) -> str:
-    return webhooks.deliver(services(), key, attempt)
+    return services().webhooks.deliver(key, attempt)

@@ -1,0 +1,148 @@
+"""Players: one identity across games, held by a player key.
+
+A player is created with a name and gets a key: ``tp_``, the player's id,
+``.`` and a bearer secret of 256 random bits, shown once and stored only as
+its SHA-256 (as seat tokens are). The id in the key names the record to
+check it against, so a player is created by one write (the record, with the
+key's hash): a store that refuses it (full) leaves nothing behind.
+The key takes seats in any game (the seat is recorded in the game's own log,
+``seat_taken``'s ``player``, so the log stays the truth of who sat where) and
+acts for the seats its player holds; a seat's own token works as before.
+
+Stored in the store, each key in its own slot on a cluster:
+
+- ``player:{<id>}``: a hash of the player (name, created_at, key_hash);
+- ``player-key:{<key hash>}``: the player id of a key made before keys
+  carried it (``tp_`` and the secret alone), still honoured;
+- ``player:{<id>}:games``: the games the player sat at, by creation time, a
+  projection of the logs (``after_append``), like the operators' games index.
+
+Replacing a key writes the new one's hash over the old one's: every later
+request with the old key is refused (401), and a player stream opened with
+it ends at its next look.
+"""
+from __future__ import annotations
+
+import hmac
+import re
+import secrets
+import uuid
+from dataclasses import dataclass
+
+import redis
+
+from games import table as tables
+from projections.folding import Folded
+from service.app.ids import token_hash
+from service.app.problems import Problem
+
+KEY_PREFIX = "tp_"  # a player key, told apart from a seat token at a glance
+# tp_<player id>.<secret>; a key made before keys carried the id is tp_<secret>
+# (base64url: never a '.')
+KEY_WITH_ID = re.compile(r"tp_([0-9a-f]{32})\.[A-Za-z0-9_-]+")
+
+
+def player_key(player_id: str) -> str:
+    return f"player:{{{player_id}}}"
+
+
+def games_key(player_id: str) -> str:
+    return f"player:{{{player_id}}}:games"
+
+
+def key_entry(hashed: str) -> str:
+    return f"player-key:{{{hashed}}}"
+
+
+@dataclass(frozen=True)
+class Player:
+    id: str
+    name: str
+    created_at: int
+    key_hash: str
+
+
+class Players:
+    def __init__(self, client: redis.Redis, clock):
+        self.redis = client
+        self.clock = clock
+
+    def create(self, name: str) -> tuple[Player, str]:
+        """A new player and their key (shown this once): one write, the
+        record with the key's hash, so there is a whole player or none."""
+        player_id = uuid.uuid4().hex
+        key = new_key(player_id)
+        hashed = token_hash(key)
+        now = self.clock()
+        self.redis.hset(player_key(player_id), mapping={"name": name, "created_at": now, "key_hash": hashed})
+        return Player(player_id, name, now, hashed), key
+
+    def get(self, player_id: str) -> Player | None:
+        found = self.redis.hgetall(player_key(player_id))
+        if not found:
+            return None
+        found = {k.decode() if isinstance(k, bytes) else k: v.decode() if isinstance(v, bytes) else v for k, v in found.items()}
+        return Player(player_id, found["name"], int(found["created_at"]), found["key_hash"])
+
+    def by_key(self, key: str) -> Player | None:
+        """The player a key belongs to, if it is still theirs."""
+        if not key.startswith(KEY_PREFIX):
+            return None
+        hashed = token_hash(key)
+        with_id = KEY_WITH_ID.fullmatch(key)
+        if with_id:
+            player_id = with_id.group(1)
+        else:  # a key made before keys carried the player's id
+            found = self.redis.get(key_entry(hashed))
+            if found is None:
+                return None
+            player_id = found.decode() if isinstance(found, bytes) else found
+        player = self.get(player_id)
+        return player if player is not None and hmac.compare_digest(player.key_hash, hashed) else None
+
+    def replace_key(self, player: Player) -> str:
+        """A new key for ``player``; the old one stops working at once (its
+        hash is no longer the record's)."""
+        key = new_key(player.id)
+        self.redis.hset(player_key(player.id), "key_hash", token_hash(key))
+        self.redis.delete(key_entry(player.key_hash))  # an older key's entry, if it had one
+        return key
+
+    def of_key(self, key: str | None, required: bool = True) -> Player | None:
+        """The player ``key`` (a bearer secret, ``tp_...``) belongs to; 401
+        when ``required`` and there is none."""
+        player = self.by_key(key) if key else None
+        if player is None and required:
+            if key is None:
+                raise Problem(401, "missing_token", "Send the player key as 'Authorization: Bearer <key>'.")
+            raise Problem(401, "invalid_token", "This is not a player key (or it was replaced).")
+        return player
+
+    # -- the games of each player: a projection of the logs ----------------------
+
+    def after_append(self, before: Folded | None, after: Folded) -> None:
+        """Record a game in the list of each player who took a seat in it."""
+        now = after.table.players
+        was = before.table.players if before is not None else ()
+        for player_id in set(now) - set(was) - {None}:
+            self.redis.zadd(games_key(player_id), {after.game_id: after.table.created_at})
+
+    def games(self, player_id: str, limit: int = 200) -> list[str]:
+        """The player's games, newest first."""
+        ids = self.redis.zrevrange(games_key(player_id), 0, limit - 1)
+        return [i.decode() if isinstance(i, bytes) else i for i in ids]
+
+
+def new_key(player_id: str) -> str:
+    """A key for ``player_id``: its id, then 256 random bits."""
+    return f"{KEY_PREFIX}{player_id}.{secrets.token_urlsafe(32)}"
+
+
+def seat_of(folded: Folded, player_id: str) -> int | None:
+    """The seat ``player_id`` holds at this game, if any."""
+    players = folded.table.players
+    return players.index(player_id) if player_id in players else None
+
+
+def your_turn(folded: Folded, seat: int | None) -> bool:
+    return seat is not None and folded.table.status == tables.ACTIVE and seat in tables.to_act(folded.game, folded.table)

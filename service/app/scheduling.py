@@ -1,0 +1,271 @@
+"""Scheduling: what a game waits for a worker to do (``Work``,
+``pending_work``: a bot's move, a timeout, an abandoned or bot-filled
+table), and from an append to queued work (``Plan``, ``Dispatcher``; in the
+API process and the workers alike; the workers' side is
+``service.workers``).
+
+Every append records when the game next needs a worker, in a sorted set
+(``due_key(game_id)``: game id -> ms; ``DUE_SHARDS`` of them), written by
+the append script itself (``Dispatcher.plan`` gives the entry before the
+append, ``events.store.Due``), and once appended the API queues a bot's move
+at once when a bot is to act (``Dispatcher.queue_bots``). Deadlines are not
+queued here: the scheduler in every worker (``service.workers.scheduler``) queues each timeout when its deadline comes
+(and the abandoning of a game that waited for players too long),
+and queues again any work still pending once its grace period is over (a
+worker died in the middle of it, or a process died between an append and
+this dispatch).
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import zlib
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import partial
+from typing import Iterator
+
+import redis
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.registry import Collector
+from rq import Queue
+
+from events.store import Due, write_due
+from games import table as tables
+from projections.folding import Folded
+
+log = logging.getLogger("tabletell.scheduling")
+
+QUEUE = "tabletell"  # bot moves
+# timeouts and abandoned games: a worker takes these first, so a deadline
+# fires on time even while many bot moves wait (QUEUES, in that order)
+DEADLINES_QUEUE = "tabletell-deadlines"
+# webhook deliveries (service/webhooks.py), taken last: a game's own work
+# never waits behind a slow receiver in the queue (though a worker sending
+# one is busy until it answers or times out)
+WEBHOOKS_QUEUE = "tabletell-webhooks"
+QUEUES = (DEADLINES_QUEUE, QUEUE, WEBHOOKS_QUEUE)
+
+
+def queue_of(kind: str) -> str:
+    """The queue work of ``kind`` goes to."""
+    return QUEUE if kind == "bot" else DEADLINES_QUEUE
+
+
+@dataclass(frozen=True)
+class Work:
+    # "bot": a bot seat or a seat on autopilot moves; "timeout": a deadline
+    # passes; "abandon": a game waited for players too long; "fill": a
+    # waiting game's free seats go to bots (its ``fill_with_bots_after``)
+    kind: str
+    game_id: str
+    version: int  # the version the work is for; once the game moves on it is stale
+    seat: int  # NO_SEAT for work on the whole table (abandon)
+    due: int  # ms since the epoch
+
+    @property
+    def job_id(self) -> str:
+        """Jobs are keyed by game and version: enqueuing one twice runs one job."""
+        return f"tabletell-{self.kind}-{self.game_id}-{self.version}-{self.seat}"
+
+    @property
+    def idempotency_key(self) -> str:
+        """The key its command is sent with: a job that runs twice appends once."""
+        return f"job:{self.kind}:{self.version}"
+
+
+NO_SEAT = -1
+
+
+def pending_work(folded: Folded, now: int, waiting_ttl_ms: int = 0) -> list[Work]:
+    """What ``folded`` waits for a worker to do. ``waiting_ttl_ms``: how long
+    a game may wait for players before the service abandons it (the
+    setting ``WAITING_GAME_TTL_SECONDS``, passed by each caller from its
+    Config; 0: never). It is the service's policy, not a rule of the log."""
+    table, game = folded.table, folded.game
+    if table.status == tables.WAITING:
+        waiting = []
+        if table.fill_bots_at is not None:
+            waiting.append(Work("fill", folded.game_id, folded.version, NO_SEAT, table.fill_bots_at))
+        if waiting_ttl_ms > 0:
+            waiting.append(Work("abandon", folded.game_id, folded.version, NO_SEAT, table.created_at + waiting_ttl_ms))
+        return waiting
+    if table.status != tables.ACTIVE:
+        return []
+    work = [
+        Work("bot", folded.game_id, folded.version, seat, now)
+        for seat in tables.to_act(game, table)
+        if seat in table.bots or seat in table.autopilot
+    ]
+    work += [Work("timeout", folded.game_id, folded.version, d.seat, d.at) for d in game.deadlines(table.game)]
+    return work
+
+
+def bot_for(folded: Folded, seat: int, expert_budget_ms: float | None = None):
+    """A bot seat plays at its level; a seat on autopilot gets the game's
+    strongest quick bot (the heuristic where there is one). An expert
+    thinks ``expert_budget_ms`` a move (its own default without)."""
+    bots = folded.game.bots
+    level = folded.table.bots.get(seat) or ("heuristic" if "heuristic" in bots else next(iter(bots)))
+    if level == "expert" and expert_budget_ms is not None:
+        return partial(bots[level], budget_ms=expert_budget_ms)
+    return bots[level]
+
+
+# game id -> ms when the scheduler must look at it next, in DUE_SHARDS sorted
+# sets (each its own hash tag: on a cluster they spread over the shards, and
+# no one key holds every game); a game's set is fixed by its id
+DUE_SHARDS = 16
+DUE_KEYS = tuple(f"tabletell:due:{{{n}}}" for n in range(DUE_SHARDS))
+# the one set of versions before the shards: the scheduler empties it into them
+LEGACY_DUE_KEY = "tabletell:due"
+ALL_DUE_KEYS = (*DUE_KEYS, LEGACY_DUE_KEY)  # every set the scheduler reads
+DISPATCHED = "tabletell:dispatched:{}"  # job id -> set while the job is fresh
+DEFAULT_GRACE_MS = 10_000  # queued work not done by then is queued again
+RUN_WORK = "service.workers.jobs.run_work"  # the job a worker runs
+JOB_TIMEOUT_SECONDS = 30
+RESULT_TTL_SECONDS = 0  # a job's outcome is in the game log; keep no result
+FAILURE_TTL_SECONDS = 24 * 3600  # a failed job stays a day for diagnosis
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What an append schedules: the game's due-set entry, written by the
+    append itself, and the bot moves to queue once it is appended."""
+
+    due: Due
+    bots: tuple[Work, ...]
+
+
+class Dispatcher:
+    def __init__(
+        self,
+        client: redis.Redis,
+        clock,
+        grace_ms: int = DEFAULT_GRACE_MS,
+        waiting_ttl_ms: int = 0,
+        queue_client: redis.Redis | None = None,
+    ):
+        self.redis = client  # the store: the due sets
+        # the queues' server (QUEUE_URL; RQ needs one plain server): the jobs
+        # and their "dispatched" marks
+        self.queue_redis = queue_client if queue_client is not None else client
+        self.clock = clock
+        self.grace_ms = grace_ms
+        # WAITING_GAME_TTL_SECONDS in ms (0: a waiting game is never
+        # abandoned); the scheduler and the jobs plan with the same
+        self.waiting_ttl_ms = waiting_ttl_ms
+        self.queues = {name: Queue(name, connection=self.queue_redis) for name in QUEUES}
+        self._local = threading.local()
+
+    @contextmanager
+    def playing(self, game_id: str) -> Iterator[None]:
+        """While a worker's job plays ``game_id``'s bot seats one after
+        another itself, its appends are not dispatched: the job dispatches
+        the game as it leaves it. Meanwhile the due set keeps what the
+        append that queued the job put there (its bot work, due at once, so
+        the scheduler's look comes at most a grace period later): should the
+        worker die mid-way, the scheduler queues the rest then."""
+        self._local.playing = game_id
+        try:
+            yield
+        finally:
+            self._local.playing = None
+
+    def plan(self, after: Folded) -> Plan | None:
+        """What appending the events that lead to ``after`` schedules; None
+        while a worker's job plays the game on (it dispatches the game as
+        it leaves it)."""
+        if getattr(self._local, "playing", None) == after.game_id:
+            return None
+        now = self.clock()
+        work = pending_work(after, now, self.waiting_ttl_ms)
+        score = next_look(work, now, self.grace_ms) if work else None
+        return Plan(Due(due_key(after.game_id), after.game_id, score), tuple(item for item in work if item.kind == "bot"))
+
+    def queue_bots(self, plan: Plan | None) -> None:
+        """Queue the bot moves ``plan`` found due, once its append is in."""
+        if plan is not None and plan.bots:
+            self._send(plan.bots, None)
+
+    def dispatch(self, folded: Folded) -> None:
+        """Schedule ``folded`` apart from any append: a worker's job leaving
+        the game it played on (see ``playing``)."""
+        plan = self.plan(folded)
+        if plan is not None:
+            self._send(plan.bots, plan.due)
+
+    def _send(self, bots: tuple[Work, ...], due: Due | None) -> None:
+        if due is not None:  # on the store; the jobs on the queues' server
+            write_due(self.redis, due)
+        if bots:
+            with self.queue_redis.pipeline(transaction=True) as pipe:
+                pipe.multi()  # RQ's enqueue expects a pipeline in transaction mode
+                for item in bots:
+                    self.enqueue(item, pipe)
+                pipe.execute()
+
+    def enqueue(self, item: Work, pipe=None) -> None:
+        """Queue ``item`` now, and mark it fresh for the grace period. The
+        job is named by its path: the API never imports the workers' code."""
+        self.queues[queue_of(item.kind)].enqueue(
+            RUN_WORK,
+            item.kind,
+            item.game_id,
+            item.version,
+            item.seat,
+            item.due,
+            job_id=item.job_id,
+            job_timeout=JOB_TIMEOUT_SECONDS,
+            result_ttl=RESULT_TTL_SECONDS,
+            failure_ttl=FAILURE_TTL_SECONDS,
+            pipeline=pipe,
+        )
+        (pipe or self.queue_redis).set(DISPATCHED.format(item.job_id), 1, px=self.grace_ms)
+
+
+def due_key(game_id: str) -> str:
+    """The due set that holds ``game_id``."""
+    return DUE_KEYS[zlib.crc32(game_id.encode()) % DUE_SHARDS]
+
+
+def next_look(work: list[Work], now: int, grace_ms: int) -> int:
+    """When the scheduler must look at a game again: at its next deadline, or
+    when the grace of work already due runs out."""
+    return min(item.due if item.due > now else now + grace_ms for item in work)
+
+
+class QueueCollector(Collector):
+    """Figures read from the store at scrape time (a gauge in multiprocess mode
+    would be a stale copy per process): the RQ queue's length and the games
+    the scheduler will look at (the due set)."""
+
+    def __init__(self, client, queue_client=None):
+        self.client = client  # the store: the due sets
+        self.queue_client = queue_client if queue_client is not None else client  # the RQ queues
+
+    def collect(self):
+        queued = GaugeMetricFamily(
+            "tabletell_queue_depth", "Jobs waiting in the workers' RQ queue (bot moves, timeouts).", labels=["queue"]
+        )
+        due = GaugeMetricFamily(
+            "tabletell_due_games",
+            "Games the workers' scheduler watches: a deadline to fire, or queued work to check after its grace.",
+        )
+        try:
+            with self.queue_client.pipeline(transaction=False) as pipe:
+                for name in QUEUES:
+                    pipe.llen(Queue.redis_queue_namespace_prefix + name)  # what rq's Queue.count reads
+                lengths = pipe.execute()
+            with self.client.pipeline(transaction=False) as pipe:
+                for key in ALL_DUE_KEYS:
+                    pipe.zcard(key)
+                games = sum(pipe.execute())
+        except Exception as error:  # the store is down: the other figures still count
+            log.warning("queue figures unavailable: %s", error)
+            return
+        for name, length in zip(QUEUES, lengths):
+            queued.add_metric([name], length)
+        due.add_metric([], games)
+        yield queued
+        yield due

@@ -1,0 +1,60 @@
+"""Seat tokens: bearer secrets, known to the server only by their hash."""
+from __future__ import annotations
+
+import re
+
+from events.store import EventStore
+from projections.lru import LRU
+from service.app.commands import game_not_found
+from service.app.ids import token_hash
+from service.app.problems import Problem
+
+BEARER = re.compile(r"^Bearer\s+(\S+)\s*$", re.IGNORECASE)
+
+
+class Seats:
+    """Finds the seat a bearer token holds at a game.
+
+    A token's seat never changes, so found pairs are kept in memory and a
+    view read costs no lookup.
+    """
+
+    def __init__(self, store: EventStore, exists, capacity: int = 8192, player_seat=None):
+        self.store = store
+        self.exists = exists  # game id -> bool: an unknown game is a 404, not a 401
+        self._known: LRU[tuple[str, str], int] = LRU(capacity)
+        # (game id, bearer) -> the seat the bearer's player holds there, or
+        # None: a player key acts for its player's seats. Never cached: a
+        # replaced key must stop working at once
+        self.player_seat = player_seat
+
+    def seat(self, game_id: str, header: str | None, required: bool = True) -> int | None:
+        """The seat of the bearer an ``Authorization`` header (``header``)
+        names; None without a token when ``required`` is False.
+
+        A known token costs no lookup; only when the answer is a refusal do we
+        ask whether the game exists, so an unknown game is a 404 either way.
+        """
+        if header is None:
+            if required:
+                self._refuse(game_id, "missing_token", "Send the seat's token as 'Authorization: Bearer <token>'.")
+            return None
+        match = BEARER.match(header)
+        if not match:
+            self._refuse(game_id, "invalid_token", "The Authorization header must be 'Bearer <token>'.")
+        key = (game_id, token_hash(match.group(1)))
+        seat = self._known.get(key)
+        if seat is None:
+            seat = self.store.seat_for_token(game_id, key[1])
+            if seat is None:
+                seat = self.player_seat(game_id, match.group(1)) if self.player_seat is not None else None
+                if seat is None:
+                    self._refuse(game_id, "invalid_token", "This token holds no seat at this game.")
+                return seat
+            self._known.put(key, seat)
+        return seat
+
+    def _refuse(self, game_id: str, code: str, detail: str) -> None:
+        if not self.exists(game_id):
+            raise game_not_found(game_id)
+        raise Problem(401, code, detail)

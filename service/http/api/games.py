@@ -1,0 +1,55 @@
+"""Creating games, taking seats, and the public summary."""
+from __future__ import annotations
+
+from flask import Blueprint, url_for
+
+from projections.views import summary
+from service.http import schemas
+from service.http import auth
+from service.http.api.common import etag, json_body, json_response
+from service.http.current import services
+from service.http.auth import bearer
+from service.app.players import KEY_PREFIX
+
+bp = Blueprint("games", __name__)
+
+
+@bp.post("/games")
+def create_game():
+    body = schemas.load(schemas.CreateGame, json_body())
+    options = schemas.load_options(body["type"], body["options"])
+    folded = services().commands.create(
+        body["type"], body["seats"], options, body["bots"], body["public"], body["fill_with_bots_after"]
+    )
+    location = url_for("games.game_summary", game_id=folded.game_id)
+    return json_response(
+        {"game_id": folded.game_id, "status": folded.table.status, "version": folded.version},
+        201,
+        {"Location": location},
+    )
+
+
+@bp.get("/games/<game_id>")
+def game_summary(game_id: str):
+    """The public table: behind by the game's ``spectator_delay`` while it runs."""
+    folded = services().realtime.visible(game_id, None).folded
+    return json_response(summary(folded), headers={"ETag": etag(folded.version)})
+
+
+@bp.post("/games/<game_id>/seats")
+def take_seat(game_id: str):
+    svc = services()
+    svc.commands.load(game_id)  # an unknown game is a 404 before any shape check
+    # with a player key the seat is the player's (recorded in the log), and
+    # their name is the seat's unless the body gives another
+    # (any other bearer is ignored, as it always was: a client may send its
+    # seat token everywhere; a player key that is not one is 401)
+    player = auth.player() if (bearer() or "").startswith(KEY_PREFIX) else None
+    body = schemas.load(schemas.JoinAsPlayer if player else schemas.JoinSeat, json_body())
+    name = body.get("name") or (player.name if player else None)
+    seat, token, folded = svc.commands.join(game_id, name, player.id if player else None)
+    return json_response(
+        {"seat": seat, "token": token, "status": folded.table.status, "version": folded.version},
+        201,
+        {"Location": url_for("play.seat_view", game_id=game_id), "Cache-Control": "no-store"},
+    )

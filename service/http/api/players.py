@@ -1,0 +1,111 @@
+"""Players: an identity across games (see ``service.app.players``)."""
+from __future__ import annotations
+
+from flask import Blueprint, Response, request
+
+from service.http import schemas
+from service.http import auth
+from service.http.api.common import json_body, json_response
+from service.http.current import services
+from service.http.api.streams import last_event_id
+from service.http.auth import bearer
+from service.app.ids import token_hash
+from service.app.players import seat_of, your_turn
+from service.app.problems import Problem
+from service.realtime.players import player_messages
+from service.realtime.streams import NDJSON, SSE, encode_ndjson, encode_sse
+
+bp = Blueprint("players", __name__)
+
+
+@bp.post("/players")
+def create_player():
+    body = schemas.load(schemas.NewPlayer, json_body())
+    player, key = services().players.create(body["name"])
+    return json_response(
+        {"player_id": player.id, "name": player.name, "key": key, "created_at": player.created_at},
+        201,
+        {"Location": "/v1/players/me", "Cache-Control": "no-store"},
+    )
+
+
+@bp.get("/players/me")
+def me():
+    player = auth.player()
+    return json_response({"player_id": player.id, "name": player.name, "created_at": player.created_at})
+
+
+@bp.post("/players/me/keys")
+def replace_key():
+    """A new key; the one sent stops working at once (a key that leaked)."""
+    svc = services()
+    player = auth.player()
+    key = svc.players.replace_key(player)
+    return json_response({"player_id": player.id, "key": key}, 201, {"Cache-Control": "no-store"})
+
+
+@bp.get("/players/me/games")
+def my_games():
+    """The player's games, newest first, with their status, the player's
+    seat and whether it is their turn."""
+    svc = services()
+    player = auth.player()
+    query = schemas.load(schemas.PlayerGamesQuery, request.args.to_dict(), "query")
+    games = []
+    for game_id in svc.players.games(player.id):
+        folded = svc.repository.load(game_id)
+        if folded is None or ("status" in query and folded.table.status != query["status"]):
+            continue
+        seat = seat_of(folded, player.id)
+        games.append(
+            {
+                "game_id": game_id,
+                "type": folded.game.type,
+                "status": folded.table.status,
+                "seat": seat,
+                "your_turn": your_turn(folded, seat),
+                "version": folded.version,
+                "created_at": folded.table.created_at,
+                "result": folded.table.result,
+            }
+        )
+        if len(games) == query["limit"]:
+            break
+    return json_response({"games": games})
+
+
+@bp.get("/players/me/stream")
+def my_stream():
+    """Everything that concerns the player across all their games, as
+    Server-Sent Events or NDJSON (as a game's stream): ``game_started``,
+    ``turn``, ``window``, ``game_finished``, ``rematch_offered``; each
+    message's ``id`` is its number in the player's feed, and a client resumes
+    after one with ``Last-Event-ID`` (or ``?last_event_id=``). A replaced key
+    ends the stream at its next heartbeat."""
+    svc = services()
+    player = auth.player()
+    query = schemas.load(schemas.PlayerStreamQuery, request.args.to_dict(), "query")
+    after = last_event_id(query)
+    newest = svc.player_feed.last(player.id)
+    if after is not None and after > newest:
+        raise Problem(
+            400,
+            "invalid_last_event_id",
+            f"Event {after} is past the player's {newest}: resume from an id this stream sent.",
+            current_version=newest,
+        )
+    ndjson = request.accept_mimetypes.best_match([SSE, NDJSON], default=SSE) == NDJSON
+    key = bearer()
+    # the player's feed is announced on a channel of its own: the notifier
+    # wakes this stream as it wakes a game's
+    waiter = svc.realtime.open("stream", player.id, token_hash(key), request.remote_addr, request.environ)
+    body = player_messages(
+        svc.realtime, svc.player_feed, svc.players, waiter, player.id, key,
+        newest if after is None else after, encode_ndjson if ndjson else encode_sse,
+    )
+    response = Response(body, mimetype=NDJSON if ndjson else SSE)
+    response.call_on_close(waiter.close)
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["X-Accel-Buffering"] = "no"
+    response.headers["Vary"] = "Authorization, Accept"
+    return response

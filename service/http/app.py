@@ -1,0 +1,142 @@
+"""The Flask application factory."""
+from __future__ import annotations
+
+import gc
+import logging
+from contextlib import contextmanager
+
+import redis
+from flask import Flask, Response, request
+from werkzeug.exceptions import HTTPException
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from service.app.ids import now_ms
+from service.config import Config, connect_queues, connect_store
+from service.http import ratelimits
+from service.app.problems import PROBLEM_JSON, Problem
+from service.http.problems import render
+from service.wiring import Services
+
+log = logging.getLogger("tabletell")
+
+HTTP_CODES = {
+    400: "bad_request",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "body_too_large",
+    415: "unsupported_media_type",
+    429: "rate_limited",
+}
+
+
+def create_app(
+    config: Config | None = None, client: redis.Redis | None = None, clock=now_ms, queue_client: redis.Redis | None = None
+) -> Flask:
+    config = config or Config.from_env()
+    app = Flask(__name__, static_folder=None)
+    app.config["MAX_CONTENT_LENGTH"] = config.max_body_bytes
+    app.config["OPERATOR_TOKEN"] = config.operator_token
+    app.json.sort_keys = False
+    if config.trusted_proxies:
+        # behind that many proxies: the client address (for the rate limits and
+        # the stream caps) is the one the nearest trusted proxy forwarded
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=config.trusted_proxies, x_proto=config.trusted_proxies)
+    if client is None:
+        client = connect_store(config)
+    if queue_client is None:
+        queue_client = connect_queues(config, client)
+    app.extensions["tabletell"] = Services(client, clock, config=config, queue_client=queue_client)
+
+    from service.http.api import audit, games, lobby, meta, play, players, streams, webhooks
+    from service.http.hooks import observe_requests
+
+    observe_requests(app, access_log=config.access_log)  # X-Request-ID, request metrics, access log
+    # after observe_requests: a 429 is logged and counted too; the counters on
+    # the queues' server (a plain one, which Flask-Limiter's storage needs)
+    ratelimits.install(app, config, queue_client)
+
+    from service.http import web
+
+    with _no_collection():
+        for module in (meta, games, play, streams, audit, players, lobby, webhooks):
+            app.register_blueprint(module.bp, url_prefix="/v1")
+        app.register_blueprint(meta.root)
+        app.register_blueprint(web.bp)  # the web client, at / (it uses only /v1, like any client)
+    _register_errors(app)
+    return app
+
+
+@contextmanager
+def _no_collection():
+    """The garbage collector paused while werkzeug compiles the routes.
+
+    werkzeug compiles each route with ``ast.parse``, and CPython 3.11 keeps
+    the AST constructor's recursion count in one state per interpreter: a
+    collection during it may run a finalizer that parses too (formatting a
+    traceback does, for its ``^^^`` marks), or hand the GIL to a thread that
+    does, and the outer parse then fails with ``SystemError: AST constructor
+    recursion depth mismatch`` (CPython gh-106905). Without a collection no
+    Python code runs inside the parse, in this thread or another."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _register_errors(app: Flask) -> None:
+    @app.errorhandler(Problem)
+    def problem(error: Problem) -> Response:
+        return render(error)
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException) -> Response:
+        if isinstance(error, ratelimits.RateLimitExceeded):
+            return render(ratelimits.rate_limited(error))  # 429 rate_limited, Retry-After
+        status = error.code or 500
+        code = HTTP_CODES.get(status, "http_error")
+        detail = error.description or ""
+        if status == 413:
+            detail = f"The body is larger than {app.config['MAX_CONTENT_LENGTH']} bytes."
+        elif status == 404:
+            detail = f"No route {request.path}."
+        elif status == 405:
+            detail = f"{request.method} is not allowed on {request.path}."
+        response = render(Problem(status, code, detail))
+        if status == 405 and getattr(error, "valid_methods", None):
+            response.headers["Allow"] = ", ".join(error.valid_methods)
+        return response
+
+    @app.errorhandler(redis.ConnectionError)
+    @app.errorhandler(redis.TimeoutError)
+    # a cluster in a failover: a primary gone, its slots not yet taken over
+    # (the cluster client learns the new map by itself)
+    @app.errorhandler(redis.exceptions.ClusterError)
+    @app.errorhandler(redis.exceptions.TryAgainError)
+    @app.errorhandler(redis.exceptions.AskError)
+    @app.errorhandler(redis.exceptions.SlotNotCoveredError)
+    # a write that reached a node just turned replica, before the client
+    # learned the new map
+    @app.errorhandler(redis.exceptions.ReadOnlyError)
+    def store_down(error: Exception) -> Response:
+        log.warning("event store unreachable: %s", error)
+        problem = Problem(503, "store_unavailable", "The event store is unreachable; try again shortly.")
+        problem.headers["Retry-After"] = "1"
+        return render(problem)
+
+    @app.errorhandler(redis.exceptions.OutOfMemoryError)
+    def store_full(error: Exception) -> Response:
+        # the store is at its maxmemory and evicts nothing: nothing was written
+        log.error("event store full: %s", error)
+        return render(Problem(503, "store_full", "The event store is full; nothing was written. Try again later."))
+
+    @app.errorhandler(Exception)
+    def unexpected(error: Exception) -> Response:
+        # a bug: logged with its traceback, answered without internals
+        log.exception("unhandled error on %s %s", request.method, request.path)
+        return render(Problem(500, "internal_error", "Something went wrong on our side."))
+
+
+__all__ = ["create_app", "PROBLEM_JSON"]

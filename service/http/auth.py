@@ -1,0 +1,43 @@
+"""Who a request is: the bearer token it sends (a seat's token, a player's
+key, the operators' token), read from its ``Authorization`` header."""
+from __future__ import annotations
+
+import hmac
+
+from flask import request
+
+from service.app.players import Player
+from service.app.problems import Problem
+from service.app.seats import BEARER
+from service.http.current import services
+
+
+def bearer() -> str | None:
+    """The bearer token sent, if any (a malformed header counts as none)."""
+    match = BEARER.match(request.headers.get("Authorization", ""))
+    return match.group(1) if match else None
+
+
+def is_operator(operator_token: str | None) -> bool:
+    token = bearer()
+    return bool(operator_token and token and hmac.compare_digest(token.encode(), operator_token.encode()))
+
+
+def require_operator(operator_token: str | None) -> None:
+    """Operators' routes: 403 when the server has no operator token set."""
+    if not operator_token:
+        raise Problem(403, "operator_only", "Operator access is not configured on this server (OPERATOR_TOKEN).")
+    if "Authorization" not in request.headers:
+        raise Problem(401, "missing_token", "Send the operator token as 'Authorization: Bearer <token>'.")
+    if not is_operator(operator_token):
+        raise Problem(401, "invalid_token", "This is not the operator token.")
+
+
+def seat(game_id: str, required: bool = True) -> int | None:
+    """The seat the request's bearer holds at ``game_id`` (``Seats.seat``)."""
+    return services().seats.seat(game_id, request.headers.get("Authorization"), required)
+
+
+def player(required: bool = True) -> Player | None:
+    """The player whose key the request carries (``Players.of_key``)."""
+    return services().players.of_key(bearer(), required)

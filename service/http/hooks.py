@@ -1,0 +1,68 @@
+"""The request hooks every route goes through: the request id (answered in
+``X-Request-ID`` and, in a problem, ``request_id``), the request metrics
+(``service.telemetry.metrics``) and the access log line
+(``service.telemetry.logs.ACCESS``).
+
+What a line never holds: the Authorization header, a query string (a
+``?token=`` would leak), a token or its hash. An access line has the path
+only (``request.path``) and the route.
+"""
+from __future__ import annotations
+
+import time
+
+from flask import Response, g, json, request
+
+from service.app.problems import PROBLEM_JSON
+from service.telemetry import metrics
+from service.telemetry.logs import ACCESS, METHODS, REQUEST_ID_HEADER, SANE_REQUEST_ID, new_request_id
+
+
+def request_id() -> str:
+    """The request's id: the client's ``X-Request-ID`` when it is sane (1 to
+    128 of ``A-Z a-z 0-9 . _ -``), else a new one (32 hex digits)."""
+    given = request.headers.get(REQUEST_ID_HEADER)
+    return given if given is not None and SANE_REQUEST_ID.fullmatch(given) else new_request_id()
+
+
+def observe_requests(app, access_log: bool = True) -> None:
+    """Request hooks on the Flask ``app``: the request id (answered in
+    ``X-Request-ID`` and, in a problem, ``request_id``), the request metrics
+    and the access log line."""
+    @app.before_request
+    def start() -> None:
+        g.request_id = request_id()
+        g.started = time.perf_counter()
+
+    @app.after_request
+    def finish(response: Response) -> Response:
+        rid = g.get("request_id") or request_id()
+        seconds = time.perf_counter() - g.get("started", time.perf_counter())
+        response.headers[REQUEST_ID_HEADER] = rid
+        if response.mimetype == PROBLEM_JSON and not response.is_streamed:
+            body = json.loads(response.get_data())  # every problem is a JSON object
+            body["request_id"] = rid
+            response.set_data(json.dumps(body))
+        # labels are bounded: the URL rule, never the path; a known method
+        route = request.url_rule.rule if request.url_rule is not None else "unmatched"
+        method = request.method if request.method in METHODS else "other"
+        metrics.REQUESTS.labels(method, route, str(response.status_code)).inc()
+        metrics.REQUEST_SECONDS.labels(method, route).observe(seconds)
+        if access_log:
+            ACCESS.info(
+                "%s %s %s %.1f ms",
+                request.method,
+                request.path,
+                response.status_code,
+                seconds * 1000,
+                extra={
+                    "method": request.method,
+                    "route": route,
+                    "path": request.path,  # never the query string
+                    "status": response.status_code,
+                    "duration_ms": round(seconds * 1000, 3),
+                    "request_id": rid,
+                    "client": request.remote_addr,
+                },
+            )
+        return response

@@ -1,0 +1,231 @@
+"""Request shapes (marshmallow): the first of a command's two checks.
+
+A shape error is a 400 with the offending fields; only a well-shaped request
+reaches the rules, whose refusals are 422s.
+"""
+from __future__ import annotations
+
+import unicodedata
+from functools import lru_cache
+from typing import Any, Mapping
+
+from marshmallow import RAISE, Schema, ValidationError, fields, validate
+
+from games.contract import Option
+from games.registry import GAMES
+from service.app.problems import invalid_fields
+from service.app.shapes import IMMUTABLE, load  # noqa: F401 (schemas.load: the request shapes' loader)
+
+NAME_MAX = 40  # characters (code points) of a player's name, after normalisation
+
+
+class BotSeat(Schema):
+    seat = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=99))
+    level = fields.String(required=True, validate=validate.Length(min=1, max=40))
+
+
+class GameKind(Schema):
+    """A kind of game: what ``POST /v1/matchmaking`` asks for, and what
+    ``POST /v1/games`` creates (with its bots and whether it is listed)."""
+
+    type = fields.String(required=True, validate=validate.OneOf(sorted(GAMES)))
+    seats = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=99))
+    options = fields.Dict(keys=fields.String(), load_default=dict)
+    # free seats go to bots after so many seconds (the rules bound it: 422)
+    fill_with_bots_after = fields.Integer(strict=True, load_default=None, validate=validate.Range(min=0, max=2**31))
+
+
+class CreateGame(GameKind):
+    bots = fields.List(fields.Nested(BotSeat), load_default=list, validate=validate.Length(max=99))
+    # listed in the lobby while it waits (else joined by its link: the default)
+    public = fields.Boolean(load_default=False, truthy={True}, falsy={False})
+
+
+# Names are shown to every seat and spectator, so none may deceive: no
+# character that is not drawn (control, format, private-use, unassigned, a
+# lone surrogate from a JSON "\ud800" escape), since bidi overrides and
+# isolates (U+202A-202E, U+2066-2069) reorder what follows them on screen and
+# zero-width ones (U+200B-200D, U+2060, U+FEFF) make two names that look
+# alike differ. Unicode categories, from the stdlib's ``unicodedata``:
+# Cc control, Cf format, Cs surrogate, Co private use, Cn unassigned;
+# Zl/Zp line and paragraph separators break a name over lines.
+REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+# letters that are drawn as nothing (default-ignorable, yet not Cf): the
+# Hangul fillers, the combining grapheme joiner, Khmer's inherent vowels
+INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0\u034f\u17b4\u17b5")
+INVISIBLE_MESSAGE = "Control, formatting or invisible characters are not allowed"
+
+
+def player_name(value: str) -> str:
+    """A player's name as stored and shown, or ValidationError saying why not.
+
+    Normalised to NFC, not NFKC: NFC only picks one encoding of the same
+    characters ("e" + U+0301 becomes "\u00e9", which looks the same), so two
+    names that look alike are stored alike; NFKC would also rewrite what the
+    player typed into other characters (fullwidth letters, ligatures,
+    superscripts, halfwidth katakana), and nothing is changed silently here.
+    The length is counted in code points after normalisation, which also
+    bounds piles of combining marks. Nothing is trimmed or collapsed: a name
+    with leading or trailing spaces (or only spaces) is refused."""
+    for position, char in enumerate(value):
+        if unicodedata.category(char) in REFUSED_CATEGORIES or char in INVISIBLE:
+            raise ValidationError(f"{INVISIBLE_MESSAGE} (U+{ord(char):04X} at position {position}).")
+    name = unicodedata.normalize("NFC", value)
+    if not name:
+        raise ValidationError("A name has at least one character.")
+    if len(name) > NAME_MAX:
+        raise ValidationError(f"A name has at most {NAME_MAX} characters, not {len(name)}.")
+    if name != name.strip():
+        raise ValidationError("No leading or trailing spaces.")
+    if unicodedata.category(name[0]).startswith("M"):
+        raise ValidationError("A name cannot start with a combining mark.")
+    return name
+
+
+class PlayerName(fields.String):
+    """A string field whose value is ``player_name``'s: checked, normalised."""
+
+    def _deserialize(self, value, attr, data, **kwargs) -> str:
+        return player_name(super()._deserialize(value, attr, data, **kwargs))
+
+
+class JoinSeat(Schema):
+    name = PlayerName(required=True)
+
+
+class JoinAsPlayer(Schema):
+    """A seat taken with a player key: the player's name unless another is given."""
+
+    name = PlayerName()
+
+
+class NewPlayer(Schema):
+    name = PlayerName(required=True)
+
+
+class PlayerGamesQuery(Schema):
+    status = fields.String(validate=validate.OneOf(("waiting", "active", "finished", "abandoned")))
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+
+
+class PlayerStreamQuery(Schema):
+    last_event_id = fields.Integer(validate=validate.Range(min=0, max=2**53))
+
+
+class LobbyQuery(Schema):
+    type = fields.String(validate=validate.OneOf(sorted(GAMES)))
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+
+
+class Wait(Schema):
+    wait = fields.Integer(load_default=0, validate=validate.Range(min=0, max=30))
+
+
+class StreamQuery(Schema):
+    # view: the reader's view each time it changes; events: each event as the reader may see it
+    data = fields.String(load_default="view", validate=validate.OneOf(["view", "events"]))
+    last_event_id = fields.Integer(validate=validate.Range(min=0, max=2**53))
+
+
+class GamesQuery(Schema):
+    status = fields.String(validate=validate.OneOf(["waiting", "active", "finished", "abandoned"]))
+    type = fields.String(validate=validate.OneOf(sorted(GAMES)))
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+    offset = fields.Integer(load_default=0, validate=validate.Range(min=0))
+
+
+class ReplayQuery(Schema):
+    version = fields.Integer(validate=validate.Range(min=1))
+    seat = fields.Integer(validate=validate.Range(min=0, max=99))
+
+
+class EventsQuery(Wait):
+    # a version: the store's stream ids are 64-bit; no log comes near 2**53
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=2**53))
+
+
+def _field(option: Option) -> fields.Field:
+    if option.kind == "integer":
+        return fields.Integer(strict=True, validate=validate.Range(min=option.minimum, max=option.maximum))
+    if option.kind == "boolean":
+        return fields.Boolean(truthy={True}, falsy={False})
+    if option.kind == "string":
+        return fields.String(validate=validate.OneOf(option.choices) if option.choices else None)
+    if option.kind == "array":
+        item = fields.String(validate=validate.OneOf(option.choices)) if option.choices else fields.String()
+        return fields.List(item, validate=validate.Length(min=option.minimum, max=option.maximum))
+    raise ValueError(f"option {option.name} has an unknown kind {option.kind!r}")
+
+
+@lru_cache(maxsize=None)
+def options_schema(game_type: str) -> Schema:
+    game = GAMES[game_type]
+    return Schema.from_dict({option.name: _field(option) for option in game.options}, name=f"{game_type}-options")()
+
+
+def load_options(game_type: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    try:
+        return options_schema(game_type).load(options, unknown=RAISE)
+    except ValidationError as error:
+        raise invalid_fields({"options": error.messages_dict}, "body")
+
+
+# what a command field's value names, for clients that draw controls for it
+# (the games mark their fields with ``metadata={"refers": ...}``)
+REFERS = ("card", "seat", "pile", "die")
+
+
+def describe_field(name: str, field: fields.Field) -> dict[str, Any]:
+    """One command field as ``GET /v1/game-types`` documents it: its JSON
+    type, whether it is required, its choices, bounds and default, and what
+    its value refers to (a card id, a seat, a pile, a die)."""
+    described: dict[str, Any] = {"name": field.data_key or name}
+    if isinstance(field, fields.List):
+        described["type"] = "array"
+        described["items"] = describe_field(name, field.inner)["type"]
+        inner_choices = _choices(field.inner)
+        if inner_choices is not None:
+            described["choices"] = inner_choices
+        refers = field.metadata.get("refers") or field.inner.metadata.get("refers")
+    else:
+        described["type"] = (
+            "integer" if isinstance(field, fields.Integer) else "boolean" if isinstance(field, fields.Boolean) else "string"
+        )
+        choices = _choices(field)
+        if choices is not None:
+            described["choices"] = choices
+        refers = field.metadata.get("refers")
+    described["required"] = bool(field.required)
+    if field.allow_none:
+        described["nullable"] = True
+    for validator in field.validators:
+        if isinstance(validator, validate.Range):
+            described.update({k: v for k, v in (("minimum", validator.min), ("maximum", validator.max)) if v is not None})
+        elif isinstance(validator, validate.Length):
+            bounds = (("min_items", validator.min), ("max_items", validator.max)) if described["type"] == "array" else ()
+            described.update({k: v for k, v in bounds if v is not None})
+    default = field.load_default
+    if not field.required and isinstance(default, IMMUTABLE):
+        described["default"] = default
+    if refers is not None:
+        assert refers in REFERS, refers
+        described["refers"] = refers
+    if field.metadata.get("description"):
+        described["description"] = field.metadata["description"]
+    return described
+
+
+def _choices(field: fields.Field) -> list | None:
+    for validator in field.validators:
+        if isinstance(validator, validate.OneOf):
+            return list(validator.choices)
+    return None
+
+
+@lru_cache(maxsize=None)
+def describe_commands(game_type: str) -> dict[str, list[dict[str, Any]]]:
+    """Every command type of a game with its fields (``type`` aside)."""
+    return {
+        kind: [describe_field(name, field) for name, field in schema().fields.items()]
+        for kind, schema in GAMES[game_type].command_schemas.items()
+    }

@@ -1,0 +1,60 @@
+"""A player's stream: everything that concerns the player across all their
+games (``service.app.player_feed``), as a game's stream sends a game's
+changes (``service.realtime.streams``); its loop, apart from the route."""
+from __future__ import annotations
+
+import json
+import logging
+import time
+from typing import Callable, Iterator
+
+import redis
+
+from service.app.player_feed import PlayerFeed
+from service.app.players import Players
+from service.realtime.streams import RETRY_MS, WRITE_TIMEOUT_SECONDS, Realtime, Waiter
+
+log = logging.getLogger("tabletell.streams")
+
+
+def player_messages(
+    realtime: Realtime,
+    feed: PlayerFeed,
+    players: Players,
+    waiter: Waiter,
+    player_id: str,
+    key: str,
+    last: int,
+    encode: Callable[[str | None, int | None, bytes, int | None], bytes],
+) -> Iterator[bytes]:
+    """A player's stream from its feed entry ``last`` on: ``ready`` at once,
+    then each entry as it comes (woken by the player's own channel), a
+    heartbeat when nothing comes, and the end once ``key`` is replaced."""
+    watch = waiter.watch
+    heartbeat = realtime.heartbeat_seconds
+    if waiter.client is not None:
+        waiter.client.write_timeout(WRITE_TIMEOUT_SECONDS)
+    beat = time.monotonic() + heartbeat
+    try:
+        # at once: the player, and the id the stream goes on from (a client
+        # that had none can resume from it)
+        ready = {"player_id": player_id, "last_event_id": last}
+        yield encode("ready", last, json.dumps(ready).encode(), RETRY_MS)
+        while not watch.ended:
+            for number, entry in feed.since(player_id, last):
+                data = {**entry["data"], "event_id": entry["event_id"], "at": entry["at"]}
+                yield encode(entry["event"], number, json.dumps(data).encode(), None)
+                last = number
+                beat = time.monotonic() + heartbeat
+            now = time.monotonic()
+            if now >= beat:
+                if players.by_key(key) is None:
+                    return  # the key was replaced: its sessions end
+                yield encode(None, None, b"", None)
+                beat = now + heartbeat
+            if watch.version <= last:
+                watch.wait(max(0.0, beat - time.monotonic()))
+    except (redis.ConnectionError, redis.TimeoutError) as error:
+        log.warning("player stream ended: the store is unreachable (%s)", error)
+    finally:
+        waiter.close()

@@ -1,0 +1,62 @@
+"""gunicorn's settings hooks for the API (``gunicorn -c python:service.runtime.gunicorn_conf``).
+
+- When a worker is told to stop, its open streams and long polls end at once
+  (clients resume on another worker with ``Last-Event-ID``), so it drains in
+  moments instead of holding every stream to the graceful timeout.
+- When a worker exits, its live metrics stop counting.
+- Logs: gunicorn's error log and the app's lines as ``LOG_FORMAT`` says (JSON
+  by default, ``service.telemetry.logs``); the access log is the app's (with the route
+  and the request id), so gunicorn writes none, whatever ``--access-logfile``
+  says. ``ACCESS_LOG=off`` silences the app's.
+"""
+from __future__ import annotations
+
+import threading
+import time
+
+from gunicorn import glogging
+
+
+class Logger(glogging.Logger):
+    """gunicorn's logger in our format, without an access log of its own."""
+
+    def setup(self, cfg) -> None:
+        super().setup(cfg)
+        # service.telemetry.logs and service.config only: this runs in the master,
+        # which must not import Flask or redis-py (ssl) before gevent patches
+        # the workers
+        from service.telemetry import logs
+        from service.config import Config
+
+        fmt = Config.from_env().log_format
+        logs.configure(fmt)
+        for handler in self.error_log.handlers:
+            handler.setFormatter(logs.formatter(fmt))
+
+    @property
+    def access_log_enabled(self) -> bool:
+        return False  # gunicorn then builds no access line at all
+
+    def access(self, resp, req, environ, request_time) -> None:
+        return None
+
+
+logger_class = Logger
+
+
+def post_worker_init(worker) -> None:
+    def end_streams_on_stop() -> None:
+        # a thread here is a greenlet under the gevent worker
+        while worker.alive:
+            time.sleep(0.25)
+        from service.realtime.streams import shutdown_all
+
+        shutdown_all()
+
+    threading.Thread(target=end_streams_on_stop, name="tabletell-drain", daemon=True).start()
+
+
+def child_exit(server, worker) -> None:
+    from service.telemetry.metrics import process_exited
+
+    process_exited(worker.pid)

@@ -1,0 +1,214 @@
+"""Operators' command line for the logs.
+
+    python -m service.replay verify <game id | file.ndjson> [--url REDIS_URL] [--api URL]
+    python -m service.replay reindex [--url REDIS_URL]
+
+``verify`` checks a log (see ``projections.audit``) and, for a game in the
+store, that what the service serves of it is the log folded afresh: the
+projection every view and summary is cut from (each seat's view), the
+operators' index, and with ``--api`` the summary a running API answers.
+With ``--api`` and no ``--url`` the store is not asked at all: the log is
+the API's (``GET /v1/games/{id}/log``: anyone's once the game is over, the
+operators' before, with ``OPERATOR_TOKEN``), checked against the summary
+the API serves. It prints what differs and exits 1, or a one-line account
+and exits 0; 2 when there is no log to check. A file is a log as
+``GET /v1/games/{id}/log`` gives it.
+
+``reindex`` rebuilds the operators' games index, the lobby and each
+player's list of games from the logs, and puts
+back on the workers' schedule every game that waits for work (a lost
+schedule, or games left waiting before waiting games were abandoned after
+``WAITING_GAME_TTL_SECONDS``).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import redis
+
+from events.envelope import Envelope
+from events.store import EventStore, stream_key
+from games.hashing import canonical_json
+from projections.audit import Audit, verify
+from projections.folding import Folded, fold
+from service.app.repository import Repository
+from projections.views import seat_view, summary
+from service.app.ids import now_ms
+from service.config import Config, connect
+from service.app.scheduling import due_key, next_look
+from service.app.index import GameIndex, key as index_key
+from service.app.players import Players
+from service.app.scheduling import pending_work
+
+
+def read_file(path: Path) -> list[Envelope]:
+    lines = [line for line in path.read_text().splitlines() if line.strip()]
+    return [Envelope.from_json(line) for line in lines]
+
+
+def served_summary(api: str, game_id: str) -> dict:
+    with urllib.request.urlopen(f"{api.rstrip('/')}/v1/games/{game_id}", timeout=10) as answer:
+        return json.load(answer)
+
+
+class NoLog(Exception):
+    """The API has no log to give (no such game, or not published yet)."""
+
+
+def served_log(api: str, game_id: str, operator_token: str | None) -> list[Envelope]:
+    """The game's whole log as the API serves it (an operator's token lets a
+    running game's through)."""
+    request = urllib.request.Request(f"{api.rstrip('/')}/v1/games/{game_id}/log")
+    if operator_token:
+        request.add_header("Authorization", f"Bearer {operator_token}")
+    try:
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            lines = answer.read().decode().splitlines()
+    except urllib.error.HTTPError as error:
+        try:
+            code = json.load(error).get("code")
+        except ValueError:
+            code = None
+        if code == "game_in_progress":
+            raise NoLog(
+                "the game is still running: its log is published when it finishes, to operators before "
+                "(set OPERATOR_TOKEN to the API's)"
+            )
+        if code == "game_not_found":
+            raise NoLog(f"no such game at {api}")
+        raise NoLog(f"the API answered {error.code} {code or ''}".rstrip())
+    return [Envelope.from_json(line) for line in lines if line.strip()]
+
+
+def check_served(audit: Audit, served: dict) -> None:
+    """The summary a running API serves against the log folded afresh (the
+    API may have moved on since the log was read: then it says so)."""
+    folded = audit.folded
+    if folded is None:
+        return
+    if served.get("version") != folded.version:
+        audit.problems.append(f"the API serves version {served.get('version')}, the log read is at {folded.version}")
+    elif canonical_json(served) != canonical_json(summary(folded)):
+        audit.problems.append(f"the summary the API serves at version {folded.version} differs from the log folded afresh")
+
+
+def check_live(audit: Audit, live: Folded | None, client: redis.Redis) -> None:
+    """What the service serves of the game against the log folded afresh."""
+    folded = audit.folded
+    if folded is None:
+        return
+    if live is None or live.version != folded.version:
+        audit.problems.append(
+            f"the live projection is at version {live.version if live else None}, the log at {folded.version}"
+        )
+        return
+    for seat in [None, *range(folded.table.seats)]:
+        if seat_view(live, seat) != seat_view(folded, seat):
+            who = "the public summary" if seat is None else f"seat {seat}'s view"
+            audit.problems.append(f"{who} served at version {live.version} differs from the log folded afresh")
+    status, game_id = folded.table.status, folded.game_id
+    if client.zscore(index_key(status), game_id) is None:
+        audit.problems.append(
+            f"the operators' index does not list the game as {status} (python -m service.replay reindex mends it)"
+        )
+
+
+def account(audit: Audit) -> str:
+    folded = audit.folded
+    status = folded.table.status if folded else "unreadable"
+    return (
+        f"{audit.events} events, {audit.commands} commands re-decided to the same events, "
+        f"{audit.chained} entries hash-chained, seed commitments hold; "
+        f"{status} at version {folded.version if folded else '-'}"
+    )
+
+
+def run_verify(target: str, client_url: str | None, api: str | None = None, config: Config = Config()) -> int:
+    """``client_url`` None: the game's log from ``api`` alone."""
+    path = Path(target)
+    try:
+        if path.suffix == ".ndjson" or path.exists():
+            audit = verify(read_file(path))
+        elif client_url is None:
+            try:
+                envelopes = served_log(api, target, config.operator_token)
+            except NoLog as missing:
+                print(f"verify {target}: {missing}", file=sys.stderr)
+                return 2
+            audit = verify(envelopes, target)
+            check_served(audit, served_summary(api, target))
+        else:
+            client = connect(client_url, cluster=config.redis_cluster)
+            store = EventStore(client)
+            envelopes = store.read(target)
+            if not envelopes:
+                print(f"verify {target}: no such game in the store at {client_url}", file=sys.stderr)
+                return 2
+            audit = verify(envelopes, target)
+            check_live(audit, Repository(store).load(target), client)
+            if api:
+                check_served(audit, served_summary(api, target))
+    except (ValueError, KeyError) as unreadable:
+        print(f"verify {target}: FAILED\n  the log cannot be read: {unreadable}")
+        return 1
+    for note in audit.notes:
+        print(f"  note: {note}")
+    if audit.ok:
+        print(f"verify {target}: OK: {account(audit)}")
+        return 0
+    print(f"verify {target}: FAILED, {len(audit.problems)} problem(s):")
+    for problem in audit.problems:
+        print(f"  - {problem}")
+    return 1
+
+
+def run_reindex(client_url: str, config: Config) -> int:
+    client = connect(client_url, cluster=config.redis_cluster)
+    store, index, players = EventStore(client), GameIndex(client), Players(client, now_ms)
+    waiting_ttl_ms = config.waiting_game_ttl_seconds * 1000
+    games = scheduled = 0
+    for raw_key in client.scan_iter(match=stream_key("*"), count=500):
+        name = raw_key.decode() if isinstance(raw_key, bytes) else raw_key
+        game_id = name[len("game:{") : -len("}:events")]
+        folded = fold(store.read(game_id), None, game_id)
+        if folded is not None:
+            index.record(folded, created_at=folded.table.created_at)  # and the lobby
+            players.after_append(None, folded)  # each player's games
+            games += 1
+            now = now_ms()
+            work = pending_work(folded, now, waiting_ttl_ms)
+            if work:  # the scheduler takes it from there (and queues nothing twice)
+                client.zadd(due_key(game_id), {game_id: next_look(work, now, config.grace_ms)}, lt=True)
+                scheduled += 1
+    print(f"reindex: {games} games indexed, {scheduled} with work put on the workers' schedule")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    config = Config.from_env()
+    parser = argparse.ArgumentParser(prog="python -m service.replay", description=__doc__.split("\n\n")[0])
+    store = argparse.ArgumentParser(add_help=False)
+    store.add_argument("--url", default=None, help="the store (REDIS_URL); verify with --api alone asks the API only")
+    commands = parser.add_subparsers(dest="command", required=True)
+    check = commands.add_parser("verify", parents=[store], help="verify a game's log, from the store or an NDJSON file")
+    check.add_argument("target", help="a game id, or a file.ndjson as GET /v1/games/{id}/log gives it")
+    check.add_argument(
+        "--api",
+        help="compare the summary this running API serves (e.g. http://localhost:8000); without --url, "
+        "read the log from it too (a running game's with OPERATOR_TOKEN)",
+    )
+    commands.add_parser("reindex", parents=[store], help="rebuild the operators' games index from the logs")
+    args = parser.parse_args(argv)
+    if args.command == "verify":
+        url = args.url if args.url or args.api else config.redis_url
+        return run_verify(args.target, url, args.api, config)
+    return run_reindex(args.url or config.redis_url, config)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

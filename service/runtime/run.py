@@ -1,0 +1,323 @@
+"""`make run`: the whole service in one terminal.
+
+Starts, in order: a private valkey-server persisting to DATA_DIR (only when
+REDIS_URL is not set), the API under gunicorn on PORT, and one RQ worker with
+its scheduler, and keeps them alive: a part that dies is started again after
+a backoff (0.5 s, doubling to a minute), with a log line saying so; the others
+go on meanwhile (gunicorn itself restarts a dead request worker). Ctrl-C (or
+SIGTERM) stops them in order: the API (stops accepting, drains), the worker,
+then the store; a second Ctrl-C kills what is left at once. No process is
+left behind.
+
+``python -m service.run api`` runs the API alone, the same gunicorn command
+from the same settings (the Docker image's command: there the store and the
+workers run in their own containers).
+
+Every setting comes from ``Config`` (the environment, read once here); the
+parts are handed the same environment (with the private store's REDIS_URL)
+and read their own ``Config`` from it as they start.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+from service.telemetry import logs
+from service.config import Config
+from service.runtime.embedded_redis import EmbeddedRedis, _die_with_parent
+
+log = logging.getLogger("tabletell.run")
+
+
+WORKER_CLASSES = ("gevent", "gthread")
+
+
+def gunicorn_command(config: Config) -> list[str]:
+    """The API's gunicorn, as ``config`` says: gevent workers by default, so
+    a client waiting on a game (a stream, a long poll) costs a greenlet, not
+    a thread. ``make run`` and the Docker image (``python -m service.run
+    api``) both run this command."""
+    if config.web_worker_class not in WORKER_CLASSES:
+        raise SystemExit(
+            f"WEB_WORKER_CLASS must be one of {', '.join(WORKER_CLASSES)}, not {config.web_worker_class!r}"
+        )
+    command = [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "wsgi:app",
+        "--config",
+        "python:service.runtime.gunicorn_conf",
+        "--bind",
+        # this machine only, unless HOST says otherwise (Docker sets 0.0.0.0)
+        f"{config.host}:{config.port}",
+        "--worker-class",
+        # gunicorn's worker, answering its own request errors (414, 431, a bad
+        # request line) as problem+json like the rest of the API
+        {"gevent": "service.runtime.gunicorn_workers.GeventWorker", "gthread": "service.runtime.gunicorn_workers.ThreadWorker"}[
+            config.web_worker_class
+        ],
+        "--workers",
+        str(config.web_concurrency),
+        # open connections per worker, streams and long polls included
+        "--worker-connections",
+        str(config.web_connections),
+        # connections the kernel holds for the workers to accept (gunicorn's
+        # 2048; the kernel caps it at net.core.somaxconn): when every client
+        # of a killed worker reconnects at once, 10,000 clients filled 1,576
+        # of gunicorn's 2,048, and past it the kernel drops their SYNs
+        # (clients try again after 1 s, 3 s, 7 s...)
+        "--backlog",
+        "4096",
+        "--threads",
+        str(config.web_threads),  # gthread only
+        "--graceful-timeout",
+        str(config.graceful_seconds),
+        # no --access-logfile: the app writes the access log (service.telemetry.logs;
+        # ACCESS_LOG=off silences it)
+    ]
+    return command
+
+
+def raise_file_limit() -> None:
+    """Every open stream is a socket: allow as many as the system lets us."""
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if hard == resource.RLIM_INFINITY or soft < hard:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard if hard != resource.RLIM_INFINITY else 1 << 20, hard))
+    except (ImportError, ValueError, OSError) as error:
+        log.warning("could not raise the open-files limit: %s", error)
+
+
+def metrics_dir(config: Config) -> str:
+    """The directory for every process's metrics (prometheus-client's
+    multiprocess mode), emptied of an earlier run's: PROMETHEUS_MULTIPROC_DIR,
+    or a new temporary one."""
+    path = config.prometheus_multiproc_dir or tempfile.mkdtemp(prefix="tabletell-metrics-")
+    os.makedirs(path, exist_ok=True)
+    for name in os.listdir(path):
+        if name.endswith(".db"):
+            os.remove(os.path.join(path, name))
+    return path
+
+
+class Part:
+    """One supervised process: started, watched, restarted with backoff."""
+
+    # seconds before restart n (doubling, at most a minute); a part that ran a
+    # minute without dying starts again from the first
+    FIRST_BACKOFF, MAX_BACKOFF, STEADY_SECONDS = 0.5, 60.0, 60.0
+
+    def __init__(self, name: str, start, alive, stop):
+        self.name = name
+        self._start, self._alive, self._stop = start, alive, stop
+        self.restarts = 0
+        self.backoff = self.FIRST_BACKOFF
+        self.started_at = 0.0
+        self.restart_at: float | None = None
+
+    def start(self) -> None:
+        self._start()
+        self.started_at = time.monotonic()
+
+    def watch(self, now: float) -> None:
+        """Called every tick: notice a death, restart when its backoff is over."""
+        if self.restart_at is None:
+            if self._alive():
+                if now - self.started_at > self.STEADY_SECONDS:
+                    self.backoff = self.FIRST_BACKOFF
+                return
+            self.restart_at = now + self.backoff
+            log.error("%s exited (%s); restarting it in %.1f s", self.name, self.exit_status(), self.backoff)
+            self.backoff = min(self.backoff * 2, self.MAX_BACKOFF)
+            return
+        if now < self.restart_at:
+            return
+        self.restart_at = None
+        self.restarts += 1
+        try:
+            self.start()
+            log.warning("%s restarted (restart %d)", self.name, self.restarts)
+        except Exception as error:  # the store may not come back at once
+            self.restart_at = now + self.backoff
+            log.error("%s did not start (%s); trying again in %.1f s", self.name, error, self.backoff)
+            self.backoff = min(self.backoff * 2, self.MAX_BACKOFF)
+
+    def exit_status(self) -> str:
+        return "stopped"
+
+    def stop(self, timeout: float) -> None:
+        self._stop(timeout)
+
+
+class ChildPart(Part):
+    """A child process in its own session (Ctrl-C reaches only the
+    supervisor, which stops the parts in order)."""
+
+    def __init__(self, name: str, command: list[str], env: dict[str, str]):
+        self.process: subprocess.Popen | None = None
+        self.command, self.env = command, env
+        super().__init__(name, self._spawn, lambda: self.process is not None and self.process.poll() is None, self._terminate)
+
+    def _spawn(self) -> None:
+        self.process = subprocess.Popen(self.command, env=self.env, preexec_fn=_die_with_parent, start_new_session=True)
+
+    def exit_status(self) -> str:
+        code = self.process.returncode if self.process else None
+        return f"signal {-code}" if code is not None and code < 0 else f"exit code {code}"
+
+    def _terminate(self, timeout: float) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            log.warning("%s did not stop in %.0f s; killing it", self.name, timeout)
+            self.process.kill()
+            self.process.wait()
+
+
+class StorePart(Part):
+    """The private valkey-server: restarted on the same port from its
+    append-only file, so every client reconnects to it by itself."""
+
+    def __init__(self, store: EmbeddedRedis):
+        self.store = store
+        super().__init__(
+            "store (valkey-server)",
+            store.start,
+            lambda: store.process is not None and store.process.poll() is None,
+            lambda timeout: store.stop(timeout),
+        )
+
+    def exit_status(self) -> str:
+        code = self.store.process.returncode if self.store.process else None
+        return f"signal {-code}" if code is not None and code < 0 else f"exit code {code}"
+
+
+def supervise(parts: list[Part], stopping, tick: float = 0.2) -> None:
+    """Keep every part alive until ``stopping()``."""
+    while not stopping():
+        now = time.monotonic()
+        for part in parts:
+            part.watch(now)
+        time.sleep(tick)
+
+
+def shut_down(parts: list[Part], graceful: float) -> None:
+    """In order: the API stops accepting and drains its requests (streams end
+    at once), then the workers finish their jobs, then the store, which
+    every other part needs until its very end."""
+    for part in parts:
+        if part.restart_at is not None:
+            part.restart_at = None  # dead and waiting for a restart: stays dead
+    for part in parts:
+        part.stop(graceful + 5)
+
+
+def welcome(config: Config) -> list[str]:
+    """What ``make run`` says once its parts are started: where the web page
+    and the API are, and how to become an operator when no one can."""
+    host = "localhost" if config.host in ("127.0.0.1", "0.0.0.0", "::", "::1", "localhost") else config.host
+    base = f"http://{host}:{config.port}"
+    lines = [
+        f"the web client on {base}/ (play in a browser); the API under {base}/v1/..., e.g. {base}/v1/game-types "
+        "(every route: openapi.yaml); one RQ worker with its scheduler; Ctrl-C stops all",
+    ]
+    if config.operator_token is None:
+        lines.append(
+            "no OPERATOR_TOKEN: the operators' routes (the games list, running games' logs, webhooks) answer "
+            "403 operator_only; to use them, start with a token of your own, e.g. "
+            "OPERATOR_TOKEN=$(python3 -c 'import secrets; print(secrets.token_urlsafe(32))') make run, "
+            'and send it as "Authorization: Bearer $OPERATOR_TOKEN"'
+        )
+    return lines
+
+
+def serve_api(config: Config) -> None:
+    """``python -m service.run api``: the API alone, in this process's place
+    (the Docker image's command, the store and the workers being elsewhere):
+    the same gunicorn command ``make run`` starts, from the same settings."""
+    env = dict(os.environ)
+    env["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir(config)  # emptied of an earlier run's figures
+    command = gunicorn_command(config)
+    raise_file_limit()
+    log.info("API on %s:%s (gunicorn, %s workers)", config.host, config.port, config.web_worker_class)
+    os.execve(command[0], command, env)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    config = Config.from_env()  # every setting, read once: the parts get them through their environment
+    logs.configure(config.log_format)  # JSON lines (LOG_FORMAT), like the API's and the worker's
+    if argv == ["api"]:
+        serve_api(config)
+    if argv:
+        raise SystemExit("usage: python -m service.run [api]   (api: the API alone, as the Docker image runs it)")
+    env = dict(os.environ)
+    raise_file_limit()
+    own_metrics = config.prometheus_multiproc_dir is None
+    env["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir(config)
+    store_part = None
+    if config.redis_cluster and not (not config.private_store and config.queue_url):
+        raise SystemExit(
+            "REDIS_CLUSTER=1 runs against your cluster: set REDIS_URL to any of its nodes and QUEUE_URL to a plain "
+            "Redis/Valkey server for the queues (make run starts no cluster)"
+        )
+    if config.private_store:
+        store = EmbeddedRedis(config.data_dir, port=config.redis_port, maxmemory=config.store_maxmemory)
+        store_part = StorePart(store)
+        store_part.start()
+        env["REDIS_URL"] = store.url
+        log.info(
+            "valkey-server on %s, append-only file in %s, maxmemory %s",
+            store.url,
+            os.path.abspath(config.data_dir),
+            store.maxmemory,
+        )
+    else:
+        log.info("using the store at REDIS_URL")
+
+    stops = 0
+
+    def stop(*_):
+        nonlocal stops
+        stops += 1
+        if stops > 1:
+            log.warning("asked again: stopping at once")
+            for part in parts:
+                if isinstance(part, ChildPart) and part.process is not None and part.process.poll() is None:
+                    part.process.kill()
+
+    api = ChildPart("API (gunicorn)", gunicorn_command(config), env)
+    worker = ChildPart("worker (RQ)", [sys.executable, "-m", "service.worker"], env)
+    # in the order they stop
+    parts: list[Part] = [api, worker] + ([store_part] if store_part else [])
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        api.start()
+        worker.start()
+        for line in welcome(config):
+            log.info("%s", line)
+        supervise(parts, lambda: stops > 0)
+        return 0
+    finally:
+        log.info("stopping: the API first, then the worker, then the store")
+        shut_down(parts, config.graceful_seconds)
+        if own_metrics:
+            shutil.rmtree(env["PROMETHEUS_MULTIPROC_DIR"], ignore_errors=True)
+        log.info("stopped")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

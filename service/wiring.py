@@ -1,0 +1,107 @@
+"""The composition root: every service of one process (an API process, a
+worker), built once from its settings, the store and the queues' server,
+each given what it uses, and nothing given the whole. Request handlers reach
+it through ``service.http.current.services``, the workers through
+``service.workers.jobs.services``."""
+from __future__ import annotations
+
+from typing import Callable
+
+from redis import Redis
+
+from events.store import EventStore
+from projections.snapshots import Snapshots
+from service.app import webhooks
+from service.app.commands import Commands
+from service.app.ids import now_ms
+from service.app.index import GameIndex
+from service.app.lobby import Lobby
+from service.app.player_feed import PlayerFeed
+from service.app.players import Players, seat_of
+from service.app.repository import Repository
+from service.app.scheduling import WEBHOOKS_QUEUE, Dispatcher
+from service.app.seats import Seats
+from service.app.views_cache import ViewCache
+from service.config import Config
+from service.realtime.streams import Realtime
+
+
+class Services:
+    config: Config  # the process's settings, read once as it starts
+    redis: Redis  # the store
+    queue_redis: Redis  # the workers' queues (QUEUE_URL), or the store's own server
+    clock: Callable[[], int]
+    store: EventStore
+    repository: Repository
+    dispatcher: Dispatcher
+    index: GameIndex
+    players: Players
+    webhooks: webhooks.Webhooks
+    player_feed: PlayerFeed
+    commands: Commands
+    seats: Seats
+    lobby: Lobby
+    views: ViewCache
+    realtime: Realtime
+
+    def __init__(
+        self,
+        client: Redis,
+        clock: Callable[[], int] = now_ms,
+        config: Config | None = None,
+        queue_client: Redis | None = None,
+    ):
+        # a job's services built without settings read them then
+        config = config or Config.from_env()
+        self.config = config
+        self.redis = client
+        self.queue_redis = queue_client if queue_client is not None else client
+        self.clock = clock
+        self.store = EventStore(client, config.durability, config.durability_timeout_ms)
+        self.repository = Repository(self.store, snapshots=Snapshots(client, config.snapshot_every))
+        # the grace of queued work (GRACE_SECONDS): the API's dispatcher marks
+        # what it queues as fresh for as long as the workers wait for it
+        self.dispatcher = Dispatcher(
+            client, clock, config.grace_ms, config.waiting_game_ttl_seconds * 1000, queue_client=self.queue_redis
+        )
+        self.index = GameIndex(client)
+        self.players = Players(client, clock)
+        self.webhooks = webhooks.Webhooks(client, self.queue_redis, self.dispatcher.queues[WEBHOOKS_QUEUE], clock, config)
+        # each player event goes to the app backends' webhooks too
+        self.player_feed = PlayerFeed(client, clock, hooks=(self._webhook,))
+        self.commands = Commands(
+            self.store,
+            self.repository,
+            clock,
+            listeners={
+                "index": self.index.after_append,
+                "player_games": self.players.after_append,
+                "player_feed": self.player_feed.after_append,
+            },
+            dispatcher=self.dispatcher,
+        )
+        self.seats = Seats(self.store, self.commands.exists, player_seat=self._player_seat)
+        self.lobby = Lobby(client, self.commands)
+        self.views = ViewCache()
+        self.realtime = Realtime(
+            client,
+            clock,
+            self.commands,
+            self.views,
+            config.stream_heartbeat_seconds,
+            config.max_streams_per_token,
+            config.max_streams_per_client,
+            config.read_fresh_ms,
+        )
+
+    def _webhook(self, player_id: str, kind: str, data: dict, event_id: str) -> None:
+        """A player event queued for the webhooks subscribed to it (the
+        workers deliver it: nothing is sent from here)."""
+        self.webhooks.publish(kind, {**data, "player_id": player_id}, event_id)
+
+    def _player_seat(self, game_id: str, key: str) -> int | None:
+        """The seat the player holding ``key`` has at ``game_id``, if any."""
+        player = self.players.by_key(key)
+        if player is None:
+            return None
+        return seat_of(self.commands.load(game_id), player.id)
