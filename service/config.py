@@ -11,6 +11,7 @@ gevent patches the workers.
 from __future__ import annotations
 
 import os
+from functools import lru_cache
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Mapping
 
@@ -230,6 +231,7 @@ def connect(
         return RedisCluster.from_url(
             url,
             connection_pool_class=redis.BlockingConnectionPool,
+            connection_class=_connection_class(),
             max_connections=max_connections,
             timeout=30,  # the pool's wait for a connection, as below
             socket_connect_timeout=2,
@@ -238,6 +240,7 @@ def connect(
         )
     pool = redis.BlockingConnectionPool.from_url(
         url,
+        connection_class=_connection_class(),
         max_connections=max_connections,
         # how long a request waits for one of the pool's connections: a
         # burst (5,000 clients connecting at once) queues on a busy process
@@ -250,6 +253,27 @@ def connect(
         retry=Retry(ExponentialBackoff(cap=0.2, base=0.02), retries=2),
     )
     return redis.Redis(connection_pool=pool)
+
+
+@lru_cache(maxsize=None)
+def _connection_class() -> type:
+    """redis-py's connection, but for one race: a connection taken from the
+    pool is checked for a closed socket (``can_read``), and when another
+    thread closed it meanwhile (a cluster client resetting its nodes in a
+    failover) hiredis's check raises ``TypeError`` on the socket it no
+    longer has. That is a broken connection like any other: a
+    ``ConnectionError`` (retried, or answered 503 store_unavailable), not a
+    500. (redis-py 8.1, ``_parsers/hiredis.py``, ``_socket_is_closed``.)"""
+    import redis
+
+    class Connection(redis.Connection):
+        def can_read(self, timeout: float = 0) -> bool:
+            try:
+                return super().can_read(timeout)
+            except TypeError as error:
+                raise redis.ConnectionError(f"the connection was closed under this request ({error})")
+
+    return Connection
 
 
 def connect_store(config: Config) -> "redis.Redis":

@@ -174,3 +174,29 @@ def test_replay_verify_checks_a_game_stored_on_the_cluster(cluster_server, clust
     assert replay.main(["verify", game_id, "--url", cluster_server.url]) == 0
     assert f"verify {game_id}: OK" in capsys.readouterr().out
 
+
+def test_a_connection_closed_under_its_check_is_a_connection_error_not_a_type_error(redis_server):
+    """In a cluster failover the client may close a connection from another
+    thread while a request checks it out of the pool; redis-py's hiredis
+    check then raised TypeError on the socket it no longer had, and the
+    command was answered 500 (a failover test met it). Our pools' connection
+    makes it a ConnectionError: retried, or 503 store_unavailable."""
+    import redis
+
+    from service.config import connect
+
+    client = connect(redis_server.url)
+    connection = client.connection_pool.get_connection()
+    try:
+        connection.connect()
+        connection._parser._sock = None  # closed by another thread meanwhile
+        with pytest.raises(redis.ConnectionError):
+            connection.can_read()
+    finally:
+        client.connection_pool.release(connection)
+    plain = redis.Connection(host=connection.host, port=connection.port)
+    plain.connect()
+    plain._parser._sock = None
+    with pytest.raises(TypeError):  # what redis-py itself does: the case still exists upstream
+        plain.can_read()
+    plain.disconnect()
