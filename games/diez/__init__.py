@@ -9,7 +9,7 @@ closed: Sub, challenge or effect), ``effects`` (what each card does),
 ``stacking``, ``challenges``, ``tokens`` (the bag, the token cards, the
 passive tokens), ``forced_draws`` (the tokens that act on a forced draw),
 ``watchers`` (Snare, Mirror, Sub), ``proc``, ``offers`` (the decisions owed
-before a turn), ``state``/``evolve``/``moves`` (the state and its events),
+before a turn), ``state``/``evolve`` (the state and its events),
 ``rules`` (decide and what the service asks), ``view``, ``commands``,
 ``bots``, ``upcasting`` (older logs' events), ``legal`` (the legal moves),
 ``sampler`` (the expert's sampler and estimate).
@@ -17,7 +17,7 @@ before a turn), ``state``/``evolve``/``moves`` (the state and its events),
 Dependencies point one way: each module imports only modules after it in
 ``sampler``, ``legal``, ``rules``, ``view``, ``playing``, ``jump_ins``,
 ``resolving``, ``challenges``, ``effects``, ``placing``, ``stacking``, ``proc``, ``offers``, ``drawing``,
-``watchers``, ``tokens``, ``forced_draws``, ``moves``, ``evolve``, ``state``,
+``watchers``, ``tokens``, ``forced_draws``, ``evolve``, ``state``,
 ``deck``.
 """
 from __future__ import annotations

@@ -12,7 +12,10 @@ from games.contract import Deadline, Event, Option, RuleError
 from games.opticall import calls, setup
 from games.opticall.cards import ANNOUNCEMENTS, ECLIPSE, RESET, SUITS, VALUE, deck_size
 from games.opticall.state import OVER, PLAY, REVEAL, State, to_beat
-from games.opticall.story import Story, draw, put_out_the_empty
+from games.opticall.drawing import draw
+from games.opticall.evolve import evolve
+from games.opticall.objective import over, put_out_the_empty
+from games.story import Story
 from games.options import refuse, with_defaults
 from games.rng import derive
 from games.timing import clock_options, deadline
@@ -108,7 +111,7 @@ def step(state: State, command: Mapping[str, Any]) -> tuple[list[Event], State]:
     handler = HANDLERS.get(kind)
     if handler is None:
         raise RuleError("unknown_command", ON_YOUR_TURN, f"Opticall has no {kind!r} command.")
-    story = Story(state, command["at"])
+    story = Story(state, command["at"], evolve)
     handler(story, seat, command)
     return story.events, story.state
 
@@ -121,7 +124,7 @@ def _play(story: Story, seat: int, command: Mapping[str, Any]) -> None:
         # silent seats' timeouts close it, so a command is accepted only from
         # a seat the game waits for (which cannot depend on the clock)
         calls.close(story)
-        if story.over:
+        if over(story.state):
             return  # the call ended the game: nothing is left to do
     play(story, seat, list(command["cards"]), command["color"], command.get("suit"))
 
@@ -171,7 +174,7 @@ def play(story: Story, seat: int, ids: list[str], color: str, suit: str | None) 
         if owed:
             draw(story, other, owed, "draw_back")
     put_out_the_empty(story, pending=seat)
-    if not story.over:
+    if not over(story.state):
         calls.open_window(story, seat)
 
 

@@ -1,10 +1,13 @@
-"""A command's events as they are decided, each folded at once.
+"""A command's events as they are decided, each folded at once: the one
+idiom every game decides by.
 
 A command often sets off a chain (a play, its window, its effect, a draw that
 needs a reshuffle, the next turn); each step is decided on the state the
-previous events led to. Games whose commands unfold like this build their
-events with an ``Unfolding`` (bound to the game's ``evolve``) instead of
-folding by hand.
+previous events led to. Every game's command handlers (``rules.COMMANDS``)
+are given the command's ``Story`` (bound to the game's ``evolve``) and tell
+what happens with ``story.add``; ``story.state`` is always the state after
+the events told so far, and ``rules.step`` returns ``story.events`` and that
+state at once (the search plays on it without folding again).
 """
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ from typing import Any, Callable, Mapping
 from games.contract import Event
 
 
-class Unfolding:
+class Story:
     def __init__(self, state: Any, at: int, evolve: Callable[[Any, Event], Any]):
         self.state = state
         self.at = at
