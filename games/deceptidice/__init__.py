@@ -36,6 +36,7 @@ GAME = with_expert(RulesGame(
     initial_state=rules.initial_state,
     start=rules.start,
     decide=rules.decide,
+    step=rules.step,
     evolve=evolve,
     view=view,
     actions=rules.actions,
