@@ -102,7 +102,7 @@ def step(state: State, command: Mapping[str, Any]) -> tuple[list[Event], State]:
     as it is decided, so the state after the last one is at hand."""
     if state.phase == OVER:
         raise RuleError("game_over", "winning", "The game is over.")
-    handler = _COMMANDS.get(command["type"])
+    handler = COMMANDS.get(command["type"])
     if handler is None:
         raise RuleError("unknown_command", "commands", f"Diez has no {command['type']!r} command.")
     story = Story(state, command.get("at", 0), evolve)
@@ -243,7 +243,8 @@ def _require_turn(state: State, seat: int, phases, code="not_your_turn", rule="t
     raise RuleError("not_your_turn", "turns", f"It is seat {state.turn}'s turn, not seat {seat}'s.")
 
 
-_COMMANDS: dict[str, Callable[[Story, Mapping[str, Any]], None]] = {
+# command type -> its handler(story, command), which tells the events
+COMMANDS: dict[str, Callable[[Story, Mapping[str, Any]], None]] = {
     "play": playing.play,
     "draw": _draw,
     "keep": _keep,

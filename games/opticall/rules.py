@@ -1,5 +1,5 @@
 """Opticall: options, ``decide`` (a table of command handlers,
-``HANDLERS``), and what the service asks of the state.
+``COMMANDS``), and what the service asks of the state.
 
 Rule names in errors are the headings of ``docs/rules/opticall.md``
 (lower-cased); the decisions written there are referenced where enforced.
@@ -21,7 +21,7 @@ from games.rng import derive
 from games.timing import clock_options, deadline
 
 ON_YOUR_TURN = "on your turn"
-COMMANDS = "commands"
+COMMANDS_RULE = "commands"
 
 
 # -- options -------------------------------------------------------------------
@@ -83,14 +83,14 @@ def _well_formed(command: Any) -> tuple[str, int]:
     to replay or a local game does not), so the rules never fail on a
     malformed command."""
     if not isinstance(command, Mapping) or not isinstance(command.get("type"), str):
-        raise RuleError("malformed_command", COMMANDS, "A command is an object with a 'type' (a string).")
+        raise RuleError("malformed_command", COMMANDS_RULE, "A command is an object with a 'type' (a string).")
     kind = command["type"]
     if not _is_int(command.get("seat")) or not _is_int(command.get("at")):
-        raise RuleError("malformed_command", COMMANDS, f"A {kind!r} command has a 'seat' and an 'at' (whole numbers).")
+        raise RuleError("malformed_command", COMMANDS_RULE, f"A {kind!r} command has a 'seat' and an 'at' (whole numbers).")
     for name, (shape, required) in FIELDS.get(kind, {}).items():
         value = command.get(name)
         if (value is not None or required) and not SHAPES[shape](value):
-            raise RuleError("malformed_command", COMMANDS, f"A {kind!r} command's {name!r} is {shape}.")
+            raise RuleError("malformed_command", COMMANDS_RULE, f"A {kind!r} command's {name!r} is {shape}.")
     return kind, command["seat"]
 
 
@@ -105,18 +105,18 @@ def decide(state: State, command: Mapping[str, Any]) -> list[Event]:
 def step(state: State, command: Mapping[str, Any]) -> tuple[list[Event], State]:
     """``decide``'s events and the state they lead to: each event is folded
     as the story tells it, so the state after the last one is at hand."""
-    kind, seat = _well_formed(command)
+    kind, _ = _well_formed(command)
     if state.phase == OVER:
         raise RuleError("game_over", "objective", "The game is over.")
-    handler = HANDLERS.get(kind)
+    handler = COMMANDS.get(kind)
     if handler is None:
         raise RuleError("unknown_command", ON_YOUR_TURN, f"Opticall has no {kind!r} command.")
     story = Story(state, command["at"], evolve)
-    handler(story, seat, command)
+    handler(story, command)
     return story.events, story.state
 
 
-def _play(story: Story, seat: int, command: Mapping[str, Any]) -> None:
+def _play(story: Story, command: Mapping[str, Any]) -> None:
     state = story.state
     if state.rules < 2 and state.window is not None and calls.expired(state, command["at"]):
         # decision "the call window", rules 1: a play after the deadline
@@ -126,19 +126,19 @@ def _play(story: Story, seat: int, command: Mapping[str, Any]) -> None:
         calls.close(story)
         if over(story.state):
             return  # the call ended the game: nothing is left to do
-    play(story, seat, list(command["cards"]), command["color"], command.get("suit"))
+    play(story, command["seat"], list(command["cards"]), command["color"], command.get("suit"))
 
 
-def _reveal(story: Story, seat: int, command: Mapping[str, Any]) -> None:
-    setup.reveal(story, seat, list(command["cards"]))
+def _reveal(story: Story, command: Mapping[str, Any]) -> None:
+    setup.reveal(story, command["seat"], list(command["cards"]))
 
 
-def _call(story: Story, seat: int, command: Mapping[str, Any]) -> None:
-    calls.answer(story, seat, command["card"])
+def _call(story: Story, command: Mapping[str, Any]) -> None:
+    calls.answer(story, command["seat"], command["card"])
 
 
-def _pass(story: Story, seat: int, command: Mapping[str, Any]) -> None:
-    calls.answer(story, seat, None)
+def _pass(story: Story, command: Mapping[str, Any]) -> None:
+    calls.answer(story, command["seat"], None)
 
 
 def play(story: Story, seat: int, ids: list[str], color: str, suit: str | None) -> None:
@@ -201,10 +201,11 @@ def _check_announcement(state: State, count: int, color: str, suit: str | None) 
 # -- timeouts ----------------------------------------------------------------------
 
 
-def _timeout(story: Story, seat: int, command: Mapping[str, Any]) -> None:
+def _timeout(story: Story, command: Mapping[str, Any]) -> None:
     """Decision "timeouts": a silent revealer reveals nothing; a silent seat
     in a call window lets the play go; a silent player plays one card (see
     ``timeout_play``)."""
+    seat = command["seat"]
     state = story.state
     if state.phase == REVEAL and seat == state.reveal.revealer:
         setup.reveal(story, seat, [])
@@ -229,8 +230,8 @@ def timeout_play(state: State, seat: int) -> tuple[list[str], str, str | None]:
     return [card_id], below.color, below.suit
 
 
-# command type -> its handler(story, seat, command), which adds the events
-HANDLERS: dict[str, Callable[[Story, int, Mapping[str, Any]], None]] = {
+# command type -> its handler(story, command), which tells the events
+COMMANDS: dict[str, Callable[[Story, Mapping[str, Any]], None]] = {
     "reveal": _reveal,
     "play": _play,
     "call": _call,
