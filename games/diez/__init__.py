@@ -12,10 +12,11 @@ passive tokens), ``forced_draws`` (the tokens that act on a forced draw),
 before a turn), ``state``/``evolve`` (the state and its events),
 ``rules`` (decide and what the service asks), ``view``, ``commands``,
 ``bots``, ``upcasting`` (older logs' events), ``legal`` (the legal moves),
-``sampler`` (the expert's sampler and estimate).
+``sampler`` (the expert's sampler and estimate), ``timeouts`` (what a silent
+seat is taken to do), ``passing`` (the pass command).
 
 Dependencies point one way: each module imports only modules after it in
-``sampler``, ``legal``, ``rules``, ``view``, ``playing``, ``jump_ins``,
+``sampler``, ``legal``, ``rules``, ``view``, ``timeouts``, ``passing``, ``playing``, ``jump_ins``,
 ``resolving``, ``challenges``, ``effects``, ``placing``, ``stacking``, ``proc``, ``offers``, ``drawing``,
 ``watchers``, ``tokens``, ``forced_draws``, ``evolve``, ``state``,
 ``deck``.

@@ -11,7 +11,6 @@ from __future__ import annotations
 from games.contract import RuleError
 from games.diez import effects
 from games.diez.drawing import draw
-from games.diez.evolve import evolve
 from games.story import Story
 from games.diez.offers import begin_turn
 from games.diez.state import CHALLENGE, TURN, Play, Stack, State, Threat, next_seat

@@ -9,7 +9,6 @@ from typing import Any, Callable, Mapping
 from games.contract import RuleError
 from games.diez import forced_draws, tokens
 from games.diez.deck import matches
-from games.diez.evolve import evolve
 from games.story import Story
 from games.diez.state import State, drawable, next_seat
 from games.rng import derive

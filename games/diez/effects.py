@@ -11,7 +11,6 @@ from math import ceil
 from games.diez import forced_draws, proc, stacking, tokens, watchers
 from games.diez.deck import TOKEN_CARDS
 from games.diez.drawing import draw
-from games.diez.evolve import evolve
 from games.story import Story
 from games.diez.state import Play, next_seat
 from games.rng import derive

@@ -14,7 +14,6 @@ from __future__ import annotations
 from typing import Sequence
 
 from games.diez.deck import WHITE
-from games.diez.evolve import evolve
 from games.story import Story
 from games.diez.state import State, drawable
 

@@ -18,7 +18,6 @@ from typing import Any, Mapping
 from games.contract import RuleError
 from games.diez import effects, placing, resolving, tokens
 from games.diez.deck import copies, identical, is_mundane
-from games.diez.evolve import evolve
 from games.story import Story
 from games.diez.state import WINDOW, Play, State, next_seat
 

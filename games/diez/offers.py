@@ -10,11 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from games.contract import RuleError
-from games.diez import forced_draws, tokens
+from games.diez import forced_draws, tokens, watchers
 from games.diez.drawing import draw, reshuffle
-from games.diez.evolve import evolve
+from games.diez.state import LINK, MAGNET, SEARCH, SUB, State
 from games.story import Story
-from games.diez.state import LINK, MAGNET, SEARCH, State
 
 
 def begin_turn(story: Story, seat: int) -> None:
@@ -33,6 +32,24 @@ def begin_turn(story: Story, seat: int) -> None:
         story.add("offer_opened", {"seat": offer.seat, "kind": offer.kind, "then": seat})
         return
     story.add("turn_began", {"seat": seat})
+
+
+def answering(state: State) -> int | None:
+    """The seat a question waits for: the open offer's (an Ace's search, a
+    Magnet gift, a Proc-Link play), or for a Sub's colour the Sub's holder;
+    None when no question is open."""
+    if state.phase in (SEARCH, MAGNET, LINK):
+        return state.offers[0].seat
+    if state.phase == SUB:
+        return watchers.sub_holder(state, state.pending)
+    return None
+
+
+def give_token(story: Story, seat: int, to: int | None) -> None:
+    """Rule "tokens": the token drawn from the bag goes to ``to``; then the
+    turn that was coming begins (or the next decision owed)."""
+    tokens.give(story, seat, to)
+    begin_turn(story, story.state.resume)
 
 
 def waiting(state: State, seat: int, kind: str) -> bool:

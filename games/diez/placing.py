@@ -10,7 +10,6 @@ from games.contract import RuleError
 from games.diez import proc, stacking, tokens, watchers
 from games.diez.deck import BLACK, CHOICE_EFFECTS, COLORS, TOKEN_CARDS, WHITE, is_wild
 from games.diez.drawing import draw
-from games.diez.evolve import evolve
 from games.story import Story
 from games.diez.state import State
 

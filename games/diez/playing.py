@@ -8,7 +8,6 @@ from typing import Any, Iterator, Mapping
 from games.contract import RuleError
 from games.diez import jump_ins, offers, placing, proc, stacking, tokens
 from games.diez.drawing import fits, piles_for
-from games.diez.evolve import evolve
 from games.story import Story
 from games.diez.state import CHALLENGE, DRAWN, LINK, TURN, WINDOW, State
 

@@ -15,7 +15,6 @@ from games.contract import RuleError
 from games.diez import forced_draws, offers, tokens
 from games.diez.deck import COLORS, WHITE
 from games.diez.drawing import draw
-from games.diez.evolve import evolve
 from games.story import Story
 from games.diez.state import Play, State, drawable, next_seat
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from games.diez import challenges, effects, watchers
 from games.diez.deck import CHALLENGEABLE
-from games.diez.evolve import evolve
 from games.story import Story
 from games.diez.offers import begin_turn
 

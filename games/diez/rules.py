@@ -8,11 +8,12 @@ from itertools import count
 from typing import Any, Callable, Mapping
 
 from games.contract import Deadline, Event, Option, RuleError
-from games.diez import challenges, drawing, jump_ins, offers, playing, proc, resolving, stacking, tokens, watchers
+from games.diez import challenges, drawing, jump_ins, offers, passing, playing, resolving, stacking, tokens, watchers
 from games.diez.deck import DECK_OPTIONS, WHITE, color_totals, faces, shuffled_deck
 from games.diez.evolve import evolve
 from games.story import Story
-from games.diez.state import CHALLENGE, DRAWN, GIVING, LINK, MAGNET, OVER, SEARCH, SUB, TURN, WINDOW, State, drawable, next_seat
+from games.diez.state import CHALLENGE, DRAWN, GIVING, LINK, MAGNET, OVER, SEARCH, SUB, TURN, WINDOW, State, drawable
+from games.diez.timeouts import timeout
 from games.options import refuse, with_defaults
 from games.rng import derive
 from games.timing import clock_options, deadline
@@ -148,9 +149,7 @@ def _accept(story: Story, command: Mapping[str, Any]) -> None:
 
 
 def _give_token(story: Story, command: Mapping[str, Any]) -> None:
-    seat = command["seat"]
-    tokens.give(story, seat, command.get("to"))
-    offers.begin_turn(story, story.state.resume)
+    offers.give_token(story, command["seat"], command.get("to"))
 
 
 def _search(story: Story, command: Mapping[str, Any]) -> None:
@@ -167,68 +166,7 @@ def _choose_color(story: Story, command: Mapping[str, Any]) -> None:
 
 
 def _pass(story: Story, command: Mapping[str, Any]) -> None:
-    """``pass``: let a jump-in window, a Magnet offer, a Proc-Link play or a
-    Sub's colour choice go by."""
-    state, seat = story.state, command["seat"]
-    if state.phase == SUB:
-        watchers.decline_sub(story, seat)
-        resolving.resolve(story)
-    elif state.phase in (MAGNET, LINK):
-        offers.decline(story, seat)
-    else:
-        jump_ins.pass_(story, seat)
-
-
-def _timeout(story: Story, command: Mapping[str, Any]) -> None:
-    """Rule "timeouts": a silent seat passes a window, lets a [C] card stand
-    (drawing if it makes it draw), draws a stack, keeps a drawn card, and in
-    an ordinary turn draws (stopping at the Needle) and keeps what it drew."""
-    state, seat = story.state, command["seat"]
-    if (state.phase == WINDOW and seat in state.asked) or (state.phase in (SUB, MAGNET, LINK) and seat in to_act(state)):
-        _pass(story, command)
-    elif state.phase == SEARCH and seat in to_act(state):
-        # the top card: what an ordinary draw would have given
-        offers.search(story, seat, state.draw_pile[0])
-    elif state.phase == GIVING and seat == state.giving_seat:
-        # the first seat in turn order that may take it
-        allowed = tokens.recipients(state, seat)
-        to = next(s for s in (next_seat(state, seat, k) for k in range(1, state.seats + 1)) if s in allowed)
-        _give_token(story, {"seat": seat, "to": to})
-    elif state.phase == CHALLENGE and seat == state.threat.victim:
-        challenges.accept(story, seat)
-    elif state.phase == DRAWN and seat == state.turn:
-        drawing.keep(story, seat)
-    elif state.phase == TURN and seat == state.turn:
-        if stacking.facing(state, seat) is not None:
-            stacking.take(story, seat, None)
-        elif drawing.has_playable(state, seat) and not drawable(state):
-            # nothing to draw and passing is not allowed: the first playable card goes
-            card, piles = next(iter(playing.playable_cards(state, seat).items()))
-            _play_for(story, seat, card, piles[0])
-        else:
-            drawing.turn_draw(story, seat, None)
-            if story.state.phase == DRAWN:
-                drawing.keep(story, seat)
-    else:
-        raise RuleError("not_your_turn", "timeouts", f"Seat {seat} has nothing to answer now.")
-
-
-def _play_for(story: Story, seat: int, card: str, pile: int) -> None:
-    """A timeout's forced play: the first colour for a wild, no other choice."""
-    face = story.state.faces[card]
-    command: dict[str, Any] = {"type": "play", "seat": seat, "card": card, "pile": pile}
-    if face["color"] == "black":
-        command["color"] = "red"
-    if face["kind"] == "tag":
-        command["target"] = seat
-    if face["kind"] == "stitch_deck" and len(story.state.piles) > 1:
-        command["stitch"] = next(i for i in range(len(story.state.piles)) if i != pile)
-    if tokens.enabled(story.state):
-        command.update(tokens.default_choices(story.state, seat, face["kind"]))
-        if face["kind"] == "proc":
-            wild = not drawing.fits(story.state, seat, card, pile)  # rule "proc" (Sub): it goes there as a Wild only
-            command.update(proc.default_choices(story.state, stacking.facing(story.state, seat) is not None, wild))
-    playing.play(story, command)
+    passing.pass_(story, command["seat"])
 
 
 def _require_turn(state: State, seat: int, phases, code="not_your_turn", rule="turns", message=None) -> None:
@@ -256,7 +194,7 @@ COMMANDS: dict[str, Callable[[Story, Mapping[str, Any]], None]] = {
     "choose_color": _choose_color,
     "challenge": _challenge,
     "accept": _accept,
-    "timeout": _timeout,
+    "timeout": timeout,
 }
 
 
@@ -270,10 +208,8 @@ def to_act(state: State) -> list[int]:
         return [state.threat.victim]
     if state.phase == GIVING:
         return [state.giving_seat]
-    if state.phase in (SEARCH, MAGNET, LINK):
-        return [state.offers[0].seat]
-    if state.phase == SUB:
-        return [watchers.sub_holder(state, state.pending)]
+    if state.phase in (SEARCH, MAGNET, LINK, SUB):
+        return [offers.answering(state)]
     if state.phase in (TURN, DRAWN):
         return [state.turn]
     return []

@@ -8,7 +8,6 @@ from typing import Any, Mapping
 from games.contract import RuleError
 from games.diez import proc, tokens
 from games.diez.drawing import draw
-from games.diez.evolve import evolve
 from games.story import Story
 from games.diez.offers import begin_turn
 from games.diez.state import Play, Stack, State, next_seat

@@ -13,7 +13,6 @@ from collections import Counter
 from typing import Any, Mapping
 
 from games.contract import RuleError
-from games.diez.evolve import evolve
 from games.story import Story
 from games.diez.state import Play, State
 from games.rng import derive

@@ -17,7 +17,6 @@ from typing import Any, Mapping
 from games.contract import RuleError
 from games.diez import tokens
 from games.diez.deck import COLORS, is_mundane, is_wild
-from games.diez.evolve import evolve
 from games.story import Story
 from games.diez.state import SUB, Play, State, next_seat
 

@@ -25,7 +25,7 @@ from typing import Any
 
 from games.contract import RuleError
 from games.moves import choose, one_of, subset
-from games.opticall import rules
+from games.opticall import playing, rules
 from games.opticall.cards import ANNOUNCEMENTS, COLORS, ECLIPSE, SUITS, VALUE
 from games.opticall.state import REVEAL, State
 
@@ -59,7 +59,7 @@ def announceable(state: State) -> list[str]:
     allowed = []
     for color in ANNOUNCEMENTS:
         try:
-            rules._check_announcement(state, 1, color, _PROBE_SUIT[color])
+            playing.check_announcement(state, 1, color, _PROBE_SUIT[color])
         except RuleError:
             continue
         allowed.append(color)

@@ -10,17 +10,16 @@ from typing import Any, Callable, Mapping
 
 from games.contract import Deadline, Event, Option, RuleError
 from games.opticall import calls, setup
-from games.opticall.cards import ANNOUNCEMENTS, ECLIPSE, RESET, SUITS, VALUE, deck_size
-from games.opticall.state import OVER, PLAY, REVEAL, State, to_beat
-from games.opticall.drawing import draw
+from games.opticall.cards import deck_size
 from games.opticall.evolve import evolve
-from games.opticall.objective import over, put_out_the_empty
-from games.story import Story
+from games.opticall.objective import over
+from games.opticall.playing import ON_YOUR_TURN, play
+from games.opticall.state import OVER, PLAY, REVEAL, State
+from games.opticall.timeouts import timeout
 from games.options import refuse, with_defaults
-from games.rng import derive
+from games.story import Story
 from games.timing import clock_options, deadline
 
-ON_YOUR_TURN = "on your turn"
 COMMANDS_RULE = "commands"
 
 
@@ -141,102 +140,13 @@ def _pass(story: Story, command: Mapping[str, Any]) -> None:
     calls.answer(story, command["seat"], None)
 
 
-def play(story: Story, seat: int, ids: list[str], color: str, suit: str | None) -> None:
-    """Rule "on your turn": one or more cards face down, announced as a
-    quantity (the number laid), a colour and a suit, or as eclipses, or as a
-    reset. The cards may be anything (a player who cannot follow must lie)."""
-    state = story.state
-    if state.phase == REVEAL:
-        raise RuleError("setup_not_over", "revealing to decide who starts the game", "The reveal rounds are not over.")
-    if state.window is not None:
-        raise RuleError(
-            "call_window_open", calls.WINDOW, "The last play's call window is open: every seat asked must answer first."
-        )
-    if seat != state.turn:
-        raise RuleError("not_your_turn", ON_YOUR_TURN, f"It is seat {state.turn}'s turn, not seat {seat}'s.")
-    if not ids:
-        raise RuleError("no_cards", ON_YOUR_TURN, "Play at least one card.")
-    if len(set(ids)) != len(ids):
-        raise RuleError("duplicate_card", ON_YOUR_TURN, "A card can be played only once.")
-    for card_id in ids:
-        if card_id not in state.hands[seat]:
-            raise RuleError("card_not_in_hand", ON_YOUR_TURN, f"Card {card_id} is not in your hand.")
-    _check_announcement(state, len(ids), color, suit)
-    final = len(ids) == len(state.hands[seat])
-    story.add(
-        "played",
-        public={"seat": seat, "count": len(ids), "color": color, "suit": suit, "final": final},
-        private={seat: {"cards": ids}},
-    )
-    # rules "playing multiples" and "using your final card as a play": what
-    # the previous player is owed is drawn now that the next player has played
-    for other, owed in enumerate(story.state.owed):
-        if owed:
-            draw(story, other, owed, "draw_back")
-    put_out_the_empty(story, pending=seat)
-    if not over(story.state):
-        calls.open_window(story, seat)
-
-
-def _check_announcement(state: State, count: int, color: str, suit: str | None) -> None:
-    if color not in ANNOUNCEMENTS:
-        raise RuleError("unknown_color", ON_YOUR_TURN, f"{color!r} cannot be announced.")
-    if color == RESET:
-        if count != 1 or suit is not None:
-            raise RuleError("reset_is_one_card", "reset", "A reset is one card, announced as \"reset\" with no suit.")
-        return
-    if color == ECLIPSE and suit is not None:
-        raise RuleError("eclipse_has_no_suit", ON_YOUR_TURN, "Eclipses have no suit: announce them without one.")
-    if color != ECLIPSE and suit not in SUITS:
-        raise RuleError("suit_required", ON_YOUR_TURN, f"Announce a suit with {color}: sun or moon.")
-    below = to_beat(state)
-    if below is not None and VALUE[color] < VALUE[below.color]:
-        raise RuleError(
-            "color_too_low",
-            ON_YOUR_TURN,
-            f"The previous play was announced as {below.color}: announce {below.color} or a higher colour.",
-        )
-
-
-# -- timeouts ----------------------------------------------------------------------
-
-
-def _timeout(story: Story, command: Mapping[str, Any]) -> None:
-    """Decision "timeouts": a silent revealer reveals nothing; a silent seat
-    in a call window lets the play go; a silent player plays one card (see
-    ``timeout_play``)."""
-    seat = command["seat"]
-    state = story.state
-    if state.phase == REVEAL and seat == state.reveal.revealer:
-        setup.reveal(story, seat, [])
-    elif state.window is not None and seat in state.window.waiting():
-        calls.answer(story, seat, None, timeout=True)
-    elif state.phase == PLAY and state.window is None and seat == state.turn:
-        play(story, seat, *timeout_play(state, seat))
-    else:
-        raise RuleError("nothing_to_time_out", "timeouts", f"Seat {seat} is not being waited for.")
-
-
-def timeout_play(state: State, seat: int) -> tuple[list[str], str, str | None]:
-    """One card drawn at random from the hand, announced as the play to beat
-    (eclipses on an empty pile). Neither the card nor the announcement
-    depends on the hand's faces: a policy that told the truth when it could
-    would tell everyone what the silent player holds."""
-    rng = derive(state.seed, "timeout", state.deal, state.plays)
-    card_id = rng.choice(sorted(state.hands[seat]))
-    below = to_beat(state)
-    if below is None:
-        return [card_id], ECLIPSE, None
-    return [card_id], below.color, below.suit
-
-
 # command type -> its handler(story, command), which tells the events
 COMMANDS: dict[str, Callable[[Story, Mapping[str, Any]], None]] = {
     "reveal": _reveal,
     "play": _play,
     "call": _call,
     "pass": _pass,
-    "timeout": _timeout,
+    "timeout": timeout,
 }
 
 
