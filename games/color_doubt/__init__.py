@@ -2,6 +2,13 @@
 ``docs/rules/color-doubt.md``)."""
 from __future__ import annotations
 
+# (set before the game's modules are imported: they may read them)
+# the version of the rules games are created under today (none changed yet)
+RULES_VERSION = 1
+# the expert's simulated games stop after so many commands, scored by
+# ``evaluate`` (the search's default)
+ROLLOUT_DEPTH = 24
+
 from functools import partial
 
 from games.color_doubt import rules
@@ -15,6 +22,9 @@ from games.color_doubt.view import view
 from games.contract import RulesGame
 from games.search import with_expert
 
+# the expert's settings: its search starts from the reading of claims
+SEARCH = {"depth": ROLLOUT_DEPTH, "prior": reading_heuristic}
+
 GAME = with_expert(RulesGame(
     type="color-doubt",
     name="Color Doubt",
@@ -24,6 +34,7 @@ GAME = with_expert(RulesGame(
     options=rules.OPTIONS,
     command_schemas=SCHEMAS,
     bots=BOTS,
+    rules_version=RULES_VERSION,
     validate_options=partial(rules.validate_options, rules.OPTIONS),
     initial_state=rules.initial_state,
     start=rules.start,
@@ -38,4 +49,4 @@ GAME = with_expert(RulesGame(
     legal_moves=legal_moves,
     determinize=determinize,
     evaluate=evaluate,
-), prior=reading_heuristic)
+), **SEARCH)

@@ -32,7 +32,7 @@ class State:
     seats: int
     options: Mapping[str, Any]
     seed: str
-    # the version of the rules the game was created under (RULES_VERSION): a
+    # the version of the rules the game was created under (the package's RULES_VERSION): a
     # log keeps re-deciding under the rules it was played by
     rules: int = 1
     faces: Mapping[str, Mapping[str, Any]] = None  # card id -> face, as the events showed it

@@ -23,6 +23,29 @@ Dependencies point one way: each module imports only modules after it in
 """
 from __future__ import annotations
 
+# (set before the game's modules are imported: they may read them)
+# The rules version of games created today (``GAME.rules_version``). A game
+# keeps the version it was created under (``State.rules``) and plays by it to
+# the end, so its log re-decides to the events it holds. Rules 2 changed,
+# from rules 1 (docs/rules/diez.md, "Rules versions"): a [C] card that put a
+# stack on its victim can no longer be challenged once the victim drew it;
+# a drawn token may be given to its drawer; a Token only removes while every
+# player holds 3 tokens or a Block; a Share's draw is forced (Double, Hex and
+# Magnet act on it); a Proc naming Sub goes on any pile; the rest of a forced
+# draw after an Ace's search is labelled forced. Rules 3 changed, from rules
+# 2: a Cut Deck with nothing left under it starts no new pile (a game could
+# be left with an empty pile); the seat with the next turn is asked in the
+# jump-in window of a card whose effect lands on it before its turn; a Proc
+# of Link makes its offer whatever the player holds.
+RULES_VERSION = 3
+# The expert's rollouts stop after so many commands, scored by ``evaluate``
+# (the search's default is 24): 8 leaves time for three times the rollouts,
+# and won 0.570 of 400 games head to head where 24 won 0.497 and 12 0.555
+# (with evaluate the hands' sizes alone); with its wild cards, Draw 2s and
+# Blanks weighed too, 0.584 over 2,000 new deals (docs/rules/diez.md, "The
+# expert's sampler").
+ROLLOUT_DEPTH = 8
+
 from functools import partial
 
 from games.contract import RulesGame
@@ -33,17 +56,10 @@ from games.diez.commands import SCHEMAS
 from games.diez.evolve import evolve
 from games.diez.legal import legal_moves
 from games.diez.sampler import determinize, evaluate, quick
-from games.diez.state import RULES_VERSION
 from games.diez.view import view
 
-# The expert's rollouts stop after so many commands, scored by ``evaluate``
-# (the search's default is 24): 8 leaves time for three times the rollouts,
-# and won 0.570 of 400 games head to head where 24 won 0.497 and 12 0.555
-# (with evaluate the hands' sizes alone); with its wild cards, Draw 2s and
-# Blanks weighed too, 0.584 over 2,000 new deals (docs/rules/diez.md, "The
-# expert's sampler").
-ROLLOUT_DEPTH = 8
-
+# the expert's settings: its rollouts read the moves a state tells (quick)
+SEARCH = {"depth": ROLLOUT_DEPTH, "quick": quick}
 
 GAME = with_expert(RulesGame(
     type="diez",
@@ -69,4 +85,4 @@ GAME = with_expert(RulesGame(
     legal_moves=legal_moves,
     determinize=determinize,
     evaluate=evaluate,
-), quick=quick, depth=ROLLOUT_DEPTH)
+), **SEARCH)

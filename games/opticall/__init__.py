@@ -2,6 +2,14 @@
 ``docs/rules/opticall.md``)."""
 from __future__ import annotations
 
+# (set before the game's modules are imported: they may read them)
+# 2: a play no longer closes a call window whose deadline has passed (the
+# silent seats' timeouts do); games created under 1 keep that rule
+RULES_VERSION = 2
+# the expert's simulated games go on to their end: cut short, a card
+# count misjudges who is winning (at four seats it played far worse)
+ROLLOUT_DEPTH = 400
+
 from functools import partial
 
 from games.contract import RulesGame
@@ -15,13 +23,8 @@ from games.opticall.sampler import determinize, evaluate
 from games.opticall.evolve import evolve
 from games.opticall.view import view
 
-# 2: a play no longer closes a call window whose deadline has passed (the
-# silent seats' timeouts do); games created under 1 keep that rule
-RULES_VERSION = 2
-
-# the expert's simulated games go on to their end: cut short, a card
-# count misjudges who is winning (at four seats it played far worse)
-OPTICALL_DEPTH = 400
+# the expert's settings: its search starts from the reading of calls
+SEARCH = {"depth": ROLLOUT_DEPTH, "prior": reading_heuristic}
 
 GAME = with_expert(RulesGame(
     type="opticall",
@@ -47,4 +50,4 @@ GAME = with_expert(RulesGame(
     legal_moves=legal_moves,
     determinize=determinize,
     evaluate=evaluate,
-), depth=OPTICALL_DEPTH, prior=reading_heuristic)
+), **SEARCH)

@@ -66,7 +66,7 @@ class State:
     seats: int
     options: Mapping[str, Any]
     seed: str
-    # the version of the rules the game was created under (RULES_VERSION): a
+    # the version of the rules the game was created under (the package's RULES_VERSION): a
     # log keeps re-deciding under the rules it was played by
     rules: int = 1
     deal: int = 0  # 1, 2, ...: a Purple tie in the classic setup deals again
