@@ -74,7 +74,7 @@ from dataclasses import replace
 from functools import partial
 from typing import Any, Callable, Mapping
 
-from games import moves as legal
+from games import legal
 from games.contract import Bot, Game, RuleError, RulesGame
 
 BUDGET_MS = 100  # the default time a move may take
