@@ -76,6 +76,7 @@ from typing import Any, Callable, Mapping
 
 from games import legal
 from games.contract import Bot, Game, RuleError, RulesGame
+from games.sampling import shares
 
 BUDGET_MS = 100  # the default time a move may take
 ROLLOUT_DEPTH = 24  # commands simulated after the candidate, then ``evaluate``
@@ -272,8 +273,7 @@ def _rollout(
 
 
 def _shares(result: Mapping[str, Any], seats: int) -> list[float]:
-    winners = result.get("winners") or []
-    return [1 / len(winners) if seat in winners else 0.0 for seat in range(seats)]
+    return shares(result.get("winners") or [], seats)
 
 
 def with_expert(game: RulesGame, **tuned: Any) -> RulesGame:
