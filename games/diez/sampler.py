@@ -45,7 +45,7 @@ last card of its hand); the number of events folded (``serial``: the view's
 version).
 
 ``evaluate`` is each seat's chance to win from its hand, fitted to games
-among heuristics (``bench/diez_evaluate.py``): a conditional logit, each
+among heuristics (``bench/research/diez_evaluate.py``): a conditional logit, each
 seat's chance in proportion to ``exp(score)``, its score the log of its
 hand's size and its wild cards, Draw 2s and Blanks, weighed by seat count
 (``WEIGHTS``; its log-loss on games no fit saw is in
@@ -90,7 +90,10 @@ def _deck(counts: tuple[int, ...]) -> tuple[tuple, ...]:
     return tuple(face_key(face) for face in deck_faces({c.option: n for c, n in zip(COUNTS, counts)}))
 
 
-def determinize(view: Mapping[str, Any], rng: Any) -> State:
+def determinize(view: Mapping[str, Any], rng: Any, read_draws: bool = True) -> State:
+    """A state drawn from ``view`` (above). ``read_draws=False``: without the
+    reading of the draws, every unseen card dealt at random (what
+    ``bench/research/diez_belief.py`` compares the reading with)."""
     options = dict(view["options"])
     seat = view["seat"]
     table = view["table"]
@@ -129,7 +132,7 @@ def determinize(view: Mapping[str, Any], rng: Any) -> State:
     # a seat that drew in its turn had nothing to play on the piles it drew
     # on (the belief: it drew because it had to): the cards it surely holds
     # since are dealt first, from those that go on none of those piles
-    drew = tuple(_drew(seen.get("drew")) for seen in seen_seats)
+    drew = tuple(_drew(seen.get("drew")) for seen in seen_seats) if read_draws else (None,) * count
     taken: set[int] = set()
     first: dict[int, list[int]] = {}
     for index, seen in enumerate(seen_seats):
@@ -310,7 +313,7 @@ def _stack_before(faces, play: Play, deferred: bool, stack: Stack | None) -> Sta
 # its wild cards (black), Draw 2s and Blanks: the cards that answer a stack
 # or go on anything.
 FEATURES = ("ln(cards)", "wild", "draw_two", "blank")
-# Each feature's weight by seat count, fitted by bench/diez_evaluate.py to
+# Each feature's weight by seat count, fitted by bench/research/diez_evaluate.py to
 # games among heuristics; between two seat counts the line between their
 # weights, beyond the last the last's.
 WEIGHTS = {
