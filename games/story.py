@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from games.contract import Event
+from games.contract import Event, RuleError
 
 
 class Story:
@@ -36,3 +36,21 @@ class Story:
         self.events.append(event)
         self.state = self._evolve(self.state, event)
         return self.state
+
+
+def tell(state: Any, command: Mapping[str, Any], handler: Callable[["Story", Mapping[str, Any]], None], evolve: Callable[[Any, Event], Any]) -> tuple[list[Event], Any]:
+    """``handler``'s story of ``command`` (a game's ``step``, once the rules
+    every command shares are checked): its events, and the state they lead to."""
+    story = Story(state, command.get("at", 0), evolve)
+    handler(story, command)
+    return story.events, story.state
+
+
+def command_handler(commands: Mapping[str, Callable], kind: str, game: str, rule: str) -> Callable:
+    """The handler of the command type ``kind`` in a game's ``COMMANDS``, or
+    ``RuleError`` ``unknown_command`` (under the game's ``rule``) for a type
+    the game does not have."""
+    handler = commands.get(kind)
+    if handler is None:
+        raise RuleError("unknown_command", rule, f"{game} has no {kind!r} command.")
+    return handler

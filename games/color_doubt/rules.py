@@ -23,7 +23,7 @@ from games.color_doubt.timeouts import timeout
 from games.contract import Deadline, Event, Option, RuleError
 from games.options import refuse, with_defaults
 from games.rng import derive
-from games.story import Story
+from games.story import Story, command_handler, tell
 from games.timing import clock_options, deadline
 
 OPTIONS = (
@@ -87,12 +87,8 @@ def step(state: State, command: Mapping[str, Any]) -> tuple[list[Event], State]:
     seat = command["seat"]
     if seat != state.turn:
         raise RuleError("not_your_turn", "turns", f"It is seat {state.turn}'s turn, not seat {seat}'s.")
-    handler = COMMANDS.get(kind)
-    if handler is None:
-        raise RuleError("unknown_command", "turns", f"Color Doubt has no {kind!r} command.")
-    story = Story(state, command.get("at", 0), evolve)
-    handler(story, command)
-    return story.events, story.state
+    handler = command_handler(COMMANDS, kind, "Color Doubt", "turns")
+    return tell(state, command, handler, evolve)
 
 
 # -- what the service asks ---------------------------------------------------

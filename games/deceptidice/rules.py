@@ -28,7 +28,7 @@ from games.deceptidice.state import DISCARD, GUESSING, OVER, SWAP, State, curren
 from games.deceptidice.swaps import skip_swap, swap
 from games.deceptidice.timeouts import TIMEOUTS, timeout
 from games.options import refuse, with_defaults
-from games.story import Story
+from games.story import Story, command_handler, tell
 from games.timing import clock_options, deadline
 
 COMMANDS_RULE = "commands"
@@ -109,15 +109,11 @@ def step(state: State, command: Mapping[str, Any]) -> tuple[list[Event], State]:
     if state.phase == OVER:
         raise RuleError("game_over", OBJECTIVE, "The game is over.")
     kind, seat = _well_formed(command)
-    handler = COMMANDS.get(kind)
-    if handler is None:
-        raise RuleError("unknown_command", TURNS, f"Deceptidice has no {kind!r} command.")
+    handler = command_handler(COMMANDS, kind, "Deceptidice", TURNS)
     if seat not in to_act(state):
         rule = TIMEOUTS if kind == "timeout" else TURNS
         raise RuleError("not_your_turn", rule, f"It is seat {state.turn}'s turn, not seat {seat}'s.")
-    story = Story(state, command.get("at", 0), evolve)
-    handler(story, command)
-    return story.events, story.state
+    return tell(state, command, handler, evolve)
 
 
 # decision "Commands": the fields each command may carry and the type of

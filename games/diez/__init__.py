@@ -46,43 +46,20 @@ RULES_VERSION = 3
 # expert's sampler").
 ROLLOUT_DEPTH = 8
 
-from functools import partial
+import sys
 
-from games.contract import RulesGame
-from games.search import with_expert
-from games.diez import rules
-from games.diez.bots import BOTS
-from games.diez.commands import SCHEMAS
-from games.diez.evolve import evolve
-from games.diez.legal import legal_moves
-from games.diez.sampler import determinize, evaluate, quick
-from games.diez.view import view
+from games import layout
+from games.diez import bots, commands, evolve, legal, rules, sampler, view  # noqa: F401 (layout.game reads them)
+from games.diez.sampler import quick
 
 # the expert's settings: its rollouts read the moves a state tells (quick)
 SEARCH = {"depth": ROLLOUT_DEPTH, "quick": quick}
 
-GAME = with_expert(RulesGame(
+GAME = layout.game(
+    sys.modules[__name__],
     type="diez",
     name="Diez",
     summary="Uno grown wild: match colour or symbol on shared discard piles, with action cards and a bag of tokens. Shed your hand first.",
     min_seats=2,
     max_seats=10,
-    options=rules.OPTIONS,
-    command_schemas=SCHEMAS,
-    bots=BOTS,
-    rules_version=RULES_VERSION,
-    validate_options=partial(rules.validate_options, rules.OPTIONS),
-    initial_state=rules.initial_state,
-    start=rules.start,
-    decide=rules.decide,
-    step=rules.step,
-    evolve=evolve,
-    view=view,
-    actions=rules.actions,
-    to_act=rules.to_act,
-    deadlines=rules.deadlines,
-    result=rules.result,
-    legal_moves=legal_moves,
-    determinize=determinize,
-    evaluate=evaluate,
-), **SEARCH)
+)

@@ -11,7 +11,7 @@ from games.contract import Deadline, Event, Option, RuleError
 from games.diez import challenges, drawing, jump_ins, offers, passing, playing, resolving, stacking, tokens, watchers
 from games.diez.deck import DECK_OPTIONS, WHITE, color_totals, faces, shuffled_deck
 from games.diez.evolve import evolve
-from games.story import Story
+from games.story import Story, command_handler, tell
 from games.diez.state import CHALLENGE, DRAWN, GIVING, LINK, MAGNET, OVER, SEARCH, SUB, TURN, WINDOW, State, drawable
 from games.diez.timeouts import timeout
 from games.options import refuse, with_defaults
@@ -103,12 +103,8 @@ def step(state: State, command: Mapping[str, Any]) -> tuple[list[Event], State]:
     as it is decided, so the state after the last one is at hand."""
     if state.phase == OVER:
         raise RuleError("game_over", "winning", "The game is over.")
-    handler = COMMANDS.get(command["type"])
-    if handler is None:
-        raise RuleError("unknown_command", "commands", f"Diez has no {command['type']!r} command.")
-    story = Story(state, command.get("at", 0), evolve)
-    handler(story, command)
-    return story.events, story.state
+    handler = command_handler(COMMANDS, command["type"], "Diez", "commands")
+    return tell(state, command, handler, evolve)
 
 
 def _draw(story: Story, command: Mapping[str, Any]) -> None:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from games.diez.deck import matches
+from games.kit import GameState
 
 
 # phases: whose move the game waits for
@@ -133,13 +134,7 @@ class Drew:
 
 
 @dataclass(frozen=True)
-class State:
-    seats: int
-    options: Mapping[str, Any]
-    seed: str
-    # the version of the rules the game was created under (the package's RULES_VERSION): a
-    # log keeps re-deciding under the rules it was played by
-    rules: int = 1
+class State(GameState):
     # cards of each colour in the deck (from the options), shown to every seat
     deck_colors: Mapping[str, int] | None = None
     faces: Mapping[str, Mapping[str, Any]] | None = None  # card id -> face, this deal's cards

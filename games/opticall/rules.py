@@ -17,7 +17,7 @@ from games.opticall.playing import ON_YOUR_TURN, play
 from games.opticall.state import OVER, PLAY, REVEAL, State
 from games.opticall.timeouts import timeout
 from games.options import refuse, with_defaults
-from games.story import Story
+from games.story import Story, command_handler, tell
 from games.timing import clock_options, deadline
 
 COMMANDS_RULE = "commands"
@@ -107,12 +107,8 @@ def step(state: State, command: Mapping[str, Any]) -> tuple[list[Event], State]:
     kind, _ = _well_formed(command)
     if state.phase == OVER:
         raise RuleError("game_over", "objective", "The game is over.")
-    handler = COMMANDS.get(kind)
-    if handler is None:
-        raise RuleError("unknown_command", ON_YOUR_TURN, f"Opticall has no {kind!r} command.")
-    story = Story(state, command["at"], evolve)
-    handler(story, command)
-    return story.events, story.state
+    handler = command_handler(COMMANDS, kind, "Opticall", ON_YOUR_TURN)
+    return tell(state, command, handler, evolve)
 
 
 def _play(story: Story, command: Mapping[str, Any]) -> None:

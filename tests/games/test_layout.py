@@ -12,25 +12,13 @@ from pathlib import Path
 import pytest
 
 from games import table as tables
+from games.layout import LAYOUT
 from games.registry import GAMES
 from games.search import expert
 from projections.local import LocalGame
 
 ROOT = Path(__file__).resolve().parents[2]
 
-# module -> the names it defines (the table in docs/architecture.md)
-LAYOUT = {
-    "state": ["State"],
-    "evolve": ["EVENTS", "evolve"],
-    "rules": ["OPTIONS", "validate_options", "initial_state", "start", "COMMANDS", "decide", "step",
-              "to_act", "actions", "deadlines", "result"],
-    "timeouts": ["timeout"],
-    "commands": ["SCHEMAS"],
-    "view": ["view"],
-    "legal": ["legal_moves"],
-    "bots": ["BOTS"],
-    "sampler": ["determinize", "evaluate"],
-}  # fmt: skip
 # the table's own events (every other event a game's log holds is the game's)
 TABLE_EVENTS = tables._TABLE_EVENTS
 
@@ -68,6 +56,7 @@ def test_layout_init_defines_game_rules_version_and_the_search_settings(game):
 
 
 def test_layout_game_is_wired_from_the_layouts_modules(game):
+    """``GAME`` is ``games.layout.game`` of the package's own modules."""
     game_type, package = game
     of = lambda module: importlib.import_module(f"{package}.{module}")  # noqa: E731
     g = GAMES[game_type]
