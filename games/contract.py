@@ -170,7 +170,7 @@ class Game(Protocol):
     def legal_moves(self, state: Any, seat: int) -> list[dict[str, Any]]:
         """What ``seat`` may send now: complete command bodies, or structural
         descriptions where a command has too many forms to list (the shapes
-        are ``games.moves``'). Empty for a seat the game does not wait for."""
+        are ``games.legal``'). Empty for a seat the game does not wait for."""
 
     def determinize(self, view: Mapping[str, Any], rng: Any) -> Any:
         """A state the game could be in, given only ``view`` (a seat's view

@@ -2,10 +2,24 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 from math import comb
 from typing import Any, Callable, Mapping, Sequence
 
 from games.contract import Event, UnknownEvent
+
+
+@dataclass(frozen=True)
+class GameState:
+    """The fields every game's ``State`` (``games/<game>/state.py``, a frozen
+    dataclass deriving from this one) starts with."""
+
+    seats: int
+    options: Mapping[str, Any]
+    seed: str
+    # the version of the rules the game was created under (the package's
+    # RULES_VERSION): a log keeps re-deciding under the rules it was played by
+    rules: int = 1
 
 
 def evolved(state: Any, **changes: Any) -> Any:

@@ -74,8 +74,9 @@ from dataclasses import replace
 from functools import partial
 from typing import Any, Callable, Mapping
 
-from games import moves as legal
+from games import legal
 from games.contract import Bot, Game, RuleError, RulesGame
+from games.sampling import shares
 
 BUDGET_MS = 100  # the default time a move may take
 ROLLOUT_DEPTH = 24  # commands simulated after the candidate, then ``evaluate``
@@ -107,7 +108,7 @@ def expert(
     deadline = time.perf_counter() + budget_ms / 1000  # the prior's move is thought within the budget too
     seat = view["seat"]
     heuristic = prior or game.bots["heuristic"]
-    candidates = _candidates(view, rng, heuristic, most)
+    candidates = candidate_moves(view, rng, heuristic, most)
     if len(candidates) == 1:
         return candidates[0]
     policy = rollout or heuristic
@@ -116,7 +117,7 @@ def expert(
     gains = [0.0] * len(candidates)
     squares = [0.0] * len(candidates)
     alive = list(range(len(candidates)))
-    at = _now(view)
+    at = command_time(view)
     worlds = rollouts = played = 0
     spent = 0.0  # seconds the rollouts took: one is not begun if it would end past the deadline
     while True:
@@ -135,11 +136,11 @@ def expert(
             if iterations is None and started + (spent / played if played else 0.0) >= deadline:
                 break  # no time for another rollout: this world is not counted
             try:
-                state = _apply(game, world, seat, candidates[pick], at)
+                state = apply_command(game, world, seat, candidates[pick], at)
             except RuleError:  # never for a listed move: each is legal for the view
                 scores[pick] = 0.0
                 continue
-            played_out = _rollout(game, state, view, random.Random(seed + 1), policy, at, depth, None if iterations is not None else deadline, quick)
+            played_out = rollout_scores(game, state, view, random.Random(seed + 1), policy, at, depth, None if iterations is not None else deadline, quick)
             if played_out is None:
                 break  # the budget ran out in the middle of it: this world is not counted
             scores[pick] = played_out[seat]
@@ -178,12 +179,14 @@ def _better(gain: float, squares: float, worlds: int, confidence: float = CONFID
     return mean - confidence * math.sqrt(variance / worlds) > 0
 
 
-def _candidates(view: Mapping[str, Any], rng: random.Random, heuristic, most: int = MAX_CANDIDATES) -> list[dict]:
-    faces = _hand_faces(view)
+def candidate_moves(view: Mapping[str, Any], rng: random.Random, heuristic, most: int = MAX_CANDIDATES) -> list[dict]:
+    """The moves the search weighs (see "Candidates" above): the
+    ``heuristic``'s first, then the view's moves, at most ``most`` more."""
+    faces = hand_faces(view)
     found: dict[tuple, dict] = {}
 
     def add(body: dict) -> None:
-        found.setdefault(_face_key(body, faces), body)
+        found.setdefault(body_key(body, faces), body)
 
     add(heuristic(view, rng))
     for move in view["moves"]:
@@ -198,12 +201,12 @@ def _candidates(view: Mapping[str, Any], rng: random.Random, heuristic, most: in
     return [first, *others]
 
 
-def _hand_faces(view: Mapping[str, Any]) -> dict[str, tuple]:
+def hand_faces(view: Mapping[str, Any]) -> dict[str, tuple]:
     """Each card of the view's hand by id: its face (every field but the id)."""
     return {card["id"]: tuple(sorted((k, str(v)) for k, v in card.items() if k != "id")) for card in view.get("hand", []) if isinstance(card, Mapping) and "id" in card}
 
 
-def _face_key(body: Mapping[str, Any], faces: Mapping[str, tuple]) -> tuple:
+def body_key(body: Mapping[str, Any], faces: Mapping[str, tuple]) -> tuple:
     """``body`` with each card it names replaced by that card's face."""
     named = {}
     for name, value in body.items():
@@ -214,14 +217,16 @@ def _face_key(body: Mapping[str, Any], faces: Mapping[str, tuple]) -> tuple:
     return tuple(sorted(named.items(), key=lambda item: item[0]))
 
 
-def _now(view: Mapping[str, Any]) -> int:
+def command_time(view: Mapping[str, Any]) -> int:
     """The time the simulated commands are sent at: just before the first
     deadline the view shows (no simulated seat ever times out)."""
     deadlines = [d["at"] for d in view.get("deadlines") or ()]
     return min(deadlines) - 1 if deadlines else 0
 
 
-def _apply(game: Game, state: Any, seat: int, body: Mapping[str, Any], at: int) -> Any:
+def apply_command(game: Game, state: Any, seat: int, body: Mapping[str, Any], at: int) -> Any:
+    """The state after ``seat`` sends ``body`` at ``at`` (by the game's
+    ``step`` where it has one); ``RuleError`` if refused."""
     command = {**body, "seat": seat, "at": at}
     step = getattr(game, "step", None)
     if step is not None:  # the state the game folded while deciding
@@ -231,7 +236,7 @@ def _apply(game: Game, state: Any, seat: int, body: Mapping[str, Any], at: int) 
     return state
 
 
-def _rollout(
+def rollout_scores(
     game: Game,
     state: Any,
     view: Mapping[str, Any],
@@ -261,19 +266,18 @@ def _rollout(
             shown = {**view, **game.view(state, actor), "seat": actor, "actions": actions, "to_act": waiting, "deadlines": []}
             body = policy(shown, rng)
         try:
-            state = _apply(game, state, actor, body, at)
+            state = apply_command(game, state, actor, body, at)
         except RuleError:  # a bot's slip in a sampled world: any listed move instead
             moves = game.legal_moves(state, actor)
             if not moves:
                 break
-            state = _apply(game, state, actor, legal.instance(rng.choice(moves), rng), at)
+            state = apply_command(game, state, actor, legal.instance(rng.choice(moves), rng), at)
     result = game.result(state)
     return _shares(result, len(view["seats"])) if result is not None else list(game.evaluate(state))
 
 
 def _shares(result: Mapping[str, Any], seats: int) -> list[float]:
-    winners = result.get("winners") or []
-    return [1 / len(winners) if seat in winners else 0.0 for seat in range(seats)]
+    return shares(result.get("winners") or [], seats)
 
 
 def with_expert(game: RulesGame, **tuned: Any) -> RulesGame:

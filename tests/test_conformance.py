@@ -17,7 +17,7 @@ command the game applies:
 - bots are never refused (the harness plays with them);
 - folding the log from the start gives the same table.
 
-**Legal moves** (``games.moves``): every move a seat's view lists is
+**Legal moves** (``games.legal``): every move a seat's view lists is
 accepted (complete ones as they are, structural ones as bodies drawn from
 them), only the seats the game waits for have any, and every command
 accepted (a bot's, or one drawn at random by the fuzzing) is listed or fits

@@ -31,7 +31,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from games.moves import fits
+from games.legal import fits
 from games.registry import GAMES
 from service.runtime.embedded_redis import free_port
 from tests.api_helpers import SHORT

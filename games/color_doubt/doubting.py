@@ -3,14 +3,15 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from games.color_doubt.evolve import evolve
-from games.color_doubt.state import RAINBOW, State, card
+from games.color_doubt.state import RAINBOW, card
 from games.color_doubt.two_players import penalty
 from games.color_doubt.winning import won
-from games.contract import Event, RuleError
+from games.contract import RuleError
+from games.story import Story
 
 
-def doubt(state: State, seat: int, command: Mapping[str, Any]) -> list[Event]:
+def doubt(story: Story, command: Mapping[str, Any]) -> None:
+    state, seat = story.state, command["seat"]
     if not state.doubt_open:
         raise RuleError(
             "doubt_not_allowed",
@@ -25,24 +26,20 @@ def doubt(state: State, seat: int, command: Mapping[str, Any]) -> list[Event]:
     taker = seat if truthful else claim.seat
     taken = [c for c in state.pile if truthful or c not in claim.cards]
     leader = claim.seat if truthful else seat
-    events = [
-        Event(
-            "doubted",
-            public={
-                "seat": seat,
-                "claimant": claim.seat,
-                "cards": revealed,
-                "truthful": truthful,
-                "taker": taker,
-                "taken": len(taken),
-                "leader": leader,
-            },
-            private={taker: {"minus": [card(state, c) for c in taken]}},
-        )
-    ]
-    after = evolve(state, events[0])
+    story.add(
+        "doubted",
+        public={
+            "seat": seat,
+            "claimant": claim.seat,
+            "cards": revealed,
+            "truthful": truthful,
+            "taker": taker,
+            "taken": len(taken),
+            "leader": leader,
+        },
+        private={taker: {"minus": [card(state, c) for c in taken]}},
+    )
     if truthful and not state.hands[claim.seat]:
-        return events + won(after, claim.seat)
-    if state.seats == 2 and taken:
-        events += penalty(after, taker)
-    return events
+        won(story, claim.seat)
+    elif state.seats == 2 and taken:
+        penalty(story, taker)

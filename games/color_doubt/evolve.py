@@ -1,4 +1,4 @@
-"""Color Doubt ``evolve``: one handler per event type (``HANDLERS``), each
+"""Color Doubt ``evolve``: one handler per event type (``EVENTS``), each
 returning the fields of the state it changes."""
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from games.kit import changed, handler_of, replaced
 
 
 def evolve(state: State, event: Event) -> State:
-    return changed(state, handler_of(HANDLERS, "Color Doubt", event)(state, event))
+    return changed(state, handler_of(EVENTS, "Color Doubt", event)(state, event))
 
 
 def _dealt(state: State, event: Event) -> dict[str, Any]:
@@ -106,7 +106,7 @@ def _game_won(state: State, event: Event) -> dict[str, Any]:
 
 
 # event type -> handler(state, event) -> the fields it changes
-HANDLERS: dict[str, Callable[[State, Event], dict[str, Any]]] = {
+EVENTS: dict[str, Callable[[State, Event], dict[str, Any]]] = {
     "dealt": _dealt,
     "played": _played,
     "passed": _passed,

@@ -3,15 +3,17 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from games.color_doubt.state import State, last_card_pending, next_seat, required_count, suits_in_play
-from games.contract import Event, RuleError
+from games.color_doubt.state import last_card_pending, next_seat, required_count, suits_in_play
+from games.contract import RuleError
+from games.story import Story
 
 
-def play(state: State, seat: int, command: Mapping[str, Any]) -> list[Event]:
-    return lay(state, seat, list(command["cards"]), command["color"])
+def play(story: Story, command: Mapping[str, Any]) -> None:
+    lay(story, command["seat"], list(command["cards"]), command["color"])
 
 
-def lay(state: State, seat: int, cards: list[str], color: str) -> list[Event]:
+def lay(story: Story, seat: int, cards: list[str], color: str) -> None:
+    state = story.state
     if last_card_pending(state):
         raise RuleError(
             "last_card_pending",
@@ -36,10 +38,8 @@ def lay(state: State, seat: int, cards: list[str], color: str) -> list[Event]:
             "laying cards",
             f"Lay at least {required_count(state)} cards: as many as the claim on the table, or more.",
         )
-    return [
-        Event(
-            "played",
-            public={"seat": seat, "count": len(cards), "color": color, "next": next_seat(state, seat)},
-            private={seat: {"cards": cards}},
-        )
-    ]
+    story.add(
+        "played",
+        public={"seat": seat, "count": len(cards), "color": color, "next": next_seat(state, seat)},
+        private={seat: {"cards": cards}},
+    )

@@ -1,4 +1,4 @@
-"""Color Doubt's legal moves (``games.moves``' shapes): what the seat to act
+"""Color Doubt's legal moves (``games.legal``' shapes): what the seat to act
 may send now.
 
 - ``play`` is structural: any ``required`` to all (at most ``MAX_CARDS``,
@@ -19,7 +19,7 @@ from typing import Any
 from games.color_doubt.commands import MAX_CARDS
 from games.color_doubt.rules import actions
 from games.color_doubt.state import State, required_count, suits_in_play
-from games.moves import choose, one_of, subset
+from games.legal import choose, one_of, subset
 
 
 def legal_moves(state: State, seat: int) -> list[dict[str, Any]]:

@@ -15,6 +15,7 @@ from typing import Any, Callable, Mapping
 
 from games.color_doubt.dealing import deal
 from games.color_doubt.doubting import doubt
+from games.color_doubt.evolve import evolve
 from games.color_doubt.laying import play
 from games.color_doubt.passing import pass_command
 from games.color_doubt.state import COLORS, State, last_card_pending, required_count, suits_in_play
@@ -22,6 +23,7 @@ from games.color_doubt.timeouts import timeout
 from games.contract import Deadline, Event, Option, RuleError
 from games.options import refuse, with_defaults
 from games.rng import derive
+from games.story import Story, command_handler, tell
 from games.timing import clock_options, deadline
 
 OPTIONS = (
@@ -56,13 +58,15 @@ def initial_state(seats: int, options: Mapping[str, Any], seed: str, rules: int 
 
 
 def start(state: State, at: int) -> list[Event]:
-    return [deal(state, game_no=1, first=derive(state.seed, "first player").randrange(state.seats))]
+    story = Story(state, at, evolve)
+    deal(story, game_no=1, first=derive(state.seed, "first player").randrange(state.seats))
+    return story.events
 
 
 # -- decide ------------------------------------------------------------------
 
-# command type -> its rule's handler(state, seat, command) -> events
-COMMANDS: dict[str, Callable[[State, int, Mapping[str, Any]], list[Event]]] = {
+# command type -> its rule's handler(story, command), which tells the events
+COMMANDS: dict[str, Callable[[Story, Mapping[str, Any]], None]] = {
     "play": play,
     "pass": pass_command,
     "doubt": doubt,
@@ -71,16 +75,20 @@ COMMANDS: dict[str, Callable[[State, int, Mapping[str, Any]], list[Event]]] = {
 
 
 def decide(state: State, command: Mapping[str, Any]) -> list[Event]:
+    return step(state, command)[0]
+
+
+def step(state: State, command: Mapping[str, Any]) -> tuple[list[Event], State]:
+    """``decide``'s events and the state they lead to: each event is folded
+    as the story tells it, so the state after the last one is at hand."""
     kind = command["type"]
     if state.over:
         raise RuleError("game_over", "winning", "The game is over.")
     seat = command["seat"]
     if seat != state.turn:
         raise RuleError("not_your_turn", "turns", f"It is seat {state.turn}'s turn, not seat {seat}'s.")
-    handler = COMMANDS.get(kind)
-    if handler is None:
-        raise RuleError("unknown_command", "turns", f"Color Doubt has no {kind!r} command.")
-    return handler(state, seat, command)
+    handler = command_handler(COMMANDS, kind, "Color Doubt", "turns")
+    return tell(state, command, handler, evolve)
 
 
 # -- what the service asks ---------------------------------------------------

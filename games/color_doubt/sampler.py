@@ -51,6 +51,7 @@ from typing import Any, Mapping
 
 from games.color_doubt.bots import unseen_colors
 from games.color_doubt.state import RAINBOW, Claim, State, last_card_pending
+from games.sampling import Dealer, Faces, clock_start, expanded, fresh_seed, invented, keep_known, normalized, shares
 
 HIDDEN = "hidden"
 # how often the claim on the table is dealt true where the unseen cards allow:
@@ -65,22 +66,14 @@ def determinize(view: Mapping[str, Any], rng) -> State:
     seats = len(shown)
     options = dict(view["options"])
 
-    faces: dict[str, str] = {}
-    for card in view["hand"]:
-        faces[card["id"]] = card["color"]
-    for card in view["minus"]:
-        faces[card["id"]] = card["color"]
-    for card in table["revealed"]:
-        faces[card["id"]] = card["color"]
-    known = [[card["id"] for card in entry["known"]] for entry in shown]
-    for entry in shown:
-        for card in entry["known"]:
-            faces[card["id"]] = card["color"]
-
+    learned = Faces(lambda card: card["color"])
     hands = [[] for _ in range(seats)]
     minus = [[] for _ in range(seats)]
-    hands[seat] = [card["id"] for card in view["hand"]]
-    minus[seat] = [card["id"] for card in view["minus"]]
+    hands[seat] = learned.learn_all(view["hand"])
+    minus[seat] = learned.learn_all(view["minus"])
+    learned.learn_all(table["revealed"])
+    known = [learned.learn_all(entry["known"]) for entry in shown]
+    faces = learned.faces
     claim = table["claim"]
     count = claim["count"] if claim else 0
     claimant = claim["seat"] if claim else None
@@ -93,14 +86,8 @@ def determinize(view: Mapping[str, Any], rng) -> State:
     for other in range(seats):
         if other == seat or not known[other]:
             continue
-        cards = known[other]
-        placed.update(cards)
-        if len(cards) > shown[other]["cards"]:
-            cards = list(cards)
-            rng.shuffle(cards)
-            overflow[other] = cards[shown[other]["cards"] :]
-            cards = cards[: shown[other]["cards"]]
-        hands[other] = list(cards)
+        placed.update(known[other])
+        hands[other], overflow[other] = keep_known(known[other], shown[other]["cards"], rng)
     laid_again = [card["id"] for card in table["revealed"] if card["id"] not in placed]
 
     # the claim's cards are the claimant's: its known cards laid since first
@@ -123,17 +110,10 @@ def determinize(view: Mapping[str, Any], rng) -> State:
         (rest if place < 0 else minus[place]).append(card)
 
     # the unseen cards: the deck less every card the seat can name (as the heuristic counts them)
-    unseen = [color for color, n in unseen_colors(view).items() for _ in range(n)]
+    unseen = expanded(unseen_colors(view))
     rng.shuffle(unseen)
-    ids = [f"{HIDDEN}{n}" for n in range(len(unseen))]
+    ids = invented(HIDDEN, len(unseen))
     faces.update(zip(ids, unseen))
-    taken = 0
-
-    def deal(into: list[str], size: int) -> None:
-        nonlocal taken
-        need = size - len(into)
-        into.extend(ids[taken : taken + need])
-        taken += need
 
     if claim and claimant != seat and len(claimed) < count and rng.random() < TRUTHFUL:
         # the claim is taken to be true, as most are, where the unseen cards allow
@@ -143,12 +123,13 @@ def determinize(view: Mapping[str, Any], rng) -> State:
             chosen = set(matching[: count - len(claimed)])
             claimed.extend(ids[n] for n in sorted(chosen))
             ids = [card for n, card in enumerate(ids) if n not in chosen] + [ids[n] for n in sorted(chosen)]
+    dealer = Dealer(ids)
     for other in range(seats):
         if other != seat:
-            deal(hands[other], shown[other]["cards"])
-            deal(minus[other], shown[other]["minus"])
-    deal(claimed, count)
-    deal(rest, rest_size)
+            dealer.fill(hands[other], shown[other]["cards"])
+            dealer.fill(minus[other], shown[other]["minus"])
+    dealer.fill(claimed, count)
+    dealer.fill(rest, rest_size)
     rng.shuffle(rest)
     # what is left was set aside at the deal (only ``faces`` holds it)
 
@@ -166,15 +147,11 @@ def determinize(view: Mapping[str, Any], rng) -> State:
             mine = set(hands[viewer])
             seen.append({card: into for card, into in shared.items() if into != viewer or card in mine})
 
-    turn_started_at = 0
-    seconds = options["turn_seconds"]
-    if view["deadlines"] and seconds > 0:
-        turn_started_at = view["deadlines"][0]["at"] - seconds * 1000
     extended = options["extended"]
     return State(
         seats=seats,
         options=options,
-        seed=f"{rng.getrandbits(64):016x}",
+        seed=fresh_seed(rng),
         rules=view["rules"],
         game_no=table["game"],
         first=rng.randrange(seats),
@@ -185,7 +162,7 @@ def determinize(view: Mapping[str, Any], rng) -> State:
         claim=Claim(claimant, tuple(claimed), claim["color"], claim["on"]) if claim else None,
         doubt_open=table["doubt_open"],
         turn=table["turn"] if table["turn"] is not None else 0,
-        turn_started_at=turn_started_at,
+        turn_started_at=clock_start(view, options),
         plays=0,
         revealed=revealed,
         seen=tuple(seen),
@@ -203,13 +180,11 @@ def evaluate(state: State) -> list[float]:
     that softens with the games still to play."""
     seats = state.seats
     if state.over:
-        winners = _winners(state)
-        return [1 / len(winners) if seat in winners else 0.0 for seat in range(seats)]
+        return shares(_winners(state), seats)
     weights = [1.0 / (1 + len(hand)) ** 2 for hand in state.hands]
     if last_card_pending(state):
         weights[state.claim.seat] = 4.0
-    total = sum(weights)
-    game = [weight / total for weight in weights]
+    game = normalized(weights)
     if not state.options["extended"]:
         return game
     rainbow = 5 if seats == 2 else 10
@@ -221,9 +196,7 @@ def evaluate(state: State) -> list[float]:
     left = state.options["match_games"] - state.game_no
     spread = 4.0 + 10.0 * left
     top = max(expected)
-    exps = [math.exp((value - top) / spread) for value in expected]
-    total = sum(exps)
-    return [value / total for value in exps]
+    return normalized([math.exp((value - top) / spread) for value in expected])
 
 
 def _winners(state: State) -> list[int]:

@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from games.kit import GameState
+
 COLORS = ("red", "orange", "yellow", "green", "blue", "purple", "pink")
 RAINBOW = "rainbow"
 
@@ -22,13 +24,7 @@ class Claim:
 
 
 @dataclass(frozen=True)
-class State:
-    seats: int
-    options: Mapping[str, Any]
-    seed: str
-    # the version of the rules the game was created under (RULES_VERSION): a
-    # log keeps re-deciding under the rules it was played by
-    rules: int = 1
+class State(GameState):
     game_no: int = 0  # 1, 2, 3 in a match of the extended rule
     first: int = 0  # who led this game
     faces: Mapping[str, str] = None  # card id -> colour, this deal's cards

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from games.color_doubt.dealing import deal
 from games.color_doubt.state import RAINBOW, State, next_seat
-from games.contract import Event
+from games.story import Story
 
 
-def won(state: State, winner: int) -> list[Event]:
+def won(story: Story, winner: int) -> None:
     """Rule "winning", and the extended rule's scoring when it is on."""
+    state = story.state
     scores = _scores(state, winner) if state.options["extended"] else None
-    events = [Event("game_won", public={"seat": winner, "game": state.game_no, "scores": scores})]
+    story.add("game_won", public={"seat": winner, "game": state.game_no, "scores": scores})
     if state.options["extended"] and state.game_no < state.options["match_games"]:
         # decision "extended rule": the next game is led by the seat left of
         # this game's first player
-        events.append(deal(state, state.game_no + 1, next_seat(state, state.first)))
-    return events
+        deal(story, state.game_no + 1, next_seat(state, state.first))
 
 
 def _scores(state: State, winner: int) -> list[int]:

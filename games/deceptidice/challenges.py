@@ -4,17 +4,19 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from games.contract import Event, RuleError
+from games.contract import RuleError
 from games.deceptidice import combos
-from games.deceptidice.state import State, card, current_guess, in_round, space
+from games.deceptidice.state import card, current_guess, in_round, space
+from games.story import Story
 
 CHALLENGE = "challenge"
 
 
-def challenge(state: State, seat: int, command: Mapping[str, Any]) -> list[Event]:
+def challenge(story: Story, command: Mapping[str, Any]) -> None:
     """Every top is revealed; the guess holds if at least its combo is on the
     table. If it holds the challenger loses, otherwise the player before them
     (who made it)."""
+    state, seat = story.state, command["seat"]
     in_round(state)
     guess = current_guess(state)
     if guess is None:
@@ -24,16 +26,14 @@ def challenge(state: State, seat: int, command: Mapping[str, Any]) -> list[Event
     table = combos.tally(state.faces[c] for row in tops for c in row)
     powers = [state.faces[c]["power"] for c in tops[guesser] if "power" in state.faces[c]]
     truthful = combos.holds(guess, table, space(state), powers)
-    return [
-        Event(
-            "challenged",
-            public={
-                "seat": seat,
-                "guesser": guesser,
-                "guess": guess.shown(),
-                "tops": [[card(state, c) for c in row] for row in tops],
-                "truthful": truthful,
-                "loser": seat if truthful else guesser,
-            },
-        )
-    ]
+    story.add(
+        "challenged",
+        public={
+            "seat": seat,
+            "guesser": guesser,
+            "guess": guess.shown(),
+            "tops": [[card(state, c) for c in row] for row in tops],
+            "truthful": truthful,
+            "loser": seat if truthful else guesser,
+        },
+    )

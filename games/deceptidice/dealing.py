@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from games.contract import Event
 from games.deceptidice import deck
-from games.deceptidice.state import State, card, hand
+from games.deceptidice.state import card, hand
 from games.rng import card_ids, derive
+from games.story import Story
 
 
 def dice_each(seats: int) -> int:
@@ -19,10 +19,11 @@ def cards_each(seats: int, options: Mapping[str, Any]) -> int:
     return options["large_table_cards_each"] if seats >= 6 else options["cards_each"]
 
 
-def deal(state: State) -> Event:
+def deal(story: Story) -> None:
     """Rule "Setup": shuffle, deal each player their cards, the rest is the
     draw pile; the start player is drawn at random. Variant "Predictable":
     the starting hands are shown to everyone."""
+    state = story.state
     rng = derive(state.seed, "deal")
     faces = deck.faces(state.options)
     rng.shuffle(faces)
@@ -33,7 +34,7 @@ def deal(state: State) -> Event:
     public: dict[str, Any] = {"cards_each": each, "liar": liar, "draw_pile": len(cards) - each * state.seats}
     if state.options["predictable"]:
         public["shown"] = hands
-    return Event(
+    story.add(
         "dealt",
         public=public,
         private={seat: {"hand": hand} for seat, hand in enumerate(hands)},
@@ -41,10 +42,11 @@ def deal(state: State) -> Event:
     )
 
 
-def roll(state: State) -> Event:
+def roll(story: Story) -> None:
     """Rules "Dice" and "Rolling": every hand is split, without looking, into
     dice whose sizes differ by at most one; each die is shuffled and its
     owner alone sees its top card. The loser of the last round is the Liar."""
+    state = story.state
     number = state.round + 1
     liar = state.challenge["loser"] if state.challenge else state.liar
     rng = derive(state.seed, "roll", number)
@@ -62,7 +64,7 @@ def roll(state: State) -> Event:
         sizes.append(seat_sizes)
         dice.append(seat_dice)
         tops[seat] = {"tops": [card(state, die[0]) for die in seat_dice]}
-    return Event(
+    story.add(
         "rolled",
         public={"round": number, "liar": liar, "sizes": sizes},
         private=tops,

@@ -25,7 +25,7 @@ from games.kit import changed, handler_of, replaced
 
 
 def evolve(state: State, event: Event) -> State:
-    return changed(state, handler_of(HANDLERS, "Deceptidice", event)(state, event))
+    return changed(state, handler_of(EVENTS, "Deceptidice", event)(state, event))
 
 
 def _dealt(state: State, event: Event) -> dict[str, Any]:
@@ -158,7 +158,8 @@ def _game_ended(state: State, event: Event) -> dict[str, Any]:
     return {}  # the discard that ended the game set the phase
 
 
-HANDLERS: dict[str, Callable[[State, Event], dict[str, Any]]] = {
+# event type -> handler(state, event) -> the fields it changes
+EVENTS: dict[str, Callable[[State, Event], dict[str, Any]]] = {
     "dealt": _dealt,
     "rolled": _rolled,
     "die_revealed": _die_revealed,

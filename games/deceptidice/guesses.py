@@ -21,6 +21,7 @@ from functools import lru_cache
 from typing import Any, Iterable, Mapping
 
 from games.contract import RuleError
+from games.deceptidice import RULES_VERSION
 
 GUESSING = "guessing"
 MODIFIERS = "less than and without"
@@ -33,14 +34,14 @@ POWER = "power cards"
 # another type is a malformed command)
 GUESS_FIELDS = {"count": int, "number": int, "color": str, "modifier": str, "straight": int, "same": str, "power": str}
 
-# The rules version of games created today (``GAME.rules_version``). A game
-# keeps the version it was created under (``State.rules``, shown to its seats
-# as ``table.guessing.rules_version``); rules 2 changed, from rules 1:
+# The rules version of games created today (``RULES_VERSION``, the
+# package's). A game keeps the version it was created under (``State.rules``,
+# shown to its seats as ``table.guessing.rules_version``); rules 2 changed,
+# from rules 1:
 # - "Power Cards": after a power bid a straight is higher only by its number
 #   of cards (rules 1: by its NUMBER or its ELEMENT);
 # - "Wildcards": a wildcard counts only where a value of the deck fits the
 #   guess (rules 1: for every guess, "less than 1" included).
-RULES_VERSION = 2
 
 
 @dataclass(frozen=True)

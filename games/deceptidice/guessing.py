@@ -7,13 +7,15 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from games.contract import Event, RuleError
+from games.contract import RuleError
 from games.deceptidice.guesses import HIGHER, Guess, is_higher, parse
 from games.deceptidice.predictable import PREDICTABLE, must_reveal
 from games.deceptidice.state import State, current_guess, in_round, space
+from games.story import Story
 
 
-def guess(state: State, seat: int, command: Mapping[str, Any]) -> list[Event]:
+def guess(story: Story, command: Mapping[str, Any]) -> None:
+    state, seat = story.state, command["seat"]
     in_round(state)
     if must_reveal(state, seat):
         raise RuleError("reveal_first", PREDICTABLE, "Reveal one of your dice ('reveal_die') before you guess.")
@@ -23,7 +25,7 @@ def guess(state: State, seat: int, command: Mapping[str, Any]) -> list[Event]:
         raise RuleError("not_higher", HIGHER, f"Your guess must be higher than the previous one ({_say(previous)}).")
     if made in {earlier for _, earlier in state.guesses}:
         raise RuleError("repeated_guess", HIGHER, "That guess was made already this round.")
-    return [Event("guessed", public={"seat": seat, "guess": made.shown(), "next": next_seat(state, seat)})]
+    story.add("guessed", public={"seat": seat, "guess": made.shown(), "next": next_seat(state, seat)})
 
 
 def next_seat(state: State, seat: int) -> int:

@@ -1,5 +1,5 @@
 """Deceptidice's legal moves (the contract's ``legal_moves``; the shapes are
-``games.moves``', the decisions section "Legal moves" of
+``games.legal``', the decisions section "Legal moves" of
 ``docs/rules/deceptidice.md``).
 
 - ``reveal_die``, ``discard_die``, ``challenge``, ``skip_swap``: complete
@@ -20,7 +20,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
-from games import moves
+from games.legal import CHOOSE, choose, one_of
 from games.deceptidice.guesses import Guess, Space, higher
 from games.deceptidice.predictable import must_reveal
 from games.deceptidice.state import DISCARD, GUESSING, SWAP, State, current_guess, hand, space
@@ -48,7 +48,7 @@ def _swaps(state: State, seat: int) -> list[dict[str, Any]]:
     if state.options["loser_swap"] == "draw_pile":
         return [{"type": "swap", "card": card} for card in cards]
     others = [s for s in range(state.seats) if s != seat]
-    return [moves.choose({"type": "swap"}, card=moves.one_of(cards), **{"with": moves.one_of(others)})]
+    return [choose({"type": "swap"}, card=one_of(cards), **{"with": one_of(others)})]
 
 
 def _guesses(table: Space, previous: Guess | None, made: list[Guess]) -> list[dict[str, Any]]:
@@ -68,7 +68,7 @@ def _guesses(table: Space, previous: Guess | None, made: list[Guess]) -> list[di
             counts = tuple(c for c in counts if c not in repeated[form])
             if not counts:
                 continue
-        out.append({"type": "guess", **fields, moves.CHOOSE: {"count": {"one_of": list(counts)}}})
+        out.append({"type": "guess", **fields, CHOOSE: {"count": {"one_of": list(counts)}}})
     return out
 
 

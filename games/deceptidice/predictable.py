@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from games.contract import Event, RuleError
+from games.contract import RuleError
 from games.deceptidice.state import GUESSING, State, card, in_round, named_die
+from games.story import Story
 
 PREDICTABLE = "variant: predictable"
 
@@ -21,7 +22,8 @@ def must_reveal(state: State, seat: int) -> bool:
     )
 
 
-def reveal(state: State, seat: int, command: Mapping[str, Any]) -> list[Event]:
+def reveal(story: Story, command: Mapping[str, Any]) -> None:
+    state, seat = story.state, command["seat"]
     if not state.options["predictable"]:
         raise RuleError("variant_off", PREDICTABLE, "Dice are revealed one a turn only in the Predictable variant.")
     in_round(state)
@@ -31,4 +33,4 @@ def reveal(state: State, seat: int, command: Mapping[str, Any]) -> list[Event]:
     if state.revealed[seat][die]:
         raise RuleError("die_already_revealed", PREDICTABLE, f"Your die {die} is revealed already this round.")
     top = state.dice[seat][die][0]
-    return [Event("die_revealed", public={"seat": seat, "die": die, "card": card(state, top)})]
+    story.add("die_revealed", public={"seat": seat, "die": die, "card": card(state, top)})

@@ -28,6 +28,7 @@ from games.deceptidice.state import DISCARD, GUESSING, OVER, SWAP, State, curren
 from games.deceptidice.swaps import skip_swap, swap
 from games.deceptidice.timeouts import TIMEOUTS, timeout
 from games.options import refuse, with_defaults
+from games.story import Story, command_handler, tell
 from games.timing import clock_options, deadline
 
 COMMANDS_RULE = "commands"
@@ -78,14 +79,16 @@ def initial_state(seats: int, options: Mapping[str, Any], seed: str, rules: int 
 
 
 def start(state: State, at: int) -> list[Event]:
-    dealt = deal(state)
-    return [dealt, roll(evolve(state, dealt))]
+    story = Story(state, at, evolve)
+    deal(story)
+    roll(story)
+    return story.events
 
 
 # -- decide ------------------------------------------------------------------
 
-# command type -> its rule's handler(state, seat, command) -> events
-COMMANDS: dict[str, Callable[[State, int, Mapping[str, Any]], list[Event]]] = {
+# command type -> its rule's handler(story, command), which tells the events
+COMMANDS: dict[str, Callable[[Story, Mapping[str, Any]], None]] = {
     "guess": guess,
     "challenge": challenge,
     "reveal_die": reveal,
@@ -97,16 +100,20 @@ COMMANDS: dict[str, Callable[[State, int, Mapping[str, Any]], list[Event]]] = {
 
 
 def decide(state: State, command: Mapping[str, Any]) -> list[Event]:
+    return step(state, command)[0]
+
+
+def step(state: State, command: Mapping[str, Any]) -> tuple[list[Event], State]:
+    """``decide``'s events and the state they lead to: each event is folded
+    as the story tells it, so the state after the last one is at hand."""
     if state.phase == OVER:
         raise RuleError("game_over", OBJECTIVE, "The game is over.")
     kind, seat = _well_formed(command)
-    handler = COMMANDS.get(kind)
-    if handler is None:
-        raise RuleError("unknown_command", TURNS, f"Deceptidice has no {kind!r} command.")
+    handler = command_handler(COMMANDS, kind, "Deceptidice", TURNS)
     if seat not in to_act(state):
         rule = TIMEOUTS if kind == "timeout" else TURNS
         raise RuleError("not_your_turn", rule, f"It is seat {state.turn}'s turn, not seat {seat}'s.")
-    return handler(state, seat, command)
+    return tell(state, command, handler, evolve)
 
 
 # decision "Commands": the fields each command may carry and the type of

@@ -46,6 +46,7 @@ from games.deceptidice import deck
 from games.deceptidice.guesses import Guess
 from games.deceptidice.objective import END_AT, standings
 from games.deceptidice.state import GUESSING, OVER, SWAP, State, hand
+from games.sampling import Dealer, Faces, clock_start, expanded, fresh_seed, normalized, shares
 
 INVENTED = "~"
 # the options ``deck.faces`` reads
@@ -92,16 +93,9 @@ def determinize(view: Mapping[str, Any], rng: random.Random) -> State:
     options = dict(view["options"])
     seats = len(view["seats"])
     phase = table["phase"]
-    faces: dict[str, dict[str, Any]] = {}
-
-    def learn(cards) -> list[str]:
-        ids = []
-        for c in cards:
-            card_id = c["id"]
-            if card_id not in faces:
-                faces[card_id] = _face(c)
-            ids.append(card_id)
-        return ids
+    learned = Faces(_face)
+    faces = learned.faces
+    learn = learned.learn_all
 
     # -- what is public, as the view shows it
     discards = tuple({"round": d["round"], "seat": d["seat"], "cards": tuple(learn(d["cards"]))} for d in table["discards"])
@@ -131,7 +125,7 @@ def determinize(view: Mapping[str, Any], rng: random.Random) -> State:
     pinned: list[list[str | None]] = []
     for s in view["seats"]:
         row = [None if top is None else top["id"] for top in s["tops"]] if s["seat"] != me else []
-        learn(top for top in s["tops"] if top is not None)
+        learn([top for top in s["tops"] if top is not None])
         pool.subtract(_key(faces[c]) for c in row if c is not None)
         pinned.append(row)
 
@@ -154,17 +148,16 @@ def determinize(view: Mapping[str, Any], rng: random.Random) -> State:
                 pool[key] -= 1
                 room -= 1
                 kept[seat].append(c)
-    unseen = [key for key, n in sorted(pool.items()) for _ in range(n)]
+    unseen = expanded(pool, sort=True)
     rng.shuffle(unseen)
-    invented = iter(range(len(unseen)))
 
-    def deal(count: int) -> list[str]:
-        ids = []
-        for _ in range(count):
-            card_id = f"{INVENTED}{next(invented)}"
-            faces[card_id] = dict(face_of[unseen.pop()])
-            ids.append(card_id)
-        return ids
+    def invent(n: int, key: tuple) -> str:
+        card_id = f"{INVENTED}{n}"
+        faces[card_id] = dict(face_of[key])
+        return card_id
+
+    # dealt from the end of the shuffled cards, each given an id as it is dealt
+    dealer = Dealer(invent(n, key) for n, key in enumerate(reversed(unseen)))
 
     dice: list[tuple[tuple[str, ...], ...]] = []
     revealed: list[tuple[bool, ...]] = []
@@ -176,7 +169,7 @@ def determinize(view: Mapping[str, Any], rng: random.Random) -> State:
             revealed.append(tuple(d["revealed"] for d in view["dice"]))
         else:
             tops = pinned[seat]
-            rest = kept[seat] + deal(s["cards"] - len(kept[seat]) - sum(t is not None for t in tops))
+            rest = kept[seat] + dealer.take(s["cards"] - len(kept[seat]) - sum(t is not None for t in tops))
             revealed.append(tuple(t is not None for t in tops))
         rng.shuffle(rest)
         seat_dice, at = [], 0
@@ -186,7 +179,7 @@ def determinize(view: Mapping[str, Any], rng: random.Random) -> State:
             seat_dice.append((top, *rest[at : at + size - 1]))
             at += size - 1
         dice.append(tuple(seat_dice))
-    draw_pile = tuple(deal(len(unseen)))
+    draw_pile = tuple(dealer.rest())
 
     discarded = None
     if phase == SWAP:
@@ -196,13 +189,10 @@ def determinize(view: Mapping[str, Any], rng: random.Random) -> State:
         die = next(i for i, c in enumerate(row) if c in ids)
         discarded = {"seat": loser, "die": die, "cards": (row[die], *(c for c in ids if c != row[die]))}
 
-    started = 0
-    if view["deadlines"]:
-        started = view["deadlines"][0]["at"] - options["turn_seconds"] * 1000
     return State(
         seats=seats,
         options=options,
-        seed=f"{rng.getrandbits(64):016x}",
+        seed=fresh_seed(rng),
         rules=view["rules"],
         faces=faces,
         dice=tuple(dice),
@@ -213,7 +203,7 @@ def determinize(view: Mapping[str, Any], rng: random.Random) -> State:
         liar=table["liar"],
         phase=phase,
         turn=table["turn"] if table["turn"] is not None else 0,
-        turn_started_at=started,
+        turn_started_at=clock_start(view, options),
         guesses=guesses,
         revealed=tuple(revealed),
         revealed_this_turn=bool(options["predictable"] and phase == GUESSING and not table["must_reveal"]),
@@ -251,8 +241,5 @@ def evaluate(state: State) -> list[float]:
     is over; before, a weight growing with the cards a seat holds above the
     end (3 cards), squared, normalized."""
     if state.phase == OVER:
-        winners = standings(state)["winners"]
-        return [1 / len(winners) if s in winners else 0.0 for s in range(state.seats)]
-    weights = [max(len(hand(state, s)) - END_AT, 0.25) ** 2 for s in range(state.seats)]
-    total = sum(weights)
-    return [w / total for w in weights]
+        return shares(standings(state)["winners"], state.seats)
+    return normalized([max(len(hand(state, s)) - END_AT, 0.25) ** 2 for s in range(state.seats)])

@@ -15,6 +15,7 @@ from typing import Any, Mapping
 from games.contract import RuleError
 from games.deceptidice import deck
 from games.deceptidice.guesses import Guess, Space, is_int
+from games.kit import GameState
 
 LOSING = "losing a round"
 
@@ -28,13 +29,7 @@ OVER = "over"
 
 
 @dataclass(frozen=True)
-class State:
-    seats: int
-    options: Mapping[str, Any]
-    seed: str
-    # the version of the rules the game was created under (RULES_VERSION): a
-    # log keeps re-deciding under the rules it was played by
-    rules: int = 1
+class State(GameState):
     faces: Mapping[str, Mapping[str, Any]] = None  # card id -> face, as the events showed it
     dice: tuple[tuple[tuple[str, ...], ...], ...] = ()  # seat -> dice -> ids, top first
     draw_pile: tuple[str, ...] = ()

@@ -5,17 +5,18 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from games.contract import Event, RuleError
+from games.contract import RuleError
 from games.deceptidice.discards import after_loss
-from games.deceptidice.evolve import evolve
 from games.deceptidice.guesses import is_int
 from games.deceptidice.state import SWAP, State, card, hand
 from games.rng import card_ids, derive
+from games.story import Story
 
 SWAP_RULE = "variant: swap"
 
 
-def swap(state: State, seat: int, command: Mapping[str, Any]) -> list[Event]:
+def swap(story: Story, command: Mapping[str, Any]) -> None:
+    state, seat = story.state, command["seat"]
     _swapping(state)
     given = command.get("card")
     if given not in hand(state, seat):
@@ -39,19 +40,19 @@ def swap(state: State, seat: int, command: Mapping[str, Any]) -> list[Event]:
         secret["gave_as"] = {"id": given_as, **state.faces[given]}
     else:
         private[other] = {"lost": card(state, taken), "got": {"id": given_as, **state.faces[given]}}
-    event = Event(
+    story.add(
         "swapped",
         public={"seat": seat, "with": "draw_pile" if from_pile else other},
         private=private,
         secret=secret,
     )
-    return [event, *after_loss(evolve(state, event))]
+    after_loss(story)
 
 
-def skip_swap(state: State, seat: int, command: Mapping[str, Any]) -> list[Event]:
-    _swapping(state)
-    event = Event("swap_skipped", public={"seat": seat})
-    return [event, *after_loss(evolve(state, event))]
+def skip_swap(story: Story, command: Mapping[str, Any]) -> None:
+    _swapping(story.state)
+    story.add("swap_skipped", public={"seat": command["seat"]})
+    after_loss(story)
 
 
 def _swapping(state: State) -> None:

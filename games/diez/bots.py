@@ -38,7 +38,7 @@ def random_bot(view: Mapping[str, Any], rng) -> dict:
     others = [a for a in actions if a not in plays and a not in ("give_card", "choose_color")]
     if plays and (not others or rng.random() < 0.9):
         move = rng.choice(view["playable"])
-        card, pile = _card(view, move["card"]), rng.choice(move["piles"])
+        card, pile = card_of(view, move["card"]), rng.choice(move["piles"])
         return {"type": plays[0], "card": card["id"], "pile": pile, **_random_choices(view, card, pile, rng, plays[0])}
     if "challenge" in others and len(others) > 1 and rng.random() < 0.7:
         others.remove("challenge")
@@ -55,7 +55,7 @@ def _random_choices(view, card, pile: int, rng, kind: str) -> dict:
         out["color"] = rng.choice(table["colors"])
     effect = card["kind"]
     if card["kind"] == "choice":
-        effect = rng.choice(STACK_EFFECTS) if _facing_stack(view) and kind == "play" else rng.choice(table["choice_effects"] + [None])
+        effect = rng.choice(STACK_EFFECTS) if facing_stack(view) and kind == "play" else rng.choice(table["choice_effects"] + [None])
         if effect is not None:
             out["effect"] = effect
     seats = len(view["seats"])
@@ -104,15 +104,15 @@ def heuristic_bot(view: Mapping[str, Any], rng) -> dict:
         return {"type": "draw", "needle": "stop"} if "draw" in actions else {"type": "accept"}
     if table["phase"] == "drawn":
         if "play" in actions:
-            return _play(view, view["playable"][0]["card"], view["playable"][0]["piles"][0])
+            return play_body(view, view["playable"][0]["card"], view["playable"][0]["piles"][0])
         return {"type": "keep"}
-    if _facing_stack(view):
+    if facing_stack(view):
         if "challenge" in actions and _worth_challenging(view):
             return {"type": "challenge"}
         if view["playable"]:
             return _stack(view)
         return {"type": "draw", "needle": "stop"}
-    return _turn(view)
+    return turn_move(view)
 
 
 # What the heuristic weighs when choosing a card to play (tuned against the
@@ -131,19 +131,21 @@ MIRRORED_COST = 10  # an attack that comes back costs what it would have cost th
 SNARE_BAIT = 4  # a Snare is best spent on a cheap power card, not an attack
 
 
-def _turn(view) -> dict:
+def turn_move(view) -> dict:
+    """The heuristic's move in an ordinary turn: the best card by
+    ``card_score`` on its best pile, or a draw (stopping at the Needle)."""
     moves = view["playable"]
     if not moves:
         return {"type": "draw", "needle": "stop"}
-    best = max(moves, key=lambda move: _score(view, _card(view, move["card"])))
-    card = _card(view, best["card"])
-    return _play(view, card["id"], _best_pile(view, card, best["piles"]))
+    best = max(moves, key=lambda move: card_score(view, card_of(view, move["card"])))
+    card = card_of(view, best["card"])
+    return play_body(view, card["id"], _best_pile(view, card, best["piles"]))
 
 
-def _score(view, card) -> float:
+def card_score(view, card) -> float:
     """Higher: better to play now."""
     hand = view["hand"]
-    following = view["seats"][_next(view)]["cards"]
+    following = view["seats"][next_player(view)]["cards"]
     kind = card["kind"]
     if len(hand) == 1:
         return 100.0  # the last card (a Trade wins too)
@@ -168,7 +170,7 @@ def _score(view, card) -> float:
         score += 2 + (6 if following <= 2 else 0)
     elif kind == "reverse":
         # the previous player plays next: good when it holds more cards than the next
-        before = view["seats"][_next(view, -1)]["cards"]
+        before = view["seats"][next_player(view, -1)]["cards"]
         score += 4 if before > following else -4
     if kind == "trade":
         score += 8 if following < len(hand) - 1 else -12
@@ -192,7 +194,7 @@ def _token_score(view, card) -> float:
         return 0.0
     kind = card["kind"]
     mine = view["seats"][view["seat"]]["tokens"]
-    following = view["seats"][_next(view)]["tokens"]
+    following = view["seats"][next_player(view)]["tokens"]
     score = 0.0
     if kind in MIRRORED and "mirror" in following:
         score -= MIRRORED_COST
@@ -210,7 +212,7 @@ def _live_twin(view, card) -> bool:
         return False
     if card["kind"] != "number" and card["kind"] not in TWINNED:
         return False
-    return _shown(view)[face_key(card)] < 2
+    return shown_faces(view)[face_key(card)] < 2
 
 
 _WORKED_OUT: dict[str, tuple] = {}  # what _per_view worked out: name -> (the view, the value)
@@ -237,7 +239,7 @@ def _per_view(fn):
 
 
 @_per_view
-def _shown(view) -> Counter:
+def shown_faces(view) -> Counter:
     """How many of each card this seat sees: the discard piles and its hand."""
     return Counter(map(face_key, chain.from_iterable([p["cards"] for p in view["table"]["piles"]] + [view["hand"]])))
 
@@ -270,13 +272,16 @@ def _best_pile(view, card, piles: list[int]) -> int:
     return min(piles, key=useful)
 
 
-def _next(view, way: int = 1) -> int:
+def next_player(view, way: int = 1) -> int:
+    """The seat ``way`` places after the view's seat in the direction of play."""
     step = way if view["table"]["direction"] == "clockwise" else -way
     return (view["seat"] + step) % len(view["seats"])
 
 
-def _play(view, card_id: str, pile: int) -> dict:
-    card = _card(view, card_id)
+def play_body(view, card_id: str, pile: int) -> dict:
+    """The heuristic's ``play`` of ``card_id`` on ``pile``, with its choices
+    (colour, target, tokens...)."""
+    card = card_of(view, card_id)
     command: dict[str, Any] = {"type": "play", "card": card_id, "pile": pile, **_choices(view, card, pile)}
     return command
 
@@ -289,7 +294,7 @@ def _choices(view, card, pile: int, stacking: bool = False) -> dict:
         out["color"] = color
     effect = card["kind"]
     if card["kind"] == "choice":
-        following = view["seats"][_next(view)]["cards"]
+        following = view["seats"][next_player(view)]["cards"]
         # a Trade with a short hand is worth most; else another turn (Tag yourself)
         effect = "trade" if not stacking and following < len(view["hand"]) - 3 else "tag"
         out["effect"] = effect
@@ -320,8 +325,8 @@ def _stack(view) -> dict:
     """Answer a stack: push it to the seat with the fewest cards with a Tag,
     else add to it, else move it on, else stop it."""
     order = {"tag": 0, "choice": 0, "draw_four": 1, "draw_two": 1, "skip": 2, "reverse": 2, "stop": 3}
-    move = min(view["playable"], key=lambda m: order.get(_card(view, m["card"])["kind"], 9))
-    card = _card(view, move["card"])
+    move = min(view["playable"], key=lambda m: order.get(card_of(view, m["card"])["kind"], 9))
+    card = card_of(view, move["card"])
     return {"type": "play", "card": card["id"], "pile": move["piles"][0], **_choices(view, card, move["piles"][0], stacking=True)}
 
 
@@ -330,7 +335,7 @@ def _jump_in(view) -> dict | None:
     if "jump_in" not in view["actions"]:
         return None
     move = view["playable"][0]
-    card = _card(view, move["card"])
+    card = card_of(view, move["card"])
     window = view["table"]["window"]
     if card["kind"] == "stop" and window["seat"] == view["seat"] and window["card"]["kind"] != "stop":
         return None  # do not cancel your own card
@@ -399,7 +404,7 @@ def _unseen(view) -> Counter:
     """Cards of each colour this seat has not seen: the deck less its own
     hand and every discard pile."""
     unseen = Counter(view["table"]["deck"]["colors"])
-    for (_, color, _), n in _shown(view).items():
+    for (_, color, _), n in shown_faces(view).items():
         unseen[color or "none"] -= n
     return unseen
 
@@ -461,7 +466,7 @@ def proc_choices(view, held, rng, card_id: str | None, pile: int | None = None) 
     """A Proc's token and its own choices: at random with an ``rng``; else
     the token worth most now (``_proc_value``). A Proc that goes on its pile
     only as a Wild names the Sub (rule "proc")."""
-    on_stack = _facing_stack(view)
+    on_stack = facing_stack(view)
     wild = _wild_only(view, card_id, pile)
     offered = [
         (s, t) for s, tokens in sorted(held.items()) for t in tokens
@@ -491,7 +496,7 @@ def _proc_value(view, token: str, holder: int, spare) -> float:
     card given away (Magnet), n cards for the next player (Hex), one for it
     (White); an Ace adds a card of one's choosing, so it comes last."""
     stack = view["table"]["stack"]
-    following = _next(view)
+    following = next_player(view)
     if stack is not None and stack["victim"] == view["seat"]:
         return {"mirror": 3 if stack.get("by") is not None else 0, "double": 2, "silence": 1, "snare": 1}.get(token, 0)
     if token == "magnet":
@@ -536,7 +541,7 @@ def _answer_offer(view) -> dict:
         return {"type": "choose_color", "color": color} if color != offer["color"] else {"type": "pass"}
     if "play" in actions and view["playable"]:
         move = view["playable"][0]
-        return _play(view, move["card"], move["piles"][0])
+        return play_body(view, move["card"], move["piles"][0])
     return {"type": "pass"}
 
 
@@ -577,11 +582,13 @@ def give_token(view, rng) -> dict:
 # -- helpers --------------------------------------------------------------------
 
 
-def _card(view, card_id: str) -> Mapping[str, Any]:
+def card_of(view, card_id: str) -> Mapping[str, Any]:
+    """The card ``card_id`` of the view's hand."""
     return next(c for c in view["hand"] if c["id"] == card_id)
 
 
-def _facing_stack(view) -> bool:
+def facing_stack(view) -> bool:
+    """Whether the view's seat must answer a stack in its turn."""
     stack = view["table"]["stack"]
     return stack is not None and stack["victim"] == view["seat"] and view["table"]["phase"] == "turn"
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from games.contract import RuleError
 from games.diez import effects
 from games.diez.drawing import draw
-from games.diez.moves import Moves
+from games.story import Story
 from games.diez.offers import begin_turn
 from games.diez.state import CHALLENGE, TURN, Play, Stack, State, Threat, next_seat
 
@@ -33,9 +33,9 @@ def stack_kind(state: State, play: Play, effect: str) -> bool:
     return False
 
 
-def open(m: Moves, play: Play, effect: str) -> None:
+def open(story: Story, play: Play, effect: str) -> None:
     """The [C] card's window has closed: its victim may now challenge it."""
-    state = m.state
+    state = story.state
     public = {
         "player": play.seat,
         "card": dict(state.faces[play.card]),
@@ -44,12 +44,12 @@ def open(m: Moves, play: Play, effect: str) -> None:
     }
     if stack_kind(state, play, effect):
         # the stack moves at once; its new victim answers it (stack, draw, challenge)
-        victim = effects.apply(m, play, effect)
-        m.add("challenge_opened", {**public, "victim": victim, "deferred": False})
-        m.add("turn_began", {"seat": victim})
+        victim = effects.apply(story, play, effect)
+        story.add("challenge_opened", {**public, "victim": victim, "deferred": False})
+        story.add("turn_began", {"seat": victim})
         return
     victim = next_seat(state, play.seat)
-    m.add("challenge_opened", {**public, "victim": victim, "deferred": True})
+    story.add("challenge_opened", {**public, "victim": victim, "deferred": True})
 
 
 def guilty(state: State, play: Play) -> bool:
@@ -73,8 +73,8 @@ def waiting_on(state: State, seat: int) -> Threat | None:
     return threat if facing else None
 
 
-def challenge(m: Moves, seat: int) -> None:
-    state = m.state
+def challenge(story: Story, seat: int) -> None:
+    state = story.state
     threat = state.threat
     if threat is None or threat.victim != seat:
         raise RuleError("nothing_to_challenge", RULE, "There is no [C] card played on you to challenge now.")
@@ -90,57 +90,57 @@ def challenge(m: Moves, seat: int) -> None:
             "before it is drawn or stacked on.",
         )
     kind = state.faces[play.card]["kind"]
-    m.add(
+    story.add(
         "challenged",
         {"challenger": seat, "player": play.seat, "card": dict(state.faces[play.card]), "guilty": caught},
         # the challenged hand is shown to the challenger, as proof
         {seat: {"hand": [dict(state.faces[c]) for c in play.held]}},
     )
     if caught:
-        _caught(m, threat, kind)
+        _caught(story, threat, kind)
     else:
-        _wrong(m, threat, kind)
+        _wrong(story, threat, kind)
 
 
-def _caught(m: Moves, threat: Threat, kind: str) -> None:
+def _caught(story: Story, threat: Threat, kind: str) -> None:
     """The player held the colour: the draw effect goes to the player, not a
     forced draw; on a stack, the whole of it. The challenger then plays its
     turn. A wild card keeps the colour chosen."""
     play, seat = threat.play, threat.victim
-    state = m.state
+    state = story.state
     before = threat.stack_before.total if threat.stack_before else 0
     if kind == "draw_color":
         color = play.color
-        draw(m, play.seat, cause="challenge", color=color)
+        draw(story, play.seat, cause="challenge", color=color)
     else:
-        draw(m, play.seat, cause="challenge", count=before + PLAYER_DRAWS[kind])
+        draw(story, play.seat, cause="challenge", count=before + PLAYER_DRAWS[kind])
     if kind == "choice" and play.effect == "reverse" and not threat.deferred and state.seats > 2:
         # the Choice loses its effect: the turn order it reversed goes back
-        m.add("direction_reversed", {"direction": -m.state.direction})
-    if m.state.stack is not None:
-        m.add("stack_cleared")
-    m.add("turn_began", {"seat": seat})
+        story.add("direction_reversed", {"direction": -story.state.direction})
+    if story.state.stack is not None:
+        story.add("stack_cleared")
+    story.add("turn_began", {"seat": seat})
 
 
-def _wrong(m: Moves, threat: Threat, kind: str) -> None:
+def _wrong(story: Story, threat: Threat, kind: str) -> None:
     """The player did not hold the colour: the challenger takes the effect,
     and its penalty on top, as a forced draw."""
     play, seat = threat.play, threat.victim
     extra = CHALLENGER_EXTRA[kind]
     if not threat.deferred:
         # the stack lies on the challenger: it draws all of it and the penalty, and loses its turn
-        draw(m, seat, cause="challenge", count=m.state.stack.total + extra, forced=True)
-        m.add("stack_cleared")
-        begin_turn(m, next_seat(m.state, seat))
+        draw(story, seat, cause="challenge", count=story.state.stack.total + extra, forced=True)
+        story.add("stack_cleared")
+        begin_turn(story, next_seat(story.state, seat))
         return
     if kind == "dagger":
         # "they must draw 9": the Dagger's card and eight more; they keep their turn
-        draw(m, seat, cause="challenge", count=1 + extra, forced=True)
-        begin_turn(m, seat)
+        draw(story, seat, cause="challenge", count=1 + extra, forced=True)
+        begin_turn(story, seat)
         return
-    after = effects.apply(m, play, effects.effect_of(m, play))
-    draw(m, seat, cause="challenge", count=extra, forced=True)
-    begin_turn(m, after)
+    after = effects.apply(story, play, effects.effect_of(story, play))
+    draw(story, seat, cause="challenge", count=extra, forced=True)
+    begin_turn(story, after)
 
 
 def _would_crash(state: State, threat: Threat, caught: bool) -> bool:
@@ -149,11 +149,11 @@ def _would_crash(state: State, threat: Threat, caught: bool) -> bool:
     return not caught and not threat.deferred and state.stack is None
 
 
-def accept(m: Moves, seat: int) -> None:
+def accept(story: Story, seat: int) -> None:
     """The victim lets the card stand: its effect happens now."""
-    threat = m.state.threat
-    m.add("accepted", {"seat": seat})
-    begin_turn(m, effects.apply(m, threat.play, effects.effect_of(m, threat.play)))
+    threat = story.state.threat
+    story.add("accepted", {"seat": seat})
+    begin_turn(story, effects.apply(story, threat.play, effects.effect_of(story, threat.play)))
 
 
 def _stack(stack: Stack | None) -> dict | None:

@@ -9,7 +9,7 @@ from typing import Any, Callable, Mapping
 from games.contract import RuleError
 from games.diez import forced_draws, tokens
 from games.diez.deck import matches
-from games.diez.moves import Moves
+from games.story import Story
 from games.diez.state import State, drawable, next_seat
 from games.rng import derive
 
@@ -49,7 +49,7 @@ def has_playable(state: State, seat: int) -> bool:
 
 
 def draw(
-    m: Moves,
+    story: Story,
     seat: int,
     *,
     cause: str,
@@ -71,94 +71,94 @@ def draw(
     if color is not None:
         until = lambda face: face["color"] == color  # noqa: E731
     taken: list[str] = []
-    tokens_act = forced and not acted and tokens.enabled(m.state)
+    tokens_act = forced and not acted and tokens.enabled(story.state)
     if tokens_act:
-        count, taken, waits = forced_draws.before(m, seat, count, color, cause)
+        count, taken, waits = forced_draws.before(story, seat, count, color, cause)
         if waits:
             return Drawn((), None, False)
-    result = _draw(m, seat, cause, count, until, forced, natural, needle)
+    result = _draw(story, seat, cause, count, until, forced, natural, needle)
     if tokens_act:
-        forced_draws.after(m, seat, taken + list(result.cards))
+        forced_draws.after(story, seat, taken + list(result.cards))
     return result
 
 
-def _draw(m: Moves, seat: int, cause: str, count, until, forced: bool, natural: bool, needle: str) -> Drawn:
+def _draw(story: Story, seat: int, cause: str, count, until, forced: bool, natural: bool, needle: str) -> Drawn:
     drawn: list[str] = []
     batch: list[str] = []
 
     def flush() -> None:
         if batch:
-            m.add(
+            story.add(
                 "drew",
                 {"seat": seat, "count": len(batch), "cause": cause, "forced": forced},
-                {seat: {"cards": [dict(m.state.faces[c]) for c in batch]}},
+                {seat: {"cards": [dict(story.state.faces[c]) for c in batch]}},
             )
             drawn.extend(batch)
             batch.clear()
 
     while count is None or len(drawn) + len(batch) < count:
-        if len(batch) == len(m.state.draw_pile):
+        if len(batch) == len(story.state.draw_pile):
             flush()
-            if not reshuffle(m):
+            if not reshuffle(story):
                 return Drawn(tuple(drawn), drawn[-1] if drawn else None, False)
-        card = m.state.draw_pile[len(batch)]
+        card = story.state.draw_pile[len(batch)]
         batch.append(card)
-        face = m.state.faces[card]
+        face = story.state.faces[card]
         done = until(face) if until is not None else len(drawn) + len(batch) >= count
         if done:
             flush()
             if natural and face["kind"] == "bomb":
                 # rule "bomb": drawn naturally, three more (these are not a
                 # natural draw, so a second Bomb among them does nothing)
-                m.add("bomb_exploded", {"seat": seat, "card": dict(face)})
-                extra = draw(m, seat, cause="bomb", count=3)
+                story.add("bomb_exploded", {"seat": seat, "card": dict(face)})
+                extra = draw(story, seat, cause="bomb", count=3)
                 return Drawn(tuple(drawn) + extra.cards, card, extra.needle)
             return Drawn(tuple(drawn), card, False)
         if face["kind"] == "needle" and needle == "stop":
             # rule "needle": the player may stop drawing, whatever made them draw
             flush()
-            m.add("needle_used", {"seat": seat, "card": dict(face), "cause": cause})
+            story.add("needle_used", {"seat": seat, "card": dict(face), "cause": cause})
             return Drawn(tuple(drawn), card, True)
     flush()
     return Drawn(tuple(drawn), drawn[-1] if drawn else None, False)
 
 
-def reshuffle(m: Moves) -> bool:
+def reshuffle(story: Story) -> bool:
     """The draw pile is empty: every discard pile but its top card is
     shuffled into a new draw pile. False when there is nothing to shuffle."""
-    state = m.state
+    state = story.state
     cards = [card for pile in state.piles for card in pile.cards[:-1]]
     if not cards:
         return False
     derive(state.seed, "reshuffle", state.serial).shuffle(cards)
-    m.add("reshuffled", {"count": len(cards)}, secret={"order": cards})
+    story.add("reshuffled", {"count": len(cards)}, secret={"order": cards})
     return True
 
 
-def turn_draw(m: Moves, seat: int, needle: str | None) -> None:
+def turn_draw(story: Story, seat: int, needle: str | None) -> None:
     """The ``draw`` command in a turn with nothing to answer: a natural draw
     without a playable card, else the optional single draw. Either way the
     player then plays the card drawn or keeps it (``drawn_card_offered``),
     so nobody learns from the turn whether the card was playable."""
-    state = m.state
+    state = story.state
     holding = has_playable(state, seat)
     if holding and not drawable(state):
         raise RuleError("nothing_to_draw", RULE, "There is nothing left to draw: play one of your playable cards.")
     if holding:
-        result = draw(m, seat, cause="turn", count=1)
+        result = draw(story, seat, cause="turn", count=1)
     else:
         result = draw(
-            m, seat, cause="turn", until=lambda face: playable(m.state, seat, face["id"]), natural=True,
+            story, seat, cause="turn", until=lambda face: playable(story.state, seat, face["id"]), natural=True,
             needle=needle or "stop",
         )
     if result.last is None or result.needle:
         # nothing left to draw, or the Needle ended the draw: the turn is over
-        m.add("turn_began", {"seat": next_seat(m.state, seat)})
+        story.add("turn_began", {"seat": next_seat(story.state, seat)})
         return
-    m.add("drawn_card_offered", {"seat": seat}, {seat: {"card": dict(m.state.faces[result.last])}})
+    story.add("drawn_card_offered", {"seat": seat}, {seat: {"card": dict(story.state.faces[result.last])}})
 
 
-def keep(m: Moves, seat: int) -> None:
+def keep(story: Story, seat: int) -> None:
     """Rule "drawing": after drawing, the player keeps the card; the turn ends."""
-    m.add("kept", {"seat": seat})
-    m.add("turn_began", {"seat": next_seat(m.state, seat)})
+    story.add("kept", {"seat": seat})
+    story.add("turn_began", {"seat": next_seat(story.state, seat)})

@@ -11,17 +11,17 @@ from math import ceil
 from games.diez import forced_draws, proc, stacking, tokens, watchers
 from games.diez.deck import TOKEN_CARDS
 from games.diez.drawing import draw
-from games.diez.moves import Moves
+from games.story import Story
 from games.diez.state import Play, next_seat
 from games.rng import derive
 
 CANCELLED = "cancelled"  # rule "snare": the effect of a snared card
 
 
-def effect_of(m_or_state, play: Play) -> str:
+def effect_of(story_or_state, play: Play) -> str:
     """The effect a played card has: its kind, or a Choice's chosen effect
     (``"wild"``: a Choice with none); none at all when a Snare cancelled it."""
-    state = getattr(m_or_state, "state", m_or_state)
+    state = getattr(story_or_state, "state", story_or_state)
     if play.snared:
         return CANCELLED
     kind = state.faces[play.card]["kind"]
@@ -30,105 +30,105 @@ def effect_of(m_or_state, play: Play) -> str:
     return kind
 
 
-def apply(m: Moves, play: Play, kind: str) -> int:
+def apply(story: Story, play: Play, kind: str) -> int:
     """Carry out effect ``kind`` of ``play``; the seat to play next."""
-    state = m.state
+    state = story.state
     player = play.seat
     after = next_seat(state, player)
     on_stack = state.stack is not None
     mirror = watchers.mirrored(state, play, kind)
     if mirror is not None:
-        m.add("token_triggered", {"seat": mirror, "token": "mirror", "player": player, "effect": kind})
-        return _reflected(m, play, kind)
+        story.add("token_triggered", {"seat": mirror, "token": "mirror", "player": player, "effect": kind})
+        return _reflected(story, play, kind)
     if kind == CANCELLED:
         if on_stack:
             # the snared card did not answer the stack: its player draws it
-            return stacking.take_now(m, player)
+            return stacking.take_now(story, player)
         return after
     if kind == "proc":
-        return proc.effect(m, play)
+        return proc.effect(story, play)
     if kind in TOKEN_CARDS:
-        tokens.card_effect(m, play, kind)
+        tokens.card_effect(story, play, kind)
         return after
     if kind == "skip" or (kind == "reverse" and state.seats == 2):
         # rule "reverse": at two players a Reverse is a Skip
         if on_stack:
-            return stacking.move(m, after, player)
+            return stacking.move(story, after, player)
         return next_seat(state, after)
     if kind == "reverse":
-        m.add("direction_reversed", {"direction": -state.direction})
-        back = next_seat(m.state, player)
-        return stacking.move(m, back, player) if on_stack else back
+        story.add("direction_reversed", {"direction": -state.direction})
+        back = next_seat(story.state, player)
+        return stacking.move(story, back, player) if on_stack else back
     if kind in stacking.DRAWS:
-        return stacking.add(m, play, stacking.DRAWS[kind])
+        return stacking.add(story, play, stacking.DRAWS[kind])
     if kind == "stop":
         if on_stack:
-            m.add("stack_cleared")
+            story.add("stack_cleared")
         return after
     if kind == "tag":
-        return stacking.move(m, play.target, player) if on_stack else play.target
+        return stacking.move(story, play.target, player) if on_stack else play.target
     if kind == "dagger":
-        draw(m, after, cause="dagger", count=1, forced=True)
+        draw(story, after, cause="dagger", count=1, forced=True)
         return after
     if kind == "draw_color":
         color = play.color
-        draw(m, after, cause="draw_color", color=color, forced=True)
-        return next_seat(m.state, after)
+        draw(story, after, cause="draw_color", color=color, forced=True)
+        return next_seat(story.state, after)
     if kind == "trade":
-        _trade(m, player, after)
+        _trade(story, player, after)
     elif kind == "share":
-        _share(m, play, after)
+        _share(story, play, after)
     elif kind == "cut_deck" and play.new_pile and (state.rules < 3 or len(state.piles[play.pile].cards) > 1):
         # rules 3: with nothing left under it (the black last card's draw
         # may have reshuffled it away) there is no pile to leave behind, and
         # the card stays where it is; rules 2 left an empty pile
-        m.add("pile_cut", {"pile": play.pile})
+        story.add("pile_cut", {"pile": play.pile})
     elif kind == "revive" and play.revive is not None:
-        _revive(m, play)
+        _revive(story, play)
     elif kind == "stitch_deck" and play.stitch is not None and len(state.piles) > 1:
-        m.add("piles_stitched", {"pile": play.pile, "added": play.stitch})
+        story.add("piles_stitched", {"pile": play.pile, "added": play.stitch})
     elif kind == "mulligan":
-        _mulligan(m, play)
+        _mulligan(story, play)
     elif kind == "flush":
-        _flush(m, play)
+        _flush(story, play)
     return after
 
 
-def _reflected(m: Moves, play: Play, kind: str) -> int:
+def _reflected(story: Story, play: Play, kind: str) -> int:
     """Rule "mirror": effect ``kind`` used on its own player, who cannot
     counter it (a stack it would have put on the holder is drawn at once).
     The turn then goes on from the player as if the card had no victim."""
-    state = m.state
+    state = story.state
     player = play.seat
     if kind == "reverse":
-        m.add("direction_reversed", {"direction": -state.direction})
-    after = next_seat(m.state, player)
+        story.add("direction_reversed", {"direction": -state.direction})
+    after = next_seat(story.state, player)
     stack = state.stack
     if kind in stacking.DRAWS or (stack is not None and kind in watchers.MOVES_STACK):
         total = (stack.total if stack else 0) + stacking.DRAWS.get(kind, 0)
-        draw(m, player, cause="mirror", count=total, forced=True)
+        draw(story, player, cause="mirror", count=total, forced=True)
         if stack is not None:
-            m.add("stack_cleared")
+            story.add("stack_cleared")
     elif kind == "dagger":
-        draw(m, player, cause="mirror", count=1, forced=True)
+        draw(story, player, cause="mirror", count=1, forced=True)
     elif kind == "draw_color":
-        draw(m, player, cause="mirror", color=play.color, forced=True)
+        draw(story, player, cause="mirror", color=play.color, forced=True)
     elif kind == "share":
-        _share(m, play, player)
+        _share(story, play, player)
     elif kind == "drop_all" and state.tokens[player]:
-        m.add("tokens_dropped", {"seat": player, "from": player, "tokens": list(state.tokens[player])})
+        story.add("tokens_dropped", {"seat": player, "from": player, "tokens": list(state.tokens[player])})
     elif kind == "token" and (play.tokens or {}).get("token") in state.tokens[player]:
-        m.add("token_removed", {"seat": player, "from": player, "token": play.tokens["token"]})
+        story.add("token_removed", {"seat": player, "from": player, "token": play.tokens["token"]})
     elif kind == "proc" and (play.tokens or {}).get("token") == "hex" and state.tokens[player]:
-        draw(m, player, cause="mirror", count=len(state.tokens[player]), forced=True)
+        draw(story, player, cause="mirror", count=len(state.tokens[player]), forced=True)
     # Skip, Trade, Steal and Proc-Magnet used on oneself do nothing
     return after
 
 
-def _trade(m: Moves, player: int, other: int) -> None:
+def _trade(story: Story, player: int, other: int) -> None:
     """Rule "trade": swap hands with the next player."""
-    state = m.state
-    m.add(
+    state = story.state
+    story.add(
         "hands_traded",
         {"seats": [player, other]},
         {
@@ -138,7 +138,7 @@ def _trade(m: Moves, player: int, other: int) -> None:
     )
 
 
-def _share(m: Moves, play: Play, seat: int) -> None:
+def _share(story: Story, play: Play, seat: int) -> None:
     """Rule "share": the next player draws at random from the largest hand
     until it holds as many cards or more; nothing if it already has the most.
     Among tied largest hands the player's ``share_from`` gives, else the first
@@ -146,7 +146,7 @@ def _share(m: Moves, play: Play, seat: int) -> None:
     to another player's card): the drawer's Double and Hex add to it, never
     taking the giver's last card, and another seat's Magnet may be given one
     of the cards; Ace and White, which search the draw pile, do not act."""
-    state = m.state
+    state = story.state
     counts = [len(hand) for hand in state.hands]
     most = max(counts)
     if counts[seat] >= most:
@@ -156,58 +156,58 @@ def _share(m: Moves, play: Play, seat: int) -> None:
     count = ceil((counts[source] - counts[seat]) / 2)
     forced = state.rules >= 2 and tokens.enabled(state)
     if forced:
-        count = min(forced_draws.counted(m, seat, count), counts[source] - 1)
-        state = m.state
+        count = min(forced_draws.counted(story, seat, count), counts[source] - 1)
+        state = story.state
     moved = derive(state.seed, "share", state.serial).sample(sorted(state.hands[source]), count)
     needle = next((i for i, c in enumerate(moved[:-1]) if state.faces[c]["kind"] == "needle"), None)
     if needle is not None:
         moved = moved[: needle + 1]  # rule "needle": drawing stops there, whatever caused it
-    m.add(
+    story.add(
         "cards_shared",
         {"seat": seat, "source": source, "count": len(moved)},
         {seat: {"cards": [dict(state.faces[c]) for c in moved]}, source: {"ids": moved}},
     )
     if needle is not None:
-        m.add("needle_used", {"seat": seat, "card": dict(state.faces[moved[-1]]), "cause": "share"})
+        story.add("needle_used", {"seat": seat, "card": dict(state.faces[moved[-1]]), "cause": "share"})
     if forced:
-        forced_draws.after(m, seat, moved)
+        forced_draws.after(story, seat, moved)
 
 
-def _revive(m: Moves, play: Play) -> None:
+def _revive(story: Story, play: Play) -> None:
     """Rule "revive": the chosen non-wild card comes back from its pile."""
-    state = m.state
+    state = story.state
     for index, pile in enumerate(state.piles):
         if play.revive in pile.cards[:-1]:
-            m.add("card_revived", {"seat": play.seat, "card": dict(state.faces[play.revive]), "pile": index})
+            story.add("card_revived", {"seat": play.seat, "card": dict(state.faces[play.revive]), "pile": index})
             return
 
 
-def _mulligan(m: Moves, play: Play) -> None:
+def _mulligan(story: Story, play: Play) -> None:
     """Rule "mulligan": the discards are shuffled into the draw pile, then the
     player draws as many."""
-    state = m.state
+    state = story.state
     gone = [c for c in play.discard if c in state.hands[play.seat]]
     if not gone:
         return
     order = list(state.draw_pile) + gone
     derive(state.seed, "mulligan", state.serial).shuffle(order)
-    m.add(
+    story.add(
         "mulligan_discarded",
         {"seat": play.seat, "count": len(gone)},
         {play.seat: {"ids": gone}},
         {"draw_pile": order},
     )
-    draw(m, play.seat, cause="mulligan", count=len(gone))
+    draw(story, play.seat, cause="mulligan", count=len(gone))
 
 
-def _flush(m: Moves, play: Play) -> None:
+def _flush(story: Story, play: Play) -> None:
     """Rule "flush": the discards go face up on the Flush's pile, the last one
     on top. Discarding is not playing: they have no effect and open no window.
     Emptying the hand this way is a black last card: draw 2."""
-    state = m.state
+    state = story.state
     gone = [c for c in play.discard if c in state.hands[play.seat]]
     if not gone:
         return
-    m.add("flushed", {"seat": play.seat, "pile": play.pile, "cards": [dict(state.faces[c]) for c in gone]})
-    if not m.state.hands[play.seat]:
-        draw(m, play.seat, cause="last_card", count=2)
+    story.add("flushed", {"seat": play.seat, "pile": play.pile, "cards": [dict(state.faces[c]) for c in gone]})
+    if not story.state.hands[play.seat]:
+        draw(story, play.seat, cause="last_card", count=2)

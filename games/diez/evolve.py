@@ -39,7 +39,7 @@ TOKEN_FIELDS = ("token_action", "token_from", "token", "replace")
 
 
 def evolve(state: State, event: Event) -> State:
-    changes = handler_of(_EVENTS, "Diez", event)(state, event)
+    changes = handler_of(EVENTS, "Diez", event)(state, event)
     changes["serial"] = state.serial + 1
     return changed(state, changes)
 
@@ -374,7 +374,8 @@ def _won(state: State, event: Event) -> Changes:
     return dict(phase=OVER, winner=event.public["seat"], pending=None, asked=(), threat=None)
 
 
-_EVENTS: dict[str, Callable[[State, Event], Changes]] = {
+# event type -> handler(state, event) -> the fields it changes
+EVENTS: dict[str, Callable[[State, Event], Changes]] = {
     "dealt": _dealt,
     "played": _played,
     "window_opened": _window_opened,

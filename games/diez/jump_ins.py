@@ -18,28 +18,28 @@ from typing import Any, Mapping
 from games.contract import RuleError
 from games.diez import effects, placing, resolving, tokens
 from games.diez.deck import copies, identical, is_mundane
-from games.diez.moves import Moves
+from games.story import Story
 from games.diez.state import WINDOW, Play, State, next_seat
 
 RULE = "jumping-in"
 
 
-def after_play(m: Moves) -> None:
+def after_play(story: Story) -> None:
     """What follows every play, in turn or a jump-in: rule "winning" (and the
     black last card), then the card's window opens or it acts at once."""
-    if not placing.last_card(m):
-        open_or_resolve(m)
+    if not placing.last_card(story):
+        open_or_resolve(story)
 
 
-def open_or_resolve(m: Moves) -> None:
+def open_or_resolve(story: Story) -> None:
     """After a card is played: open its window, or let it act at once."""
-    state = m.state
+    state = story.state
     play = state.pending
     asked = asked_seats(state, play) if claim_possible(state, play) else ()
     if not asked:
-        resolving.resolve(m)
+        resolving.resolve(story)
         return
-    m.add(
+    story.add(
         "window_opened",
         {"seat": play.seat, "card": dict(state.faces[play.card]), "pile": play.pile, "asked": list(asked)},
     )
@@ -135,8 +135,8 @@ def lands_on(state: State, play: Play, kind: str, seat: int) -> bool:
     return False
 
 
-def jump_in(m: Moves, command: Mapping[str, Any]) -> None:
-    state, seat = m.state, command["seat"]
+def jump_in(story: Story, command: Mapping[str, Any]) -> None:
+    state, seat = story.state, command["seat"]
     if state.phase != WINDOW:
         raise RuleError("no_window", RULE, "No jump-in window is open.")
     if seat not in state.asked:
@@ -155,17 +155,17 @@ def jump_in(m: Moves, command: Mapping[str, Any]) -> None:
     if command.get("pile") not in (None, play.pile):
         raise RuleError("unknown_pile", RULE, f"A jump-in goes on pile {play.pile}, on the card it jumps on.")
     public, private = placing.choices(state, seat, face, command, play.pile, on_stack=False)
-    placing.place(m, seat, face, play.pile, public, private, jump_in=True)
-    after_play(m)
+    placing.place(story, seat, face, play.pile, public, private, jump_in=True)
+    after_play(story)
 
 
-def pass_(m: Moves, seat: int) -> None:
-    state = m.state
+def pass_(story: Story, seat: int) -> None:
+    state = story.state
     if state.phase != WINDOW:
         raise RuleError("no_window", RULE, "No jump-in window is open.")
     if seat not in state.asked:
         raise RuleError("not_asked", RULE, "This window is not waiting for you.")
-    m.add("passed", {"seat": seat})
-    if not m.state.asked:
-        m.add("window_closed")
-        resolving.resolve(m)
+    story.add("passed", {"seat": seat})
+    if not story.state.asked:
+        story.add("window_closed")
+        resolving.resolve(story)

@@ -19,7 +19,7 @@ from games.diez.deck import CHOICE_EFFECTS, COLORS, is_wild
 from games.diez.drawing import fits
 from games.diez.rules import actions
 from games.diez.state import CHALLENGE, GIVING, LINK, MAGNET, SEARCH, SUB, WINDOW, State
-from games.moves import choose, one_of, subset
+from games.legal import choose, one_of, subset
 
 
 def _draw() -> dict[str, Any]:

@@ -10,7 +10,7 @@ from games.contract import RuleError
 from games.diez import proc, stacking, tokens, watchers
 from games.diez.deck import BLACK, CHOICE_EFFECTS, COLORS, TOKEN_CARDS, WHITE, is_wild
 from games.diez.drawing import draw
-from games.diez.moves import Moves
+from games.story import Story
 from games.diez.state import State
 
 # the fields a play may carry besides ``card`` and ``pile``, and the effect each belongs to
@@ -140,31 +140,31 @@ def _is_seat(state: State, seat: Any) -> bool:
 
 
 def place(
-    m: Moves, seat: int, face: Mapping[str, Any], pile: int, public: dict, private: dict, jump_in: bool
+    story: Story, seat: int, face: Mapping[str, Any], pile: int, public: dict, private: dict, jump_in: bool
 ) -> None:
-    snared = watchers.snared(m.state, seat, face)
+    snared = watchers.snared(story.state, seat, face)
     if snared:
         public = {**public, "snared": True}
-    m.add(
+    story.add(
         "played",
         {"seat": seat, "card": dict(face), "pile": pile, "jump_in": jump_in, **public},
         {seat: private} if private else None,
     )
     if snared:
         # rule "snare": used up on the card it cancels
-        m.add("token_triggered", {"seat": seat, "token": "snare"})
+        story.add("token_triggered", {"seat": seat, "token": "snare"})
 
 
-def last_card(m: Moves) -> bool:
+def last_card(story: Story) -> bool:
     """Rule "winning": a seat that plays its last card wins at once (a Trade
     too) unless the card is black (rule "black last card"): then it draws 2
     and the card acts. Whether the seat won."""
-    state = m.state
+    state = story.state
     play = state.pending
     face = state.faces[play.card]
     if not state.hands[play.seat]:
         if not is_wild(face):
-            m.add("won", {"seat": play.seat})
+            story.add("won", {"seat": play.seat})
             return True
-        draw(m, play.seat, cause="last_card", count=2)
+        draw(story, play.seat, cause="last_card", count=2)
     return False

@@ -8,15 +8,15 @@ from typing import Any, Iterator, Mapping
 from games.contract import RuleError
 from games.diez import jump_ins, offers, placing, proc, stacking, tokens
 from games.diez.drawing import fits, piles_for
-from games.diez.moves import Moves
+from games.story import Story
 from games.diez.state import CHALLENGE, DRAWN, LINK, TURN, WINDOW, State
 
 
-def play(m: Moves, command: Mapping[str, Any]) -> None:
+def play(story: Story, command: Mapping[str, Any]) -> None:
     """The ``play`` command: a card from the hand of the seat whose turn it is."""
-    state, seat = m.state, command["seat"]
+    state, seat = story.state, command["seat"]
     if offers.waiting(state, seat, LINK):
-        _play_linked(m, command)
+        _play_linked(story, command)
         return
     _check_turn(state, seat)
     card = command.get("card")
@@ -37,21 +37,21 @@ def play(m: Moves, command: Mapping[str, Any]) -> None:
             + (" (or name the Sub: a Proc of Sub acts as a Wild)." if tokens.wild_proc(state, face) else "."),
         )
     public, private = placing.choices(state, seat, face, command, index, on_stack=stack is not None)
-    placing.place(m, seat, face, index, public, private, jump_in=False)
-    jump_ins.after_play(m)
+    placing.place(story, seat, face, index, public, private, jump_in=False)
+    jump_ins.after_play(story)
 
 
-def _play_linked(m: Moves, command: Mapping[str, Any]) -> None:
+def _play_linked(story: Story, command: Mapping[str, Any]) -> None:
     """Rule "proc" (Link): an underlined number, on any pile, whatever its colour."""
-    state, seat = m.state, command["seat"]
+    state, seat = story.state, command["seat"]
     card = command.get("card")
     face = _in_hand(state, seat, card)
     if not tokens.underlined(state, face):
         raise RuleError("not_underlined", "link", "A Proc of Link lets you play an underlined number only.")
     index = _pile(state, command.get("pile"))
     public, private = placing.choices(state, seat, face, command, index, on_stack=False)
-    placing.place(m, seat, face, index, public, private, jump_in=False)
-    jump_ins.after_play(m)
+    placing.place(story, seat, face, index, public, private, jump_in=False)
+    jump_ins.after_play(story)
 
 
 def _check_turn(state: State, seat: int) -> None:

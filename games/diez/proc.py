@@ -15,7 +15,7 @@ from games.contract import RuleError
 from games.diez import forced_draws, offers, tokens
 from games.diez.deck import COLORS, WHITE
 from games.diez.drawing import draw
-from games.diez.moves import Moves
+from games.story import Story
 from games.diez.state import Play, State, drawable, next_seat
 
 RULE = "proc"
@@ -73,9 +73,9 @@ def default_choices(state: State, on_stack: bool, wild: bool = False) -> dict[st
     return {}
 
 
-def effect(m: Moves, play: Play) -> int:
+def effect(story: Story, play: Play) -> int:
     """Carry out the Proc effect; the seat to play next."""
-    state = m.state
+    state = story.state
     player, after = play.seat, next_seat(state, play.seat)
     chosen = play.tokens or {}
     token, holder = chosen.get("token"), chosen.get("token_from")
@@ -84,38 +84,38 @@ def effect(m: Moves, play: Play) -> int:
         return after  # no token in play, or it left before the card acted
     if token in ("silence", "snare"):
         if stack is not None:
-            m.add("stack_cleared")
+            story.add("stack_cleared")
     elif token == "double":
         if stack is not None:
-            m.add("stack_set", {"pile": stack.pile, "total": stack.total * 2, "victim": after, "by": player})
+            story.add("stack_set", {"pile": stack.pile, "total": stack.total * 2, "victim": after, "by": player})
     elif token == "mirror":
         if stack is not None and stack.by is not None:
-            draw(m, stack.by, cause="proc", count=stack.total, forced=True)
-            m.add("stack_cleared")
+            draw(story, stack.by, cause="proc", count=stack.total, forced=True)
+            story.add("stack_cleared")
     elif token == "hex":
         count = len(state.tokens[after])
         if count:
-            draw(m, after, cause="proc", count=count, forced=True)
+            draw(story, after, cause="proc", count=count, forced=True)
     elif token == "magnet":
         if play.give is not None and play.give in state.hands[player]:
-            offers.give(m, player, after, play.give, "proc")
+            offers.give(story, player, after, play.give, "proc")
     elif token == "block":
-        m.add("token_removed", {"seat": player, "from": holder, "token": "block"})
-        if chosen.get("replace") and m.state.bag:
+        story.add("token_removed", {"seat": player, "from": holder, "token": "block"})
+        if chosen.get("replace") and story.state.bag:
             # "replace it": the new token takes the Block's place
-            new = tokens.draw_token(m, player)
-            m.add("token_given", {"seat": player, "to": holder, "token": new})
+            new = tokens.draw_token(story, player)
+            story.add("token_given", {"seat": player, "to": holder, "token": new})
     elif token == "reveal":
         hand = [dict(state.faces[card]) for card in state.hands[after]]
-        m.add("hand_peeked", {"seat": player, "of": after}, {player: {"hand": hand}})
+        story.add("hand_peeked", {"seat": player, "of": after}, {player: {"hand": hand}})
     elif token == "link":
-        offers.owe_link(m, player)
+        offers.owe_link(story, player)
     elif token == "ace":
         if drawable(state):
-            forced_draws.owe_search(m, player, 1, None, "proc")
+            forced_draws.owe_search(story, player, 1, None, "proc")
     elif token == "white":
         white = forced_draws.topmost_white(state)
         if white is not None:
-            forced_draws.take(m, after, white, "proc")
+            forced_draws.take(story, after, white, "proc")
     # Sub: the colour was chosen with the play
-    return m.state.stack.victim if m.state.stack is not None else after
+    return story.state.stack.victim if story.state.stack is not None else after

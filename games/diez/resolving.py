@@ -7,22 +7,22 @@ from __future__ import annotations
 
 from games.diez import challenges, effects, watchers
 from games.diez.deck import CHALLENGEABLE
-from games.diez.moves import Moves
+from games.story import Story
 from games.diez.offers import begin_turn
 
 
-def resolve(m: Moves) -> None:
+def resolve(story: Story) -> None:
     """The card in ``state.pending`` acts: first a Sub holder may recolour a
     wild card; a [C] card then waits for its victim's answer, unless a Mirror
     sends it back (its player cannot counter it)."""
-    state = m.state
+    state = story.state
     play = state.pending
     sub = watchers.sub_holder(state, play)
     if sub is not None:
-        watchers.ask_sub(m, sub)
+        watchers.ask_sub(story, sub)
         return
-    kind = effects.effect_of(m, play)
+    kind = effects.effect_of(story, play)
     if state.faces[play.card]["kind"] in CHALLENGEABLE and kind != effects.CANCELLED and watchers.mirrored(state, play, kind) is None:
-        challenges.open(m, play, kind)
+        challenges.open(story, play, kind)
         return
-    begin_turn(m, effects.apply(m, play, kind))
+    begin_turn(story, effects.apply(story, play, kind))

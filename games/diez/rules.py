@@ -8,10 +8,12 @@ from itertools import count
 from typing import Any, Callable, Mapping
 
 from games.contract import Deadline, Event, Option, RuleError
-from games.diez import challenges, drawing, jump_ins, offers, playing, proc, resolving, stacking, tokens, watchers
+from games.diez import challenges, drawing, jump_ins, offers, passing, playing, resolving, stacking, tokens, watchers
 from games.diez.deck import DECK_OPTIONS, WHITE, color_totals, faces, shuffled_deck
-from games.diez.moves import Moves
-from games.diez.state import CHALLENGE, DRAWN, GIVING, LINK, MAGNET, OVER, SEARCH, SUB, TURN, WINDOW, State, drawable, next_seat
+from games.diez.evolve import evolve
+from games.story import Story, command_handler, tell
+from games.diez.state import CHALLENGE, DRAWN, GIVING, LINK, MAGNET, OVER, SEARCH, SUB, TURN, WINDOW, State, drawable
+from games.diez.timeouts import timeout
 from games.options import refuse, with_defaults
 from games.rng import derive
 from games.timing import clock_options, deadline
@@ -101,133 +103,66 @@ def step(state: State, command: Mapping[str, Any]) -> tuple[list[Event], State]:
     as it is decided, so the state after the last one is at hand."""
     if state.phase == OVER:
         raise RuleError("game_over", "winning", "The game is over.")
-    handler = _COMMANDS.get(command["type"])
-    if handler is None:
-        raise RuleError("unknown_command", "commands", f"Diez has no {command['type']!r} command.")
-    m = Moves(state, command.get("at", 0))
-    handler(m, command)
-    return m.events, m.state
+    handler = command_handler(COMMANDS, command["type"], "Diez", "commands")
+    return tell(state, command, handler, evolve)
 
 
-def _draw(m: Moves, command: Mapping[str, Any]) -> None:
+def _draw(story: Story, command: Mapping[str, Any]) -> None:
     """``draw`` answers whatever the seat faces: a stack (take it all), a
     Dagger or Draw Color (accept it), or an ordinary turn."""
-    state, seat = m.state, command["seat"]
+    state, seat = story.state, command["seat"]
     needle = command.get("needle")
     if state.phase == CHALLENGE and seat == state.threat.victim:
         kind = state.faces[state.threat.play.card]["kind"]
         if kind not in ("dagger", "draw_color"):
             raise RuleError("accept_instead", "challenging", "Nothing to draw yet: challenge the Choice or accept it.")
-        challenges.accept(m, seat)
+        challenges.accept(story, seat)
         return
     _require_turn(state, seat, (TURN,))
     if stacking.facing(state, seat) is not None:
-        stacking.take(m, seat, needle)
+        stacking.take(story, seat, needle)
         return
-    drawing.turn_draw(m, seat, needle)
+    drawing.turn_draw(story, seat, needle)
 
 
-def _keep(m: Moves, command: Mapping[str, Any]) -> None:
-    _require_turn(m.state, command["seat"], (DRAWN,), "keep_without_draw", "drawing", "Keep a card you have just drawn.")
-    drawing.keep(m, command["seat"])
+def _keep(story: Story, command: Mapping[str, Any]) -> None:
+    _require_turn(story.state, command["seat"], (DRAWN,), "keep_without_draw", "drawing", "Keep a card you have just drawn.")
+    drawing.keep(story, command["seat"])
 
 
-def _challenge(m: Moves, command: Mapping[str, Any]) -> None:
-    challenges.challenge(m, command["seat"])
+def _challenge(story: Story, command: Mapping[str, Any]) -> None:
+    challenges.challenge(story, command["seat"])
 
 
-def _accept(m: Moves, command: Mapping[str, Any]) -> None:
-    state, seat = m.state, command["seat"]
+def _accept(story: Story, command: Mapping[str, Any]) -> None:
+    state, seat = story.state, command["seat"]
     threat = state.threat
     if state.phase != CHALLENGE or threat is None or threat.victim != seat:
         raise RuleError("nothing_to_accept", "challenging", "There is no [C] card waiting for your answer.")
     if state.faces[threat.play.card]["kind"] != "choice":
         raise RuleError("draw_instead", "challenging", "Accept a Dagger or Draw Color by drawing, or challenge it.")
-    challenges.accept(m, seat)
+    challenges.accept(story, seat)
 
 
-def _give_token(m: Moves, command: Mapping[str, Any]) -> None:
-    seat = command["seat"]
-    tokens.give(m, seat, command.get("to"))
-    offers.begin_turn(m, m.state.resume)
+def _give_token(story: Story, command: Mapping[str, Any]) -> None:
+    offers.give_token(story, command["seat"], command.get("to"))
 
 
-def _search(m: Moves, command: Mapping[str, Any]) -> None:
-    offers.search(m, command["seat"], command.get("card"))
+def _search(story: Story, command: Mapping[str, Any]) -> None:
+    offers.search(story, command["seat"], command.get("card"))
 
 
-def _give_card(m: Moves, command: Mapping[str, Any]) -> None:
-    offers.give_card(m, command["seat"], command.get("card"), command.get("to"))
+def _give_card(story: Story, command: Mapping[str, Any]) -> None:
+    offers.give_card(story, command["seat"], command.get("card"), command.get("to"))
 
 
-def _choose_color(m: Moves, command: Mapping[str, Any]) -> None:
-    watchers.choose_color(m, command["seat"], command.get("color"))
-    resolving.resolve(m)
+def _choose_color(story: Story, command: Mapping[str, Any]) -> None:
+    watchers.choose_color(story, command["seat"], command.get("color"))
+    resolving.resolve(story)
 
 
-def _pass(m: Moves, command: Mapping[str, Any]) -> None:
-    """``pass``: let a jump-in window, a Magnet offer, a Proc-Link play or a
-    Sub's colour choice go by."""
-    state, seat = m.state, command["seat"]
-    if state.phase == SUB:
-        watchers.decline_sub(m, seat)
-        resolving.resolve(m)
-    elif state.phase in (MAGNET, LINK):
-        offers.decline(m, seat)
-    else:
-        jump_ins.pass_(m, seat)
-
-
-def _timeout(m: Moves, command: Mapping[str, Any]) -> None:
-    """Rule "timeouts": a silent seat passes a window, lets a [C] card stand
-    (drawing if it makes it draw), draws a stack, keeps a drawn card, and in
-    an ordinary turn draws (stopping at the Needle) and keeps what it drew."""
-    state, seat = m.state, command["seat"]
-    if (state.phase == WINDOW and seat in state.asked) or (state.phase in (SUB, MAGNET, LINK) and seat in to_act(state)):
-        _pass(m, command)
-    elif state.phase == SEARCH and seat in to_act(state):
-        # the top card: what an ordinary draw would have given
-        offers.search(m, seat, state.draw_pile[0])
-    elif state.phase == GIVING and seat == state.giving_seat:
-        # the first seat in turn order that may take it
-        allowed = tokens.recipients(state, seat)
-        to = next(s for s in (next_seat(state, seat, k) for k in range(1, state.seats + 1)) if s in allowed)
-        _give_token(m, {"seat": seat, "to": to})
-    elif state.phase == CHALLENGE and seat == state.threat.victim:
-        challenges.accept(m, seat)
-    elif state.phase == DRAWN and seat == state.turn:
-        drawing.keep(m, seat)
-    elif state.phase == TURN and seat == state.turn:
-        if stacking.facing(state, seat) is not None:
-            stacking.take(m, seat, None)
-        elif drawing.has_playable(state, seat) and not drawable(state):
-            # nothing to draw and passing is not allowed: the first playable card goes
-            card, piles = next(iter(playing.playable_cards(state, seat).items()))
-            _play_for(m, seat, card, piles[0])
-        else:
-            drawing.turn_draw(m, seat, None)
-            if m.state.phase == DRAWN:
-                drawing.keep(m, seat)
-    else:
-        raise RuleError("not_your_turn", "timeouts", f"Seat {seat} has nothing to answer now.")
-
-
-def _play_for(m: Moves, seat: int, card: str, pile: int) -> None:
-    """A timeout's forced play: the first colour for a wild, no other choice."""
-    face = m.state.faces[card]
-    command: dict[str, Any] = {"type": "play", "seat": seat, "card": card, "pile": pile}
-    if face["color"] == "black":
-        command["color"] = "red"
-    if face["kind"] == "tag":
-        command["target"] = seat
-    if face["kind"] == "stitch_deck" and len(m.state.piles) > 1:
-        command["stitch"] = next(i for i in range(len(m.state.piles)) if i != pile)
-    if tokens.enabled(m.state):
-        command.update(tokens.default_choices(m.state, seat, face["kind"]))
-        if face["kind"] == "proc":
-            wild = not drawing.fits(m.state, seat, card, pile)  # rule "proc" (Sub): it goes there as a Wild only
-            command.update(proc.default_choices(m.state, stacking.facing(m.state, seat) is not None, wild))
-    playing.play(m, command)
+def _pass(story: Story, command: Mapping[str, Any]) -> None:
+    passing.pass_(story, command["seat"])
 
 
 def _require_turn(state: State, seat: int, phases, code="not_your_turn", rule="turns", message=None) -> None:
@@ -242,7 +177,8 @@ def _require_turn(state: State, seat: int, phases, code="not_your_turn", rule="t
     raise RuleError("not_your_turn", "turns", f"It is seat {state.turn}'s turn, not seat {seat}'s.")
 
 
-_COMMANDS: dict[str, Callable[[Moves, Mapping[str, Any]], None]] = {
+# command type -> its handler(story, command), which tells the events
+COMMANDS: dict[str, Callable[[Story, Mapping[str, Any]], None]] = {
     "play": playing.play,
     "draw": _draw,
     "keep": _keep,
@@ -254,7 +190,7 @@ _COMMANDS: dict[str, Callable[[Moves, Mapping[str, Any]], None]] = {
     "choose_color": _choose_color,
     "challenge": _challenge,
     "accept": _accept,
-    "timeout": _timeout,
+    "timeout": timeout,
 }
 
 
@@ -268,10 +204,8 @@ def to_act(state: State) -> list[int]:
         return [state.threat.victim]
     if state.phase == GIVING:
         return [state.giving_seat]
-    if state.phase in (SEARCH, MAGNET, LINK):
-        return [state.offers[0].seat]
-    if state.phase == SUB:
-        return [watchers.sub_holder(state, state.pending)]
+    if state.phase in (SEARCH, MAGNET, LINK, SUB):
+        return [offers.answering(state)]
     if state.phase in (TURN, DRAWN):
         return [state.turn]
     return []

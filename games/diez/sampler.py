@@ -45,7 +45,7 @@ last card of its hand); the number of events folded (``serial``: the view's
 version).
 
 ``evaluate`` is each seat's chance to win from its hand, fitted to games
-among heuristics (``bench/diez_evaluate.py``): a conditional logit, each
+among heuristics (``bench/research/diez_evaluate.py``): a conditional logit, each
 seat's chance in proportion to ``exp(score)``, its score the log of its
 hand's size and its wild cards, Draw 2s and Blanks, weighed by seat count
 (``WEIGHTS``; its log-loss on games no fit saw is in
@@ -56,7 +56,6 @@ cards that answer a stack or go on anything are worth keeping.
 from __future__ import annotations
 
 import math
-from collections import Counter
 from functools import lru_cache
 from typing import Any, Mapping
 
@@ -78,6 +77,7 @@ from games.diez.state import (
     State,
     Threat,
 )
+from games.sampling import Dealer, Faces, clock_start, fresh_seed, shares, unseen
 
 # the option that sets each deadline kind's clock
 _CLOCKS = {"jump_in": "jump_in_seconds", "challenge": "challenge_seconds", "sub": "challenge_seconds"}
@@ -90,24 +90,22 @@ def _deck(counts: tuple[int, ...]) -> tuple[tuple, ...]:
     return tuple(face_key(face) for face in deck_faces({c.option: n for c, n in zip(COUNTS, counts)}))
 
 
-def determinize(view: Mapping[str, Any], rng: Any) -> State:
+def determinize(view: Mapping[str, Any], rng: Any, read_draws: bool = True) -> State:
+    """A state drawn from ``view`` (above). ``read_draws=False``: without the
+    reading of the draws, every unseen card dealt at random (what
+    ``bench/research/diez_belief.py`` compares the reading with)."""
     options = dict(view["options"])
     seat = view["seat"]
     table = view["table"]
     seen_seats = view["seats"]
     count = len(seen_seats)
-    seed = f"{rng.getrandbits(64):016x}"
+    seed = fresh_seed(rng)
     if table is None:
         return rules.initial_state(count, options, seed, view.get("rules", 1))
     deck = _deck(tuple(options[c.option] for c in COUNTS))
-    faces: dict[str, Mapping[str, Any]] = {}
-    shown: list[Mapping[str, Any]] = []
-
-    def know(face: Mapping[str, Any]) -> str:
-        if face["id"] not in faces:
-            faces[face["id"]] = dict(face)
-            shown.append(face)
-        return face["id"]
+    learned = Faces(dict)
+    faces: dict[str, Mapping[str, Any]] = learned.faces
+    know = learned.learn
 
     piles = []
     for pile in table["piles"]:
@@ -123,9 +121,7 @@ def determinize(view: Mapping[str, Any], rng: Any) -> State:
     draw_known = [know(face) for face in searched] if searched is not None else None
 
     # the cards nobody shows this seat: the deck less every card shown
-    left = Counter(deck)
-    left.subtract(face_key(face) for face in shown)
-    pool = [key for key, n in left.items() for _ in range(max(n, 0))]
+    pool = unseen(deck, [face_key(face) for face in faces.values()])
     needed = sum(s["cards"] for i, s in enumerate(seen_seats) if hands[i] is None)
     if draw_known is None:
         needed += table["draw_pile"]
@@ -136,13 +132,12 @@ def determinize(view: Mapping[str, Any], rng: Any) -> State:
     # a seat that drew in its turn had nothing to play on the piles it drew
     # on (the belief: it drew because it had to): the cards it surely holds
     # since are dealt first, from those that go on none of those piles
-    drew = tuple(_drew(seen.get("drew")) for seen in seen_seats)
+    drew = tuple(_drew(seen.get("drew")) for seen in seen_seats) if read_draws else (None,) * count
     taken: set[int] = set()
     first: dict[int, list[int]] = {}
     for index, seen in enumerate(seen_seats):
         if hands[index] is None and drew[index] is not None:
             first[index] = _unplayable(pool, drew[index], min(drew[index].held, seen["cards"]), taken)
-    dealt = (n for n in range(len(pool)) if n not in taken)
 
     def invent(n: int) -> str:
         kind, color, number = pool[n]
@@ -150,12 +145,14 @@ def determinize(view: Mapping[str, Any], rng: Any) -> State:
         faces[card] = {"id": card, "kind": kind, "color": color, "number": number}
         return card
 
+    dealer = Dealer(invent(n) for n in range(len(pool)) if n not in taken)
+
     for index, seen in enumerate(seen_seats):
         if hands[index] is None:
             mine = first.get(index, [])
-            hands[index] = tuple(invent(n) for n in mine) + tuple(invent(next(dealt)) for _ in range(seen["cards"] - len(mine)))
+            hands[index] = tuple(invent(n) for n in mine) + tuple(dealer.take(seen["cards"] - len(mine)))
     if draw_known is None:
-        draw_pile = tuple(invent(next(dealt)) for _ in range(table["draw_pile"]))
+        draw_pile = tuple(dealer.take(table["draw_pile"]))
     else:
         draw_pile = tuple(rng.sample(draw_known, len(draw_known)))
 
@@ -240,7 +237,7 @@ def determinize(view: Mapping[str, Any], rng: Any) -> State:
         turn=turn,
         direction=direction,
         phase=phase,
-        since=_since(view, options),
+        since=clock_start(view, options, _CLOCKS),
         stack=stack,
         pending=pending,
         asked=asked,
@@ -311,20 +308,12 @@ def _stack_before(faces, play: Play, deferred: bool, stack: Stack | None) -> Sta
     return Stack(stack.pile, total, play.seat) if total > 0 else None
 
 
-def _since(view: Mapping[str, Any], options: Mapping[str, Any]) -> int:
-    """When the phase's clock started: the view's deadline less its clock."""
-    for line in view.get("deadlines") or ():
-        seconds = options.get(_CLOCKS.get(line["kind"], "turn_seconds"), 0)
-        return line["at"] - seconds * 1000
-    return 0
-
-
 # What ``evaluate`` weighs in a hand: the log of its size (an empty hand in
 # a game not over yet, its last card's window open, counts as half a card),
 # its wild cards (black), Draw 2s and Blanks: the cards that answer a stack
 # or go on anything.
 FEATURES = ("ln(cards)", "wild", "draw_two", "blank")
-# Each feature's weight by seat count, fitted by bench/diez_evaluate.py to
+# Each feature's weight by seat count, fitted by bench/research/diez_evaluate.py to
 # games among heuristics; between two seat counts the line between their
 # weights, beyond the last the last's.
 WEIGHTS = {
@@ -336,7 +325,7 @@ WEIGHTS = {
 
 def evaluate(state: State) -> list[float]:
     if state.phase == OVER and state.winner is not None:
-        return [1.0 if seat == state.winner else 0.0 for seat in range(state.seats)]
+        return shares([state.winner], state.seats)
     if not state.hands:
         return [1.0 / state.seats] * state.seats
     return chances(weights_for(state.seats), features(state))

@@ -8,7 +8,7 @@ from typing import Any, Mapping
 from games.contract import RuleError
 from games.diez import proc, tokens
 from games.diez.drawing import draw
-from games.diez.moves import Moves
+from games.story import Story
 from games.diez.offers import begin_turn
 from games.diez.state import Play, Stack, State, next_seat
 
@@ -55,40 +55,40 @@ def check(state: State, stack: Stack, face: Mapping[str, Any], command: Mapping[
         raise RuleError("stack_pile", RULE, f"Stacking must be done on pile {stack.pile}, where the stack lies.")
 
 
-def add(m: Moves, play: Play, amount: int) -> int:
+def add(story: Story, play: Play, amount: int) -> int:
     """A Draw 2 or Draw 4 (or a Choice as Draw 2): adds to the stack, or
     starts one, and moves it to the next player. Returns the victim."""
-    victim = next_seat(m.state, play.seat)
-    stack = m.state.stack
+    victim = next_seat(story.state, play.seat)
+    stack = story.state.stack
     total = (stack.total if stack else 0) + amount
-    _set(m, play.pile, total, victim, play.seat)
+    _set(story, play.pile, total, victim, play.seat)
     return victim
 
 
-def move(m: Moves, victim: int, by: int) -> int:
+def move(story: Story, victim: int, by: int) -> int:
     """Skip, Reverse or Tag on a stack: the same total, a new victim."""
-    stack = m.state.stack
-    _set(m, stack.pile, stack.total, victim, by)
+    stack = story.state.stack
+    _set(story, stack.pile, stack.total, victim, by)
     return victim
 
 
-def _set(m: Moves, pile: int, total: int, victim: int, by: int) -> None:
+def _set(story: Story, pile: int, total: int, victim: int, by: int) -> None:
     """``by``, the seat that put the stack on its victim, matters only to a
     Proc of Mirror: games without tokens record the event as they always did,
     so their older logs still re-decide to the same events."""
     public = {"pile": pile, "total": total, "victim": victim}
-    if tokens.enabled(m.state):
+    if tokens.enabled(story.state):
         public["by"] = by
-    m.add("stack_set", public)
+    story.add("stack_set", public)
 
 
-def take(m: Moves, seat: int, needle: str | None) -> None:
+def take(story: Story, seat: int, needle: str | None) -> None:
     """The victim draws the whole total (a forced draw) and loses its turn."""
-    begin_turn(m, take_now(m, seat, needle))
+    begin_turn(story, take_now(story, seat, needle))
 
 
-def take_now(m: Moves, seat: int, needle: str | None = None) -> int:
+def take_now(story: Story, seat: int, needle: str | None = None) -> int:
     """``seat`` draws the stack; the seat whose turn comes next."""
-    draw(m, seat, cause="stack", count=m.state.stack.total, forced=True, needle=needle or "stop")
-    m.add("stack_cleared")
-    return next_seat(m.state, seat)
+    draw(story, seat, cause="stack", count=story.state.stack.total, forced=True, needle=needle or "stop")
+    story.add("stack_cleared")
+    return next_seat(story.state, seat)

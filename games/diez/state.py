@@ -9,21 +9,8 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from games.diez.deck import matches
+from games.kit import GameState
 
-# The rules version of games created today (``GAME.rules_version``). A game
-# keeps the version it was created under (``State.rules``) and plays by it to
-# the end, so its log re-decides to the events it holds. Rules 2 changed,
-# from rules 1 (docs/rules/diez.md, "Rules versions"): a [C] card that put a
-# stack on its victim can no longer be challenged once the victim drew it;
-# a drawn token may be given to its drawer; a Token only removes while every
-# player holds 3 tokens or a Block; a Share's draw is forced (Double, Hex and
-# Magnet act on it); a Proc naming Sub goes on any pile; the rest of a forced
-# draw after an Ace's search is labelled forced. Rules 3 changed, from rules
-# 2: a Cut Deck with nothing left under it starts no new pile (a game could
-# be left with an empty pile); the seat with the next turn is asked in the
-# jump-in window of a card whose effect lands on it before its turn; a Proc
-# of Link makes its offer whatever the player holds.
-RULES_VERSION = 3
 
 # phases: whose move the game waits for
 DEALING = "dealing"
@@ -147,13 +134,7 @@ class Drew:
 
 
 @dataclass(frozen=True)
-class State:
-    seats: int
-    options: Mapping[str, Any]
-    seed: str
-    # the version of the rules the game was created under (RULES_VERSION): a
-    # log keeps re-deciding under the rules it was played by
-    rules: int = 1
+class State(GameState):
     # cards of each colour in the deck (from the options), shown to every seat
     deck_colors: Mapping[str, int] | None = None
     faces: Mapping[str, Mapping[str, Any]] | None = None  # card id -> face, this deal's cards

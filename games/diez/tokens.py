@@ -13,7 +13,7 @@ from collections import Counter
 from typing import Any, Mapping
 
 from games.contract import RuleError
-from games.diez.moves import Moves
+from games.story import Story
 from games.diez.state import Play, State
 from games.rng import derive
 
@@ -159,11 +159,11 @@ def check_held(state: State, source: Any, token: Any, rule: str) -> None:
 # -- effects ---------------------------------------------------------------------
 
 
-def card_effect(m: Moves, play: Play, kind: str) -> None:
+def card_effect(story: Story, play: Play, kind: str) -> None:
     """The token effect of a Token, Steal or Drop All card (or a Choice
     acting as Token). Choices are checked again: the table may have changed
     since the card was played."""
-    state = m.state
+    state = story.state
     if not enabled(state):
         return
     seat = play.seat
@@ -171,38 +171,38 @@ def card_effect(m: Moves, play: Play, kind: str) -> None:
     if kind == "token":
         action = chosen.get("token_action")
         if action == "remove" and chosen["token"] in state.tokens[chosen["token_from"]]:
-            m.add("token_removed", {"seat": seat, "from": chosen["token_from"], "token": chosen["token"]})
+            story.add("token_removed", {"seat": seat, "from": chosen["token_from"], "token": chosen["token"]})
         elif action == "give" and "give" in token_actions(state, seat):
-            token = draw_token(m, seat)
-            choices_left = recipients(m.state, seat)
+            token = draw_token(story, seat)
+            choices_left = recipients(story.state, seat)
             if len(choices_left) == 1:
-                m.add("token_given", {"seat": seat, "to": choices_left[0], "token": token})
+                story.add("token_given", {"seat": seat, "to": choices_left[0], "token": token})
     elif kind == "steal":
         if not may_receive(state, seat, seat):
             return
         source = chosen.get("token_from")
         if source is not None and chosen["token"] in state.tokens[source]:
-            m.add("token_stolen", {"seat": seat, "from": source, "token": chosen["token"]})
+            story.add("token_stolen", {"seat": seat, "from": source, "token": chosen["token"]})
         elif not any(state.tokens[s] for s in range(state.seats) if s != seat) and state.bag:
-            token = draw_token(m, seat)
-            m.add("token_given", {"seat": seat, "to": seat, "token": token})
+            token = draw_token(story, seat)
+            story.add("token_given", {"seat": seat, "to": seat, "token": token})
     elif kind == "drop_all":
         source = chosen.get("token_from")
         if source is not None and state.tokens[source]:
-            m.add("tokens_dropped", {"seat": seat, "from": source, "tokens": list(state.tokens[source])})
+            story.add("tokens_dropped", {"seat": seat, "from": source, "tokens": list(state.tokens[source])})
 
 
-def draw_token(m: Moves, seat: int) -> str:
+def draw_token(story: Story, seat: int) -> str:
     """A token drawn from the bag at random, shown to everyone."""
-    state = m.state
+    state = story.state
     token = derive(state.seed, "token", state.serial).choice(state.bag)
-    m.add("token_drawn", {"seat": seat, "token": token})
+    story.add("token_drawn", {"seat": seat, "token": token})
     return token
 
 
-def give(m: Moves, seat: int, to: Any) -> None:
+def give(story: Story, seat: int, to: Any) -> None:
     """The ``give_token`` command: the token just drawn goes to ``to``."""
-    state = m.state
+    state = story.state
     if state.giving is None or state.giving_seat != seat:
         raise RuleError("nothing_to_give", RULE, "You have no token to give now.")
     allowed = recipients(state, seat)
@@ -213,7 +213,7 @@ def give(m: Moves, seat: int, to: Any) -> None:
             f"The token must go to one of seats {allowed}: at most 3 each, a Block keeps out others' tokens, "
             "and you may keep it only when nobody else may take it.",
         )
-    m.add("token_given", {"seat": seat, "to": to, "token": state.giving})
+    story.add("token_given", {"seat": seat, "to": to, "token": state.giving})
 
 
 def holds(state: State, seat: int, token: str) -> bool:

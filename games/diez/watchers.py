@@ -17,7 +17,7 @@ from typing import Any, Mapping
 from games.contract import RuleError
 from games.diez import tokens
 from games.diez.deck import COLORS, is_mundane, is_wild
-from games.diez.moves import Moves
+from games.story import Story
 from games.diez.state import SUB, Play, State, next_seat
 
 # the effects that land on a seat: Mirror sends them back (rule "mirror")
@@ -80,25 +80,25 @@ def sub_holder(state: State, play: Play) -> int | None:
     return None
 
 
-def ask_sub(m: Moves, seat: int) -> None:
-    play = m.state.pending
-    m.add("sub_asked", {"seat": seat, "player": play.seat, "pile": play.pile, "color": play.color})
+def ask_sub(story: Story, seat: int) -> None:
+    play = story.state.pending
+    story.add("sub_asked", {"seat": seat, "player": play.seat, "pile": play.pile, "color": play.color})
 
 
-def choose_color(m: Moves, seat: int, color: Any) -> None:
+def choose_color(story: Story, seat: int, color: Any) -> None:
     """The ``choose_color`` command: the Sub holder recolours the wild card."""
-    _check_asked(m.state, seat)
+    _check_asked(story.state, seat)
     if color not in COLORS:
         raise RuleError("unknown_color", "sub", f"Choose red, yellow, green or blue, not {color!r} (white cannot be chosen).")
-    play = m.state.pending
-    m.add("token_triggered", {"seat": seat, "token": "sub"})
-    m.add("color_substituted", {"seat": seat, "pile": play.pile, "color": color})
+    play = story.state.pending
+    story.add("token_triggered", {"seat": seat, "token": "sub"})
+    story.add("color_substituted", {"seat": seat, "pile": play.pile, "color": color})
 
 
-def decline_sub(m: Moves, seat: int) -> None:
+def decline_sub(story: Story, seat: int) -> None:
     """``pass`` in the ``sub`` phase: the colour stands and the Sub stays."""
-    _check_asked(m.state, seat)
-    m.add("sub_declined", {"seat": seat})
+    _check_asked(story.state, seat)
+    story.add("sub_declined", {"seat": seat})
 
 
 def _check_asked(state: State, seat: int) -> None:

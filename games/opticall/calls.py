@@ -4,7 +4,9 @@ from __future__ import annotations
 from games.contract import RuleError
 from games.opticall.cards import BLACK_SHEEP, RESET, VALUE, card, cards, matches, resolve
 from games.opticall.state import Play, State, active, nearest_right, next_active
-from games.opticall.story import Story, discard_pile, draw, put_out_the_empty
+from games.opticall.drawing import discard_pile, draw
+from games.opticall.objective import over, put_out_the_empty
+from games.story import Story
 from games.timing import deadline
 
 WINDOW = "the call window"
@@ -67,7 +69,7 @@ def close(story: Story) -> None:
     callers = window.callers()
     again = _call(story, callers) if callers else _stands(story, window.play)
     put_out_the_empty(story)
-    if story.over:
+    if over(story.state):
         return
     # rule "calling a play": the turn order never changes because of a call;
     # rule "reset": a reset that stands lets its player play again

@@ -7,10 +7,10 @@ Each event reads its parts explicitly: ``public`` for what everyone saw,
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from games.contract import Event
-from games.kit import evolved, handler_of, replaced
+from games.kit import changed, evolved, handler_of, replaced
 from games.opticall.cards import REVEAL_ROUNDS
 from games.opticall.state import (
     DISCARD,
@@ -24,16 +24,18 @@ from games.opticall.state import (
     Window,
 )
 
+Changes = dict[str, Any]
+
 
 def evolve(state: State, event: Event) -> State:
-    """The handler of the event's type (``_HANDLERS``) builds the next state."""
-    return handler_of(_HANDLERS, "Opticall", event)(state, event.public, event)
+    return changed(state, handler_of(EVENTS, "Opticall", event)(state, event))
 
 
 # -- setup ----------------------------------------------------------------------
 
 
-def _dealt(state: State, p: Mapping[str, Any], event: Event) -> State:
+def _dealt(state: State, event: Event) -> Changes:
+    p = event.public
     hands = tuple(tuple(c["id"] for c in event.private[seat]["hand"]) for seat in range(state.seats))
     deck = tuple(c["id"] for c in event.secret["deck"])
     faces = {c["id"]: (c["color"], c["suit"]) for seat in range(state.seats) for c in event.private[seat]["hand"]}
@@ -46,8 +48,7 @@ def _dealt(state: State, p: Mapping[str, Any], event: Event) -> State:
         order = tuple((p["dealer"] + step) % state.seats for step in range(1, state.seats + 1))
         reveal = Reveal(REVEAL_ROUNDS[0], order)
         turn = reveal.revealer
-    return evolved(
-        state,
+    return dict(
         deal=p["deal"],
         dealer=p["dealer"],
         phase=REVEAL if reveal else PLAY,
@@ -68,11 +69,11 @@ def _dealt(state: State, p: Mapping[str, Any], event: Event) -> State:
     )
 
 
-def _revealed(state: State, p, event) -> State:
+def _revealed(state: State, event: Event) -> Changes:
+    p = event.public
     reveal = evolved(state.reveal, counts=state.reveal.counts + (len(p["cards"]),))
     ids = [c["id"] for c in p["cards"]]
-    return evolved(
-        state,
+    return dict(
         reveal=reveal,
         turn=reveal.revealer if reveal.revealer is not None else state.turn,
         turn_started_at=event.at,
@@ -80,19 +81,21 @@ def _revealed(state: State, p, event) -> State:
     )
 
 
-def _reveal_round_ended(state: State, p, event) -> State:
+def _reveal_round_ended(state: State, event: Event) -> Changes:
+    p = event.public
     if p["starter"] is not None:
-        return evolved(state, phase=PLAY, reveal=None, turn=p["starter"], turn_started_at=event.at)
+        return dict(phase=PLAY, reveal=None, turn=p["starter"], turn_started_at=event.at)
     if p["next"] is None:
-        return state  # a Purple tie: the deal that follows starts afresh
+        return {}  # a Purple tie: the deal that follows starts afresh
     reveal = Reveal(p["next"], tuple(p["tied"]))
-    return evolved(state, reveal=reveal, turn=reveal.revealer, turn_started_at=event.at)
+    return dict(reveal=reveal, turn=reveal.revealer, turn_started_at=event.at)
 
 
 # -- plays, draws, the deck -------------------------------------------------------
 
 
-def _played(state: State, p, event) -> State:
+def _played(state: State, event: Event) -> Changes:
+    p = event.public
     seat = p["seat"]
     ids = tuple(event.private[seat]["cards"])
     hand = tuple(c for c in state.hands[seat] if c not in ids)
@@ -101,127 +104,129 @@ def _played(state: State, p, event) -> State:
     if not hand:
         # everyone sees the hand is empty: what they saw go into it has left
         memory = _forget(memory, seat)
-    return evolved(
-        state, hands=replaced(state.hands, seat, hand), pile=state.pile + (play,), turn=None, memory=memory, plays=state.plays + 1
-    )
+    return dict(hands=replaced(state.hands, seat, hand), pile=state.pile + (play,), turn=None, memory=memory, plays=state.plays + 1)
 
 
-def _cards_drawn(state: State, p, event) -> State:
+def _cards_drawn(state: State, event: Event) -> Changes:
+    p = event.public
     seat = p["seat"]
     ids = tuple(c["id"] for c in event.private[seat]["cards"]) if p["count"] else ()
     owed = replaced(state.owed, seat, 0) if p["reason"] == "draw_back" else state.owed
-    return evolved(
-        state,
+    return dict(
         deck=tuple(c for c in state.deck if c not in ids),
         hands=replaced(state.hands, seat, state.hands[seat] + ids),
         owed=owed,
     )
 
 
-def _deck_rebuilt(state: State, p, event) -> State:
+def _deck_rebuilt(state: State, event: Event) -> Changes:
     # the discard pile, shuffled, is the new deck: where those cards are now
     # is nobody's knowledge
-    return evolved(
-        state, deck=tuple(event.secret["deck"]), discard=(), memory=_forget(state.memory, DISCARD), rebuilds=state.rebuilds + 1
-    )
+    return dict(deck=tuple(event.secret["deck"]), discard=(), memory=_forget(state.memory, DISCARD), rebuilds=state.rebuilds + 1)
 
 
-def _pile_discarded(state: State, p, event) -> State:
+def _pile_discarded(state: State, event: Event) -> Changes:
     ids = tuple(card for play in state.pile for card in play.cards)
     memory = tuple({card: DISCARD if where == PILE else where for card, where in seen.items()} for seen in state.memory)
-    return evolved(state, pile=(), discard=state.discard + ids, memory=memory)
+    return dict(pile=(), discard=state.discard + ids, memory=memory)
 
 
-def _draw_back_owed(state: State, p, event) -> State:
-    return evolved(state, owed=replaced(state.owed, p["seat"], p["count"]))
+def _draw_back_owed(state: State, event: Event) -> Changes:
+    p = event.public
+    return dict(owed=replaced(state.owed, p["seat"], p["count"]))
 
 
 # -- the call window -------------------------------------------------------------
 
 
-def _window_opened(state: State, p, event) -> State:
-    return evolved(state, window=Window(state.pile[-1], tuple(p["asked"]), event.at), turn=None)
+def _window_opened(state: State, event: Event) -> Changes:
+    return dict(window=Window(state.pile[-1], tuple(event.public["asked"]), event.at), turn=None)
 
 
-def _call_placed(state: State, p, event) -> State:
+def _call_placed(state: State, event: Event) -> Changes:
+    p = event.public
     seat = p["seat"]
     card = event.private[seat]["card"]
     window = evolved(state.window, answers={**state.window.answers, seat: card})
     hand = tuple(c for c in state.hands[seat] if c != card)
     # a final card called with: what anyone saw go into that hand has left it
     memory = state.memory if hand else _forget(state.memory, seat)
-    return evolved(state, window=window, hands=replaced(state.hands, seat, hand), memory=memory)
+    return dict(window=window, hands=replaced(state.hands, seat, hand), memory=memory)
 
 
-def _passed(state: State, p, event) -> State:
+def _passed(state: State, event: Event) -> Changes:
+    p = event.public
     window = evolved(state.window, answers={**state.window.answers, p["seat"]: None})
-    return evolved(state, window=window)
+    return dict(window=window)
 
 
-def _calling_cards_revealed(state: State, p, event) -> State:
+def _calling_cards_revealed(state: State, event: Event) -> Changes:
+    p = event.public
     memory = state.memory
     for shown in p["cards"]:
         memory = _seen(memory, _everyone(state), [shown["card"]["id"]], shown["seat"])
-    return evolved(state, memory=memory)
+    return dict(memory=memory)
 
 
-def _call_made(state: State, p, event) -> State:
+def _call_made(state: State, event: Event) -> Changes:
     """The caller keeps their calling card down; every other caller takes
     theirs back into hand."""
+    p = event.public
     answers = dict(state.window.answers)
     hands = state.hands
     for seat in p["returned"]:
         hands = replaced(hands, seat, hands[seat] + (answers[seat],))
         answers[seat] = None
-    return evolved(state, hands=hands, window=evolved(state.window, answers=answers))
+    return dict(hands=hands, window=evolved(state.window, answers=answers))
 
 
-def _play_revealed(state: State, p, event) -> State:
+def _play_revealed(state: State, event: Event) -> Changes:
+    p = event.public
     pile = state.pile[:-1] + (evolved(state.pile[-1], revealed=True),)
     ids = [c["id"] for c in p["cards"] + p["copied"]]
     last_call = {key: p[key] for key in ("seat", "caller", "color", "suit", "cards", "copied", "truthful", "black_sheep")}
-    return evolved(state, pile=pile, memory=_seen(state.memory, _everyone(state), ids, PILE), last_call=last_call)
+    return dict(pile=pile, memory=_seen(state.memory, _everyone(state), ids, PILE), last_call=last_call)
 
 
-def _calling_card_given(state: State, p, event) -> State:
+def _calling_card_given(state: State, event: Event) -> Changes:
+    p = event.public
     caller, player = p["seat"], p["to"]
     card = event.private[caller]["card"]["id"]
     viewers = _everyone(state) if p["card"] else [caller, player]
-    return evolved(
-        state,
+    return dict(
         hands=replaced(state.hands, player, state.hands[player] + (card,)),
         window=evolved(state.window, answers={**state.window.answers, caller: None}),
         memory=_seen(state.memory, viewers, [card], player),
     )
 
 
-def _calling_card_discarded(state: State, p, event) -> State:
+def _calling_card_discarded(state: State, event: Event) -> Changes:
+    p = event.public
     caller = p["seat"]
     card = event.private[caller]["card"]["id"]
     viewers = _everyone(state) if p["card"] else [caller]
-    return evolved(
-        state,
+    return dict(
         discard=state.discard + (card,),
         window=evolved(state.window, answers={**state.window.answers, caller: None}),
         memory=_seen(state.memory, viewers, [card], DISCARD),
     )
 
 
-def _window_closed(state: State, p, event) -> State:
-    return evolved(state, window=None, turn=p["next"], turn_started_at=event.at)
+def _window_closed(state: State, event: Event) -> Changes:
+    return dict(window=None, turn=event.public["next"], turn_started_at=event.at)
 
 
 # -- the end ---------------------------------------------------------------------
 
 
-def _eliminated(state: State, p, event) -> State:
-    seat = p["seat"]
+def _eliminated(state: State, event: Event) -> Changes:
+    seat = event.public["seat"]
     # an empty hand holds nothing anyone remembers seeing go into it
-    return evolved(state, out=state.out + (seat,), memory=_forget(state.memory, seat))
+    return dict(out=state.out + (seat,), memory=_forget(state.memory, seat))
 
 
-def _game_won(state: State, p, event) -> State:
-    return evolved(state, phase=OVER, winner=p["seat"], window=None, turn=None)
+def _game_won(state: State, event: Event) -> Changes:
+    return dict(phase=OVER, winner=event.public["seat"], window=None, turn=None)
 
 
 # -- helpers ---------------------------------------------------------------------
@@ -247,7 +252,8 @@ def _forget(memory: tuple, where: Any) -> tuple[Mapping[str, Any], ...]:
     return tuple({card: place for card, place in seen.items() if place != where} for seen in memory)
 
 
-_HANDLERS = {
+# event type -> handler(state, event) -> the fields it changes
+EVENTS: dict[str, Callable[[State, Event], Changes]] = {
     "dealt": _dealt,
     "revealed": _revealed,
     "reveal_round_ended": _reveal_round_ended,

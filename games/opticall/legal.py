@@ -1,4 +1,4 @@
-"""Opticall's legal moves: what a seat may send now (``games.moves`` shapes).
+"""Opticall's legal moves: what a seat may send now (``games.legal`` shapes).
 
 - In the classic setup's reveal rounds, the revealer's ``reveal``: any of its
   cards of the round's colour, in any order, none included (structural,
@@ -24,8 +24,8 @@ from __future__ import annotations
 from typing import Any
 
 from games.contract import RuleError
-from games.moves import choose, one_of, subset
-from games.opticall import rules
+from games.legal import choose, one_of, subset
+from games.opticall import playing, rules
 from games.opticall.cards import ANNOUNCEMENTS, COLORS, ECLIPSE, SUITS, VALUE
 from games.opticall.state import REVEAL, State
 
@@ -59,7 +59,7 @@ def announceable(state: State) -> list[str]:
     allowed = []
     for color in ANNOUNCEMENTS:
         try:
-            rules._check_announcement(state, 1, color, _PROBE_SUIT[color])
+            playing.check_announcement(state, 1, color, _PROBE_SUIT[color])
         except RuleError:
             continue
         allowed.append(color)

@@ -1,5 +1,5 @@
 """Opticall: options, ``decide`` (a table of command handlers,
-``HANDLERS``), and what the service asks of the state.
+``COMMANDS``), and what the service asks of the state.
 
 Rule names in errors are the headings of ``docs/rules/opticall.md``
 (lower-cased); the decisions written there are referenced where enforced.
@@ -10,15 +10,17 @@ from typing import Any, Callable, Mapping
 
 from games.contract import Deadline, Event, Option, RuleError
 from games.opticall import calls, setup
-from games.opticall.cards import ANNOUNCEMENTS, ECLIPSE, RESET, SUITS, VALUE, deck_size
-from games.opticall.state import OVER, PLAY, REVEAL, State, to_beat
-from games.opticall.story import Story, draw, put_out_the_empty
+from games.opticall.cards import deck_size
+from games.opticall.evolve import evolve
+from games.opticall.objective import over
+from games.opticall.playing import ON_YOUR_TURN, play
+from games.opticall.state import OVER, PLAY, REVEAL, State
+from games.opticall.timeouts import timeout
 from games.options import refuse, with_defaults
-from games.rng import derive
+from games.story import Story, command_handler, tell
 from games.timing import clock_options, deadline
 
-ON_YOUR_TURN = "on your turn"
-COMMANDS = "commands"
+COMMANDS_RULE = "commands"
 
 
 # -- options -------------------------------------------------------------------
@@ -80,14 +82,14 @@ def _well_formed(command: Any) -> tuple[str, int]:
     to replay or a local game does not), so the rules never fail on a
     malformed command."""
     if not isinstance(command, Mapping) or not isinstance(command.get("type"), str):
-        raise RuleError("malformed_command", COMMANDS, "A command is an object with a 'type' (a string).")
+        raise RuleError("malformed_command", COMMANDS_RULE, "A command is an object with a 'type' (a string).")
     kind = command["type"]
     if not _is_int(command.get("seat")) or not _is_int(command.get("at")):
-        raise RuleError("malformed_command", COMMANDS, f"A {kind!r} command has a 'seat' and an 'at' (whole numbers).")
+        raise RuleError("malformed_command", COMMANDS_RULE, f"A {kind!r} command has a 'seat' and an 'at' (whole numbers).")
     for name, (shape, required) in FIELDS.get(kind, {}).items():
         value = command.get(name)
         if (value is not None or required) and not SHAPES[shape](value):
-            raise RuleError("malformed_command", COMMANDS, f"A {kind!r} command's {name!r} is {shape}.")
+            raise RuleError("malformed_command", COMMANDS_RULE, f"A {kind!r} command's {name!r} is {shape}.")
     return kind, command["seat"]
 
 
@@ -102,18 +104,14 @@ def decide(state: State, command: Mapping[str, Any]) -> list[Event]:
 def step(state: State, command: Mapping[str, Any]) -> tuple[list[Event], State]:
     """``decide``'s events and the state they lead to: each event is folded
     as the story tells it, so the state after the last one is at hand."""
-    kind, seat = _well_formed(command)
+    kind, _ = _well_formed(command)
     if state.phase == OVER:
         raise RuleError("game_over", "objective", "The game is over.")
-    handler = HANDLERS.get(kind)
-    if handler is None:
-        raise RuleError("unknown_command", ON_YOUR_TURN, f"Opticall has no {kind!r} command.")
-    story = Story(state, command["at"])
-    handler(story, seat, command)
-    return story.events, story.state
+    handler = command_handler(COMMANDS, kind, "Opticall", ON_YOUR_TURN)
+    return tell(state, command, handler, evolve)
 
 
-def _play(story: Story, seat: int, command: Mapping[str, Any]) -> None:
+def _play(story: Story, command: Mapping[str, Any]) -> None:
     state = story.state
     if state.rules < 2 and state.window is not None and calls.expired(state, command["at"]):
         # decision "the call window", rules 1: a play after the deadline
@@ -121,118 +119,30 @@ def _play(story: Story, seat: int, command: Mapping[str, Any]) -> None:
         # silent seats' timeouts close it, so a command is accepted only from
         # a seat the game waits for (which cannot depend on the clock)
         calls.close(story)
-        if story.over:
+        if over(story.state):
             return  # the call ended the game: nothing is left to do
-    play(story, seat, list(command["cards"]), command["color"], command.get("suit"))
+    play(story, command["seat"], list(command["cards"]), command["color"], command.get("suit"))
 
 
-def _reveal(story: Story, seat: int, command: Mapping[str, Any]) -> None:
-    setup.reveal(story, seat, list(command["cards"]))
+def _reveal(story: Story, command: Mapping[str, Any]) -> None:
+    setup.reveal(story, command["seat"], list(command["cards"]))
 
 
-def _call(story: Story, seat: int, command: Mapping[str, Any]) -> None:
-    calls.answer(story, seat, command["card"])
+def _call(story: Story, command: Mapping[str, Any]) -> None:
+    calls.answer(story, command["seat"], command["card"])
 
 
-def _pass(story: Story, seat: int, command: Mapping[str, Any]) -> None:
-    calls.answer(story, seat, None)
+def _pass(story: Story, command: Mapping[str, Any]) -> None:
+    calls.answer(story, command["seat"], None)
 
 
-def play(story: Story, seat: int, ids: list[str], color: str, suit: str | None) -> None:
-    """Rule "on your turn": one or more cards face down, announced as a
-    quantity (the number laid), a colour and a suit, or as eclipses, or as a
-    reset. The cards may be anything (a player who cannot follow must lie)."""
-    state = story.state
-    if state.phase == REVEAL:
-        raise RuleError("setup_not_over", "revealing to decide who starts the game", "The reveal rounds are not over.")
-    if state.window is not None:
-        raise RuleError(
-            "call_window_open", calls.WINDOW, "The last play's call window is open: every seat asked must answer first."
-        )
-    if seat != state.turn:
-        raise RuleError("not_your_turn", ON_YOUR_TURN, f"It is seat {state.turn}'s turn, not seat {seat}'s.")
-    if not ids:
-        raise RuleError("no_cards", ON_YOUR_TURN, "Play at least one card.")
-    if len(set(ids)) != len(ids):
-        raise RuleError("duplicate_card", ON_YOUR_TURN, "A card can be played only once.")
-    for card_id in ids:
-        if card_id not in state.hands[seat]:
-            raise RuleError("card_not_in_hand", ON_YOUR_TURN, f"Card {card_id} is not in your hand.")
-    _check_announcement(state, len(ids), color, suit)
-    final = len(ids) == len(state.hands[seat])
-    story.add(
-        "played",
-        public={"seat": seat, "count": len(ids), "color": color, "suit": suit, "final": final},
-        private={seat: {"cards": ids}},
-    )
-    # rules "playing multiples" and "using your final card as a play": what
-    # the previous player is owed is drawn now that the next player has played
-    for other, owed in enumerate(story.state.owed):
-        if owed:
-            draw(story, other, owed, "draw_back")
-    put_out_the_empty(story, pending=seat)
-    if not story.over:
-        calls.open_window(story, seat)
-
-
-def _check_announcement(state: State, count: int, color: str, suit: str | None) -> None:
-    if color not in ANNOUNCEMENTS:
-        raise RuleError("unknown_color", ON_YOUR_TURN, f"{color!r} cannot be announced.")
-    if color == RESET:
-        if count != 1 or suit is not None:
-            raise RuleError("reset_is_one_card", "reset", "A reset is one card, announced as \"reset\" with no suit.")
-        return
-    if color == ECLIPSE and suit is not None:
-        raise RuleError("eclipse_has_no_suit", ON_YOUR_TURN, "Eclipses have no suit: announce them without one.")
-    if color != ECLIPSE and suit not in SUITS:
-        raise RuleError("suit_required", ON_YOUR_TURN, f"Announce a suit with {color}: sun or moon.")
-    below = to_beat(state)
-    if below is not None and VALUE[color] < VALUE[below.color]:
-        raise RuleError(
-            "color_too_low",
-            ON_YOUR_TURN,
-            f"The previous play was announced as {below.color}: announce {below.color} or a higher colour.",
-        )
-
-
-# -- timeouts ----------------------------------------------------------------------
-
-
-def _timeout(story: Story, seat: int, command: Mapping[str, Any]) -> None:
-    """Decision "timeouts": a silent revealer reveals nothing; a silent seat
-    in a call window lets the play go; a silent player plays one card (see
-    ``timeout_play``)."""
-    state = story.state
-    if state.phase == REVEAL and seat == state.reveal.revealer:
-        setup.reveal(story, seat, [])
-    elif state.window is not None and seat in state.window.waiting():
-        calls.answer(story, seat, None, timeout=True)
-    elif state.phase == PLAY and state.window is None and seat == state.turn:
-        play(story, seat, *timeout_play(state, seat))
-    else:
-        raise RuleError("nothing_to_time_out", "timeouts", f"Seat {seat} is not being waited for.")
-
-
-def timeout_play(state: State, seat: int) -> tuple[list[str], str, str | None]:
-    """One card drawn at random from the hand, announced as the play to beat
-    (eclipses on an empty pile). Neither the card nor the announcement
-    depends on the hand's faces: a policy that told the truth when it could
-    would tell everyone what the silent player holds."""
-    rng = derive(state.seed, "timeout", state.deal, state.plays)
-    card_id = rng.choice(sorted(state.hands[seat]))
-    below = to_beat(state)
-    if below is None:
-        return [card_id], ECLIPSE, None
-    return [card_id], below.color, below.suit
-
-
-# command type -> its handler(story, seat, command), which adds the events
-HANDLERS: dict[str, Callable[[Story, int, Mapping[str, Any]], None]] = {
+# command type -> its handler(story, command), which tells the events
+COMMANDS: dict[str, Callable[[Story, Mapping[str, Any]], None]] = {
     "reveal": _reveal,
     "play": _play,
     "call": _call,
     "pass": _pass,
-    "timeout": _timeout,
+    "timeout": timeout,
 }
 
 

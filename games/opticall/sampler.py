@@ -50,6 +50,7 @@ from typing import Any, Mapping
 
 from games.opticall.cards import ECLIPSE, SPECTRUM
 from games.opticall.state import DISCARD, OVER, PILE, Play, Reveal, State, Window, active
+from games.sampling import Dealer, Faces, clock_start, expanded, fresh_seed, invented, keep_known, normalized, shares
 
 EVALUATE_SPREAD = 2.0  # how much a longer hand counts in ``evaluate``
 
@@ -59,13 +60,11 @@ def determinize(view: Mapping[str, Any], rng) -> State:
     table = view["table"]
     options = dict(view["options"])
     seats = view["seats"]
-    faces: dict[str, tuple] = {}
+    learned = Faces(lambda card: (card["color"], card["suit"]))
+    faces = learned.faces
+    pin = learned.learn
     memory: dict[str, Any] = {}
     placed: set[str] = set()
-
-    def pin(shown: Mapping[str, Any]) -> str:
-        faces[shown["id"]] = (shown["color"], shown["suit"])
-        return shown["id"]
 
     hands: list[list[str]] = [[] for _ in seats]
     hands[me] = [pin(card) for card in view["hand"]]
@@ -103,11 +102,8 @@ def determinize(view: Mapping[str, Any], rng) -> State:
             memory[card_id] = seat
         if seat == me:
             continue
-        free = [card for card in known if card not in placed]
-        if len(free) > shown["cards"]:
-            rng.shuffle(free)
-            overflow += free[shown["cards"] :]
-            free = free[: shown["cards"]]
+        free, laid = keep_known([card for card in known if card not in placed], shown["cards"], rng)
+        overflow += laid
         hands[seat] = free
         placed.update(free)
 
@@ -133,30 +129,32 @@ def determinize(view: Mapping[str, Any], rng) -> State:
     )
     if slots != len(hidden):
         raise ValueError(f"the view's counts leave {slots} hidden places for {len(hidden)} hidden cards")
-    deal = iter(hidden)
+    dealer = Dealer(hidden)
     for seat, shown in enumerate(seats):
         if seat != me:
-            hands[seat] += [next(deal) for _ in range(shown["cards"] - len(hands[seat]))]
+            dealer.fill(hands[seat], shown["cards"])
     answers: dict[int, str | None] = {}
     if window:
         answers.update({seat: None for seat in window["passed"]})
-        answers.update({seat: next(deal) for seat in callers})
+        answers.update({seat: dealer.next() for seat in callers})
         if mine:
             answers[me] = mine["id"]
     plays = []
     for play, ids in zip(table["plays"], pile):
-        ids = [card if card else next(deal) for card in ids]
+        ids = [card if card else dealer.next() for card in ids]
         plays.append(Play(play["seat"], tuple(ids), play["color"], play["suit"], play["final"], play["revealed"]))
-    discard += [next(deal) for _ in range(table["discard"] - len(discard))]
-    deck = [next(deal) for _ in range(table["deck"])]
+    dealer.fill(discard, table["discard"])
+    deck = dealer.take(table["deck"])
 
-    turn_started_at, opened_at = _clocks(view)
+    opened_at = 0
+    if window and window["deadline"] is not None:
+        opened_at = window["deadline"] - options["call_seconds"] * 1000
     public = {card: where for card, where in memory.items() if where != DISCARD}
     reveal = table["reveal"]
     return State(
         seats=len(seats),
         options=options,
-        seed=f"{rng.getrandbits(64):016x}",
+        seed=fresh_seed(rng),
         rules=view["rules"],
         deal=table["deal"],
         dealer=table["dealer"],
@@ -168,7 +166,7 @@ def determinize(view: Mapping[str, Any], rng) -> State:
         pile=tuple(plays),
         window=Window(plays[-1], tuple(window["asked"]), opened_at, answers) if window else None,
         turn=table["turn"],
-        turn_started_at=turn_started_at,
+        turn_started_at=clock_start(view, options, kinds=("turn",)),
         owed=tuple(shown["owed"] for shown in seats),
         out=tuple(view["eliminated"]),
         winner=table["winner"],
@@ -229,23 +227,10 @@ def _invented(pool: Counter, faces: dict, taken: set) -> list[str]:
     prefix = "u"
     while any(card.startswith(prefix) for card in taken):
         prefix += "u"
-    hidden = [face for face, count in pool.items() for _ in range(count)]
-    ids = [f"{prefix}{n}" for n in range(len(hidden))]
+    hidden = expanded(pool)
+    ids = invented(prefix, len(hidden))
     faces.update(zip(ids, hidden))
     return ids
-
-
-def _clocks(view: Mapping[str, Any]) -> tuple[int, int]:
-    """(the turn's start, the call window's opening), from the deadlines."""
-    options = view["options"]
-    turn_started_at = opened_at = 0
-    for deadline in view["deadlines"]:
-        if deadline["kind"] == "turn":
-            turn_started_at = deadline["at"] - options["turn_seconds"] * 1000
-    window = view["table"]["window"]
-    if window and window["deadline"] is not None:
-        opened_at = window["deadline"] - options["call_seconds"] * 1000
-    return turn_started_at, opened_at
 
 
 def evaluate(state: State) -> list[float]:
@@ -254,14 +239,13 @@ def evaluate(state: State) -> list[float]:
     it holds or will receive (its hand, its draw-backs owed, a calling card
     down), an eliminated seat counts nothing."""
     if state.phase == OVER and state.winner is not None:
-        return [1.0 if seat == state.winner else 0.0 for seat in range(state.seats)]
+        return shares([state.winner], state.seats)
     calling = state.window.answers if state.window else {}
     weights = [0.0] * state.seats
     for seat in active(state):
         held = (len(state.hands[seat]) if state.hands else 0) + (state.owed[seat] if state.owed else 0)
         held += 1 if calling.get(seat) else 0
         weights[seat] = (1.0 + held) ** EVALUATE_SPREAD
-    total = sum(weights)
-    if total <= 0:
+    if sum(weights) <= 0:
         return [1.0 / state.seats] * state.seats
-    return [weight / total for weight in weights]
+    return normalized(weights)

@@ -6,7 +6,8 @@ from typing import Any, Mapping
 from games.contract import RuleError
 from games.opticall.cards import REVEAL_ROUNDS, card, deck_faces
 from games.opticall.state import REVEAL, State
-from games.opticall.story import Story
+from games.opticall.evolve import evolve
+from games.story import Story
 from games.rng import card_ids, derive
 
 EASY, CLASSIC = "easy", "classic"
@@ -19,7 +20,7 @@ def hand_size(options: Mapping[str, Any]) -> int:
 
 def start(state: State, at: int) -> list:
     """The dealer is drawn from the seed (decision "easy setup")."""
-    story = Story(state, at)
+    story = Story(state, at, evolve)
     deal(story, 1, derive(state.seed, "dealer").randrange(state.seats))
     return story.events
 

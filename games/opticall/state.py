@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from games.kit import GameState
 from games.opticall.cards import Face
 
 REVEAL, PLAY, OVER = "reveal", "play", "over"
@@ -62,13 +63,7 @@ class Reveal:
 
 
 @dataclass(frozen=True)
-class State:
-    seats: int
-    options: Mapping[str, Any]
-    seed: str
-    # the version of the rules the game was created under (RULES_VERSION): a
-    # log keeps re-deciding under the rules it was played by
-    rules: int = 1
+class State(GameState):
     deal: int = 0  # 1, 2, ...: a Purple tie in the classic setup deals again
     dealer: int = 0
     phase: str = ""  # "" before the deal, then REVEAL (classic), PLAY, OVER

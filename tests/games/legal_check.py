@@ -20,7 +20,7 @@ from typing import Any, Mapping
 
 from marshmallow import missing
 
-from games import moves as legal
+from games import legal
 from games.contract import Game, RuleError
 
 

@@ -80,7 +80,7 @@ def _choices(game_type: str, seats: int, options: dict, seed: str, rng: random.R
     while not local.finished and found < most:
         seat = rng.choice(local.view(None)["to_act"])
         view = local.view(seat)
-        if len(search._candidates(view, random.Random(9), game.bots["heuristic"])) > 1:
+        if len(search.candidate_moves(view, random.Random(9), game.bots["heuristic"])) > 1:
             yield view
             found += 1
         local.command(seat, game.bots["heuristic"](view, rng))
@@ -149,8 +149,8 @@ def test_a_rollout_the_budget_runs_out_in_is_given_up():
     view = local.view(seat)
     state = local.table.game
     heuristic = game.bots["heuristic"]
-    assert search._rollout(game, state, view, random.Random(1), heuristic, 0, 400, deadline=0.0) is None
-    scores = search._rollout(game, state, view, random.Random(1), heuristic, 0, 400)
+    assert search.rollout_scores(game, state, view, random.Random(1), heuristic, 0, 400, deadline=0.0) is None
+    scores = search.rollout_scores(game, state, view, random.Random(1), heuristic, 0, 400)
     assert len(scores) == 4 and sum(scores) == pytest.approx(1.0)
 
 

@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from games import moves as legal
+from games import legal
 from games.color_doubt import GAME
 from games.color_doubt.commands import MAX_CARDS
 from games.color_doubt.state import COLORS, RAINBOW, suits_in_play

@@ -10,7 +10,7 @@ from collections import Counter
 
 import pytest
 
-from games import moves
+from games import legal
 from games.deceptidice import GAME
 from games.deceptidice.bots import heuristic_bot, random_bot
 from games.deceptidice.state import SWAP, hand
@@ -89,8 +89,8 @@ def _guess_moves(state, seat: int) -> dict[tuple, list[int]]:
     out = {}
     for move in GAME.legal_moves(state, seat):
         if move["type"] == "guess":
-            fields = tuple(sorted((k, v) for k, v in move.items() if k not in ("type", moves.CHOOSE)))
-            out[fields] = move[moves.CHOOSE]["count"]["one_of"] if moves.structural(move) else None
+            fields = tuple(sorted((k, v) for k, v in move.items() if k not in ("type", legal.CHOOSE)))
+            out[fields] = move[legal.CHOOSE]["count"]["one_of"] if legal.structural(move) else None
     return out
 
 
@@ -190,8 +190,8 @@ def test_variant_swap_moves_with_players_any_card_and_any_other_seat():
     _, state = act(state, 0, "discard_die", die=2)
     swap, skip = GAME.legal_moves(state, 0)
     assert skip == {"type": "skip_swap"}
-    assert swap == moves.choose({"type": "swap"}, card=moves.one_of(sorted(hand(state, 0))), **{"with": moves.one_of([1, 2])})
-    assert not moves.fits(swap, {"type": "swap", "card": sorted(hand(state, 0))[0], "with": 0})
+    assert swap == legal.choose({"type": "swap"}, card=legal.one_of(sorted(hand(state, 0))), **{"with": legal.one_of([1, 2])})
+    assert not legal.fits(swap, {"type": "swap", "card": sorted(hand(state, 0))[0], "with": 0})
 
 
 # -- the sampler -------------------------------------------------------------

@@ -11,6 +11,7 @@ import pytest
 from games.contract import RuleError
 from games.deceptidice import GAME, deck, rules
 from games.deceptidice.dealing import roll
+from games.story import Story
 from games.deceptidice.evolve import evolve
 from games.deceptidice.objective import END_AT
 from games.deceptidice.state import DISCARD, OVER, State
@@ -245,7 +246,9 @@ def test_dice_sizes_differ_by_at_most_one():
     for cards, count, sizes in [(9, 3, [3, 3, 3]), (7, 3, [3, 2, 2]), (5, 3, [2, 2, 1]), (9, 4, [3, 2, 2, 2]), (4, 4, [1, 1, 1, 1])]:
         seats = 2 if count == 4 else 4
         dice = [[["r1"] * cards]] * seats
-        state = evolve(rolled(dice), roll(rolled(dice)))
+        story = Story(rolled(dice), 0, evolve)
+        roll(story)
+        state = story.state
         assert [len(d) for d in state.dice[0]] == sizes
         assert sorted(held(state, 0)) == sorted(held(rolled(dice), 0))
 

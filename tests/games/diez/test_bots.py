@@ -85,7 +85,7 @@ def test_bots_the_experts_evaluate_is_a_chance_to_win_from_the_hands(seats):
     seat (summing to 1), even for like hands, more for fewer cards, nearer
     even than ``1 / (1 + cards)^2`` made it (a lead in cards is often
     undone), and more for a wild card or a Draw 2 kept than for a number
-    card (fitted to games among heuristics, ``bench/diez_evaluate.py``)."""
+    card (fitted to games among heuristics, ``bench/research/diez_evaluate.py``)."""
     state = LocalGame("diez", seats, seed=f"evaluate-{seats}").table.game
     by_kind: dict[str, list[str]] = {}
     for card, face in sorted(state.faces.items()):

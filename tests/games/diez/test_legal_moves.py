@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-from games import moves as legal
+from games import legal
 from games import table as tables
 from games.diez import GAME
 from games.diez.legal import legal_moves

@@ -12,7 +12,7 @@ from collections import Counter
 
 import pytest
 
-from games import moves
+from games import legal
 from games.opticall import GAME
 from games.opticall.cards import deck_faces, matches, resolve
 from projections.local import LocalGame
@@ -151,7 +151,7 @@ def test_on_your_turn_moves_list_the_colour_to_beat_and_higher_and_reset():
     assert list(plays_of(state, 1)) == ["green", "blue", "purple", "reset"]
     low = {"type": "play", "cards": ["s1c0"], "color": "red", "suit": "sun"}
     assert sent(refused, state, 1, low).code == "color_too_low"
-    assert not any(moves.fits(move, low, {"suit": None}) for move in GAME.legal_moves(state, 1))
+    assert not any(legal.fits(move, low, {"suit": None}) for move in GAME.legal_moves(state, 1))
 
 
 def test_reset_moves_lay_exactly_one_card_with_no_suit():
@@ -160,7 +160,7 @@ def test_reset_moves_lay_exactly_one_card_with_no_suit():
     assert reset["suit"] is None and reset["choose"]["cards"]["min"] == reset["choose"]["cards"]["max"] == 1
     two = {"type": "play", "cards": ["s0c0", "s0c3"], "color": "reset"}
     assert sent(refused, state, 0, two).code == "reset_is_one_card"
-    assert not moves.fits(reset, two, {"suit": None})
+    assert not legal.fits(reset, two, {"suit": None})
 
 
 def test_on_your_turn_eclipse_moves_have_no_suit_and_take_any_number_of_cards():
@@ -169,8 +169,8 @@ def test_on_your_turn_eclipse_moves_have_no_suit_and_take_any_number_of_cards():
     assert eclipse["suit"] is None and eclipse["choose"]["cards"]["max"] == 4
     with_suit = {"type": "play", "cards": ["s0c2"], "color": "eclipse", "suit": "sun"}
     assert sent(refused, state, 0, with_suit).code == "eclipse_has_no_suit"
-    assert not moves.fits(eclipse, with_suit, {"suit": None})
-    assert moves.fits(eclipse, {"type": "play", "cards": ["s0c2"], "color": "eclipse"}, {"suit": None})
+    assert not legal.fits(eclipse, with_suit, {"suit": None})
+    assert legal.fits(eclipse, {"type": "play", "cards": ["s0c2"], "color": "eclipse"}, {"suit": None})
 
 
 def test_on_your_turn_moves_accept_the_cards_in_any_order():
@@ -180,7 +180,7 @@ def test_on_your_turn_moves_accept_the_cards_in_any_order():
     green = plays_of(state, 0)["green"]
     for order in itertools.permutations(["s0c0", "s0c1", "s0c3"]):
         body = {"type": "play", "cards": list(order), "color": "green", "suit": "sun"}
-        assert moves.fits(green, body)
+        assert legal.fits(green, body)
         sent(act, state, 0, body)  # accepted
 
 

@@ -30,7 +30,7 @@ Games and seats as the ladder's (``ladder-diez-<seats>-<n>``, the lone
 seat moving round the table). Not part of ``make bench``: a run of 400
 games a variant takes a few minutes.
 
-    python bench/diez_oracle.py [--games 400] [--seats 2] [--bonus 20] [--decay 0.7] [--iterations 150] [--processes 2]
+    python bench/research/diez_oracle.py [--games 400] [--seats 2] [--bonus 20] [--decay 0.7] [--iterations 150] [--processes 2]
 """
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ import random
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from bench.bots import wilson  # noqa: E402
 from games.diez import GAME, ROLLOUT_DEPTH, bots, quick  # noqa: E402
@@ -57,30 +57,30 @@ def _turn_to_choose(view) -> bool:
     table = view["table"]
     return (
         table.get("offer") is None and view["actions"] != ["give_token"] and "pass" not in view["actions"]
-        and table["phase"] == "turn" and not bots._facing_stack(view) and bool(view["playable"])
+        and table["phase"] == "turn" and not bots.facing_stack(view) and bool(view["playable"])
     )
 
 
-def _leave_stuck(view, stuck, bonus: float, heuristic=bots) -> dict:
+def leave_stuck(view, stuck, bonus: float, heuristic=bots) -> dict:
     """The heuristic's choice of card, pile and colour, each scored
     ``bonus`` x the chance ``stuck(piles)`` that the next player then has
     no playable card (``heuristic``: the module of the heuristic's scores,
-    ``bench/diez_weights.py``'s copies with other weights too)."""
+    ``bench/research/diez_weights.py``'s copies with other weights too)."""
     table = view["table"]
     best = None
     for move in view["playable"]:
-        card = heuristic._card(view, move["card"])
+        card = heuristic.card_of(view, move["card"])
         for pile in move["piles"]:
             # a Flush's or Mulligan's discards depend on its colour: the heuristic's
             named = table["colors"] if card["color"] == "black" and card["kind"] not in ("flush", "mulligan") else [None]
             for color in named:
                 piles = [(p["top"], p["color"]) for p in table["piles"]]
                 piles[pile] = (card, color if color is not None else (None if card["kind"] == "blank" else card["color"]))
-                score = heuristic._score(view, card) + bonus * stuck(piles)
+                score = heuristic.card_score(view, card) + bonus * stuck(piles)
                 if best is None or score > best[0]:
                     best = (score, card, pile, color)
     _, card, pile, color = best
-    command = heuristic._play(view, card["id"], pile)
+    command = heuristic.play_body(view, card["id"], pile)
     if color is not None and "color" in command:
         command["color"] = color
     return command
@@ -111,7 +111,7 @@ def dealt_as_is(true, view, rng, told=None):
 
 def next_seat(view) -> set[int]:
     """The seat ``told_hands`` is told of for ``search_next``: the next one."""
-    return {bots._next(view)}
+    return {bots.next_player(view)}
 
 
 def told_hands(truth, seats=None):
@@ -138,7 +138,7 @@ def play(job: tuple) -> float:
         state = local.table.game
         if variant in ("search", "search_next", "search_seen"):
             return searcher(view, rng, iterations=iterations)
-        following = bots._next(view)
+        following = bots.next_player(view)
         if variant == "challenge":
             challenge = view["table"]["challenge"]
             if challenge is not None and challenge["played_on"] is not None and "challenge" in view["actions"]:
@@ -154,7 +154,7 @@ def play(job: tuple) -> float:
             return bots.heuristic_bot(view, rng)
         if variant == "hand":
             hand = [state.faces[c] for c in state.hands[following]]
-            return _leave_stuck(view, lambda piles: float(not any(matches(c, top, color) for c in hand for top, color in piles)), bonus)
+            return leave_stuck(view, lambda piles: float(not any(matches(c, top, color) for c in hand for top, color in piles)), bonus)
         record = seen_stuck.get(following)
 
         def chance(piles) -> float:
@@ -163,7 +163,7 @@ def play(job: tuple) -> float:
             colors, received = record
             return decay**received if all(color in colors for _, color in piles) else 0.0
 
-        return _leave_stuck(view, chance, bonus)
+        return leave_stuck(view, chance, bonus)
 
     commands = 0
     while not local.finished and commands < 5000:

@@ -1,28 +1,11 @@
-"""Deciding a command as a story: events emitted one after another, each
-folded at once, so the next step is decided on the state it leads to.
-
-The moves several rules share live here: drawing (with the deck rebuilt from
-the discard pile), discarding the pile, and putting out the players left with
-nothing.
-"""
+"""The moves several rules share: drawing (with the deck rebuilt from the
+discard pile) and discarding the pile (the players left with nothing are
+put out by ``objective``)."""
 from __future__ import annotations
 
 from games.opticall.cards import cards
-from games.opticall.evolve import evolve
-from games.opticall.state import State, active
 from games.rng import derive
-from games.unfolding import Unfolding
-
-
-class Story(Unfolding):
-    state: State
-
-    def __init__(self, state: State, at: int):
-        super().__init__(state, at, evolve)
-
-    @property
-    def over(self) -> bool:
-        return self.state.winner is not None
+from games.story import Story
 
 
 def draw(story: Story, seat: int, count: int, reason: str) -> None:
@@ -57,17 +40,3 @@ def _rebuild(story: Story) -> None:
 def discard_pile(story: Story, reason: str) -> None:
     count = sum(len(play.cards) for play in story.state.pile)
     story.add("pile_discarded", public={"count": count, "reason": reason})
-
-
-def put_out_the_empty(story: Story, pending: int | None = None) -> None:
-    """Rule "objective": a player with no cards who will receive none is out
-    (decision: checked once the draws of a step are done); the last player
-    standing wins. ``pending``: a player whose play is not yet settled (it may
-    still earn a draw-back or a calling card)."""
-    state = story.state
-    for seat in active(state):
-        if not state.hands[seat] and not state.owed[seat] and seat != pending:
-            story.add("eliminated", public={"seat": seat})
-    left = active(story.state)
-    if len(left) == 1:
-        story.add("game_won", public={"seat": left[0]})

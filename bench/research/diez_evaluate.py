@@ -19,7 +19,7 @@ method to the most likely weights):
   printed: what ``sampler.WEIGHTS`` holds);
 - ``evaluate``: the game's own.
 
-    python bench/diez_evaluate.py --seats 2 3 4 6 --games 3000 --processes 2
+    python bench/research/diez_evaluate.py --seats 2 3 4 6 --games 3000 --processes 2
 """
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ import sys
 from multiprocessing import Pool
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from games.diez import GAME  # noqa: E402
 from games.diez.sampler import FEATURES, chances, features, weights_for  # noqa: E402

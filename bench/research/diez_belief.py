@@ -31,8 +31,8 @@ A quick measure (a minute or so) of what a change to the sampler tells the
 search, where a ladder run to see the win share move takes half an hour;
 not part of ``make bench``.
 
-    python bench/diez_belief.py score --seats 2 4 --games 120 [--samples 16]
-    python bench/diez_belief.py fit --seats 2 4 --games 300
+    python bench/research/diez_belief.py score --seats 2 4 --games 120 [--samples 16]
+    python bench/research/diez_belief.py fit --seats 2 4 --games 300
 """
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ from collections import Counter
 from multiprocessing import Pool
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from games.diez import GAME, sampler  # noqa: E402
 from games.diez.deck import is_wild, matches  # noqa: E402
@@ -120,32 +120,27 @@ def scored(job: tuple[int, int, int, dict]) -> dict[str, list[float]]:
     """Per variant: [plays' squared gaps, plays' count, keeps' squared gaps, keeps' count]."""
     seats, n, samples, prior = job
     out = {variant: [0.0, 0, 0.0, 0] for variant in VARIANTS}
-    read = sampler._drew
-    try:
-        for step, (seat, view, state) in enumerate(_games(seats, n, "score", 0.33)):
-            piles = [(state.faces[pile.top], pile.color) for pile in state.piles]
-            for variant in VARIANTS:
-                sampler._drew = read if variant != "uniform" else (lambda seen: None)
-                shares: dict[int, list[float]] = {}
-                for k in range(samples):
-                    seed = f"{n}-{step}-{k}"
-                    rng = _Weighed(seed, prior) if variant == "kinds" else random.Random(seed)
-                    world = sampler.determinize(view, rng)
-                    for other in range(seats):
-                        if other != seat:
-                            plays, keeps = _facts(world.faces, world.hands[other], piles)
-                            share = shares.setdefault(other, [0.0] * (len(plays) + 1))
-                            for i, fact in enumerate(plays + [keeps]):
-                                share[i] += fact / samples
-                for other, share in shares.items():
-                    plays, keeps = _facts(state.faces, state.hands[other], piles)
-                    line = out[variant]
-                    line[0] += sum((p - t) ** 2 for p, t in zip(share, plays))
-                    line[1] += len(plays)
-                    line[2] += (share[-1] - keeps) ** 2
-                    line[3] += 1
-    finally:
-        sampler._drew = read
+    for step, (seat, view, state) in enumerate(_games(seats, n, "score", 0.33)):
+        piles = [(state.faces[pile.top], pile.color) for pile in state.piles]
+        for variant in VARIANTS:
+            shares: dict[int, list[float]] = {}
+            for k in range(samples):
+                seed = f"{n}-{step}-{k}"
+                rng = _Weighed(seed, prior) if variant == "kinds" else random.Random(seed)
+                world = sampler.determinize(view, rng, read_draws=variant != "uniform")
+                for other in range(seats):
+                    if other != seat:
+                        plays, keeps = _facts(world.faces, world.hands[other], piles)
+                        share = shares.setdefault(other, [0.0] * (len(plays) + 1))
+                        for i, fact in enumerate(plays + [keeps]):
+                            share[i] += fact / samples
+            for other, share in shares.items():
+                plays, keeps = _facts(state.faces, state.hands[other], piles)
+                line = out[variant]
+                line[0] += sum((p - t) ** 2 for p, t in zip(share, plays))
+                line[1] += len(plays)
+                line[2] += (share[-1] - keeps) ** 2
+                line[3] += 1
     return out
 
 

@@ -5,7 +5,7 @@ Plays games among heuristics and keeps positions where the seat to act has
 more than one move to choose from (``--kind turn``: a turn's play with
 nothing to answer; ``--kind other``: every other choice: a drawn card,
 a jump-in window, a challenge, a stack, an offer). Every candidate the
-expert's search would weigh there (``games.search._candidates``, all of
+expert's search would weigh there (``games.search.candidate_moves``, all of
 them) is judged over ``--worlds`` worlds dealt as the game really is (the
 other hands as they are, the draw pile shuffled), each played on by
 heuristics for 24 commands and scored by ``evaluate``, all candidates on
@@ -16,14 +16,14 @@ prints the mean worth of its move less the heuristic's (``gain``, with its
 standard error) and of the best candidate less the heuristic's (``best``:
 what a search told the hands could find, an upper bound biased up by the
 judging's own noise). ``--told`` tells the expert's sampler the next
-seat's hand or every other hand as it is (``bench/diez_oracle.py``'s
+seat's hand or every other hand as it is (``bench/research/diez_oracle.py``'s
 ``dealt_as_is``): what its search would make of a perfect reading.
 
 A paired measure of a change to the search in a few minutes, where the
 ladder needs half an hour to tell a few points; not part of ``make bench``.
 
-    python bench/diez_decisions.py --seats 4 --kind turn --positions 160 --setting "" --setting "depth=16,iterations=50"
-    python bench/diez_decisions.py --seats 4 --kind other --positions 300 --told next
+    python bench/research/diez_decisions.py --seats 4 --kind turn --positions 160 --setting "" --setting "depth=16,iterations=50"
+    python bench/research/diez_decisions.py --seats 4 --kind other --positions 300 --told next
 """
 from __future__ import annotations
 
@@ -34,10 +34,10 @@ import sys
 from multiprocessing import Pool
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from bench.diez_belief import games_among_heuristics  # noqa: E402
-from bench.diez_oracle import dealt_as_is, next_seat, told_hands  # noqa: E402
+from bench.research.diez_belief import games_among_heuristics  # noqa: E402
+from bench.research.diez_oracle import dealt_as_is, next_seat, told_hands  # noqa: E402
 from games import search  # noqa: E402
 from games.diez import GAME, bots, quick  # noqa: E402
 
@@ -46,7 +46,7 @@ JUDGE_DEPTH = 24  # commands a judging world is played on for
 
 def _plain_turn(view) -> bool:
     table = view["table"]
-    return table["phase"] == "turn" and not bots._facing_stack(view) and table.get("offer") is None and "pass" not in view["actions"]
+    return table["phase"] == "turn" and not bots.facing_stack(view) and table.get("offer") is None and "pass" not in view["actions"]
 
 
 def positions(seats: int, count: int, kind: str) -> list[tuple]:
@@ -58,7 +58,7 @@ def positions(seats: int, count: int, kind: str) -> list[tuple]:
         rng = random.Random(f"decisions-{game}")
         wanted = lambda view: _plain_turn(view) == (kind == "turn")  # noqa: E731
         for _, view, state in games_among_heuristics(seats, f"decisions-{seats}-{game}", rng, 0.15 if kind == "turn" else 0.6, wanted):
-            if len(search._candidates(view, random.Random(1), heuristic, 100)) > 1:
+            if len(search.candidate_moves(view, random.Random(1), heuristic, 100)) > 1:
                 found.append((view, state))
                 if len(found) == count:
                     break
@@ -71,16 +71,16 @@ class Judge:
 
     def __init__(self, view, state, worlds: int):
         self.view, self.state, self.worlds = view, state, worlds
-        self.faces = search._hand_faces(view)
+        self.faces = search.hand_faces(view)
         self.known: dict[tuple, float] = {}
 
     def worth(self, body) -> float:
-        key = search._face_key(body, self.faces)
+        key = search.body_key(body, self.faces)
         if key not in self.known:
-            at, seat, total = search._now(self.view), self.view["seat"], 0.0
+            at, seat, total = search.command_time(self.view), self.view["seat"], 0.0
             for w in range(self.worlds):
-                state = search._apply(GAME, dealt_as_is(self.state, self.view, random.Random(w)), seat, body, at)
-                played = search._rollout(GAME, state, self.view, random.Random(w + 10**6), GAME.bots["heuristic"], at, JUDGE_DEPTH, None, quick)
+                state = search.apply_command(GAME, dealt_as_is(self.state, self.view, random.Random(w)), seat, body, at)
+                played = search.rollout_scores(GAME, state, self.view, random.Random(w + 10**6), GAME.bots["heuristic"], at, JUDGE_DEPTH, None, quick)
                 total += played[seat]
             self.known[key] = total / self.worlds
         return self.known[key]
@@ -89,7 +89,7 @@ class Judge:
 def told_expert(view, state, told: str):
     """The expert's bot, its sampler told the hands (``told``): ``none``, its
     own sampler; ``next``, the next seat's hand as it is; ``all``, every
-    other hand as it is (``bench/diez_oracle.py``'s ``told_hands``)."""
+    other hand as it is (``bench/research/diez_oracle.py``'s ``told_hands``)."""
     if told == "none":
         return GAME.bots["expert"]
     return told_hands(lambda: state, next_seat if told == "next" else None).bots["expert"]
@@ -101,7 +101,7 @@ def judged(job: tuple) -> tuple[float, float, list[float]]:
     view, state, worlds, settings, told, index = job
     judge = Judge(view, state, worlds)
     heuristic = judge.worth(GAME.bots["heuristic"](view, random.Random(0)))
-    best = max(judge.worth(body) for body in search._candidates(view, random.Random(1), GAME.bots["heuristic"], 100))
+    best = max(judge.worth(body) for body in search.candidate_moves(view, random.Random(1), GAME.bots["heuristic"], 100))
     expert = told_expert(view, state, told)
     gains = []
     for setting in settings:

@@ -12,7 +12,7 @@ its hand a random draw from the cards this seat has not seen.
 
 Not part of ``make bench``: 1,000 games a variant take ~40 s on 2 cores.
 
-    python bench/diez_weights.py [--games 1000] [--seats 2] [--stuck W] '{"KEEPER": 12}' '{"TWIN": 1}' ...
+    python bench/research/diez_weights.py [--games 1000] [--seats 2] [--stuck W] '{"KEEPER": 12}' '{"TWIN": 1}' ...
 """
 from __future__ import annotations
 
@@ -26,11 +26,11 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from bench.diez_oracle import _leave_stuck  # noqa: E402
-from games.diez.bots import _shown, none_drawn  # noqa: E402
+from bench.research.diez_oracle import leave_stuck  # noqa: E402
+from games.diez.bots import none_drawn, shown_faces  # noqa: E402
 from games.diez.deck import face_key, faces, matches  # noqa: E402
 from games.registry import GAMES  # noqa: E402
 from projections.local import LocalGame  # noqa: E402
@@ -46,13 +46,13 @@ def variant(weights: dict, stuck: float):
             raise SystemExit(f"games/diez/bots.py has no weight {name!r}")
         setattr(module, name, value)
     if stuck:
-        module._turn = _stuck_turn(module, stuck)
+        module.turn_move = _stuck_turn(module, stuck)
     return module
 
 
 def _unseen(view) -> Counter:
     """The cards this seat has not seen, by face: the deck less its hand and the piles."""
-    return Counter(map(face_key, faces(view["options"]))) - _shown(view)
+    return Counter(map(face_key, faces(view["options"]))) - shown_faces(view)
 
 
 def _p_stuck(unseen: Counter, held: int, piles) -> float:
@@ -66,8 +66,8 @@ def _stuck_turn(bots, weight: float):
     def turn(view) -> dict:
         if not view["playable"]:
             return {"type": "draw", "needle": "stop"}
-        unseen, held = _unseen(view), view["seats"][bots._next(view)]["cards"]
-        return _leave_stuck(view, lambda piles: _p_stuck(unseen, held, piles), weight, bots)
+        unseen, held = _unseen(view), view["seats"][bots.next_player(view)]["cards"]
+        return leave_stuck(view, lambda piles: _p_stuck(unseen, held, piles), weight, bots)
 
     return turn
 
