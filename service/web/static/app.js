@@ -115,14 +115,6 @@ function problemMessage(error, gameType) {
   return h("span", { "data-code": p.code || "" }, p.detail || p.title || error.message, fields.join(";"));
 }
 
-function toast(content) {
-  const box = document.getElementById("toast");
-  put(box, content);
-  box.hidden = false;
-  clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => (box.hidden = true), 8000);
-}
-
 // -- seats this browser holds --------------------------------------------------
 
 const Seats = {
