@@ -295,7 +295,7 @@ def a_refusal(view: dict) -> tuple[dict, str | None, str | None] | None:
 
 def only_the_moves_offered(page, view: dict) -> None:
     """Every choice the page offers in a move's form is one some move of
-    that type allows (``moveChoices`` in static/js/moves.js): no colour out
+    that type allows (``moveChoices`` in static/js/table.js): no colour out
     of play, no card that fits no pile."""
     offered = page.evaluate(
         """() => [...document.querySelectorAll('form.action select')].map((s) => ({

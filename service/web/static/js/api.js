@@ -1,9 +1,9 @@
 // The /v1 API (openapi.yaml): a request's JSON in and out, a refusal's
 // problem+json as an ApiError (its headers kept: Retry-After), the game types
-// read once, and a problem told as a sentence.
+// read once, a problem told as a sentence; and the seats this browser holds
+// (each game's seat token, kept in localStorage, so a reload keeps the seat).
 
-import { h } from "./dom.js";
-import { slug, words } from "./util.js";
+import { h, slug, words } from "./dom.js";
 
 export class ApiError extends Error {
   constructor(status, problem, headers) {
@@ -78,3 +78,25 @@ export function problemMessage(error, gameType) {
     : [];
   return h("span", { "data-code": p.code || "" }, p.detail || p.title || error.message, fields.join(";"));
 }
+
+// -- the seats this browser holds ---------------------------------------------
+
+const SEATS_KEY = "tabletell.seats";
+
+export const Seats = {
+  all() {
+    try {
+      return JSON.parse(localStorage.getItem(SEATS_KEY) || "{}");
+    } catch {
+      return {};
+    }
+  },
+  get(gameId) {
+    return this.all()[gameId] || null;
+  },
+  put(gameId, record) {
+    const all = this.all();
+    all[gameId] = { ...record, saved: Date.now() };
+    localStorage.setItem(SEATS_KEY, JSON.stringify(all));
+  },
+};

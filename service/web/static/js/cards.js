@@ -1,8 +1,7 @@
 // Drawing cards: each game's cards as faces (a colour, a big sign, a word),
 // and anything of a view spelled out, its cards drawn as cards.
 
-import { h } from "./dom.js";
-import { words } from "./util.js";
+import { h, words } from "./dom.js";
 
 const SYMBOLS = {
   sun: "☀", moon: "☾", eclipse: "◐", reset: "↺", spectrum: "◈", black_sheep: "♞",

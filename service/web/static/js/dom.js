@@ -1,5 +1,6 @@
-// Building the page: elements made in one call, a node's children replaced,
-// the header's "where".
+// Building the page (elements made in one call, a node's children replaced,
+// the header's "where"), and small helpers of words and time: what the
+// other modules share.
 
 export const main = document.getElementById("main");
 
@@ -27,4 +28,18 @@ export function put(element, ...children) {
 export function setWhere(text) {
   document.getElementById("where").textContent = text;
   document.title = text ? `${text} · Tabletell` : "Tabletell";
+}
+
+export const words = (name) => String(name).replaceAll("_", " ");
+export const title = (name) => words(name).replace(/^./, (c) => c.toUpperCase());
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// the anchor python-markdown's toc extension gives a heading
+export const slug = (heading) =>
+  heading.toLowerCase().replace(/[^\w\s-]/g, "").trim().replace(/[\s-]+/g, "-");
+
+export function clock(ms) {
+  const seconds = Math.max(0, Math.ceil(ms / 1000));
+  const minutes = Math.floor(seconds / 60);
+  return `${minutes}:${String(seconds % 60).padStart(2, "0")}`;
 }

@@ -2,10 +2,8 @@
 // players, the form to create a game, this browser's games, and a game to
 // watch or replay by its id.
 
-import { api, gameTypes, problemMessage } from "./api.js";
-import { h, main, put, setWhere } from "./dom.js";
-import { Seats } from "./seats.js";
-import { words } from "./util.js";
+import { api, gameTypes, problemMessage, Seats } from "./api.js";
+import { h, main, put, setWhere, words } from "./dom.js";
 
 export async function lobbyPage() {
   setWhere("");

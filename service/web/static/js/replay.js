@@ -4,10 +4,8 @@
 
 import { api, gameTypes, problemMessage } from "./api.js";
 import { cardElement, renderValue } from "./cards.js";
-import { h, main, put, setWhere } from "./dom.js";
-import { handPanel } from "./moves.js";
-import { dicePanel, resultPanel, seatName, seatsPanel, tablePanel } from "./panels.js";
-import { words } from "./util.js";
+import { h, main, put, setWhere, words } from "./dom.js";
+import { dicePanel, handPanel, resultPanel, seatName, seatsPanel, tablePanel } from "./table.js";
 
 export async function replayPage(gameId) {
   const types = await gameTypes();

@@ -8,10 +8,9 @@
 // /replay, /log and /verification for finished games. A seat's token is kept
 // in this browser (localStorage), so a reload keeps the seat.
 //
-// Native ES modules, no build step: dom.js and util.js (helpers), api.js (the
-// API), seats.js (the seats held), stream.js (the live stream), cards.js,
-// panels.js and moves.js (drawing a table), and a module per page: lobby.js,
-// table.js, replay.js.
+// Native ES modules, no build step: dom.js (shared helpers), api.js (the API,
+// the seats held), stream.js (the live stream), cards.js, and a module per
+// page: lobby.js, table.js (with the panels the replay draws too), replay.js.
 
 import { ApiError, problemMessage } from "./api.js";
 import { h, main, put } from "./dom.js";

@@ -3,7 +3,7 @@
 // 503) waited out for its Retry-After.
 
 import { ApiError } from "./api.js";
-import { sleep } from "./util.js";
+import { sleep } from "./dom.js";
 
 export function follow(gameId, token, { onMessage, onState, onError }) {
   let last = null;
