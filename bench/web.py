@@ -1,8 +1,9 @@
 """The web client's cost in a real browser (Debian's chromium, headless,
 through Playwright), on `make run`'s stack:
 
-- page weight: the HTML shell, the ES module and the stylesheet, as sent and
-  gzipped (nothing else is loaded: no framework, no fonts, no images);
+- page weight: the HTML shell, its ES modules (``static/js``) and the
+  stylesheet, as sent and gzipped, each file on its own (nothing else is
+  loaded: no framework, no fonts, no images);
 - first render: from navigation to a seat's table drawn (its version shown),
   p50 and p99 over ``--loads`` page loads;
 - move to screen: a game of two seats played over the API by this script;
@@ -65,9 +66,12 @@ def seat_page(browser, url: str, game_id: str, seat: str):
     return context, page
 
 
+MODULES = sorted((ROOT / "service" / "web" / "static" / "js").glob("*.js"))
+
+
 def page_weight(url: str) -> dict:
     sizes = {}
-    for path in ("/", "/static/app.js", "/static/style.css"):
+    for path in ("/", *(f"/static/js/{module.name}" for module in MODULES), "/static/style.css"):
         body = httpx.get(url + path, timeout=10).content
         sizes[path] = (len(body), len(gzip.compress(body)))
     return {"bytes": sum(s for s, _ in sizes.values()), "gzipped": sum(g for _, g in sizes.values())}
@@ -165,7 +169,10 @@ def main() -> None:
     # what the page adds to the stream (parsing the view, redrawing the table)
     figures["page_adds_p50_ms"] = round(figures["page_p50_ms"] - figures["stream_p50_ms"], 1)
     figures["ratio"] = round(figures["page_p50_ms"] / max(figures["stream_p50_ms"], 0.1), 2)
-    print(f"page weight: {weight['bytes']:,} bytes ({weight['gzipped']:,} gzipped): HTML shell, app.js, style.css")
+    print(
+        f"page weight: {weight['bytes']:,} bytes ({weight['gzipped']:,} gzipped): "
+        f"HTML shell, {len(MODULES)} ES modules, style.css"
+    )
     print(f"first render of a table: p50 {figures['first_render_p50_ms']} ms, p99 {figures['first_render_p99_ms']} ms ({args.loads} loads)")
     print(
         f"move to screen over {len(answered)} moves: page p50 {figures['page_p50_ms']} ms, p99 {figures['page_p99_ms']} ms; "

@@ -295,8 +295,8 @@ def a_refusal(view: dict) -> tuple[dict, str | None, str | None] | None:
 
 def only_the_moves_offered(page, view: dict) -> None:
     """Every choice the page offers in a move's form is one some move of
-    that type allows (``moveChoices`` in app.js): no colour out of play, no
-    card that fits no pile."""
+    that type allows (``moveChoices`` in static/js/table.js): no colour out
+    of play, no card that fits no pile."""
     offered = page.evaluate(
         """() => [...document.querySelectorAll('form.action select')].map((s) => ({
             kind: s.closest('form').dataset.command, name: s.name,
@@ -545,3 +545,36 @@ def test_rules_pages_link_each_rule_and_unknown_pages_are_problems(tab, stack):
             raise AssertionError(f"{path} was found")
         except urllib.error.HTTPError as error:
             assert error.code == 404 and error.headers["Content-Type"] == "application/problem+json"
+
+
+def test_the_shell_loads_its_es_modules_from_this_server_revalidated_as_it_is(stack):
+    """The client is native ES modules (``static/js``, no build step): the
+    shell loads the entry and preloads every module the entry imports,
+    directly or not, so none waits for another; each is served as JavaScript
+    under the same Content-Security-Policy, and revalidated by its ETag like
+    the shell (a new release shows at once)."""
+    js = ROOT / "service" / "web" / "static" / "js"
+    with urllib.request.urlopen(stack + "/", timeout=10) as answer:
+        shell = answer.read().decode()
+    entry = re.findall(r'<script type="module" src="/static/js/([\w-]+\.js)"></script>', shell)
+    preloaded = re.findall(r'<link rel="modulepreload" href="/static/js/([\w-]+\.js)">', shell)
+    assert entry == ["router.js"]
+    imported, unread = set(), ["router.js"]
+    while unread:
+        for name in re.findall(r'^import .* from "\./([\w-]+\.js)";$', (js / unread.pop()).read_text(), re.M):
+            if name not in imported:
+                imported.add(name)
+                unread.append(name)
+    assert sorted(preloaded) == sorted(imported) == sorted(p.name for p in js.glob("*.js") if p.name != "router.js")
+    for name in entry + preloaded:
+        with urllib.request.urlopen(f"{stack}/static/js/{name}", timeout=10) as answer:
+            assert answer.headers.get_content_type() in ("text/javascript", "application/javascript")
+            assert answer.headers["Cache-Control"] == "no-cache"
+            assert answer.headers["X-Content-Type-Options"] == "nosniff"
+            assert "script-src 'self'" in answer.headers["Content-Security-Policy"]
+            etag = answer.headers["ETag"]
+        try:
+            urllib.request.urlopen(urllib.request.Request(f"{stack}/static/js/{name}", headers={"If-None-Match": etag}), timeout=10)
+            raise AssertionError(f"{name} was sent again")
+        except urllib.error.HTTPError as error:
+            assert error.code == 304

@@ -1,12 +1,17 @@
 """The web client: a small single-page app the service serves itself.
 
-Every page is the same shell (``static/index.html``) and one ES module
-(``static/app.js``) that reads the path and talks only to the documented
-``/v1`` API, like any integrator's client: the lobby at ``/``, a table at
-``/games/<id>``, spectating at ``/games/<id>/watch``, a replay at
-``/games/<id>/replay``. The rules of each game are its ``docs/rules`` page,
-rendered here from Markdown. Nothing is fetched from another host: the
-Content-Security-Policy says so to the browser too.
+Every page is the same shell (``static/index.html``) and the same native ES
+modules (``static/js/``, served as they are: no build step), which talk
+only to the documented ``/v1`` API, like any integrator's client. The shell
+loads ``router.js``, which reads the path and picks the page: the lobby at
+``/`` (``lobby.js``), a table at ``/games/<id>`` and spectating at
+``/games/<id>/watch`` (``table.js``), a replay at ``/games/<id>/replay``
+(``replay.js``); ``api.js``, ``stream.js``, ``cards.js`` and ``dom.js`` are
+what they share. The shell preloads every module the entry imports, and
+each is revalidated like the shell (``secure``: no-cache, an ETag). The
+rules of each game are its ``docs/rules`` page, rendered here from
+Markdown. Nothing is fetched from another host: the Content-Security-Policy
+says so to the browser too.
 """
 from __future__ import annotations
 

@@ -1,0 +1,99 @@
+// Drawing cards: each game's cards as faces (a colour, a big sign, a word),
+// and anything of a view spelled out, its cards drawn as cards.
+
+import { h, words } from "./dom.js";
+
+const SYMBOLS = {
+  sun: "☀", moon: "☾", eclipse: "◐", reset: "↺", spectrum: "◈", black_sheep: "♞",
+  skip: "⊘", reverse: "⇄", draw_two: "+2", draw_four: "+4", wild: "✱", stop: "■", bomb: "✹",
+  draw_color: "+C", choice: "?", dagger: "†", tag: "⌖", token: "⬡", trade: "⇆", share: "⋈",
+  proc: "ϟ", cut_deck: "✂", steal: "☍", revive: "♻", needle: "↧", stitch_deck: "∞",
+  mulligan: "↻", flush: "≋", drop_all: "⇊", blank: "□", dek: "10", el: "11",
+};
+
+export const isCard = (value) =>
+  value !== null &&
+  typeof value === "object" &&
+  !Array.isArray(value) &&
+  typeof value.id === "string" &&
+  ("color" in value || "kind" in value);
+
+export function cardFace(card) {
+  const color = card.color || "none";
+  if (card.kind !== undefined) {
+    // Diez: numbers and action cards
+    const number = card.kind === "number" ? card.number : null;
+    const big =
+      number !== null && number !== undefined ? String(number) : SYMBOLS[card.kind] || words(card.kind).slice(0, 3);
+    const label = `${words(color)} ${number !== null && number !== undefined ? number : words(card.kind)}`;
+    return { color, big, small: number !== null && number !== undefined ? "" : words(card.kind), label };
+  }
+  if ("number" in card) {
+    // Deceptidice
+    const big = card.number === null || card.number === undefined ? "★" : String(card.number);
+    return { color, big, small: "", label: `${words(color)} ${card.number ?? "wild"}` };
+  }
+  if ("suit" in card) {
+    // Opticall
+    if (card.suit) return { color, big: SYMBOLS[card.suit], small: card.suit, label: `${words(color)} ${card.suit}` };
+    return { color, big: SYMBOLS[color] || "?", small: words(color), label: words(color) };
+  }
+  // Color Doubt
+  const big = color === "rainbow" ? "★" : color.slice(0, 1).toUpperCase();
+  return { color, big, small: words(color), label: words(color) };
+}
+
+export function cardElement(card, { tag = "span", selected = false, playable = false, onClick = null } = {}) {
+  const face = cardFace(card);
+  const attrs = {
+    class: `card c-${face.color}${playable ? " playable" : ""}`,
+    "data-card": card.id,
+    title: face.label,
+  };
+  if (tag === "button") {
+    Object.assign(attrs, {
+      type: "button",
+      "aria-pressed": selected ? "true" : "false",
+      "aria-label": face.label + (playable ? ", playable" : ""),
+      onclick: onClick,
+    });
+  } else {
+    attrs.role = "img";
+    attrs["aria-label"] = face.label;
+  }
+  return h(
+    tag,
+    attrs,
+    h("span", { class: "big", "aria-hidden": "true" }, face.big),
+    face.small ? h("span", { class: "small", "aria-hidden": "true" }, face.small) : null
+  );
+}
+
+// Anything of a view: cards as cards, lists and objects spelled out.
+export function renderValue(value, depth = 0) {
+  if (value === null || value === undefined) return h("span", { class: "none" }, "—");
+  if (isCard(value)) return cardElement(value);
+  if (Array.isArray(value)) {
+    if (!value.length) return h("span", { class: "none" }, "none");
+    if (value.every(isCard)) return h("span", { class: "cards small-cards" }, value.map((c) => cardElement(c)));
+    if (value.every((v) => v === null || typeof v !== "object")) {
+      return h("span", {}, value.map((v) => (v === null ? "—" : words(v))).join(", "));
+    }
+    return h("ol", { class: "values" }, value.map((v) => h("li", {}, renderValue(v, depth + 1))));
+  }
+  if (typeof value === "object") {
+    const entries = Object.entries(value).filter(([, v]) => v !== null && !(Array.isArray(v) && !v.length));
+    if (!entries.length) return h("span", { class: "none" }, "—");
+    if (entries.length > 4 && entries.every(([, v]) => typeof v === "number")) {
+      // a tally (a bag of tokens, cards by colour): one line of pairs
+      return h("span", { class: "tally" }, entries.map(([k, v]) => h("span", { class: "pair" }, `${words(k)} ${v}`)));
+    }
+    return h(
+      "dl",
+      { class: depth ? "values nested" : "values" },
+      entries.map(([k, v]) => [h("dt", {}, words(k)), h("dd", {}, renderValue(v, depth + 1))])
+    );
+  }
+  if (typeof value === "boolean") return h("span", {}, value ? "yes" : "no");
+  return h("span", {}, typeof value === "string" ? words(value) : String(value));
+}

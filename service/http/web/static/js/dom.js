@@ -1,0 +1,45 @@
+// Building the page (elements made in one call, a node's children replaced,
+// the header's "where"), and small helpers of words and time: what the
+// other modules share.
+
+export const main = document.getElementById("main");
+
+export function h(tag, attrs = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name === "class") element.className = value;
+    else if (name.startsWith("on")) element.addEventListener(name.slice(2), value);
+    else if (name === "text") element.textContent = value;
+    else element.setAttribute(name, value === true ? "" : value);
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    element.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return element;
+}
+
+// an element's children replaced by these (lists flattened, nothing for null)
+export function put(element, ...children) {
+  element.replaceChildren(...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false));
+}
+
+export function setWhere(text) {
+  document.getElementById("where").textContent = text;
+  document.title = text ? `${text} · Tabletell` : "Tabletell";
+}
+
+export const words = (name) => String(name).replaceAll("_", " ");
+export const title = (name) => words(name).replace(/^./, (c) => c.toUpperCase());
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// the anchor python-markdown's toc extension gives a heading
+export const slug = (heading) =>
+  heading.toLowerCase().replace(/[^\w\s-]/g, "").trim().replace(/[\s-]+/g, "-");
+
+export function clock(ms) {
+  const seconds = Math.max(0, Math.ceil(ms / 1000));
+  const minutes = Math.floor(seconds / 60);
+  return `${minutes}:${String(seconds % 60).padStart(2, "0")}`;
+}

@@ -1,0 +1,37 @@
+// Tabletell's web client: the lobby, a table, spectating and replays. This is
+// the page's entry module: it reads the path and draws its page.
+//
+// It talks only to the documented /v1 API (openapi.yaml), as any integrator's
+// client would: GET /v1/game-types for the games, their options and each
+// command's fields; POST /v1/games and /seats to sit down; the NDJSON stream
+// of /v1/games/{id}/stream for live views; POST .../commands to play; and
+// /replay, /log and /verification for finished games. A seat's token is kept
+// in this browser (localStorage), so a reload keeps the seat.
+//
+// Native ES modules, no build step: dom.js (shared helpers), api.js (the API,
+// the seats held), stream.js (the live stream), cards.js, and a module per
+// page: lobby.js, table.js (with the panels the replay draws too), replay.js.
+
+import { ApiError, problemMessage } from "./api.js";
+import { h, main, put } from "./dom.js";
+import { lobbyPage } from "./lobby.js";
+import { replayPage } from "./replay.js";
+import { tablePage } from "./table.js";
+
+async function route() {
+  const path = location.pathname;
+  let match;
+  try {
+    if (path === "/" || path === "") await lobbyPage();
+    else if ((match = path.match(/^\/games\/([0-9a-f]{32})\/replay$/))) await replayPage(match[1]);
+    else if ((match = path.match(/^\/games\/([0-9a-f]{32})\/watch$/))) await tablePage(match[1], true);
+    else if ((match = path.match(/^\/games\/([0-9a-f]{32})$/))) await tablePage(match[1], false);
+    else put(main, h("h1", {}, "Not found"), h("p", {}, h("a", { href: "/" }, "Back to the lobby")));
+  } catch (error) {
+    const told = error instanceof ApiError ? problemMessage(error) : String(error);
+    put(main, h("h1", {}, "Something went wrong"), h("p", { role: "alert" }, told));
+  }
+  main.dataset.ready = "true";
+}
+
+route();
