@@ -66,7 +66,7 @@ def seat_page(browser, url: str, game_id: str, seat: str):
     return context, page
 
 
-MODULES = sorted((ROOT / "service" / "web" / "static" / "js").glob("*.js"))
+MODULES = sorted((ROOT / "service" / "http" / "web" / "static" / "js").glob("*.js"))
 
 
 def page_weight(url: str) -> dict:

@@ -553,7 +553,7 @@ def test_the_shell_loads_its_es_modules_from_this_server_revalidated_as_it_is(st
     directly or not, so none waits for another; each is served as JavaScript
     under the same Content-Security-Policy, and revalidated by its ETag like
     the shell (a new release shows at once)."""
-    js = ROOT / "service" / "web" / "static" / "js"
+    js = ROOT / "service" / "http" / "web" / "static" / "js"
     with urllib.request.urlopen(stack + "/", timeout=10) as answer:
         shell = answer.read().decode()
     entry = re.findall(r'<script type="module" src="/static/js/([\w-]+\.js)"></script>', shell)
