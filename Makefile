@@ -35,7 +35,7 @@ venv: $(VENV)/.installed
 run: venv
 	PORT=$(PORT) DATA_DIR=$(DATA_DIR) $(PY) -m service.run
 
-## browser: Debian's chromium for the web client's tests (tests/test_web.py),
+## browser: Debian's chromium for the web client's tests (tests/service/http/test_web.py),
 ## installed when missing: apt-get as root (CI), else through sudo.
 browser:
 	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || { \
@@ -54,7 +54,7 @@ test: venv browser
 
 ## soak: the long property runs (1,000+ random games per game), which CI need not run.
 soak: venv
-	SOAK=1 $(PY) -m pytest tests/games tests/test_non_interference.py
+	SOAK=1 $(PY) -m pytest tests/games
 
 ## bench: every benchmark (bench/report.py runs them), then one table of their
 ## figures with the machine they ran on: the API against a plain Flask endpoint

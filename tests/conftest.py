@@ -61,7 +61,7 @@ def rate_limits_off_in_started_servers():
     """The servers tests start (``service.run``, gunicorn) and apps built from
     the environment: no rate limits, since every test client is 127.0.0.1 and
     some drive thousands of requests. The ``app`` fixtures turn them off
-    too; tests/test_rate_limits.py turns them on in its own apps."""
+    too; tests/service/http/test_rate_limits.py turns them on in its own apps."""
     import os
 
     previous = os.environ.get("RATE_LIMITS")

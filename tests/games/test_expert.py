@@ -11,7 +11,7 @@ import pytest
 from games import search
 from games.registry import GAMES
 from projections.local import LocalGame
-from tests.games.legal_check import accepted_is_listed
+from tests.support.legal_check import accepted_is_listed
 
 # (game, seats, options): head to head and a fuller table
 TABLES = [

@@ -10,7 +10,7 @@ from games.color_doubt.rules import decide, initial_state
 from games.color_doubt.state import State
 from games.color_doubt.view import view
 from games.contract import Event
-from tests.games import kit
+from tests.support import kit
 
 act = partial(kit.act, GAME)
 refused = partial(kit.refused, GAME)

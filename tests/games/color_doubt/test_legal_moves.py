@@ -1,6 +1,6 @@
 """Color Doubt's legal moves, expert sampler and estimate (docs/rules/
 color-doubt.md, "Legal moves" and "The expert's sampler"): seeded games of
-the game's bots over the option sets of tests/test_conformance.py, and the
+the game's bots over the option sets of tests/games/test_conformance.py, and the
 trickiest cases by rule."""
 from __future__ import annotations
 
@@ -15,10 +15,10 @@ from games.color_doubt.commands import MAX_CARDS
 from games.color_doubt.state import COLORS, RAINBOW, suits_in_play
 from games.contract import RuleError
 from projections.local import LocalGame
-from tests.games import legal_check
+from tests.support import legal_check
 from tests.games.color_doubt.tables import act, dealt
 
-# tests/test_conformance.py's CASES for color-doubt
+# tests/games/test_conformance.py's CASES for color-doubt
 CASES = [("default", {}), ("extended", {"extended": True})]
 GAMES_PER_TABLE = 3
 SAMPLE_EVERY = 3  # states between two checks of the sampler

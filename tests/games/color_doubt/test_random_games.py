@@ -1,6 +1,6 @@
 """Seeded games of random legal commands (80, or 1,000 with SOAK=1:
-tests/soak.py): no choice a seat makes unseen shows in another seat's view.
-That every game ends and conserves its cards is tests/test_conformance.py's."""
+tests/support/soak.py): no choice a seat makes unseen shows in another seat's view.
+That every game ends and conserves its cards is tests/games/test_conformance.py's."""
 from __future__ import annotations
 
 import random
@@ -11,7 +11,7 @@ from games.color_doubt.rules import decide
 from games.color_doubt.view import view
 from games.contract import Event
 from projections.local import LocalGame
-from tests.soak import games
+from tests.support.soak import games
 
 GAMES = games(quick=80, soak=1000)
 

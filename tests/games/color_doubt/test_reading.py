@@ -12,7 +12,7 @@ import pytest
 from games.color_doubt.bots import DOUBT_BELOW, DOUBT_LAST_BELOW, claim_probability
 from games.color_doubt.reading import COLOUR_COST, GOING_OUT, LEAD_AGAIN, NextDoubter, claim_truth, play_worth, reading_heuristic
 from projections.local import LocalGame
-from tests.games.legal_check import plays_from_views_alone
+from tests.support.legal_check import plays_from_views_alone
 
 
 def _view(mine: list[str], claim_count: int, claim_color: str, claimant_cards: int, on: int | None = None) -> dict:

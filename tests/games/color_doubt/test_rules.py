@@ -20,7 +20,7 @@ from tests.games.color_doubt.tables import (
     types,
     world,
 )
-from tests.games.kit import rules_section
+from tests.support.kit import rules_section
 
 
 def section(heading: str) -> str:

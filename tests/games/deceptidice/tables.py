@@ -15,7 +15,7 @@ from games.deceptidice.deck import COLORS, POWER
 from games.deceptidice.evolve import evolve
 from games.deceptidice.state import State
 from games.deceptidice.state import hand as held
-from tests.games import kit
+from tests.support import kit
 
 act = partial(kit.act, GAME)
 refused = partial(kit.refused, GAME)

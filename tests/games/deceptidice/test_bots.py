@@ -13,7 +13,7 @@ from games.deceptidice.guesses import Space
 from games.deceptidice.reading import BELIEF, BELIEF_SAMPLES, CARRIED_ON, PAD, SURE_LEVELS, Answers, Round, _reach, _tails, believe, reading_heuristic, unmodelled
 from games.deceptidice.guesses import Guess
 from projections.local import LocalGame
-from tests.games.legal_check import plays_from_views_alone
+from tests.support.legal_check import plays_from_views_alone
 
 from tests.games.deceptidice.tables import OPTION_SETS
 

@@ -13,7 +13,7 @@ from games.deceptidice.guesses import GUESS_FIELDS
 from games.deceptidice.state import State
 
 from tests.games.deceptidice.tables import act, refused, rolled
-from tests.soak import examples
+from tests.support.soak import examples
 
 ALL = {"straights": True, "vague_guesses": True, "wildcards": True, "power_cards": True}
 DICE = [

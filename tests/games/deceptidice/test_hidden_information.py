@@ -1,5 +1,5 @@
 """Rule "What a seat sees": the generic non-interference property
-(``tests/test_non_interference.py``, which plays default options only) under
+(``tests/games/test_non_interference.py``, which plays default options only) under
 the variants and expansions that move or show cards: swaps with the draw pile
 and with players, open starting hands and revealed dice, wildcards and power
 cards. Give every card a seat never saw another hidden card's face, in every
@@ -19,7 +19,7 @@ from events.envelope import Envelope
 from games import table as tables
 from games.deceptidice import GAME, rules
 from projections.local import LocalGame
-from tests.test_non_interference import faces, observed, repaint
+from tests.support.visibility import faces, observed, repaint
 
 OPTION_SETS = {
     "swap with the draw pile": {"loser_swap": "draw_pile", "wildcards": True},

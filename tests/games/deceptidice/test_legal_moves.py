@@ -16,9 +16,9 @@ from games.deceptidice.bots import heuristic_bot, random_bot
 from games.deceptidice.state import SWAP, hand
 from projections.local import LocalGame
 from tests.games.deceptidice.tables import OPTION_SETS, act, rolled
-from tests.games.legal_check import accepted_is_listed, listed_moves_are_accepted, sampler_keeps_the_view
+from tests.support.legal_check import accepted_is_listed, listed_moves_are_accepted, sampler_keeps_the_view
 
-# the option sets of the random-play tests, and those of tests/test_conformance.py's CASES
+# the option sets of the random-play tests, and those of tests/games/test_conformance.py's CASES
 CASES = {
     **{name: (options, range(2, 9)) for name, options in OPTION_SETS.items() if "small" not in name},
     "everything, small deck": (OPTION_SETS["everything, small deck"], range(2, 5)),

@@ -25,7 +25,7 @@ from tests.games.deceptidice.tables import (
     rolled,
     types,
 )
-from tests.games.kit import rules_section
+from tests.support.kit import rules_section
 
 
 def section(heading: str) -> str:

@@ -17,7 +17,7 @@ from games.diez import GAME, rules
 from games.diez.deck import COLORS, COUNTS, WHITE, WILD
 from games.diez.evolve import evolve
 from games.diez.state import Pile, State
-from tests.games import kit
+from tests.support import kit
 
 act = partial(kit.act, GAME)
 refused = partial(kit.refused, GAME)

@@ -28,7 +28,7 @@ def test_bots_decide_from_the_json_view_only():
     """The heuristic decides from the view as the API serves it (JSON: no
     tuples, no ids shared with the state): the same command as from the view
     as built, one the view's ``moves`` list, and one the game accepts."""
-    from tests.games.legal_check import accepted_is_listed
+    from tests.support.legal_check import accepted_is_listed
 
     local = LocalGame("diez", 4, seed=5)
     rng = random.Random(5)

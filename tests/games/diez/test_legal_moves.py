@@ -1,5 +1,5 @@
 """Rules "legal moves" and "the expert's sampler": seeded games of the random
-and heuristic bots, checked at every state (``tests/games/legal_check.py``),
+and heuristic bots, checked at every state (``tests/support/legal_check.py``),
 and the trickiest cases of the legal moves one by one."""
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from games.diez import GAME
 from games.diez.legal import legal_moves
 from games.diez.state import SEARCH, Offer
 from projections.local import LocalGame
-from tests.games import legal_check as check
+from tests.support import legal_check as check
 from tests.games.diez.tables import act, dealt, pass_all, refused, table
 
 # (seed, seats, options): tokens and no tokens, two to five seats

@@ -1,8 +1,8 @@
 """Seeded games of random legal commands at 2-10 seats (6 chosen seeds, or
-1,000 games with SOAK=1: tests/soak.py) reach every command, every trap
+1,000 games with SOAK=1: tests/support/soak.py) reach every command, every trap
 token's trigger and every token's Proc. That each game ends, conserves its
 cards and tokens and always leaves someone to act is the conformance
-harness's to check (tests/test_conformance.py)."""
+harness's to check (tests/games/test_conformance.py)."""
 from __future__ import annotations
 
 import random
@@ -11,7 +11,7 @@ from games import table as tables
 from games.diez import GAME
 from games.diez.tokens import BAG, TRAP
 from projections.local import LocalGame
-from tests.soak import SOAK
+from tests.support.soak import SOAK
 
 # the quick run plays the fewest seeds found (greedily, over seeds 0 to 299)
 # that together reach every command, every trap token's trigger and every

@@ -11,7 +11,7 @@ from functools import partial
 from games.contract import Event
 from games.opticall import GAME, rules
 from games.opticall.state import State
-from tests.games import kit
+from tests.support import kit
 
 act = partial(kit.act, GAME)
 refused = partial(kit.refused, GAME)

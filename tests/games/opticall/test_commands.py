@@ -11,7 +11,7 @@ from games.contract import RuleError
 from games.opticall import GAME
 
 from tests.games.opticall.tables import dealt, play
-from tests.soak import examples
+from tests.support.soak import examples
 
 HANDS = [
     ["red sun", "eclipse", "reset"],

@@ -16,10 +16,10 @@ from games import legal
 from games.opticall import GAME
 from games.opticall.cards import deck_faces, matches, resolve
 from projections.local import LocalGame
-from tests.games import legal_check
+from tests.support import legal_check
 from tests.games.opticall.tables import act, answer_all, dealt, play, refused
 
-# the option sets of tests/test_conformance.py's CASES for opticall
+# the option sets of tests/games/test_conformance.py's CASES for opticall
 CASES = {
     "easy": ({"setup": "easy"}, (3, 4, 5, 6)),
     "classic": ({"setup": "classic"}, (3, 4, 5, 6)),

@@ -1,4 +1,4 @@
-"""Seeded games played to the end by the bots (tests/test_conformance.py
+"""Seeded games played to the end by the bots (tests/games/test_conformance.py
 plays the random games that check conservation, timeouts and the log): the
 result every game ends with, and the heuristic bot's legality."""
 from __future__ import annotations

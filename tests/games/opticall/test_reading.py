@@ -10,7 +10,7 @@ from games.opticall import GAME
 from games.opticall.bots import heuristic_bot, holds_probability
 from games.opticall.reading import play_truth, reading_heuristic
 from projections.local import LocalGame
-from tests.games.legal_check import plays_from_views_alone
+from tests.support.legal_check import plays_from_views_alone
 from tests.games.opticall.tables import play
 from tests.games.opticall.test_calls import four
 

@@ -10,7 +10,7 @@ from games.contract import RuleError
 from games.opticall import GAME
 from games.opticall.state import PLAY, REVEAL
 from projections.local import LocalGame
-from tests.games.kit import rules_section
+from tests.support.kit import rules_section
 from tests.games.opticall.tables import act, dealt, of, play, refused
 
 
@@ -157,7 +157,7 @@ def test_options_a_well_shaped_combination_that_cannot_be_played_is_422(http, se
 
 def test_classic_setup_says_an_out_of_range_hand_size_is_the_shape_checks_400():
     """No rule may promise ``invalid_option`` for what the shape check refuses
-    (the Options rule of every game: tests/test_rules_docs.py)."""
+    (the Options rule of every game: tests/games/test_rules_docs.py)."""
     assert "`invalid_request`" in section("classic setup")
 
 

@@ -11,12 +11,12 @@ from projections.folding import fold
 from projections.views import seat_view
 from projections.local import LocalGame
 from tests.games.opticall.tables import answer_all, dealt, play
-from tests.soak import SOAK, games
-from tests.test_non_interference import faces, observed, random_game, repaint
+from tests.support.soak import SOAK, games
+from tests.support.visibility import faces, observed, random_game, repaint
 
 
 def test_what_each_seat_sees_depends_on_no_hidden_card_in_the_classic_setup_and_at_two_players():
-    """The generic non-interference check (tests/test_non_interference.py)
+    """The generic non-interference check (tests/games/test_non_interference.py)
     for the tables its default options leave out."""
     checked = 0
     # games n = 0 to 39, 20 + 5n commands long: a quick run plays every third

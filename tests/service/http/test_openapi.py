@@ -1,0 +1,102 @@
+"""openapi.yaml is a valid OpenAPI document and describes exactly the routes."""
+from __future__ import annotations
+
+import re
+
+from openapi_spec_validator import validate
+
+from tests.support.openapi_contract import spec
+from tests.support.paths import ROOT
+
+
+def test_openapi_yaml_is_a_valid_openapi_document():
+    validate(spec())
+
+
+def routes_of(app) -> set[tuple[str, str]]:
+    """The API's routes: the web client's pages (``service.http.web``: HTML, not
+    API) are its own, and use only these."""
+    found = set()
+    for rule in app.url_map.iter_rules():
+        if rule.endpoint.startswith("web."):
+            continue
+        path = re.sub(r"<(?:[^:>]+:)?([^>]+)>", r"{\1}", rule.rule)
+        for method in rule.methods - {"HEAD", "OPTIONS"}:
+            found.add((path, method.lower()))
+    return found
+
+
+def documented() -> set[tuple[str, str]]:
+    return {
+        (path, method)
+        for path, item in spec()["paths"].items()
+        for method in item
+        if method in {"get", "post", "put", "patch", "delete"}
+    }
+
+
+def test_every_documented_route_exists_and_every_route_is_documented(app):
+    assert routes_of(app) == documented()
+
+
+def test_the_spec_is_as_strict_as_the_server():
+    """Enums and bounds in openapi.yaml follow the games and the server's own checks."""
+    from games.registry import GAMES
+    from service.http import schemas
+    from service.http.api.common import ETAG
+
+    components = spec()["components"]["schemas"]
+    assert components["GameTypeName"]["enum"] == sorted(GAMES)
+    assert sorted(components["BotLevel"]["enum"]) == sorted({level for game in GAMES.values() for level in game.bots})
+    seats = components["CreateGame"]["properties"]["seats"]
+    assert seats["minimum"] == min(game.min_seats for game in GAMES.values())
+    assert seats["maximum"] == max(game.max_seats for game in GAMES.values())
+    bots = components["CreateGame"]["properties"]["bots"]
+    assert bots["maxItems"] == seats["maximum"] and bots["items"]["properties"]["seat"]["maximum"] == seats["maximum"] - 1
+    # the version headers: the spec's pattern takes what the server's does
+    pattern = re.compile(components["VersionTag"]["pattern"])
+    for value in ['"12"', 'W/"12"', "12", ' "7" ', '"' + "9" * 15 + '"', '"' + "9" * 16 + '"', '"x"', "", "W/", '"1"2"']:
+        assert bool(pattern.match(value)) == bool(ETAG.match(value)), value
+    after = next(p for p in spec()["paths"]["/v1/games/{game_id}/events"]["get"]["parameters"] if p.get("name") == "after")
+    assert after["schema"]["maximum"] == schemas.EventsQuery().fields["after"].validate.max
+
+
+def test_every_operation_documents_what_the_http_layer_may_answer():
+    for path, item in spec()["paths"].items():
+        for method, operation in item.items():
+            if method not in {"get", "post"}:
+                continue
+            codes = set(operation["responses"])
+            # the HTTP layer's: a request line or header too long, no whole
+            # request in time, a request the server fell too far behind to read
+            assert {"408", "414", "431", "503"} <= codes, (method, path)
+            if "requestBody" in operation:
+                assert "415" in codes, (method, path)
+
+
+def answered_codes() -> dict[str, int]:
+    """Every problem ``code`` the service answers with, and its status: the
+    ``Problem``s it raises, the HTTP errors it names (``service.http.app``) and
+    gunicorn's refusals (``service.runtime.gunicorn_workers``). A rule's refusal
+    (422) is named by its game's rules document instead."""
+
+    from service.http.app import HTTP_CODES
+    from service.runtime.gunicorn_workers import REQUEST_ERRORS
+
+    root = ROOT
+    codes = {code: status for status, code in HTTP_CODES.items()}
+    codes.update({code: status for _, status, _, code in REQUEST_ERRORS if code})
+    for path in (root / "service").rglob("*.py"):
+        for status, code in re.findall(r'Problem\(\s*(\d{3}),\s*"([a-z_]+)"', path.read_text()):
+            codes[code] = int(status)
+    return codes
+
+
+def test_every_code_the_service_answers_is_listed_in_the_readme_and_in_openapi_yaml():
+
+    root = ROOT
+    readme, api = (root / "README.md").read_text(), (root / "openapi.yaml").read_text()
+    codes = answered_codes()
+    assert {"game_in_progress", "store_full", "uri_too_long", "not_found"} <= set(codes)  # the search finds them
+    assert sorted(code for code in codes if f"`{code}`" not in readme) == []
+    assert sorted(code for code in codes if f"`{code}`" not in api) == []

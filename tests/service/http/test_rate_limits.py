@@ -1,0 +1,219 @@
+"""Rate limits (service/http/ratelimits.py): per client address, per token, game
+creation on its own quota; counted in the store, so every process sees the
+same counters. Tiny limits, so a test reaches them in a few requests; no test
+waits for a window to pass."""
+from __future__ import annotations
+
+import logging
+import re
+
+import pytest
+import redis
+
+from service.http.app import create_app
+from service.app.ids import token_hash
+from service.config import Config, connect
+from service.runtime.embedded_redis import free_port
+from tests.support.api import auth, seated_game
+from tests.support.openapi_contract import check
+
+GAME_TYPES = "/v1/game-types"
+NEW_GAME = {"type": "color-doubt", "seats": 3}
+POLICY_ITEM = re.compile(r'^"(\w+)";q=(\d+);w=(\d+)$')
+CURRENT_ITEM = re.compile(r'^"(\w+)";r=(\d+);t=(\d+)$')
+
+
+def make_app(client, clock, **settings):
+    settings = {"rate_limit_client": "1000/minute", "rate_limit_token": "1000/minute", **settings}
+    return create_app(Config(**settings), client=client, clock=clock)
+
+
+@pytest.fixture
+def apps():
+    built = []
+    yield built
+    for app in built:
+        app.extensions["tabletell"].realtime.shutdown()
+
+
+@pytest.fixture
+def limited(apps, redis_client, clock):
+    """An app with the limits given (the others generous), on the tests' store."""
+
+    def build(client=None, **settings):
+        app = make_app(client or redis_client, clock, **settings)
+        apps.append(app)
+        return app.test_client()
+
+    return build
+
+
+def at(address: str) -> dict:
+    return {"environ_base": {"REMOTE_ADDR": address}}
+
+
+def policies(response) -> dict[str, tuple[int, int]]:
+    """RateLimit-Policy as {policy: (quota, window seconds)}."""
+    items = [POLICY_ITEM.match(item.strip()) for item in response.headers["RateLimit-Policy"].split(",")]
+    assert all(items), response.headers["RateLimit-Policy"]
+    return {m.group(1): (int(m.group(2)), int(m.group(3))) for m in items}
+
+
+def remaining(response) -> dict[str, tuple[int, int]]:
+    """RateLimit as {policy: (remaining, seconds until more)}."""
+    items = [CURRENT_ITEM.match(item.strip()) for item in response.headers["RateLimit"].split(",")]
+    assert all(items), response.headers["RateLimit"]
+    return {m.group(1): (int(m.group(2)), int(m.group(3))) for m in items}
+
+
+def rate_limited(response, policy: str, limit_text: str) -> dict:
+    assert response.status_code == 429, response.get_json()
+    assert response.mimetype == "application/problem+json"
+    body = response.get_json()
+    assert body["code"] == "rate_limited" and body["status"] == 429 and body["policy"] == policy
+    assert limit_text in body["detail"]
+    retry_after = int(response.headers["Retry-After"])
+    assert 1 <= retry_after <= 3600
+    assert remaining(response)[policy][0] == 0
+    return body
+
+
+def test_the_fourth_request_from_an_address_past_three_a_minute_is_429_and_others_go_on(limited):
+    http = limited(rate_limit_client="3/minute")
+    for left in (2, 1, 0):
+        response = http.get(GAME_TYPES, **at("10.0.0.1"))
+        assert response.status_code == 200
+        assert policies(response) == {"client": (3, 60)}
+        assert remaining(response)["client"][0] == left
+        assert 0 < remaining(response)["client"][1] <= 60
+    refused = http.get(GAME_TYPES, **at("10.0.0.1"))
+    body = rate_limited(refused, "client", "3 per 1 minute")
+    assert "client address" in body["detail"]
+    check(GAME_TYPES, "get", refused)  # the 429 as openapi.yaml describes it
+    # every route counts against the same address, and stays refused
+    rate_limited(http.post("/v1/games", json=NEW_GAME, **at("10.0.0.1")), "client", "3 per 1 minute")
+    assert http.get("/v1/no-such-route", **at("10.0.0.1")).status_code == 429
+    # another address has its own count
+    other = http.get(GAME_TYPES, **at("10.0.0.2"))
+    assert other.status_code == 200 and remaining(other)["client"][0] == 2
+
+
+def test_each_token_has_its_own_count_and_its_hash_is_the_key(limited, redis_client, caplog):
+    http = limited(rate_limit_token="3/minute")
+    game_id, tokens = seated_game(http, 3)
+    view = f"/v1/games/{game_id}/view"
+    for left in (2, 1, 0):
+        response = http.get(view, headers=auth(tokens[0]))
+        assert response.status_code == 200
+        assert policies(response) == {"client": (1000, 60), "token": (3, 60)}
+        assert remaining(response)["token"][0] == left
+    with caplog.at_level(logging.DEBUG):
+        refused = http.get(view, headers=auth(tokens[0]))
+    assert any("per token exceeded" in record.getMessage() for record in caplog.records)
+    # the breach is logged, but neither the token nor its hash is
+    assert not any(token_hash(tokens[0]) in record.getMessage() for record in caplog.records)
+    rate_limited(refused, "token", "3 per 1 minute per token")
+    check("/v1/games/{game_id}/view", "get", refused)
+    rate_limited(http.post(f"/v1/games/{game_id}/commands", json={"type": "pass"}, headers=auth(tokens[0])), "token", "3 per")
+    # the other seat, from the same address, is not limited by its neighbour
+    other = http.get(view, headers=auth(tokens[1]))
+    assert other.status_code == 200 and remaining(other)["token"][0] == 2
+    # requests without a token are counted per address only
+    assert "token" not in policies(http.get(f"/v1/games/{game_id}"))
+
+    keys = [key.decode() for key in redis_client.keys("tabletell:ratelimit:*")]
+    assert any(token_hash(tokens[0]) in key for key in keys), keys
+    assert not any(token in key for key in keys for token in tokens)
+
+
+def test_creating_games_has_a_quota_of_its_own(limited):
+    http = limited(rate_limit_create="2/hour")
+    for _ in range(2):
+        created = http.post("/v1/games", json=NEW_GAME, **at("10.0.0.3"))
+        assert created.status_code == 201
+        assert policies(created) == {"client": (1000, 60), "create": (2, 3600)}
+    refused = http.post("/v1/games", json=NEW_GAME, **at("10.0.0.3"))
+    body = rate_limited(refused, "create", "2 per 1 hour")
+    assert "creating games" in body["detail"]
+    check("/v1/games", "post", refused)
+    # the address may still do everything else, and another address may create
+    game_id = http.post("/v1/games", json=NEW_GAME, **at("10.0.0.4")).get_json()["game_id"]
+    assert http.get(GAME_TYPES, **at("10.0.0.3")).status_code == 200
+    joined = http.post(f"/v1/games/{game_id}/seats", json={"name": "ann"}, **at("10.0.0.3"))
+    assert joined.status_code == 201 and "create" not in policies(joined)
+
+
+def test_health_and_metrics_are_never_limited(limited):
+    http = limited(rate_limit_client="1/minute")
+    assert http.get(GAME_TYPES).status_code == 200
+    assert http.get(GAME_TYPES).status_code == 429
+    for path in ("/v1/health", "/v1/health/live", "/v1/health/ready", "/metrics") * 3:
+        response = http.get(path)
+        assert response.status_code != 429, path
+        assert "RateLimit" not in response.headers and "RateLimit-Policy" not in response.headers, path
+    assert http.get(GAME_TYPES).status_code == 429
+
+
+def test_two_processes_on_one_store_share_the_counts(limited, redis_server):
+    # two apps, each with its own connection pool: two API processes (or hosts)
+    first = limited(client=redis.Redis.from_url(redis_server.url), rate_limit_client="3/minute")
+    second = limited(client=redis.Redis.from_url(redis_server.url), rate_limit_client="3/minute")
+    assert first.get(GAME_TYPES).status_code == 200
+    assert second.get(GAME_TYPES).status_code == 200
+    assert remaining(first.get(GAME_TYPES))["client"][0] == 0
+    rate_limited(second.get(GAME_TYPES), "client", "3 per 1 minute")
+    rate_limited(first.get(GAME_TYPES), "client", "3 per 1 minute")
+
+
+def test_rate_limits_off_means_no_limit_and_no_headers(limited):
+    http = limited(rate_limits=False, rate_limit_client="1/minute", rate_limit_create="1/hour")
+    for _ in range(5):
+        response = http.get(GAME_TYPES)
+        assert response.status_code == 200
+        assert "RateLimit" not in response.headers and "RateLimit-Policy" not in response.headers
+    for _ in range(3):
+        assert http.post("/v1/games", json=NEW_GAME).status_code == 201
+
+
+def test_rate_limits_are_on_unless_the_environment_says_off(monkeypatch):
+    monkeypatch.delenv("RATE_LIMITS", raising=False)
+    monkeypatch.setenv("RATE_LIMIT_CREATE", "5/hour")
+    assert Config().rate_limits is True
+    configured = Config.from_env()
+    assert configured.rate_limits is True and configured.rate_limit_create == "5/hour"
+    monkeypatch.setenv("RATE_LIMITS", "off")
+    assert Config.from_env().rate_limits is False
+
+
+def test_a_limit_that_is_not_a_rate_limit_is_refused_at_start(redis_client, clock):
+    with pytest.raises(ValueError, match="RATE_LIMIT_TOKEN"):
+        make_app(redis_client, clock, rate_limit_token="lots")
+
+
+def test_a_store_that_is_down_is_never_a_500_and_limits_hold_in_the_process(limited, clock, caplog):
+    down = connect(f"redis://127.0.0.1:{free_port()}/0")
+    http = limited(client=down, rate_limit_client="3/minute")
+    with caplog.at_level(logging.WARNING):
+        assert http.get(GAME_TYPES).status_code == 200  # needs no store: let through
+    assert any("falling back to in-memory" in record.getMessage() for record in caplog.records)
+    # a route that needs the store: its own 503, not a 500
+    stored = http.post("/v1/games", json=NEW_GAME)
+    assert stored.status_code == 503 and stored.get_json()["code"] == "store_unavailable"
+    assert http.get(GAME_TYPES).status_code == 200
+    # meanwhile the process counts by itself, so a flood is still refused
+    rate_limited(http.get(GAME_TYPES), "client", "3 per 1 minute")
+
+
+def test_behind_a_trusted_proxy_the_forwarded_address_is_the_client_and_not_otherwise(limited):
+    direct = limited(rate_limit_client="2/minute")
+    # no trusted proxy: X-Forwarded-For is the client's own word, and ignored
+    for n in range(2):
+        assert direct.get(GAME_TYPES, headers={"X-Forwarded-For": f"198.51.100.{n}"}, **at("10.0.0.7")).status_code == 200
+    assert direct.get(GAME_TYPES, headers={"X-Forwarded-For": "198.51.100.9"}, **at("10.0.0.7")).status_code == 429
+
+    proxied = limited(rate_limit_client="2/minute", trusted_proxies=1)
+    for _ in range(2):
+        assert proxied.get(GAME_TYPES, headers={"X-Forwarded-For": "203.0.113.1"}, **at("10.0.0.8")).status_code == 200
+    assert proxied.get(GAME_TYPES, headers={"X-Forwarded-For": "203.0.113.1"}, **at("10.0.0.8")).status_code == 429
+    # another player behind the same proxy has a count of its own
+    assert proxied.get(GAME_TYPES, headers={"X-Forwarded-For": "203.0.113.2"}, **at("10.0.0.8")).status_code == 200

@@ -1,0 +1,170 @@
+"""Every setting is read once, by ``Config``, and reaches each process that
+uses it from there: the README's configuration table is the list."""
+from __future__ import annotations
+
+import inspect
+import json
+import re
+import subprocess
+import sys
+
+import psutil
+
+from service.config import Config
+from tests.support.paths import ROOT
+
+
+
+def readme_settings() -> list[str]:
+    """The variables the README's configuration table names, in its order."""
+    text = (ROOT / "README.md").read_text()
+    section = text.split("\n## Configuration\n", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"^\| `([A-Z][A-Z0-9_]*)` \|", section, re.M)
+
+
+# values to try a setting with: one of them changes what Config holds
+TRIES = ("7", "off", "1", "text", "gthread", "fsync", "redis://example.invalid:1/0", "/elsewhere")
+
+
+def read_by_config(name: str) -> bool:
+    default = Config.from_env({})
+    for value in TRIES:
+        try:
+            if Config.from_env({name: value}) != default:
+                return True
+        except ValueError:
+            continue
+    return False
+
+
+def test_every_setting_the_readme_names_is_read_by_config_and_no_other():
+    named = readme_settings()
+    assert len(named) > 30 and len(set(named)) == len(named)
+    assert [name for name in named if not read_by_config(name)] == []
+    # and Config reads none the README does not name
+    read = set(re.findall(r'"([A-Z][A-Z0-9_]+)"', inspect.getsource(Config.from_env)))
+    assert read == set(named)
+
+
+def test_no_module_but_config_reads_the_environment():
+    """Settings are read by ``Config`` once, as a process starts, not by the
+    module that uses them (on every call, or in one process and not the
+    other). A copy of the environment handed to a child is not a read."""
+    reads = re.compile(r"os\.environ(\.get|\[|\.setdefault)|os\.getenv|environ\.get\(\s*[\"'][A-Z]")
+    found = []
+    for layer in ("games", "events", "projections", "service"):
+        for path in sorted((ROOT / layer).rglob("*.py")):
+            if path == ROOT / "service" / "config.py":
+                continue
+            for number, line in enumerate(path.read_text().splitlines(), 1):
+                if reads.search(line):
+                    found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert found == []
+
+
+def test_grace_seconds_reaches_the_apis_dispatcher(redis_client, monkeypatch, clock):
+    """The API marks the bot move it queues as fresh for GRACE_SECONDS, as
+    the workers wait for it (it used 10 s whatever the setting said)."""
+    from service.http.app import create_app
+    from service.app.scheduling import DISPATCHED
+
+    monkeypatch.setenv("GRACE_SECONDS", "3")
+    monkeypatch.setenv("RATE_LIMITS", "off")
+    app = create_app(client=redis_client, clock=clock)
+    try:
+        http = app.test_client()
+        # only bots: the game starts as it is created, a bot to act whoever it is
+        bots = [{"seat": 0, "level": "random"}, {"seat": 1, "level": "random"}]
+        assert http.post("/v1/games", json={"type": "color-doubt", "seats": 2, "bots": bots}).status_code == 201
+        marks = list(redis_client.scan_iter(match=DISPATCHED.format("*")))
+        assert marks, "no bot move was queued"
+        assert all(0 < redis_client.pttl(mark) <= 3000 for mark in marks)
+    finally:
+        app.extensions["tabletell"].realtime.shutdown()
+
+
+def test_the_workers_store_pool_is_bounded_by_redis_max_connections(redis_server):
+    from service.workers.__main__ import worker_services
+
+    config = Config.from_env({"REDIS_URL": redis_server.url, "REDIS_MAX_CONNECTIONS": "3", "GRACE_SECONDS": "4"})
+    services = worker_services(config)
+    assert services.redis.connection_pool.max_connections == 3
+    assert services.dispatcher.grace_ms == 4000
+
+
+def test_the_bots_settings_come_from_the_workers_config_not_the_environment_at_each_move(
+    app, http, redis_client, clock, monkeypatch
+):
+    """EXPERT_BUDGET_MS (and BOT_THINK_SECONDS) are the worker's Config's,
+    read as it starts: the environment changed afterwards changes nothing."""
+    from games import table as tables
+    from service.wiring import Services
+    from service.workers import jobs
+
+    budgets = []
+    bot_for = jobs.bot_for
+
+    def seen(folded, seat, budget):
+        budgets.append(budget)
+        return bot_for(folded, seat, budget)
+
+    monkeypatch.setattr(jobs, "bot_for", seen)
+    svc = Services(redis_client, clock, config=Config(expert_budget_ms=5, bot_think_seconds=0))
+    monkeypatch.setenv("EXPERT_BUDGET_MS", "7")
+    monkeypatch.setenv("BOT_THINK_SECONDS", "600")  # read at the move, the test would wait ten minutes
+    bots = [{"seat": 0, "level": "expert"}, {"seat": 1, "level": "expert"}]
+    game_id = http.post("/v1/games", json={"type": "color-doubt", "seats": 2, "bots": bots}).get_json()["game_id"]
+    folded = svc.commands.load(game_id)
+    seat = tables.to_act(folded.game, folded.table)[0]
+    body, actor = jobs.bot_move(svc, folded, seat)
+    assert actor == "bot" and body["type"] and budgets == [5]
+
+
+def test_the_docker_image_runs_the_command_make_run_builds(redis_server, tmp_path):
+    """The Dockerfile's command is ``python -m service.run api``: run here
+    (no Docker engine), it serves the API with the gunicorn command
+    ``service.run`` builds, WEB_WORKER_CLASS, WEB_THREADS and
+    GRACEFUL_SECONDS included."""
+    import os
+
+    from service.runtime.embedded_redis import free_port
+    from service.runtime.run import gunicorn_command
+    from tests.conftest import wait_healthy
+
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    cmd = json.loads(re.search(r"^CMD (\[.*\])$", dockerfile, re.M).group(1))
+    assert cmd == ["python", "-m", "service.run", "api"]
+    image_env = dict(re.findall(r"(\w+)=(\S+)", " ".join(re.findall(r"^ENV (.*)$", dockerfile, re.M))))
+    assert image_env["HOST"] == "0.0.0.0"
+
+    port = free_port()
+    settings = {
+        "REDIS_URL": redis_server.url,
+        "PORT": str(port),
+        "HOST": "127.0.0.1",  # the image's 0.0.0.0: not on a shared machine
+        "WEB_WORKER_CLASS": "gthread",
+        "WEB_THREADS": "3",
+        "WEB_CONCURRENCY": "1",
+        "GRACEFUL_SECONDS": "4",
+        "PROMETHEUS_MULTIPROC_DIR": str(tmp_path / "metrics"),
+        "ACCESS_LOG": "off",
+    }
+    process = subprocess.Popen(
+        [sys.executable, *cmd[1:]],
+        cwd=ROOT,
+        env={**os.environ, **settings},
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_healthy(f"http://127.0.0.1:{port}", process)
+        # the process itself became gunicorn's master (exec), with make run's command
+        running = psutil.Process(process.pid).cmdline()
+        assert running == gunicorn_command(Config.from_env(settings))
+        assert "service.runtime.gunicorn_workers.ThreadWorker" in running
+        assert running[running.index("--threads") + 1] == "3"
+        assert running[running.index("--graceful-timeout") + 1] == "4"
+    finally:
+        process.terminate()
+        process.wait(timeout=30)

@@ -1,0 +1,210 @@
+"""``GET /metrics``: requests, commands, appends, conflicts, queue depth, the
+workers' timeouts and bots, and the sum over gunicorn's worker processes."""
+from __future__ import annotations
+
+import shutil
+import urllib.request
+
+from prometheus_client import CollectorRegistry, generate_latest, multiprocess
+from prometheus_client.parser import text_string_to_metric_families
+
+from service.app.scheduling import pending_work
+from service.workers.jobs import run_work
+from tests.support.api import auth, command, new_game, seated_game, view
+
+COMMANDS_ROUTE = "/v1/games/<game_id>/commands"
+
+
+def figures(text: str) -> dict[tuple, float]:
+    """Every sample of a Prometheus text page: (name, sorted labels) -> value."""
+    return {
+        (sample.name, tuple(sorted(sample.labels.items()))): sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+    }
+
+
+def scrape(http) -> dict[tuple, float]:
+    response = http.get("/metrics")
+    assert response.status_code == 200
+    assert response.content_type.startswith("text/plain")
+    return figures(response.get_data(as_text=True))
+
+
+def value(page: dict[tuple, float], name: str, **labels: str) -> float:
+    return page.get((name, tuple(sorted(labels.items()))), 0.0)
+
+
+def a_move(http, game_id: str, tokens: list[str]) -> tuple[int, dict]:
+    """The seat to act, and a legal play of its first card."""
+    seat = view(http, game_id, tokens[0])["to_act"][0]
+    mine = view(http, game_id, tokens[seat])
+    return seat, {"type": "play", "cards": [mine["hand"][0]["id"]], "color": "red"}
+
+
+def test_a_command_is_counted_by_route_timed_and_appended(http):
+    game_id, tokens = seated_game(http, 2)
+    seat, body = a_move(http, game_id, tokens)
+    before = scrape(http)
+    response = command(http, game_id, tokens[seat], body)
+    assert response.status_code == 200
+    after = scrape(http)
+
+    def delta(name, **labels):
+        return value(after, name, **labels) - value(before, name, **labels)
+
+    # the route, never the path with its game id
+    assert delta("tabletell_http_requests_total", method="POST", route=COMMANDS_ROUTE, status="200") == 1
+    assert not any(game_id in str(labels) for _, labels in after)
+    assert delta("tabletell_http_request_duration_seconds_count", method="POST", route=COMMANDS_ROUTE) == 1
+    assert delta("tabletell_command_duration_seconds_count", game_type="color-doubt", outcome="ok") == 1
+    assert delta("tabletell_command_duration_seconds_bucket", game_type="color-doubt", outcome="ok", le="+Inf") == 1
+    assert delta("tabletell_appends_total", game_type="color-doubt") == 1
+    # a refusal is timed as one, and appends nothing
+    refused = command(http, game_id, tokens[1 - seat], body)
+    assert refused.status_code == 422
+    again = scrape(http)
+    assert value(again, "tabletell_command_duration_seconds_count", game_type="color-doubt", outcome="refused") == (
+        value(after, "tabletell_command_duration_seconds_count", game_type="color-doubt", outcome="refused") + 1
+    )
+    assert value(again, "tabletell_appends_total", game_type="color-doubt") == value(
+        after, "tabletell_appends_total", game_type="color-doubt"
+    )
+    assert value(again, "tabletell_http_requests_total", method="POST", route=COMMANDS_ROUTE, status="422") >= 1
+
+
+def test_every_metric_is_tabletells_and_has_help(http):
+    http.get("/v1/health")
+    text = http.get("/metrics").get_data(as_text=True)
+    ours = [family for family in text_string_to_metric_families(text) if family.name.startswith("tabletell_")]
+    names = {family.name for family in ours}
+    assert {
+        "tabletell_http_requests",
+        "tabletell_http_request_duration_seconds",
+        "tabletell_open_streams",
+        "tabletell_queue_depth",
+        "tabletell_due_games",
+    } <= names
+    assert all(family.documentation for family in ours)
+
+
+def test_an_unknown_path_is_counted_as_unmatched_not_by_its_path(http):
+    before = scrape(http)
+    assert http.get("/v1/no-such-thing-0123").status_code == 404
+    after = scrape(http)
+    labels = dict(method="GET", route="unmatched", status="404")
+    assert value(after, "tabletell_http_requests_total", **labels) == value(before, "tabletell_http_requests_total", **labels) + 1
+    assert not any("no-such-thing" in str(labels) for _, labels in after)
+
+
+def test_a_409_conflict_is_counted(http):
+    game_id, tokens = seated_game(http, 2)
+    seat, body = a_move(http, game_id, tokens)
+    version = view(http, game_id, tokens[seat])["version"]
+    before = scrape(http)
+    stale = command(http, game_id, tokens[seat], body, **{"If-Match": f'"{version - 1}"'})
+    assert stale.status_code == 409
+    after = scrape(http)
+    assert value(after, "tabletell_version_conflicts_total", resolution="refused") == (
+        value(before, "tabletell_version_conflicts_total", resolution="refused") + 1
+    )
+    assert value(after, "tabletell_command_duration_seconds_count", game_type="color-doubt", outcome="conflict") == (
+        value(before, "tabletell_command_duration_seconds_count", game_type="color-doubt", outcome="conflict") + 1
+    )
+    assert value(after, "tabletell_appends_total", game_type="color-doubt") == value(
+        before, "tabletell_appends_total", game_type="color-doubt"
+    )
+
+
+def test_queue_depth_shows_a_queued_bot_move_and_the_bot_is_timed(http, app, redis_client):
+    before = scrape(http)
+    assert value(before, "tabletell_queue_depth", queue="tabletell") == 0
+    assert value(before, "tabletell_due_games") == 0
+    game_id = new_game(http, 2, bots=[{"seat": 0, "level": "random"}, {"seat": 1, "level": "random"}])
+    page = scrape(http)
+    queued = redis_client.llen("rq:queue:tabletell")
+    assert queued >= 1
+    assert value(page, "tabletell_queue_depth", queue="tabletell") == queued
+    assert value(page, "tabletell_queue_depth", queue="tabletell-deadlines") == 0  # a bot's move is no deadline
+    assert value(page, "tabletell_due_games") == 1
+    # the worker's job, run here: the bot's decision is timed
+    svc = app.extensions["tabletell"]
+    item = next(w for w in pending_work(svc.commands.load(game_id), svc.clock()) if w.kind == "bot")
+    assert run_work(item.kind, item.game_id, item.version, item.seat, item.due, svc=svc).startswith("appended")
+    after = scrape(http)
+    # the job plays the bots due after its move too (CHAIN_MOVES): each decision is timed
+    decided = sum(1 for e in svc.store.read(game_id, after=item.version) if e.command is not None and e.actor == "bot")
+    assert decided >= 1
+    assert value(after, "tabletell_bot_decision_seconds_count", game_type="color-doubt") == (
+        value(before, "tabletell_bot_decision_seconds_count", game_type="color-doubt") + decided
+    )
+
+
+def test_a_fired_timeout_is_counted_with_its_lateness(http, app, clock):
+    game_id, tokens = seated_game(http, 2, options={"turn_seconds": 1})
+    svc = app.extensions["tabletell"]
+    timeout = next(w for w in pending_work(svc.commands.load(game_id), svc.clock()) if w.kind == "timeout")
+    before = scrape(http)
+    clock.now = timeout.due + 3000  # fired 3 s after the deadline
+    result = run_work(timeout.kind, game_id, timeout.version, timeout.seat, timeout.due, svc=svc)
+    assert result.startswith("appended")
+    after = scrape(http)
+
+    def delta(name, **labels):
+        return value(after, name, **labels) - value(before, name, **labels)
+
+    assert delta("tabletell_timeouts_fired_total", game_type="color-doubt") == 1
+    assert delta("tabletell_timeout_lateness_seconds_count", game_type="color-doubt") == 1
+    assert delta("tabletell_timeout_lateness_seconds_sum", game_type="color-doubt") == 3.0
+    # 3 s late: above the 2.5 s bucket, within the 5 s one
+    assert delta("tabletell_timeout_lateness_seconds_bucket", game_type="color-doubt", le="2.5") == 0
+    assert delta("tabletell_timeout_lateness_seconds_bucket", game_type="color-doubt", le="5.0") == 1
+    # the same job again (run twice): nothing appended, nothing counted
+    run_work(timeout.kind, game_id, timeout.version, timeout.seat, timeout.due, svc=svc)
+    assert value(scrape(http), "tabletell_timeouts_fired_total", game_type="color-doubt") == value(
+        after, "tabletell_timeouts_fired_total", game_type="color-doubt"
+    )
+
+
+def per_process(metrics_dir) -> dict[str, dict[tuple, float]]:
+    """Each process's own counters in a multiprocess directory, by pid."""
+    from pathlib import Path
+    import tempfile
+
+    result = {}
+    for path in Path(metrics_dir).glob("counter_*.db"):
+        with tempfile.TemporaryDirectory() as alone:
+            shutil.copy(path, alone)
+            registry = CollectorRegistry()
+            multiprocess.MultiProcessCollector(registry, path=alone)
+            result[path.stem.split("_", 1)[1]] = figures(generate_latest(registry).decode())
+    return result
+
+
+def test_metrics_sum_the_counters_of_both_gunicorn_workers(api_server):
+    labels = dict(method="GET", route="/v1/health", status="200")
+    name = "tabletell_http_requests_total"
+
+    def serving() -> dict[str, float]:
+        return {
+            pid: value(page, name, **labels)
+            for pid, page in per_process(api_server.metrics_dir).items()
+            if value(page, name, **labels)
+        }
+
+    # a fresh connection per request, until both workers have answered some
+    for _ in range(400):
+        with urllib.request.urlopen(api_server.url + "/v1/health", timeout=10) as response:
+            assert response.status == 200
+        if len(serving()) >= 2:
+            break
+    by_pid = serving()
+    assert len(by_pid) >= 2, by_pid
+    assert api_server.metric(name, **labels) == sum(by_pid.values())
+
+
+def test_the_token_header_never_reaches_the_metrics(http):
+    game_id, tokens = seated_game(http, 2)
+    http.get(f"/v1/games/{game_id}/view?token={tokens[0]}", headers=auth(tokens[0]))
+    text = http.get("/metrics").get_data(as_text=True)
+    assert tokens[0] not in text and "token=" not in text

@@ -1,0 +1,100 @@
+"""Every game on real workers: all-bot games play to their end through the
+API, and a silent seat is timed out on its turns and in reaction windows."""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from events.store import EventStore
+from games.registry import GAMES
+from tests.support.api import new_game
+from tests.support.workers import assert_clean_log, wait_until_finished
+
+# (game type, seats, options): each game's setups worth playing through
+SETUPS = [
+    ("color-doubt", 3, {}),
+    ("color-doubt", 2, {"extended": True}),
+    ("opticall", 4, {}),
+    ("opticall", 3, {"setup": "classic"}),
+    ("deceptidice", 4, {}),
+    (
+        "deceptidice",
+        6,
+        {"straights": True, "vague_guesses": True, "wildcards": True, "power_cards": True, "loser_swap": "player"},
+    ),
+    ("deceptidice", 3, {"loser_swap": "draw_pile", "introductory": True, "predictable": True}),
+    ("diez", 4, {}),
+]
+
+# options that give a silent seat three turns in a row before the game can
+# end: at 9 cards Deceptidice's random bots ended 2% of games first (the
+# silent seat reached once or twice), at 12 and 14 none of 400
+LONG_ENOUGH = {"deceptidice": {"cards_each": 14}}
+
+# the reaction window of each game that has one, by its deadline kind
+WINDOWS = {"opticall": "call", "diez": "jump_in"}
+
+
+def clocks(game_type: str, seconds: int) -> dict:
+    """Every clock option of the game (turns and windows) set to ``seconds``."""
+    return {o.name: seconds for o in GAMES[game_type].options if o.name.endswith("_seconds")}
+
+
+@pytest.mark.parametrize("game_type,seats,options", SETUPS, ids=[f"{t}-{s}-{o}" for t, s, o in SETUPS])
+def test_an_all_bot_game_plays_to_its_end_through_the_api_and_workers(live_app, workers, redis_client, game_type, seats, options):
+    http = live_app.test_client()
+    workers.start()
+    workers.start()
+    levels = list(GAMES[game_type].bots)
+    bots = [{"seat": s, "level": levels[s % len(levels)]} for s in range(seats)]
+    game_id = new_game(http, seats, game_type, options=options, bots=bots)
+    summary = wait_until_finished(http, game_id, 240)
+    assert summary["result"]["winners"]
+    assert_clean_log(redis_client, game_id)
+
+
+@pytest.mark.parametrize("game_type", sorted(GAMES))
+def test_a_silent_seat_is_timed_out_and_the_game_still_ends(live_app, workers, redis_client, game_type):
+    http = live_app.test_client()
+    workers.start()
+    game = GAMES[game_type]
+    seats = max(game.min_seats, 3) if game.max_seats >= 3 else game.min_seats
+    options = {**clocks(game_type, 1), "autopilot_after": 3, **LONG_ENOUGH.get(game_type, {})}
+    bots = [{"seat": s, "level": "random"} for s in range(1, seats)]
+    game_id = new_game(http, seats, game_type, options=options, bots=bots)
+    http.post(f"/v1/games/{game_id}/seats", json={"name": "silent"})  # seat 0 never acts
+    summary = wait_until_finished(http, game_id, 240)
+    assert summary["result"]["winners"] is not None
+    envelopes = EventStore(redis_client).read(game_id)
+    timed_out = [e.public for e in envelopes if e.type == "seat_timed_out" and e.public["seat"] == 0]
+    assert [t["streak"] for t in timed_out][:3] == [1, 2, 3]
+    assert any(e.type == "autopilot_started" and e.public["seat"] == 0 for e in envelopes)
+    assert_clean_log(redis_client, game_id)
+
+
+@pytest.mark.parametrize("game_type,window", sorted(WINDOWS.items()))
+def test_a_silent_seat_is_timed_out_in_a_reaction_window(live_app, workers, redis_client, game_type, window):
+    """The window's own timeout policy answers for the silent seat (the
+    rules doc says what it is taken to do) and the game moves on."""
+    http = live_app.test_client()
+    workers.start()
+    options = {**clocks(game_type, 1), "autopilot_after": 50}
+    bots = [{"seat": s, "level": "random"} for s in (1, 2)]
+    game_id = new_game(http, 3, game_type, options=options, bots=bots)
+    http.post(f"/v1/games/{game_id}/seats", json={"name": "silent"})  # seat 0 never acts
+    store = EventStore(redis_client)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        envelopes = store.read(game_id)
+        kinds = [e.public["kind"] for e in envelopes if e.type == "seat_timed_out" and e.public["seat"] == 0]
+        if window in kinds:
+            break
+        time.sleep(0.2)
+    else:
+        raise AssertionError(f"seat 0 never timed out in a {window} window: {kinds}")
+    answered = next(i for i, e in enumerate(envelopes) if e.type == "seat_timed_out" and e.public["kind"] == window)
+    # the timeout is appended with the events that answer for the seat
+    group = [e for e in envelopes if e.command_id == envelopes[answered].command_id]
+    assert len(group) >= 2
+    assert_clean_log(redis_client, game_id)

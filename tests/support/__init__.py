@@ -1,0 +1,1 @@
+"""What the tests share: helpers (no tests here). Fixtures are in tests/conftest.py."""

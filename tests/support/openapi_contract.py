@@ -1,0 +1,74 @@
+"""Checking answers against openapi.yaml, so the contract stays true."""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+import jsonschema
+import yaml
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+SPEC_PATH = Path(__file__).resolve().parents[2] / "openapi.yaml"
+SPEC_URI = "urn:tabletell:openapi"
+
+
+@lru_cache(maxsize=None)
+def spec() -> dict:
+    return yaml.safe_load(SPEC_PATH.read_text())
+
+
+@lru_cache(maxsize=None)
+def _registry() -> Registry:
+    return Registry().with_resource(SPEC_URI, Resource.from_contents(spec(), default_specification=DRAFT202012))
+
+
+def _pointer(*parts: str) -> str:
+    return "/".join(part.replace("~", "~0").replace("/", "~1") for part in parts)
+
+
+def response_spec(path: str, method: str, status: int) -> dict:
+    response = spec()["paths"][path][method.lower()]["responses"][str(status)]
+    if "$ref" in response:
+        name = response["$ref"].rsplit("/", 1)[-1]
+        response = spec()["components"]["responses"][name]
+    return response
+
+
+def check(path: str, method: str, response) -> None:
+    """Raises if ``response`` (a Flask test response) breaks the contract for
+    ``method path`` (a path template such as /v1/games/{game_id})."""
+    described = response_spec(path, method, response.status_code)
+    content = described.get("content")
+    if not content:
+        assert not response.data, f"{method} {path} {response.status_code} should have no body"
+        return
+    assert response.mimetype in content, f"{method} {path}: {response.mimetype} not in {list(content)}"
+    status = response.status_code
+    schema_pointer = _pointer("paths", path, method.lower(), "responses", str(status), "content", response.mimetype, "schema")
+    raw = spec()["paths"][path][method.lower()]["responses"][str(status)]
+    if "$ref" in raw:
+        name = raw["$ref"].rsplit("/", 1)[-1]
+        schema_pointer = _pointer("components", "responses", name, "content", response.mimetype, "schema")
+    if response.mimetype == "application/x-ndjson":
+        # a stream of JSON lines: each line against the content's line schema
+        line_pointer = schema_pointer.rsplit("/", 1)[0] + "/x-line-schema"
+        validator = jsonschema.Draft202012Validator({"$ref": f"{SPEC_URI}#/{line_pointer}"}, registry=_registry())
+        lines = response.get_data(as_text=True).splitlines()
+        assert lines, f"{method} {path}: an empty stream"
+        for line in lines:
+            validator.validate(json.loads(line))
+    else:
+        validator = jsonschema.Draft202012Validator({"$ref": f"{SPEC_URI}#/{schema_pointer}"}, registry=_registry())
+        validator.validate(response.get_json())
+    for header in described.get("headers", {}):
+        assert header in response.headers, f"{method} {path} {status} lacks the {header} header"
+
+
+def check_schema(name: str, instance) -> None:
+    """Raises if ``instance`` breaks ``components/schemas/<name>``."""
+    validator = jsonschema.Draft202012Validator(
+        {"$ref": f"{SPEC_URI}#/{_pointer('components', 'schemas', name)}"}, registry=_registry()
+    )
+    validator.validate(instance)

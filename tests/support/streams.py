@@ -1,0 +1,131 @@
+"""Driving games over HTTP with httpx, and reading their streams: for the
+tests of waiting clients on a real server."""
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+
+import httpx
+from httpx_sse import aconnect_sse
+
+from games.registry import GAMES
+from tests.support.api import auth, new_game, seated_game
+
+BOUND = 60  # seconds any condition may take on a busy machine before the test fails
+
+
+# -- driving games over HTTP ------------------------------------------------------
+
+
+def seated(client: httpx.Client, seats: int = 2, options: dict | None = None) -> tuple[str, list[str]]:
+    """A started game with no clocks (nothing times out under a test that
+    waits), and its seats' tokens."""
+    return seated_game(client, seats, options={"turn_seconds": 0, **(options or {})})
+
+
+def play(client: httpx.Client, game_id: str, tokens: list[str], rng: random.Random) -> int:
+    """One legal command by a seat the game waits for; the version after it."""
+    # a seat's view, not the public summary, which a spectator_delay holds back
+    current = client.get(f"/v1/games/{game_id}/view", headers=auth(tokens[0])).json()
+    seat = rng.choice(current["to_act"])
+    view = client.get(f"/v1/games/{game_id}/view", headers=auth(tokens[seat])).json()
+    body = GAMES[view["type"]].bots["random"](view, rng)
+    response = client.post(f"/v1/games/{game_id}/commands", json=body, headers=auth(tokens[seat]))
+    assert response.status_code == 200, response.text
+    return response.json()["version"]
+
+
+def bot_game(client: httpx.Client) -> str:
+    """A game of bots only: the workers play it to its end."""
+    return new_game(client, 2, options={"turn_seconds": 0}, bots=[{"seat": 0, "level": "heuristic"}, {"seat": 1, "level": "random"}])
+
+
+async def messages(url: str, headers: dict | None = None, limit: float = BOUND) -> list:
+    """Every SSE message of a stream until the server closes it."""
+    async with httpx.AsyncClient(timeout=limit) as client:
+        async with aconnect_sse(client, "GET", url, headers=headers or {}) as source:
+            assert source.response.status_code == 200, await source.response.aread()
+            return [sse async for sse in source.aiter_sse()]
+
+
+async def until_finished(server, game_id: str, limit: float = BOUND) -> dict:
+    async with httpx.AsyncClient(base_url=server.url) as client:
+        deadline = time.monotonic() + limit
+        while True:
+            summary = (await client.get(f"/v1/games/{game_id}")).json()
+            if summary["status"] == "finished":
+                return summary
+            assert time.monotonic() < deadline, "the bots did not finish the game"
+            await asyncio.sleep(0.1)
+
+
+async def wait_for(condition, limit: float = BOUND, tasks=()) -> None:
+    """Until ``condition()`` holds; fails at once if one of ``tasks`` (the
+    clients) failed, with its error."""
+    deadline = time.monotonic() + limit
+    while not condition():
+        for task in tasks:
+            if task.done() and not task.cancelled() and task.exception():
+                raise task.exception()
+        assert time.monotonic() < deadline, "timed out waiting for a condition"
+        await asyncio.sleep(0.02)
+
+
+def store_connections(redis_client) -> int:
+    return len(redis_client.client_list())
+
+
+# store connections the server may open above the count before 180 clients
+# wait and after they vanish: far below one a client
+
+
+# gunicorn's keep-alive, which make run keeps: the idle wait between two
+# requests on one connection, not the deadline of a new connection's first
+KEEP_ALIVE_SECONDS = 2
+
+
+async def answer(
+    host: str, port: int, request: bytes, send_after: asyncio.Event | None = None, connected: list | None = None
+) -> tuple[bytes, dict, bytes]:
+    """One client on a connection of its own: its status line, headers and
+    the start of its body (b"" for the status line: closed without a word).
+    With ``send_after``, it sends its request only once that is set (and
+    says it is connected in ``connected``)."""
+    try:
+        reader, writer = await asyncio.open_connection(host, port)
+    except OSError:
+        return b"", {}, b""
+    try:
+        if send_after is not None:
+            connected.append(writer)
+            await send_after.wait()
+        writer.write(request)
+        status = await reader.readline()
+        headers = {}
+        while status and (line := await reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.decode("latin-1").partition(":")
+            headers[name.strip().lower()] = value.strip()
+        body = b""
+        if status and not status.startswith(b"HTTP/1.1 200 "):
+            body = await reader.read(int(headers.get("content-length", 0)) or 65536)
+        return status, headers, body
+    except OSError:
+        return b"", {}, b""
+    finally:
+        writer.transport.abort()  # gone without a word, as a killed client
+
+
+def assert_answered(status: bytes, headers: dict, body: bytes) -> None:
+    """Served (a stream), or refused as the API refuses: 503 or 429,
+    problem+json with a code and Retry-After; never closed without a word."""
+    assert status, "closed without a status line"
+    code = int(status.split()[1])
+    if code == 200:
+        assert headers["content-type"].startswith("text/event-stream"), headers
+        return
+    assert code in (503, 429), (status, body)
+    assert headers["content-type"] == "application/problem+json", headers
+    assert int(headers["retry-after"]) >= 1, headers
+    assert json.loads(body)["code"], body
