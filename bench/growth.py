@@ -2,7 +2,7 @@
 
     python bench/growth.py [--lengths 100,1000,10000,100000] [--every 500]
 
-Load: the time a process new to a game (a fresh ``Projection``, no cache)
+Load: the time a process new to a game (a fresh ``Repository``, no cache)
 takes to load it, for logs of each length, as a ratio to the shortest, with
 snapshots off and on (``SNAPSHOT_EVERY``; the snapshot half an interval
 behind the log's end, as on average). No game of the four lasts 100,000
@@ -39,9 +39,10 @@ from events.store import EventStore  # noqa: E402
 from games import table as tables  # noqa: E402
 from games.contract import Event  # noqa: E402
 from games.registry import GAMES  # noqa: E402
-from projections.folding import Projection, fold  # noqa: E402
+from projections.folding import fold  # noqa: E402
 from projections.local import LocalGame  # noqa: E402
 from projections.snapshots import Snapshots  # noqa: E402
+from service.app.repository import Repository  # noqa: E402
 from service.runtime.embedded_redis import EmbeddedRedis  # noqa: E402
 
 
@@ -66,7 +67,7 @@ def timed_load(store: EventStore, game_id: str, snapshots: Snapshots | None, run
     times = []
     for _ in range(runs):
         started = time.perf_counter()
-        folded = Projection(store, snapshots=snapshots).load(game_id)
+        folded = Repository(store, snapshots=snapshots).load(game_id)
         times.append(time.perf_counter() - started)
         assert folded is not None
     return statistics.median(times) * 1000
@@ -82,7 +83,7 @@ def growth(client: redis.Redis, lengths: list[int], every: int) -> dict:
         for start in range(0, len(envelopes) - behind, 1000):
             store.append(game_id, start, envelopes[start : min(start + 1000, len(envelopes) - behind)])
         snapshots = Snapshots(client, every=every)
-        Projection(store, snapshots=snapshots).load(game_id)  # snapshots the log so far
+        Repository(store, snapshots=snapshots).load(game_id)  # snapshots the log so far
         store.append(game_id, len(envelopes) - behind, envelopes[len(envelopes) - behind :])
         runs = 3 if length >= 100_000 else 7
         figures[length] = {
