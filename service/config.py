@@ -1,6 +1,6 @@
 """Settings, read from the environment once at start-up.
 
-Every setting the README's configuration table names is read here, by
+Every setting the configuration table names (docs/operations.md) is read here, by
 ``Config.from_env``, and nowhere else: each process (``make run``'s
 supervisor, gunicorn's master and workers, the RQ worker, the command line)
 builds its ``Config`` once as it starts and hands it down. This module

@@ -1,7 +1,7 @@
 """What knowing hidden cards would be worth in Diez: an upper bound for any
 reading of them.
 
-The Diez expert misses its aim against the heuristic (README, "Bots and the
+The Diez expert misses its aim against the heuristic (docs/bots.md, "Bots and the
 ladder"), and Diez has no reading of the other players (the other games'
 experts owe most of their strength to theirs). This measures what a reading
 could give at best: the heuristic, at one seat against heuristics, told

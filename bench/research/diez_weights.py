@@ -1,7 +1,7 @@
 """Whether the Diez heuristic's weights can be bettered: a variant of it (its
 module's weights overridden) against the heuristic itself, head to head.
 
-The Diez expert ties the heuristic (README, "Bots and the ladder"), and
+The Diez expert ties the heuristic (docs/bots.md), and
 the other games' experts start their search from a stronger move than
 their heuristic's. This measures whether a better heuristic is within
 reach of its weights: each deal is played twice, the variant in each seat

@@ -1,5 +1,5 @@
 """Every setting is read once, by ``Config``, and reaches each process that
-uses it from there: the README's configuration table is the list."""
+uses it from there: the configuration table of docs/operations.md is the list."""
 from __future__ import annotations
 
 import inspect
@@ -15,9 +15,9 @@ from tests.support.paths import ROOT
 
 
 
-def readme_settings() -> list[str]:
-    """The variables the README's configuration table names, in its order."""
-    text = (ROOT / "README.md").read_text()
+def documented_settings() -> list[str]:
+    """The variables the configuration table (docs/operations.md) names, in its order."""
+    text = (ROOT / "docs" / "operations.md").read_text()
     section = text.split("\n## Configuration\n", 1)[1].split("\n## ", 1)[0]
     return re.findall(r"^\| `([A-Z][A-Z0-9_]*)` \|", section, re.M)
 
@@ -37,11 +37,11 @@ def read_by_config(name: str) -> bool:
     return False
 
 
-def test_every_setting_the_readme_names_is_read_by_config_and_no_other():
-    named = readme_settings()
+def test_every_setting_the_operations_doc_names_is_read_by_config_and_no_other():
+    named = documented_settings()
     assert len(named) > 30 and len(set(named)) == len(named)
     assert [name for name in named if not read_by_config(name)] == []
-    # and Config reads none the README does not name
+    # and Config reads none the table does not name
     read = set(re.findall(r'"([A-Z][A-Z0-9_]+)"', inspect.getsource(Config.from_env)))
     assert read == set(named)
 
