@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 DATA_DIR ?= ./var
 
-.PHONY: run test soak bench venv clean browser lock
+.PHONY: run test soak bench venv clean browser tools lock
 
 UV := uv==0.13.9
 
@@ -35,20 +35,27 @@ venv: $(VENV)/.installed
 run: venv
 	PORT=$(PORT) DATA_DIR=$(DATA_DIR) $(PY) -m service.run
 
-## browser: Debian's chromium for the web client's tests (tests/service/http/test_web.py),
-## installed when missing: apt-get as root (CI), else through sudo.
-browser:
-	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || { \
-	  echo "installing Debian's chromium for the browser tests"; \
+## tools: what the tests use beside Python, installed when missing: Debian's
+## chromium for the web client's tests (tests/service/http/test_web.py) and
+## jq, which the docs' examples pipe answers through (tests/docs): apt-get as
+## root (CI), else through sudo.
+tools:
+	@missing=""; \
+	command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || missing="$$missing chromium"; \
+	command -v jq >/dev/null 2>&1 || missing="$$missing jq"; \
+	[ -z "$$missing" ] || { \
+	  echo "installing Debian's$$missing for the tests"; \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; elif command -v sudo >/dev/null 2>&1; then SUDO="sudo -n"; \
-	  else echo "make test needs chromium: run 'apt-get install chromium' as root" >&2; exit 1; fi; \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
+	  else echo "make test needs$$missing: run 'apt-get install$$missing' as root" >&2; exit 1; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; }
+
+browser: tools
 
 ## test: the layers first (import-linter's contracts in .importlinter), then
 ## the whole suite, against real servers the fixtures start, in two
 ## processes (pytest-xdist; each starts its own servers on free ports; the
 ## browser tests share one stack and one browser, on one of them).
-test: venv browser
+test: venv tools
 	$(VENV)/bin/lint-imports
 	$(PY) -m pytest -n 2 --dist loadgroup
 
@@ -63,7 +70,7 @@ soak: venv
 ## matches and webhooks, the workers against the
 ## rules' speed in memory, the cost of each DURABILITY, load time as logs grow
 ## and folding speed, what a game costs in the store, the bots' win rates.
-bench: venv browser
+bench: venv tools
 	$(PY) bench/report.py
 
 clean:
