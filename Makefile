@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 DATA_DIR ?= ./var
 
-.PHONY: run test soak bench venv clean browser tools lock
+.PHONY: run test soak bench venv clean browser tools node lock
 
 UV := uv==0.13.9
 
@@ -51,11 +51,25 @@ tools:
 
 browser: tools
 
+## node: Node.js 20 or later for the JavaScript client's tests (clients/js, run
+## by tests/clients/test_js_client.py against a running stack), installed when
+## missing as chromium is (apt-get's nodejs: 20 or later on Debian 13, or from
+## NodeSource's repository on 12, whose own is 18); one too old is an error.
+node:
+	@command -v node >/dev/null 2>&1 || { \
+	  echo "installing Node.js for the JavaScript client's tests"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; elif command -v sudo >/dev/null 2>&1; then SUDO="sudo -n"; \
+	  else echo "make test needs Node.js 20 or later: run 'apt-get install nodejs' as root" >&2; exit 1; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq nodejs >/dev/null; }
+	@node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 20 ? 0 : 1)' || { \
+	  echo "make test needs Node.js 20 or later for clients/js, not $$(node --version): see https://nodejs.org/en/download" >&2; exit 1; }
+
 ## test: the layers first (import-linter's contracts in .importlinter), then
 ## the whole suite, against real servers the fixtures start, in two
 ## processes (pytest-xdist; each starts its own servers on free ports; the
-## browser tests share one stack and one browser, on one of them).
-test: venv tools
+## browser tests share one stack and one browser, on one of them; the
+## JavaScript client's own tests run under node against one stack).
+test: venv tools node
 	$(VENV)/bin/lint-imports
 	$(PY) -m pytest -n 2 --dist loadgroup
 
