@@ -140,3 +140,17 @@ def test_the_reference_renders_in_chromium_from_this_server_alone(api_server):
     assert shown == {operation["operationId"] for _, _, operation in operations()} | sent
     assert [url for url in requests if not url.startswith(api_server.url) and not url.startswith("data:")] == []
     assert errors == [], errors
+
+
+def test_the_rules_the_problems_page_links_to_are_headings_of_the_rules_pages(http):
+    links = re.findall(r"\]\((/rules/[a-z-]+)#([a-z0-9_-]+)\)", (ROOT / "docs" / "problems.md").read_text())
+    assert len(links) > 50
+    pages: dict[str, set[str]] = {}
+    for page, anchor in links:
+        if page not in pages:
+            answered = http.get(page)
+            assert answered.status_code == 200, page
+            ids = Ids()
+            ids.feed(answered.get_data(as_text=True))
+            pages[page] = ids.ids
+        assert anchor in pages[page], f"{page}#{anchor}"
