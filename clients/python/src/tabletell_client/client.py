@@ -41,7 +41,7 @@ import random
 import time
 import uuid
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Literal, Mapping, cast
+from typing import Any, Callable, Generator, Iterator, Literal, Mapping, TypeVar, cast, overload
 from urllib.parse import quote
 
 import httpx
@@ -53,6 +53,8 @@ __version__ = "0.1.0"
 USER_AGENT = f"tabletell-client-python/{__version__} httpx/{httpx.__version__}"
 
 Policy = Literal["read", "idempotent", "unsafe", "probe"]
+JSON = dict[str, Any]
+T = TypeVar("T")
 # 503 codes after which nothing was written: any request may be sent again
 NOTHING_WRITTEN = frozenset({"server_busy", "store_full", "matchmaking_busy", "rematch_busy"})
 # transport errors raised before the request left: any request may be sent again
@@ -180,24 +182,25 @@ class Tabletell:
                 raise problem_of(response)
             return response
 
-    def _json(self, method: str, path: str, policy: Policy, **kwargs: Any) -> Any:
-        return self._request(method, path, policy, **kwargs).json()
+    def _json(self, shape: type[T], method: str, path: str, policy: Policy, **kwargs: Any) -> T:
+        """The answer's JSON, typed as ``shape`` says (not checked)."""
+        return cast(T, self._request(method, path, policy, **kwargs).json())
 
     # -- service ----------------------------------------------------------------------
 
     def health(self) -> dict[str, Any]:
         """``GET /v1/health``: ``{"status": "ok"}``; a 503 (the store
         unreachable) is raised at once, not retried."""
-        return self._json("GET", "/v1/health", "probe")
+        return self._json(JSON, "GET", "/v1/health", "probe")
 
     def health_live(self) -> dict[str, Any]:
         """``GET /v1/health/live``: the process answers."""
-        return self._json("GET", "/v1/health/live", "probe")
+        return self._json(JSON, "GET", "/v1/health/live", "probe")
 
     def health_ready(self) -> dict[str, Any]:
         """``GET /v1/health/ready``: ``{"status": "ready", "durability"}``, or a
         503 ``not_ready`` / ``store_unavailable`` raised at once."""
-        return self._json("GET", "/v1/health/ready", "probe")
+        return self._json(JSON, "GET", "/v1/health/ready", "probe")
 
     def metrics(self) -> str:
         """``GET /metrics``: Prometheus's text format."""
@@ -206,7 +209,7 @@ class Tabletell:
     def list_game_types(self) -> dict[str, Any]:
         """``GET /v1/game-types``: ``{"game_types": [...]}``, each with its
         seats, options, bot levels, commands and their fields."""
-        return self._json("GET", "/v1/game-types", "read")
+        return self._json(JSON, "GET", "/v1/game-types", "read")
 
     # -- games --------------------------------------------------------------------------
 
@@ -221,24 +224,34 @@ class Tabletell:
     ) -> dict[str, Any]:
         """``GET /v1/games`` (operators): ``{"games", "total", "next"}``, newest first."""
         params = {"status": status, "type": type, "limit": limit, "offset": offset}
-        return self._json("GET", "/v1/games", "read", token=token, params=params)
+        return self._json(JSON, "GET", "/v1/games", "read", token=token, params=params)
 
     def create_game(self, body: t.CreateGame | Mapping[str, Any], *, token: str | None = None) -> t.GameCreated:
         """``POST /v1/games``: ``{"type", "seats", "options", "bots", "public",
         "fill_with_bots_after"}``."""
-        return self._json("POST", "/v1/games", "unsafe", token=token, body=dict(body))
+        return self._json(t.GameCreated, "POST", "/v1/games", "unsafe", token=token, body=dict(body))
 
     def get_game(self, game_id: str, *, token: str | None = None) -> t.Summary:
         """``GET /v1/games/{id}``: the public summary."""
-        return self._json("GET", _game(game_id), "read", token=token)
+        return self._json(t.Summary, "GET", _game(game_id), "read", token=token)
 
     def take_seat(self, game_id: str, body: Mapping[str, Any] | None = None, *, token: str | None = None) -> t.Seated:
         """``POST /v1/games/{id}/seats``: the first free seat and its token.
         ``body`` is ``{"name": ...}``, optional with a player key as the bearer
         (the seat is then the player's, and the key acts for it)."""
-        return self._json("POST", _game(game_id, "seats"), "unsafe", token=token, body=dict(body or {}))
+        return self._json(t.Seated, "POST", _game(game_id, "seats"), "unsafe", token=token, body=dict(body or {}))
 
     # -- play ----------------------------------------------------------------------------
+
+    @overload
+    def get_view(
+        self, game_id: str, *, token: str | None = None, wait: int | None = None, if_none_match: None = None
+    ) -> t.View: ...
+
+    @overload
+    def get_view(
+        self, game_id: str, *, token: str | None = None, wait: int | None = None, if_none_match: int | str
+    ) -> t.View | None: ...
 
     def get_view(
         self,
@@ -283,7 +296,8 @@ class Tabletell:
         headers = {"Idempotency-Key": idempotency_key or str(uuid.uuid4())}
         if expected_version is not None:
             headers["If-Match"] = _tag(expected_version)
-        return self._json("POST", _game(game_id, "commands"), "idempotent", token=token, body=dict(body), headers=headers)
+        path = _game(game_id, "commands")
+        return self._json(t.CommandResult, "POST", path, "idempotent", token=token, body=dict(body), headers=headers)
 
     def get_events(
         self, game_id: str, *, token: str | None = None, after: int | None = None, wait: int | None = None
@@ -291,6 +305,7 @@ class Tabletell:
         """``GET /v1/games/{id}/events``: the events after version ``after``
         as the bearer may see them; ``wait``: a long poll."""
         return self._json(
+            t.EventFeed,
             "GET",
             _game(game_id, "events"),
             "read",
@@ -327,27 +342,28 @@ class Tabletell:
     ) -> dict[str, Any]:
         """``GET /v1/games/{id}/replay``: the game at ``version`` as the bearer
         saw it (``seat``: any seat's, once the game is over)."""
-        return self._json("GET", _game(game_id, "replay"), "read", token=token, params={"version": version, "seat": seat})
+        params = {"version": version, "seat": seat}
+        return self._json(JSON, "GET", _game(game_id, "replay"), "read", token=token, params=params)
 
     def get_verification(self, game_id: str, *, token: str | None = None) -> dict[str, Any]:
         """``GET /v1/games/{id}/verification``: the log checked by the service."""
-        return self._json("GET", _game(game_id, "verification"), "read", token=token)
+        return self._json(JSON, "GET", _game(game_id, "verification"), "read", token=token)
 
     # -- players -----------------------------------------------------------------------------
 
     def create_player(self, body: Mapping[str, Any], *, token: str | None = None) -> t.Player:
         """``POST /v1/players`` ``{"name"}``: the player and its key (``tp_...``, shown once)."""
-        return self._json("POST", "/v1/players", "unsafe", token=token, body=dict(body))
+        return self._json(t.Player, "POST", "/v1/players", "unsafe", token=token, body=dict(body))
 
     def get_player(self, *, token: str | None = None) -> t.Player:
         """``GET /v1/players/me``: the player the key belongs to."""
-        return self._json("GET", "/v1/players/me", "read", token=token)
+        return self._json(t.Player, "GET", "/v1/players/me", "read", token=token)
 
     def replace_player_key(self, *, token: str | None = None) -> t.PlayerKey:
         """``POST /v1/players/me/keys``: a new key; the one sent is refused
         from now on. When the key replaced was this client's default
         token, the new one becomes the default."""
-        answer: t.PlayerKey = self._json("POST", "/v1/players/me/keys", "unsafe", token=token)
+        answer: t.PlayerKey = self._json(t.PlayerKey, "POST", "/v1/players/me/keys", "unsafe", token=token)
         if token is None or token == self.token:
             self.token = answer["key"]
         return answer
@@ -357,7 +373,8 @@ class Tabletell:
     ) -> dict[str, Any]:
         """``GET /v1/players/me/games``: ``{"games": [...]}`` with the seat and
         whether it is the player's turn."""
-        return self._json("GET", "/v1/players/me/games", "read", token=token, params={"status": status, "limit": limit})
+        params = {"status": status, "limit": limit}
+        return self._json(JSON, "GET", "/v1/players/me/games", "read", token=token, params=params)
 
     def stream_player(self, *, token: str | None = None, last_event_id: int | None = None) -> "Stream":
         """``GET /v1/players/me/stream`` as NDJSON: ``ready`` (its id the
@@ -373,42 +390,43 @@ class Tabletell:
 
     def get_lobby(self, *, type: str | None = None, limit: int | None = None) -> dict[str, Any]:
         """``GET /v1/lobby``: public games waiting for players."""
-        return self._json("GET", "/v1/lobby", "read", params={"type": type, "limit": limit}, token="")
+        return self._json(JSON, "GET", "/v1/lobby", "read", params={"type": type, "limit": limit}, token="")
 
     def matchmaking(self, body: Mapping[str, Any], *, token: str | None = None) -> t.Seated:
         """``POST /v1/matchmaking`` ``{"type", "seats", "options",
         "fill_with_bots_after"}`` with a player key: a seat at the public
         game filling for that kind of game, or a new one."""
-        return self._json("POST", "/v1/matchmaking", "unsafe", token=token, body=dict(body))
+        return self._json(t.Seated, "POST", "/v1/matchmaking", "unsafe", token=token, body=dict(body))
 
     def get_rematch(self, game_id: str) -> dict[str, Any]:
         """``GET /v1/games/{id}/rematch``: ``{"game_id", "rematch_of"}`` (404
         ``no_rematch`` until a seat asks)."""
-        return self._json("GET", _game(game_id, "rematch"), "read", token="")
+        return self._json(JSON, "GET", _game(game_id, "rematch"), "read", token="")
 
     def rematch(self, game_id: str, *, token: str | None = None) -> t.Seated:
         """``POST /v1/games/{id}/rematch`` by a seat of the finished game:
         its seat at the rematch (created by the first to ask)."""
-        return self._json("POST", _game(game_id, "rematch"), "idempotent", token=token)
+        return self._json(t.Seated, "POST", _game(game_id, "rematch"), "idempotent", token=token)
 
     # -- webhooks ----------------------------------------------------------------------------------
 
     def list_webhooks(self, *, token: str | None = None) -> dict[str, Any]:
         """``GET /v1/webhooks`` (operators): ``{"webhooks": [...]}``, never their secrets."""
-        return self._json("GET", "/v1/webhooks", "read", token=token)
+        return self._json(JSON, "GET", "/v1/webhooks", "read", token=token)
 
     def create_webhook(self, body: Mapping[str, Any], *, token: str | None = None) -> t.Webhook:
         """``POST /v1/webhooks`` (operators) ``{"url", "events"}``: the webhook
         and its signing ``secret``, shown this once."""
-        return self._json("POST", "/v1/webhooks", "unsafe", token=token, body=dict(body))
+        return self._json(t.Webhook, "POST", "/v1/webhooks", "unsafe", token=token, body=dict(body))
 
     def delete_webhook(self, webhook_id: str, *, token: str | None = None) -> None:
         """``DELETE /v1/webhooks/{id}`` (operators)."""
-        self._request("DELETE", f"/v1/webhooks/{quote(webhook_id, safe='')}", "idempotent", token=token, gone_on_retry_ok=True)
+        path = f"/v1/webhooks/{quote(webhook_id, safe='')}"
+        self._request("DELETE", path, "idempotent", token=token, gone_on_retry_ok=True)
 
     def list_webhook_deliveries(self, webhook_id: str, *, token: str | None = None) -> dict[str, Any]:
         """``GET /v1/webhooks/{id}/deliveries`` (operators): the last 100 attempts."""
-        return self._json("GET", f"/v1/webhooks/{quote(webhook_id, safe='')}/deliveries", "read", token=token)
+        return self._json(JSON, "GET", f"/v1/webhooks/{quote(webhook_id, safe='')}/deliveries", "read", token=token)
 
     @staticmethod
     def webhook_event(
@@ -509,7 +527,7 @@ class Stream:
         except ValueError:  # closed from another thread while it reads: it ends at its next step
             pass
 
-    def _run(self) -> Iterator[Message]:
+    def _run(self) -> Generator[Message, None, None]:
         client = self.client
         timeout = httpx.Timeout(client.timeout, read=client.stream_read_timeout)
         failures = 0  # attempts in a row that brought nothing
@@ -519,7 +537,8 @@ class Stream:
                 params["last_event_id"] = self.last_event_id
             wait = None
             try:
-                with client.http.stream("GET", self.path, params=params, headers=self._headers, timeout=timeout) as response:
+                opened = client.http.stream("GET", self.path, params=params, headers=self._headers, timeout=timeout)
+                with opened as response:
                     self._response = response
                     status = response.status_code
                     if status == 204:
