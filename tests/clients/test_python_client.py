@@ -1,16 +1,21 @@
 """The Python client (clients/python) against the real stack: gunicorn as
-`make run` serves it (``api_server``) on the tests' store. The network's failures come from an httpx transport that loses
+`make run` serves it (``api_server``) on the tests' store, RQ workers for
+the bots. The network's failures come from an httpx transport that loses
 what the network loses (a command's answer, a stream in the middle of a
 line); everything else is the real server."""
 from __future__ import annotations
 
+import json
 import random
+import subprocess
+import sys
 
 import httpx
 import pytest
 
 from tabletell_client import Conflict, RuleRefused, Tabletell
 from tests.support.api import SHORT
+from tests.support.paths import ROOT
 
 
 class Cut(httpx.SyncByteStream):
@@ -150,3 +155,20 @@ def test_a_whole_game_through_the_client(api_server):
                     break
         assert ids == list(range(1, len(ids) + 1)) and len(ids) > 3
 
+
+def test_the_external_bot_finishes_a_game_against_a_heuristic_bot(api_server, workers):
+    """examples/bot.py, run as its users run it, with a fresh player key:
+    it creates a game with a heuristic bot, plays it to the end, exits 0."""
+    workers.start()
+    with Tabletell(api_server.url) as client:
+        key = client.create_player({"name": "external"})["key"]
+        command = [
+            sys.executable, "examples/bot.py", "--url", api_server.url, "--key", key,
+            "--type", "color-doubt", "--seats", "2", "--bots", "1", "--seed", "1",
+            "--options", json.dumps(SHORT["color-doubt"]),
+        ]
+        done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=240)
+        assert done.returncode == 0, done.stdout + done.stderr
+        [game] = client.list_player_games(token=key)["games"]
+        assert game["status"] == "finished" and game["seat"] == 0
+        assert f"game {game['game_id']}: seat 0" in done.stdout and "finished at version" in done.stdout
