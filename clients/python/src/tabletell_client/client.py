@@ -165,7 +165,9 @@ class Tabletell:
             except HOPELESS:
                 raise
             except httpx.TransportError as error:
-                if attempt >= self.retries or not (policy != "unsafe" or isinstance(error, NOT_SENT)):
+                # an unsafe request may have run unless it never left
+                retryable = policy != "unsafe" or isinstance(error, NOT_SENT)
+                if attempt >= self.retries or not retryable:
                     raise
                 self.sleep(self.backoff(attempt))
                 attempt += 1
