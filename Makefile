@@ -11,12 +11,16 @@ UV := uv==0.13.9
 
 ## the environment: requirements.lock (every package, pinned) installed by uv,
 ## which fetches and installs in parallel (about 15 s against pip's 45 on
-## this machine: CI sets it up on every run); should uv fail, pip installs
-## requirements-dev.txt instead, resolving it as it always did.
-$(VENV)/.installed: requirements.txt requirements-dev.txt requirements.lock
+## this machine: CI sets it up on every run), then the Python client
+## (clients/python, editable: the tests, benchmarks and examples/bot.py use
+## it; its one dependency, httpx, is in the lock); should uv fail, pip
+## installs requirements-dev.txt instead (which names the client too),
+## resolving it as it always did.
+$(VENV)/.installed: requirements.txt requirements-dev.txt requirements.lock clients/python/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	{ $(PY) -m pip install --quiet --disable-pip-version-check $(UV) && \
-	  $(VENV)/bin/uv pip install --quiet --python $(PY) --no-deps --compile-bytecode -r requirements.lock; } || \
+	  $(VENV)/bin/uv pip install --quiet --python $(PY) --no-deps --compile-bytecode -r requirements.lock && \
+	  $(VENV)/bin/uv pip install --quiet --python $(PY) --no-deps -e clients/python; } || \
 	  $(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	touch $@
 
