@@ -192,6 +192,26 @@ export class Tabletell {
   deleteWebhook(webhookId: string, options?: CallOptions): Promise<null>;
   /** Retry kind: idempotent. */
   listWebhookDeliveries(webhookId: string, options?: CallOptions): Promise<{ webhook_id: string; deliveries: WebhookAttempt[] }>;
+
+  /**
+   * openapi.yaml's `webhookEvent`, the receiving end (an app backend's): verifies a
+   * request the service POSTed (Standard Webhooks: `webhook-id`, `webhook-timestamp`,
+   * `webhook-signature`) with the webhook's secret and resolves to its event;
+   * rejects with a WebhookSignatureError when the signature does not verify or the
+   * timestamp is more than `toleranceSeconds` (default 300; null: not checked) from `now`.
+   * `body` is the raw body received, before any JSON parsing.
+   */
+  static webhookEvent(
+    secret: string,
+    headers: Headers | Record<string, string>,
+    body: string | Uint8Array | ArrayBuffer,
+    options?: { toleranceSeconds?: number | null; now?: number },
+  ): Promise<WebhookDelivery>;
+}
+
+/** A webhook request whose signature or timestamp does not verify. */
+export class WebhookSignatureError extends Error {
+  name: "WebhookSignatureError";
 }
 
 // -- errors -------------------------------------------------------------------
@@ -481,4 +501,13 @@ export interface WebhookAttempt {
   at: number;
   duration_ms: number | null;
   next_attempt_at: number | null;
+}
+
+/** A webhook request's body, as Tabletell.webhookEvent returns it once verified. */
+export interface WebhookDelivery {
+  type: WebhookEventType;
+  /** When the event was published (ISO 8601, UTC). */
+  timestamp: string;
+  /** The event's data: game_id and what the event says (seat, version, winners...). */
+  data: Record<string, unknown>;
 }

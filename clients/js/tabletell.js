@@ -107,6 +107,19 @@ export class ProblemError extends Error {
   }
 }
 
+/** A webhook request whose signature or timestamp does not verify (Tabletell.webhookEvent). */
+export class WebhookSignatureError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "WebhookSignatureError";
+  }
+}
+
+function fromBase64(text) {
+  const binary = atob(text);
+  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+}
+
 export class Tabletell {
   #fetch;
   #retries;
@@ -203,6 +216,56 @@ export class Tabletell {
   deleteWebhook(webhookId, options = {}) { return this.#call("deleteWebhook", { webhook_id: webhookId }, options); }
   listWebhookDeliveries(webhookId, options = {}) {
     return this.#call("listWebhookDeliveries", { webhook_id: webhookId }, options);
+  }
+
+  /**
+   * openapi.yaml's `webhookEvent`, the receiving end: not a call to the API
+   * but the API's call to an app backend. Verifies a request the service
+   * POSTed, as Standard Webhooks say (`webhook-signature` is `v1,` and the
+   * base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed
+   * with the secret, the timestamp within `toleranceSeconds` of `now`), and
+   * resolves to the event; rejects with a WebhookSignatureError otherwise.
+   * `headers`: a Headers or a plain object (any case); `body`: the raw body
+   * received, as a string (UTF-8) or bytes, before any JSON parsing. Web
+   * Crypto: a browser's or Node's `crypto.subtle`.
+   */
+  static async webhookEvent(secret, headers, body, { toleranceSeconds = 300, now = Date.now() / 1000 } = {}) {
+    const get = (name) =>
+      typeof headers?.get === "function"
+        ? headers.get(name)
+        : Object.entries(headers ?? {}).find(([key]) => key.toLowerCase() === name)?.[1];
+    const [id, stamp, signatures] = ["webhook-id", "webhook-timestamp", "webhook-signature"].map(get);
+    if (id == null || stamp == null || signatures == null || !/^\d+$/.test(String(stamp))) {
+      throw new WebhookSignatureError("not a signed webhook request: webhook-id, webhook-timestamp and webhook-signature are required");
+    }
+    let key;
+    try {
+      key = fromBase64(String(secret).replace(/^whsec_/, ""));
+    } catch {
+      throw new WebhookSignatureError("the secret is not a webhook secret (whsec_ and base64)");
+    }
+    if (toleranceSeconds != null && Math.abs(now - Number(stamp)) > toleranceSeconds) {
+      throw new WebhookSignatureError("the webhook's timestamp is too far from this clock");
+    }
+    const bytes = typeof body === "string" ? new TextEncoder().encode(body) : new Uint8Array(body);
+    const prefix = new TextEncoder().encode(`${id}.${stamp}.`);
+    const signed = new Uint8Array(prefix.length + bytes.length);
+    signed.set(prefix);
+    signed.set(bytes, prefix.length);
+    const hmac = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["verify"]);
+    for (const signature of String(signatures).split(/\s+/)) {
+      const [version, value] = signature.split(",", 2);
+      if (version !== "v1" || !value) continue;
+      let given;
+      try {
+        given = fromBase64(value);
+      } catch {
+        continue;
+      }
+      // verify compares in constant time
+      if (await crypto.subtle.verify("HMAC", hmac, given, signed)) return JSON.parse(new TextDecoder().decode(bytes));
+    }
+    throw new WebhookSignatureError("the webhook's signature does not verify");
   }
 
   // -- the machinery -------------------------------------------------------

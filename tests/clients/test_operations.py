@@ -1,20 +1,23 @@
 """Every operation of openapi.yaml has a method in each client, named by its
 operationId, and the JavaScript client sends it as the contract says.
 
-The operations are those of ``paths`` (what a client calls); the
-``webhooks`` section describes the requests the service sends to app
-backends, which no client method makes.
+The operations are those of ``paths`` (what a client calls) and of
+``webhooks`` (what the service sends to an app backend: the receiver's
+check of it, a static method, tests/clients/test_webhook_receivers.py).
 
 Each client is in ``CLIENTS``: a function listing its public methods, and
-how it names an operation (the JavaScript client by the operationId itself).
+how it names an operation (the JavaScript client by the operationId itself,
+the Python client in snake_case).
 """
 from __future__ import annotations
 
+import inspect
 import re
 from functools import lru_cache
 
 import pytest
 
+from tabletell_client import Tabletell as PythonClient
 from tests.support.node import JS_CLIENT, evaluate
 from tests.support.openapi_contract import spec
 
@@ -48,14 +51,25 @@ def _resolved(parameter: dict) -> dict:
     return parameter
 
 
+def received() -> set[str]:
+    """The operationIds of ``webhooks``: requests the service makes."""
+    return {
+        operation["operationId"]
+        for item in spec().get("webhooks", {}).values()
+        for method, operation in item.items()
+        if method in HTTP_METHODS
+    }
+
+
 @lru_cache(maxsize=None)
 def js_client() -> dict:
-    """The JavaScript class's methods and its table of operations, as node
-    imports the module."""
+    """The JavaScript class's methods (its static ones too) and its table of
+    operations, as node imports the module."""
     return evaluate(
         "import { Tabletell, OPERATIONS } from './tabletell.js';"
         "const methods = Object.getOwnPropertyNames(Tabletell.prototype).filter((name) => name !== 'constructor');"
-        "console.log(JSON.stringify({ methods, operations: OPERATIONS }));"
+        "const statics = Object.getOwnPropertyNames(Tabletell).filter((name) => typeof Tabletell[name] === 'function');"
+        "console.log(JSON.stringify({ methods: [...methods, ...statics], operations: OPERATIONS }));"
     )
 
 
@@ -63,16 +77,35 @@ def js_methods() -> set[str]:
     return set(js_client()["methods"])
 
 
+# the Python client's public methods that are no operation: its own lifecycle
+# and the backoff it waits between attempts (a method, so a subclass may change it)
+PYTHON_MACHINERY = {"close", "backoff"}
+
+
+def python_methods() -> set[str]:
+    return {
+        name
+        for name, value in vars(PythonClient).items()
+        if not name.startswith("_") and (inspect.isfunction(value) or isinstance(value, staticmethod))
+    } - PYTHON_MACHINERY
+
+
+def snake_case(operation_id: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", operation_id).lower()
+
+
 # name: (its public methods, the method named for an operationId)
 CLIENTS = {
     "js": (js_methods, lambda operation_id: operation_id),
+    "python": (python_methods, snake_case),
 }
 
 
 @pytest.mark.parametrize("client", sorted(CLIENTS))
 def test_every_operation_has_a_method_in_each_client(client):
     methods, named = CLIENTS[client]
-    expected = {named(operation_id) for operation_id in operations()}
+    assert len(operations()) > 25 and received() == {"webhookEvent"}
+    expected = {named(operation_id) for operation_id in set(operations()) | received()}
     have = methods()
     assert not expected - have, f"operations of openapi.yaml without a method in the {client} client"
     assert not have - expected, f"public methods of the {client} client that are no operation of openapi.yaml"
@@ -116,6 +149,7 @@ def test_the_js_declarations_declare_every_method_and_operation():
     body = body[: body.index("\n}\n")]
     declared = set(re.findall(r"^  (\w+)\(", body, re.MULTILINE)) - {"constructor"}
     assert declared == set(operations()), "methods of tabletell.d.ts"
+    assert set(re.findall(r"^  static (\w+)\(", body, re.MULTILINE)) == received(), "static methods of tabletell.d.ts"
     union = declarations[declarations.index("export type OperationId =") :]
     union = union[: union.index(";")]
     assert set(re.findall(r'"(\w+)"', union)) == set(operations()), "OperationId in tabletell.d.ts"
