@@ -91,7 +91,7 @@ export function wiretap({ matches = () => true, intercept } = {}) {
 
 /** The problem+json Response a server (or a proxy) would send. */
 export function problemResponse(status, code, headers = {}) {
-  return new Response(JSON.stringify({ type: `urn:tabletell:problem:${code}`, title: "Service Unavailable", status, code, detail: "simulated" }), {
+  return new Response(JSON.stringify({ type: `/docs/problems#${code}`, title: "Service Unavailable", status, code, detail: "simulated" }), {
     status,
     headers: { "Content-Type": "application/problem+json", ...headers },
   });

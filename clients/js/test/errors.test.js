@@ -22,7 +22,7 @@ test("a refused move is a ProblemError with its code and rule; a conflict carrie
   assert.equal(refused.status, 422);
   assert.equal(refused.code, "not_your_turn");
   assert.equal(refused.rule, "turns"); // the heading of docs/rules/color-doubt.md
-  assert.equal(refused.type, "urn:tabletell:problem:not_your_turn");
+  assert.equal(refused.type, "/docs/problems#not_your_turn");
   assert.equal(refused.title, "Rule violation");
   assert.match(refused.detail, /turn/);
   assert.match(refused.requestId, /^[0-9a-f]+$/);
