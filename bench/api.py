@@ -10,6 +10,9 @@ worker class, its settings hooks, a metrics directory):
   so their cost is counted and nothing is refused), the access log written
   as `make run` writes it (gunicorn's stdout, here to a file);
 - the API with the rate limits off (the access log still written);
+- with ``--against REV``, the API as shipped at commit REV too (a git
+  worktree of it, served beside): a change's A/B in one run, the same
+  clients, rounds and machine for both;
 - bench/baseline_app.py: the plain Flask endpoint and the floors, (a') a real
   seat view's bytes already encoded and (b) a command-sized body parsed, one
   EVALSHA that XADDs a command-sized entry, a command-sized answer.
@@ -25,8 +28,10 @@ speed weighs on every figure alike):
 Prints each figure with its ratio to its floor (views to (a'), commands to
 (b)) and to plain; the last line is one JSON object: ``shipped`` and
 ``limits_off``, each with ``plain``, ``floor_view``, ``floor_command``,
-``views`` and ``commands`` (``per_second``, ``p50_ms``, ``p99_ms``), and
-``ratios``.
+``views`` and ``commands`` (``per_second``, ``p50_ms``, ``p99_ms``, and
+``cpu_us``, the server's CPU a request), and ``ratios``; with ``--against``,
+``against`` too (the commit's ``views`` and ``commands``, and the ratios of
+ours to its).
 """
 from __future__ import annotations
 
@@ -44,6 +49,8 @@ import threading
 import time
 from dataclasses import replace
 from pathlib import Path
+
+import psutil
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -199,12 +206,30 @@ def run_clients(phase: str, port: int, seconds: float, processes: int, threads: 
     return [x for part in parts for x in part]
 
 
-def summary(parts: list[list[float]], seconds: float) -> dict:
+def group_cpu(pgid: int) -> float:
+    """CPU seconds (user and system) of the processes of group ``pgid``
+    (a server's gunicorn master and workers) so far."""
+    total = 0.0
+    for process in psutil.process_iter(["pid"]):
+        try:
+            if os.getpgid(process.pid) == pgid:
+                times = process.cpu_times()
+                total += times.user + times.system
+        except (psutil.Error, ProcessLookupError):
+            pass
+    return total
+
+
+def summary(parts: list[list[float]], seconds: float, cpu: float) -> dict:
+    """``cpu``: the server's CPU seconds over the slices. Its CPU a request
+    (``cpu_us``) is the figure the machine's other tenants move least: an
+    A/B of a change on a busy machine reads it first."""
     latencies = sorted(x for part in parts for x in part)
     return {
         "per_second": round(len(latencies) / seconds, 1),
         "p50_ms": round(1000 * statistics.median(latencies), 3),
         "p99_ms": round(1000 * latencies[int(0.99 * (len(latencies) - 1))], 3),
+        "cpu_us": round(1e6 * cpu / len(latencies), 1),
         "count": len(latencies),
     }
 
@@ -213,14 +238,26 @@ def summary(parts: list[list[float]], seconds: float) -> dict:
 UNREACHED = {"RATE_LIMIT_CLIENT": "100000000/minute", "RATE_LIMIT_TOKEN": "100000000/minute", "RATE_LIMIT_CREATE": "100000000/minute"}
 
 
-def serve(app: str, port: int, env: dict, log_path: Path) -> subprocess.Popen:
+def serve(app: str, port: int, env: dict, log_path: Path, root: Path = ROOT) -> subprocess.Popen:
     """``app`` under make run's gunicorn command for ``env``'s settings, on
-    ``port``, its stdout (the access log) and stderr to ``log_path``."""
+    ``port``, its stdout (the access log) and stderr to ``log_path``; the
+    code of ``root`` (this checkout, or an ``--against`` commit's)."""
     config = replace(Config.from_env(env), port=port, host="127.0.0.1")
     command = gunicorn_command(config)
     command[command.index("wsgi:app")] = app
     log = open(log_path, "ab")
-    return subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    env = {**env, "PYTHONPATH": str(root)}
+    return subprocess.Popen(command, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+
+
+def checkout(rev: str, where: Path) -> Path:
+    """A git worktree of ``rev`` at ``where`` (removed by ``drop``)."""
+    subprocess.run(["git", "worktree", "add", "--detach", "--quiet", str(where), rev], cwd=ROOT, check=True)
+    return where
+
+
+def drop(where: Path) -> None:
+    subprocess.run(["git", "worktree", "remove", "--force", str(where)], cwd=ROOT, check=False)
 
 
 def wait_up(port: int, path: str) -> None:
@@ -245,7 +282,8 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=4, help="client threads per process")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (every app)")
     parser.add_argument("--worker-class", default="gevent", choices=["gevent", "gthread"], help="make run's is gevent")
-    parser.add_argument("--env", action="append", default=[], help="NAME=VALUE for both APIs (an A/B of a setting)")
+    parser.add_argument("--env", action="append", default=[], help="NAME=VALUE for every API")
+    parser.add_argument("--against", metavar="REV", help="serve commit REV's API too, as shipped: an A/B in one run")
     args = parser.parse_args()
     clients = args.processes * args.threads
 
@@ -260,6 +298,10 @@ def main() -> None:
             "shipped": {"RATE_LIMITS": "on", **UNREACHED, **extra},
             "limits_off": {"RATE_LIMITS": "off", **extra},
         }
+        roots = dict.fromkeys(setups, ROOT)
+        if args.against:
+            setups["against"] = setups["shipped"]
+            roots["against"] = checkout(args.against, work / "against")
         ports = {name: free_port() for name in (*setups, "baseline")}
         servers = []
         try:
@@ -267,7 +309,7 @@ def main() -> None:
                 metrics = work / f"metrics-{name}"
                 metrics.mkdir()
                 env = {**base, **settings, "PROMETHEUS_MULTIPROC_DIR": str(metrics)}
-                servers.append(serve("wsgi:app", ports[name], env, work / f"{name}.log"))
+                servers.append(serve("wsgi:app", ports[name], env, work / f"{name}.log", roots[name]))
             for name in setups:
                 wait_up(ports[name], "/v1/health")
             # the floors' bytes: a real seat view, a real command's answer
@@ -302,22 +344,39 @@ def main() -> None:
                 seat = (views[name]["game_id"], views[name]["tokens"][0])
                 plan.append((f"{name}.views", "views", ports[name], [seat] * clients))
                 plan.append((f"{name}.commands", "commands", ports[name], lambda port=ports[name]: setup_games(port, clients)))
+            groups = {ports[name]: server.pid for name, server in zip((*setups, "baseline"), servers)}
             slices: dict[str, list[list[float]]] = {label: [] for label, *_ in plan}
+            cpu = dict.fromkeys(slices, 0.0)
             for _ in range(args.rounds):
                 for label, phase, port, targets in plan:
                     made = targets() if callable(targets) else targets
+                    before = group_cpu(groups[port])
                     slices[label].append(run_clients(phase, port, args.seconds / args.rounds, args.processes, args.threads, made))
-            figures = {label: summary(parts, args.seconds) for label, parts in slices.items()}
+                    cpu[label] += group_cpu(groups[port]) - before
+            figures = {label: summary(parts, args.seconds, cpu[label]) for label, parts in slices.items()}
             with open(work / "shipped.log", "rb") as log:
                 access_lines = sum(1 for _ in log)
         finally:
             for server in servers:
                 os.killpg(server.pid, signal.SIGTERM)
                 server.wait()
+            if args.against:
+                drop(roots["against"])
 
     floors = {name: figures[name] for name in ("plain", "floor_view", "floor_command")}
     result = {}
-    for name in setups:
+    if args.against:
+        ours, theirs = figures["shipped.views"], figures["against.views"]
+        mine, old = figures["shipped.commands"], figures["against.commands"]
+        result["against"] = {
+            "rev": args.against, "views": theirs, "commands": old,
+            "ratios": {
+                "views": ratio(ours, theirs), "commands": ratio(mine, old),
+                "views_cpu": round(ours["cpu_us"] / theirs["cpu_us"], 3),
+                "commands_cpu": round(mine["cpu_us"] / old["cpu_us"], 3),
+            },
+        }
+    for name in [n for n in setups if n != "against"]:
         views_row, commands_row = figures[f"{name}.views"], figures[f"{name}.commands"]
         result[name] = {
             **floors, "views": views_row, "commands": commands_row,
@@ -333,17 +392,26 @@ def main() -> None:
         f"{clients} clients, {args.seconds:.0f} s a phase in {args.rounds} turns, make run's gunicorn "
         f"({args.worker_class}, {args.workers} workers) for every app; the shipped API wrote {access_lines:,} log lines"
     )
-    print(f"{'':22} {'per second':>11} {'p50 ms':>8} {'p99 ms':>8} {'to floor':>9} {'to plain':>9}")
+    print(f"{'':22} {'per second':>11} {'p50 ms':>8} {'p99 ms':>8} {'CPU us':>8} {'to floor':>9} {'to plain':>9}")
     for label in ("plain", "floor_view", "floor_command"):
         row = figures[label]
-        print(f"{label:22} {row['per_second']:11.0f} {row['p50_ms']:8.2f} {row['p99_ms']:8.2f} {'':>9} {ratio(row, floors['plain']):9.2f}")
+        print(
+            f"{label:22} {row['per_second']:11.0f} {row['p50_ms']:8.2f} {row['p99_ms']:8.2f} {row['cpu_us']:8.0f} "
+            f"{'':>9} {ratio(row, floors['plain']):9.2f}"
+        )
     for name in setups:
         for kind, floor in (("views", "floor_view"), ("commands", "floor_command")):
             row = figures[f"{name}.{kind}"]
             print(
-                f"{name + ' ' + kind:22} {row['per_second']:11.0f} {row['p50_ms']:8.2f} {row['p99_ms']:8.2f} "
+                f"{name + ' ' + kind:22} {row['per_second']:11.0f} {row['p50_ms']:8.2f} {row['p99_ms']:8.2f} {row['cpu_us']:8.0f} "
                 f"{ratio(row, floors[floor]):9.2f} {ratio(row, floors['plain']):9.2f}"
             )
+    if args.against:
+        r = result["against"]["ratios"]
+        print(
+            f"against {args.against}: views {r['views']:.2f}x its rate ({r['views_cpu']:.2f}x its CPU a request), "
+            f"commands {r['commands']:.2f}x ({r['commands_cpu']:.2f}x)"
+        )
     print(json.dumps(result))
 
 
