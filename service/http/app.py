@@ -51,8 +51,8 @@ def create_app(
     from service.http.hooks import observe_requests
 
     observe_requests(app, access_log=config.access_log)  # X-Request-ID, request metrics, access log
-    # after observe_requests: a 429 is logged and counted too; the counters on
-    # the queues' server (a plain one, which Flask-Limiter's storage needs)
+    # after observe_requests: a 429 is logged and counted too; the shared
+    # counts on the queues' server (a plain one: one pipeline for every key)
     ratelimits.install(app, config, queue_client)
 
     from service.http import docs, web
@@ -94,8 +94,6 @@ def _register_errors(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> Response:
-        if isinstance(error, ratelimits.RateLimitExceeded):
-            return render(ratelimits.rate_limited(error))  # 429 rate_limited, Retry-After
         status = error.code or 500
         code = HTTP_CODES.get(status, "http_error")
         detail = error.description or ""
