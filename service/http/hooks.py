@@ -15,7 +15,7 @@ from flask import Response, g, json, request
 
 from service.app.problems import PROBLEM_JSON
 from service.telemetry import metrics
-from service.telemetry.logs import ACCESS, METHODS, REQUEST_ID_HEADER, SANE_REQUEST_ID, new_request_id
+from service.telemetry.logs import METHODS, REQUEST_ID_HEADER, SANE_REQUEST_ID, access, new_request_id
 
 
 def request_id() -> str:
@@ -49,20 +49,5 @@ def observe_requests(app, access_log: bool = True) -> None:
         metrics.REQUESTS.labels(method, route, str(response.status_code)).inc()
         metrics.REQUEST_SECONDS.labels(method, route).observe(seconds)
         if access_log:
-            ACCESS.info(
-                "%s %s %s %.1f ms",
-                request.method,
-                request.path,
-                response.status_code,
-                seconds * 1000,
-                extra={
-                    "method": request.method,
-                    "route": route,
-                    "path": request.path,  # never the query string
-                    "status": response.status_code,
-                    "duration_ms": round(seconds * 1000, 3),
-                    "request_id": rid,
-                    "client": request.remote_addr,
-                },
-            )
+            access.write(request.method, request.path, response.status_code, seconds, route, rid, request.remote_addr)
         return response
