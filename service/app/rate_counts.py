@@ -90,7 +90,7 @@ class SharedCounts:
         self.counts: dict[str, _Count] = {}
         self.lock = threading.Lock()  # hits from threads (gthread) and the sync's
         self.store_down = False
-        self._loop_pid: int | None = None
+        self._loop_generation = -1  # the fork generation whose loop runs
         self._closed = threading.Event()
 
     def hit(self, key: str, amount: int, window: int) -> Verdict:
@@ -169,16 +169,27 @@ class SharedCounts:
 
     def _ensure_loop(self) -> None:
         """The background sync, started in each process at its first hit (a
-        forked gunicorn worker starts its own)."""
-        pid = os.getpid()
-        if self._loop_pid == pid or self.sync_seconds <= 0:
+        forked gunicorn worker starts its own: a thread is not forked)."""
+        if self._loop_generation == _forks or self.sync_seconds <= 0:
             return
-        self._loop_pid = pid
+        self._loop_generation = _forks
         threading.Thread(target=_sync_loop, args=(weakref.ref(self),), name="tabletell-rate-limits", daemon=True).start()
 
     def close(self) -> None:
         """Stops the background sync (after one last sync)."""
         self._closed.set()
+
+
+# forks of this process so far (os.getpid() is a system call a request)
+_forks = 0
+
+
+def _forked() -> None:
+    global _forks
+    _forks += 1
+
+
+os.register_at_fork(after_in_child=_forked)
 
 
 def _reset_seconds(previous: int, current: int, overlap: float, window: int) -> int:

@@ -160,7 +160,7 @@ class AccessLog:
             full = self.size >= self.FLUSH_BYTES
         if full:
             self.flush()
-        elif self._flusher_pid != os.getpid() and self.flush_seconds > 0:
+        elif self._flusher_pid is None and self.flush_seconds > 0:
             self._start_flusher()
 
     def flush(self) -> None:
@@ -174,7 +174,7 @@ class AccessLog:
                 pass
 
     def _start_flusher(self) -> None:
-        self._flusher_pid = os.getpid()
+        self._flusher_pid = os.getpid()  # None again in a forked child (_after_fork)
         threading.Thread(target=self._flush_every, name="tabletell-access-log", daemon=True).start()
 
     def _flush_every(self) -> None:
