@@ -33,6 +33,15 @@ from games.hashing import canonical_json, sha256_hex
 SCHEMA_VERSION = CURRENT_SCHEMA
 
 
+def _compact(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+def _joined(parts: Mapping[str, str]) -> str:
+    """The object of ``parts`` (members by key), its keys sorted."""
+    return "{" + ",".join(parts[key] for key in sorted(parts)) + "}"
+
+
 @dataclass(frozen=True)
 class Envelope:
     version: int
@@ -55,9 +64,11 @@ class Envelope:
     # the digest of the entry as stored, when upcasting changed it (else None:
     # ``digest()`` of what was read is the stored one)
     stored_digest: str | None = field(default=None, compare=False)
-    # the entry's JSON as stored, when it was read in an older schema: the
-    # log is handed out as it was written, never as this code upcasts it
-    stored: str | None = field(default=None, compare=False, repr=False)
+    # the entry's JSON as stored: as read, for an entry of an older schema
+    # (the log is handed out as it was written, never as this code upcasts
+    # it), or as made when the entry was sealed (``chained``). Not an
+    # argument: ``dataclasses.replace`` makes a changed entry, which drops it
+    stored: str | None = field(default=None, init=False, compare=False, repr=False)
 
     @classmethod
     def wrap(
@@ -104,16 +115,36 @@ class Envelope:
         return envelopes
 
     def chained(self, prev_hash: str | None) -> "Envelope":
-        """This entry sealed after the entry whose hash is ``prev_hash``."""
+        """This entry sealed after the entry whose hash is ``prev_hash``,
+        with its stored JSON made as its hash is (one encoding for both)."""
         linked = replace(self, prev_hash=prev_hash, hash=None)
-        return replace(linked, hash=linked.digest())
+        parts = linked._parts()
+        digest = sha256_hex(_joined(parts))
+        parts["hash"] = f'"hash":"{digest}"'
+        return replace(linked, hash=digest)._as_stored(_joined(parts))
+
+    def _as_stored(self, text: str | None) -> "Envelope":
+        object.__setattr__(self, "stored", text)
+        return self
 
     def digest(self) -> str:
         """The hash of everything in the entry but the hash itself, over its
         stored JSON form, so a reader recomputes it from what it reads."""
+        return sha256_hex(_joined(self._parts()))
+
+    def _parts(self) -> dict[str, str]:
+        """Each field of the entry but its hash as its canonical JSON member
+        (``"key":value``), encoded once.
+
+        ``canonical_json`` encodes, decodes and encodes again, for values
+        whose keys are not strings (``{2: .., 10: ..}`` sorts otherwise once
+        read back); an entry's values never have such keys (the
+        conformance harness holds every game's events to round-tripping
+        through JSON unchanged), so one encoding is the canonical one, and
+        tests/events/test_envelope.py holds the two equal."""
         content = self.whole()
         del content["hash"]
-        return sha256_hex(canonical_json(content))
+        return {key: f'"{key}":{_compact(value)}' for key, value in content.items()}
 
     def event(self) -> Event:
         """The event as the rules know it, for ``evolve``."""
@@ -159,8 +190,13 @@ class Envelope:
 
     def to_json(self) -> str:
         """The entry as stored: as it was read, for an entry of an older
-        schema (so an exported log still matches its hashes)."""
-        return self.stored if self.stored is not None else canonical_json(self.whole())
+        schema (so an exported log still matches its hashes); as sealed,
+        for a new one."""
+        if self.stored is not None:
+            return self.stored
+        parts = self._parts()
+        parts["hash"] = f'"hash":{_compact(self.hash)}'
+        return _joined(parts)
 
     @classmethod
     def from_json(cls, text: str | bytes, game_type: str | None = None) -> "Envelope":
@@ -192,5 +228,4 @@ class Envelope:
             hash=raw["hash"],
             salt=raw.get("salt"),
             stored_digest=stored_digest,
-            stored=stored,
-        )
+        )._as_stored(stored)
