@@ -88,6 +88,12 @@ from pathlib import Path
 import httpx
 import psutil
 
+# httpcore (1.0.9) imports sniffio on every request to tell asyncio from
+# trio; anyio 4.16 no longer brings sniffio in, and a failed import is not
+# remembered, so each request searched sys.path again (a third of these
+# clients' CPU): marked absent once, the import fails at once
+sys.modules.setdefault("sniffio", None)
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 sys.path.insert(0, str(ROOT))
