@@ -28,19 +28,23 @@ each game (create, join, connect) inside the round like its moves.
   never doubt. Every game is then 12 commands. The server checks the token,
   the version, the rules, appends the events to the log (one EVALSHA), tells
   the game's streams, answers the events, and sends each of the two seats
-  its new view (a few hundred bytes of JSON each) on its stream.
+  its new view (about 1.4 KB of JSON each) on its stream.
 - **boardgame.io** 0.50.2 (``bench/peers/server.cjs``, its ``Server`` on
   127.0.0.1, the lobby API and the socket.io transport on one port), its
-  matches in memory (``InMemory``) or in its ``FlatFile`` storage
-  (node-persist, files in a temporary directory). A game
+  matches in memory (``InMemory``) or in its ``FlatFile`` storage (files
+  in a temporary directory through node-persist 3.1.0, the release its
+  package names, which writes each file at once, without fsync; later 3.x
+  releases queue writes for up to a second by default, and a move waits for
+  its write). A game
   (``bench/peers/game.cjs``): ``LobbyClient.createMatch``, ``joinMatch`` for
   each seat, then each seat starts a ``Client`` on the ``SocketIO``
   transport (websocket only: no polling first). **A move**: the player to
   move calls ``moves.bump()`` (a server-only move that adds one to a
   counter, one move a turn); the server checks the credentials and the
   stateID, runs the reducer, sends the new state to both seats, then stores
-  state and log (FlatFile: rewrites the match's state and log files). After
-  12 moves the game is over.
+  state and log (FlatFile: rewrites the match's state, log and metadata
+  files), so unlike Tabletell's its answer goes out before the move is
+  stored. After 12 moves the game is over.
 
 Measured for each (all the rounds of a system and K together):
 
@@ -81,6 +85,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -129,6 +134,7 @@ class Round:
         self.games = 0
         self.client_cpu_ms = 0.0
         self.server_cpu_ms = 0.0
+        self.store_cpu_ms = 0.0  # Tabletell's valkey-server (in server_cpu_ms too)
         self.other_cpu_ms = 0.0  # Tabletell's RQ worker
 
 
@@ -264,20 +270,26 @@ class Tabletell:
 
     def __init__(self, data_dir: str):
         self.stack = Stack(data_dir)
+
+    def processes(self) -> tuple[list[int], list[int], list[int]]:
+        """The API's processes (gunicorn's master and workers), the store's
+        (valkey-server), and the others make run started (the RQ worker)."""
         processes = psutil.Process(self.stack.process.pid).children(recursive=True)
-        self.server = [p.pid for p in processes if "gunicorn" in " ".join(p.cmdline()) or "valkey-server" in p.name()]
-        self.others = [p.pid for p in processes if p.pid not in self.server]
+        api = [p.pid for p in processes if "gunicorn" in " ".join(p.cmdline())]
+        store = [p.pid for p in processes if "valkey-server" in p.name()]
+        return api, store, [p.pid for p in processes if p.pid not in api + store]
 
     def round(self, clients: int, seconds: float) -> Round:
         figures, marks = Round(), []
+        parts = self.processes()
 
         def measure() -> None:
-            marks.append((cpu_ms(self.server), cpu_ms(self.others), 1000 * time.process_time()))
+            marks.append([cpu_ms(pids) for pids in parts] + [1000 * time.process_time()])
 
         asyncio.run(tabletell_round(self.stack.url, clients, seconds, figures, measure))
-        (server, others, own), (server_after, others_after, own_after) = marks
-        figures.server_cpu_ms, figures.other_cpu_ms = server_after - server, others_after - others
-        figures.client_cpu_ms = own_after - own
+        api, store, others, own = (after - before for before, after in zip(*marks))
+        figures.server_cpu_ms, figures.store_cpu_ms = api + store, store
+        figures.other_cpu_ms, figures.client_cpu_ms = others, own
         return figures
 
     def stop(self) -> None:
@@ -288,15 +300,16 @@ class Tabletell:
 
 
 class BoardgameIO:
-    def __init__(self, storage: str, data_dir: str):
+    def __init__(self, storage: str, data_dir: str | None = None):
         self.name = f"bgio_{storage}"
         self.port = free_port()
-        command = ["node", "server.cjs", "--port", str(self.port), "--storage", storage, "--dir", data_dir]
-        self.process = subprocess.Popen(command, cwd=HERE, stdout=subprocess.PIPE, text=True)
+        command = ["node", "server.cjs", "--port", str(self.port), "--storage", storage]
+        self.process = subprocess.Popen(command + (["--dir", data_dir] if data_dir else []), cwd=HERE, stdout=subprocess.PIPE, text=True)
         line = self.process.stdout.readline()
         if not line.startswith("listening"):
             raise SystemExit(f"boardgame.io's server did not start ({storage}): {line!r}")
-        threading_drain(self.process.stdout)
+        # what it prints after (its INFO lines) is read and dropped, so its pipe never fills
+        threading.Thread(target=self.process.stdout.read, daemon=True).start()
 
     def round(self, clients: int, seconds: float) -> Round:
         command = ["node", "clients.cjs", "--server", f"http://127.0.0.1:{self.port}", "--clients", str(clients), "--seconds", str(seconds)]
@@ -321,13 +334,6 @@ class BoardgameIO:
         self.process.wait()
 
 
-def threading_drain(stream) -> None:
-    """Read (and drop) what a server prints, so its pipe never fills."""
-    import threading
-
-    threading.Thread(target=lambda: [None for _ in stream], daemon=True).start()
-
-
 # -- the run ----------------------------------------------------------------------
 
 
@@ -343,6 +349,7 @@ def summary(rounds: list[Round], seconds: float) -> dict:
         "games_per_second": round(sum(r.games for r in rounds) / span, 1),
         "setup_p50_ms": round(percentile([x for r in rounds for x in r.setups], 0.5), 1),
         "client_cpu_ms_per_move": round(sum(r.client_cpu_ms for r in rounds) / max(moves, 1), 3),
+        "store_cpu_ms_per_move": round(sum(r.store_cpu_ms for r in rounds) / max(moves, 1), 3),
         "other_cpu_ms_per_move": round(sum(r.other_cpu_ms for r in rounds) / max(moves, 1), 3),
         "moves": moves,
         "rounds": [round(len(r.latencies) / seconds, 1) for r in rounds],
@@ -371,7 +378,7 @@ def main() -> None:
         systems = {}
         try:
             systems["tabletell"] = Tabletell(data)
-            systems["bgio_memory"] = BoardgameIO("memory", files)
+            systems["bgio_memory"] = BoardgameIO("memory")
             systems["bgio_flatfile"] = BoardgameIO("flatfile", files)
             figures: dict = {}
             for k in ks:
@@ -398,8 +405,12 @@ def main() -> None:
                 f"{r['client_cpu_ms_per_move']:13.3f} ms {r['games_per_second']:8.1f} {r['setup_p50_ms']:8.1f} ms"
             )
         tt = row["tabletell"]
-        print(f"  rounds (moves/s): " + "; ".join(f"{name} {', '.join(f'{x:.0f}' for x in row[name]['rounds'])}" for name in SYSTEMS))
-        print(f"  Tabletell's RQ worker meanwhile: {tt['other_cpu_ms_per_move']:.3f} ms of CPU a move (not counted above)")
+        print("  rounds (moves/s): " + "; ".join(f"{name} {', '.join(f'{x:.0f}' for x in row[name]['rounds'])}" for name in SYSTEMS))
+        print(
+            f"  Tabletell's server CPU a move: gunicorn {tt['cpu_ms_per_move'] - tt['store_cpu_ms_per_move']:.3f} ms, "
+            f"valkey-server {tt['store_cpu_ms_per_move']:.3f} ms; its RQ worker meanwhile {tt['other_cpu_ms_per_move']:.3f} ms "
+            "(not counted)"
+        )
         row["ratios"] = ratios = {
             "tabletell_to_bgio_flatfile": ratio(tt["moves_per_second"], row["bgio_flatfile"]["moves_per_second"]),
             "tabletell_to_bgio_memory": ratio(tt["moves_per_second"], row["bgio_memory"]["moves_per_second"]),
