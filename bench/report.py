@@ -115,6 +115,28 @@ def main() -> None:
         add("player streams: turn after the game stream's view p50 / p99", f"{streams_row['behind_p50_ms']} / {streams_row['behind_p99_ms']} ms")
         add("matchmaking: quick matches a second (ratio: to plain create + seat)", f"{matchmaking['matches_per_second']:.0f}/s", matchmaking["ratio"])
         add("webhooks: command answer to delivery p50 / p99", f"{hooks['p50_ms']} / {hooks['p99_ms']} ms")
+    peers = run("peers/run.py", *(["--quick"] if quick else []))
+    for k, row in (peers or {}).items():
+        clients = f"peer, {k[1:]} clients"
+        for name, label in (("tabletell", "Tabletell"), ("bgio_flatfile", "boardgame.io FlatFile"), ("bgio_memory", "boardgame.io in memory")):
+            system = row[name]
+            add(
+                f"{clients}: {label} moves a second (p99, server CPU a move)",
+                f"{system['moves_per_second']:,.0f}/s ({system['p99_ms']:.0f} ms, {system['cpu_ms_per_move']:.2f} ms)",
+            )
+        ratios, ours = row["ratios"], row["tabletell"]
+        flatfile, memory = row["bgio_flatfile"], row["bgio_memory"]
+        lower = "lower" if ratios["p99_below_bgio_flatfile"] else "not lower"
+        add(
+            f"{clients}: Tabletell to FlatFile's rate, p99 {lower} (aim: 1.5 or more, p99 lower)",
+            f"{ours['p99_ms']:.0f} vs {flatfile['p99_ms']:.0f} ms",
+            ratios["tabletell_to_bgio_flatfile"],
+        )
+        add(
+            f"{clients}: Tabletell to the in-memory rate (aim: 0.4 or more)",
+            f"{ours['moves_per_second']:,.0f} vs {memory['moves_per_second']:,.0f}/s",
+            ratios["tabletell_to_bgio_memory"],
+        )
     workers = run("workers.py", "--type", "diez", "--games", "6" if quick else "20")
     if workers:
         add("workers: all-bot Diez games a minute", f"{workers['games_per_minute']:.0f}", workers["throughput_ratio"])
