@@ -29,11 +29,30 @@ HTTP_CODES = {
 }
 
 
+class App(Flask):
+    """Flask, with ``ensure_sync``'s answer kept per function: Flask asks
+    ``inspect.iscoroutinefunction`` of every hook and view on every request
+    (five times a request here), and the answer never changes."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._sync: dict = {}
+
+    def ensure_sync(self, func):
+        try:
+            return self._sync[func]
+        except KeyError:
+            made = self._sync[func] = super().ensure_sync(func)
+            return made
+        except TypeError:  # not hashable
+            return super().ensure_sync(func)
+
+
 def create_app(
     config: Config | None = None, client: redis.Redis | None = None, clock=now_ms, queue_client: redis.Redis | None = None
 ) -> Flask:
     config = config or Config.from_env()
-    app = Flask(__name__, static_folder=None)
+    app = App(__name__, static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = config.max_body_bytes
     app.config["OPERATOR_TOKEN"] = config.operator_token
     app.json.sort_keys = False

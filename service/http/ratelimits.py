@@ -70,9 +70,8 @@ COUNTED_BY = {
 }
 
 
-def exempt() -> bool:
+def exempt(path: str) -> bool:
     """Health probes and the metrics scrape are never limited."""
-    path = request.path
     return path in EXEMPT_PATHS or path.startswith("/v1/health/")
 
 
@@ -114,16 +113,17 @@ class RateLimits:
         self.shared.close()
 
     def check(self) -> None:
-        if exempt():
+        served = request._get_current_object()  # the proxy's lookup once, not at each use
+        if exempt(served.path):
             return
-        address = request.remote_addr or "unknown"
+        address = served.remote_addr or "unknown"
         counted: list[tuple[str, RateLimitItem, Verdict]] = []
         g.rate_limits = counted
         self._count(counted, "client", address)
-        token = bearer()
+        token = bearer(served)
         if token is not None:
             self._count(counted, "token", token_hash(token))
-        if request.method == "POST" and request.endpoint in CREATE_ENDPOINTS:
+        if served.method == "POST" and served.endpoint in CREATE_ENDPOINTS:
             self._count(counted, "create", address, exact=True)
 
     def _count(self, counted: list, name: str, key: str, exact: bool = False) -> None:
@@ -164,11 +164,11 @@ class RateLimits:
 
     def headers(self, response: Response) -> Response:
         counted = g.get("rate_limits")
-        if counted:
-            response.headers["RateLimit-Policy"] = ", ".join(self.policy_text[name, item] for name, item, _ in counted)
-            response.headers["RateLimit"] = ", ".join(
+        if counted:  # fields no one else writes: added, not searched for
+            response.headers.add("RateLimit-Policy", ", ".join(self.policy_text[name, item] for name, item, _ in counted))
+            response.headers.add("RateLimit", ", ".join(
                 f'"{name}";r={verdict.remaining};t={verdict.reset_seconds}' for name, _, verdict in counted
-            )
+            ))
         return response
 
 

@@ -31,9 +31,7 @@ def view(game_id: str):
     if known is not None and known == folded.version:
         return Response(status=304, headers=headers)
     body = svc.views.seat_view(folded, seat)
-    response = Response(body, mimetype="application/json")
-    response.headers.update(headers)
-    return response
+    return Response(body, mimetype="application/json", headers=headers)
 
 
 @bp.post("/games/<game_id>/commands")
