@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import json
 import logging
+import zlib
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterable, Sequence
 
 import redis
 from redis.cluster import RedisCluster
+from redis.crc import REDIS_CLUSTER_HASH_SLOTS, key_slot
 
 from events.envelope import Envelope
 
@@ -47,6 +50,59 @@ def snapshot_key(game_id: str) -> str:
     return f"game:{{{game_id}}}:snapshot"
 
 
+# -- the outbox ------------------------------------------------------------------
+# What an append means to others (the games index, the players' games and
+# feeds, webhooks) is derived from the
+# log after the append, by the process that appended or, should it die or
+# fail, by a worker's sweep. The append script records that such work is
+# owed, atomically with the events: a member ``<game id>:<first>:<last>`` (the
+# versions the append wrote) of an outbox set, scored by when the sweep may
+# take it. Whoever derives it removes the member. The member lives in the
+# game's own slot: on one server in one of OUTBOX_SHARDS sets; on a cluster in
+# the set of the game's hash slot (``tabletell:outbox:{<tag>}``, the tag a
+# string that hashes to that slot), so the script may write it.
+OUTBOX_SHARDS = 16
+OUTBOX_PREFIX = "tabletell:outbox"
+OUTBOX_KEYS = tuple(f"{OUTBOX_PREFIX}:{{{n}}}" for n in range(OUTBOX_SHARDS))
+
+
+@lru_cache(maxsize=1)
+def slot_tags() -> tuple[str, ...]:
+    """For each cluster hash slot, a short string that hashes to it (a hash
+    tag that puts a key in that slot); built once, in about 0.2 s."""
+    tags: list[str | None] = [None] * REDIS_CLUSTER_HASH_SLOTS
+    left, n = REDIS_CLUSTER_HASH_SLOTS, 0
+    while left:
+        slot = key_slot(str(n).encode())
+        if tags[slot] is None:
+            tags[slot] = str(n)
+            left -= 1
+        n += 1
+    return tuple(tags)  # type: ignore[arg-type]
+
+
+def outbox_key(game_id: str, cluster: bool = False) -> str:
+    """The outbox set that holds ``game_id``'s members: in the game's slot on
+    a cluster, one of OUTBOX_KEYS on one server."""
+    if cluster:
+        return slot_outbox_key(key_slot(stream_key(game_id).encode()))
+    return OUTBOX_KEYS[zlib.crc32(game_id.encode()) % OUTBOX_SHARDS]
+
+
+def slot_outbox_key(slot: int) -> str:
+    """A cluster's outbox set of hash slot ``slot``."""
+    return f"{OUTBOX_PREFIX}:{{{slot_tags()[slot]}}}"
+
+
+def outbox_member(game_id: str, first: int, last: int) -> str:
+    return f"{game_id}:{first}:{last}"
+
+
+def parse_outbox_member(member: str) -> tuple[str, int, int]:
+    game_id, first, last = member.rsplit(":", 2)
+    return game_id, int(first), int(last)
+
+
 def versions_channel(game_id: str) -> str:
     """The shard channel on which every append announces the game's new
     version. It carries the game's hash tag, so in a cluster it lives on the
@@ -55,10 +111,11 @@ def versions_channel(game_id: str) -> str:
 
 
 # KEYS: the stream, then those of these the append has, in this order: the
-#       idempotency record, the tokens hash, the due set
+#       idempotency record, the tokens hash, the due set, the outbox set
 # ARGV: expected version, idempotency record, its ttl, token hash, seat,
 #       versions channel, due member, due score ("" to remove), which of the
-#       optional keys are there ("1"/"0" for each), entries...
+#       optional keys are there ("1"/"0" for each), the outbox's score (when
+#       the sweep may take the work this append owes) and member, entries...
 # Only keys the append writes are named (on a cluster every key a script
 # names must be in its slot: an empty name would be slot 0). The version
 # check, the idempotency check and every write happen in one script, so two
@@ -66,22 +123,25 @@ def versions_channel(game_id: str) -> str:
 # first attempt still finds the first answer. The game's entry in the due set
 # (when the workers must look at it next) is written with the append that
 # makes it true, so two processes appending one after the other leave the
-# newer state's entry, and a command costs one round trip. The script then
+# newer state's entry, and a command costs one round trip. So is the outbox's
+# member, when the caller says the append owes others work (see
+# ``outbox_key``): an append is never in without it. The script then
 # announces the new version on the game's shard channel (SPUBLISH), which
 # wakes the clients waiting on that game in every API process.
 APPEND_SCRIPT = """
 local has, at = ARGV[9], 2
-local idempotency, tokens, due = false, false, false
+local idempotency, tokens, due, outbox = false, false, false, false
 if string.sub(has, 1, 1) == '1' then idempotency = KEYS[at]; at = at + 1 end
 if string.sub(has, 2, 2) == '1' then tokens = KEYS[at]; at = at + 1 end
-if string.sub(has, 3, 3) == '1' then due = KEYS[at] end
+if string.sub(has, 3, 3) == '1' then due = KEYS[at]; at = at + 1 end
+if string.sub(has, 4, 4) == '1' then outbox = KEYS[at] end
 if idempotency then
   local prior = redis.call('GET', idempotency)
   if prior then return {'duplicate', prior} end
 end
 local version = redis.call('XLEN', KEYS[1])
 if version ~= tonumber(ARGV[1]) then return {'conflict', tostring(version)} end
-for i = 10, #ARGV do
+for i = 12, #ARGV do
   version = version + 1
   redis.call('XADD', KEYS[1], version .. '-0', 'e', ARGV[i])
 end
@@ -93,6 +153,9 @@ if tokens then
 end
 if due then
   if ARGV[8] == '' then redis.call('ZREM', due, ARGV[7]) else redis.call('ZADD', due, ARGV[8], ARGV[7]) end
+end
+if outbox then
+  redis.call('ZADD', outbox, ARGV[10], ARGV[11])
 end
 redis.call('SPUBLISH', ARGV[6], tostring(version))
 return {'ok', tostring(version)}
@@ -174,13 +237,16 @@ class EventStore:
         idempotency: Idempotency | None = None,
         token: tuple[str, int] | None = None,
         due: Due | None = None,
+        outbox_at: int | None = None,
     ) -> Appended:
         """Append ``envelopes`` if the log is at ``expected_version``.
 
         ``token``: (hash, seat) to record beside the events (a seat's bearer
         token, stored only as its hash). ``due``: a due set's entry written
         only if the append is (nothing on a conflict or a retry's
-        duplicate). Raises ``VersionConflict``.
+        duplicate). ``outbox_at``: the append owes others work (see
+        ``outbox_key``), which the sweep may take from this time (ms) on; its
+        member is written with the events. Raises ``VersionConflict``.
         """
         first = expected_version + 1
         last = expected_version + len(envelopes)
@@ -195,6 +261,7 @@ class EventStore:
             idempotency_key(game_id, idempotency.scope, idempotency.key) if idempotency else None,
             tokens_key(game_id) if token else None,
             due_in_script.key if due_in_script else None,
+            outbox_key(game_id, self.cluster) if outbox_at is not None else None,
         ]
         keys_args = dict(
             keys=[stream_key(game_id), *(key for key in optional if key is not None)],
@@ -208,6 +275,8 @@ class EventStore:
                 due_in_script.member if due_in_script else "",
                 "" if due_in_script is None or due_in_script.score is None else due_in_script.score,
                 "".join("0" if key is None else "1" for key in optional),
+                outbox_at if outbox_at is not None else "",
+                outbox_member(game_id, first, last),
                 *(e.to_json() for e in envelopes),
             ],
         )
@@ -323,6 +392,10 @@ class EventStore:
             return []
         entries = self.redis.xrange(stream_key(game_id), f"{after + 1}-0", end)
         return list(_decode(entries))
+
+    def outbox_done(self, game_id: str, member: str) -> None:
+        """The work ``member`` owed is done: its outbox entry goes."""
+        self.redis.zrem(outbox_key(game_id, self.cluster), member)
 
     def seat_for_token(self, game_id: str, token_hash: str) -> int | None:
         seat = self.redis.hget(tokens_key(game_id), token_hash)

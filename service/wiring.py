@@ -16,6 +16,7 @@ from service.app.commands import Commands
 from service.app.ids import now_ms
 from service.app.index import GameIndex
 from service.app.lobby import Lobby
+from service.app.outbox import Outbox
 from service.app.player_feed import PlayerFeed
 from service.app.players import Players, seat_of
 from service.app.repository import Repository
@@ -38,6 +39,7 @@ class Services:
     players: Players
     webhooks: webhooks.Webhooks
     player_feed: PlayerFeed
+    outbox: Outbox
     commands: Commands
     seats: Seats
     lobby: Lobby
@@ -69,19 +71,13 @@ class Services:
         self.webhooks = webhooks.Webhooks(client, self.queue_redis, self.dispatcher.queues[WEBHOOKS_QUEUE], clock, config)
         # each player event goes to the app backends' webhooks too
         self.player_feed = PlayerFeed(client, clock, hooks=(self._webhook,))
-        self.commands = Commands(
-            self.store,
-            self.repository,
-            clock,
-            listeners={
-                "index": self.index.after_append,
-                "player_games": self.players.after_append,
-                "player_feed": self.player_feed.after_append,
-            },
-            dispatcher=self.dispatcher,
+        # what each append owes others, done after it (or by the workers' sweep)
+        self.outbox = Outbox(
+            self.store, self.store.read, self.index, self.players, self.player_feed, clock, config.grace_ms
         )
+        self.commands = Commands(self.store, self.repository, clock, outbox=self.outbox, dispatcher=self.dispatcher)
         self.seats = Seats(self.store, self.commands.exists, player_seat=self._player_seat)
-        self.lobby = Lobby(client, self.commands)
+        self.lobby = Lobby(client, self.commands, self.player_feed)
         self.views = ViewCache()
         self.realtime = Realtime(
             client,

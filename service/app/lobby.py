@@ -31,6 +31,7 @@ from games import table as tables
 from projections.folding import Folded
 from service.telemetry import metrics
 from service.app.commands import Commands
+from service.app.player_feed import PlayerFeed
 from service.app.problems import Problem
 from service.app.players import Player, seat_of
 
@@ -55,9 +56,10 @@ def rematch_key(game_id: str) -> str:
 
 
 class Lobby:
-    def __init__(self, client: redis.Redis, commands: Commands):
+    def __init__(self, client: redis.Redis, commands: Commands, player_feed: PlayerFeed):
         self.redis = client
         self.commands = commands
+        self.player_feed = player_feed  # rematch offers
         self._delete_if = self.redis.register_script(_DELETE_IF)
 
     def match(
@@ -161,7 +163,7 @@ class Lobby:
                     "seat": seat,
                     "asked_by": asked_by,
                 }
-                self.svc.player_feed.add(player, "rematch_offered", data, f"{folded.game_id}:rematch:{seat}")
+                self.player_feed.add(player, "rematch_offered", data, f"{folded.game_id}:rematch:{seat}")
 
     def rematch_of(self, game_id: str) -> str | None:
         found = self.redis.get(rematch_key(game_id))

@@ -15,7 +15,8 @@ Stored in the store, each key in its own slot on a cluster:
 - ``player-key:{<key hash>}``: the player id of a key made before keys
   carried it (``tp_`` and the secret alone), still honoured;
 - ``player:{<id>}:games``: the games the player sat at, by creation time, a
-  projection of the logs (``after_append``), like the operators' games index.
+  projection of the logs (owed by each append that seats a player:
+  ``service.app.outbox``), like the operators' games index.
 
 Replacing a key writes the new one's hash over the old one's: every later
 request with the old key is refused (401), and a player stream opened with
@@ -120,12 +121,15 @@ class Players:
 
     # -- the games of each player: a projection of the logs ----------------------
 
-    def after_append(self, before: Folded | None, after: Folded) -> None:
-        """Record a game in the list of each player who took a seat in it."""
-        now = after.table.players
-        was = before.table.players if before is not None else ()
-        for player_id in set(now) - set(was) - {None}:
-            self.redis.zadd(games_key(player_id), {after.game_id: after.table.created_at})
+    def add_game(self, player_ids, folded: Folded) -> None:
+        """Record ``folded``'s game in the list of each of ``player_ids`` (who
+        took a seat in it); recording it twice changes nothing."""
+        for player_id in player_ids:
+            self.redis.zadd(games_key(player_id), {folded.game_id: folded.table.created_at})
+
+    def record_games(self, folded: Folded) -> None:
+        """Record ``folded``'s game in the list of every player seated in it."""
+        self.add_game(sorted(set(folded.table.players) - {None}), folded)
 
     def games(self, player_id: str, limit: int = 200) -> list[str]:
         """The player's games, newest first."""

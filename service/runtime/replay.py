@@ -178,7 +178,7 @@ def run_reindex(client_url: str, config: Config) -> int:
         folded = fold(store.read(game_id), None, game_id)
         if folded is not None:
             index.record(folded, created_at=folded.table.created_at)  # and the lobby
-            players.after_append(None, folded)  # each player's games
+            players.record_games(folded)  # each player's games
             games += 1
             now = now_ms()
             work = pending_work(folded, now, waiting_ttl_ms)

@@ -16,6 +16,7 @@ from events.store import (
     Idempotency,
     VersionConflict,
     idempotency_key,
+    outbox_key,
     snapshot_key,
     stream_key,
     tokens_key,
@@ -57,6 +58,7 @@ def test_a_games_keys_and_channel_share_one_cluster_slot(cluster_client):
         idempotency_key(game_id, "seat-0", "k"),
         snapshot_key(game_id),
         versions_channel(game_id),
+        outbox_key(game_id, cluster=True),  # the outbox's member, written by the append
     ]
     slots = {cluster_client.keyslot(name) for name in names}
     assert len(slots) == 1
