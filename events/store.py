@@ -167,9 +167,9 @@ class Due:
     """A sorted set's entry to write with an append (``member`` at ``score``;
     None removes it): when the workers must look at the game next. On one
     server the append script writes it; on a cluster, where the set is in
-    another slot than the game, the append writes it right after the script
-    (so there, two processes appending one after the other may leave the
-    older look; the scheduler's next look mends it)."""
+    another slot than the game, it is work the append owes, like the index
+    (the outbox: written after the script and confirmed as ``DURABILITY``
+    asks before the outbox's member goes; see ``EventStore.write_due``)."""
 
     key: str
     member: str
@@ -201,9 +201,6 @@ class Appended:
     # False: appended, but the store did not confirm it on disk (or on a
     # replica) within the durability timeout
     durable: bool = True
-    # False: appended, but the due-set entry a cluster writes after the
-    # script was not written (logged; the append stands)
-    due_written: bool = True
 
 
 @dataclass(frozen=True)
@@ -244,7 +241,8 @@ class EventStore:
         ``token``: (hash, seat) to record beside the events (a seat's bearer
         token, stored only as its hash). ``due``: a due set's entry written
         only if the append is (nothing on a conflict or a retry's
-        duplicate). ``outbox_at``: the append owes others work (see
+        duplicate); on one server only (on a cluster the caller owes it, with
+        ``outbox_at``: ``Due``). ``outbox_at``: the append owes others work (see
         ``outbox_key``), which the sweep may take from this time (ms) on; its
         member is written with the events. Raises ``VersionConflict``.
         """
@@ -254,8 +252,8 @@ class EventStore:
         record = None
         if idempotency is not None:
             record = {"request": idempotency.request_hash, "first": first, "last": last}
-        # on a cluster the due set is in another slot than the game: written
-        # right after the append instead (see ``Due``)
+        # on a cluster the due set is in another slot than the game: the
+        # caller owes it (see ``Due``)
         due_in_script = due if due is not None and not self.cluster else None
         optional = [
             idempotency_key(game_id, idempotency.scope, idempotency.key) if idempotency else None,
@@ -298,16 +296,7 @@ class EventStore:
             return Appended(prior["first"], prior["last"], True, prior, durable)
         if outcome == "conflict":
             raise VersionConflict(expected_version, int(value))
-        due_written = True
-        if due is not None and due_in_script is None:
-            # the events are in: a failure here must not make the append
-            # look refused (a retry without its key would append it twice)
-            try:
-                write_due(self.redis, due)
-            except redis.RedisError:
-                log.exception("game %s appended up to %s, but its due-set entry was not written", game_id, last)
-                due_written = False
-        return Appended(first, last, False, record, durable, due_written)
+        return Appended(first, last, False, record, durable)
 
     def _append_and_wait(self, game_id: str, keys_args: dict) -> tuple:
         """The append script and the durability wait, pipelined on one
@@ -345,6 +334,36 @@ class EventStore:
                 if attempt == 2 or isinstance(error, redis.ConnectionError):
                     raise
         raise AssertionError("unreachable")
+
+    def write_due(self, due: Due, lower_only: bool = False) -> bool:
+        """``due`` on its own, after an append (a cluster's, owed by it), and
+        confirmed as ``durability`` asks, as appends are: on the same
+        connection, pipelined (on a cluster to the set's primary); False
+        when the store did not confirm it in time (it may be lost in a
+        failover: the outbox's member stays, and the sweep writes it again).
+        ``lower_only``: the entry only moves earlier, or is added (the
+        sweep's, which never delays or removes a look another process set)."""
+        key = due.key
+        node = self.redis.get_node_from_key(key) if self.cluster else None
+        client = self.redis.get_redis_connection(node) if node is not None else self.redis
+        with client.pipeline(transaction=False) as pipe:
+            if due.score is None:
+                if lower_only:
+                    return True
+                pipe.zrem(key, due.member)
+            else:
+                pipe.zadd(key, {due.member: due.score}, lt=lower_only)
+            if self.durability == "fsync":
+                pipe.execute_command("WAITAOF", 1, 0, self.durability_timeout_ms)
+            elif self.durability == "replica":
+                pipe.execute_command("WAIT", 1, self.durability_timeout_ms)
+            answers = pipe.execute(raise_on_error=False)
+        if isinstance(answers[0], Exception):
+            raise answers[0]
+        if self.durability == "os":
+            return True
+        confirmed = answers[1]
+        return not isinstance(confirmed, Exception) and (confirmed[0] if self.durability == "fsync" else confirmed) >= 1
 
     def _primary_of(self, game_id: str) -> redis.Redis:
         """The client of the server that holds ``game_id``: the store's own,

@@ -73,7 +73,14 @@ class Services:
         self.player_feed = PlayerFeed(client, clock, hooks=(self._webhook,))
         # what each append owes others, done after it (or by the workers' sweep)
         self.outbox = Outbox(
-            self.store, self.store.read, self.index, self.players, self.player_feed, clock, config.grace_ms
+            self.store,
+            self.store.read,
+            self.index,
+            self.players,
+            self.player_feed,
+            self.dispatcher.look,
+            clock,
+            config.grace_ms,
         )
         self.commands = Commands(self.store, self.repository, clock, outbox=self.outbox, dispatcher=self.dispatcher)
         self.seats = Seats(self.store, self.commands.exists, player_seat=self._player_seat)

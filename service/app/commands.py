@@ -145,7 +145,8 @@ class Commands:
         except RuleError as error:
             raise rule_problem(error)
         folded = fold(envelopes, None, game_id)
-        plan, owed = self._plan(folded), self._owed(None, folded)
+        plan = self._plan(folded)
+        owed = self._owed(None, folded, plan)
         # a resend after a lost answer finds this append (a duplicate: the
         # same events), as for commands
         appended = self.store.append(
@@ -170,7 +171,8 @@ class Commands:
                 raise rule_problem(error)
             seat = envelopes[0].public["seat"]
             after = fold(envelopes, folded, game_id)
-            plan, owed = self._plan(after), self._owed(folded, after)
+            plan = self._plan(after)
+            owed = self._owed(folded, after, plan)
             try:
                 appended = self.store.append(
                     game_id,
@@ -295,7 +297,8 @@ class Commands:
                     return first_answer_or(_conflict(expected_version, fresh.version))
                 continue  # decided again on the log
             after = fold(envelopes, folded, game_id)
-            plan, owed = self._plan(after), self._owed(folded, after)
+            plan = self._plan(after)
+            owed = self._owed(folded, after, plan)
             try:
                 appended = self.store.append(
                     game_id, folded.version, envelopes, idempotency, due=plan and plan.due, outbox_at=self._outbox_at(owed)
@@ -359,7 +362,8 @@ class Commands:
                     after = fold(envelopes, after, after.game_id)
                     moves += 1
             if pending and (move is None or moves % batch == 0):
-                plan, owed = self._plan(after), self._owed(base, after)
+                plan = self._plan(after)
+                owed = self._owed(base, after, plan)
                 try:
                     # a resend after a lost answer finds this batch (its own key)
                     appended = self.store.append(
@@ -378,9 +382,12 @@ class Commands:
     def _plan(self, after: Folded) -> Plan | None:
         return self.dispatcher.plan(after) if self.dispatcher is not None else None
 
-    def _owed(self, before: Folded | None, after: Folded) -> Owed | None:
-        """What the append from ``before`` to ``after`` owes others."""
-        return self.outbox.owed(before, after) if self.outbox is not None else None
+    def _owed(self, before: Folded | None, after: Folded, plan: Plan | None) -> Owed | None:
+        """What the append from ``before`` to ``after`` owes others (on a
+        cluster its due-set entry too)."""
+        if self.outbox is None:
+            return None
+        return self.outbox.owed(before, after, plan.due if plan is not None else None)
 
     def _outbox_at(self, owed: Owed | None) -> int | None:
         return self.outbox.due_at() if owed is not None else None
@@ -398,8 +405,6 @@ class Commands:
         recorded it in the outbox, and a worker's sweep does it from the log
         (``service.app.outbox``); the scheduler's next look queues work."""
         metrics.APPENDS.labels(after.game.type).inc()
-        if not appended.due_written:  # a cluster's due-set entry (logged by the store)
-            metrics.AFTER_APPEND_FAILURES.labels("due").inc()
         _after_append("snapshot", after, self.repository.remember, after)
         if self.dispatcher is not None:
             _after_append("bots", after, self.dispatcher.queue_bots, plan)

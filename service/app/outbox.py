@@ -4,8 +4,10 @@ An append may mean something to others than the game's own readers: the
 operators' games index (the game was created, or its status changed), the
 games list of each player who took a seat, the players' feeds and, through
 them, the webhooks (``projections.player_events``: a start, a turn, a
-window, the end). None of it is the truth (the log is), and none of it may
-be lost with the process that appended.
+window, the end); and on a cluster the game's next look, its entry in a due
+set (in another slot than the game, so the append script cannot write it).
+None of it is the truth (the log is), and none of it may be lost with the
+process that appended, nor with a primary that fails over.
 
 So the append records that it owes this work, atomically with its events:
 ``Commands`` works out what the append means (``Outbox.owed``) before it
@@ -14,13 +16,17 @@ appends, and if it means anything the append script writes an outbox member
 slot) scored by when a sweep may take it (now + ``GRACE_SECONDS``). Then:
 
 - the process that appended does the work at once (``Outbox.deliver``) and
-  removes the member; a write that fails (a full store, a lost connection)
-  leaves it, and is logged and counted, never raised (the command is
-  appended and answered so);
+  removes the member; a write that fails (a full store, a lost connection,
+  the next look not confirmed on a replica in time) leaves it, and is
+  logged and counted, never raised (the command is appended and answered
+  so);
 - a worker's sweep (``Outbox.sweep``, from the workers' scheduler) takes
   members left past their time (their process died, or a write failed),
   derives the same work again from the log (the game folded before and
-  after those versions) and does it.
+  after those versions) and does it, and puts back the game's next look as
+  the log stands now if it is missing (``Due``, only ever moved earlier: a
+  look too early costs the scheduler one read, a missing one would leave
+  the game waiting for ever).
 
 Doing it twice changes nothing: every derived record has a stable id from
 (game, version, seat): the index and the players' games are sets (and the
@@ -39,6 +45,7 @@ import redis
 
 from events.store import (
     OUTBOX_KEYS,
+    Due,
     EventStore,
     outbox_member,
     parse_outbox_member,
@@ -76,23 +83,26 @@ class Owed:
     players: tuple[str, ...]  # players who took a seat: their games lists
     # (player id, kind, data, event id): their feeds, and the webhooks
     events: tuple[tuple[str, str, dict[str, Any], str], ...] = field(default=())
+    due: Due | None = None  # on a cluster: the game's next look
 
     @property
     def member(self) -> str:
         return outbox_member(self.game_id, self.first, self.last)
 
 
-def owed(before: Folded | None, after: Folded) -> Owed | None:
+def owed(before: Folded | None, after: Folded, due: Due | None = None) -> Owed | None:
     """What appending the events from ``before`` to ``after`` means to
-    others; None when nothing (most moves of a game without player keys)."""
+    others (``due``: on a cluster, the game's next look, which the append
+    does not write itself); None when nothing (on one server, most moves of
+    a game without player keys)."""
     index = before is None or before.table.status != after.table.status
     was = set(before.table.players) if before is not None else set()
     players = tuple(sorted(set(after.table.players) - was - {None}))
     events = tuple(player_events(before, after))
-    if not (index or players or events):
+    if not (index or players or events or due):
         return None
     first = (before.version if before is not None else 0) + 1
-    return Owed(after.game_id, first, after.version, after, index, players, events)
+    return Owed(after.game_id, first, after.version, after, index, players, events, due)
 
 
 class Outbox:
@@ -103,6 +113,7 @@ class Outbox:
         index: GameIndex,
         players: Players,
         feed: PlayerFeed,
+        look: Callable[[Folded], Due],
         clock: Callable[[], int],
         grace_ms: int,
     ):
@@ -112,11 +123,15 @@ class Outbox:
         self.index = index
         self.players = players
         self.feed = feed
+        self.look = look  # a game's next look as it stands (the dispatcher's)
         self.clock = clock
         self.grace_ms = grace_ms  # how long the appending process has before a sweep may take the work
         self._take = self.redis.register_script(TAKE_SCRIPT)
 
-    owed = staticmethod(owed)
+    def owed(self, before: Folded | None, after: Folded, due: Due | None = None) -> Owed | None:
+        """What the append from ``before`` to ``after`` owes others; ``due``
+        (the append's own entry) is owed on a cluster only."""
+        return owed(before, after, due if self.store.cluster else None)
 
     def due_at(self) -> int:
         """The score of an append's member: when a sweep may take its work."""
@@ -127,16 +142,26 @@ class Outbox:
         all of it was done. A write that fails is logged and counted
         (``tabletell_after_append_failures_total``), never raised: the
         member stays, and a sweep does it all again."""
+        done = self._do(owed)
+        if done:
+            done = _attempt("outbox", owed, self.store.outbox_done, owed.game_id, owed.member)
+        return done
+
+    def _do(self, owed: Owed) -> bool:
         done = True
+        if owed.due is not None:  # first: a game without its next look waits for ever
+            done &= _attempt("due", owed, self._write_due, owed.due)
         if owed.index:
             done &= _attempt("index", owed, self.index.record, owed.after)
         if owed.players:
             done &= _attempt("player_games", owed, self.players.add_game, owed.players, owed.after)
         for player_id, kind, data, event_id in owed.events:
             done &= _attempt("player_feed", owed, self.feed.add, player_id, kind, data, event_id)
-        if done:
-            done = _attempt("outbox", owed, self.store.outbox_done, owed.game_id, owed.member)
         return done
+
+    def _write_due(self, due: Due, lower_only: bool = False) -> None:
+        if not self.store.write_due(due, lower_only):
+            raise NotConfirmed(f"{due.member}'s next look was not confirmed ({self.store.durability}) in time")
 
     # -- the sweep (the workers' scheduler) ------------------------------------
 
@@ -199,7 +224,7 @@ class Outbox:
         """The work of the append ``member`` names, derived afresh from the
         log and done; True once it is all done."""
         game_id, first, last = parse_outbox_member(member)
-        envelopes = self.read(game_id, upto=last)
+        envelopes = self.read(game_id)
         if len(envelopes) < last:
             # the log no longer holds those versions (a store gone back in
             # time, a game deleted): nothing of them to tell anyone
@@ -207,11 +232,20 @@ class Outbox:
             return True
         before = fold(envelopes[: first - 1], None, game_id)
         after = fold(envelopes[first - 1 : last], before, game_id)
+        # the game's next look as it stands now, unless one as early is
+        # there: another process may have set it since, for a newer state
+        newest = fold(envelopes[last:], after, game_id)
+        done = _attempt("due", Owed(game_id, first, last, after, False, ()), self._write_due, self.look(newest), True)
         work = owed(before, after)
-        if work is None:
+        if work is not None:
+            done &= self._do(work)
+        if done:
             self.store.outbox_done(game_id, member)
-            return True
-        return self.deliver(work)
+        return done
+
+
+class NotConfirmed(Exception):
+    """A write the store did not confirm as ``DURABILITY`` asks, in time."""
 
 
 def _attempt(what: str, owed: Owed, write: Callable[..., Any], *args: Any) -> bool:

@@ -180,8 +180,16 @@ class Dispatcher:
             return None
         now = self.clock()
         work = pending_work(after, now, self.waiting_ttl_ms)
-        score = next_look(work, now, self.grace_ms) if work else None
-        return Plan(Due(due_key(after.game_id), after.game_id, score), tuple(item for item in work if item.kind == "bot"))
+        return Plan(self._due(after, work, now), tuple(item for item in work if item.kind == "bot"))
+
+    def look(self, folded: Folded) -> Due:
+        """The game's due-set entry as ``folded`` stands: when the workers
+        must look at it next (a score of None: never)."""
+        now = self.clock()
+        return self._due(folded, pending_work(folded, now, self.waiting_ttl_ms), now)
+
+    def _due(self, folded: Folded, work: list[Work], now: int) -> Due:
+        return Due(due_key(folded.game_id), folded.game_id, next_look(work, now, self.grace_ms) if work else None)
 
     def queue_bots(self, plan: Plan | None) -> None:
         """Queue the bot moves ``plan`` found due, once its append is in."""

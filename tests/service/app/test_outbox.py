@@ -117,3 +117,22 @@ def test_a_move_that_means_nothing_to_others_owes_nothing(redis_client, clock):
         seat = folded.game.to_act(folded.table.game)[0]
         svc.commands.execute(game_id, seat, GAMES["color-doubt"].bots["random"](seat_view(folded, seat), rng))
     assert redis_client.zcard(outbox_key(game_id)) == 0
+
+
+def test_on_a_cluster_a_next_look_lost_after_the_append_is_put_back_by_the_sweep(cluster_client, redis_client, clock):
+    """A game's due-set entry is in another slot than the game: written
+    after the append, it is owed by it, and a look lost (its primary failed
+    over before a replica had it, or it was down) comes back by the sweep."""
+    from service.app.scheduling import due_key
+
+    api, worker = services(cluster_client, clock, redis_client), services(cluster_client, clock, redis_client)
+    bots = [{"seat": 1, "level": "random"}]
+    game_id = api.commands.create("color-doubt", 2, {**SHORT, "turn_seconds": 30}, bots).game_id
+    api.outbox.deliver = lambda owed: False  # the process dies right after the join's append
+    api.commands.join(game_id, "ana")
+    assert cluster_client.zscore(due_key(game_id), game_id) is not None  # the creation's look, for the waiting table
+    cluster_client.zrem(due_key(game_id), game_id)  # lost with a primary
+    clock.advance(2)
+    assert worker.outbox.sweep() == 1
+    look = worker.dispatcher.look(worker.commands.load(game_id)).score
+    assert look is not None and cluster_client.zscore(due_key(game_id), game_id) == look
