@@ -50,6 +50,30 @@ def snapshot_key(game_id: str) -> str:
     return f"game:{{{game_id}}}:snapshot"
 
 
+def archived_key(game_id: str) -> str:
+    """The record a game moved to the archive keeps in the store: where its
+    log went, the log's hash, and its summary (``service.app.archive``)."""
+    return f"game:{{{game_id}}}:archived"
+
+
+# KEYS: the stream, the archived record, then the game's other keys to go
+# (tokens, snapshot, idempotency records); ARGV: the version archived, its
+# entry's hash, then the record's field/value pairs. The log is still the one
+# archived (nothing appended since: the archive holds all of it), or nothing
+# happens: then the record goes in and the game's keys go, at once.
+RETIRE_SCRIPT = """
+if redis.call('XLEN', KEYS[1]) ~= tonumber(ARGV[1]) then return 0 end
+local last = redis.call('XRANGE', KEYS[1], ARGV[1] .. '-0', ARGV[1] .. '-0')
+if #last ~= 1 then return 0 end
+local hash = cjson.decode(last[1][2][2])['hash']
+if hash == nil or hash == cjson.null then hash = '' end
+if hash ~= ARGV[2] then return 0 end
+redis.call('HSET', KEYS[2], unpack(ARGV, 3))
+redis.call('DEL', KEYS[1], unpack(KEYS, 3))
+return 1
+"""
+
+
 # -- the outbox ------------------------------------------------------------------
 # What an append means to others (the games index, the players' games and
 # feeds, webhooks) is derived from the
@@ -412,6 +436,27 @@ class EventStore:
         entries = self.redis.xrange(stream_key(game_id), f"{after + 1}-0", end)
         return list(_decode(entries))
 
+    def retire(self, game_id: str, version: int, last_hash: str | None, record: dict[str, str], keys: Sequence[str]) -> bool:
+        """The game's log moved out (to the archive): if the log is still
+        at ``version`` with ``last_hash``, write ``record`` (its archived
+        record) and delete the stream and ``keys`` (all in the game's slot),
+        in one script; False when the log changed meanwhile."""
+        fields = [item for pair in record.items() for item in pair]
+        retire = self.redis.register_script(RETIRE_SCRIPT)
+        return bool(
+            retire(keys=[stream_key(game_id), archived_key(game_id), *keys], args=[version, last_hash or "", *fields])
+        )
+
+    def is_archived(self, game_id: str) -> bool:
+        return bool(self.redis.exists(archived_key(game_id)))
+
+    def archived(self, game_id: str) -> dict[str, str] | None:
+        """The archived record of a game moved out of the store, or None."""
+        found = self.redis.hgetall(archived_key(game_id))
+        if not found:
+            return None
+        return {_text(k): _text(v) for k, v in found.items()}
+
     def outbox_done(self, game_id: str, member: str) -> None:
         """The work ``member`` owed is done: its outbox entry goes."""
         self.redis.zrem(outbox_key(game_id, self.cluster), member)
@@ -419,6 +464,10 @@ class EventStore:
     def seat_for_token(self, game_id: str, token_hash: str) -> int | None:
         seat = self.redis.hget(tokens_key(game_id), token_hash)
         return int(seat) if seat is not None else None
+
+
+def _text(raw) -> str:
+    return raw.decode() if isinstance(raw, bytes) else raw
 
 
 def _decode(entries: Iterable) -> Iterable[Envelope]:

@@ -12,6 +12,7 @@ from redis import Redis
 from events.store import EventStore
 from projections.snapshots import Snapshots
 from service.app import webhooks
+from service.app.archive import Archiver, FileArchive
 from service.app.commands import Commands
 from service.app.ids import now_ms
 from service.app.index import GameIndex
@@ -33,6 +34,8 @@ class Services:
     queue_redis: Redis  # the workers' queues (QUEUE_URL), or the store's own server
     clock: Callable[[], int]
     store: EventStore
+    archive: FileArchive
+    archiver: Archiver
     repository: Repository
     dispatcher: Dispatcher
     index: GameIndex
@@ -60,11 +63,20 @@ class Services:
         self.queue_redis = queue_client if queue_client is not None else client
         self.clock = clock
         self.store = EventStore(client, config.durability, config.durability_timeout_ms)
-        self.repository = Repository(self.store, snapshots=Snapshots(client, config.snapshot_every))
+        # finished games' logs, moved out of the store (ARCHIVE_DIR: every
+        # process must see the same one)
+        self.archive = FileArchive(config.archive_path)
+        self.archiver = Archiver(self.store, self.archive)
+        self.repository = Repository(self.store, snapshots=Snapshots(client, config.snapshot_every), archive=self.archive)
         # the grace of queued work (GRACE_SECONDS): the API's dispatcher marks
         # what it queues as fresh for as long as the workers wait for it
         self.dispatcher = Dispatcher(
-            client, clock, config.grace_ms, config.waiting_game_ttl_seconds * 1000, queue_client=self.queue_redis
+            client,
+            clock,
+            config.grace_ms,
+            config.waiting_game_ttl_seconds * 1000,
+            queue_client=self.queue_redis,
+            archive_after_ms=config.archive_after_seconds * 1000,
         )
         self.index = GameIndex(client)
         self.players = Players(client, clock)
@@ -74,7 +86,7 @@ class Services:
         # what each append owes others, done after it (or by the workers' sweep)
         self.outbox = Outbox(
             self.store,
-            self.store.read,
+            self.repository.log,
             self.index,
             self.players,
             self.player_feed,

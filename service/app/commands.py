@@ -141,7 +141,10 @@ class Commands:
         if rematch_of is not None:
             command["rematch_of"] = rematch_of
         try:
-            envelopes = step(None, GAMES[game_type], command, None, uuid.uuid4().hex, "system")
+            # its command id is its idempotency key, as a command's: so the
+            # log names every record its commands left (service.app.archive)
+            key = internal_key()
+            envelopes = step(None, GAMES[game_type], command, None, key.key, "system")
         except RuleError as error:
             raise rule_problem(error)
         folded = fold(envelopes, None, game_id)
@@ -150,7 +153,7 @@ class Commands:
         # a resend after a lost answer finds this append (a duplicate: the
         # same events), as for commands
         appended = self.store.append(
-            game_id, 0, envelopes, internal_key(), due=plan and plan.due, outbox_at=self._outbox_at(owed)
+            game_id, 0, envelopes, key, due=plan and plan.due, outbox_at=self._outbox_at(owed)
         )
         self._appended(None, folded, plan, appended, owed)
         _require_durable(appended, game_id=game_id)
@@ -166,7 +169,8 @@ class Commands:
             if player is not None:
                 command["player"] = player
             try:
-                envelopes = step(folded, folded.game, command, None, uuid.uuid4().hex, "player")
+                key = internal_key()  # its command id too, as a creation's
+                envelopes = step(folded, folded.game, command, None, key.key, "player")
             except RuleError as error:
                 raise rule_problem(error)
             seat = envelopes[0].public["seat"]
@@ -178,7 +182,7 @@ class Commands:
                     game_id,
                     folded.version,
                     envelopes,
-                    internal_key(),
+                    key,
                     (token_hash(token), seat),
                     due=plan and plan.due,
                     outbox_at=self._outbox_at(owed),
@@ -209,7 +213,7 @@ class Commands:
         return public
 
     def exists(self, game_id: str) -> bool:
-        return bool(GAME_ID.fullmatch(game_id)) and self.store.version(game_id) > 0
+        return bool(GAME_ID.fullmatch(game_id)) and (self.store.version(game_id) > 0 or self.store.is_archived(game_id))
 
     # -- commands --------------------------------------------------------------
 

@@ -119,7 +119,7 @@ class Outbox:
     ):
         self.store = store
         self.redis = store.redis
-        self.read = read  # (game id, upto=) -> the log's entries, as the repository reads them
+        self.read = read  # game id -> its whole log, from the store or the archive
         self.index = index
         self.players = players
         self.feed = feed

@@ -21,7 +21,6 @@ import time
 
 from service.wiring import Services
 from service.app.scheduling import ALL_DUE_KEYS, DISPATCHED, LEGACY_DUE_KEY, due_key, next_look
-from service.app.scheduling import pending_work
 
 log = logging.getLogger("tabletell.scheduler")
 
@@ -77,7 +76,7 @@ def tick(svc: Services) -> int:
     queued = 0
     for key, game_id, seen in due_now(svc, now):
         folded = svc.repository.load(game_id)
-        work = pending_work(folded, now, dispatcher.waiting_ttl_ms) if folded else []
+        work = dispatcher.pending(folded, now) if folded else []
         if not work:
             reschedule(svc, game_id, seen, None, key)  # unless an append has scheduled it since
             continue
