@@ -58,9 +58,10 @@ def archived_key(game_id: str) -> str:
 
 # KEYS: the stream, the archived record, then the game's other keys to go
 # (tokens, snapshot, idempotency records); ARGV: the version archived, its
-# entry's hash, then the record's field/value pairs. The log is still the one
-# archived (nothing appended since: the archive holds all of it), or nothing
-# happens: then the record goes in and the game's keys go, at once.
+# entry's hash, then the record's field/value pairs (none: a game deleted,
+# with no record). The log is still the one archived (nothing appended
+# since: the archive holds all of it), or nothing happens: then the record
+# goes in and the game's keys go, at once.
 RETIRE_SCRIPT = """
 if redis.call('XLEN', KEYS[1]) ~= tonumber(ARGV[1]) then return 0 end
 local last = redis.call('XRANGE', KEYS[1], ARGV[1] .. '-0', ARGV[1] .. '-0')
@@ -68,7 +69,7 @@ if #last ~= 1 then return 0 end
 local hash = cjson.decode(last[1][2][2])['hash']
 if hash == nil or hash == cjson.null then hash = '' end
 if hash ~= ARGV[2] then return 0 end
-redis.call('HSET', KEYS[2], unpack(ARGV, 3))
+if #ARGV > 2 then redis.call('HSET', KEYS[2], unpack(ARGV, 3)) end
 redis.call('DEL', KEYS[1], unpack(KEYS, 3))
 return 1
 """
@@ -437,10 +438,10 @@ class EventStore:
         return list(_decode(entries))
 
     def retire(self, game_id: str, version: int, last_hash: str | None, record: dict[str, str], keys: Sequence[str]) -> bool:
-        """The game's log moved out (to the archive): if the log is still
-        at ``version`` with ``last_hash``, write ``record`` (its archived
-        record) and delete the stream and ``keys`` (all in the game's slot),
-        in one script; False when the log changed meanwhile."""
+        """The game's log moved out (to the archive) or deleted: if the log is
+        still at ``version`` with ``last_hash``, write ``record`` (its archived
+        record; empty: none) and delete the stream and ``keys`` (all in the
+        game's slot), in one script; False when the log changed meanwhile."""
         fields = [item for pair in record.items() for item in pair]
         retire = self.redis.register_script(RETIRE_SCRIPT)
         return bool(

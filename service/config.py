@@ -133,6 +133,11 @@ class Config:
     # which every API process and worker must share (service/app/archive.py)
     archive_after_seconds: int = 86400
     archive_dir: str | None = None
+    # a game abandoned (never started) is deleted this long after (0: never)
+    abandoned_retention_seconds: int = 7 * 86400
+    # games waiting for players one client address may have created and not
+    # seen start (0: no limit); past it POST /v1/games is 429
+    max_waiting_games_per_client: int = 20
 
     # -- the workers -------------------------------------------------------------
     # queued work not done this long after it was queued is queued again
@@ -217,6 +222,8 @@ class Config:
             first_request_seconds=seconds("FIRST_REQUEST_SECONDS", cls.first_request_seconds),
             archive_after_seconds=number("ARCHIVE_AFTER_SECONDS", cls.archive_after_seconds),
             archive_dir=env.get("ARCHIVE_DIR") or None,
+            abandoned_retention_seconds=number("ABANDONED_RETENTION_SECONDS", cls.abandoned_retention_seconds),
+            max_waiting_games_per_client=number("MAX_WAITING_GAMES_PER_CLIENT", cls.max_waiting_games_per_client),
         )
 
 

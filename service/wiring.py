@@ -21,6 +21,7 @@ from service.app.outbox import Outbox
 from service.app.player_feed import PlayerFeed
 from service.app.players import Players, seat_of
 from service.app.repository import Repository
+from service.app.retention import Retention, WaitingCap
 from service.app.scheduling import WEBHOOKS_QUEUE, Dispatcher
 from service.app.seats import Seats
 from service.app.views_cache import ViewCache
@@ -45,6 +46,8 @@ class Services:
     outbox: Outbox
     commands: Commands
     seats: Seats
+    retention: Retention
+    waiting: WaitingCap
     lobby: Lobby
     views: ViewCache
     realtime: Realtime
@@ -77,6 +80,7 @@ class Services:
             config.waiting_game_ttl_seconds * 1000,
             queue_client=self.queue_redis,
             archive_after_ms=config.archive_after_seconds * 1000,
+            abandoned_retention_ms=config.abandoned_retention_seconds * 1000,
         )
         self.index = GameIndex(client)
         self.players = Players(client, clock)
@@ -97,6 +101,11 @@ class Services:
         self.commands = Commands(self.store, self.repository, clock, outbox=self.outbox, dispatcher=self.dispatcher)
         self.seats = Seats(self.store, self.commands.exists, player_seat=self._player_seat)
         self.lobby = Lobby(client, self.commands, self.player_feed)
+        # abandoned games deleted, waiting games capped per client address
+        # (a limit per address, off with the rate limits: RATE_LIMITS=off)
+        self.retention = Retention(self.store, self.index, self.players)
+        cap = config.max_waiting_games_per_client if config.rate_limits else 0
+        self.waiting = WaitingCap(client, self.index, cap, config.waiting_game_ttl_seconds or 86_400, clock)
         self.views = ViewCache()
         self.realtime = Realtime(
             client,

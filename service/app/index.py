@@ -67,6 +67,23 @@ class GameIndex:
                 pipe.zrem(lobby_key(game_type), game_id)
             pipe.execute()
 
+    def forget(self, folded: Folded) -> None:
+        """The game is gone (deleted): out of every set."""
+        game_type, game_id = folded.game.type, folded.game_id
+        with self.redis.pipeline(transaction=False) as pipe:
+            for status in (None, *STATUSES):
+                pipe.zrem(key(status), game_id)
+                pipe.zrem(key(status, game_type), game_id)
+            pipe.zrem(lobby_key(game_type), game_id)
+            pipe.execute()
+
+    def is_waiting(self, game_ids: list[str]) -> list[bool]:
+        """Whether each game is listed as waiting for players."""
+        with self.redis.pipeline(transaction=False) as pipe:
+            for game_id in game_ids:
+                pipe.zscore(key(tables.WAITING), game_id)
+            return [score is not None for score in pipe.execute()]
+
     def lobby(self, game_type: str | None, limit: int) -> list[str]:
         """Public games waiting for players, oldest first (the first to fill)."""
         types = [game_type] if game_type else sorted(GAMES)

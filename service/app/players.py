@@ -35,6 +35,7 @@ import redis
 from games import table as tables
 from projections.folding import Folded
 from service.app.ids import token_hash
+from service.app.player_feed import feed_key, ids_key, seq_key
 from service.app.problems import Problem
 
 KEY_PREFIX = "tp_"  # a player key, told apart from a seat token at a glance
@@ -130,6 +131,22 @@ class Players:
     def record_games(self, folded: Folded) -> None:
         """Record ``folded``'s game in the list of every player seated in it."""
         self.add_game(sorted(set(folded.table.players) - {None}), folded)
+
+    def remove_game(self, player_ids, game_id: str) -> None:
+        """A game deleted: out of its players' lists."""
+        for player_id in player_ids:
+            self.redis.zrem(games_key(player_id), game_id)
+
+    def delete(self, player: Player) -> None:
+        """The player and everything of theirs the service keeps: their key
+        (and an older key's entry), their feed, their games list; the record
+        last, so a deletion cut short is asked for again with the same key.
+        The games' logs keep the seats they took (the name each was played
+        under, and the player's id): they are the evidence of those games."""
+        self.redis.delete(key_entry(player.key_hash))
+        for each in (feed_key(player.id), seq_key(player.id), ids_key(player.id), games_key(player.id)):
+            self.redis.delete(each)
+        self.redis.delete(player_key(player.id))
 
     def games(self, player_id: str, limit: int = 200) -> list[str]:
         """The player's games, newest first."""

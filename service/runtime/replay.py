@@ -187,7 +187,9 @@ def run_reindex(client_url: str, config: Config) -> int:
             players.record_games(folded)  # each player's games
             games += 1
             now = now_ms()
-            work = pending_work(folded, now, waiting_ttl_ms, config.archive_after_seconds * 1000)
+            work = pending_work(
+                folded, now, waiting_ttl_ms, config.archive_after_seconds * 1000, config.abandoned_retention_seconds * 1000
+            )
             if work:  # the scheduler takes it from there (and queues nothing twice)
                 client.zadd(due_key(game_id), {game_id: next_look(work, now, config.grace_ms)}, lt=True)
                 scheduled += 1

@@ -67,6 +67,12 @@ def run_work(kind: str, game_id: str, version: int, seat: int, due: int, svc: Se
         outcome = svc.archiver.archive_game(game_id)
         svc.dispatcher.dispatch(svc.commands.load(game_id))  # archived: no more looks
         return outcome
+    if kind == "delete":
+        if due > now:
+            return "early: the abandoned game is kept longer"
+        outcome = svc.retention.delete_game(game_id)
+        svc.dispatcher.forget(game_id)
+        return outcome
     if kind == "bot":
         body, actor = bot_move(svc, folded, seat)
     elif kind in ("abandon", "fill"):

@@ -34,6 +34,17 @@ def me():
     return json_response({"player_id": player.id, "name": player.name, "created_at": player.created_at})
 
 
+@bp.delete("/players/me")
+def delete_me():
+    """The player is deleted: their key (every later request with it is
+    401), record, feed and games list. The logs of the games they sat at
+    keep the seats they took (the name each was played under, and the
+    player's id): they are those games' evidence."""
+    svc = services()
+    svc.players.delete(auth.player())
+    return Response(status=204)
+
+
 @bp.post("/players/me/keys")
 def replace_key():
     """A new key; the one sent stops working at once (a key that leaked)."""

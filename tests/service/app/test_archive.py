@@ -4,19 +4,16 @@ from there; a move stopped at any step leaves the game served and verifying,
 and the next run finishes it. Against the real store and a real directory."""
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from events.store import archived_key
-from games.registry import GAMES
 from service.app.scheduling import NO_SEAT
 from service.config import Config
 from service.http.app import create_app
 from service.runtime.replay import run_verify
 from service.workers.jobs import run_work
 from tests.conftest import OPERATOR_TOKEN
-from tests.support.api import SHORT, auth, command, new_game, new_player, sit, view
+from tests.support.api import SHORT, auth, new_game, new_player, play_to_the_end, sit
 
 OPERATOR = auth(OPERATOR_TOKEN)
 STEPS = ("before_write", "written", "renamed", "deleted")
@@ -49,15 +46,8 @@ def finished_game(http) -> tuple[str, str, str, list[str]]:
     game_id = new_game(http, 2, options=SHORT["color-doubt"])
     tokens = [sit(http, game_id, key).get_json()["token"]]
     tokens.append(http.post(f"/v1/games/{game_id}/seats", json={"name": "bea"}).get_json()["token"])
-    rng = random.Random(5)
-    for n in range(500):
-        seen = view(http, game_id, tokens[0])
-        if seen["status"] != "active":
-            return game_id, player_id, key, tokens
-        seat = seen["to_act"][0]
-        body = GAMES["color-doubt"].bots["random"](view(http, game_id, tokens[seat]), rng)
-        assert command(http, game_id, tokens[seat], body, **{"Idempotency-Key": f"move-{n}"}).status_code == 200
-    raise AssertionError("the game did not end")
+    play_to_the_end(http, game_id, tokens)
+    return game_id, player_id, key, tokens
 
 
 def served(http, game_id: str, key: str) -> dict:
