@@ -91,8 +91,8 @@ def cost(url: str, clients: int, seconds: float, rounds: int) -> dict:
     on, off = services(url), services(url, recording=False)
     for kind, players in (("seat tokens", False), ("player keys", True)):
         rates: dict[str, list[float]] = {"on": [], "off": []}
-        for _ in range(rounds):  # alternating, so the machine's drift falls on both
-            for name, svc in (("off", off), ("on", on)):
+        for round_ in range(rounds):  # alternating, first one then the other first, so drift falls on both
+            for name, svc in (("off", off), ("on", on))[:: 1 if round_ % 2 == 0 else -1]:
                 rates[name].append(rate(svc, players, clients, seconds))
         figures[kind] = {name: statistics.median(values) for name, values in rates.items()}
         figures[kind]["ratio"] = figures[kind]["on"] / figures[kind]["off"]
