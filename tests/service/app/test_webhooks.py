@@ -27,29 +27,10 @@ from service.wiring import Services
 from tests.support.api import auth
 from tests.conftest import OPERATOR_TOKEN
 from tests.support.openapi_contract import check
-from tests.support.webhooks import Receiver
+from tests.support.receivers import WORKER_SETTINGS, Receiver
 
 OPERATOR = auth(OPERATOR_TOKEN)
 QUEUE_KEY = f"rq:queue:{WEBHOOKS_QUEUE}"
-# the workers': fast retries (no test measures them), three attempts
-WORKER_SETTINGS = {
-    "WEBHOOKS_ALLOW_PRIVATE": "1",
-    "WEBHOOK_RETRY_BASE_SECONDS": "0.2",
-    "WEBHOOK_MAX_ATTEMPTS": "3",
-}
-
-
-@pytest.fixture
-def receivers():
-    made: list[Receiver] = []
-
-    def make(answers=(), hold: bool = False) -> Receiver:
-        made.append(Receiver(answers, hold))
-        return made[-1]
-
-    yield make
-    for receiver in made:
-        receiver.close()
 
 
 @pytest.fixture

@@ -342,7 +342,7 @@ def test_every_player_event_and_webhook_the_logs_imply_survives_kill_9_of_api_an
     from service.app.webhooks import EVENTS
     from tests.support.api import SHORT
     from tests.support.outbox import implied_by
-    from tests.support.webhooks import Receiver
+    from tests.support.receivers import Receiver
 
     port, store_port = free_port(), free_port()
     base = f"http://127.0.0.1:{port}"

@@ -1,8 +1,19 @@
-"""An app backend receiving webhooks, for the tests: a local HTTP server."""
+"""An app backend for webhook tests: a local HTTP server that records what
+the service's workers POST to it. Receivers are on 127.0.0.1, so the apps
+and workers that send to them run with WEBHOOKS_ALLOW_PRIVATE=1."""
 from __future__ import annotations
 
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+# the workers': fast retries (no test measures them), three attempts
+WORKER_SETTINGS = {
+    "WEBHOOKS_ALLOW_PRIVATE": "1",
+    "WEBHOOK_RETRY_BASE_SECONDS": "0.2",
+    "WEBHOOK_MAX_ATTEMPTS": "3",
+}
 
 
 class Receiver:
@@ -55,3 +66,16 @@ class Receiver:
         self.released.set()
         self.server.shutdown()
         self.server.server_close()
+
+
+@pytest.fixture
+def receivers():
+    made: list[Receiver] = []
+
+    def make(answers=(), hold: bool = False) -> Receiver:
+        made.append(Receiver(answers, hold))
+        return made[-1]
+
+    yield make
+    for receiver in made:
+        receiver.close()
