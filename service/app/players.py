@@ -117,7 +117,7 @@ class Players:
         if player is None and required:
             if key is None:
                 raise Problem(401, "missing_token", "Send the player key as 'Authorization: Bearer <key>'.")
-            raise Problem(401, "invalid_token", "This is not a player key (or it was replaced).")
+            raise Problem(401, "invalid_token", "This is not a player key (or it was replaced, or its player deleted).")
         return player
 
     # -- the games of each player: a projection of the logs ----------------------
