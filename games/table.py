@@ -53,6 +53,7 @@ class Table:
     public: bool = False  # listed in the lobby while it waits (else joined by its link)
     rematch_of: str | None = None  # the finished game this one is a rematch of
     fill_bots_at: int | None = None  # ms since the epoch: free seats go to bots then
+    ended_at: int | None = None  # ms since the epoch: when it finished or was abandoned
 
 
 def seed_commitment(seed: str) -> str:
@@ -153,9 +154,9 @@ def evolve(game: Game, table: Table | None, event: Event) -> Table:
         timeouts[seat] = 0
         return evolved(table, autopilot=table.autopilot - {seat}, timeouts=tuple(timeouts))
     if kind == "game_finished":
-        return evolved(table, status=FINISHED, result=event.public["result"])
+        return evolved(table, status=FINISHED, result=event.public["result"], ended_at=event.at)
     assert kind == "game_abandoned", kind
-    return evolved(table, status=ABANDONED)
+    return evolved(table, status=ABANDONED, ended_at=event.at)
 
 
 # the table's own events (every other event is its game's)

@@ -12,13 +12,16 @@ from redis import Redis
 from events.store import EventStore
 from projections.snapshots import Snapshots
 from service.app import webhooks
+from service.app.archive import Archiver, FileArchive
 from service.app.commands import Commands
 from service.app.ids import now_ms
 from service.app.index import GameIndex
 from service.app.lobby import Lobby
+from service.app.outbox import Outbox
 from service.app.player_feed import PlayerFeed
 from service.app.players import Players, seat_of
 from service.app.repository import Repository
+from service.app.retention import Retention, WaitingCap
 from service.app.scheduling import WEBHOOKS_QUEUE, Dispatcher
 from service.app.seats import Seats
 from service.app.views_cache import ViewCache
@@ -32,14 +35,19 @@ class Services:
     queue_redis: Redis  # the workers' queues (QUEUE_URL), or the store's own server
     clock: Callable[[], int]
     store: EventStore
+    archive: FileArchive
+    archiver: Archiver
     repository: Repository
     dispatcher: Dispatcher
     index: GameIndex
     players: Players
     webhooks: webhooks.Webhooks
     player_feed: PlayerFeed
+    outbox: Outbox
     commands: Commands
     seats: Seats
+    retention: Retention
+    waiting: WaitingCap
     lobby: Lobby
     views: ViewCache
     realtime: Realtime
@@ -58,30 +66,46 @@ class Services:
         self.queue_redis = queue_client if queue_client is not None else client
         self.clock = clock
         self.store = EventStore(client, config.durability, config.durability_timeout_ms)
-        self.repository = Repository(self.store, snapshots=Snapshots(client, config.snapshot_every))
+        # finished games' logs, moved out of the store (ARCHIVE_DIR: every
+        # process must see the same one)
+        self.archive = FileArchive(config.archive_path)
+        self.archiver = Archiver(self.store, self.archive)
+        self.repository = Repository(self.store, snapshots=Snapshots(client, config.snapshot_every), archive=self.archive)
         # the grace of queued work (GRACE_SECONDS): the API's dispatcher marks
         # what it queues as fresh for as long as the workers wait for it
         self.dispatcher = Dispatcher(
-            client, clock, config.grace_ms, config.waiting_game_ttl_seconds * 1000, queue_client=self.queue_redis
+            client,
+            clock,
+            config.grace_ms,
+            config.waiting_game_ttl_seconds * 1000,
+            queue_client=self.queue_redis,
+            archive_after_ms=config.archive_after_seconds * 1000,
+            abandoned_retention_ms=config.abandoned_retention_seconds * 1000,
         )
         self.index = GameIndex(client)
         self.players = Players(client, clock)
         self.webhooks = webhooks.Webhooks(client, self.queue_redis, self.dispatcher.queues[WEBHOOKS_QUEUE], clock, config)
         # each player event goes to the app backends' webhooks too
         self.player_feed = PlayerFeed(client, clock, hooks=(self._webhook,))
-        self.commands = Commands(
+        # what each append owes others, done after it (or by the workers' sweep)
+        self.outbox = Outbox(
             self.store,
-            self.repository,
+            self.repository.log,
+            self.index,
+            self.players,
+            self.player_feed,
+            self.dispatcher.look,
             clock,
-            listeners={
-                "index": self.index.after_append,
-                "player_games": self.players.after_append,
-                "player_feed": self.player_feed.after_append,
-            },
-            dispatcher=self.dispatcher,
+            config.grace_ms,
         )
+        self.commands = Commands(self.store, self.repository, clock, outbox=self.outbox, dispatcher=self.dispatcher)
         self.seats = Seats(self.store, self.commands.exists, player_seat=self._player_seat)
-        self.lobby = Lobby(client, self.commands)
+        self.lobby = Lobby(client, self.commands, self.player_feed)
+        # abandoned games deleted, waiting games capped per client address
+        # (a limit per address, off with the rate limits: RATE_LIMITS=off)
+        self.retention = Retention(self.store, self.index, self.players)
+        cap = config.max_waiting_games_per_client if config.rate_limits else 0
+        self.waiting = WaitingCap(client, self.index, cap, config.waiting_game_ttl_seconds or 86_400, clock)
         self.views = ViewCache()
         self.realtime = Realtime(
             client,
