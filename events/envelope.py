@@ -37,9 +37,8 @@ def _compact(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
 
-def _joined(parts: Mapping[str, str]) -> str:
-    """The object of ``parts`` (members by key), its keys sorted."""
-    return "{" + ",".join(parts[key] for key in sorted(parts)) + "}"
+# an entry's members whose keys sort before "hash" (the rest sort after it)
+_BEFORE_HASH = ("actor", "command", "command_id")
 
 
 @dataclass(frozen=True)
@@ -118,10 +117,9 @@ class Envelope:
         """This entry sealed after the entry whose hash is ``prev_hash``,
         with its stored JSON made as its hash is (one encoding for both)."""
         linked = replace(self, prev_hash=prev_hash, hash=None)
-        parts = linked._parts()
-        digest = sha256_hex(_joined(parts))
-        parts["hash"] = f'"hash":"{digest}"'
-        return replace(linked, hash=digest)._as_stored(_joined(parts))
+        head, tail = linked._halves()
+        digest = sha256_hex(f"{head},{tail}")
+        return replace(linked, hash=digest)._as_stored(f'{head},"hash":"{digest}",{tail}')
 
     def _as_stored(self, text: str | None) -> "Envelope":
         object.__setattr__(self, "stored", text)
@@ -130,11 +128,14 @@ class Envelope:
     def digest(self) -> str:
         """The hash of everything in the entry but the hash itself, over its
         stored JSON form, so a reader recomputes it from what it reads."""
-        return sha256_hex(_joined(self._parts()))
+        head, tail = self._halves()
+        return sha256_hex(f"{head},{tail}")
 
-    def _parts(self) -> dict[str, str]:
-        """Each field of the entry but its hash as its canonical JSON member
-        (``"key":value``), encoded once.
+    def _halves(self) -> tuple[str, str]:
+        """The entry but its hash as canonical JSON, in two parts: up to the
+        place of ``"hash"`` among the sorted keys (without the closing
+        brace), and after it (without the opening one); two encodings, the
+        hash's member goes between them.
 
         ``canonical_json`` encodes, decodes and encodes again, for values
         whose keys are not strings (``{2: .., 10: ..}`` sorts otherwise once
@@ -144,7 +145,8 @@ class Envelope:
         tests/events/test_envelope.py holds the two equal."""
         content = self.whole()
         del content["hash"]
-        return {key: f'"{key}":{_compact(value)}' for key, value in content.items()}
+        head = {key: content.pop(key) for key in _BEFORE_HASH}
+        return _compact(head)[:-1], _compact(content)[1:]
 
     def event(self) -> Event:
         """The event as the rules know it, for ``evolve``."""
@@ -194,9 +196,8 @@ class Envelope:
         for a new one."""
         if self.stored is not None:
             return self.stored
-        parts = self._parts()
-        parts["hash"] = f'"hash":{_compact(self.hash)}'
-        return _joined(parts)
+        head, tail = self._halves()
+        return f'{head},"hash":{_compact(self.hash)},{tail}'
 
     @classmethod
     def from_json(cls, text: str | bytes, game_type: str | None = None) -> "Envelope":
