@@ -203,6 +203,7 @@ class Watchers:
         self.tasks: list[asyncio.Task] = []
         self.writers: list[asyncio.StreamWriter] = []
         self.retries = 0
+        self.silent_closes = 0  # streams' connections closed or reset before a status line (then reconnected)
 
     def start(self) -> None:
         for index, (game_id, tokens) in enumerate(self.games):
@@ -225,11 +226,21 @@ class Watchers:
 
     async def _stream(self, game_id: str, token: str | None, record) -> None:
         mode = "view" if token else "events"
-        reader, writer = await self._connect()
-        writer.write(self._request(f"/v1/games/{game_id}/stream?data={mode}", token, "Accept: text/event-stream\r\n"))
-        status = await reader.readline()
-        if b" 200 " not in status:  # say why: the problem's body
-            raise AssertionError(status + await asyncio.wait_for(reader.read(2000), 5))
+        while True:
+            reader, writer = await self._connect()
+            writer.write(self._request(f"/v1/games/{game_id}/stream?data={mode}", token, "Accept: text/event-stream\r\n"))
+            try:
+                status = await reader.readline()
+            except ConnectionError:
+                status = b""
+            if b" 200 " in status:
+                break
+            if not status:  # reset or closed without an answer: back after the stream's retry:, as EventSource
+                writer.transport.abort()
+                self.silent_closes += 1
+                await asyncio.sleep(Storm.RECONNECT_SECONDS)
+                continue
+            raise AssertionError(status + await asyncio.wait_for(reader.read(2000), 5))  # say why: the problem's body
         while True:
             line = await reader.readline()
             if not line:
@@ -358,6 +369,7 @@ async def phase(stack: Stack, games, per_game: int, kind: str, rate: float) -> d
         "released_after_vanish_s": round(released_s, 2),
         "health_p99_after_ms": round(percentile(after, 0.99), 1),
         "client_retries": watchers.retries,
+        "silent_closes": watchers.silent_closes,
     }
 
 
@@ -519,6 +531,7 @@ def main() -> None:
     )
     parser.add_argument("--storm", type=int, default=10_000, help="clients connecting at once in the storm phase (0: none)")
     parser.add_argument("--only-storm", action="store_true", help="skip the streams and long polls phases")
+    parser.add_argument("--kinds", default="stream,wait", help="the phases of waiting clients: stream, wait (long polls) or both")
     args = parser.parse_args()
     raise_file_limit()  # every client is a socket of this process
     with tempfile.TemporaryDirectory() as data_dir:
@@ -526,7 +539,9 @@ def main() -> None:
         try:
             games = setup_games(stack.url, args.games)
             baseline = {"health_p99_idle_ms": round(percentile(health_latencies(stack.url), 0.99), 1)}
-            kinds = () if args.only_storm else ("stream", "wait")
+            kinds = () if args.only_storm else tuple(kind for kind in args.kinds.split(",") if kind)
+            if set(kinds) - {"stream", "wait"}:
+                raise SystemExit(f"--kinds: stream and/or wait, not {args.kinds}")
             results = [asyncio.run(phase(stack, games, args.watchers, kind, args.rate)) for kind in kinds]
             storm_figures, storm_detail = asyncio.run(storm(stack, games, args.storm)) if args.storm else (None, None)
         finally:
