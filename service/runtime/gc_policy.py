@@ -71,7 +71,9 @@ class LongLivedObjects:
             return "frozen"
         return None
 
-    def run(self, alive: Callable[[], bool], sleep: Callable[[float], None] = time.sleep) -> None:
+    def run(self, alive: Callable[[], bool]) -> None:
         while alive():
-            sleep(CHECK_SECONDS)
+            # time.sleep looked up now: gevent has patched it in the worker
+            # (one bound at import, in the master, would block the worker)
+            time.sleep(CHECK_SECONDS)
             self.tick()
