@@ -93,8 +93,8 @@ def main() -> None:
         storm = streams.get("storm")
         if storm:
             add(
-                f"storm of {storm['clients']:,} clients at once: closed without a word (aim 0), refused",
-                f"{storm['silent_closes']}, {storm['refused']}",
+                f"storm of {storm['clients']:,} clients at once: closed without a word, ended after 200 (aim 0, 0), refused",
+                f"{storm['silent_closes']}, {storm.get('ended_by_server', '?')}, {storm['refused']}",
             )
             add(
                 f"storm of {storm['clients']:,} clients at once: headers p99 (aim under 1 s), all streaming after",
