@@ -199,16 +199,18 @@ class Realtime:
         last = after if after is not None or mode == "view" else 0
         beat = time.monotonic() + self.heartbeat_seconds
         first = True
-        woken, read_at = True, -1  # read_at: the announced version when the game was last read
+        # read_at: the announced version (and the subscription's epoch, which
+        # a reconnection renews) when the game was last read
+        woken, read_at = True, None
         visible: Visible | None = None
         try:
             while not watch.ended:
-                announced = watch.version
+                announced = (watch.version, watch.channel.epoch)
                 if woken or announced != read_at or self._released(visible):
                     # read after taking the announced version: one announced
                     # during the read is read on the next turn
                     read_at = announced
-                    visible = self.visible(game_id, seat, announced)
+                    visible = self.visible(game_id, seat, announced[0])
                     folded = visible.folded
                     if last is None or folded.version > last:
                         for kind, version, data in self._messages(game_id, seat, mode, folded, last):
@@ -227,7 +229,8 @@ class Realtime:
                         yield encode(None, None, b"", RETRY_MS)
                         first = False
                 # else: the wait ended for the heartbeat alone (not woken,
-                # nothing announced, nothing held back came due): the game
+                # nothing announced, no new subscription after a broken
+                # connection, nothing held back came due): the game
                 # is as it was read, and the heartbeat costs no store read
                 # (with 10,000 streams, 667 reads a second that delivered
                 # nothing: issue 44)
