@@ -35,7 +35,7 @@ ENVELOPE_FIELDS = ("type", "seat", "at", "actor")
 LEAVING = "leaving the table"
 # the table's commands a player may send (each with no fields); the game's
 # own are its ``command_schemas``
-PLAYER_TABLE_COMMANDS = ("leave",)
+PLAYER_TABLE_COMMANDS = ("leave", "return")
 
 @dataclass(frozen=True)
 class Table:
@@ -98,6 +98,8 @@ def decide(game: Game, table: Table | None, command: Mapping[str, Any]) -> list[
         events = _abandon(table, command)
     elif kind == "leave":
         events = _leave(game, table, command)
+    elif kind == "return":
+        events = _return(table, command)
     else:
         events = _play(game, table, command)
     return _stamp(events, command["at"])
@@ -357,6 +359,25 @@ def _leave(game: Game, table: Table, command: Mapping[str, Any]) -> list[Event]:
     if fields:
         raise RuleError("malformed_command", "commands", f"A 'leave' command has no fields, not {sorted(fields)}.")
     return [Event("seat_left", public={"seat": seat})]
+
+
+def _return(table: Table, command: Mapping[str, Any]) -> list[Event]:
+    """Rule "timeouts": a player takes their seat back from the autopilot
+    (or clears a streak of timeouts) without a move of the game; any move of
+    theirs does the same. While the bot plays the seat at once, its turns
+    leave the player no time to move: this is the player's way back."""
+    _require_active(table)
+    seat = command.get("seat")
+    if command.get("actor") != "player" or not isinstance(seat, int) or not 0 <= seat < table.seats:
+        raise RuleError("unknown_command", "commands", "Only a player takes back their own seat.")
+    if seat in table.left:
+        raise _left()
+    if seat not in table.autopilot and not table.timeouts[seat]:
+        raise RuleError("not_on_autopilot", "timeouts", "No bot is playing for you and you have no timeouts to clear.")
+    fields = {key for key in command if key not in ENVELOPE_FIELDS}
+    if fields:
+        raise RuleError("malformed_command", "commands", f"A 'return' command has no fields, not {sorted(fields)}.")
+    return [Event("seat_returned", public={"seat": seat})]
 
 
 def _play(game: Game, table: Table, command: Mapping[str, Any]) -> list[Event]:

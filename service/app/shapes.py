@@ -56,7 +56,7 @@ def load_command(game: Game, body: Any) -> dict[str, Any]:
         raise Problem(400, "invalid_json", "The body must be a JSON object.")
     kind = body.get("type")
     fields_only = {key: value for key, value in body.items() if key != "type"}
-    if kind in tables.PLAYER_TABLE_COMMANDS:  # the table's (``leave``): no fields
+    if kind in tables.PLAYER_TABLE_COMMANDS:  # the table's (``leave``, ``return``): no fields
         if fields_only:
             raise invalid_fields({name: ["Unknown field."] for name in fields_only})
         return {"type": kind}

@@ -1,11 +1,12 @@
-// Following a game live: the NDJSON stream of /v1/games/{id}/stream, resumed
-// after a break from the last message seen (last_event_id), a refusal (429,
-// 503) waited out for its Retry-After.
+// Following a game live: streamGame, the NDJSON stream of
+// /v1/games/{id}/stream (its operationId), resumed after a break from the
+// last message seen (last_event_id), a refusal (429, 503) waited out for
+// its Retry-After.
 
 import { ApiError } from "./api.js";
 import { sleep } from "./dom.js";
 
-export function follow(gameId, token, { onMessage, onState, onError }) {
+export function streamGame(gameId, token, { onMessage, onState, onError }) {
   let last = null;
   let stopped = false;
   let controller = null;
