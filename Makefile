@@ -5,18 +5,22 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 DATA_DIR ?= ./var
 
-.PHONY: run test soak bench venv clean browser lock
+.PHONY: run test soak bench venv clean browser tools node lock
 
 UV := uv==0.13.9
 
 ## the environment: requirements.lock (every package, pinned) installed by uv,
 ## which fetches and installs in parallel (about 15 s against pip's 45 on
-## this machine: CI sets it up on every run); should uv fail, pip installs
-## requirements-dev.txt instead, resolving it as it always did.
-$(VENV)/.installed: requirements.txt requirements-dev.txt requirements.lock
+## this machine: CI sets it up on every run), then the Python client
+## (clients/python, editable: the tests, benchmarks and examples/bot.py use
+## it; its one dependency, httpx, is in the lock); should uv fail, pip
+## installs requirements-dev.txt instead (which names the client too),
+## resolving it as it always did.
+$(VENV)/.installed: requirements.txt requirements-dev.txt requirements.lock clients/python/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	{ $(PY) -m pip install --quiet --disable-pip-version-check $(UV) && \
-	  $(VENV)/bin/uv pip install --quiet --python $(PY) --no-deps --compile-bytecode -r requirements.lock; } || \
+	  $(VENV)/bin/uv pip install --quiet --python $(PY) --no-deps --compile-bytecode -r requirements.lock && \
+	  $(VENV)/bin/uv pip install --quiet --python $(PY) --no-deps -e clients/python; } || \
 	  $(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	touch $@
 
@@ -35,20 +39,41 @@ venv: $(VENV)/.installed
 run: venv
 	PORT=$(PORT) DATA_DIR=$(DATA_DIR) $(PY) -m service.run
 
-## browser: Debian's chromium for the web client's tests (tests/service/http/test_web.py),
-## installed when missing: apt-get as root (CI), else through sudo.
-browser:
-	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || { \
-	  echo "installing Debian's chromium for the browser tests"; \
+## tools: what the tests use beside Python, installed when missing: Debian's
+## chromium for the web client's tests (tests/service/http/test_web.py) and
+## jq, which the docs' examples pipe answers through (tests/docs): apt-get as
+## root (CI), else through sudo.
+tools:
+	@missing=""; \
+	command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || missing="$$missing chromium"; \
+	command -v jq >/dev/null 2>&1 || missing="$$missing jq"; \
+	[ -z "$$missing" ] || { \
+	  echo "installing Debian's$$missing for the tests"; \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; elif command -v sudo >/dev/null 2>&1; then SUDO="sudo -n"; \
-	  else echo "make test needs chromium: run 'apt-get install chromium' as root" >&2; exit 1; fi; \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
+	  else echo "make test needs$$missing: run 'apt-get install$$missing' as root" >&2; exit 1; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; }
+
+browser: tools
+
+## node: Node.js 20 or later for the JavaScript client's tests (clients/js, run
+## by tests/clients/test_js_client.py against a running stack), installed when
+## missing as chromium is (apt-get's nodejs: 20 or later on Debian 13, or from
+## NodeSource's repository on 12, whose own is 18); one too old is an error.
+node:
+	@command -v node >/dev/null 2>&1 || { \
+	  echo "installing Node.js for the JavaScript client's tests"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; elif command -v sudo >/dev/null 2>&1; then SUDO="sudo -n"; \
+	  else echo "make test needs Node.js 20 or later: run 'apt-get install nodejs' as root" >&2; exit 1; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq nodejs >/dev/null; }
+	@node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 20 ? 0 : 1)' || { \
+	  echo "make test needs Node.js 20 or later for clients/js, not $$(node --version): see https://nodejs.org/en/download" >&2; exit 1; }
 
 ## test: the layers first (import-linter's contracts in .importlinter), then
 ## the whole suite, against real servers the fixtures start, in two
 ## processes (pytest-xdist; each starts its own servers on free ports; the
-## browser tests share one stack and one browser, on one of them).
-test: venv browser
+## browser tests share one stack and one browser, on one of them; the
+## JavaScript client's own tests run under node against one stack).
+test: venv tools node
 	$(VENV)/bin/lint-imports
 	$(PY) -m pytest -n 2 --dist loadgroup
 
@@ -63,7 +88,7 @@ soak: venv
 ## matches and webhooks, the workers against the
 ## rules' speed in memory, the cost of each DURABILITY, load time as logs grow
 ## and folding speed, what a game costs in the store, the bots' win rates.
-bench: venv browser
+bench: venv tools
 	$(PY) bench/report.py
 
 clean:

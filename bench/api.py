@@ -36,6 +36,13 @@ from service.runtime.embedded_redis import EmbeddedRedis, free_port  # noqa: E40
 
 
 class Client:
+    """The stdlib's bare HTTP/1.1 connection, not the Python client
+    (clients/python): the same few microseconds a request against the
+    plain endpoint and the API alike, and no retries, so the ratio compares
+    the two servers, and a refused command fails the run instead of being
+    sent again. The games are set up inside the timed phases (the command
+    phase plays game after game), so they go through it too."""
+
     def __init__(self, port: int):
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
 

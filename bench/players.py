@@ -14,6 +14,10 @@ one address), each figure against a baseline measured in the same run:
   from a command's answer to the signed delivery at the receiver (the
   workers send it), p50 and p99.
 
+Every request goes through the Python client (clients/python), as a
+player's app would send it: each stream and each quick match on a client,
+and so a connection, of its own.
+
 The last line is the figures as JSON.
 
     .venv/bin/python bench/players.py [--players 100] [--matches 200]
@@ -31,7 +35,7 @@ from concurrent.futures import ThreadPoolExecutor
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-import httpx
+from tabletell_client import Problem, Tabletell
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -43,53 +47,51 @@ from streams import Stack, percentile  # noqa: E402
 OPERATOR = "bench-operator-token"
 
 
-def auth(token: str) -> dict:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def move(client: httpx.Client, game_id: str, tokens: list[str], bot, rng) -> tuple[int, float] | None:
+def move(client: Tabletell, game_id: str, tokens: list[str], bot, rng) -> tuple[int, float] | None:
     """A random move by the seat to act: (the version after it, when its
     answer arrived, epoch ms), or None if the game is over or it was refused."""
-    view = client.get(f"/v1/games/{game_id}/view", headers=auth(tokens[0])).json()
+    view = client.get_view(game_id, token=tokens[0])
     if view["status"] != "active":
         return None
     seat = view["to_act"][0]
-    mine = client.get(f"/v1/games/{game_id}/view", headers=auth(tokens[seat])).json()
-    response = client.post(f"/v1/games/{game_id}/commands", json=bot(mine, rng), headers=auth(tokens[seat]))
-    at = time.time() * 1000  # the answer's arrival, before anything else
-    return (response.json()["version"], at) if response.status_code == 200 else None
+    mine = client.get_view(game_id, token=tokens[seat])
+    try:
+        answer = client.send_command(game_id, bot(mine, rng), token=tokens[seat])
+    except Problem:
+        return None
+    at = time.time() * 1000  # the answer's arrival (read and decoded), before anything else
+    return answer["version"], at
 
 
-def follow(url: str, path: str, token: str, seen: dict, stop: threading.Event) -> None:
-    """An NDJSON stream; each message's arrival time by (kind, key)."""
-    headers = {**auth(token), "Accept": "application/x-ndjson"}
-    with httpx.stream("GET", url + path, headers=headers, timeout=None) as response:
-        for line in response.iter_lines():
+def follow(url: str, game_id: str | None, token: str, seen: dict, stop: threading.Event) -> None:
+    """A player's stream (``game_id`` None) or a seat's game stream, as
+    NDJSON on a client of its own; each message's arrival time (decoded) by
+    (kind, key)."""
+    with Tabletell(url, token) as client:
+        for message in client.stream_player() if game_id is None else client.stream_game(game_id):
             if stop.is_set():
                 return
-            if line.strip():
-                message = json.loads(line)
-                data = message["data"]
-                if message["event"] == "turn":
-                    seen[("turn", data["game_id"], data["version"])] = time.time() * 1000
-                elif message["event"] == "view":
-                    seen[("view", data["game_id"], data["version"])] = time.time() * 1000
+            data = message.data
+            if message.event == "turn":
+                seen[("turn", data["game_id"], data["version"])] = time.time() * 1000
+            elif message.event == "view":
+                seen[("view", data["game_id"], data["version"])] = time.time() * 1000
 
 
 def streams_phase(url: str, players: int, moves: int) -> dict:
-    client = httpx.Client(base_url=url, timeout=30)
-    keys = [client.post("/v1/players", json={"name": f"p{i}"}).json()["key"] for i in range(players)]
+    client = Tabletell(url)
+    keys = [client.create_player({"name": f"p{i}"})["key"] for i in range(players)]
     games = []
     for a, b in zip(keys[0::2], keys[1::2]):
-        game_id = client.post("/v1/games", json={"type": "color-doubt", "seats": 2, "options": {"turn_seconds": 0}}).json()["game_id"]
-        tokens = [client.post(f"/v1/games/{game_id}/seats", json={}, headers=auth(k)).json()["token"] for k in (a, b)]
+        game_id = client.create_game({"type": "color-doubt", "seats": 2, "options": {"turn_seconds": 0}})["game_id"]
+        tokens = [client.take_seat(game_id, token=k)["token"] for k in (a, b)]
         games.append((game_id, tokens, (a, b)))
     seen: dict = {}
     stop = threading.Event()
     for game_id, tokens, pair in games:
         for seat in (0, 1):
-            threading.Thread(target=follow, args=(url, "/v1/players/me/stream", pair[seat], seen, stop), daemon=True).start()
-            threading.Thread(target=follow, args=(url, f"/v1/games/{game_id}/stream", tokens[seat], seen, stop), daemon=True).start()
+            threading.Thread(target=follow, args=(url, None, pair[seat], seen, stop), daemon=True).start()
+            threading.Thread(target=follow, args=(url, game_id, tokens[seat], seen, stop), daemon=True).start()
     time.sleep(2)  # every stream open
     bot, rng = GAMES["color-doubt"].bots["random"], random.Random(1)
     answered: list[tuple[str, int, float]] = []  # game, version, answer time
@@ -123,17 +125,17 @@ def streams_phase(url: str, players: int, moves: int) -> dict:
 
 
 def matchmaking_phase(url: str, matches: int) -> dict:
-    client = httpx.Client(base_url=url, timeout=30)
-    keys = [client.post("/v1/players", json={"name": f"m{i}"}).json()["key"] for i in range(matches)]
+    client = Tabletell(url)
+    keys = [client.create_player({"name": f"m{i}"})["key"] for i in range(matches)]
 
     def match(key):
-        with httpx.Client(base_url=url, timeout=30) as own:
-            assert own.post("/v1/matchmaking", json={"type": "diez", "seats": 2}, headers=auth(key)).status_code in (200, 201)
+        with Tabletell(url, key) as own:
+            own.matchmaking({"type": "diez", "seats": 2})
 
     def plain(_):
-        with httpx.Client(base_url=url, timeout=30) as own:
-            game_id = own.post("/v1/games", json={"type": "diez", "seats": 2}).json()["game_id"]
-            own.post(f"/v1/games/{game_id}/seats", json={"name": "x"})
+        with Tabletell(url) as own:
+            game_id = own.create_game({"type": "diez", "seats": 2})["game_id"]
+            own.take_seat(game_id, {"name": "x"})
 
     timings = {}
     for name, work, items in (("plain", plain, range(matches)), ("matchmaking", match, keys)):
@@ -164,12 +166,11 @@ def webhooks_phase(url: str, moves: int) -> dict:
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    client = httpx.Client(base_url=url, timeout=30)
-    hook = {"url": f"http://127.0.0.1:{server.server_address[1]}/hook", "events": ["turn"]}
-    assert client.post("/v1/webhooks", json=hook, headers=auth(OPERATOR)).status_code == 201
-    keys = [client.post("/v1/players", json={"name": f"w{i}"}).json()["key"] for i in range(2)]
-    game_id = client.post("/v1/games", json={"type": "color-doubt", "seats": 2, "options": {"turn_seconds": 0, "cards_per_suit": 30}}).json()["game_id"]
-    tokens = [client.post(f"/v1/games/{game_id}/seats", json={}, headers=auth(k)).json()["token"] for k in keys]
+    client = Tabletell(url)
+    client.create_webhook({"url": f"http://127.0.0.1:{server.server_address[1]}/hook", "events": ["turn"]}, token=OPERATOR)
+    keys = [client.create_player({"name": f"w{i}"})["key"] for i in range(2)]
+    game_id = client.create_game({"type": "color-doubt", "seats": 2, "options": {"turn_seconds": 0, "cards_per_suit": 30}})["game_id"]
+    tokens = [client.take_seat(game_id, token=k)["token"] for k in keys]
     bot, rng = GAMES["color-doubt"].bots["random"], random.Random(2)
     answered = {}
     for _ in range(moves):

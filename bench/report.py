@@ -65,6 +65,7 @@ def machine() -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--markdown", action="store_true", help="the table as docs/benchmarks.md writes it")
     args = parser.parse_args()
     quick = args.quick
     rows: list[tuple[str, str, str]] = []  # figure, value, ratio
@@ -150,11 +151,25 @@ def main() -> None:
         name = f"ladder: {row['game']} at {row['seats']}, {row['level']} vs {row['against']} ({row['games']} games), win share [95% CI]"
         add(name, f"{row['share']:.3f} [{row['ci95'][0]:.2f}, {row['ci95'][1]:.2f}]", row["share"] / row["fair"])
 
+    where = f"machine: {machine()}; commit: {commit()}"
+    if args.markdown:
+        print("\n| figure | value | ratio |\n|---|---|---|")
+        for figure, value, ratio in rows:
+            print(f"| {figure} | {value} | {ratio} |")
+        print(f"\n{where}")
+        return
     width = max(len(figure) for figure, _, _ in rows) if rows else 10
     print(f"\n{'figure':<{width}}  {'value':>16}  {'ratio':>6}")
     for figure, value, ratio in rows:
         print(f"{figure:<{width}}  {value:>16}  {ratio:>6}")
-    print(f"\nmachine: {machine()}")
+    print(f"\n{where}")
+
+
+def commit() -> str:
+    """The commit measured (and whether the tree differed from it)."""
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, stdout=subprocess.PIPE, text=True).stdout.strip()
+    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, stdout=subprocess.PIPE, text=True).stdout
+    return f"{head or '?'}{' with changes' if dirty.strip() else ''}"
 
 
 if __name__ == "__main__":

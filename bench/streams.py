@@ -25,6 +25,16 @@ headers (``headers_p99_ms``, every attempt, refused or served; aim under
 its text line adds a liveness probe's time meanwhile (a new connection every
 0.1 s, as an orchestrator's).
 
+The set-up (games, seats, the views the commands are chosen from, the
+games' versions) and the stack's own figures (``/metrics``) go through the
+Python client (clients/python). What is measured keeps code of its own:
+the waiting clients and the storm speak raw HTTP/1.1 on asyncio (see
+``Watchers``), the commands go out at a fixed rate from one event loop
+(``deliver``: the client is synchronous, and a thread per command would
+set the pace instead of the rate), and the health and liveness probes
+time one bare request each (a client's retries would hide a slow or failed
+answer in the figure).
+
 The last line is the figures as JSON.
 
     .venv/bin/python bench/streams.py [--games 500] [--watchers 10] [--storm 10000]
@@ -42,10 +52,12 @@ import sys
 import tempfile
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
 import psutil
+from tabletell_client import Problem, Tabletell
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -67,6 +79,11 @@ def limits(connections: int) -> httpx.Limits:
     return httpx.Limits(max_connections=connections, keepalive_expiry=1.0)
 
 
+def client(url: str, connections: int = 16) -> Tabletell:
+    """The Python client, on a pool as ``limits`` says."""
+    return Tabletell(url, transport=httpx.HTTPTransport(limits=limits(connections)))
+
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -83,17 +100,19 @@ class Stack:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "service.run"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )
+        self.client = Tabletell(self.url, retries=0, timeout=2)
         deadline = time.monotonic() + 60
         while True:
             try:
-                if httpx.get(self.url + "/v1/health", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
+                self.client.health()
+                break
+            except (httpx.HTTPError, Problem):
                 pass
             if time.monotonic() > deadline:
                 raise SystemExit("the service did not come up")
             time.sleep(0.2)
         time.sleep(1)  # both API workers up
+        self.client.timeout = 10
 
     def api_workers(self) -> list[psutil.Process]:
         procs = psutil.Process(self.process.pid).children(recursive=True)
@@ -104,7 +123,7 @@ class Stack:
         return sum(p.memory_info().rss for p in self.api_workers())
 
     def open_count(self) -> float:
-        text = httpx.get(self.url + "/metrics", timeout=10).text
+        text = self.client.metrics()
         total = 0.0
         for line in text.splitlines():
             if line.startswith("tabletell_open_streams{"):
@@ -112,6 +131,7 @@ class Stack:
         return total
 
     def stop(self) -> None:
+        self.client.close()
         self.process.send_signal(signal.SIGINT)
         try:
             self.process.wait(timeout=60)
@@ -120,7 +140,8 @@ class Stack:
 
 
 def health_latencies(url: str, count: int = 300, pause: float = 0.01) -> list[float]:
-    """GET /v1/health one after another from a thread of its own, in ms."""
+    """GET /v1/health one after another from a thread of its own, in ms
+    (httpx itself, not the Python client: one request timed, no retries)."""
     out: list[float] = []
 
     def run() -> None:
@@ -138,30 +159,28 @@ def health_latencies(url: str, count: int = 300, pause: float = 0.01) -> list[fl
     return out
 
 
-async def setup_games(url: str, games: int) -> list[tuple[str, list[str]]]:
-    async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits(16)) as client:
-        async def one() -> tuple[str, list[str]]:
-            body = {"type": GAME, "seats": SEATS, "options": {"turn_seconds": 0}}
-            game_id = (await client.post("/v1/games", json=body)).json()["game_id"]
-            tokens = []
-            for n in range(SEATS):
-                tokens.append((await client.post(f"/v1/games/{game_id}/seats", json={"name": f"p{n}"})).json()["token"])
-            return game_id, tokens
+def setup_games(url: str, games: int) -> list[tuple[str, list[str]]]:
+    """``games`` games, every seat taken: each game's id and tokens (16 at a time)."""
+    with client(url) as api:
+        def one(_) -> tuple[str, list[str]]:
+            game_id = api.create_game({"type": GAME, "seats": SEATS, "options": {"turn_seconds": 0}})["game_id"]
+            return game_id, [api.take_seat(game_id, {"name": f"p{n}"})["token"] for n in range(SEATS)]
 
-        return await asyncio.gather(*(one() for _ in range(games)))
+        with ThreadPoolExecutor(16) as pool:
+            return list(pool.map(one, range(games)))
 
 
-async def next_commands(url: str, games) -> list[tuple[str, dict]]:
+def next_commands(url: str, games) -> list[tuple[str, dict]]:
     """For each game, the token and a legal command of the seat to act."""
     rng = random.Random(7)
-    async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits(16)) as client:
-        async def one(game_id: str, tokens: list[str]):
-            view = (await client.get(f"/v1/games/{game_id}/view", headers={"Authorization": f"Bearer {tokens[0]}"})).json()
-            seat = view["to_act"][0]
-            view = (await client.get(f"/v1/games/{game_id}/view", headers={"Authorization": f"Bearer {tokens[seat]}"})).json()
-            return tokens[seat], GAMES[GAME].bots["random"](view, rng)
+    with client(url) as api:
+        def one(game: tuple[str, list[str]]) -> tuple[str, dict]:
+            game_id, tokens = game
+            seat = api.get_view(game_id, token=tokens[0])["to_act"][0]
+            return tokens[seat], GAMES[GAME].bots["random"](api.get_view(game_id, token=tokens[seat]), rng)
 
-        return await asyncio.gather(*(one(g, t) for g, t in games))
+        with ThreadPoolExecutor(16) as pool:
+            return list(pool.map(one, games))
 
 
 class Watchers:
@@ -263,7 +282,8 @@ class Watchers:
 
 async def deliver(url: str, commands, watchers: Watchers, rate: float, limit: float = 60) -> dict:
     """One command per game, ``rate`` a second; from each command's answer to
-    the message at each watcher of its game."""
+    the message at each watcher of its game. (httpx's async client, not the
+    Python client: the commands leave at the rate from one event loop.)"""
     answered: dict[int, tuple[int, float]] = {}
     began = time.perf_counter()
     async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits(32)) as client:
@@ -316,7 +336,7 @@ async def phase(stack: Stack, games, per_game: int, kind: str, rate: float) -> d
     open_now = stack.open_count()
     rss = stack.rss()
     health = await asyncio.to_thread(health_latencies, stack.url)
-    commands = await next_commands(stack.url, games)
+    commands = await asyncio.to_thread(next_commands, stack.url, games)
     delivery = await deliver(stack.url, commands, watchers, rate)
     # every client goes at once, without a word
     await watchers.vanish()
@@ -448,11 +468,11 @@ class Storm:
 
 async def storm(stack: Stack, games, count: int) -> tuple[dict, dict]:
     """The storm phase: its figures, and a few more for the table."""
-    async with httpx.AsyncClient(base_url=stack.url, timeout=60, limits=limits(16)) as client:
-        async def version(game_id: str) -> int:
-            return (await client.get(f"/v1/games/{game_id}")).json()["version"]
+    def game_versions() -> list[int]:
+        with client(stack.url) as api, ThreadPoolExecutor(16) as pool:
+            return list(pool.map(lambda game: api.get_game(game[0])["version"], games))
 
-        versions = await asyncio.gather(*(version(g) for g, _ in games))
+    versions = await asyncio.to_thread(game_versions)
     clients = Storm(stack.url, games, versions, count)
     probing = threading.Event()
     probes: list[float] = []
@@ -504,7 +524,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as data_dir:
         stack = Stack(data_dir)
         try:
-            games = asyncio.run(setup_games(stack.url, args.games))
+            games = setup_games(stack.url, args.games)
             baseline = {"health_p99_idle_ms": round(percentile(health_latencies(stack.url), 0.99), 1)}
             kinds = () if args.only_storm else ("stream", "wait")
             results = [asyncio.run(phase(stack, games, args.watchers, kind, args.rate)) for kind in kinds]

@@ -6,11 +6,12 @@ through Playwright), on `make run`'s stack:
   loaded: no framework, no fonts, no images);
 - first render: from navigation to a seat's table drawn (its version shown),
   p50 and p99 over ``--loads`` page loads;
-- move to screen: a game of two seats played over the API by this script;
-  for each command, the time from its answer to the seat's page showing the
-  new version, against the same seat's NDJSON stream read by a plain HTTP
-  client in the same run (the baseline: what the page adds is parsing the
-  view and redrawing the table). The ratio is page p50 / stream p50.
+- move to screen: a game of two seats played over the API by this script
+  (through the Python client, clients/python); for each command, the time
+  from its answer to the seat's page showing the new version, against the
+  same seat's NDJSON stream read by the Python client in the same run (the
+  baseline: what the page adds is parsing the view and redrawing the
+  table). The ratio is page p50 / stream p50.
 
 The last line is the figures as JSON.
 
@@ -30,6 +31,7 @@ import time
 from pathlib import Path
 
 import httpx
+from tabletell_client import Problem, Tabletell
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -70,6 +72,7 @@ MODULES = sorted((ROOT / "service" / "http" / "web" / "static" / "js").glob("*.j
 
 
 def page_weight(url: str) -> dict:
+    """The files as served (plain GETs of static files, not the API's)."""
     sizes = {}
     for path in ("/", *(f"/static/js/{module.name}" for module in MODULES), "/static/style.css"):
         body = httpx.get(url + path, timeout=10).content
@@ -77,19 +80,17 @@ def page_weight(url: str) -> dict:
     return {"bytes": sum(s for s, _ in sizes.values()), "gzipped": sum(g for _, g in sizes.values())}
 
 
-def new_game(url: str) -> tuple[str, list[str]]:
-    game_id = httpx.post(url + "/v1/games", json={"type": "color-doubt", "seats": 2, "options": OPTIONS}, timeout=10).json()["game_id"]
-    tokens = [httpx.post(f"{url}/v1/games/{game_id}/seats", json={"name": f"p{i}"}, timeout=10).json()["token"] for i in range(2)]
-    return game_id, tokens
+def new_game(api: Tabletell) -> tuple[str, list[str]]:
+    game_id = api.create_game({"type": "color-doubt", "seats": 2, "options": OPTIONS})["game_id"]
+    return game_id, [api.take_seat(game_id, {"name": f"p{i}"})["token"] for i in range(2)]
 
 
 def stream_times(url: str, game_id: str, token: str, seen: dict[int, float], stop: threading.Event) -> None:
-    """The baseline: the seat's NDJSON stream, each version's arrival time."""
-    headers = {"Authorization": f"Bearer {token}", "Accept": "application/x-ndjson"}
-    with httpx.stream("GET", f"{url}/v1/games/{game_id}/stream", headers=headers, timeout=None) as response:
-        for line in response.iter_lines():
-            if line.strip():
-                seen[json.loads(line)["id"]] = time.time() * 1000
+    """The baseline: the seat's NDJSON stream (on a client of its own), each
+    version's arrival time (decoded)."""
+    with Tabletell(url, token) as api:
+        for message in api.stream_game(game_id):
+            seen[message.id] = time.time() * 1000
             if stop.is_set():
                 return
 
@@ -106,13 +107,14 @@ def main() -> None:
         raise SystemExit("bench/web.py needs Debian's chromium (make test installs it)")
     with tempfile.TemporaryDirectory() as data:
         stack = Stack(data)
+        api = Tabletell(stack.url)
         try:
             url = stack.url
             weight = page_weight(url)
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
                 # first render: a seat's table, loaded afresh each time
-                game_id, tokens = new_game(url)
+                game_id, tokens = new_game(api)
                 seat = json.dumps({game_id: {"token": tokens[0], "seat": 0, "name": "p0", "type": "color-doubt", "saved": 0}})
                 renders = []
                 for _ in range(args.loads):
@@ -132,19 +134,15 @@ def main() -> None:
                 rng = random.Random(1)
                 answered: dict[int, float] = {}
                 for _ in range(args.moves):
-                    views = [httpx.get(f"{url}/v1/games/{game_id}/view", headers={"Authorization": f"Bearer {t}"}, timeout=10).json() for t in tokens]
+                    views = [api.get_view(game_id, token=t) for t in tokens]
                     if views[0]["status"] != "active":
                         break
                     to_act = views[0]["to_act"][0]
-                    response = httpx.post(
-                        f"{url}/v1/games/{game_id}/commands",
-                        headers={"Authorization": f"Bearer {tokens[to_act]}"},
-                        json=bot(views[to_act], rng),
-                        timeout=10,
-                    )
-                    if response.status_code == 200:
-                        answered[response.json()["version"]] = time.time() * 1000
-                    version = response.json().get("version", 0)
+                    try:
+                        version = api.send_command(game_id, bot(views[to_act], rng), token=tokens[to_act])["version"]
+                        answered[version] = time.time() * 1000
+                    except Problem:
+                        version = 0
                     page.wait_for_function("v => Number(document.querySelector('.game-head').dataset.version) >= v", arg=version)
                     time.sleep(0.05)  # let the stream's reader take it too
                 shown = {version: at for version, at in page.evaluate("window.__seen")}
@@ -152,6 +150,7 @@ def main() -> None:
                 context.close()
                 browser.close()
         finally:
+            api.close()
             stack.stop()
     on_page = [shown[v] - at for v, at in answered.items() if v in shown]
     on_stream = [streamed[v] - at for v, at in answered.items() if v in streamed]

@@ -12,6 +12,9 @@ from service.config import Config, connect
 from service.runtime.embedded_cluster import EmbeddedCluster
 from service.runtime.embedded_redis import EmbeddedRedis
 
+# fixtures kept beside their helpers: `receivers` (webhook receivers)
+pytest_plugins = ["tests.support.receivers"]
+
 
 @pytest.fixture(scope="session")
 def redis_server(tmp_path_factory):

@@ -40,8 +40,10 @@ class Problem(Exception):
 
     def body(self) -> dict[str, Any]:
         return {
-            # a stable URI per code; clients switch on ``code``
-            "type": f"urn:tabletell:problem:{self.code}",
+            # the code's entry in the list of problems this service serves
+            # (a URI reference, resolved against the request's); clients
+            # switch on ``code``
+            "type": f"/docs/problems#{self.code}",
             "title": TITLES.get(self.status, "Error"),
             "status": self.status,
             "code": self.code,

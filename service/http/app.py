@@ -55,13 +55,14 @@ def create_app(
     # the queues' server (a plain one, which Flask-Limiter's storage needs)
     ratelimits.install(app, config, queue_client)
 
-    from service.http import web
+    from service.http import docs, web
 
     with _no_collection():
         for module in (meta, games, play, streams, audit, players, lobby, webhooks):
             app.register_blueprint(module.bp, url_prefix="/v1")
         app.register_blueprint(meta.root)
         app.register_blueprint(web.bp)  # the web client, at / (it uses only /v1, like any client)
+        app.register_blueprint(docs.bp)  # the API's reference: /docs, /openapi.yaml, /docs/problems
     _register_errors(app)
     return app
 

@@ -72,3 +72,24 @@ def check_schema(name: str, instance) -> None:
         {"$ref": f"{SPEC_URI}#/{_pointer('components', 'schemas', name)}"}, registry=_registry()
     )
     validator.validate(instance)
+
+
+def check_schema_of(schema: dict, instance, where: str = "") -> None:
+    """Raises if ``instance`` breaks ``schema`` (a schema as openapi.yaml
+    writes it, its ``$ref``s resolved in the spec)."""
+    resolved = _resolve_refs(schema)
+    validator = jsonschema.Draft202012Validator(resolved, registry=_registry())
+    errors = sorted(validator.iter_errors(instance), key=str)
+    assert not errors, f"{where}: {errors[0].message} at {list(errors[0].absolute_path)}"
+
+
+def _resolve_refs(value):
+    """``value`` with every local ``$ref`` made absolute to the spec's URI."""
+    if isinstance(value, dict):
+        return {
+            key: (f"{SPEC_URI}{item}" if key == "$ref" and isinstance(item, str) and item.startswith("#/") else _resolve_refs(item))
+            for key, item in value.items()
+        }
+    if isinstance(value, list):
+        return [_resolve_refs(item) for item in value]
+    return value

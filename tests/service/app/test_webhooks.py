@@ -14,9 +14,7 @@ import hmac
 import json
 import shutil
 import socket
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
@@ -29,82 +27,10 @@ from service.wiring import Services
 from tests.support.api import auth
 from tests.conftest import OPERATOR_TOKEN
 from tests.support.openapi_contract import check
+from tests.support.receivers import WORKER_SETTINGS, Receiver
 
 OPERATOR = auth(OPERATOR_TOKEN)
 QUEUE_KEY = f"rq:queue:{WEBHOOKS_QUEUE}"
-# the workers': fast retries (no test measures them), three attempts
-WORKER_SETTINGS = {
-    "WEBHOOKS_ALLOW_PRIVATE": "1",
-    "WEBHOOK_RETRY_BASE_SECONDS": "0.2",
-    "WEBHOOK_MAX_ATTEMPTS": "3",
-}
-
-
-class Receiver:
-    """An app backend: a local HTTP server that records every POST (its
-    headers, lower-cased, and its body) and answers each with the next of
-    ``answers`` (then 200). ``hold``: the first request waits until
-    ``release`` is called (a receiver still thinking while its worker dies)."""
-
-    def __init__(self, answers=(), hold: bool = False):
-        self.answers = list(answers)
-        self.received: list[tuple[dict[str, str], bytes]] = []
-        self.lock = threading.Lock()
-        self.released = threading.Event()
-        if not hold:
-            self.released.set()
-        receiver = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):
-                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                with receiver.lock:
-                    receiver.received.append(({k.lower(): v for k, v in self.headers.items()} | {":path": self.path}, body))
-                    status = receiver.answers.pop(0) if receiver.answers else 200
-                    first = len(receiver.received) == 1
-                if first:
-                    receiver.released.wait(120)
-                self.send_response(status)
-                self.send_header("Content-Length", "0")
-                self.end_headers()
-
-            def log_message(self, *args):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        # a worker killed mid-request leaves its answer nowhere to go: no traceback for that
-        self.server.handle_error = lambda request, address: None
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hooks/tabletell?app=7"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
-
-    def release(self) -> None:
-        self.released.set()
-
-    def count(self) -> int:
-        with self.lock:
-            return len(self.received)
-
-    def close(self) -> None:
-        self.released.set()
-        self.server.shutdown()
-        self.server.server_close()
-
-
-@pytest.fixture
-def receivers():
-    made: list[Receiver] = []
-
-    def make(answers=(), hold: bool = False) -> Receiver:
-        made.append(Receiver(answers, hold))
-        return made[-1]
-
-    yield make
-    for receiver in made:
-        receiver.close()
-
-
 @pytest.fixture
 def hook_app(redis_client):
     """The API on the real clock (the workers' too), taking private addresses."""

@@ -14,11 +14,12 @@ def test_openapi_yaml_is_a_valid_openapi_document():
 
 
 def routes_of(app) -> set[tuple[str, str]]:
-    """The API's routes: the web client's pages (``service.http.web``: HTML, not
-    API) are its own, and use only these."""
+    """The API's routes: the web client's pages (``service.http.web``) and the
+    API's own documentation (``service.http.docs``: the reference, the spec,
+    the problems) are HTML and files, not API."""
     found = set()
     for rule in app.url_map.iter_rules():
-        if rule.endpoint.startswith("web."):
+        if rule.endpoint.startswith(("web.", "docs.")):
             continue
         path = re.sub(r"<(?:[^:>]+:)?([^>]+)>", r"{\1}", rule.rule)
         for method in rule.methods - {"HEAD", "OPTIONS"}:

@@ -225,7 +225,7 @@ def assert_problem(status: int, headers: dict, body: bytes, expected: int, code:
     assert headers["connection"] == "close"
     problem = json.loads(body)
     assert problem["status"] == expected and problem["code"] == code and problem["detail"]
-    assert problem["type"] == f"urn:tabletell:problem:{code}"
+    assert problem["type"] == f"/docs/problems#{code}"
     assert headers["x-request-id"] == problem["request_id"]
 
 

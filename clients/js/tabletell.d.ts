@@ -1,0 +1,513 @@
+// TypeScript declarations of tabletell.js: every method (one per operationId
+// of openapi.yaml), what it answers, and the messages of the streams.
+// The shapes follow openapi.yaml's schemas; fields that depend on the game
+// (a table, a card's face, a command's fields) are left open.
+
+// -- the client ---------------------------------------------------------------
+
+export interface TabletellOptions {
+  /** The service, e.g. "http://localhost:8000". Default: the page's origin (in a browser). */
+  baseUrl?: string;
+  /** The default bearer: a seat's token, a player key (`tp_...`) or the operator token. */
+  token?: string | null;
+  /** The fetch to use (default: the global one, looked up at each call). */
+  fetch?: (input: string, init?: RequestInit) => Promise<Response>;
+  /** How many times a request is sent again when it may be (default 5). */
+  retries?: number;
+  /** The first backoff step in ms, doubled each retry, with jitter (default 250). */
+  backoffMs?: number;
+}
+
+/** What every method takes in its options argument. */
+export interface CallOptions {
+  /** This call's bearer instead of the client's; `null` sends none (a spectator). */
+  token?: string | null;
+  /** Aborts the call: a request rejects with the signal's reason (an AbortError); a stream ends. */
+  signal?: AbortSignal;
+  /** This call's retries instead of the client's. */
+  retries?: number;
+}
+
+/**
+ * When a request is sent again, by operation:
+ * - "idempotent": after a network error (fetch rejected) and after any 503
+ *   (waiting Retry-After when the server gives one, up to 30 s, else an
+ *   exponential backoff with jitter): every read, sendCommand (its
+ *   Idempotency-Key makes each retry return the first answer), rematch (a
+ *   seat asking again is given the same seat, with `token` null) and
+ *   deleteWebhook (a retry after a lost answer may be 404 webhook_not_found).
+ * - "once": only after a 503 whose code says nothing was done (server_busy,
+ *   store_full, matchmaking_busy, rematch_busy): createGame, takeSeat,
+ *   createPlayer, replacePlayerKey, matchmaking, createWebhook. The API takes
+ *   no Idempotency-Key for these, so after a network error, a 503
+ *   store_unavailable or a 503 not_durable (which did record it: its body
+ *   says what) the request may have been carried out and is not repeated.
+ * - "probe": health, healthLive, healthReady, whose own 503 is their answer:
+ *   after a network error and a 503 server_busy only.
+ * No 4xx is retried (a 409 is the caller's to decide again), nor any other 5xx.
+ */
+export type RetryKind = "idempotent" | "once" | "probe";
+
+export interface Operation {
+  method: "GET" | "POST" | "DELETE";
+  path: string;
+  retry: RetryKind;
+  /** The query parameters the method sends (from its options, in camelCase). */
+  query: readonly string[];
+  /** The headers the method sends besides Authorization, Accept and Content-Type. */
+  headers: readonly string[];
+}
+
+/** Every operation of openapi.yaml's paths, by operationId (the method's name). */
+export const OPERATIONS: Readonly<Record<OperationId, Operation>>;
+
+export type OperationId =
+  | "health" | "healthLive" | "healthReady" | "metrics" | "listGameTypes"
+  | "listGames" | "createGame" | "getGame" | "takeSeat"
+  | "getView" | "sendCommand" | "getEvents" | "streamGame"
+  | "getLog" | "getReplay" | "getVerification"
+  | "createPlayer" | "getPlayer" | "replacePlayerKey" | "listPlayerGames" | "streamPlayer"
+  | "getLobby" | "matchmaking" | "getRematch" | "rematch"
+  | "listWebhooks" | "createWebhook" | "deleteWebhook" | "listWebhookDeliveries";
+
+export class Tabletell {
+  constructor(options?: TabletellOptions);
+  readonly baseUrl: string;
+  /** The default bearer; may be changed (e.g. to the token takeSeat answered). */
+  token: string | null;
+
+  // service
+  /** `{status: "ok"}`; 503 store_unavailable when the store is unreachable (not retried). Retry kind: probe. */
+  health(options?: CallOptions): Promise<{ status: "ok" }>;
+  /** Liveness. Retry kind: probe. */
+  healthLive(options?: CallOptions): Promise<{ status: "live" }>;
+  /** Readiness; 503 not_ready or store_unavailable (not retried). Retry kind: probe. */
+  healthReady(options?: CallOptions): Promise<{ status: "ready"; durability: "os" | "fsync" | "replica" }>;
+  /** Prometheus text. Retry kind: idempotent. */
+  metrics(options?: CallOptions): Promise<string>;
+  /** Retry kind: idempotent. */
+  listGameTypes(options?: CallOptions): Promise<{ game_types: GameType[] }>;
+
+  // games
+  /** Operators: the games, newest first. Retry kind: idempotent. */
+  listGames(options?: CallOptions & { status?: Status; type?: GameTypeName; limit?: number; offset?: number }): Promise<GamePage>;
+  /** Retry kind: once (a network error is not retried: a game may have been created). */
+  createGame(body: CreateGame, options?: CallOptions): Promise<{ game_id: string; status: Status; version: number }>;
+  /** The public summary. Retry kind: idempotent. */
+  getGame(gameId: string, options?: CallOptions): Promise<Summary>;
+  /**
+   * The first free seat and its token (shown this once). With a player key
+   * as the bearer the seat is the player's and `name` is optional.
+   * Retry kind: once (a network error is not retried: a seat may have been taken).
+   */
+  takeSeat(gameId: string, body?: { name?: string }, options?: CallOptions): Promise<{ seat: number; token: string; status: Status; version: number }>;
+
+  // play
+  /**
+   * The bearer seat's view. With `ifNoneMatch` (a version, or an ETag as
+   * given) resolves to null (304) while the game is still at that version;
+   * with `wait` too, a long poll of up to `wait` seconds. Retry kind: idempotent.
+   */
+  getView(gameId: string, options?: CallOptions & { wait?: number; ifNoneMatch?: number | string }): Promise<View | null>;
+  /**
+   * A command for the bearer's seat. `expectedVersion` sends If-Match (409
+   * version_conflict, with currentVersion and expectedVersion, when the
+   * game is elsewhere: not retried). `idempotencyKey` (default: a random
+   * UUID) is sent with every retry, so the server plays the command once
+   * and answers a retry with its first answer. Retry kind: idempotent.
+   */
+  sendCommand(
+    gameId: string,
+    body: Command,
+    options?: CallOptions & { expectedVersion?: number; idempotencyKey?: string },
+  ): Promise<{ version: number; events: GameEvent[] }>;
+  /** The event feed after `after` (0: from the start); `wait`: a long poll. Retry kind: idempotent. */
+  getEvents(gameId: string, options?: CallOptions & { after?: number; wait?: number }): Promise<{ version: number; events: GameEvent[] }>;
+  /**
+   * The game as it happens, as NDJSON: `view` messages (`data: "view"`, the
+   * default) or `event` messages (`data: "events"`), then `finished`, after
+   * which the iterator ends. Heartbeats are skipped. A dropped connection,
+   * a 429, a 503 (or a proxy's 502/504) or 45 s of silence is followed by a
+   * reconnection with `last_event_id` set to the last id given, after a
+   * backoff (Retry-After when given, else exponential with jitter, capped at
+   * 30 s), without end: nothing is lost or given twice. Any other refusal
+   * throws a ProblemError. Resumed after a finished game's last version (a
+   * 204), it gives the `finished` message made from the game's summary. Ends
+   * quietly when `signal` aborts or the loop breaks.
+   */
+  streamGame(
+    gameId: string,
+    options?: CallOptions & { data?: "view" | "events"; lastEventId?: number },
+  ): AsyncGenerator<GameStreamMessage, void, undefined>;
+
+  // audit
+  /** The whole log's entries, oldest first (its NDJSON lines, parsed). Retry kind: idempotent. */
+  getLog(gameId: string, options?: CallOptions): Promise<LogEntry[]>;
+  /** Retry kind: idempotent. */
+  getReplay(gameId: string, options?: CallOptions & { version?: number; seat?: number }): Promise<Replay>;
+  /** Retry kind: idempotent. */
+  getVerification(gameId: string, options?: CallOptions): Promise<Verification>;
+
+  // players
+  /** A player and their key (`tp_...`, shown this once). Retry kind: once. */
+  createPlayer(body: { name: string }, options?: CallOptions): Promise<{ player_id: string; name: string; key: string; created_at: number }>;
+  /** The bearer key's player. Retry kind: idempotent. */
+  getPlayer(options?: CallOptions): Promise<{ player_id: string; name: string; created_at: number }>;
+  /** A new key; the one sent stops working at once. Retry kind: once (a retry after a lost answer would be refused, the new key lost). */
+  replacePlayerKey(options?: CallOptions): Promise<{ player_id: string; key: string }>;
+  /** Retry kind: idempotent. */
+  listPlayerGames(options?: CallOptions & { status?: Status; limit?: number }): Promise<{ games: PlayerGame[] }>;
+  /**
+   * Everything that concerns the bearer key's player: `ready` (given once,
+   * on the first connection), then `game_started`, `turn`, `window`,
+   * `game_finished`, `rematch_offered`, numbered 1, 2, 3... Resumes and
+   * backs off as streamGame does; runs until `signal` aborts or the loop
+   * breaks (or throws a ProblemError 401 once the key is replaced).
+   */
+  streamPlayer(options?: CallOptions & { lastEventId?: number }): AsyncGenerator<PlayerStreamMessage, void, undefined>;
+
+  // lobby
+  /** Public games waiting for players. Retry kind: idempotent. */
+  getLobby(options?: CallOptions & { type?: GameTypeName; limit?: number }): Promise<{ games: LobbyGame[] }>;
+  /** A seat at a public game of this kind (token null: the player sat there before). Retry kind: once. */
+  matchmaking(
+    body: { type: GameTypeName; seats: number; options?: Record<string, unknown>; fill_with_bots_after?: number | null },
+    options?: CallOptions,
+  ): Promise<Seated>;
+  /** Rejects with 404 no_rematch until a seat asked for one. Retry kind: idempotent. */
+  getRematch(gameId: string, options?: CallOptions): Promise<{ game_id: string; rematch_of: string }>;
+  /**
+   * The finished game's rematch and the bearer seat's seat there (token null
+   * for a seat that asked before, a retry after a lost answer included).
+   * Retry kind: idempotent.
+   */
+  rematch(gameId: string, options?: CallOptions): Promise<Seated>;
+
+  // webhooks (operators)
+  /** Retry kind: idempotent. */
+  listWebhooks(options?: CallOptions): Promise<{ webhooks: Webhook[] }>;
+  /** Its `secret` is in this answer only. Retry kind: once. */
+  createWebhook(body: { url: string; events: WebhookEventType[] }, options?: CallOptions): Promise<Webhook & { secret: string }>;
+  /** Resolves to null (204). Retry kind: idempotent (a retry after a lost answer may be 404 webhook_not_found). */
+  deleteWebhook(webhookId: string, options?: CallOptions): Promise<null>;
+  /** Retry kind: idempotent. */
+  listWebhookDeliveries(webhookId: string, options?: CallOptions): Promise<{ webhook_id: string; deliveries: WebhookAttempt[] }>;
+
+  /**
+   * openapi.yaml's `webhookEvent`, the receiving end (an app backend's): verifies a
+   * request the service POSTed (Standard Webhooks: `webhook-id`, `webhook-timestamp`,
+   * `webhook-signature`) with the webhook's secret and resolves to its event;
+   * rejects with a WebhookSignatureError when the signature does not verify or the
+   * timestamp is more than `toleranceSeconds` (default 300; null: not checked) from `now`.
+   * `body` is the raw body received, before any JSON parsing.
+   */
+  static webhookEvent(
+    secret: string,
+    headers: Headers | Record<string, string>,
+    body: string | Uint8Array | ArrayBuffer,
+    options?: { toleranceSeconds?: number | null; now?: number },
+  ): Promise<WebhookDelivery>;
+}
+
+/** A webhook request whose signature or timestamp does not verify. */
+export class WebhookSignatureError extends Error {
+  name: "WebhookSignatureError";
+}
+
+// -- errors -------------------------------------------------------------------
+
+/** An RFC 9457 problem, as the API sends it. */
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  /** Stable: switch on it. */
+  code: string;
+  detail: string;
+  rule?: string;
+  errors?: Record<string, unknown>;
+  policy?: "client" | "token" | "create";
+  request_id?: string;
+  current_version?: number;
+  expected_version?: number;
+  accepted?: string[];
+  [field: string]: unknown;
+}
+
+/**
+ * Every failure of a call. From the server's problem+json: its fields. Made
+ * by the client: `network_error` (no answer: fetch rejected, or the body was
+ * cut; status 0, the fetch error as `cause`) and `http_error` (an answer
+ * that is no problem+json, e.g. a proxy's 502 page, or one that cannot be
+ * read as the API sends it; `detail` quotes the start of its body).
+ * An aborted call rejects with the signal's reason instead (an AbortError).
+ */
+export class ProblemError extends Error {
+  constructor(problem: Partial<Problem>, init?: { status?: number; retryAfter?: number | null; cause?: unknown });
+  readonly name: "ProblemError";
+  /** The HTTP status; 0 for network_error. */
+  readonly status: number;
+  readonly code: string;
+  readonly title: string;
+  readonly detail: string;
+  readonly type: string;
+  /** A refused move (422): the rule broken, as headed in docs/rules/<game>.md. */
+  readonly rule: string | null;
+  /** 409 version_conflict: the game's version; 400 invalid_after/invalid_last_event_id: the reader's. */
+  readonly currentVersion: number | null;
+  /** 409 version_conflict: the version sent in If-Match. */
+  readonly expectedVersion: number | null;
+  /** Seconds, from the Retry-After header (429, 503), if any. */
+  readonly retryAfter: number | null;
+  /** The request's id: quote it when reporting a problem. */
+  readonly requestId: string | null;
+  /** The whole problem (a not_durable 503 carries what was recorded: version, game_id, seat, token). */
+  readonly body: Problem;
+}
+
+// -- what the API answers ------------------------------------------------------
+
+export type Status = "waiting" | "active" | "finished" | "abandoned";
+export type GameTypeName = "color-doubt" | "deceptidice" | "diez" | "opticall";
+export type BotLevel = "expert" | "heuristic" | "random";
+export type WebhookEventType = "turn" | "window" | "game_started" | "game_finished" | "rematch_offered";
+
+export interface CreateGame {
+  type: GameTypeName;
+  seats: number;
+  options?: Record<string, unknown>;
+  public?: boolean;
+  fill_with_bots_after?: number | null;
+  bots?: { seat: number; level: BotLevel }[];
+}
+
+/** A command: its `type` and the fields that type takes (see GameType.command_fields). */
+export interface Command {
+  type: string;
+  [field: string]: unknown;
+}
+
+export interface GameType {
+  type: GameTypeName;
+  name: string;
+  summary: string;
+  min_seats: number;
+  max_seats: number;
+  options: { name: string; type: "integer" | "boolean" | "string" | "array"; default: unknown; description: string; minimum?: number; maximum?: number; choices?: unknown[] }[];
+  bot_levels: BotLevel[];
+  commands: string[];
+  command_fields: Record<string, CommandField[]>;
+}
+
+export interface CommandField {
+  name: string;
+  type: "string" | "integer" | "boolean" | "array";
+  items?: string;
+  required: boolean;
+  nullable?: boolean;
+  choices?: unknown[];
+  minimum?: number;
+  maximum?: number;
+  min_items?: number;
+  max_items?: number;
+  default?: unknown;
+  refers?: "card" | "seat" | "pile" | "die";
+  description?: string;
+}
+
+export interface SeatSummary {
+  seat: number;
+  name: string | null;
+  bot: string | null;
+  autopilot: boolean;
+  timeouts: number;
+  [field: string]: unknown;
+}
+
+export interface Deadline {
+  seat: number;
+  kind: string;
+  at: number;
+}
+
+export interface Summary {
+  game_id: string;
+  type: string;
+  version: number;
+  log_hash: string | null;
+  status: Status;
+  table: Record<string, unknown> | null;
+  seats: SeatSummary[];
+  to_act: number[];
+  deadlines: Deadline[];
+  result: ({ winners: number[] } & Record<string, unknown>) | null;
+  options?: Record<string, unknown>;
+  rules?: number;
+}
+
+export interface Card {
+  id: string;
+  [face: string]: unknown;
+}
+
+/** A move the seat may send: a whole command, or under `choose` the free fields' values. */
+export interface Move {
+  type: string;
+  choose?: Record<string, { one_of: unknown[] } | { from: unknown[]; min: number; max: number }>;
+  [field: string]: unknown;
+}
+
+export interface View extends Summary {
+  seat: number;
+  hand: Card[];
+  actions: string[];
+  moves?: Move[];
+}
+
+export interface GameEvent {
+  version: number;
+  type: string;
+  time: number;
+  seat: number | null;
+  actor: "player" | "bot" | "system";
+  data: Record<string, unknown>;
+  command_id?: string;
+}
+
+export interface LogEntry {
+  version: number;
+  type: string;
+  schema: number;
+  time: number;
+  seat: number | null;
+  actor: "player" | "bot" | "system";
+  command_id: string;
+  command: Record<string, unknown> | null;
+  public: Record<string, unknown>;
+  private: Record<string, unknown>;
+  secret: Record<string, unknown>;
+  prev_hash: string | null;
+  hash: string | null;
+  salt?: string;
+}
+
+export interface Finished {
+  version: number;
+  status: "finished" | "abandoned";
+  result: Record<string, unknown> | null;
+  log_hash: string | null;
+}
+
+/** One message of a game's stream; `id` is the game version it brings the reader to. */
+export type GameStreamMessage =
+  | { event: "view"; id: number; data: View }
+  | { event: "event"; id: number; data: GameEvent }
+  | { event: "finished"; id: number; data: Finished };
+
+export interface PlayerEventData {
+  game_id: string;
+  game_type: GameTypeName;
+  seat: number;
+  /** The game's version the event came with (not on rematch_offered). */
+  version?: number;
+  /** Stable: the same id the webhooks send. */
+  event_id: string;
+  at: number;
+  [field: string]: unknown;
+}
+
+/** One message of a player's stream; `id` numbers the player's events (for `ready`: the last so far). */
+export type PlayerStreamMessage =
+  | { event: "ready"; id: number; data: { player_id: string; last_event_id: number } }
+  | { event: "game_started"; id: number; data: PlayerEventData }
+  | { event: "turn"; id: number; data: PlayerEventData & { deadline: number | null; actions: string[]; window: null } }
+  | { event: "window"; id: number; data: PlayerEventData & { deadline: number | null; actions: string[]; window: string } }
+  | { event: "game_finished"; id: number; data: PlayerEventData & { result: Record<string, unknown> | null } }
+  | { event: "rematch_offered"; id: number; data: PlayerEventData & { rematch_of: string; asked_by: number } };
+
+export interface GamePage {
+  games: { game_id: string; type: GameTypeName; status: Status; seats: number; version: number; created_at: number; result: Record<string, unknown> | null }[];
+  total: number;
+  next: string | null;
+}
+
+export interface Replay {
+  game_id: string;
+  version: number;
+  seat: number | null;
+  view: Summary;
+  state: Record<string, unknown> | null;
+}
+
+export interface Verification {
+  game_id: string;
+  version: number;
+  log_hash: string | null;
+  ok: boolean;
+  checks: { numbered?: boolean; chain?: boolean; commands?: boolean; commitments?: boolean };
+  events: number;
+  commands: number;
+  chained: number;
+  problems: string[];
+  notes: string[];
+}
+
+export interface PlayerGame {
+  game_id: string;
+  type: GameTypeName;
+  status: Status;
+  seat: number | null;
+  your_turn: boolean;
+  version: number;
+  created_at: number;
+  result: Record<string, unknown> | null;
+}
+
+export interface LobbyGame {
+  game_id: string;
+  type: GameTypeName;
+  seats: number;
+  free_seats: number[];
+  names: (string | null)[];
+  options: Record<string, unknown>;
+  created_at: number;
+  fill_bots_at: number | null;
+}
+
+export interface Seated {
+  game_id: string;
+  seat: number;
+  token: string | null;
+  status: Status;
+  version: number;
+  /** Matchmaking: the game was opened for this request. */
+  opened?: boolean;
+}
+
+export interface Webhook {
+  id: string;
+  url: string;
+  events: WebhookEventType[];
+  created_at: number;
+}
+
+export interface WebhookAttempt {
+  event_id: string;
+  event: WebhookEventType;
+  attempt: number;
+  status: "delivered" | "retrying" | "failed";
+  http_status: number | null;
+  error: string | null;
+  at: number;
+  duration_ms: number | null;
+  next_attempt_at: number | null;
+}
+
+/** A webhook request's body, as Tabletell.webhookEvent returns it once verified. */
+export interface WebhookDelivery {
+  type: WebhookEventType;
+  /** When the event was published (ISO 8601, UTC). */
+  timestamp: string;
+  /** The event's data: game_id and what the event says (seat, version, winners...). */
+  data: Record<string, unknown>;
+}

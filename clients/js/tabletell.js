@@ -1,0 +1,576 @@
+// Tabletell's JavaScript client: one method per operation of openapi.yaml,
+// named by its operationId. A plain ES module with no dependencies: it runs
+// as it is in a browser (global fetch, crypto, TextDecoder, AbortController)
+// and in Node 20 or later. Types: tabletell.d.ts. Usage: README.md.
+
+const NDJSON = "application/x-ndjson";
+const JSON_TYPES = /^application\/(?:[\w.+-]+\+)?json\b/i;
+
+// A 503 whose code says the request did nothing (the server read none of it,
+// the store wrote nothing, or another request holds the table): a request
+// that is not idempotent may be sent again after one, and after nothing else.
+const NOTHING_DONE = new Set(["server_busy", "store_full", "matchmaking_busy", "rematch_busy"]);
+
+// A stream connects again after these (a 429 too_many_streams or rate_limited,
+// a 503, a proxy's 502 or 504); any other refusal is thrown.
+const RECONNECT_STATUSES = new Set([429, 502, 503, 504]);
+
+const REQUEST_BACKOFF_CAP_MS = 8_000;
+const STREAM_BACKOFF_CAP_MS = 30_000;
+// A request waits for a Retry-After up to this; a longer one is the caller's
+// to decide (the ProblemError carries retryAfter). Streams wait any.
+const MAX_RETRY_AFTER_MS = 30_000;
+// A stream that brings nothing, not even the heartbeat the server sends every
+// 15 s, for this long is taken for dead (a half-open connection) and resumed.
+const STREAM_IDLE_MS = 45_000;
+
+/**
+ * Every operation of openapi.yaml's `paths`, by operationId: its method, its
+ * path, the query parameters and headers the client sends, and when a request
+ * is sent again (`retry`):
+ *
+ * - "idempotent": after a network error and after any 503. Reads; sendCommand,
+ *   whose Idempotency-Key makes a retry return the first answer; rematch (the
+ *   same seat asking again is given the same seat); deleteWebhook (a retry
+ *   after a lost answer may be 404 webhook_not_found).
+ * - "once": after a 503 whose code says nothing was done (server_busy,
+ *   store_full, matchmaking_busy, rematch_busy), never after a network error
+ *   or another 503: the API takes no Idempotency-Key for these, so a request
+ *   whose answer was lost may have created a game, taken a seat, made a
+ *   player, replaced a key or registered a webhook (and a 503 not_durable
+ *   did, its body says what).
+ * - "probe": the health routes, whose own 503 is their answer: after a network
+ *   error and a 503 server_busy only.
+ *
+ * tests/clients/test_operations.py holds this table to openapi.yaml.
+ */
+export const OPERATIONS = Object.freeze({
+  health: op("GET", "/v1/health", "probe"),
+  healthLive: op("GET", "/v1/health/live", "probe"),
+  healthReady: op("GET", "/v1/health/ready", "probe"),
+  metrics: op("GET", "/metrics", "idempotent"),
+  listGameTypes: op("GET", "/v1/game-types", "idempotent"),
+  listGames: op("GET", "/v1/games", "idempotent", ["status", "type", "limit", "offset"]),
+  createGame: op("POST", "/v1/games", "once"),
+  getGame: op("GET", "/v1/games/{game_id}", "idempotent"),
+  takeSeat: op("POST", "/v1/games/{game_id}/seats", "once"),
+  getView: op("GET", "/v1/games/{game_id}/view", "idempotent", ["wait"], ["If-None-Match"]),
+  sendCommand: op("POST", "/v1/games/{game_id}/commands", "idempotent", [], ["If-Match", "Idempotency-Key"]),
+  getEvents: op("GET", "/v1/games/{game_id}/events", "idempotent", ["after", "wait"]),
+  streamGame: op("GET", "/v1/games/{game_id}/stream", "idempotent", ["data", "last_event_id"]),
+  getLog: op("GET", "/v1/games/{game_id}/log", "idempotent"),
+  getReplay: op("GET", "/v1/games/{game_id}/replay", "idempotent", ["version", "seat"]),
+  getVerification: op("GET", "/v1/games/{game_id}/verification", "idempotent"),
+  createPlayer: op("POST", "/v1/players", "once"),
+  getPlayer: op("GET", "/v1/players/me", "idempotent"),
+  replacePlayerKey: op("POST", "/v1/players/me/keys", "once"),
+  listPlayerGames: op("GET", "/v1/players/me/games", "idempotent", ["status", "limit"]),
+  streamPlayer: op("GET", "/v1/players/me/stream", "idempotent", ["last_event_id"]),
+  getLobby: op("GET", "/v1/lobby", "idempotent", ["type", "limit"]),
+  matchmaking: op("POST", "/v1/matchmaking", "once"),
+  getRematch: op("GET", "/v1/games/{game_id}/rematch", "idempotent"),
+  rematch: op("POST", "/v1/games/{game_id}/rematch", "idempotent"),
+  listWebhooks: op("GET", "/v1/webhooks", "idempotent"),
+  createWebhook: op("POST", "/v1/webhooks", "once"),
+  deleteWebhook: op("DELETE", "/v1/webhooks/{webhook_id}", "idempotent"),
+  listWebhookDeliveries: op("GET", "/v1/webhooks/{webhook_id}/deliveries", "idempotent"),
+});
+
+function op(method, path, retry, query = [], headers = []) {
+  return Object.freeze({ method, path, retry, query: Object.freeze(query), headers: Object.freeze(headers) });
+}
+
+/**
+ * An API error: the RFC 9457 problem the server answered, or one the client
+ * made for a failure that is not a problem: `http_error` (an answer that is
+ * no problem+json, e.g. a proxy's 502 page, or a body that cannot be read as
+ * the API sends it) and `network_error` (fetch rejected: no answer; status 0).
+ */
+export class ProblemError extends Error {
+  constructor(problem, { status, retryAfter = null, cause } = {}) {
+    const body = problem && typeof problem === "object" ? problem : {};
+    const code = typeof body.code === "string" ? body.code : "http_error";
+    const detail = typeof body.detail === "string" ? body.detail : "";
+    super(`${status ?? body.status ?? 0} ${code}${detail ? `: ${detail}` : ""}`, cause ? { cause } : undefined);
+    this.name = "ProblemError";
+    this.status = status ?? body.status ?? 0;
+    this.code = code;
+    this.title = body.title ?? "";
+    this.detail = detail;
+    this.type = body.type ?? "about:blank";
+    this.rule = body.rule ?? null;
+    this.currentVersion = body.current_version ?? null;
+    this.expectedVersion = body.expected_version ?? null;
+    this.requestId = body.request_id ?? null;
+    this.retryAfter = retryAfter;
+    this.body = body;
+  }
+}
+
+/** A webhook request whose signature or timestamp does not verify (Tabletell.webhookEvent). */
+export class WebhookSignatureError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "WebhookSignatureError";
+  }
+}
+
+function fromBase64(text) {
+  const binary = atob(text);
+  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+}
+
+export class Tabletell {
+  #fetch;
+  #retries;
+  #backoffMs;
+
+  /**
+   * @param {{baseUrl?: string, token?: string|null, fetch?: Function, retries?: number, backoffMs?: number}} options
+   */
+  constructor({ baseUrl, token = null, fetch, retries = 5, backoffMs = 250 } = {}) {
+    const base = baseUrl ?? globalThis.location?.origin;
+    if (!base) throw new TypeError("Tabletell: baseUrl is required outside a browser page");
+    this.baseUrl = String(base).replace(/\/+$/, "");
+    this.token = token;
+    // called without a receiver: a browser's fetch must not be called as a method of ours
+    this.#fetch = fetch ? (url, init) => fetch(url, init) : (url, init) => globalThis.fetch(url, init);
+    this.#retries = retries;
+    this.#backoffMs = backoffMs;
+  }
+
+  // -- service -------------------------------------------------------------
+
+  health(options = {}) { return this.#call("health", {}, options); }
+  healthLive(options = {}) { return this.#call("healthLive", {}, options); }
+  healthReady(options = {}) { return this.#call("healthReady", {}, options); }
+  metrics(options = {}) { return this.#call("metrics", {}, options); }
+  listGameTypes(options = {}) { return this.#call("listGameTypes", {}, options); }
+
+  // -- games ---------------------------------------------------------------
+
+  listGames(options = {}) { return this.#call("listGames", {}, options); }
+  createGame(body, options = {}) { return this.#call("createGame", {}, options, body); }
+  getGame(gameId, options = {}) { return this.#call("getGame", { game_id: gameId }, options); }
+  takeSeat(gameId, body = {}, options = {}) { return this.#call("takeSeat", { game_id: gameId }, options, body); }
+
+  // -- play ----------------------------------------------------------------
+
+  /** The seat's view; null for a 304 (`ifNoneMatch` is the version still current). */
+  getView(gameId, options = {}) {
+    const { ifNoneMatch } = options;
+    return this.#call("getView", { game_id: gameId }, options, undefined, {
+      "If-None-Match": ifNoneMatch == null ? undefined : versionTag(ifNoneMatch),
+    });
+  }
+
+  /**
+   * A command, sent with an Idempotency-Key (generated unless given) that
+   * every retry repeats, so the server plays it once and answers each retry
+   * with its first answer.
+   */
+  sendCommand(gameId, body, options = {}) {
+    const { expectedVersion, idempotencyKey = newKey() } = options;
+    return this.#call("sendCommand", { game_id: gameId }, options, body, {
+      "If-Match": expectedVersion == null ? undefined : versionTag(expectedVersion),
+      "Idempotency-Key": idempotencyKey,
+    });
+  }
+
+  getEvents(gameId, options = {}) { return this.#call("getEvents", { game_id: gameId }, options); }
+
+  /** The game as it happens: an async iterator of `{event, id, data}` (see #stream). */
+  streamGame(gameId, options = {}) {
+    return this.#stream("streamGame", { game_id: gameId }, options, gameId);
+  }
+
+  // -- audit ---------------------------------------------------------------
+
+  /** The whole log: its entries, oldest first (the NDJSON's lines, parsed). */
+  getLog(gameId, options = {}) { return this.#call("getLog", { game_id: gameId }, options); }
+  getReplay(gameId, options = {}) { return this.#call("getReplay", { game_id: gameId }, options); }
+  getVerification(gameId, options = {}) { return this.#call("getVerification", { game_id: gameId }, options); }
+
+  // -- players -------------------------------------------------------------
+
+  createPlayer(body, options = {}) { return this.#call("createPlayer", {}, options, body); }
+  getPlayer(options = {}) { return this.#call("getPlayer", {}, options); }
+  replacePlayerKey(options = {}) { return this.#call("replacePlayerKey", {}, options); }
+  listPlayerGames(options = {}) { return this.#call("listPlayerGames", {}, options); }
+
+  /** Everything that concerns the player: an async iterator of `{event, id, data}`. */
+  streamPlayer(options = {}) { return this.#stream("streamPlayer", {}, options, null); }
+
+  // -- lobby ---------------------------------------------------------------
+
+  getLobby(options = {}) { return this.#call("getLobby", {}, options); }
+  matchmaking(body, options = {}) { return this.#call("matchmaking", {}, options, body); }
+  getRematch(gameId, options = {}) { return this.#call("getRematch", { game_id: gameId }, options); }
+  rematch(gameId, options = {}) { return this.#call("rematch", { game_id: gameId }, options); }
+
+  // -- webhooks ------------------------------------------------------------
+
+  listWebhooks(options = {}) { return this.#call("listWebhooks", {}, options); }
+  createWebhook(body, options = {}) { return this.#call("createWebhook", {}, options, body); }
+  /** Resolves to null (204). */
+  deleteWebhook(webhookId, options = {}) { return this.#call("deleteWebhook", { webhook_id: webhookId }, options); }
+  listWebhookDeliveries(webhookId, options = {}) {
+    return this.#call("listWebhookDeliveries", { webhook_id: webhookId }, options);
+  }
+
+  /**
+   * openapi.yaml's `webhookEvent`, the receiving end: not a call to the API
+   * but the API's call to an app backend. Verifies a request the service
+   * POSTed, as Standard Webhooks say (`webhook-signature` is `v1,` and the
+   * base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed
+   * with the secret, the timestamp within `toleranceSeconds` of `now`), and
+   * resolves to the event; rejects with a WebhookSignatureError otherwise.
+   * `headers`: a Headers or a plain object (any case); `body`: the raw body
+   * received, as a string (UTF-8) or bytes, before any JSON parsing. Web
+   * Crypto: a browser's or Node's `crypto.subtle`.
+   */
+  static async webhookEvent(secret, headers, body, { toleranceSeconds = 300, now = Date.now() / 1000 } = {}) {
+    const get = (name) =>
+      typeof headers?.get === "function"
+        ? headers.get(name)
+        : Object.entries(headers ?? {}).find(([key]) => key.toLowerCase() === name)?.[1];
+    const [id, stamp, signatures] = ["webhook-id", "webhook-timestamp", "webhook-signature"].map(get);
+    if (id == null || stamp == null || signatures == null || !/^\d+$/.test(String(stamp))) {
+      throw new WebhookSignatureError("not a signed webhook request: webhook-id, webhook-timestamp and webhook-signature are required");
+    }
+    let key;
+    try {
+      key = fromBase64(String(secret).replace(/^whsec_/, ""));
+    } catch {
+      throw new WebhookSignatureError("the secret is not a webhook secret (whsec_ and base64)");
+    }
+    if (toleranceSeconds != null && Math.abs(now - Number(stamp)) > toleranceSeconds) {
+      throw new WebhookSignatureError("the webhook's timestamp is too far from this clock");
+    }
+    const bytes = typeof body === "string" ? new TextEncoder().encode(body) : new Uint8Array(body);
+    const prefix = new TextEncoder().encode(`${id}.${stamp}.`);
+    const signed = new Uint8Array(prefix.length + bytes.length);
+    signed.set(prefix);
+    signed.set(bytes, prefix.length);
+    const hmac = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["verify"]);
+    for (const signature of String(signatures).split(/\s+/)) {
+      const [version, value] = signature.split(",", 2);
+      if (version !== "v1" || !value) continue;
+      let given;
+      try {
+        given = fromBase64(value);
+      } catch {
+        continue;
+      }
+      // verify compares in constant time
+      if (await crypto.subtle.verify("HMAC", hmac, given, signed)) return JSON.parse(new TextDecoder().decode(bytes));
+    }
+    throw new WebhookSignatureError("the webhook's signature does not verify");
+  }
+
+  // -- the machinery -------------------------------------------------------
+
+  #url(operation, params, options, extra = {}) {
+    const path = operation.path.replace(/\{(\w+)\}/g, (_, name) => {
+      const value = params[name];
+      if (value == null || value === "") throw new TypeError(`Tabletell: ${name} is required`);
+      return encodeURIComponent(String(value));
+    });
+    const query = new URLSearchParams();
+    for (const name of operation.query) {
+      const value = name in extra ? extra[name] : options[camel(name)];
+      if (value != null) query.set(name, String(value));
+    }
+    const search = query.toString();
+    return this.baseUrl + path + (search ? `?${search}` : "");
+  }
+
+  #headers(options, extra) {
+    const headers = { Accept: "application/json, application/problem+json" };
+    const token = "token" in options ? options.token : this.token;
+    if (token) headers.Authorization = `Bearer ${token}`;
+    for (const [name, value] of Object.entries(extra)) if (value != null) headers[name] = String(value);
+    return headers;
+  }
+
+  async #call(id, params, options, body, extraHeaders = {}) {
+    const operation = OPERATIONS[id];
+    const url = this.#url(operation, params, options);
+    const headers = this.#headers(options, extraHeaders);
+    const init = { method: operation.method, headers };
+    if (body !== undefined) {
+      headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    const { signal } = options;
+    if (signal) init.signal = signal;
+    const retries = options.retries ?? this.#retries;
+    for (let attempt = 0; ; attempt += 1) {
+      let problem;
+      try {
+        const response = await this.#fetch(url, init);
+        if (response.ok || response.status === 304) return await read(response);
+        problem = await problemOf(response);
+      } catch (error) {
+        if (signal?.aborted) throw signal.reason ?? error;
+        if (error instanceof ProblemError) throw error; // an answer that could not be read as the API sends it
+        problem = networkError(error);
+      }
+      if (attempt >= retries || !retryable(operation.retry, problem)) throw problem;
+      const wait = problem.retryAfter != null ? problem.retryAfter * 1000 : this.#backoff(attempt, REQUEST_BACKOFF_CAP_MS);
+      if (wait > MAX_RETRY_AFTER_MS) throw problem;
+      await sleep(wait, signal);
+    }
+  }
+
+  #backoff(attempt, cap) {
+    // exponential, with "equal jitter": half the step fixed, half random
+    const step = Math.min(cap, this.#backoffMs * 2 ** Math.min(attempt, 30));
+    return step / 2 + Math.random() * (step / 2);
+  }
+
+  /**
+   * A stream read as NDJSON over fetch, as an async generator of `{event, id,
+   * data}`, heartbeats skipped. After a dropped connection, a 429, a 503 (or
+   * a proxy's 502/504) or a connection silent past STREAM_IDLE_MS, it
+   * connects again with `last_event_id` set to the last id given, after a
+   * backoff (Retry-After when the server gives one, else exponential with
+   * jitter, capped), so nothing is lost or given twice; any other refusal is
+   * thrown as a ProblemError. A game stream ends after its `finished`
+   * message (made from the game's summary when the server answers 204: the
+   * game ended while the stream was away); a player's stream runs on. Both
+   * end, quietly, when `signal` aborts or the loop breaks. `ready` (a
+   * player's stream) is given once, on the first connection.
+   */
+  async *#stream(id, params, options, gameId) {
+    const operation = OPERATIONS[id];
+    const { signal } = options;
+    let last = options.lastEventId ?? null;
+    let readyGiven = false;
+    let attempt = 0;
+    for (;;) {
+      if (signal?.aborted) return;
+      const connection = new AbortController();
+      const stop = () => connection.abort(signal.reason);
+      signal?.addEventListener("abort", stop, { once: true });
+      let idle;
+      const arm = () => {
+        clearTimeout(idle);
+        idle = setTimeout(() => connection.abort(new Error("stream idle")), STREAM_IDLE_MS);
+      };
+      let wait = null;
+      try {
+        const url = this.#url(operation, params, options, { last_event_id: last });
+        const headers = { ...this.#headers(options, {}), Accept: NDJSON };
+        arm();
+        const response = await this.#fetch(url, { method: "GET", headers, signal: connection.signal });
+        if (response.status === 204) {
+          // the game is over and `last` was its last version
+          if (gameId != null) yield await this.#finished(gameId, options);
+          return;
+        }
+        if (!response.ok) {
+          const problem = await problemOf(response);
+          if (problem.code !== "network_error" && !RECONNECT_STATUSES.has(problem.status)) throw problem;
+          wait = problem.retryAfter != null ? problem.retryAfter * 1000 : null;
+        } else {
+          let seen = 0;
+          for await (const line of lines(response.body, arm)) {
+            seen += 1;
+            if (line.trim() === "") {
+              // a heartbeat; after another line, the connection has lasted a
+              // heartbeat's interval: healthy, so the backoff starts over
+              if (seen > 1) attempt = 0;
+              continue;
+            }
+            const message = parseLine(line);
+            if (message.event === "ready") {
+              if (last == null) last = message.id; // resume from there, not from the newest
+              if (!readyGiven) {
+                readyGiven = true;
+                clearTimeout(idle); // the consumer's time with a message is not the stream's silence
+                yield message;
+                arm();
+              }
+              continue;
+            }
+            if (message.event === "finished") {
+              clearTimeout(idle);
+              yield message;
+              return;
+            }
+            if (last != null && message.id <= last) continue; // given before the reconnection
+            last = message.id;
+            attempt = 0;
+            clearTimeout(idle);
+            yield message;
+            arm();
+          }
+          // the body ended without `finished`: the connection was cut (a server restarting)
+        }
+      } catch (error) {
+        if (signal?.aborted) return;
+        if (error instanceof ProblemError && error.code !== "network_error") throw error;
+        // a network error: connect again
+      } finally {
+        clearTimeout(idle);
+        signal?.removeEventListener("abort", stop);
+        connection.abort(); // lets go of the connection, also when the loop breaks
+      }
+      try {
+        await sleep(wait ?? this.#backoff(attempt, STREAM_BACKOFF_CAP_MS), signal);
+      } catch {
+        return; // aborted while waiting
+      }
+      attempt += 1;
+    }
+  }
+
+  async #finished(gameId, options) {
+    const own = { signal: options.signal };
+    if ("token" in options) own.token = options.token;
+    const summary = await this.getGame(gameId, own);
+    return {
+      event: "finished",
+      id: summary.version,
+      data: { version: summary.version, status: summary.status, result: summary.result, log_hash: summary.log_hash },
+    };
+  }
+}
+
+function retryable(kind, problem) {
+  if (problem.code === "network_error") return kind !== "once";
+  if (problem.status !== 503) return false;
+  if (kind === "idempotent") return true;
+  if (kind === "probe") return problem.code === "server_busy";
+  return NOTHING_DONE.has(problem.code);
+}
+
+async function read(response) {
+  if (response.status === 204 || response.status === 304) return null;
+  const type = response.headers.get("Content-Type") || "";
+  const text = await response.text();
+  if (type.startsWith(NDJSON)) {
+    return text.split("\n").filter((line) => line.trim() !== "").map(parseLine);
+  }
+  if (JSON_TYPES.test(type)) {
+    try {
+      return JSON.parse(text);
+    } catch (error) {
+      throw new ProblemError({ code: "http_error", detail: `The answer is not JSON: ${error.message}` }, { status: response.status, cause: error });
+    }
+  }
+  return text;
+}
+
+async function problemOf(response) {
+  const retryAfter = parseRetryAfter(response.headers.get("Retry-After"));
+  const type = response.headers.get("Content-Type") || "";
+  let text = "";
+  try {
+    text = await response.text();
+  } catch (error) {
+    // the answer's status came, its body did not: what it says is unknown
+    return networkError(error);
+  }
+  if (JSON_TYPES.test(type)) {
+    try {
+      const body = JSON.parse(text);
+      if (body && typeof body === "object" && typeof body.code === "string") {
+        return new ProblemError(body, { status: response.status, retryAfter });
+      }
+    } catch {
+      // not JSON after all: an http_error below
+    }
+  }
+  const detail = text.replace(/\s+/g, " ").trim().slice(0, 200) || response.statusText || "";
+  return new ProblemError(
+    { code: "http_error", title: response.statusText || "HTTP error", status: response.status, detail },
+    { status: response.status, retryAfter },
+  );
+}
+
+function networkError(error) {
+  return new ProblemError(
+    { code: "network_error", title: "Network error", detail: String(error?.message ?? error) },
+    { status: 0, cause: error },
+  );
+}
+
+function parseLine(line) {
+  try {
+    return JSON.parse(line);
+  } catch (error) {
+    throw new ProblemError({ code: "http_error", detail: `A stream line is not JSON: ${line.slice(0, 80)}` }, { status: 200, cause: error });
+  }
+}
+
+/** The complete lines of an NDJSON body; a line cut by a dropped connection is not given. */
+async function* lines(body, onChunk) {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  try {
+    for (;;) {
+      let chunk;
+      try {
+        chunk = await reader.read();
+      } catch (error) {
+        throw networkError(error);
+      }
+      if (chunk.done) return;
+      onChunk();
+      buffer += decoder.decode(chunk.value, { stream: true });
+      let end;
+      while ((end = buffer.indexOf("\n")) >= 0) {
+        const line = buffer.slice(0, end);
+        buffer = buffer.slice(end + 1);
+        yield line;
+      }
+    }
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+}
+
+function parseRetryAfter(value) {
+  if (value == null || value.trim() === "") return null;
+  if (/^\s*\d+\s*$/.test(value)) return Number(value);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - Date.now()) / 1000));
+}
+
+function sleep(ms, signal) {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const done = () => {
+      signal?.removeEventListener("abort", abort);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    const abort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal?.addEventListener("abort", abort, { once: true });
+  });
+}
+
+function versionTag(version) {
+  return typeof version === "number" ? `"${version}"` : String(version);
+}
+
+function camel(name) {
+  return name.replace(/_(\w)/g, (_, letter) => letter.toUpperCase());
+}
+
+/** A random UUID: crypto.randomUUID where the page may use it (secure contexts), else from getRandomValues. */
+function newKey() {
+  const { crypto } = globalThis;
+  if (typeof crypto?.randomUUID === "function") return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6] & 0x0f) | 0x40;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

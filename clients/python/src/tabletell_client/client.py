@@ -1,0 +1,615 @@
+"""``Tabletell``: one method per operation of openapi.yaml, named by its
+``operationId`` in snake_case, on an ``httpx.Client``.
+
+Retries (up to ``retries`` attempts after the first, waiting ``Retry-After``
+when the answer has one, else an exponential backoff with jitter):
+
+- reads (every GET) and the idempotent writes: on a transport error
+  (``httpx.TransportError``: the connection refused, reset or timed out,
+  the answer lost) and on 503. The idempotent writes are ``send_command``
+  (with an ``Idempotency-Key``, generated when not given and the same on
+  every attempt, so the server answers a retry with the first answer and
+  appends nothing), ``rematch`` (a seat that asked before is answered its
+  seat again, with ``token`` null: nothing is created twice) and
+  ``delete_webhook`` (a retry that finds the webhook gone is the deletion
+  done);
+- the other writes (``create_game``, ``take_seat``, ``create_player``,
+  ``replace_player_key``, ``matchmaking``, ``create_webhook``: no
+  Idempotency-Key, and done twice they create twice or, for a key, lose
+  the new one) only where nothing ran: a connection that was never made
+  (``httpx.ConnectError``, ``ConnectTimeout``, ``PoolTimeout``) and a 503
+  whose ``code`` says nothing was written (``server_busy``, ``store_full``,
+  ``matchmaking_busy``, ``rematch_busy``); not ``store_unavailable`` (the
+  store may have taken a write before it failed) or ``not_durable`` (it
+  did);
+- the probes (``health``, ``health_live``, ``health_ready``, ``metrics``):
+  on a transport error only, since their 503 is their answer.
+
+No 4xx is retried (a 409 ``version_conflict`` asks the caller to decide
+again; a 429 says to slow down): each is raised as a ``Problem``.
+
+Streams (``stream_game``, ``stream_player``) read NDJSON and reconnect on
+their own, resuming after the last id received: see ``Stream``.
+"""
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import random
+import time
+import uuid
+from dataclasses import dataclass
+from typing import Any, Callable, Generator, Iterator, Literal, Mapping, TypeVar, cast, overload
+from urllib.parse import quote
+
+import httpx
+
+from . import types as t
+from .problems import problem_of, retry_after
+
+__version__ = "0.1.0"
+USER_AGENT = f"tabletell-client-python/{__version__} httpx/{httpx.__version__}"
+
+Policy = Literal["read", "idempotent", "unsafe", "probe"]
+JSON = dict[str, Any]
+T = TypeVar("T")
+# 503 codes after which nothing was written: any request may be sent again
+NOTHING_WRITTEN = frozenset({"server_busy", "store_full", "matchmaking_busy", "rematch_busy"})
+# transport errors raised before the request left: any request may be sent again
+NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
+# transport errors that another attempt would meet again
+HOPELESS = (httpx.UnsupportedProtocol, httpx.LocalProtocolError, httpx.ProxyError)
+
+
+class WebhookSignatureError(ValueError):
+    """A webhook request whose signature or timestamp does not verify."""
+
+
+@dataclass(frozen=True)
+class Message:
+    """One message of a stream: ``event`` its kind (``view``, ``event``,
+    ``finished``; a player's ``ready``, ``turn``, ...), ``id`` the game
+    version (or the player's event number) it brings the reader to,
+    ``data`` its JSON."""
+
+    event: str
+    id: int
+    data: dict[str, Any]
+
+
+class Tabletell:
+    """A client of the API at ``base_url``.
+
+    ``token`` is the bearer sent by default: a seat's token, a player's key
+    (``tp_...``) or the operator token. Every method takes ``token=`` to send
+    another for one call, and ``token=""`` to send none (a spectator).
+    ``transport`` is httpx's (a test's, a mounted WSGI app, ...)."""
+
+    backoff_base = 0.5  # seconds: the first backoff, doubling (with jitter) each attempt
+    backoff_cap = 10.0  # seconds: the longest backoff
+    stream_read_timeout = 60.0  # seconds without a byte before a stream reconnects (heartbeats: 15 s)
+
+    def __init__(
+        self,
+        base_url: str,
+        token: str | None = None,
+        *,
+        retries: int = 5,
+        timeout: float = 30.0,
+        transport: httpx.BaseTransport | None = None,
+    ):
+        self.base_url = base_url.rstrip("/")
+        self.token = token
+        self.retries = retries
+        self.timeout = timeout
+        self.http = httpx.Client(
+            base_url=self.base_url, timeout=timeout, transport=transport, headers={"User-Agent": USER_AGENT}
+        )
+        self.sleep: Callable[[float], None] = time.sleep
+
+    def close(self) -> None:
+        self.http.close()
+
+    def __enter__(self) -> "Tabletell":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- the requests ---------------------------------------------------------------
+
+    def _headers(self, token: str | None, extra: Mapping[str, str] | None = None) -> dict[str, str]:
+        bearer = self.token if token is None else token
+        headers = dict(extra or {})
+        if bearer:
+            headers["Authorization"] = f"Bearer {bearer}"
+        return headers
+
+    def backoff(self, attempt: int) -> float:
+        """Seconds to wait before attempt ``attempt + 1``: exponential, capped,
+        with jitter (half to all of it), so clients that failed together do
+        not come back together."""
+        ceiling = min(self.backoff_cap, self.backoff_base * 2**attempt)
+        return random.uniform(ceiling / 2, ceiling)
+
+    def _request(
+        self,
+        method: str,
+        path: str,
+        policy: Policy,
+        *,
+        token: str | None = None,
+        params: Mapping[str, Any] | None = None,
+        body: Any = None,
+        headers: Mapping[str, str] | None = None,
+        timeout: float | None = None,
+        gone_on_retry_ok: bool = False,
+    ) -> httpx.Response:
+        """The answer (a status below 400), after the retries ``policy``
+        allows; else the ``Problem`` (or the transport error)."""
+        query = {name: _query_value(value) for name, value in (params or {}).items() if value is not None}
+        sent_headers = self._headers(token, headers)
+        attempt = 0
+        while True:
+            try:
+                response = self.http.request(
+                    method,
+                    path,
+                    params=query,
+                    json=body,
+                    headers=sent_headers,
+                    timeout=timeout if timeout is not None else self.timeout,
+                )
+            except HOPELESS:
+                raise
+            except httpx.TransportError as error:
+                # an unsafe request may have run unless it never left
+                retryable = policy != "unsafe" or isinstance(error, NOT_SENT)
+                if attempt >= self.retries or not retryable:
+                    raise
+                self.sleep(self.backoff(attempt))
+                attempt += 1
+                continue
+            status = response.status_code
+            if status == 503 and attempt < self.retries and _may_retry_503(policy, response):
+                wait = retry_after(response)
+                self.sleep(wait if wait is not None else self.backoff(attempt))
+                attempt += 1
+                continue
+            if status == 404 and attempt > 0 and gone_on_retry_ok:
+                return response  # an earlier attempt did it; its answer was lost
+            if status >= 400:
+                raise problem_of(response)
+            return response
+
+    def _json(self, shape: type[T], method: str, path: str, policy: Policy, **kwargs: Any) -> T:
+        """The answer's JSON, typed as ``shape`` says (not checked)."""
+        return cast(T, self._request(method, path, policy, **kwargs).json())
+
+    # -- service ----------------------------------------------------------------------
+
+    def health(self) -> dict[str, Any]:
+        """``GET /v1/health``: ``{"status": "ok"}``; a 503 (the store
+        unreachable) is raised at once, not retried."""
+        return self._json(JSON, "GET", "/v1/health", "probe")
+
+    def health_live(self) -> dict[str, Any]:
+        """``GET /v1/health/live``: the process answers."""
+        return self._json(JSON, "GET", "/v1/health/live", "probe")
+
+    def health_ready(self) -> dict[str, Any]:
+        """``GET /v1/health/ready``: ``{"status": "ready", "durability"}``, or a
+        503 ``not_ready`` / ``store_unavailable`` raised at once."""
+        return self._json(JSON, "GET", "/v1/health/ready", "probe")
+
+    def metrics(self) -> str:
+        """``GET /metrics``: Prometheus's text format."""
+        return self._request("GET", "/metrics", "probe").text
+
+    def list_game_types(self) -> dict[str, Any]:
+        """``GET /v1/game-types``: ``{"game_types": [...]}``, each with its
+        seats, options, bot levels, commands and their fields."""
+        return self._json(JSON, "GET", "/v1/game-types", "read")
+
+    # -- games --------------------------------------------------------------------------
+
+    def list_games(
+        self,
+        *,
+        status: str | None = None,
+        type: str | None = None,
+        limit: int | None = None,
+        offset: int | None = None,
+        token: str | None = None,
+    ) -> dict[str, Any]:
+        """``GET /v1/games`` (operators): ``{"games", "total", "next"}``, newest first."""
+        params = {"status": status, "type": type, "limit": limit, "offset": offset}
+        return self._json(JSON, "GET", "/v1/games", "read", token=token, params=params)
+
+    def create_game(self, body: t.CreateGame | Mapping[str, Any], *, token: str | None = None) -> t.GameCreated:
+        """``POST /v1/games``: ``{"type", "seats", "options", "bots", "public",
+        "fill_with_bots_after"}``."""
+        return self._json(t.GameCreated, "POST", "/v1/games", "unsafe", token=token, body=dict(body))
+
+    def get_game(self, game_id: str, *, token: str | None = None) -> t.Summary:
+        """``GET /v1/games/{id}``: the public summary."""
+        return self._json(t.Summary, "GET", _game(game_id), "read", token=token)
+
+    def take_seat(self, game_id: str, body: Mapping[str, Any] | None = None, *, token: str | None = None) -> t.Seated:
+        """``POST /v1/games/{id}/seats``: the first free seat and its token.
+        ``body`` is ``{"name": ...}``, optional with a player key as the bearer
+        (the seat is then the player's, and the key acts for it)."""
+        return self._json(t.Seated, "POST", _game(game_id, "seats"), "unsafe", token=token, body=dict(body or {}))
+
+    # -- play ----------------------------------------------------------------------------
+
+    @overload
+    def get_view(
+        self, game_id: str, *, token: str | None = None, wait: int | None = None, if_none_match: None = None
+    ) -> t.View: ...
+
+    @overload
+    def get_view(
+        self, game_id: str, *, token: str | None = None, wait: int | None = None, if_none_match: int | str
+    ) -> t.View | None: ...
+
+    def get_view(
+        self,
+        game_id: str,
+        *,
+        token: str | None = None,
+        wait: int | None = None,
+        if_none_match: int | str | None = None,
+    ) -> t.View | None:
+        """``GET /v1/games/{id}/view``: the bearer seat's view. With
+        ``if_none_match`` (a version) None while the game is still there
+        (304); with ``wait`` too, after holding up to that many seconds for
+        it to move (a long poll)."""
+        headers = {"If-None-Match": _tag(if_none_match)} if if_none_match is not None else None
+        response = self._request(
+            "GET",
+            _game(game_id, "view"),
+            "read",
+            token=token,
+            params={"wait": wait},
+            headers=headers,
+            timeout=self.timeout + (wait or 0),
+        )
+        return None if response.status_code == 304 else response.json()
+
+    def send_command(
+        self,
+        game_id: str,
+        body: Mapping[str, Any],
+        *,
+        token: str | None = None,
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> t.CommandResult:
+        """``POST /v1/games/{id}/commands``: a move, ``{"type": ..., <fields>}``.
+
+        ``expected_version`` (``If-Match``): only at that version, else 409
+        ``version_conflict`` (a ``Conflict`` with ``current_version``).
+        ``idempotency_key``: a uuid4 when not given, the same on every retry,
+        so a retry after a lost answer is answered the first answer and
+        appends nothing."""
+        headers = {"Idempotency-Key": idempotency_key or str(uuid.uuid4())}
+        if expected_version is not None:
+            headers["If-Match"] = _tag(expected_version)
+        path = _game(game_id, "commands")
+        return self._json(t.CommandResult, "POST", path, "idempotent", token=token, body=dict(body), headers=headers)
+
+    def get_events(
+        self, game_id: str, *, token: str | None = None, after: int | None = None, wait: int | None = None
+    ) -> t.EventFeed:
+        """``GET /v1/games/{id}/events``: the events after version ``after``
+        as the bearer may see them; ``wait``: a long poll."""
+        return self._json(
+            t.EventFeed,
+            "GET",
+            _game(game_id, "events"),
+            "read",
+            token=token,
+            params={"after": after, "wait": wait},
+            timeout=self.timeout + (wait or 0),
+        )
+
+    def stream_game(
+        self,
+        game_id: str,
+        *,
+        token: str | None = None,
+        data: Literal["view", "events"] = "view",
+        last_event_id: int | None = None,
+    ) -> "Stream":
+        """``GET /v1/games/{id}/stream`` as NDJSON: ``view`` messages (the
+        bearer's view each time it changes) or, with ``data="events"``,
+        ``event`` messages (every event it may see, one per version), then
+        ``finished``, after which the iteration ends. Resumes after
+        ``last_event_id``; reconnects by itself (see ``Stream``)."""
+        return Stream(self, _game(game_id, "stream"), token, {"data": data}, last_event_id, ends_when_finished=True)
+
+    # -- audit ------------------------------------------------------------------------------
+
+    def get_log(self, game_id: str, *, token: str | None = None) -> list[dict[str, Any]]:
+        """``GET /v1/games/{id}/log``: every entry of the log, private parts
+        included (a finished or abandoned game, or the operator token)."""
+        text = self._request("GET", _game(game_id, "log"), "read", token=token).text
+        return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+    def get_replay(
+        self, game_id: str, *, version: int | None = None, seat: int | None = None, token: str | None = None
+    ) -> dict[str, Any]:
+        """``GET /v1/games/{id}/replay``: the game at ``version`` as the bearer
+        saw it (``seat``: any seat's, once the game is over)."""
+        params = {"version": version, "seat": seat}
+        return self._json(JSON, "GET", _game(game_id, "replay"), "read", token=token, params=params)
+
+    def get_verification(self, game_id: str, *, token: str | None = None) -> dict[str, Any]:
+        """``GET /v1/games/{id}/verification``: the log checked by the service."""
+        return self._json(JSON, "GET", _game(game_id, "verification"), "read", token=token)
+
+    # -- players -----------------------------------------------------------------------------
+
+    def create_player(self, body: Mapping[str, Any], *, token: str | None = None) -> t.Player:
+        """``POST /v1/players`` ``{"name"}``: the player and its key (``tp_...``, shown once)."""
+        return self._json(t.Player, "POST", "/v1/players", "unsafe", token=token, body=dict(body))
+
+    def get_player(self, *, token: str | None = None) -> t.Player:
+        """``GET /v1/players/me``: the player the key belongs to."""
+        return self._json(t.Player, "GET", "/v1/players/me", "read", token=token)
+
+    def replace_player_key(self, *, token: str | None = None) -> t.PlayerKey:
+        """``POST /v1/players/me/keys``: a new key; the one sent is refused
+        from now on. When the key replaced was this client's default
+        token, the new one becomes the default."""
+        answer: t.PlayerKey = self._json(t.PlayerKey, "POST", "/v1/players/me/keys", "unsafe", token=token)
+        if token is None or token == self.token:
+            self.token = answer["key"]
+        return answer
+
+    def list_player_games(
+        self, *, status: str | None = None, limit: int | None = None, token: str | None = None
+    ) -> dict[str, Any]:
+        """``GET /v1/players/me/games``: ``{"games": [...]}`` with the seat and
+        whether it is the player's turn."""
+        params = {"status": status, "limit": limit}
+        return self._json(JSON, "GET", "/v1/players/me/games", "read", token=token, params=params)
+
+    def stream_player(self, *, token: str | None = None, last_event_id: int | None = None) -> "Stream":
+        """``GET /v1/players/me/stream`` as NDJSON: ``ready`` (its id the
+        player's last event so far; only when opened without
+        ``last_event_id``: on a resumption it repeats the id resumed from,
+        and is skipped as any message at or before it), then
+        ``game_started``, ``turn``, ``window``, ``game_finished``,
+        ``rematch_offered``, numbered by the player's feed. It never ends by
+        itself: stop iterating, or ``close()``."""
+        return Stream(self, "/v1/players/me/stream", token, {}, last_event_id, ends_when_finished=False)
+
+    # -- lobby ---------------------------------------------------------------------------------
+
+    def get_lobby(self, *, type: str | None = None, limit: int | None = None) -> dict[str, Any]:
+        """``GET /v1/lobby``: public games waiting for players."""
+        return self._json(JSON, "GET", "/v1/lobby", "read", params={"type": type, "limit": limit}, token="")
+
+    def matchmaking(self, body: Mapping[str, Any], *, token: str | None = None) -> t.Seated:
+        """``POST /v1/matchmaking`` ``{"type", "seats", "options",
+        "fill_with_bots_after"}`` with a player key: a seat at the public
+        game filling for that kind of game, or a new one."""
+        return self._json(t.Seated, "POST", "/v1/matchmaking", "unsafe", token=token, body=dict(body))
+
+    def get_rematch(self, game_id: str) -> dict[str, Any]:
+        """``GET /v1/games/{id}/rematch``: ``{"game_id", "rematch_of"}`` (404
+        ``no_rematch`` until a seat asks)."""
+        return self._json(JSON, "GET", _game(game_id, "rematch"), "read", token="")
+
+    def rematch(self, game_id: str, *, token: str | None = None) -> t.Seated:
+        """``POST /v1/games/{id}/rematch`` by a seat of the finished game:
+        its seat at the rematch (created by the first to ask)."""
+        return self._json(t.Seated, "POST", _game(game_id, "rematch"), "idempotent", token=token)
+
+    # -- webhooks ----------------------------------------------------------------------------------
+
+    def list_webhooks(self, *, token: str | None = None) -> dict[str, Any]:
+        """``GET /v1/webhooks`` (operators): ``{"webhooks": [...]}``, never their secrets."""
+        return self._json(JSON, "GET", "/v1/webhooks", "read", token=token)
+
+    def create_webhook(self, body: Mapping[str, Any], *, token: str | None = None) -> t.Webhook:
+        """``POST /v1/webhooks`` (operators) ``{"url", "events"}``: the webhook
+        and its signing ``secret``, shown this once."""
+        return self._json(t.Webhook, "POST", "/v1/webhooks", "unsafe", token=token, body=dict(body))
+
+    def delete_webhook(self, webhook_id: str, *, token: str | None = None) -> None:
+        """``DELETE /v1/webhooks/{id}`` (operators)."""
+        path = f"/v1/webhooks/{quote(webhook_id, safe='')}"
+        self._request("DELETE", path, "idempotent", token=token, gone_on_retry_ok=True)
+
+    def list_webhook_deliveries(self, webhook_id: str, *, token: str | None = None) -> dict[str, Any]:
+        """``GET /v1/webhooks/{id}/deliveries`` (operators): the last 100 attempts."""
+        return self._json(JSON, "GET", f"/v1/webhooks/{quote(webhook_id, safe='')}/deliveries", "read", token=token)
+
+    @staticmethod
+    def webhook_event(
+        secret: str, headers: Mapping[str, str], body: bytes, *, tolerance: float | None = 300, now: float | None = None
+    ) -> t.WebhookEvent:
+        """openapi.yaml's ``webhookEvent``, the receiving end: not a call to
+        the API but the API's call to an app backend. Verifies a request the
+        service POSTed (Standard Webhooks: ``webhook-signature`` is ``v1,``
+        and the base64 HMAC-SHA256 of ``<webhook-id>.<webhook-timestamp>.<body>``
+        keyed with the secret, and the timestamp within ``tolerance``
+        seconds) and returns the event; raises ``WebhookSignatureError``
+        otherwise. ``body`` is the raw bytes received."""
+        lowered = {name.lower(): value for name, value in headers.items()}
+        try:
+            event_id, stamp, signatures = (lowered[h] for h in ("webhook-id", "webhook-timestamp", "webhook-signature"))
+            key = base64.b64decode(secret.removeprefix("whsec_"))
+            sent_at = int(stamp)
+        except (KeyError, ValueError) as error:
+            raise WebhookSignatureError(f"not a signed webhook request: {error}") from None
+        if tolerance is not None and abs((time.time() if now is None else now) - sent_at) > tolerance:
+            raise WebhookSignatureError("the webhook's timestamp is too far from this clock")
+        signed = f"{event_id}.{stamp}.".encode() + body
+        expected = base64.b64encode(hmac.new(key, signed, hashlib.sha256).digest()).decode()
+        if not any(
+            version == "v1" and hmac.compare_digest(value, expected)
+            for version, _, value in (signature.partition(",") for signature in signatures.split())
+        ):
+            raise WebhookSignatureError("the webhook's signature does not verify")
+        return cast(t.WebhookEvent, json.loads(body))
+
+
+class Stream:
+    """The messages of a stream, read as NDJSON (heartbeats skipped), as an
+    iterator of ``Message``.
+
+    A dropped connection (an httpx error while reading, or the server
+    closing the stream early) or a 503/429 answer is not an end: it
+    reconnects with ``?last_event_id=`` the last id received, after
+    ``Retry-After`` when the answer has one, else an exponential backoff
+    with jitter (capped at the client's ``backoff_cap``), so nothing is lost
+    and, since the server sends only what came after that id (and a message
+    at or before it is skipped all the same), nothing is repeated. It gives
+    up (raising the last error) after the client's ``retries`` attempts in a
+    row that brought nothing; any other error answer (401, 404, 400
+    ``invalid_last_event_id``) is raised as a ``Problem`` at once. A game's
+    stream ends after its ``finished`` message, or at once (no message) when
+    resumed at the end of a finished game.
+
+    ``last_event_id`` is where it would resume; ``reconnects`` counts the
+    reconnections. ``drop()`` closes the current connection, as a network
+    that fails would (the iteration goes on over a new one); ``close()``
+    ends it. A context manager."""
+
+    def __init__(
+        self,
+        client: Tabletell,
+        path: str,
+        token: str | None,
+        params: dict[str, Any],
+        last_event_id: int | None,
+        *,
+        ends_when_finished: bool,
+    ):
+        self.client = client
+        self.path = path
+        self.last_event_id = last_event_id
+        self.reconnects = 0
+        self._headers = client._headers(token, {"Accept": "application/x-ndjson"})
+        self._params = params
+        self._ends_when_finished = ends_when_finished
+        self._response: httpx.Response | None = None
+        self._closed = False
+        self._messages = self._run()
+
+    def __iter__(self) -> Iterator[Message]:
+        return self
+
+    def __next__(self) -> Message:
+        return next(self._messages)
+
+    def __enter__(self) -> "Stream":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def drop(self) -> None:
+        """Close the current connection: the iteration reconnects and resumes."""
+        response = self._response
+        if response is not None:
+            response.close()
+
+    def close(self) -> None:
+        self._closed = True
+        self.drop()
+        try:
+            self._messages.close()
+        except ValueError:  # closed from another thread while it reads: it ends at its next step
+            pass
+
+    def _run(self) -> Generator[Message, None, None]:
+        client = self.client
+        timeout = httpx.Timeout(client.timeout, read=client.stream_read_timeout)
+        failures = 0  # attempts in a row that brought nothing
+        while not self._closed:
+            params = dict(self._params)
+            if self.last_event_id is not None:
+                params["last_event_id"] = self.last_event_id
+            wait = None
+            try:
+                opened = client.http.stream("GET", self.path, params=params, headers=self._headers, timeout=timeout)
+                with opened as response:
+                    self._response = response
+                    status = response.status_code
+                    if status == 204:
+                        return  # a finished game, seen to its end
+                    if status in (429, 503):
+                        response.read()
+                        if failures >= client.retries:
+                            raise problem_of(response)
+                        wait = retry_after(response)
+                    elif status >= 400:
+                        response.read()
+                        raise problem_of(response)
+                    else:
+                        for line in response.iter_lines():
+                            failures = 0  # something came: the next failure is the first in a row
+                            if not line.strip():
+                                continue  # a heartbeat
+                            message = _message(json.loads(line))
+                            if (
+                                self.last_event_id is not None
+                                and message.id <= self.last_event_id
+                                and message.event != "finished"  # it repeats the last view's id
+                            ):
+                                continue
+                            self.last_event_id = message.id
+                            yield message
+                            if message.event == "finished" and self._ends_when_finished:
+                                return
+            except (httpx.TransportError, httpx.StreamError):
+                if self._closed:
+                    return
+                if failures >= client.retries:
+                    raise
+            finally:
+                self._response = None
+            if self._closed:
+                return
+            failures += 1
+            self.reconnects += 1
+            client.sleep(wait if wait is not None else client.backoff(failures - 1))
+
+
+def _message(line: dict[str, Any]) -> Message:
+    return Message(event=line["event"], id=int(line["id"]), data=line["data"])
+
+
+def _may_retry_503(policy: Policy, response: httpx.Response) -> bool:
+    if policy in ("read", "idempotent"):
+        return True
+    if policy == "unsafe":
+        try:
+            code = response.json().get("code")
+        except (ValueError, AttributeError):
+            return False
+        return code in NOTHING_WRITTEN
+    return False  # a probe's 503 is its answer
+
+
+def _game(game_id: str, *rest: str) -> str:
+    return "/".join((f"/v1/games/{quote(game_id, safe='')}", *rest))
+
+
+def _tag(version: int | str) -> str:
+    """A version as an entity tag: ``"12"`` (a tag given as text is sent as it is)."""
+    return f'"{version}"' if isinstance(version, int) else version
+
+
+def _query_value(value: Any) -> Any:
+    return ("true" if value else "false") if isinstance(value, bool) else value
+
+
+__all__ = ["Message", "Stream", "Tabletell", "WebhookSignatureError", "USER_AGENT"]

@@ -1,0 +1,114 @@
+"""The shapes of the API's main answers, as openapi.yaml describes them.
+
+Type hints only: the client returns the decoded JSON (plain dicts), which
+hold these fields and may hold more (a game's own, in ``table`` and in a
+view)."""
+from __future__ import annotations
+
+from typing import Any, Literal, NotRequired, TypedDict
+
+Status = Literal["waiting", "active", "finished", "abandoned"]
+
+
+class Bot(TypedDict):
+    seat: int
+    level: str  # "random", "heuristic" or "expert"
+
+
+class CreateGame(TypedDict):
+    type: str
+    seats: int
+    options: NotRequired[dict[str, Any]]
+    bots: NotRequired[list[Bot]]
+    public: NotRequired[bool]
+    fill_with_bots_after: NotRequired[int | None]
+
+
+class GameCreated(TypedDict):
+    game_id: str
+    status: Status
+    version: int
+
+
+class Seated(TypedDict):
+    seat: int
+    token: str | None  # None: a seat held before (matchmaking, rematch)
+    status: Status
+    version: int
+    game_id: NotRequired[str]
+    opened: NotRequired[bool]
+
+
+class Deadline(TypedDict):
+    seat: int
+    kind: str
+    at: int
+
+
+class Summary(TypedDict):
+    game_id: str
+    type: str
+    version: int
+    log_hash: str | None
+    status: Status
+    table: dict[str, Any] | None
+    seats: list[dict[str, Any]]
+    to_act: list[int]
+    deadlines: list[Deadline]
+    result: dict[str, Any] | None
+    options: NotRequired[dict[str, Any]]
+    rules: NotRequired[int]
+
+
+class View(Summary):
+    seat: int
+    hand: list[dict[str, Any]]
+    actions: list[str]
+    # complete command bodies, or structural ones with "choose": see games/legal.py
+    moves: NotRequired[list[dict[str, Any]]]
+
+
+class Event(TypedDict):
+    version: int
+    type: str
+    time: int
+    seat: int | None
+    actor: str
+    data: dict[str, Any]
+    command_id: NotRequired[str]
+
+
+class CommandResult(TypedDict):
+    version: int
+    events: list[Event]
+
+
+class EventFeed(TypedDict):
+    version: int
+    events: list[Event]
+
+
+class Player(TypedDict):
+    player_id: str
+    name: str
+    created_at: int
+    key: NotRequired[str]  # create_player only: shown this once
+
+
+class PlayerKey(TypedDict):
+    player_id: str
+    key: str
+
+
+class Webhook(TypedDict):
+    id: str
+    url: str
+    events: list[str]
+    created_at: int
+    secret: NotRequired[str]  # create_webhook only: shown this once
+
+
+class WebhookEvent(TypedDict):
+    type: str
+    timestamp: str
+    data: dict[str, Any]

@@ -1,0 +1,30 @@
+"""The JavaScript client (clients/js) against a real stack: its own tests
+(node's test runner, clients/js/test/) run with ``TABLETELL_URL`` naming the
+API as `make run` serves it (gunicorn, on the tests' store), with RQ
+workers for the bots' moves, and the operator token. They call every
+operation, play games, lose answers and cut streams on purpose (see
+clients/js/testing.js); node's output is shown on failure."""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+
+from tests.conftest import OPERATOR_TOKEN
+from tests.support.node import JS_CLIENT, node
+
+
+def test_the_js_clients_own_tests_pass_against_a_running_stack(api_server, workers):
+    workers.start()
+    result = subprocess.run(
+        [node(), "--test", "--test-reporter=spec", "test/"],
+        cwd=JS_CLIENT,
+        env={**os.environ, "TABLETELL_URL": api_server.url, "TABLETELL_OPERATOR_TOKEN": OPERATOR_TOKEN, "NO_COLOR": "1"},
+        capture_output=True,
+        text=True,
+        timeout=280,  # a hang fails here, within pytest's own timeout (300 s)
+    )
+    assert result.returncode == 0, f"node --test failed:\n{result.stdout}\n{result.stderr}"
+    passed = re.search(r"^\S* ?pass (\d+)$", result.stdout, re.MULTILINE)
+    assert passed and int(passed.group(1)) > 0, f"no test ran:\n{result.stdout}"
+    assert re.search(r"^\S* ?skipped 0$", result.stdout, re.MULTILINE), f"a test was skipped:\n{result.stdout}"

@@ -1,0 +1,178 @@
+"""The Python client (clients/python) against the real stack: gunicorn as
+`make run` serves it (``api_server``) on the tests' store, RQ workers for
+the bots. The network's failures come from an httpx transport that loses
+what the network loses (a command's answer, a stream in the middle of a
+line); everything else is the real server."""
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+
+import httpx
+import pytest
+
+from tabletell_client import Conflict, RuleRefused, Tabletell
+from tests.support.api import SHORT
+from tests.support.paths import ROOT
+
+
+class Cut(httpx.SyncByteStream):
+    """A response body that breaks after ``lines`` lines, halfway into the next."""
+
+    def __init__(self, inner: httpx.SyncByteStream, lines: int):
+        self.inner, self.lines = inner, lines
+
+    def __iter__(self):
+        seen = 0
+        for chunk in self.inner:
+            if seen >= self.lines:
+                yield chunk[: len(chunk) // 2]
+                raise httpx.ReadError("the connection dropped (a test's)")
+            seen += chunk.count(b"\n")
+            yield chunk
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+class Network(httpx.BaseTransport):
+    """httpx's transport, failing on demand: ``lose_next_answer`` (a command
+    reaches the server, its answer never comes back), ``cut_stream_after``
+    (the next stream breaks after that many lines). ``commands`` keeps every
+    command request sent."""
+
+    def __init__(self):
+        self.inner = httpx.HTTPTransport()
+        self.lose_next_answer = False
+        self.cut_stream_after: int | None = None
+        self.commands: list[httpx.Request] = []
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        response = self.inner.handle_request(request)
+        path = request.url.path
+        if path.endswith("/commands"):
+            self.commands.append(request)
+            if self.lose_next_answer:
+                self.lose_next_answer = False
+                response.read()
+                response.close()
+                raise httpx.ReadError("the answer was lost (a test's)", request=request)
+        if path.endswith("/stream") and self.cut_stream_after is not None and response.status_code == 200:
+            lines, self.cut_stream_after = self.cut_stream_after, None
+            stream = Cut(response.stream, lines)  # type: ignore[arg-type]
+            return httpx.Response(response.status_code, headers=response.headers, stream=stream, extensions=response.extensions)
+        return response
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+def body_of(move: dict, rng: random.Random) -> dict:
+    body = {name: value for name, value in move.items() if name != "choose"}
+    for name, spec in move.get("choose", {}).items():
+        body[name] = rng.choice(spec["one_of"]) if "one_of" in spec else rng.sample(spec["from"], rng.randint(spec["min"], spec["max"]))
+    return body
+
+
+def test_a_whole_game_through_the_client(api_server):
+    """Two players play a short game from their views' ``moves`` while one
+    of them follows the game's events on a stream that breaks twice; along
+    the way a command whose answer is lost is retried with its
+    Idempotency-Key (played once), a move out of turn is a ``RuleRefused``
+    with its ``code`` and ``rule``, a stale If-Match a ``Conflict`` with
+    both versions. The stream's messages are then the game's event feed,
+    each once; the player's own stream too, opened again where it was."""
+    network = Network()
+    rng = random.Random(7)
+    with Tabletell(api_server.url, transport=network) as client:
+        client.backoff_base = 0.05  # quicker retries; nothing here waits on the clock
+        keys = [client.create_player({"name": f"player{n}"})["key"] for n in range(2)]
+        game_id = client.create_game({"type": "color-doubt", "seats": 2, "options": SHORT["color-doubt"]})["game_id"]
+        key_of = {client.take_seat(game_id, token=key)["seat"]: key for key in keys}
+
+        # the stream breaks in its third line (the game's first events, sent
+        # at once), then is dropped at its first message after that: early
+        # on, so in any game
+        network.cut_stream_after = 2
+        stream = client.stream_game(game_id, token=key_of[0], data="events")
+        received, checked = [], set()
+        for message in stream:
+            received.append(message)
+            if stream.reconnects == 1 and "drop" not in checked:
+                checked.add("drop")
+                stream.drop()  # as a network would, between two messages
+            view = client.get_view(game_id, token=key_of[0])
+            if view["status"] != "active":
+                continue
+            seat = view["to_act"][0]
+            view = client.get_view(game_id, token=key_of[seat])
+            body = body_of(rng.choice(view["moves"]), rng)
+            if "refusal" not in checked:
+                checked.add("refusal")
+                with pytest.raises(RuleRefused) as refused:
+                    client.send_command(game_id, body, token=key_of[1 - seat])
+                assert refused.value.status == 422 and refused.value.code == "not_your_turn"
+                assert refused.value.rule, refused.value.body
+            if "conflict" not in checked:
+                checked.add("conflict")
+                sent = len(network.commands)
+                with pytest.raises(Conflict) as conflict:
+                    client.send_command(game_id, body, token=key_of[seat], expected_version=view["version"] - 1)
+                problem = conflict.value
+                assert (problem.code, problem.expected_version, problem.current_version) == (
+                    "version_conflict", view["version"] - 1, view["version"])
+                assert len(network.commands) == sent + 1  # a 409 is not retried
+            if "retry" not in checked:
+                checked.add("retry")
+                network.lose_next_answer = True
+                sent = len(network.commands)
+                answer = client.send_command(game_id, body, token=key_of[seat], expected_version=view["version"])
+                first, retry = network.commands[sent:]
+                assert first.headers["Idempotency-Key"] == retry.headers["Idempotency-Key"]
+                # played once: the game is where the answer says, and the
+                # key again is answered the same
+                assert client.get_view(game_id, token=key_of[seat])["version"] == answer["version"]
+                again = client.send_command(game_id, body, token=key_of[seat], idempotency_key=first.headers["Idempotency-Key"])
+                assert again == answer
+                continue
+            client.send_command(game_id, body, token=key_of[seat], expected_version=view["version"])
+
+        assert checked == {"refusal", "conflict", "retry", "drop"}
+        assert stream.reconnects == 2
+        assert received[-1].event == "finished" and received[-1].data["status"] == "finished"
+        feed = client.get_events(game_id, token=key_of[0])["events"]
+        events = [m for m in received if m.event == "event"]
+        assert [m.id for m in events] == [e["version"] for e in feed]  # nothing lost, nothing twice
+        assert [m.data for m in events] == feed
+        assert client.get_game(game_id)["status"] == "finished"
+
+        # the player's stream from its start; closed, and opened again from
+        # the id it had reached (a client that restarted)
+        with client.stream_player(token=key_of[0], last_event_id=0) as mine:
+            ids = [next(mine).id for _ in range(3)]
+        with client.stream_player(token=key_of[0], last_event_id=mine.last_event_id) as mine:
+            for message in mine:
+                ids.append(message.id)
+                if message.event == "game_finished":
+                    break
+        assert ids == list(range(1, len(ids) + 1)) and len(ids) > 3
+
+
+def test_the_external_bot_finishes_a_game_against_a_heuristic_bot(api_server, workers):
+    """examples/bot.py, run as its users run it, with a fresh player key:
+    it creates a game with a heuristic bot, plays it to the end, exits 0."""
+    workers.start()
+    with Tabletell(api_server.url) as client:
+        key = client.create_player({"name": "external"})["key"]
+        command = [
+            sys.executable, "examples/bot.py", "--url", api_server.url, "--key", key,
+            "--type", "color-doubt", "--seats", "2", "--bots", "1", "--seed", "1",
+            "--options", json.dumps(SHORT["color-doubt"]),
+        ]
+        done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=240)
+        assert done.returncode == 0, done.stdout + done.stderr
+        [game] = client.list_player_games(token=key)["games"]
+        assert game["status"] == "finished" and game["seat"] == 0
+        assert f"game {game['game_id']}: seat 0" in done.stdout and "finished at version" in done.stdout

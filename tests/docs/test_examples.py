@@ -1,0 +1,113 @@
+"""The docs run: every shell block of the README and docs/*.md marked as an
+example is run as written against `make run`'s stack (the supervisor, its
+own store, the API, a worker), and what it prints is checked for the shape
+the doc shows; every other shell block says why it does not run
+(``tests/support/docs.py``)."""
+from __future__ import annotations
+
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from service.runtime.embedded_redis import free_port
+from tests.conftest import wait_healthy
+from tests.support.docs import Block, blocks, check
+from tests.support.paths import ROOT
+
+DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+OPERATOR = "docs-operator-token"
+STEP_SECONDS = 120  # a step that waits for a bot game's end, on a busy machine
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory):
+    """`make run` as it starts, with an operator token set (as the webhooks
+    section of docs/api.md asks)."""
+    port = free_port()
+    env = {**os.environ, "PORT": str(port), "DATA_DIR": str(tmp_path_factory.mktemp("docs-data")), "OPERATOR_TOKEN": OPERATOR}
+    env.pop("REDIS_URL", None)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "service.run"], cwd=ROOT, env=env, start_new_session=True,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}"
+    wait_healthy(url, process, 90, "make run's stack")
+    yield port
+    os.killpg(process.pid, signal.SIGINT)
+    try:
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+
+
+def shell_blocks() -> list[Block]:
+    return [block for document in DOCUMENTS for block in blocks(document)]
+
+
+def test_every_shell_block_is_an_example_or_says_why_it_does_not_run():
+    found = shell_blocks()
+    assert sum(block.example for block in found) >= 10
+    loose = [f"{Path(b.document).name}:{b.line} ({b.info or 'no marker'})" for b in found if not b.example and not b.why_not]
+    assert loose == []
+
+
+class Shell:
+    """One bash for a document's examples, run step by step."""
+
+    MARK = "__TABLETELL_STEP__"
+
+    def __init__(self, cwd: Path, port: int):
+        env = {**os.environ, "OPERATOR_TOKEN": OPERATOR, "PYTHONPATH": str(ROOT)}
+        self.port = port
+        self.process = subprocess.Popen(
+            ["bash", "--noprofile", "--norc"], cwd=cwd, env=env, bufsize=0,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        )
+        self.pending = b""  # read from the shell, not yet handed out
+
+    def run(self, commands: str) -> tuple[int, str]:
+        commands = commands.replace("localhost:8000", f"localhost:{self.port}")
+        self.process.stdin.write(f"{commands}\nprintf '\\n{self.MARK} %s\\n' $?\n".encode())
+        self.process.stdin.flush()
+        mark = f"\n{self.MARK} ".encode()
+        deadline = time.monotonic() + STEP_SECONDS
+        while mark not in self.pending or not self.pending.split(mark, 1)[1].count(b"\n"):
+            ready, _, _ = select.select([self.process.stdout], [], [], max(0.0, deadline - time.monotonic()))
+            if not ready:
+                raise AssertionError(f"no end within {STEP_SECONDS} s; printed so far: {self.pending.decode()[-2000:]}")
+            chunk = os.read(self.process.stdout.fileno(), 65536)
+            if not chunk:
+                raise AssertionError(f"the shell ended; printed: {self.pending.decode()[-2000:]}")
+            self.pending += chunk
+        printed, rest = self.pending.split(mark, 1)
+        status, self.pending = rest.split(b"\n", 1)
+        return int(status), printed.decode()
+
+    def close(self) -> None:
+        self.process.stdin.close()
+        self.process.wait(timeout=10)
+
+
+@pytest.mark.parametrize("document", [d for d in DOCUMENTS if any(b.example for b in blocks(d))], ids=lambda d: d.name)
+def test_the_examples_of_a_document_run_as_written(document, stack, tmp_path):
+    for name in (".venv", "examples"):  # the docs say .venv/bin/python and examples/bot.py, from the repository
+        (tmp_path / name).symlink_to(ROOT / name)
+    shell = Shell(tmp_path, stack)
+    try:
+        for block in blocks(document):
+            if not block.example:
+                continue
+            for step in block.steps:
+                status, printed = shell.run(step.commands)
+                where = f"{document.name}:{block.line}: {step.commands.splitlines()[0]}"
+                assert status == 0, f"{where}: exit {status}\n{printed[-2000:]}"
+                problem = check(step, printed)
+                assert problem is None, f"{where}: {problem}"
+    finally:
+        shell.close()

@@ -1,0 +1,36 @@
+"""Node.js for the JavaScript client's tests (clients/js): found on PATH, 20
+or later, or the test fails saying so (`make test` checks for it first)."""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from functools import lru_cache
+
+import pytest
+
+from tests.support.paths import ROOT
+
+JS_CLIENT = ROOT / "clients" / "js"
+MINIMUM = 20
+
+
+@lru_cache(maxsize=None)
+def node() -> str:
+    path = shutil.which("node")
+    if path is None:
+        pytest.fail(f"Node.js is not installed: the JavaScript client's tests need node {MINIMUM} or later")
+    version = subprocess.run([path, "--version"], capture_output=True, text=True, check=True).stdout.strip()
+    if int(version.lstrip("v").split(".")[0]) < MINIMUM:
+        pytest.fail(f"node {version} is too old: the JavaScript client's tests need node {MINIMUM} or later")
+    return path
+
+
+def evaluate(source: str):
+    """The JSON that ES module ``source`` prints (run from clients/js, so it
+    imports ``./tabletell.js``)."""
+    result = subprocess.run(
+        [node(), "--input-type=module", "-e", source], cwd=JS_CLIENT, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
