@@ -2,12 +2,14 @@
 
 Every page is the same shell (``static/index.html``) and the same native ES
 modules (``static/js/``, served as they are: no build step), which talk
-only to the documented ``/v1`` API, like any integrator's client. The shell
+only to the documented ``/v1`` API, and only through Tabletell's JavaScript
+client (``clients/js/tabletell.js``, served as ``/static/js/tabletell.js``),
+as any integrator's page could. The shell
 loads ``router.js``, which reads the path and picks the page: the lobby at
 ``/`` (``lobby.js``), a table at ``/games/<id>`` and spectating at
 ``/games/<id>/watch`` (``table.js``), a replay at ``/games/<id>/replay``
-(``replay.js``); ``api.js``, ``stream.js``, ``cards.js`` and ``dom.js`` are
-what they share. The shell preloads every module the entry imports, and
+(``replay.js``); ``api.js`` (the calls, through the client), ``cards.js``
+and ``dom.js`` are what they share. The shell preloads every module the entry imports, and
 each is revalidated like the shell (``secure``: no-cache, an ETag). The
 rules of each game are its ``docs/rules`` page, rendered here from
 Markdown. Nothing is fetched from another host: the Content-Security-Policy
@@ -30,6 +32,9 @@ STATIC = Path(__file__).parent / "static"
 DOCS = Path(__file__).resolve().parents[3] / "docs"
 RULES = DOCS / "rules"
 HOWTO = DOCS / "howto"
+# Tabletell's JavaScript client, which the page makes every API call through:
+# served from clients/js as it is, no copy to keep in step
+CLIENT = Path(__file__).resolve().parents[3] / "clients" / "js"
 GAME_ID = re.compile(r"^[0-9a-f]{32}$")
 
 # the page loads only what this server serves; no frames, no plugins
@@ -55,6 +60,12 @@ def secure(response: Response) -> Response:
 
 def shell() -> Response:
     return send_from_directory(STATIC, "index.html", mimetype="text/html", max_age=0)
+
+
+@bp.get("/static/js/tabletell.js")
+def client_library():
+    """clients/js/tabletell.js, the module the page's api.js imports."""
+    return send_from_directory(CLIENT, "tabletell.js", mimetype="text/javascript", max_age=0)
 
 
 @bp.get("/")

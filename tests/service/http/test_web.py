@@ -113,6 +113,28 @@ def shots(tmp_path_factory) -> Path:
     return directory
 
 
+# Every call of the page to the API goes through Tabletell's JavaScript
+# client (clients/js/tabletell.js): fetch is watched from before the page's
+# first module runs, and a call to /v1 made from anywhere else is logged as
+# an error (which fails the test); the requests' types show no XHR or
+# EventSource went around it
+THROUGH_THE_CLIENT = """
+  (() => {
+    const fetch = window.fetch;
+    window.__apiCalls = 0;
+    window.fetch = function (resource, init) {
+      const url = new URL(resource instanceof Request ? resource.url : String(resource), location.href);
+      if (url.pathname.startsWith('/v1/')) {
+        const caller = (new Error().stack || '').split('\\n')[2] || '';
+        if (caller.includes('/static/js/tabletell.js:')) window.__apiCalls += 1;
+        else console.error('an API call made around the client: ' + url.pathname + ' from ' + caller.trim());
+      }
+      return fetch.apply(this, arguments);
+    };
+  })();
+"""
+
+
 class Page:
     """A browser tab on the stack, recording every request it makes and
     every error it logs."""
@@ -120,15 +142,22 @@ class Page:
     def __init__(self, browser, base: str, viewport: dict, init_script: str | None = None):
         self.base = base
         self.context = browser.new_context(viewport=viewport)
+        self.context.add_init_script(THROUGH_THE_CLIENT)
         if init_script:
             self.context.add_init_script(init_script)
         self.page = self.context.new_page()
         self.page.set_default_timeout(30_000)
         self.requests: list[str] = []
+        self.api_requests: list[tuple[str, str]] = []
         self.errors: list[str] = []
-        self.page.on("request", lambda request: self.requests.append(request.url))
+        self.page.on("request", self.requested)
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
         self.page.on("console", lambda message: message.type == "error" and self.errors.append(message.text))
+
+    def requested(self, request) -> None:
+        self.requests.append(request.url)
+        if urlparse(request.url).path.startswith("/v1/"):
+            self.api_requests.append((request.resource_type, request.url))
 
     def goto(self, path: str):
         self.page.goto(self.base + path)
@@ -139,6 +168,9 @@ class Page:
         own = urlparse(self.base).netloc
         others = [url for url in self.requests if urlparse(url).netloc != own]
         assert others == [], f"the page asked other hosts: {others}"
+        # a link to the API (the replay's download of the log) is the browser's navigation
+        around = [(kind, url) for kind, url in self.api_requests if kind not in ("fetch", "document")]
+        assert around == [], f"API requests not made by fetch (the client's): {around}"
         # the browser logs each 4xx answer (a refusal the page shows is one)
         handled = re.compile(r"^Failed to load resource: the server responded with a status of 4\d\d")
         assert [e for e in self.errors if not handled.match(e)] == [], self.errors
@@ -703,6 +735,8 @@ def test_the_table_on_a_phone_fits_its_width_and_plays_with_the_keyboard(tab, st
     assert (played["type"], played["seat"]) == ("played", seat)
     assert played["data"]["cards"] == wanted and played["data"]["color"] == view["table"]["colors"][0]
     assert page.evaluate(FITS)
+    # the page's calls (the views, the log's events, the play) came through the client
+    assert page.evaluate("window.__apiCalls") >= 3
 
 
 def test_rules_pages_link_each_rule_and_unknown_pages_are_pages(tab, stack):
@@ -727,12 +761,19 @@ def test_rules_pages_link_each_rule_and_unknown_pages_are_pages(tab, stack):
 
 
 def test_the_shell_loads_its_es_modules_from_this_server_revalidated_as_it_is(stack):
-    """The client is native ES modules (``static/js``, no build step): the
-    shell loads the entry and preloads every module the entry imports,
-    directly or not, so none waits for another; each is served as JavaScript
-    under the same Content-Security-Policy, and revalidated by its ETag like
-    the shell (a new release shows at once)."""
+    """The client is native ES modules (``static/js``, no build step, and
+    Tabletell's JavaScript client, ``clients/js/tabletell.js``, served as
+    ``/static/js/tabletell.js``): the shell loads the entry and preloads
+    every module the entry imports, directly or not, so none waits for
+    another; each is served as JavaScript under the same
+    Content-Security-Policy, and revalidated by its ETag like the shell (a
+    new release shows at once). The API is called through the client alone:
+    api.js imports it, and no other module of the page calls fetch, opens an
+    EventSource or an XMLHttpRequest (the replay's "Download the log" is
+    a link, the browser's download)."""
     js = ROOT / "service" / "http" / "web" / "static" / "js"
+    client = ROOT / "clients" / "js" / "tabletell.js"
+    source = lambda name: (client if name == "tabletell.js" else js / name).read_text()  # noqa: E731
     with urllib.request.urlopen(stack + "/", timeout=10) as answer:
         shell = answer.read().decode()
     entry = re.findall(r'<script type="module" src="/static/js/([\w-]+\.js)"></script>', shell)
@@ -740,11 +781,19 @@ def test_the_shell_loads_its_es_modules_from_this_server_revalidated_as_it_is(st
     assert entry == ["router.js"]
     imported, unread = set(), ["router.js"]
     while unread:
-        for name in re.findall(r'^import .* from "\./([\w-]+\.js)";$', (js / unread.pop()).read_text(), re.M):
+        for name in re.findall(r'^import .* from "\./([\w-]+\.js)";$', source(unread.pop()), re.M):
             if name not in imported:
                 imported.add(name)
                 unread.append(name)
-    assert sorted(preloaded) == sorted(imported) == sorted(p.name for p in js.glob("*.js") if p.name != "router.js")
+    page_modules = sorted(p.name for p in js.glob("*.js"))
+    assert sorted(preloaded) == sorted(imported) == sorted([*(n for n in page_modules if n != "router.js"), "tabletell.js"])
+    assert re.search(r'^import \{[^}]*\bTabletell\b[^}]*\} from "\./tabletell\.js";$', source("api.js"), re.M)
+    for name in page_modules:
+        code = re.sub(r"^\s*//.*$", "", source(name), flags=re.M)  # what runs, not what the comments say
+        for around in (r"\bfetch\s*\(", r"\bEventSource\b", r"\bXMLHttpRequest\b", r"\bnavigator\.sendBeacon\b"):
+            assert not re.search(around, code), f"{name} calls the API around the client ({around})"
+    with urllib.request.urlopen(f"{stack}/static/js/tabletell.js", timeout=10) as answer:
+        assert answer.read() == client.read_bytes()
     for name in entry + preloaded:
         with urllib.request.urlopen(f"{stack}/static/js/{name}", timeout=10) as answer:
             assert answer.headers.get_content_type() in ("text/javascript", "application/javascript")

@@ -48,3 +48,23 @@ def test_a_bad_link_is_a_page_for_a_browser_and_a_problem_for_a_client(http):
         assert 'href="/"' in page.get_data(as_text=True) and "{" not in page.get_data(as_text=True)
         problem = http.get(path)
         assert problem.status_code == 404 and problem.mimetype == "application/problem+json", path
+
+
+def test_the_page_is_given_the_javascript_client_as_it_is(http):
+    """The page makes its API calls through clients/js/tabletell.js: served
+    at /static/js/tabletell.js, the very file, as JavaScript, revalidated."""
+    served = http.get("/static/js/tabletell.js")
+    assert served.status_code == 200 and served.mimetype == "text/javascript"
+    assert served.get_data() == (ROOT / "clients" / "js" / "tabletell.js").read_bytes()
+    assert served.headers["Cache-Control"] == "no-cache" and served.headers["ETag"]
+
+
+def test_the_docker_image_holds_what_the_pages_read():
+    """The rules, the how-to-play pages, the problems page and the client the
+    page imports are read from files outside the Python packages: the image
+    copies each."""
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    copied = re.findall(r"^COPY (\S+)", dockerfile, re.M)
+    for needed in ("docs/rules/", "docs/howto/", "docs/problems.md", "clients/js/tabletell.js"):
+        assert needed in copied, needed
+        assert (ROOT / needed).exists(), needed

@@ -10,11 +10,10 @@
 // autopilot takes the seat, a banner while it plays; "Leave the table"
 // hands the seat to a bot for good. The panels are exported for the replay.
 
-import { getEvents, getGame, getView, listGameTypes, problemMessage, rematch, Seats, sendCommand, takeSeat } from "./api.js";
+import { getEvents, getGame, getView, listGameTypes, problemMessage, rematch, Seats, sendCommand, streamGame, takeSeat } from "./api.js";
 import { cardBack, cardElement, cardFace, kindName, renderValue } from "./cards.js";
 import { clock, h, main, put, setWhere, words } from "./dom.js";
 import { choosesSeveral, commandForm, handField, playableCards } from "./moves.js";
-import { streamGame } from "./stream.js";
 
 // -- names ----------------------------------------------------------------------
 
@@ -610,40 +609,44 @@ export async function tablePage(gameId, watchOnly) {
   async function catchUp() {
     if (fetching || !ctx.view || logged >= ctx.view.version) return;
     fetching = true;
+    let read = false;
     try {
       const data = await getEvents(gameId, token, logged);
       log.add(data.events, ctx.view);
       logged = Math.max(logged, data.version);
       if (data.events.length) live.textContent = log.newest();
+      read = true;
       draw();
     } catch {
-      // the next view tries again
+      // the client retried what may be retried: the next view tries again
     } finally {
       fetching = false;
     }
-    if (ctx.view && logged < ctx.view.version) catchUp();
+    if (read && ctx.view && logged < ctx.view.version) catchUp();
   }
 
-  streamGame(gameId, token, {
-    onMessage(message) {
-      if (message.event === "view") {
-        ctx.view = message.data;
-        draw();
-        catchUp();
-      } else if (message.event === "finished") {
-        if (ctx.view) ctx.view = { ...ctx.view, status: message.data.status, result: message.data.result };
-        draw();
-        catchUp();
+  // the live views, through the client's stream (it resumes after a break
+  // from the last message seen, a refusal waited out for its Retry-After);
+  // it ends with the game's "finished" (made from the game's summary when
+  // the game ended while the page was away)
+  (async () => {
+    try {
+      for await (const message of streamGame(gameId, token)) {
+        if (message.event === "view") {
+          ctx.view = message.data;
+          draw();
+          catchUp();
+        } else if (message.event === "finished") {
+          if (ctx.view) ctx.view = { ...ctx.view, status: message.data.status, result: message.data.result };
+          else return readOnce();
+          draw();
+          catchUp();
+        }
       }
-    },
-    onState(state) {
-      if (state === "reconnecting") put(banner, h("p", { class: "note" }, "Connection lost: reconnecting…"));
-      if (state === "over" && !ctx.view) readOnce();
-    },
-    onError(error) {
+    } catch (error) {
       put(banner, h("p", { class: "warn", role: "alert" }, problemMessage(error, type.type)));
-    },
-  });
+    }
+  })();
 
   async function readOnce() {
     // a finished game reached with its last version: the view, read once
