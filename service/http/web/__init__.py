@@ -165,6 +165,13 @@ def howto_page(game_type: str) -> str:
 DEVELOPERS_SECTIONS = re.compile(
     r"^(commands|legal moves|what (a|each) seat sees|rules versions|the expert's .*)$", re.IGNORECASE
 )
+# what a players' page says of a rule written for the programs that play
+SENT_FOR_YOU = (
+    "How a move is put to the game. The table's controls send your moves in the shape the game takes; "
+    "a refusal under this rule means a move was sent that the game does not know, or with a part it has no use for: "
+    "choose it again with the controls."
+)
+TAKEN_CARE_OF = "The table takes care of this rule for you: it is written out for the programs that play."
 # a sentence about the API, the tests or the code
 FOR_DEVELOPERS = re.compile(
     r"\b(400|401|403|404|409|422|429|500|503)\b|tests/|test_|RuleError|/v1/|`docs/|games/|\.py\b|\bschema\b"
@@ -229,6 +236,11 @@ def for_players(source: str, options: tuple = ()) -> str:
     out = [title.splitlines()[0] + "\n"]
     for section in sections:
         heading, _, text = section.partition("\n")
+        if heading[3:].strip().lower() == "commands":
+            # a refusal may name it (a move sent in a shape the game does not
+            # take): its heading stays, so the refusal's link lands somewhere
+            out.append(f"{heading}\n{SENT_FOR_YOU}\n")
+            continue
         if DEVELOPERS_SECTIONS.match(heading[3:].strip()):
             continue
         kept = []
@@ -246,6 +258,7 @@ def for_players(source: str, options: tuple = ()) -> str:
             body = " ".join(sentences)
             body = body[0].upper() + body[1:]
             kept.append(f"- {body}" if item else f"\n{body}\n")
-        if kept:
-            out.append(f"{heading}\n" + "\n".join(kept).strip() + "\n")
+        # a rule every sentence of which is about the API keeps its heading
+        # (a refusal's link may point at it), told for a player
+        out.append(f"{heading}\n" + ("\n".join(kept).strip() if kept else TAKEN_CARE_OF) + "\n")
     return "\n".join(out)

@@ -407,6 +407,12 @@ def play_to_the_end(page, base: str, game_id: str, token: str, seat: int, label:
             if any(event["actor"] == "bot" for event in since):
                 told_by_a_bot(page, last_mine)  # the bot moved: the log says so, before the seat moves again
                 bot_told = True
+                if not over:
+                    # the seat that moved last is marked on the table
+                    moved_last = [e["seat"] for e in api(base, f"/v1/games/{game_id}/events?after=0", token)["events"]
+                                  if e["actor"] != "system" and e["seat"] is not None and e["type"] not in ("seat_taken", "game_created")][-1]
+                    page.locator(f"[data-part=table] .seat.moved[data-seat='{moved_last}']").wait_for()
+                    assert page.locator("[data-part=table] .seat.moved").count() == 1
         if over:
             return {"view": view, "checked": checked, "bot_told": bot_told}
         if not checked and len(view["hand"] or []) >= 1:
@@ -475,9 +481,17 @@ def test_each_game_is_played_to_the_end_through_the_page_then_rematched_replayed
         assert result.locator(".standings li").count() == 2
         rematch = result.get_by_role("button", name="Rematch")
         assert inside(page, rematch), f"{game_type} ({size}): Rematch is off the screen"
+        assert result.get_by_role("link", name="New game").get_attribute("href") == "/"
         if game_type == "diez" and size == "desktop":
             page.evaluate("window.scrollTo(0, 0)")
             page.screenshot(path=str(shots / "diez-end.png"))
+    # the log: one element per event the seat may see, each told in a sentence
+    events = api(stack, f"/v1/games/{game_id}/events?after=0", token)["events"]
+    page.wait_for_function("n => document.querySelectorAll('[data-part=log] li').length === n", arg=len(events))
+    told = page.locator("[data-part=log] li").evaluate_all("lines => lines.map(li => [Number(li.dataset.version), li.textContent])")
+    assert sorted(v for v, _ in told) == [e["version"] for e in events]
+    texts = {e["version"]: e["text"] for e in events}
+    assert all(texts[v] in line for v, line in told), "a line of the log is not its event's narration"
     page.set_viewport_size(SIZES[FIRST[game_type]])
     rematch.click()
     page.wait_for_url(lambda url: re.search(r"/games/[0-9a-f]{32}$", url) and game_id not in url)
@@ -539,15 +553,72 @@ def test_each_table_at_its_first_turn_with_its_default_options_and_the_screensho
     while only_a_pass(view):  # the page passes for its player
         newer(page, view["version"])
         view = my_turn(page, stack, game_id, seat["token"], seat["seat"])
-    body = GAMES[game_type].bots["heuristic"](view, random.Random(3))
-    make_move(page, body, view, send=False)
+    while True:
+        body = GAMES[game_type].bots["heuristic"](view, random.Random(3))
+        try:
+            make_move(page, body, view, send=False)
+            break
+        except AssertionError:
+            # the table moved on while the move was chosen (a bot's window
+            # closed, a seat timed out): choose again from the table as it is
+            if api(stack, f"/v1/games/{game_id}/view", seat["token"])["version"] == view["version"]:
+                raise
+            view = my_turn(page, stack, game_id, seat["token"], seat["seat"])
     page.locator("[data-part=log] li").nth(3).wait_for()
+    assert [s["display_name"] for s in view["seats"]] == ["Ana", "Bot 1 (heuristic)", "Bot 2 (heuristic)"]
     for size, viewport in SIZES.items():
         page.set_viewport_size(viewport)
         page.wait_for_function(FITS)
         first_screen(page, f"{game_type} ({size})")
+        table_reads(page, view, f"{game_type} ({size})")
         page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=str(shots / f"{game_type}-{size}.png"))
+
+
+# each colour's letter on its cards' faces (static/js/cards.js), read without colour
+LETTERS = {"red": "R", "orange": "O", "yellow": "Y", "green": "G", "blue": "B", "purple": "Pu", "pink": "Pi", "white": "W"}
+
+
+def cards_read_without_colour(page, label: str) -> None:
+    """Every coloured face on the page carries its colour's letter, and no
+    label of a card is cut by its edge."""
+    faces = page.locator(".card:not(.back):not(.empty)").evaluate_all(
+        """cards => cards.map(card => {
+             const box = card.getBoundingClientRect();
+             const cut = [...card.querySelectorAll('span')].filter(span => span.getClientRects().length).filter(span => {
+               const r = span.getBoundingClientRect();
+               return span.scrollWidth > span.clientWidth + 1 && span.clientWidth > 0
+                 || r.left < box.left - 1 || r.right > box.right + 1;
+             }).map(span => span.textContent);
+             const colour = [...card.classList].find(c => c.startsWith('c-'))?.slice(2);
+             return { colour, text: card.textContent, label: card.getAttribute('aria-label'), cut };
+           })"""
+    )
+    assert faces, f"{label}: no card faces"
+    for face in faces:
+        if face["colour"] in LETTERS:
+            assert LETTERS[face["colour"]] in face["text"], f"{label}: {face['label']} shows no letter of its colour"
+        assert face["cut"] == [], f"{label}: {face['label']}'s label is cut: {face['cut']}"
+
+
+def table_reads(page, view: dict, label: str) -> None:
+    """Every seat by name (the bots numbered and levelled, you said so), the
+    seat to act marked, the options folded under "Table settings", how to
+    play and the rules opening beside the table, the cards readable without
+    colour."""
+    names = [n.strip() for n in page.locator("[data-part=table] .seat .name").all_text_contents()]
+    wanted = [s["display_name"] + (" (you)" if s["seat"] == view["seat"] else "") for s in view["seats"]]
+    assert names == wanted, f"{label}: {names}"
+    assert not any(re.match(r"Seat \d", name) for name in names)
+    acting = page.locator("[data-part=table] .seat[aria-current=true]").evaluate_all("seats => seats.map(s => Number(s.dataset.seat))")
+    assert acting == sorted(view["to_act"]) and view["seat"] in acting, f"{label}: the seats marked to act: {acting}"
+    settings = page.locator("[data-part=table] details.settings")
+    assert settings.count() == 1 and settings.locator("summary").text_content() == "Table settings"
+    assert settings.get_attribute("open") is None and not settings.locator("dl").first.is_visible(), f"{label}: the options are not folded"
+    for name in ("How to play", "Rules"):
+        link = page.locator(".game-head nav").get_by_role("link", name=name, exact=True)
+        assert link.get_attribute("target") == "_blank" and link.get_attribute("href").endswith(view["type"])
+    cards_read_without_colour(page, label)
 
 
 def test_leaving_the_table_a_bot_plays_the_seat_to_the_end_and_the_log_verifies(tab, stack):
