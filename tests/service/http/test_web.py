@@ -454,7 +454,7 @@ def unnamed_controls(page) -> list[str]:
 
 
 @pytest.mark.parametrize("game_type", sorted(SHORT))
-def test_each_game_is_played_to_the_end_through_the_page_then_rematched_replayed_and_verified(game_type, tab, stack, shots):
+def test_each_game_is_played_to_the_end_through_the_page_then_rematched_replayed_and_verified(game_type, tab, stack, shots, tmp_path):
     player = tab(SIZES[FIRST[game_type]])
     game_id, token, seat = create_through_the_lobby(player, game_type, SHORT[game_type])
     page = player.page
@@ -509,7 +509,15 @@ def test_each_game_is_played_to_the_end_through_the_page_then_rematched_replayed
     assert verdict.get_attribute("data-ok") == "true" and "verifies" in verdict.text_content()
     assert page.locator(".checks li.ok").count() == 4
     assert "committed before play" in page.locator(".verification .proves").text_content()
-    assert f"python -m service.replay verify {game_id}.ndjson" in page.locator(".verification pre").text_content()
+    command = page.locator(".verification pre").text_content()
+    assert f"python -m service.replay verify {game_id}.ndjson" in command
+    # the command shown, run as the page says, on the log the page offers to download
+    download = page.get_attribute(".verification a[download]", "href")
+    with urllib.request.urlopen(stack + download, timeout=10) as answer:
+        (tmp_path / f"{game_id}.ndjson").write_bytes(answer.read())
+    verified = subprocess.run([sys.executable, "-m", "service.replay", "verify", str(tmp_path / f"{game_id}.ndjson")],
+                              cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert verified.returncode == 0, verified.stdout + verified.stderr
     last = int(page.locator("#replay-version").get_attribute("max"))
     assert last == final["version"]
     lines = page.locator(".events li")
