@@ -148,7 +148,9 @@ def main() -> None:
                         version = 0
                     page.wait_for_function("v => Number(document.querySelector('.game-head').dataset.version) >= v", arg=version)
                     time.sleep(0.05)  # let the stream's reader take it too
-                shown = {version: at for version, at in page.evaluate("window.__seen")}
+                shown: dict[int, float] = {}
+                for version, at in page.evaluate("window.__seen"):
+                    shown.setdefault(version, at)  # when the version first showed
                 stop.set()
                 context.close()
                 browser.close()

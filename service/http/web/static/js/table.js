@@ -566,7 +566,9 @@ export async function tablePage(gameId, watchOnly) {
     for (const id of [...ctx.selected]) if (!inHand.has(id)) ctx.selected.delete(id);
     const over = ["finished", "abandoned"].includes(view.status);
     const mine = ctx.interactive && (view.to_act || []).includes(you) && (view.actions || []).length > 0;
-    head.dataset.version = String(view.version);
+    // set when it changes only: a redraw of the same version (the log's
+    // lines arriving, a card pressed) is not a new version on screen
+    if (head.dataset.version !== String(view.version)) head.dataset.version = String(view.version);
     put(head, headSection(view, mine, over));
     put(banner, bannerFor(view));
     const moves = ctx.interactive
