@@ -645,6 +645,12 @@ def test_leaving_the_table_a_bot_plays_the_seat_to_the_end_and_the_log_verifies(
     left_at = next(entry["version"] for entry in log if entry["type"] == "seat_left")
     assert all(entry["actor"] == "bot" for entry in log if entry["version"] > left_at and entry["seat"] == seat)
     assert api(stack, f"/v1/games/{game_id}/verification")["ok"]
+    # the lobby lists it among this browser's games: by the game's name, over, with its replay
+    page.goto(f"{stack}/")
+    listed = page.locator(f"section.yours li[data-game='{game_id}']")
+    listed.filter(has_text="over").wait_for()
+    assert "Color Doubt as Ana" in listed.text_content()
+    assert listed.get_by_role("link", name="replay").get_attribute("href") == f"/games/{game_id}/replay"
 
 
 def test_a_warning_comes_before_the_autopilot_a_banner_while_it_plays_and_the_seat_comes_back(tab, stack):
@@ -696,6 +702,11 @@ def test_your_turn_in_a_hidden_tab_changes_the_title_plays_a_sound_and_notifies(
     page.wait_for_function("() => window.__alerts.some(a => a[0] === 'notification')")
     alerts = page.evaluate("window.__alerts")
     assert ["notification", "Your turn in Color Doubt"] in alerts and ["sound"] in alerts
+    # the lobby lists the game under way, your turn, and no replay while it runs
+    page.goto(f"{stack}/")
+    listed = page.locator(f"section.yours li[data-game='{game_id}']")
+    listed.filter(has_text="under way, your turn").wait_for()
+    assert "Color Doubt as Ana" in listed.text_content() and listed.get_by_role("link", name="replay").count() == 0
 
 
 def test_every_control_of_the_lobby_has_an_accessible_name(tab, stack):
@@ -707,6 +718,16 @@ def test_every_control_of_the_lobby_has_an_accessible_name(tab, stack):
     assert lobby.get_by_role("link", name="How to play Diez").get_attribute("target") == "_blank"
     assert "3–6 players (2 with the option “two players”)" in lobby.locator(".game-types").text_content()
     assert "a expert" not in lobby.locator("main").text_content()
+    # the clock the table will have: none against bots alone, unless one is set
+    lobby.get_by_label("Game", exact=True).select_option("color-doubt")
+    lobby.get_by_label("Seat 2").select_option("bot:heuristic")
+    turn = lobby.locator("#option-turn_seconds")
+    assert turn.input_value() == "0" and "no turn clock" in lobby.locator("form.create").text_content()
+    lobby.get_by_label("Seat 2").select_option("player")
+    assert turn.input_value() == "60" and "no turn clock" not in lobby.locator("form.create").text_content()
+    # each option's hint under its own control, none squeezed to a few letters a line
+    widths = lobby.locator(".option-grid .hint").evaluate_all("hints => hints.filter(h => h.offsetParent).map(h => h.getBoundingClientRect().width)")
+    assert widths and min(widths) > 150, widths
 
 
 def test_a_friend_joins_by_the_invite_link_and_a_spectator_watches_live(tab, stack):

@@ -142,8 +142,12 @@ function createForm(types) {
     const bots = [...seatList.querySelectorAll("select")].filter((s) => s.value.startsWith("bot:")).length;
     const turn = options.querySelector('[name="turn_seconds"]');
     const turnOption = type.options.find((o) => o.name === "turn_seconds");
-    const untouched = !turn || !turnOption || Number(turn.value) === turnOption.default;
-    clockNote.textContent = bots === seats - 1 && untouched
+    const botsAlone = bots === seats - 1;
+    const untouched = !turn || !turnOption || !turn.dataset.touched;
+    // the field shows the clock the table will have: none against bots
+    // alone, unless the player sets one
+    if (turn && turnOption && untouched) turn.value = String(botsAlone ? 0 : turnOption.default);
+    clockNote.textContent = botsAlone && untouched
       ? "Against bots alone there is no turn clock: take your time (set turn seconds under Options for one)."
       : "";
   }
@@ -153,7 +157,9 @@ function createForm(types) {
     seatsInput.max = type.max_seats;
     const twoByOption = type.options.some((o) => o.name === "two_players" && !o.default);
     seatsInput.value = String(Math.max(type.min_seats, Math.min(type.max_seats, twoByOption ? 3 : 2)));
-    put(options, h("summary", {}, `Options of ${type.name}`), type.options.map(optionControl));
+    put(options, h("summary", {}, `Options of ${type.name}`), h("div", { class: "option-grid" }, type.options.map(optionControl)));
+    const turn = options.querySelector('[name="turn_seconds"]');
+    if (turn) turn.addEventListener("input", () => (turn.dataset.touched = "true"));
     options.addEventListener("change", drawApplies);
     options.addEventListener("input", drawApplies);
     put(seatList);
