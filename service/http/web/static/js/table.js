@@ -122,7 +122,7 @@ function opticallCenter(view, you, t) {
     const c = t.last_call;
     const verdict = c.black_sheep ? "a black sheep" : c.truthful ? "the truth" : "a lie";
     parts.push(h("div", { class: "revealed" },
-      h("span", { class: "meta" }, `${Who(view, you, c.caller)} called ${who(view, you, c.seat)}'s ${announced({ ...c, count: (c.cards || []).length })}: ${verdict} `),
+      h("span", { class: "meta" }, `The last call: ${who(view, you, c.caller)} called ${who(view, you, c.seat)}'s ${announced({ ...c, count: (c.cards || []).length })}: ${verdict} `),
       h("span", { class: "cards small-cards" }, (c.cards || []).map((card) => cardElement(card)))));
   }
   parts.push(h("p", { class: "meta" }, `Pile ${t.pile} · deck ${t.deck} · discarded ${t.discard}`));
