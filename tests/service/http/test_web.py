@@ -835,6 +835,14 @@ def test_the_table_on_a_phone_fits_its_width_and_plays_with_the_keyboard(tab, st
     assert (played["type"], played["seat"]) == ("played", seat)
     assert played["data"]["cards"] == wanted and played["data"]["color"] == view["table"]["colors"][0]
     assert page.evaluate(FITS)
+    # the log: newest first, or newest last as the reader chooses (kept for the next page)
+    versions = "() => [...document.querySelectorAll('[data-part=log] li')].map(li => Number(li.dataset.version))"
+    first = page.evaluate(versions)
+    assert first == sorted(first, reverse=True)
+    page.get_by_role("button", name="Newest first").click()
+    page.get_by_role("button", name="Newest last").wait_for()
+    last = page.evaluate(versions)
+    assert last == sorted(last) and page.evaluate("localStorage.getItem('tabletell.log-order')") == "last"
     # the page's calls (the views, the log's events, the play) came through the client
     assert page.evaluate("window.__apiCalls") >= 3
 

@@ -84,7 +84,8 @@ export function cardElement(card, { tag = "span", selected = false, playable = f
     attrs,
     face.pip ? h("span", { class: "pip", "aria-hidden": "true" }, face.pip) : null,
     h("span", { class: "big", "aria-hidden": "true" }, face.big),
-    face.small ? h("span", { class: "small", "aria-hidden": "true" }, face.small) : null
+    // a long single word ("mulligan", "spectrum") set smaller, so no label is cut
+    face.small ? h("span", { class: `small${/^\S{7,}$/.test(face.small) ? " long" : ""}`, "aria-hidden": "true" }, face.small) : null
   );
 }
 
