@@ -914,3 +914,35 @@ def test_the_shell_loads_its_es_modules_from_this_server_revalidated_as_it_is(st
             raise AssertionError(f"{name} was sent again")
         except urllib.error.HTTPError as error:
             assert error.code == 304
+
+
+def test_a_field_the_page_shows_no_control_for_is_set_when_the_move_needs_it(tab, stack):
+    """Diez: a play that removes one's own token names the token's owner
+    (``token_from``), a seat where only one may be named, so the page shows
+    no control for it: once "remove one" and the token are chosen, the body
+    the page sends carries the owner, and Play is enabled (moves.js's
+    ``model``, in the browser, on the real command fields)."""
+    page = tab(DESKTOP).goto("/")
+    outcome = page.evaluate(
+        """async () => {
+             const { model } = await import('/static/js/moves.js');
+             const { listGameTypes } = await import('/static/js/api.js');
+             const type = (await listGameTypes()).diez;
+             const card = { id: 'c1', color: 'red', kind: 'number', number: 5 };
+             const view = { type: 'diez', seat: 0, hand: [card], actions: ['play'], table: { piles: [{ index: 0, top: card }] },
+                            seats: [{ seat: 0, display_name: 'Ana' }, { seat: 1, display_name: 'Bot 1 (heuristic)' }],
+                            moves: [{ type: 'play', card: 'c1' },
+                                    { type: 'play', card: 'c1', token_action: 'remove', token_from: 0, token: 'reveal' }] };
+             const ctx = { view, type, you: 0, selected: new Set(['c1']), choices: {} };
+             const plain = model(ctx, 'play');
+             ctx.choices = { 'play.token_action': 'remove', 'play.token': 'reveal' };
+             const removing = model(ctx, 'play');
+             return { plain: [plain.ok, plain.body], removing: [removing.ok, removing.body],
+                      controls: removing.controls.map(c => c.field.name) };
+           }"""
+    )
+    given = lambda body: {name: value for name, value in body.items() if value is not None}  # noqa: E731 (null: the default)
+    assert outcome["plain"][0] and given(outcome["plain"][1]) == {"type": "play", "card": "c1"}
+    assert "token_from" not in outcome["controls"] and {"token_action", "token"} <= set(outcome["controls"])
+    assert outcome["removing"][0]
+    assert given(outcome["removing"][1]) == {"type": "play", "card": "c1", "token_action": "remove", "token": "reveal", "token_from": 0}

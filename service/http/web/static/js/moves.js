@@ -144,6 +144,9 @@ export function model(ctx, kind) {
   const body = { type: kind };
   if (hand) body[hand.name] = hand.type === "array" ? chosen : chosen[0] ?? null;
   const controls = [];
+  // fields with no control where one value or none may be (a pile named or
+  // not): which of the two the move needs is settled once the rest is chosen
+  const implicit = [];
   for (const field of fields) {
     if (hand && field.name === hand.name) continue;
     const seen = new Map();
@@ -164,6 +167,7 @@ export function model(ctx, kind) {
     if (!list && (values.length <= 1 || onlyOne)) {
       // fixed by the moves (or its default will do): no control
       if (plain.length === 1 && values.length === 1 && !same(plain[0], defaults[field.name])) body[field.name] = plain[0];
+      else if (onlyOne && plain.length === 1) implicit.push([field.name, plain[0]]);
       continue;
     }
     const key = `${kind}.${field.name}`;
@@ -174,7 +178,17 @@ export function model(ctx, kind) {
     controls.push({ field, key, values, list, value, words });
     if (value !== undefined && !(value === null && !(field.name in defaults))) body[field.name] = value;
   }
-  const ok = moves.some((m) => fits(m, body, defaults));
+  let ok = moves.some((m) => fits(m, body, defaults));
+  // a token's owner with "remove one", a seat where only one may be named:
+  // the value the moves need, when leaving it out fits none
+  for (let mask = 1; !ok && mask < 1 << implicit.length; mask++) {
+    const tried = { ...body };
+    implicit.forEach(([name, value], n) => { if (mask & (1 << n)) tried[name] = value; });
+    if (moves.some((m) => fits(m, tried, defaults))) {
+      Object.assign(body, tried);
+      ok = true;
+    }
+  }
   return { kind, hand, chosen, controls, body, ok, why: ok ? null : why(ctx, moves, hand, chosen, open, controls, defaults) };
 }
 

@@ -767,7 +767,7 @@ function joinForm(gameId, summary, type) {
   const seated = summary.seats.filter((s) => s.name).map((s) => s.display_name || s.name);
   const form = h("form", { class: "panel join", "aria-label": "Take a seat" },
     h("h1", {}, `Join a game of ${type.name}`),
-    h("p", {}, `${free.length} of ${summary.seats.length} seats are free${seated.length ? `; at the table: ${listOf(seated)}` : ""}.`,
+    h("p", {}, `${free.length} of ${summary.seats.length} seats ${free.length === 1 ? "is" : "are"} free${seated.length ? `; at the table: ${listOf(seated)}` : ""}.`,
       " ", h("a", { href: `/how-to-play/${type.type}`, target: "_blank", rel: "noopener" }, "How to play")),
     h("div", { class: "field" }, h("label", { for: "join-name" }, "Your name"), name),
     error,
