@@ -196,7 +196,7 @@ def fold(game: Game, events, table: Table | None = None) -> Table | None:
     was a third of a fold's time)."""
     state = _UNSET  # the game's state a run of its events has reached, not yet in ``table``
     game_evolve = game.evolve
-    table_events = _TABLE_EVENTS
+    table_events = TABLE_EVENTS
     for event in events:
         if event.type in table_events:
             if state is not _UNSET:
