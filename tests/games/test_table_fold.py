@@ -32,7 +32,7 @@ def with_table_events(events: list[Event]) -> list[Event]:
     out = []
     for n, event in enumerate(events):
         out.append(event)
-        if n > 4 and event.type not in tables._TABLE_EVENTS and n % 3 == 0:
+        if n > 4 and event.type not in tables.TABLE_EVENTS and n % 3 == 0:
             out.append(Event("seat_timed_out", public={"seat": 0, "kind": "turn", "streak": n}, at=event.at))
             if n % 2:
                 out.append(Event("seat_returned", public={"seat": 0}, at=event.at))
@@ -68,6 +68,6 @@ def test_fold_from_a_table_goes_on_from_it_and_leaves_it_as_it_was(split):
 def test_a_game_event_before_the_game_exists_is_refused():
     game = GAMES["color-doubt"]
     events = played("color-doubt", 1)
-    first_game_event = next(e for e in events if e.type not in tables._TABLE_EVENTS)
+    first_game_event = next(e for e in events if e.type not in tables.TABLE_EVENTS)
     with pytest.raises(AssertionError):
         tables.fold(game, [first_game_event])
