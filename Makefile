@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 DATA_DIR ?= ./var
 
-.PHONY: run test soak bench venv clean browser tools node lock
+.PHONY: run test soak bench bench-peers venv clean browser tools node lock
 
 UV := uv==0.13.9
 
@@ -81,14 +81,32 @@ test: venv tools node
 soak: venv
 	SOAK=1 $(PY) -m pytest tests/games
 
+## bench-peers: boardgame.io, the peer bench/peers/run.py measures beside us,
+## as bench/peers/package-lock.json pins it (npm ci into bench/peers/node_modules,
+## git-ignored; again only when the lock changes). Debian's nodejs comes
+## without npm (its own package): installed as chromium is when missing. Only
+## make bench asks for it: make run and make test never run npm.
+PEERS := bench/peers/node_modules/.installed
+$(PEERS): bench/peers/package.json bench/peers/package-lock.json
+	@command -v npm >/dev/null 2>&1 || { \
+	  echo "installing Debian's npm for bench/peers"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; elif command -v sudo >/dev/null 2>&1; then SUDO="sudo -n"; \
+	  else echo "make bench needs npm: run 'apt-get install npm' as root" >&2; exit 1; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq npm >/dev/null; }
+	cd bench/peers && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+bench-peers: node $(PEERS)
+
 ## bench: every benchmark (bench/report.py runs them), then one table of their
 ## figures with the machine they ran on: the API against a plain Flask endpoint
 ## under both worker classes, 5,000 waiting clients, the web client in a
 ## browser (page weight, first render, move to screen), player streams, quick
 ## matches and webhooks, the workers against the
 ## rules' speed in memory, the cost of each DURABILITY, load time as logs grow
-## and folding speed, what a game costs in the store, the bots' win rates.
-bench: venv tools
+## and folding speed, what a game costs in the store, the bots' win rates,
+## and our moves beside boardgame.io's (bench/peers/run.py).
+bench: venv tools bench-peers
 	$(PY) bench/report.py
 
 clean:

@@ -73,33 +73,52 @@ def main() -> None:
     def add(figure: str, value: str, ratio: float | None = None) -> None:
         rows.append((figure, value, f"{ratio:.2f}" if ratio is not None else ""))
 
-    for worker_class in ("gevent", "gthread"):
-        api = run("api.py", "--worker-class", worker_class, *(["--seconds", "3"] if quick else []))
-        if api:
-            plain = api["plain"]["per_second"]
-            add(f"api ({worker_class}): plain endpoint", f"{plain:,.0f}/s")
-            for name in ("commands", "views"):
-                row = api[name]
-                add(f"api ({worker_class}): {name} (p99 {row['p99_ms']:.1f} ms)", f"{row['per_second']:,.0f}/s", row["per_second"] / plain)
+    api = run("api.py", *(["--seconds", "3", "--rounds", "2"] if quick else []))
+    if api:
+        for setup, title in (("shipped", "as shipped (rate limits on, access log)"), ("limits_off", "rate limits off")):
+            figures = api[setup]
+            plain = figures["plain"]["per_second"]
+            if setup == "shipped":
+                add("api: plain Flask endpoint (same gunicorn)", f"{plain:,.0f}/s")
+                for floor, label in (("floor_view", "(a') a view's bytes"), ("floor_command", "(b) parse, EVALSHA XADD, answer")):
+                    add(f"api floor {label} (ratio: to plain)", f"{figures[floor]['per_second']:,.0f}/s", figures[floor]["per_second"] / plain)
+            for kind, floor, aim in (("views", "floor_view", "0.9"), ("commands", "floor_command", "0.7")):
+                row = figures[kind]
+                aimed = f", aim {aim} of the floor" if setup == "shipped" else ""
+                add(
+                    f"api {title}: {kind} (p99 {row['p99_ms']:.1f} ms; ratio: to its floor{aimed})",
+                    f"{row['per_second']:,.0f}/s",
+                    row["per_second"] / figures[floor]["per_second"],
+                )
     streams = run("streams.py", *(["--games", "50", "--storm", "1000"] if quick else []))
     if streams:
         for phase in streams["phases"]:
             delivery = phase["delivery"]
             add(
-                f"{phase['clients']:,} waiting clients ({phase['kind']}): delivery p99, missed",
-                f"{delivery['p99_ms']} ms, {delivery['missed']}",
+                f"{phase['clients']:,} waiting clients ({phase['kind']}): delivery p50 / p99, missed",
+                f"{delivery['p50_ms']} / {delivery['p99_ms']} ms, {delivery['missed']}",
             )
             add(f"{phase['clients']:,} waiting clients ({phase['kind']}): memory a client", f"{phase['rss_per_client_kb']} KiB")
         storm = streams.get("storm")
         if storm:
             add(
-                f"storm of {storm['clients']:,} clients at once: closed without a word, refused",
-                f"{storm['silent_closes']}, {storm['refused']}",
+                f"storm of {storm['clients']:,} clients at once: closed without a word, ended after 200 (aim 0, 0), refused",
+                f"{storm['silent_closes']}, {storm.get('ended_by_server', '?')}, {storm['refused']}",
             )
             add(
-                f"storm of {storm['clients']:,} clients at once: headers p99, all streaming after",
+                f"storm of {storm['clients']:,} clients at once: headers p99 (aim under 1 s), all streaming after",
                 f"{storm['headers_p99_ms']:,.0f} ms, {storm['all_streaming_s']} s",
             )
+    # issue 44's aim: 10,000 open streams (1,000 games x 10), delivery p99 under 500 ms
+    many = run("streams.py", "--games", "100" if quick else "1000", "--kinds", "stream", "--storm", "0")
+    if many:
+        for phase in many["phases"]:
+            delivery = phase["delivery"]
+            add(
+                f"{phase['clients']:,} open streams: delivery p50 / p99 (aim p99 under 500 ms), missed",
+                f"{delivery['p50_ms']} / {delivery['p99_ms']} ms, {delivery['missed']}",
+            )
+            add(f"{phase['clients']:,} open streams: health p99, memory a client", f"{phase['health_p99_ms']} ms, {phase['rss_per_client_kb']} KiB")
     web = run("web.py", *(["--moves", "20", "--loads", "3"] if quick else []))
     if web:
         add("web client: page weight (gzipped)", f"{web['page_bytes'] / 1024:.0f} KiB ({web['page_gzipped'] / 1024:.0f})")
@@ -115,11 +134,45 @@ def main() -> None:
         add("player streams: turn after the game stream's view p50 / p99", f"{streams_row['behind_p50_ms']} / {streams_row['behind_p99_ms']} ms")
         add("matchmaking: quick matches a second (ratio: to plain create + seat)", f"{matchmaking['matches_per_second']:.0f}/s", matchmaking["ratio"])
         add("webhooks: command answer to delivery p50 / p99", f"{hooks['p50_ms']} / {hooks['p99_ms']} ms")
+    peers = run("peers/run.py", *(["--quick"] if quick else []))
+    for k, row in (peers or {}).items():
+        clients = f"peer, {k[1:]} clients"
+        for name, label in (("tabletell", "Tabletell"), ("bgio_flatfile", "boardgame.io FlatFile"), ("bgio_memory", "boardgame.io in memory")):
+            system = row[name]
+            add(
+                f"{clients}: {label} moves a second (p99, server CPU a move)",
+                f"{system['moves_per_second']:,.0f}/s ({system['p99_ms']:.0f} ms, {system['cpu_ms_per_move']:.2f} ms)",
+            )
+        ratios, ours = row["ratios"], row["tabletell"]
+        flatfile, memory = row["bgio_flatfile"], row["bgio_memory"]
+        lower = "lower" if ratios["p99_below_bgio_flatfile"] else "not lower"
+        add(
+            f"{clients}: Tabletell to FlatFile's rate, p99 {lower} (aim: 1.5 or more, p99 lower)",
+            f"{ours['p99_ms']:.0f} vs {flatfile['p99_ms']:.0f} ms",
+            ratios["tabletell_to_bgio_flatfile"],
+        )
+        add(
+            f"{clients}: Tabletell to the in-memory rate (aim: 0.4 or more)",
+            f"{ours['moves_per_second']:,.0f} vs {memory['moves_per_second']:,.0f}/s",
+            ratios["tabletell_to_bgio_memory"],
+        )
     workers = run("workers.py", "--type", "diez", "--games", "6" if quick else "20")
     if workers:
         add("workers: all-bot Diez games a minute", f"{workers['games_per_minute']:.0f}", workers["throughput_ratio"])
-        add("workers: bot moves a second", f"{workers['bot_moves_per_second']:,.0f}", workers["moves_ratio"])
-        add("workers: due to a bot's move p50 / p99", f"{workers['due_to_move_p50_ms']:.0f} / {workers['due_to_move_p99_ms']:.0f} ms")
+        add(
+            "workers: bot moves a second, ratio to in memory (aim: 0.8 or more)",
+            f"{workers['bot_moves_per_second']:,.0f}",
+            workers["moves_ratio"],
+        )
+        add(
+            "workers: CPU a bot move, ratio: in memory's to the workers'",
+            f"{workers['workers_cpu_ms_per_move']:.3f} ms",
+            workers["cpu_ratio"],
+        )
+        add(
+            "workers: due to a bot's move p50 / p99 (aim: p99 under 50 ms)",
+            f"{workers['due_to_move_p50_ms']:.0f} / {workers['due_to_move_p99_ms']:.0f} ms",
+        )
         add("workers: deadline to timeout p99", f"{workers['timeout_delay_p99_ms']:.0f} ms")
     durability = run("durability.py", *(["--seconds", "1"] if quick else []))
     if durability:
@@ -136,7 +189,7 @@ def main() -> None:
         for length, row in loads.items():
             add(f"load of a {int(length):,}-event game, snapshots", f"{row['with_ms']:.2f} ms", row["with_ms"] / first["with_ms"])
         for game_type, row in growth["folding"].items():
-            add(f"folding {game_type}, events a second", f"{row['evolve_per_second']:,.0f}")
+            add(f"folding {game_type}, events a second on one core (aim: 100,000 or more)", f"{row['evolve_per_second']:,.0f}")
     memory = run("store_memory.py", "--games", "3" if quick else "30")
     if memory:
         for game_type, row in memory.items():

@@ -19,7 +19,9 @@ message to wait for). Each client acts as a real one: refused (503/429) it comes
 after ``Retry-After``, closed without an answer it reconnects after the
 stream's ``retry:`` (2 s). It reports, as ``storm``: the clients, the
 connections closed without a status line (``silent_closes``, aim 0), the
-refusals, each connection's time from connecting to its status line and
+streams the server ended after their 200 while their client stayed
+(``ended_by_server``, aim 0: a 200 and then nothing is a drop as silent;
+the client resumes after ``retry:``), the refusals, each connection's time from connecting to its status line and
 headers (``headers_p99_ms``, every attempt, refused or served; aim under
 1 s) and how long until every client is streaming (``all_streaming_s``);
 its text line adds a liveness probe's time meanwhile (a new connection every
@@ -203,6 +205,9 @@ class Watchers:
         self.tasks: list[asyncio.Task] = []
         self.writers: list[asyncio.StreamWriter] = []
         self.retries = 0
+        self.silent_closes = 0  # streams' connections closed or reset before a status line (then reconnected)
+        self.refused = 0  # streams refused 503/429 (then back after Retry-After)
+        self.ended = 0  # streams the server ended while their client stayed (then resumed)
 
     def start(self) -> None:
         for index, (game_id, tokens) in enumerate(self.games):
@@ -224,18 +229,42 @@ class Watchers:
         return reader, writer
 
     async def _stream(self, game_id: str, token: str | None, record) -> None:
+        """As EventSource does: closed without an answer, or ended by the
+        server, it reconnects after the stream's retry: (resuming with
+        Last-Event-ID); refused (503/429), it comes back after Retry-After.
+        Each is counted: none is expected."""
         mode = "view" if token else "events"
-        reader, writer = await self._connect()
-        writer.write(self._request(f"/v1/games/{game_id}/stream?data={mode}", token, "Accept: text/event-stream\r\n"))
-        status = await reader.readline()
-        if b" 200 " not in status:  # say why: the problem's body
-            raise AssertionError(status + await asyncio.wait_for(reader.read(2000), 5))
         while True:
-            line = await reader.readline()
-            if not line:
-                return
-            if line.startswith(b"id: "):
-                record.append((int(line[4:]), time.perf_counter()))
+            reader, writer = await self._connect()
+            resume = f"Last-Event-ID: {record[-1][0]}\r\n" if record else ""
+            writer.write(self._request(f"/v1/games/{game_id}/stream?data={mode}", token, f"Accept: text/event-stream\r\n{resume}"))
+            try:
+                status = await reader.readline()
+            except ConnectionError:
+                status = b""
+            if not status:  # reset or closed without an answer
+                writer.transport.abort()
+                self.silent_closes += 1
+                await asyncio.sleep(Storm.RECONNECT_SECONDS)
+                continue
+            if b" 200 " not in status:
+                body = await asyncio.wait_for(reader.read(2000), 5)
+                writer.transport.abort()
+                retry_after = next((line.split(b":")[1].strip() for line in body.split(b"\r\n") if line.lower().startswith(b"retry-after:")), b"")
+                if (b" 503 " in status or b" 429 " in status) and retry_after.isdigit():
+                    self.refused += 1
+                    await asyncio.sleep(int(retry_after))
+                    continue
+                raise AssertionError(status + body)  # say why: the problem's body
+            try:
+                while line := await reader.readline():
+                    if line.startswith(b"id: "):
+                        record.append((int(line[4:]), time.perf_counter()))
+            except ConnectionError:
+                pass
+            writer.transport.abort()
+            self.ended += 1  # the server ended the stream before its client left
+            await asyncio.sleep(Storm.RECONNECT_SECONDS)
 
     async def _poll(self, game_id: str, token: str | None, record) -> None:
         reader, writer = await self._connect()
@@ -358,6 +387,9 @@ async def phase(stack: Stack, games, per_game: int, kind: str, rate: float) -> d
         "released_after_vanish_s": round(released_s, 2),
         "health_p99_after_ms": round(percentile(after, 0.99), 1),
         "client_retries": watchers.retries,
+        "silent_closes": watchers.silent_closes,
+        "refused": watchers.refused,
+        "ended_by_server": watchers.ended,
     }
 
 
@@ -381,7 +413,8 @@ class Storm:
         self.silent_closes = 0
         self.refused = 0
         self.unexpected: list[bytes] = []
-        self.streaming_at: list[float] = []
+        self.streaming_at: dict[int, float] = {}  # client -> when it was streaming (while it is)
+        self.ended = 0  # streams the server ended (after their 200) while their client stayed
         self.writers: list[asyncio.StreamWriter] = []
         self.tasks: list[asyncio.Task] = []
 
@@ -425,11 +458,20 @@ class Storm:
             self.headers_ms.append((time.perf_counter() - start) * 1000)
             code = status.split()[1]
             if code == b"200":
-                self.streaming_at.append(time.perf_counter() - began)
+                self.streaming_at[n] = time.perf_counter() - began
                 self.writers.append(writer)
-                while await reader.read(65536):  # streaming, until vanish
+                try:
+                    while await reader.read(65536):  # streaming, until vanish
+                        pass
+                except ConnectionError:
                     pass
-                return
+                # the server ended the stream while its client stayed: not
+                # streaming any more; back after the stream's retry:
+                del self.streaming_at[n]
+                self.ended += 1
+                writer.transport.abort()
+                await asyncio.sleep(self.RECONNECT_SECONDS)
+                continue
             writer.transport.abort()
             if code in (b"503", b"429") and headers.get("retry-after", "").isdigit():
                 self.refused += 1
@@ -455,7 +497,8 @@ class Storm:
             "silent_closes": self.silent_closes,
             "refused": self.refused,
             "headers_p99_ms": round(percentile(self.headers_ms, 0.99), 1),
-            "all_streaming_s": round(max(self.streaming_at), 2) if len(self.streaming_at) == self.count else None,
+            "all_streaming_s": round(max(self.streaming_at.values()), 2) if len(self.streaming_at) == self.count else None,
+            "ended_by_server": self.ended,
         }
 
     async def vanish(self) -> None:
@@ -519,6 +562,7 @@ def main() -> None:
     )
     parser.add_argument("--storm", type=int, default=10_000, help="clients connecting at once in the storm phase (0: none)")
     parser.add_argument("--only-storm", action="store_true", help="skip the streams and long polls phases")
+    parser.add_argument("--kinds", default="stream,wait", help="the phases of waiting clients: stream, wait (long polls) or both")
     args = parser.parse_args()
     raise_file_limit()  # every client is a socket of this process
     with tempfile.TemporaryDirectory() as data_dir:
@@ -526,7 +570,9 @@ def main() -> None:
         try:
             games = setup_games(stack.url, args.games)
             baseline = {"health_p99_idle_ms": round(percentile(health_latencies(stack.url), 0.99), 1)}
-            kinds = () if args.only_storm else ("stream", "wait")
+            kinds = () if args.only_storm else tuple(kind for kind in args.kinds.split(",") if kind)
+            if set(kinds) - {"stream", "wait"}:
+                raise SystemExit(f"--kinds: stream and/or wait, not {args.kinds}")
             results = [asyncio.run(phase(stack, games, args.watchers, kind, args.rate)) for kind in kinds]
             storm_figures, storm_detail = asyncio.run(storm(stack, games, args.storm)) if args.storm else (None, None)
         finally:

@@ -7,6 +7,9 @@ all-bot games at once plus N/4 games with one silent human seat (turn clock 1
 second, so the scheduler times it out), and waits for all to finish. Prints:
   - games finished per minute through the workers, next to the same games
     played in memory (no store, no queue) in the same run, as a ratio;
+  - CPU a move: the workers' CPU time over the moves they made, next to
+    the same bots' in memory, as a ratio (what load on a shared machine
+    blurs least);
   - the delay from each deadline to its timeout being appended (p50, p99),
     next to the scheduler's tick, as a ratio;
   - bot decision time (p50, p99): each bot move of the run decided again
@@ -52,13 +55,22 @@ def in_memory_rate(game_type: str, seats: int, games: int) -> tuple[float, float
     """Games per minute and moves per second played in memory by the same
     bots: the ceiling."""
     game = GAMES[game_type]
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     moves = 0
     for n in range(games):
         local = LocalGame(game_type, seats, seed=n, options={"turn_seconds": 0})
         moves += local.play_out({s: game.bots["heuristic" if s == 0 else "random"] for s in range(seats)}, random.Random(n))
     elapsed = time.perf_counter() - started
-    return games / elapsed * 60, moves / elapsed
+    return games / elapsed * 60, moves / elapsed, (time.process_time() - cpu) / moves * 1000
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time a process has used (user and system), from /proc."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def timeout_delays(envelopes) -> list[float]:
@@ -148,6 +160,7 @@ def main() -> None:
             # entries' own times (ms, the service's clock): the 0.2 s poll
             # above would add up to 0.2 s to a run of a second or two
             elapsed = max(logs[g][-1].time for g in all_bot if g in finished_at) / 1000 - started
+            workers_cpu = sum(cpu_seconds(worker.pid) for worker in workers)
         finally:
             for worker in workers:
                 os.killpg(worker.pid, signal.SIGTERM)
@@ -157,10 +170,15 @@ def main() -> None:
     decisions = [t for g in all_bot[:10] for t in decision_times(logs[g], g)]
     moves = [d for g in all_bot for d in due_to_move(logs[g])]
     rate = done / elapsed * 60
-    ceiling, moves_ceiling = in_memory_rate(args.type, args.seats, min(args.games, 100))
+    ceiling, moves_ceiling, memory_cpu_ms = in_memory_rate(args.type, args.seats, min(args.games, 100))
     # games differ in length (their bots draw by game id): moves a second compare like with like
     bot_moves = sum(1 for g in all_bot for e in logs[g] if e.command is not None and e.actor == "bot")
     moves_rate = bot_moves / elapsed
+    # CPU a move, the workers' (every move of the run: the silent games' too)
+    # against the same bots' in memory: what a busy machine's wall clock
+    # blurs (the in-memory rate is timed after the workers, under other load)
+    every_move = sum(1 for g in all_bot + silent for e in logs[g] if e.command is not None)
+    workers_cpu_ms = workers_cpu / every_move * 1000
     tick_ms = TICK_SECONDS * 1000
     figures = {
         "games": args.games,
@@ -172,6 +190,9 @@ def main() -> None:
         "bot_moves_per_second": moves_rate,
         "in_memory_moves_per_second": moves_ceiling,
         "moves_ratio": moves_rate / moves_ceiling,
+        "workers_cpu_ms_per_move": workers_cpu_ms,
+        "in_memory_cpu_ms_per_move": memory_cpu_ms,
+        "cpu_ratio": memory_cpu_ms / workers_cpu_ms,
         "timeouts": len(delays),
         "timeout_delay_p50_ms": percentile(delays, 0.5),
         "timeout_delay_p99_ms": percentile(delays, 0.99),
@@ -184,6 +205,10 @@ def main() -> None:
     print(f"{args.type}: {done}/{args.games} all-bot games with {args.seats} seats on {args.workers} workers")
     print(f"  games per minute      {rate:10.1f}   in memory {ceiling:10.1f}   ratio {rate / ceiling:.3f}")
     print(f"  bot moves per second  {moves_rate:10.1f}   in memory {moves_ceiling:10.1f}   ratio {moves_rate / moves_ceiling:.3f}")
+    print(
+        f"  CPU a move            {workers_cpu_ms:7.3f} ms   in memory {memory_cpu_ms:7.3f} ms"
+        f"   ratio {memory_cpu_ms / workers_cpu_ms:.3f} (workers' CPU, the scheduler's included)"
+    )
     print(
         f"  deadline -> timeout   p50 {figures['timeout_delay_p50_ms']:7.0f} ms   p99 {figures['timeout_delay_p99_ms']:7.0f} ms"
         f"   ({len(delays)} timeouts; scheduler tick {tick_ms:.0f} ms, p50 ratio {figures['timeout_delay_p50_ms'] / tick_ms:.2f})"

@@ -33,6 +33,14 @@ from games.hashing import canonical_json, sha256_hex
 SCHEMA_VERSION = CURRENT_SCHEMA
 
 
+def _compact(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+# an entry's members whose keys sort before "hash" (the rest sort after it)
+_BEFORE_HASH = ("actor", "command", "command_id")
+
+
 @dataclass(frozen=True)
 class Envelope:
     version: int
@@ -55,9 +63,11 @@ class Envelope:
     # the digest of the entry as stored, when upcasting changed it (else None:
     # ``digest()`` of what was read is the stored one)
     stored_digest: str | None = field(default=None, compare=False)
-    # the entry's JSON as stored, when it was read in an older schema: the
-    # log is handed out as it was written, never as this code upcasts it
-    stored: str | None = field(default=None, compare=False, repr=False)
+    # the entry's JSON as stored: as read, for an entry of an older schema
+    # (the log is handed out as it was written, never as this code upcasts
+    # it), or as made when the entry was sealed (``chained``). Not an
+    # argument: ``dataclasses.replace`` makes a changed entry, which drops it
+    stored: str | None = field(default=None, init=False, compare=False, repr=False)
 
     @classmethod
     def wrap(
@@ -104,16 +114,39 @@ class Envelope:
         return envelopes
 
     def chained(self, prev_hash: str | None) -> "Envelope":
-        """This entry sealed after the entry whose hash is ``prev_hash``."""
+        """This entry sealed after the entry whose hash is ``prev_hash``,
+        with its stored JSON made as its hash is (one encoding for both)."""
         linked = replace(self, prev_hash=prev_hash, hash=None)
-        return replace(linked, hash=linked.digest())
+        head, tail = linked._halves()
+        digest = sha256_hex(f"{head},{tail}")
+        return replace(linked, hash=digest)._as_stored(f'{head},"hash":"{digest}",{tail}')
+
+    def _as_stored(self, text: str | None) -> "Envelope":
+        object.__setattr__(self, "stored", text)
+        return self
 
     def digest(self) -> str:
         """The hash of everything in the entry but the hash itself, over its
         stored JSON form, so a reader recomputes it from what it reads."""
+        head, tail = self._halves()
+        return sha256_hex(f"{head},{tail}")
+
+    def _halves(self) -> tuple[str, str]:
+        """The entry but its hash as canonical JSON, in two parts: up to the
+        place of ``"hash"`` among the sorted keys (without the closing
+        brace), and after it (without the opening one); two encodings, the
+        hash's member goes between them.
+
+        ``canonical_json`` encodes, decodes and encodes again, for values
+        whose keys are not strings (``{2: .., 10: ..}`` sorts otherwise once
+        read back); an entry's values never have such keys (the
+        conformance harness holds every game's events to round-tripping
+        through JSON unchanged), so one encoding is the canonical one, and
+        tests/events/test_envelope.py holds the two equal."""
         content = self.whole()
         del content["hash"]
-        return sha256_hex(canonical_json(content))
+        head = {key: content.pop(key) for key in _BEFORE_HASH}
+        return _compact(head)[:-1], _compact(content)[1:]
 
     def event(self) -> Event:
         """The event as the rules know it, for ``evolve``."""
@@ -159,8 +192,12 @@ class Envelope:
 
     def to_json(self) -> str:
         """The entry as stored: as it was read, for an entry of an older
-        schema (so an exported log still matches its hashes)."""
-        return self.stored if self.stored is not None else canonical_json(self.whole())
+        schema (so an exported log still matches its hashes); as sealed,
+        for a new one."""
+        if self.stored is not None:
+            return self.stored
+        head, tail = self._halves()
+        return f'{head},"hash":{_compact(self.hash)},{tail}'
 
     @classmethod
     def from_json(cls, text: str | bytes, game_type: str | None = None) -> "Envelope":
@@ -192,5 +229,4 @@ class Envelope:
             hash=raw["hash"],
             salt=raw.get("salt"),
             stored_digest=stored_digest,
-            stored=stored,
-        )
+        )._as_stored(stored)

@@ -190,9 +190,30 @@ TABLE_EVENTS = frozenset(
 
 
 def fold(game: Game, events, table: Table | None = None) -> Table | None:
+    """``evolve`` over ``events``: the same table, but a run of the game's own
+    events (most of a log) evolves the game's state alone, and the table is
+    copied once with it at the run's end, not once an event (a table copy
+    was a third of a fold's time)."""
+    state = _UNSET  # the game's state a run of its events has reached, not yet in ``table``
+    game_evolve = game.evolve
+    table_events = TABLE_EVENTS
     for event in events:
-        table = evolve(game, table, event)
+        if event.type in table_events:
+            if state is not _UNSET:
+                table = changed(table, {"game": state})
+                state = _UNSET
+            table = evolve(game, table, event)
+        else:
+            if state is _UNSET:
+                assert table is not None, f"{event.type} before game_created"
+                state = table.game
+            state = game_evolve(state, event)
+    if state is not _UNSET:
+        table = changed(table, {"game": state})
     return table
+
+
+_UNSET = object()
 
 
 def free_seats(table: Table) -> list[int]:

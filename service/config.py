@@ -81,15 +81,18 @@ class Config:
     log_format: str = "json"
     # the API's access log, one line per request (ACCESS_LOG=off: none)
     access_log: bool = True
-    # rate limits (service/http/ratelimits.py), counted in the store; RATE_LIMITS=off:
-    # none at all (benchmarks and load tests from one address). Each is a
-    # Flask-Limiter limit string ("600/minute", "10/second;600/minute"); empty: no
-    # such limit. Every request per client address, those with a bearer token
-    # also per token, game creation also on a quota of its own per address
+    # rate limits (service/http/ratelimits.py); RATE_LIMITS=off: none at all
+    # (benchmarks and load tests from one address). Each is a `limits` limit
+    # string ("600/minute", "10/second;600/minute"); empty: no such limit.
+    # Every request per client address, those with a bearer token also per
+    # token (both counted in each process and shared through the store every
+    # rate_limit_sync_seconds), game creation also on a quota of its own per
+    # address (counted in the store, exactly)
     rate_limits: bool = True
     rate_limit_client: str = "600/minute"
     rate_limit_token: str = "300/minute"
     rate_limit_create: str = "60/hour"
+    rate_limit_sync_seconds: float = 0.5
     # a game still waiting for players this long after its creation is
     # abandoned by the workers (0: never); the API and the workers must agree
     waiting_game_ttl_seconds: int = 86400
@@ -208,6 +211,7 @@ class Config:
             rate_limit_client=text("RATE_LIMIT_CLIENT", cls.rate_limit_client),
             rate_limit_token=text("RATE_LIMIT_TOKEN", cls.rate_limit_token),
             rate_limit_create=text("RATE_LIMIT_CREATE", cls.rate_limit_create),
+            rate_limit_sync_seconds=seconds("RATE_LIMIT_SYNC_SECONDS", cls.rate_limit_sync_seconds),
             waiting_game_ttl_seconds=number("WAITING_GAME_TTL_SECONDS", cls.waiting_game_ttl_seconds),
             trusted_proxies=number("TRUSTED_PROXIES", cls.trusted_proxies),
             read_fresh_ms=number("READ_FRESH_MS", cls.read_fresh_ms),

@@ -29,11 +29,30 @@ HTTP_CODES = {
 }
 
 
+class App(Flask):
+    """Flask, with ``ensure_sync``'s answer kept per function: Flask asks
+    ``inspect.iscoroutinefunction`` of every hook and view on every request
+    (five times a request here), and the answer never changes."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._sync: dict = {}
+
+    def ensure_sync(self, func):
+        try:
+            return self._sync[func]
+        except KeyError:
+            made = self._sync[func] = super().ensure_sync(func)
+            return made
+        except TypeError:  # not hashable
+            return super().ensure_sync(func)
+
+
 def create_app(
     config: Config | None = None, client: redis.Redis | None = None, clock=now_ms, queue_client: redis.Redis | None = None
 ) -> Flask:
     config = config or Config.from_env()
-    app = Flask(__name__, static_folder=None)
+    app = App(__name__, static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = config.max_body_bytes
     app.config["OPERATOR_TOKEN"] = config.operator_token
     app.json.sort_keys = False
@@ -51,8 +70,8 @@ def create_app(
     from service.http.hooks import observe_requests
 
     observe_requests(app, access_log=config.access_log)  # X-Request-ID, request metrics, access log
-    # after observe_requests: a 429 is logged and counted too; the counters on
-    # the queues' server (a plain one, which Flask-Limiter's storage needs)
+    # after observe_requests: a 429 is logged and counted too; the shared
+    # counts on the queues' server (a plain one: one pipeline for every key)
     ratelimits.install(app, config, queue_client)
 
     from service.http import docs, web
@@ -94,8 +113,6 @@ def _register_errors(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> Response:
-        if isinstance(error, ratelimits.RateLimitExceeded):
-            return render(ratelimits.rate_limited(error))  # 429 rate_limited, Retry-After
         status = error.code or 500
         code = HTTP_CODES.get(status, "http_error")
         detail = error.description or ""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hmac
 
-from flask import request
+from flask import Request, request
 
 from service.app.players import Player
 from service.app.problems import Problem
@@ -12,9 +12,10 @@ from service.app.seats import BEARER
 from service.http.current import services
 
 
-def bearer() -> str | None:
-    """The bearer token sent, if any (a malformed header counts as none)."""
-    match = BEARER.match(request.headers.get("Authorization", ""))
+def bearer(served: Request | None = None) -> str | None:
+    """The bearer token sent (with ``request``, or ``served``), if any (a
+    malformed header counts as none)."""
+    match = BEARER.match((served or request).headers.get("Authorization", ""))
     return match.group(1) if match else None
 
 

@@ -15,7 +15,7 @@ from flask import Response, g, json, request
 
 from service.app.problems import PROBLEM_JSON
 from service.telemetry import metrics
-from service.telemetry.logs import ACCESS, METHODS, REQUEST_ID_HEADER, SANE_REQUEST_ID, new_request_id
+from service.telemetry.logs import METHODS, REQUEST_ID_HEADER, SANE_REQUEST_ID, access, new_request_id
 
 
 def request_id() -> str:
@@ -36,33 +36,21 @@ def observe_requests(app, access_log: bool = True) -> None:
 
     @app.after_request
     def finish(response: Response) -> Response:
-        rid = g.get("request_id") or request_id()
-        seconds = time.perf_counter() - g.get("started", time.perf_counter())
-        response.headers[REQUEST_ID_HEADER] = rid
+        served = request._get_current_object()  # the proxy's lookup once, not at each use
+        state = g._get_current_object()
+        rid = getattr(state, "request_id", None) or request_id()
+        seconds = time.perf_counter() - getattr(state, "started", time.perf_counter())
+        response.headers.add(REQUEST_ID_HEADER, rid)
         if response.mimetype == PROBLEM_JSON and not response.is_streamed:
             body = json.loads(response.get_data())  # every problem is a JSON object
             body["request_id"] = rid
             response.set_data(json.dumps(body))
         # labels are bounded: the URL rule, never the path; a known method
-        route = request.url_rule.rule if request.url_rule is not None else "unmatched"
-        method = request.method if request.method in METHODS else "other"
-        metrics.REQUESTS.labels(method, route, str(response.status_code)).inc()
-        metrics.REQUEST_SECONDS.labels(method, route).observe(seconds)
+        rule = served.url_rule
+        route = rule.rule if rule is not None else "unmatched"
+        method = served.method
+        status = response.status_code
+        metrics.TALLY.observe(method if method in METHODS else "other", route, status, seconds)
         if access_log:
-            ACCESS.info(
-                "%s %s %s %.1f ms",
-                request.method,
-                request.path,
-                response.status_code,
-                seconds * 1000,
-                extra={
-                    "method": request.method,
-                    "route": route,
-                    "path": request.path,  # never the query string
-                    "status": response.status_code,
-                    "duration_ms": round(seconds * 1000, 3),
-                    "request_id": rid,
-                    "client": request.remote_addr,
-                },
-            )
+            access.write(method, served.path, status, seconds, route, rid, served.remote_addr)
         return response

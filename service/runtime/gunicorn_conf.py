@@ -4,6 +4,9 @@
   (clients resume on another worker with ``Last-Event-ID``), so it drains in
   moments instead of holding every stream to the graceful timeout.
 - When a worker exits, its live metrics stop counting.
+- A worker's full garbage collections leave out what survived the last one
+  (``service.runtime.gc_policy``): with thousands of streams open, each
+  walked hundreds of thousands of objects while every stream waited.
 - Logs: gunicorn's error log and the app's lines as ``LOG_FORMAT`` says (JSON
   by default, ``service.telemetry.logs``); the access log is the app's (with the route
   and the request id), so gunicorn writes none, whatever ``--access-logfile``
@@ -15,6 +18,8 @@ import threading
 import time
 
 from gunicorn import glogging
+
+from service.runtime.gc_policy import LongLivedObjects
 
 
 class Logger(glogging.Logger):
@@ -54,6 +59,12 @@ def post_worker_init(worker) -> None:
         shutdown_all()
 
     threading.Thread(target=end_streams_on_stop, name="tabletell-drain", daemon=True).start()
+
+    # the garbage collector keeps out of the long-lived objects (the app, the
+    # open streams): see service.runtime.gc_policy
+    objects = LongLivedObjects()
+    objects.start()
+    threading.Thread(target=objects.run, args=(lambda: worker.alive,), name="tabletell-gc", daemon=True).start()
 
 
 def child_exit(server, worker) -> None:

@@ -43,6 +43,7 @@ from marshmallow import validate
 
 from games import table as tables
 from games.contract import RuleError
+from games.hashing import canonical_json, sha256_hex
 from games.registry import GAMES
 from projections.folding import fold
 from projections.local import LocalGame
@@ -265,6 +266,17 @@ def fits_its_description(game_type: str, view: dict, body: dict) -> None:
                 assert 0 <= item < len(view["dice"]), (name, item)
 
 
+def entry_is_canonical(envelope) -> None:
+    """An entry is encoded once (events/envelope.py), which is canonical
+    only while its events' data has no key that is not a string: its
+    stored JSON must be canonical_json's (which encodes, decodes and
+    encodes again), and its hash the hash of that."""
+    whole = envelope.whole()
+    assert envelope.to_json() == canonical_json(whole), f"{envelope.type}: its data is not JSON as it stands"
+    del whole["hash"]
+    assert envelope.hash == sha256_hex(canonical_json(whole)) == envelope.digest()
+
+
 # -- the harness --------------------------------------------------------------------------
 
 
@@ -322,6 +334,8 @@ class Harness:
             steps += 1
             self.check()
         assert fold(self.local.envelopes, None, "local").table == self.table, "the log folds to another table"
+        for envelope in self.local.envelopes:
+            entry_is_canonical(envelope)
 
     def check(self) -> None:
         """What holds after every command."""

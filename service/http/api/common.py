@@ -23,7 +23,7 @@ ETAG = re.compile(r'^\s*(?:W/)?"?([0-9]{1,15})"?\s*$')
 def json_response(body, status: int = 200, headers: dict | None = None) -> Response:
     response = Response(json.dumps(body), status=status, mimetype="application/json")
     for name, value in (headers or {}).items():
-        response.headers[name] = value
+        response.headers.add(name, value)  # a new answer: nothing to replace
     return response
 
 

@@ -12,12 +12,15 @@ from service.app.problems import Problem
 
 bp = Blueprint("play", __name__)
 
+NO_WAIT = schemas.Wait().load({})
+
 
 @bp.get("/games/<game_id>/view", endpoint="seat_view")
 def view(game_id: str):
     svc = services()
     seat = auth.seat(game_id)
-    query = schemas.load(schemas.Wait, request.args.to_dict(), "query")
+    # no query string (the common read): the schema's defaults without it
+    query = schemas.load(schemas.Wait, request.args.to_dict(), "query") if request.args else NO_WAIT
     folded = svc.realtime.current(game_id)  # often without a store round trip
     known = version_header("If-None-Match")
     if known is not None and known == folded.version and query["wait"]:
@@ -28,9 +31,7 @@ def view(game_id: str):
     if known is not None and known == folded.version:
         return Response(status=304, headers=headers)
     body = svc.views.seat_view(folded, seat)
-    response = Response(body, mimetype="application/json")
-    response.headers.update(headers)
-    return response
+    return Response(body, mimetype="application/json", headers=headers)
 
 
 @bp.post("/games/<game_id>/commands")

@@ -1,11 +1,14 @@
 """Rate limits (service/http/ratelimits.py): per client address, per token, game
-creation on its own quota; counted in the store, so every process sees the
-same counters. Tiny limits, so a test reaches them in a few requests; no test
-waits for a window to pass."""
+creation on its own quota. The first two are counted in each process and
+shared through the store (service/app/rate_counts.py); the tests' apps share
+when the test says so (``sync``), but for the one test of the background
+loop. The creation quota is counted in the store. Tiny limits, so a test
+reaches them in a few requests; no test waits for a window to pass."""
 from __future__ import annotations
 
 import logging
 import re
+import time
 
 import pytest
 import redis
@@ -24,7 +27,7 @@ CURRENT_ITEM = re.compile(r'^"(\w+)";r=(\d+);t=(\d+)$')
 
 
 def make_app(client, clock, **settings):
-    settings = {"rate_limit_client": "1000/minute", "rate_limit_token": "1000/minute", **settings}
+    settings = {"rate_limit_client": "1000/minute", "rate_limit_token": "1000/minute", "rate_limit_sync_seconds": 0, **settings}
     return create_app(Config(**settings), client=client, clock=clock)
 
 
@@ -34,6 +37,15 @@ def apps():
     yield built
     for app in built:
         app.extensions["tabletell"].realtime.shutdown()
+        if "tabletell.ratelimits" in app.extensions:
+            app.extensions["tabletell.ratelimits"].close()
+
+
+def sync(*https) -> None:
+    """Each app adds its counts to the store's and reads the others' (what
+    its background loop does every RATE_LIMIT_SYNC_SECONDS)."""
+    for http in https:
+        assert http.application.extensions["tabletell.ratelimits"].sync()
 
 
 @pytest.fixture
@@ -121,6 +133,7 @@ def test_each_token_has_its_own_count_and_its_hash_is_the_key(limited, redis_cli
     # requests without a token are counted per address only
     assert "token" not in policies(http.get(f"/v1/games/{game_id}"))
 
+    sync(http)
     keys = [key.decode() for key in redis_client.keys("tabletell:ratelimit:*")]
     assert any(token_hash(tokens[0]) in key for key in keys), keys
     assert not any(token in key for key in keys for token in tokens)
@@ -160,9 +173,42 @@ def test_two_processes_on_one_store_share_the_counts(limited, redis_server):
     second = limited(client=redis.Redis.from_url(redis_server.url), rate_limit_client="3/minute")
     assert first.get(GAME_TYPES).status_code == 200
     assert second.get(GAME_TYPES).status_code == 200
-    assert remaining(first.get(GAME_TYPES))["client"][0] == 0
+    # before they share, each knows only its own
+    assert remaining(first.get(GAME_TYPES))["client"][0] == 1
+    sync(first, second)  # the second adds its one to the first's two, and reads three
     rate_limited(second.get(GAME_TYPES), "client", "3 per 1 minute")
+    sync(first)  # the first reads the second's
     rate_limited(first.get(GAME_TYPES), "client", "3 per 1 minute")
+
+
+def test_between_syncs_a_process_counts_alone_and_nothing_it_counted_is_lost(limited, redis_server, redis_client):
+    first = limited(client=redis.Redis.from_url(redis_server.url), rate_limit_client="4/minute")
+    second = limited(client=redis.Redis.from_url(redis_server.url), rate_limit_client="4/minute")
+    for _ in range(3):
+        assert first.get(GAME_TYPES).status_code == 200
+    # unsynced, the second lets through what the first counted: the bound the
+    # docs state (what the others sent since the last sync)
+    for _ in range(2):
+        assert second.get(GAME_TYPES).status_code == 200
+    sync(first, second, first)
+    # the store holds all five, and both refuse from now on
+    totals = [int(redis_client.get(key)) for key in redis_client.keys("tabletell:ratelimit:client/*")]
+    assert sum(totals) == 5, totals
+    rate_limited(first.get(GAME_TYPES), "client", "4 per 1 minute")
+    rate_limited(second.get(GAME_TYPES), "client", "4 per 1 minute")
+
+
+def test_the_background_loop_shares_the_counts_by_itself(limited, redis_server):
+    first = limited(client=redis.Redis.from_url(redis_server.url), rate_limit_client="2/minute", rate_limit_sync_seconds=0.05)
+    second = limited(client=redis.Redis.from_url(redis_server.url), rate_limit_client="2/minute", rate_limit_sync_seconds=0.05)
+    assert first.get(GAME_TYPES).status_code == 200
+    assert first.get(GAME_TYPES).status_code == 200
+    # the second comes to know of them without a word from the test
+    deadline = time.monotonic() + 60
+    while second.get(f"/v1/games/{'0' * 32}").headers.get("RateLimit", "").find('"client";r=0') < 0:
+        assert time.monotonic() < deadline, "the second process never learnt of the first's requests"
+        time.sleep(0.02)
+    rate_limited(second.get(GAME_TYPES), "client", "2 per 1 minute")
 
 
 def test_rate_limits_off_means_no_limit_and_no_headers(limited):
@@ -193,14 +239,21 @@ def test_a_limit_that_is_not_a_rate_limit_is_refused_at_start(redis_client, cloc
 def test_a_store_that_is_down_is_never_a_500_and_limits_hold_in_the_process(limited, clock, caplog):
     down = connect(f"redis://127.0.0.1:{free_port()}/0")
     http = limited(client=down, rate_limit_client="3/minute")
+    assert http.get(GAME_TYPES).status_code == 200  # needs no store: let through
+    # a route that needs the store: its own 503, not a 500 (its creation
+    # quota, which the store counts, counted in the process meanwhile)
     with caplog.at_level(logging.WARNING):
-        assert http.get(GAME_TYPES).status_code == 200  # needs no store: let through
-    assert any("falling back to in-memory" in record.getMessage() for record in caplog.records)
-    # a route that needs the store: its own 503, not a 500
-    stored = http.post("/v1/games", json=NEW_GAME)
+        stored = http.post("/v1/games", json=NEW_GAME)
     assert stored.status_code == 503 and stored.get_json()["code"] == "store_unavailable"
-    assert http.get(GAME_TYPES).status_code == 200
+    assert any("creation quota counted in this process" in record.getMessage() for record in caplog.records)
+    # the sharing fails, says so once, and loses nothing
+    limits = http.application.extensions["tabletell.ratelimits"]
+    with caplog.at_level(logging.WARNING):
+        assert not limits.sync()
+        assert not limits.sync()
+    assert sum("counts alone until it does" in record.getMessage() for record in caplog.records) == 1
     # meanwhile the process counts by itself, so a flood is still refused
+    assert http.get(GAME_TYPES).status_code == 200
     rate_limited(http.get(GAME_TYPES), "client", "3 per 1 minute")
 
 

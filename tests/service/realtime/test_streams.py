@@ -17,6 +17,7 @@ import httpx
 import pytest
 from httpx_sse import aconnect_sse
 
+from games.registry import GAMES
 from service.realtime.streams import RETRY_MS
 from tests.support.openapi_contract import check_schema
 from tests.support.streams import BOUND, KEEP_ALIVE_SECONDS, answer, assert_answered, bot_game, messages, play, seated, store_connections, until_finished, wait_for
@@ -509,6 +510,46 @@ def test_streams_past_the_client_address_cap_are_429(redis_client, clock):
         assert not redis_client.zcard("tabletell:streams:client:127.0.0.1")
     finally:
         app.extensions["tabletell"].realtime.shutdown()
+
+
+def test_a_heartbeat_reads_nothing_from_the_store(redis_client, clock, monkeypatch):
+    """A stream woken only for its heartbeat (nothing announced, nothing
+    held back) sends the heartbeat without reading the game again: with
+    10,000 streams every heartbeat read the store (issue 44). Once a command
+    is announced, the stream reads it and sends the new view."""
+    from service.http.app import create_app
+    from service.config import Config
+    from tests.support.api import seated_game
+
+    app = create_app(Config(stream_heartbeat_seconds=0.01, rate_limits=False), client=redis_client, clock=clock)
+    http = app.test_client()
+    services = app.extensions["tabletell"]
+    try:
+        game_id, tokens = seated_game(http, seats=2, options={"turn_seconds": 0})
+        reads = []
+        real_read = services.store.read
+        monkeypatch.setattr(services.store, "read", lambda game, *a, **k: reads.append(game) or real_read(game, *a, **k))
+        response = http.get(f"/v1/games/{game_id}/stream", headers=auth(tokens[0]), buffered=False)
+        chunks = iter(response.response)
+        assert next(chunks).startswith(b"retry: ")  # the view, at once
+        opened = len(reads)
+        beats = [next(chunks) for _ in range(20)]
+        assert beats == [b": heartbeat\n"] * 20
+        assert len(reads) == opened  # twenty heartbeats, no read
+        view = http.get(f"/v1/games/{game_id}/view", headers=auth(tokens[0])).get_json()
+        seat = view["to_act"][0]
+        move = GAMES["color-doubt"].bots["random"](http.get(f"/v1/games/{game_id}/view", headers=auth(tokens[seat])).get_json(), random.Random(1))
+        answer = http.post(f"/v1/games/{game_id}/commands", json=move, headers=auth(tokens[seat]))
+        assert answer.status_code == 200, answer.get_json()
+        version = answer.get_json()["version"]
+        # heartbeats until the announcement wakes the stream, then the new view
+        for _, chunk in zip(range(int(BOUND / 0.01)), chunks):
+            if chunk != b": heartbeat\n":
+                break
+        assert chunk.startswith(f"id: {version}\n".encode()), chunk
+        response.close()
+    finally:
+        services.realtime.shutdown()
 
 
 def test_a_spectator_stream_with_a_delay_never_shows_an_event_before_its_time(api_server, client):

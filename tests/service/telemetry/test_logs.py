@@ -158,6 +158,66 @@ def test_access_log_off_silences_it_but_keeps_the_request_id(redis_client, clock
     assert access_lines(lines) == []
 
 
+@contextmanager
+def prepared(fmt: str):
+    """The access log as configure() sets it: prepared lines, buffered,
+    here into a StringIO (and through logging again afterwards)."""
+    stream = io.StringIO()
+    logs.access.use(stream, fmt)
+    try:
+        yield stream
+    finally:
+        logs.access.use(None)
+
+
+def test_a_prepared_access_line_says_what_the_logged_line_says(http):
+    game_id, _ = seated_game(http, 2)
+    path = f"/v1/games/{game_id}/nowhere/\"quoted\"/é"  # escaped as JSON must
+    with captured() as (logged, _):
+        http.get(path, headers={"X-Request-ID": "same-1"})
+    with prepared("json") as stream:
+        http.get(path, headers={"X-Request-ID": "same-2"})
+        assert stream.getvalue() == ""  # buffered...
+        logs.access.flush()
+    [line] = [json.loads(text) for text in stream.getvalue().splitlines()]  # ...then one JSON line
+    [reference] = access_lines(logged)
+    assert set(line) == set(reference)
+    assert line["path"] == path and line["status"] == 404
+    differ = {"timestamp", "duration_ms", "message", "request_id"}
+    assert {k: v for k, v in line.items() if k not in differ} == {k: v for k, v in reference.items() if k not in differ}
+    assert line["request_id"] == "same-2" and line["message"].startswith(f"GET {path} 404 ")
+    assert isinstance(line["duration_ms"], float)
+    assert line["timestamp"][:19] <= reference["timestamp"][:19] or line["timestamp"] >= reference["timestamp"]
+    assert line["timestamp"].endswith("+00:00") and line["timestamp"][10] == "T"
+
+
+def test_a_prepared_text_line_is_the_text_formats(http):
+    with prepared("text") as stream:
+        http.get("/v1/health", headers={"X-Request-ID": "text-1"})
+        logs.access.flush()
+    [line] = stream.getvalue().splitlines()
+    assert " INFO tabletell.access [text-1] GET /v1/health 200 " in line and line.endswith(" ms")
+
+
+def test_prepared_lines_are_written_when_the_buffer_fills_and_none_is_lost():
+    log = logs.AccessLog(flush_seconds=0)  # no timed flush: only a full buffer writes
+    stream = io.StringIO()
+    log.use(stream, "json")
+    count = 0
+    while stream.getvalue() == "":
+        log.write("GET", "/v1/health", 200, 0.0004, "/v1/health", f"r-{count}", "127.0.0.1")
+        count += 1
+        assert count < 10_000, "the buffer never filled"
+    lines = [json.loads(text) for text in stream.getvalue().splitlines()]
+    # the line that filled it, and every one before, in order
+    assert [line["request_id"] for line in lines] == [f"r-{n}" for n in range(count)]
+    assert len(stream.getvalue()) >= logs.AccessLog.FLUSH_BYTES
+    log.write("GET", "/v1/health", 200, 0.0004, "/v1/health", "last", None)
+    log.flush()
+    last = json.loads(stream.getvalue().splitlines()[-1])
+    assert last["request_id"] == "last" and last["client"] is None
+
+
 def test_access_log_setting_reads_on_and_off(monkeypatch):
     monkeypatch.setenv("ACCESS_LOG", "off")
     assert Config.from_env().access_log is False

@@ -3,6 +3,7 @@ workers' timeouts and bots, and the sum over gunicorn's worker processes."""
 from __future__ import annotations
 
 import shutil
+import time
 import urllib.request
 
 from prometheus_client import CollectorRegistry, generate_latest, multiprocess
@@ -192,15 +193,23 @@ def test_metrics_sum_the_counters_of_both_gunicorn_workers(api_server):
             if value(page, name, **labels)
         }
 
-    # a fresh connection per request, until both workers have answered some
-    for _ in range(400):
+    # a fresh connection per request, until both workers have counted some
+    # (each adds its count to its file within a second: RequestTally)
+    deadline = time.monotonic() + 120
+    sent = 0
+    while len(serving()) < 2:
+        assert time.monotonic() < deadline, f"not both workers within 120 s: {serving()}"
         with urllib.request.urlopen(api_server.url + "/v1/health", timeout=10) as response:
             assert response.status == 200
-        if len(serving()) >= 2:
+        sent += 1
+    # once every tally is in its file, the scrape says what the files sum to
+    while True:
+        scraped, by_pid = api_server.metric(name, **labels), serving()
+        if scraped == sum(by_pid.values()) and scraped >= sent:
             break
-    by_pid = serving()
-    assert len(by_pid) >= 2, by_pid
-    assert api_server.metric(name, **labels) == sum(by_pid.values())
+        assert time.monotonic() < deadline, f"the scrape ({scraped}) never summed the workers' files ({by_pid})"
+        time.sleep(0.1)
+    assert len(by_pid) >= 2
 
 
 def test_the_token_header_never_reaches_the_metrics(http):
@@ -208,3 +217,44 @@ def test_the_token_header_never_reaches_the_metrics(http):
     http.get(f"/v1/games/{game_id}/view?token={tokens[0]}", headers=auth(tokens[0]))
     text = http.get("/metrics").get_data(as_text=True)
     assert tokens[0] not in text and "token=" not in text
+
+
+def test_the_request_tally_adds_what_observe_would_have(http):
+    """Requests are counted in a dictionary and added to the Prometheus
+    metrics in bulk (service.telemetry.metrics.RequestTally): the same
+    counts, sum and buckets as observing each request would give."""
+    from prometheus_client import Histogram
+
+    from service.telemetry import metrics
+
+    durations = [0.0, 0.0004, 0.001, 0.0011, 0.02, 0.7, 3.0, 61.0, 0.0025]
+    reference_registry = CollectorRegistry()
+    reference = Histogram("reference", "each request observed", ["method", "route"], buckets=metrics.REQUEST_BUCKETS,
+                          registry=reference_registry)
+    for seconds in durations:
+        reference.labels("GET", "/tally").observe(seconds)
+    expected = {
+        labels.get("le"): sample_value
+        for (name, labels_tuple), sample_value in figures(generate_latest(reference_registry).decode()).items()
+        for labels in [dict(labels_tuple)]
+        if name == "reference_bucket"
+    }
+
+    before = scrape(http)
+    tally = metrics.RequestTally(flush_seconds=0)
+    for seconds in durations:
+        tally.observe("GET", "/tally", 200, seconds)
+    assert value(scrape(http), "tabletell_http_requests_total", method="GET", route="/tally", status="200") == value(
+        before, "tabletell_http_requests_total", method="GET", route="/tally", status="200"
+    )  # nothing added before the flush
+    tally.flush()
+    after = scrape(http)
+
+    def delta(name, **labels):
+        return value(after, name, **labels) - value(before, name, **labels)
+
+    assert delta("tabletell_http_requests_total", method="GET", route="/tally", status="200") == len(durations)
+    assert delta("tabletell_http_request_duration_seconds_count", method="GET", route="/tally") == len(durations)
+    assert abs(delta("tabletell_http_request_duration_seconds_sum", method="GET", route="/tally") - sum(durations)) < 1e-9
+    for le, count in expected.items():
+        assert delta("tabletell_http_request_duration_seconds_bucket", method="GET", route="/tally", le=le) == count, le
