@@ -12,12 +12,14 @@ from redis import Redis
 from events.store import EventStore
 from projections.snapshots import Snapshots
 from service.app import webhooks
+from service.app.chat import Chat
 from service.app.commands import Commands
 from service.app.ids import now_ms
 from service.app.index import GameIndex
 from service.app.lobby import Lobby
 from service.app.player_feed import PlayerFeed
 from service.app.players import Players, seat_of
+from service.app.ratings import Ratings
 from service.app.repository import Repository
 from service.app.scheduling import WEBHOOKS_QUEUE, Dispatcher
 from service.app.seats import Seats
@@ -38,10 +40,12 @@ class Services:
     players: Players
     webhooks: webhooks.Webhooks
     player_feed: PlayerFeed
+    ratings: Ratings
     commands: Commands
     seats: Seats
     lobby: Lobby
     views: ViewCache
+    chat: Chat
     realtime: Realtime
 
     def __init__(
@@ -69,6 +73,8 @@ class Services:
         self.webhooks = webhooks.Webhooks(client, self.queue_redis, self.dispatcher.queues[WEBHOOKS_QUEUE], clock, config)
         # each player event goes to the app backends' webhooks too
         self.player_feed = PlayerFeed(client, clock, hooks=(self._webhook,))
+        # finished rated games move their players' ratings (rating_changed on their feeds)
+        self.ratings = Ratings(client, announce=self.player_feed.add)
         self.commands = Commands(
             self.store,
             self.repository,
@@ -77,12 +83,14 @@ class Services:
                 "index": self.index.after_append,
                 "player_games": self.players.after_append,
                 "player_feed": self.player_feed.after_append,
+                "ratings": self.ratings.after_append,  # after the feed's game_finished
             },
             dispatcher=self.dispatcher,
         )
         self.seats = Seats(self.store, self.commands.exists, player_seat=self._player_seat)
-        self.lobby = Lobby(client, self.commands)
+        self.lobby = Lobby(client, self.commands, self.players, self.ratings, clock, announce=self.player_feed.add)
         self.views = ViewCache()
+        self.chat = Chat(client, clock, config.chat_per_minute)
         self.realtime = Realtime(
             client,
             clock,
@@ -92,6 +100,7 @@ class Services:
             config.max_streams_per_token,
             config.max_streams_per_client,
             config.read_fresh_ms,
+            chat=self.chat,
         )
 
     def _webhook(self, player_id: str, kind: str, data: dict, event_id: str) -> None:

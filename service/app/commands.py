@@ -119,6 +119,7 @@ class Commands:
         public: bool = False,
         fill_with_bots_after: int | None = None,
         rematch_of: str | None = None,
+        rated: bool = False,
     ) -> Folded:
         game_id = uuid.uuid4().hex
         command = {
@@ -138,6 +139,8 @@ class Commands:
             command["fill_with_bots_after"] = fill_with_bots_after
         if rematch_of is not None:
             command["rematch_of"] = rematch_of
+        if rated:
+            command["rated"] = True
         try:
             envelopes = step(None, GAMES[game_type], command, None, uuid.uuid4().hex, "system")
         except RuleError as error:

@@ -19,7 +19,8 @@ def create_game():
     body = schemas.load(schemas.CreateGame, json_body())
     options = schemas.load_options(body["type"], body["options"])
     folded = services().commands.create(
-        body["type"], body["seats"], options, body["bots"], body["public"], body["fill_with_bots_after"]
+        body["type"], body["seats"], options, body["bots"], body["public"], body["fill_with_bots_after"],
+        rated=bool(body["rated"]),
     )
     location = url_for("games.game_summary", game_id=folded.game_id)
     return json_response(
