@@ -274,6 +274,8 @@ class Ratings:
 
     def _undo(self, game_type: str, version: int, game_id: str, at: float) -> None:
         raw = self.redis.hget(_key(game_type, "changes"), game_id)
+        if raw is None:  # taken back by another process since we looked: look again
+            return
         change = json.loads(raw)
         args: list[Any] = [version, game_id, at]
         for entry in change["players"]:

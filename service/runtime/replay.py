@@ -14,8 +14,9 @@ the API serves. It prints what differs and exits 1, or a one-line account
 and exits 0; 2 when there is no log to check. A file is a log as
 ``GET /v1/games/{id}/log`` gives it.
 
-``reindex`` rebuilds the operators' games index, the lobby and each
-player's list of games from the logs, and puts
+``reindex`` rebuilds the operators' games index, the lobby, each
+player's list of games and every rating (``service.app.ratings``: folded
+again in the order games finished, to the same numbers) from the logs, and puts
 back on the workers' schedule every game that waits for work (a lost
 schedule, or games left waiting before waiting games were abandoned after
 ``WAITING_GAME_TTL_SECONDS``).
@@ -43,6 +44,8 @@ from service.config import Config, connect
 from service.app.scheduling import due_key, next_look
 from service.app.index import GameIndex, key as index_key
 from service.app.players import Players
+from service.app.ratings import Ratings
+from projections.ratings import rated_result
 from service.app.scheduling import pending_work
 
 
@@ -172,6 +175,7 @@ def run_reindex(client_url: str, config: Config) -> int:
     store, index, players = EventStore(client), GameIndex(client), Players(client, now_ms)
     waiting_ttl_ms = config.waiting_game_ttl_seconds * 1000
     games = scheduled = 0
+    rated = []
     for raw_key in client.scan_iter(match=stream_key("*"), count=500):
         name = raw_key.decode() if isinstance(raw_key, bytes) else raw_key
         game_id = name[len("game:{") : -len("}:events")]
@@ -179,13 +183,22 @@ def run_reindex(client_url: str, config: Config) -> int:
         if folded is not None:
             index.record(folded, created_at=folded.table.created_at)  # and the lobby
             players.after_append(None, folded)  # each player's games
+            result = rated_result(folded)
+            if result is not None:
+                rated.append(result)
             games += 1
             now = now_ms()
             work = pending_work(folded, now, waiting_ttl_ms)
             if work:  # the scheduler takes it from there (and queues nothing twice)
                 client.zadd(due_key(game_id), {game_id: next_look(work, now, config.grace_ms)}, lt=True)
                 scheduled += 1
-    print(f"reindex: {games} games indexed, {scheduled} with work put on the workers' schedule")
+    # every rating again, folded in the order the games finished: the numbers
+    # the live service wrote (rating_changed is not announced again)
+    counts = Ratings(client).rebuild(rated)
+    print(
+        f"reindex: {games} games indexed, {scheduled} with work put on the workers' schedule, "
+        f"{sum(counts.values())} rated games rated again"
+    )
     return 0
 
 
