@@ -211,13 +211,18 @@ class Chat:
         if code != 2:
             return self._removal_of(game_id, chat_id)
         found = found.decode() if isinstance(found, bytes) else found
-        return {"id": outside_id(found), **removal}
+        return {"id": outside_id(found), **{k: v for k, v in removal.items() if k != "kind"}}
 
     def _removal_of(self, game_id: str, chat_id: str) -> dict[str, Any]:
         for said in self.read(game_id, None, True, None, None):
             if said.kind == "chat_removed" and said.data["removes"] == chat_id:
                 return {"id": said.id, **{k: v for k, v in said.data.items() if k != "id"}}
         raise Problem(404, "chat_message_not_found", f"This game has no chat message {chat_id}.")
+
+    def last_position(self, game_id: str) -> tuple[int, int] | None:
+        """The position of the newest entry of the game's chat, if any."""
+        found = self.redis.xrevrange(chat_key(game_id), "+", "-", count=1)
+        return _stream_position(_text(found[0][0])) if found else None
 
     def read(
         self,
@@ -238,10 +243,10 @@ class Chat:
         else:  # message V.k: after the store's V-(k-1)
             start = f"({after[0]}-{after[1] - 1}"
         end = "+" if upto is None else f"{upto}-18446744073709551615"
-        raw = self.redis.xrange(chat_key(game_id), start, end, count=count)
+        # a game's chat is bounded (CHAT_MAX_MESSAGES): read it whole past
+        # ``after``, then filter by channel, then cut the page
+        raw = self.redis.xrange(chat_key(game_id), start, end)
         entries = [(_text(i), json.loads(_field(fields))) for i, fields in raw]
-        # a page cut by count ends at its last entry: a mark past it is the next page's
-        cut = _stream_position(entries[-1][0]) if count is not None and len(entries) == count else None
         marks = self.redis.hgetall(removed_key(game_id))
         if marks:
             for stream_id, mark in marks.items():
@@ -250,8 +255,6 @@ class Chat:
                 if after is not None and position <= after:
                     continue
                 if upto is not None and position[0] > upto:
-                    continue
-                if cut is not None and position > cut:
                     continue
                 entries.append((stream_id, json.loads(mark)))
             entries.sort(key=lambda e: _stream_position(e[0]))
@@ -266,7 +269,7 @@ class Chat:
                 data = {"id": chat_id, **{k: v for k, v in entry.items() if k != "kind"}}
                 data.setdefault("removed", False)
                 out.append(Said(chat_id, "chat", entry["channel"], data))
-        return out
+        return out if count is None else out[:count]
 
 
 def sees_spectators(seat: int | None, status: str) -> bool:

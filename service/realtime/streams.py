@@ -201,11 +201,13 @@ class Realtime:
         after the version it was said at. ``after``: the position to resume
         after, ``(version, 0)`` or a chat message's ``(version, k)``; None
         (a view stream opened afresh) starts at the current view, and the
-        chat said after it."""
+        chat said from then on."""
         watch = waiter.watch
         if waiter.client is not None:
             waiter.client.write_timeout(WRITE_TIMEOUT_SECONDS)
         position = after if after is not None or mode == "view" else (0, 0)
+        # a view stream opened afresh: the talk from now on (before it: GET .../chat)
+        floor = self.chat.last_position(game_id) if position is None else None
         beat = time.monotonic() + self.heartbeat_seconds
         first = True
         try:
@@ -218,6 +220,8 @@ class Realtime:
                     for kind, version, data in self._messages(game_id, seat, mode, folded, last):
                         messages.append(((version, 0), kind, version, data))
                 chat_after = position if position is not None else (folded.version, 0)
+                if floor is not None:
+                    chat_after = max(chat_after, floor)
                 # a seat never hears the spectators' channel on its stream
                 for said in self.chat.read(game_id, chat_after, seat is None, folded.version):
                     messages.append((said.position, said.kind, said.id, json.dumps(said.data).encode()))
