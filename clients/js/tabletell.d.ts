@@ -162,7 +162,7 @@ export class Tabletell {
   /**
    * Everything that concerns the bearer key's player: `ready` (given once,
    * on the first connection), then `game_started`, `turn`, `window`,
-   * `game_finished`, `rematch_offered`, numbered 1, 2, 3... Resumes and
+   * `game_finished`, `rematch_offered`, `rating_changed`, numbered 1, 2, 3... Resumes and
    * backs off as streamGame does; runs until `signal` aborts or the loop
    * breaks (or throws a ProblemError 401 once the key is replaced).
    */

@@ -78,7 +78,8 @@ def my_games():
 def my_stream():
     """Everything that concerns the player across all their games, as
     Server-Sent Events or NDJSON (as a game's stream): ``game_started``,
-    ``turn``, ``window``, ``game_finished``, ``rematch_offered``; each
+    ``turn``, ``window``, ``game_finished``, ``rematch_offered``,
+    ``rating_changed``; each
     message's ``id`` is its number in the player's feed, and a client resumes
     after one with ``Last-Event-ID`` (or ``?last_event_id=``). A replaced key
     ends the stream at its next heartbeat."""

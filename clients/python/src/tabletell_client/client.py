@@ -389,7 +389,7 @@ class Tabletell:
         ``last_event_id``: on a resumption it repeats the id resumed from,
         and is skipped as any message at or before it), then
         ``game_started``, ``turn``, ``window``, ``game_finished``,
-        ``rematch_offered``, numbered by the player's feed. It never ends by
+        ``rematch_offered``, ``rating_changed``, numbered by the player's feed. It never ends by
         itself: stop iterating, or ``close()``."""
         return Stream(self, "/v1/players/me/stream", token, {}, last_event_id, ends_when_finished=False)
 
