@@ -151,6 +151,17 @@ def main() -> None:
     if memory:
         for game_type, row in memory.items():
             add(f"store: {game_type} bytes an event, KiB a game", f"{row['bytes_per_event']:.0f}, {row['bytes_per_game'] / 1024:.1f}")
+            add(
+                f"archived {game_type}: bytes kept in the store (aim < 2,048), archive KiB",
+                f"{row['archived_store_bytes_per_game']:.0f}, {row['archive_file_bytes_per_game'] / 1024:.1f}",
+            )
+    outbox = run("outbox.py", *(["--seconds", "1", "--rounds", "1", "--grace", "1"] if quick else []))
+    if outbox:
+        for kind in ("seat tokens", "player keys"):
+            row = outbox[kind]
+            add(f"commands, games with {kind}: outbox on to off (aim > 0.95)", f"{row['on']:,.0f}/s", row["ratio"])
+        swept = outbox["sweep"]
+        add(f"outbox: a dead process's event in the feed, p50 / max (GRACE_SECONDS {swept['grace_seconds']:g})", f"{swept['p50_s']} / {swept['max_s']} s")
     for game_type in GAMES:
         bots = run("bots.py", game_type, "--games", "50" if quick else "1000")
         if bots:

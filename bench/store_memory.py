@@ -11,6 +11,12 @@ stream), its seats' token hashes, its snapshot, and its idempotency records
 (which expire after a day). The index's sorted sets are shared by every game;
 their growth is the used_memory cross-check's remainder.
 
+Then each game is archived as a worker does after ARCHIVE_AFTER_SECONDS
+(``Archiver.archive_game``: its log to ARCHIVE_DIR as gzipped NDJSON, its
+keys out of the store), and what it still keeps in the store (its archived
+record and anything left under its keys; aim: under 2 KiB) and its archive
+file's bytes are measured.
+
 Ends with one JSON line of the figures.
 """
 from __future__ import annotations
@@ -34,6 +40,7 @@ from service.runtime.embedded_redis import EmbeddedRedis  # noqa: E402
 from service.wiring import Services  # noqa: E402
 
 KINDS = ("events", "tokens", "snapshot", "idempotency")
+ARCHIVED_AIM = 2048  # bytes a finished game may keep in the store once archived
 
 
 def kind_of(key: bytes) -> str:
@@ -54,12 +61,25 @@ def play(svc: Services, game_type: str, seats: int, rng: random.Random) -> str:
         svc.commands.execute(game_id, seat, bot(seat_view(folded, seat), rng), folded.version, uuid.uuid4().hex)
 
 
+def archived(svc: Services, client, ids: list[str]) -> dict:
+    """Each game archived: what it keeps in the store, what its file holds."""
+    kept, files = 0, 0
+    for game_id in ids:
+        outcome = svc.archiver.archive_game(game_id)
+        if not outcome.startswith("archived"):
+            raise SystemExit(f"{game_id} was not archived: {outcome}")
+        for key in client.scan_iter(match=f"game:{{{game_id}}}:*", count=1000):
+            kept += client.memory_usage(key, samples=0) or 0
+        files += int(svc.store.archived(game_id)["bytes"])
+    return {"archived_store_bytes_per_game": kept / len(ids), "archive_file_bytes_per_game": files / len(ids)}
+
+
 def measure(games: int, seats: int) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         server = EmbeddedRedis(tmp, persistent=True).start()
         try:
             client = connect(server.url)
-            svc = Services(client, config=Config(redis_url=server.url))
+            svc = Services(client, config=Config(redis_url=server.url, data_dir=tmp))
             figures = {}
             for game_type, game in GAMES.items():
                 at = min(max(seats, game.min_seats), game.max_seats)
@@ -83,6 +103,7 @@ def measure(games: int, seats: int) -> dict:
                     "bytes_per_game": kept / games,
                     "bytes_per_game_by_key": {kind: n / games for kind, n in per_kind.items()},
                     "used_memory_per_game": (after - before) / games,
+                    **archived(svc, client, ids),
                 }
             svc.realtime.shutdown()
             return figures
@@ -108,6 +129,10 @@ def main() -> None:
             f" {row['bytes_per_game'] / 1024:>9.1f} {keys['events'] / 1024:>7.1f} {keys['tokens'] / 1024:>7.1f}"
             f" {keys['snapshot'] / 1024:>9.1f} {keys['idempotency'] / 1024:>9.1f} {row['used_memory_per_game'] / 1024:>9.1f}"
         )
+    print(f"archived (aim: under {ARCHIVED_AIM} bytes a game kept in the store)")
+    print(f"{'game':<12} {'store B/game':>12} {'archive KiB/game':>16}")
+    for game_type, row in figures.items():
+        print(f"{game_type:<12} {row['archived_store_bytes_per_game']:>12.0f} {row['archive_file_bytes_per_game'] / 1024:>16.1f}")
     means = [row["bytes_per_game"] for row in figures.values()]
     print(f"a million finished games: about {statistics.mean(means) * 1e6 / 2**30:.1f} GiB hot (logs, tokens, snapshots)")
     print(json.dumps(figures))

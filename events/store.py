@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import json
 import logging
+import zlib
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterable, Sequence
 
 import redis
 from redis.cluster import RedisCluster
+from redis.crc import REDIS_CLUSTER_HASH_SLOTS, key_slot
 
 from events.envelope import Envelope
 
@@ -47,6 +50,84 @@ def snapshot_key(game_id: str) -> str:
     return f"game:{{{game_id}}}:snapshot"
 
 
+def archived_key(game_id: str) -> str:
+    """The record a game moved to the archive keeps in the store: where its
+    log went, the log's hash, and its summary (``service.app.archive``)."""
+    return f"game:{{{game_id}}}:archived"
+
+
+# KEYS: the stream, the archived record, then the game's other keys to go
+# (tokens, snapshot, idempotency records); ARGV: the version archived, its
+# entry's hash, then the record's field/value pairs (none: a game deleted,
+# with no record). The log is still the one archived (nothing appended
+# since: the archive holds all of it), or nothing happens: then the record
+# goes in and the game's keys go, at once.
+RETIRE_SCRIPT = """
+if redis.call('XLEN', KEYS[1]) ~= tonumber(ARGV[1]) then return 0 end
+local last = redis.call('XRANGE', KEYS[1], ARGV[1] .. '-0', ARGV[1] .. '-0')
+if #last ~= 1 then return 0 end
+local hash = cjson.decode(last[1][2][2])['hash']
+if hash == nil or hash == cjson.null then hash = '' end
+if hash ~= ARGV[2] then return 0 end
+if #ARGV > 2 then redis.call('HSET', KEYS[2], unpack(ARGV, 3)) end
+redis.call('DEL', KEYS[1], unpack(KEYS, 3))
+return 1
+"""
+
+
+# -- the outbox ------------------------------------------------------------------
+# What an append means to others (the games index, the players' games and
+# feeds, webhooks) is derived from the
+# log after the append, by the process that appended or, should it die or
+# fail, by a worker's sweep. The append script records that such work is
+# owed, atomically with the events: a member ``<game id>:<first>:<last>`` (the
+# versions the append wrote) of an outbox set, scored by when the sweep may
+# take it. Whoever derives it removes the member. The member lives in the
+# game's own slot: on one server in one of OUTBOX_SHARDS sets; on a cluster in
+# the set of the game's hash slot (``tabletell:outbox:{<tag>}``, the tag a
+# string that hashes to that slot), so the script may write it.
+OUTBOX_SHARDS = 16
+OUTBOX_PREFIX = "tabletell:outbox"
+OUTBOX_KEYS = tuple(f"{OUTBOX_PREFIX}:{{{n}}}" for n in range(OUTBOX_SHARDS))
+
+
+@lru_cache(maxsize=1)
+def slot_tags() -> tuple[str, ...]:
+    """For each cluster hash slot, a short string that hashes to it (a hash
+    tag that puts a key in that slot); built once, in about 0.2 s."""
+    tags: list[str | None] = [None] * REDIS_CLUSTER_HASH_SLOTS
+    left, n = REDIS_CLUSTER_HASH_SLOTS, 0
+    while left:
+        slot = key_slot(str(n).encode())
+        if tags[slot] is None:
+            tags[slot] = str(n)
+            left -= 1
+        n += 1
+    return tuple(tags)  # type: ignore[arg-type]
+
+
+def outbox_key(game_id: str, cluster: bool = False) -> str:
+    """The outbox set that holds ``game_id``'s members: in the game's slot on
+    a cluster, one of OUTBOX_KEYS on one server."""
+    if cluster:
+        return slot_outbox_key(key_slot(stream_key(game_id).encode()))
+    return OUTBOX_KEYS[zlib.crc32(game_id.encode()) % OUTBOX_SHARDS]
+
+
+def slot_outbox_key(slot: int) -> str:
+    """A cluster's outbox set of hash slot ``slot``."""
+    return f"{OUTBOX_PREFIX}:{{{slot_tags()[slot]}}}"
+
+
+def outbox_member(game_id: str, first: int, last: int) -> str:
+    return f"{game_id}:{first}:{last}"
+
+
+def parse_outbox_member(member: str) -> tuple[str, int, int]:
+    game_id, first, last = member.rsplit(":", 2)
+    return game_id, int(first), int(last)
+
+
 def versions_channel(game_id: str) -> str:
     """The shard channel on which every append announces the game's new
     version. It carries the game's hash tag, so in a cluster it lives on the
@@ -55,10 +136,11 @@ def versions_channel(game_id: str) -> str:
 
 
 # KEYS: the stream, then those of these the append has, in this order: the
-#       idempotency record, the tokens hash, the due set
+#       idempotency record, the tokens hash, the due set, the outbox set
 # ARGV: expected version, idempotency record, its ttl, token hash, seat,
 #       versions channel, due member, due score ("" to remove), which of the
-#       optional keys are there ("1"/"0" for each), entries...
+#       optional keys are there ("1"/"0" for each), the outbox's score (when
+#       the sweep may take the work this append owes) and member, entries...
 # Only keys the append writes are named (on a cluster every key a script
 # names must be in its slot: an empty name would be slot 0). The version
 # check, the idempotency check and every write happen in one script, so two
@@ -66,22 +148,25 @@ def versions_channel(game_id: str) -> str:
 # first attempt still finds the first answer. The game's entry in the due set
 # (when the workers must look at it next) is written with the append that
 # makes it true, so two processes appending one after the other leave the
-# newer state's entry, and a command costs one round trip. The script then
+# newer state's entry, and a command costs one round trip. So is the outbox's
+# member, when the caller says the append owes others work (see
+# ``outbox_key``): an append is never in without it. The script then
 # announces the new version on the game's shard channel (SPUBLISH), which
 # wakes the clients waiting on that game in every API process.
 APPEND_SCRIPT = """
 local has, at = ARGV[9], 2
-local idempotency, tokens, due = false, false, false
+local idempotency, tokens, due, outbox = false, false, false, false
 if string.sub(has, 1, 1) == '1' then idempotency = KEYS[at]; at = at + 1 end
 if string.sub(has, 2, 2) == '1' then tokens = KEYS[at]; at = at + 1 end
-if string.sub(has, 3, 3) == '1' then due = KEYS[at] end
+if string.sub(has, 3, 3) == '1' then due = KEYS[at]; at = at + 1 end
+if string.sub(has, 4, 4) == '1' then outbox = KEYS[at] end
 if idempotency then
   local prior = redis.call('GET', idempotency)
   if prior then return {'duplicate', prior} end
 end
 local version = redis.call('XLEN', KEYS[1])
 if version ~= tonumber(ARGV[1]) then return {'conflict', tostring(version)} end
-for i = 10, #ARGV do
+for i = 12, #ARGV do
   version = version + 1
   redis.call('XADD', KEYS[1], version .. '-0', 'e', ARGV[i])
 end
@@ -94,6 +179,9 @@ end
 if due then
   if ARGV[8] == '' then redis.call('ZREM', due, ARGV[7]) else redis.call('ZADD', due, ARGV[8], ARGV[7]) end
 end
+if outbox then
+  redis.call('ZADD', outbox, ARGV[10], ARGV[11])
+end
 redis.call('SPUBLISH', ARGV[6], tostring(version))
 return {'ok', tostring(version)}
 """
@@ -104,9 +192,9 @@ class Due:
     """A sorted set's entry to write with an append (``member`` at ``score``;
     None removes it): when the workers must look at the game next. On one
     server the append script writes it; on a cluster, where the set is in
-    another slot than the game, the append writes it right after the script
-    (so there, two processes appending one after the other may leave the
-    older look; the scheduler's next look mends it)."""
+    another slot than the game, it is work the append owes, like the index
+    (the outbox: written after the script and confirmed as ``DURABILITY``
+    asks before the outbox's member goes; see ``EventStore.write_due``)."""
 
     key: str
     member: str
@@ -138,9 +226,6 @@ class Appended:
     # False: appended, but the store did not confirm it on disk (or on a
     # replica) within the durability timeout
     durable: bool = True
-    # False: appended, but the due-set entry a cluster writes after the
-    # script was not written (logged; the append stands)
-    due_written: bool = True
 
 
 @dataclass(frozen=True)
@@ -174,13 +259,17 @@ class EventStore:
         idempotency: Idempotency | None = None,
         token: tuple[str, int] | None = None,
         due: Due | None = None,
+        outbox_at: int | None = None,
     ) -> Appended:
         """Append ``envelopes`` if the log is at ``expected_version``.
 
         ``token``: (hash, seat) to record beside the events (a seat's bearer
         token, stored only as its hash). ``due``: a due set's entry written
         only if the append is (nothing on a conflict or a retry's
-        duplicate). Raises ``VersionConflict``.
+        duplicate); on one server only (on a cluster the caller owes it, with
+        ``outbox_at``: ``Due``). ``outbox_at``: the append owes others work (see
+        ``outbox_key``), which the sweep may take from this time (ms) on; its
+        member is written with the events. Raises ``VersionConflict``.
         """
         first = expected_version + 1
         last = expected_version + len(envelopes)
@@ -188,13 +277,14 @@ class EventStore:
         record = None
         if idempotency is not None:
             record = {"request": idempotency.request_hash, "first": first, "last": last}
-        # on a cluster the due set is in another slot than the game: written
-        # right after the append instead (see ``Due``)
+        # on a cluster the due set is in another slot than the game: the
+        # caller owes it (see ``Due``)
         due_in_script = due if due is not None and not self.cluster else None
         optional = [
             idempotency_key(game_id, idempotency.scope, idempotency.key) if idempotency else None,
             tokens_key(game_id) if token else None,
             due_in_script.key if due_in_script else None,
+            outbox_key(game_id, self.cluster) if outbox_at is not None else None,
         ]
         keys_args = dict(
             keys=[stream_key(game_id), *(key for key in optional if key is not None)],
@@ -208,6 +298,8 @@ class EventStore:
                 due_in_script.member if due_in_script else "",
                 "" if due_in_script is None or due_in_script.score is None else due_in_script.score,
                 "".join("0" if key is None else "1" for key in optional),
+                outbox_at if outbox_at is not None else "",
+                outbox_member(game_id, first, last),
                 *(e.to_json() for e in envelopes),
             ],
         )
@@ -229,16 +321,7 @@ class EventStore:
             return Appended(prior["first"], prior["last"], True, prior, durable)
         if outcome == "conflict":
             raise VersionConflict(expected_version, int(value))
-        due_written = True
-        if due is not None and due_in_script is None:
-            # the events are in: a failure here must not make the append
-            # look refused (a retry without its key would append it twice)
-            try:
-                write_due(self.redis, due)
-            except redis.RedisError:
-                log.exception("game %s appended up to %s, but its due-set entry was not written", game_id, last)
-                due_written = False
-        return Appended(first, last, False, record, durable, due_written)
+        return Appended(first, last, False, record, durable)
 
     def _append_and_wait(self, game_id: str, keys_args: dict) -> tuple:
         """The append script and the durability wait, pipelined on one
@@ -276,6 +359,36 @@ class EventStore:
                 if attempt == 2 or isinstance(error, redis.ConnectionError):
                     raise
         raise AssertionError("unreachable")
+
+    def write_due(self, due: Due, lower_only: bool = False) -> bool:
+        """``due`` on its own, after an append (a cluster's, owed by it), and
+        confirmed as ``durability`` asks, as appends are: on the same
+        connection, pipelined (on a cluster to the set's primary); False
+        when the store did not confirm it in time (it may be lost in a
+        failover: the outbox's member stays, and the sweep writes it again).
+        ``lower_only``: the entry only moves earlier, or is added (the
+        sweep's, which never delays or removes a look another process set)."""
+        key = due.key
+        node = self.redis.get_node_from_key(key) if self.cluster else None
+        client = self.redis.get_redis_connection(node) if node is not None else self.redis
+        with client.pipeline(transaction=False) as pipe:
+            if due.score is None:
+                if lower_only:
+                    return True
+                pipe.zrem(key, due.member)
+            else:
+                pipe.zadd(key, {due.member: due.score}, lt=lower_only)
+            if self.durability == "fsync":
+                pipe.execute_command("WAITAOF", 1, 0, self.durability_timeout_ms)
+            elif self.durability == "replica":
+                pipe.execute_command("WAIT", 1, self.durability_timeout_ms)
+            answers = pipe.execute(raise_on_error=False)
+        if isinstance(answers[0], Exception):
+            raise answers[0]
+        if self.durability == "os":
+            return True
+        confirmed = answers[1]
+        return not isinstance(confirmed, Exception) and (confirmed[0] if self.durability == "fsync" else confirmed) >= 1
 
     def _primary_of(self, game_id: str) -> redis.Redis:
         """The client of the server that holds ``game_id``: the store's own,
@@ -324,9 +437,38 @@ class EventStore:
         entries = self.redis.xrange(stream_key(game_id), f"{after + 1}-0", end)
         return list(_decode(entries))
 
+    def retire(self, game_id: str, version: int, last_hash: str | None, record: dict[str, str], keys: Sequence[str]) -> bool:
+        """The game's log moved out (to the archive) or deleted: if the log is
+        still at ``version`` with ``last_hash``, write ``record`` (its archived
+        record; empty: none) and delete the stream and ``keys`` (all in the
+        game's slot), in one script; False when the log changed meanwhile."""
+        fields = [item for pair in record.items() for item in pair]
+        retire = self.redis.register_script(RETIRE_SCRIPT)
+        return bool(
+            retire(keys=[stream_key(game_id), archived_key(game_id), *keys], args=[version, last_hash or "", *fields])
+        )
+
+    def is_archived(self, game_id: str) -> bool:
+        return bool(self.redis.exists(archived_key(game_id)))
+
+    def archived(self, game_id: str) -> dict[str, str] | None:
+        """The archived record of a game moved out of the store, or None."""
+        found = self.redis.hgetall(archived_key(game_id))
+        if not found:
+            return None
+        return {_text(k): _text(v) for k, v in found.items()}
+
+    def outbox_done(self, game_id: str, member: str) -> None:
+        """The work ``member`` owed is done: its outbox entry goes."""
+        self.redis.zrem(outbox_key(game_id, self.cluster), member)
+
     def seat_for_token(self, game_id: str, token_hash: str) -> int | None:
         seat = self.redis.hget(tokens_key(game_id), token_hash)
         return int(seat) if seat is not None else None
+
+
+def _text(raw) -> str:
+    return raw.decode() if isinstance(raw, bytes) else raw
 
 
 def _decode(entries: Iterable) -> Iterable[Envelope]:

@@ -54,9 +54,10 @@ class Table:
     rematch_of: str | None = None  # the finished game this one is a rematch of
     fill_bots_at: int | None = None  # ms since the epoch: free seats go to bots then
     # its result moves the ratings of the players at the table (a projection
-    # of the logs: ``service.app.ratings``); a rated game seats no bots
+    # of the logs: ``service.app.ratings``, in the order of ``ended_at``);
+    # a rated game seats no bots
     rated: bool = False
-    finished_at: int | None = None  # ms since the epoch: the game_finished event's time
+    ended_at: int | None = None  # ms since the epoch: when it finished or was abandoned
 
 
 def seed_commitment(seed: str) -> str:
@@ -158,9 +159,9 @@ def evolve(game: Game, table: Table | None, event: Event) -> Table:
         timeouts[seat] = 0
         return evolved(table, autopilot=table.autopilot - {seat}, timeouts=tuple(timeouts))
     if kind == "game_finished":
-        return evolved(table, status=FINISHED, result=event.public["result"], finished_at=event.at)
+        return evolved(table, status=FINISHED, result=event.public["result"], ended_at=event.at)
     assert kind == "game_abandoned", kind
-    return evolved(table, status=ABANDONED)
+    return evolved(table, status=ABANDONED, ended_at=event.at)
 
 
 # the table's own events (every other event is its game's)

@@ -22,6 +22,9 @@ class Folded:
     game: Game
     table: tables.Table
     last_hash: str | None = None  # the newest entry's, which the next one chains on
+    # folded from the archive (``service.app.archive``): a finished game
+    # moved out of the store, which never changes again
+    archived: bool = False
 
 
 def game_of(first: Envelope) -> Game:

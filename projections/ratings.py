@@ -58,7 +58,7 @@ class RatedResult:
 
     game_id: str
     game_type: str
-    finished_at: int  # ms since the epoch: the order games are rated in
+    finished_at: int  # the table's ended_at (game_finished's time, ms): the order games are rated in
     placings: tuple[Placing, ...]
 
 
@@ -78,7 +78,7 @@ def rated_result(folded: Folded | None) -> RatedResult | None:
     )
     if len(placings) < 2:
         return None
-    return RatedResult(folded.game_id, folded.game.type, table.finished_at or 0, placings)
+    return RatedResult(folded.game_id, folded.game.type, table.ended_at or 0, placings)
 
 
 def rate(before: Sequence[Rating], ranks: Sequence[int]) -> list[Rating]:

@@ -130,6 +130,17 @@ class Config:
     # server_busy (Retry-After) for a request left unread, else 408
     first_request_seconds: float = 30.0
 
+    # a finished game's log moves out of the store to the archive this long
+    # after it ended (0: never), to ARCHIVE_DIR (None: DATA_DIR/archive),
+    # which every API process and worker must share (service/app/archive.py)
+    archive_after_seconds: int = 86400
+    archive_dir: str | None = None
+    # a game abandoned (never started) is deleted this long after (0: never)
+    abandoned_retention_seconds: int = 7 * 86400
+    # games waiting for players one client address may have created and not
+    # seen start (0: no limit); past it POST /v1/games is 429
+    max_waiting_games_per_client: int = 20
+
     # -- the workers -------------------------------------------------------------
     # queued work not done this long after it was queued is queued again
     # (a worker died in the middle of it); the API's dispatcher marks what it
@@ -144,6 +155,11 @@ class Config:
     @property
     def grace_ms(self) -> int:
         return int(self.grace_seconds * 1000)
+
+    @property
+    def archive_path(self) -> str:
+        """Where the file archive keeps finished games' logs."""
+        return self.archive_dir or os.path.join(self.data_dir, "archive")
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> "Config":
@@ -207,6 +223,10 @@ class Config:
             bot_think_seconds=seconds("BOT_THINK_SECONDS", cls.bot_think_seconds),
             expert_budget_ms=seconds("EXPERT_BUDGET_MS", cls.expert_budget_ms),
             first_request_seconds=seconds("FIRST_REQUEST_SECONDS", cls.first_request_seconds),
+            archive_after_seconds=number("ARCHIVE_AFTER_SECONDS", cls.archive_after_seconds),
+            archive_dir=env.get("ARCHIVE_DIR") or None,
+            abandoned_retention_seconds=number("ABANDONED_RETENTION_SECONDS", cls.abandoned_retention_seconds),
+            max_waiting_games_per_client=number("MAX_WAITING_GAMES_PER_CLIENT", cls.max_waiting_games_per_client),
         )
 
 

@@ -12,15 +12,18 @@ from redis import Redis
 from events.store import EventStore
 from projections.snapshots import Snapshots
 from service.app import webhooks
+from service.app.archive import Archiver, FileArchive
 from service.app.chat import Chat
 from service.app.commands import Commands
 from service.app.ids import now_ms
 from service.app.index import GameIndex
 from service.app.lobby import Lobby
+from service.app.outbox import Outbox
 from service.app.player_feed import PlayerFeed
 from service.app.players import Players, seat_of
 from service.app.ratings import Ratings
 from service.app.repository import Repository
+from service.app.retention import Retention, WaitingCap
 from service.app.scheduling import WEBHOOKS_QUEUE, Dispatcher
 from service.app.seats import Seats
 from service.app.views_cache import ViewCache
@@ -34,6 +37,8 @@ class Services:
     queue_redis: Redis  # the workers' queues (QUEUE_URL), or the store's own server
     clock: Callable[[], int]
     store: EventStore
+    archive: FileArchive
+    archiver: Archiver
     repository: Repository
     dispatcher: Dispatcher
     index: GameIndex
@@ -41,8 +46,11 @@ class Services:
     webhooks: webhooks.Webhooks
     player_feed: PlayerFeed
     ratings: Ratings
+    outbox: Outbox
     commands: Commands
     seats: Seats
+    retention: Retention
+    waiting: WaitingCap
     lobby: Lobby
     views: ViewCache
     chat: Chat
@@ -62,11 +70,21 @@ class Services:
         self.queue_redis = queue_client if queue_client is not None else client
         self.clock = clock
         self.store = EventStore(client, config.durability, config.durability_timeout_ms)
-        self.repository = Repository(self.store, snapshots=Snapshots(client, config.snapshot_every))
+        # finished games' logs, moved out of the store (ARCHIVE_DIR: every
+        # process must see the same one)
+        self.archive = FileArchive(config.archive_path)
+        self.archiver = Archiver(self.store, self.archive)
+        self.repository = Repository(self.store, snapshots=Snapshots(client, config.snapshot_every), archive=self.archive)
         # the grace of queued work (GRACE_SECONDS): the API's dispatcher marks
         # what it queues as fresh for as long as the workers wait for it
         self.dispatcher = Dispatcher(
-            client, clock, config.grace_ms, config.waiting_game_ttl_seconds * 1000, queue_client=self.queue_redis
+            client,
+            clock,
+            config.grace_ms,
+            config.waiting_game_ttl_seconds * 1000,
+            queue_client=self.queue_redis,
+            archive_after_ms=config.archive_after_seconds * 1000,
+            abandoned_retention_ms=config.abandoned_retention_seconds * 1000,
         )
         self.index = GameIndex(client)
         self.players = Players(client, clock)
@@ -75,22 +93,29 @@ class Services:
         self.player_feed = PlayerFeed(client, clock, hooks=(self._webhook,))
         # finished rated games move their players' ratings (rating_changed on their feeds)
         self.ratings = Ratings(client, announce=self.player_feed.add)
-        self.commands = Commands(
+        # what each append owes others (a rated game's finish: its ratings),
+        # done after it (or by the workers' sweep)
+        self.outbox = Outbox(
             self.store,
-            self.repository,
+            self.repository.log,
+            self.index,
+            self.players,
+            self.player_feed,
+            self.dispatcher.look,
             clock,
-            listeners={
-                "index": self.index.after_append,
-                "player_games": self.players.after_append,
-                "player_feed": self.player_feed.after_append,
-                "ratings": self.ratings.after_append,  # after the feed's game_finished
-            },
-            dispatcher=self.dispatcher,
+            config.grace_ms,
+            ratings=self.ratings,
         )
+        self.commands = Commands(self.store, self.repository, clock, outbox=self.outbox, dispatcher=self.dispatcher)
         self.seats = Seats(self.store, self.commands.exists, player_seat=self._player_seat)
-        self.lobby = Lobby(client, self.commands, self.players, self.ratings, clock, announce=self.player_feed.add)
+        self.lobby = Lobby(client, self.commands, self.player_feed, self.players, self.ratings, clock)
+        # abandoned games deleted, waiting games capped per client address
+        # (a limit per address, off with the rate limits: RATE_LIMITS=off)
+        self.retention = Retention(self.store, self.index, self.players)
+        cap = config.max_waiting_games_per_client if config.rate_limits else 0
+        self.waiting = WaitingCap(client, self.index, cap, config.waiting_game_ttl_seconds or 86_400, clock)
         self.views = ViewCache()
-        self.chat = Chat(client, clock, config.chat_per_minute)
+        self.chat = Chat(client, clock, config.chat_per_minute, archived=self.archiver.chat)  # archived: beside the log
         self.realtime = Realtime(
             client,
             clock,

@@ -66,7 +66,7 @@ export type OperationId =
   | "listGames" | "createGame" | "getGame" | "takeSeat"
   | "getView" | "sendCommand" | "getEvents" | "streamGame"
   | "getLog" | "getReplay" | "getVerification"
-  | "createPlayer" | "getPlayer" | "replacePlayerKey" | "listPlayerGames" | "streamPlayer"
+  | "createPlayer" | "getPlayer" | "deletePlayer" | "replacePlayerKey" | "listPlayerGames" | "streamPlayer"
   | "getLobby" | "matchmaking" | "getRematch" | "rematch"
   | "getLeaderboard" | "getPlayerProfile" | "getRatingHistory" | "getGameRatings"
   | "sendChat" | "getChat" | "removeChatMessage"
@@ -156,6 +156,8 @@ export class Tabletell {
   /** The bearer key's player. Retry kind: idempotent. */
   getPlayer(options?: CallOptions): Promise<{ player_id: string; name: string; created_at: number }>;
   /** A new key; the one sent stops working at once. Retry kind: once (a retry after a lost answer would be refused, the new key lost). */
+  /** DELETE /v1/players/me: the player's key, record, feed and games list go (the games' logs keep its seats). */
+  deletePlayer(options?: CallOptions): Promise<null>;
   replacePlayerKey(options?: CallOptions): Promise<{ player_id: string; key: string }>;
   /** Retry kind: idempotent. */
   listPlayerGames(options?: CallOptions & { status?: Status; limit?: number }): Promise<{ games: PlayerGame[] }>;

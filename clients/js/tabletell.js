@@ -32,7 +32,8 @@ const STREAM_IDLE_MS = 45_000;
  * - "idempotent": after a network error and after any 503. Reads; sendCommand,
  *   whose Idempotency-Key makes a retry return the first answer; rematch (the
  *   same seat asking again is given the same seat); deleteWebhook (a retry
- *   after a lost answer may be 404 webhook_not_found).
+ *   after a lost answer may be 404 webhook_not_found); deletePlayer (a retry
+ *   after a lost answer is 401 invalid_token: the key is gone).
  * - "once": after a 503 whose code says nothing was done (server_busy,
  *   store_full, matchmaking_busy, rematch_busy), never after a network error
  *   or another 503: the API takes no Idempotency-Key for these, so a request
@@ -63,6 +64,7 @@ export const OPERATIONS = Object.freeze({
   getVerification: op("GET", "/v1/games/{game_id}/verification", "idempotent"),
   createPlayer: op("POST", "/v1/players", "once"),
   getPlayer: op("GET", "/v1/players/me", "idempotent"),
+  deletePlayer: op("DELETE", "/v1/players/me", "idempotent", [], [], 401),
   replacePlayerKey: op("POST", "/v1/players/me/keys", "once"),
   listPlayerGames: op("GET", "/v1/players/me/games", "idempotent", ["status", "limit"]),
   streamPlayer: op("GET", "/v1/players/me/stream", "idempotent", ["last_event_id"]),
@@ -79,7 +81,7 @@ export const OPERATIONS = Object.freeze({
   removeChatMessage: op("DELETE", "/v1/games/{game_id}/chat/{chat_id}", "idempotent"),
   listWebhooks: op("GET", "/v1/webhooks", "idempotent"),
   createWebhook: op("POST", "/v1/webhooks", "once"),
-  deleteWebhook: op("DELETE", "/v1/webhooks/{webhook_id}", "idempotent"),
+  deleteWebhook: op("DELETE", "/v1/webhooks/{webhook_id}", "idempotent", [], [], 404),
   listWebhookDeliveries: op("GET", "/v1/webhooks/{webhook_id}/deliveries", "idempotent"),
 });
 
@@ -94,8 +96,10 @@ function after(a, b) {
   return av > bv || (av === bv && ak > bk);
 }
 
-function op(method, path, retry, query = [], headers = []) {
-  return Object.freeze({ method, path, retry, query: Object.freeze(query), headers: Object.freeze(headers) });
+// gone: the status a retry of a deletion gets when an earlier attempt, whose
+// answer was lost, did it (the thing deleted is gone): the deletion is done
+function op(method, path, retry, query = [], headers = [], gone = null) {
+  return Object.freeze({ method, path, retry, query: Object.freeze(query), headers: Object.freeze(headers), gone });
 }
 
 /**
@@ -213,6 +217,7 @@ export class Tabletell {
 
   createPlayer(body, options = {}) { return this.#call("createPlayer", {}, options, body); }
   getPlayer(options = {}) { return this.#call("getPlayer", {}, options); }
+  deletePlayer(options = {}) { return this.#call("deletePlayer", {}, options); }
   replacePlayerKey(options = {}) { return this.#call("replacePlayerKey", {}, options); }
   listPlayerGames(options = {}) { return this.#call("listPlayerGames", {}, options); }
 
@@ -350,6 +355,7 @@ export class Tabletell {
       try {
         const response = await this.#fetch(url, init);
         if (response.ok || response.status === 304) return await read(response);
+        if (attempt > 0 && response.status === operation.gone) return null;
         problem = await problemOf(response);
       } catch (error) {
         if (signal?.aborted) throw signal.reason ?? error;

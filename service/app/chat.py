@@ -30,9 +30,12 @@ removal mark in its place), and a ``removal`` entry is appended, which the
 streams deliver (``chat_removed``).
 
 Lifetime: as long as the game's log. Neither the log nor the chat expires
-in the hot store; when finished games are archived
-(``docs/architecture.md``, "Keeping the hot store small"), the chat goes with
-the log. The rate counters expire after their window.
+in the hot store; when a finished game is archived (``service.app.archive``)
+its chat goes with the log, to a file beside it, and is read from there
+(``archived``: the game's chat as the store held it): an archived game's
+chat is closed (409 ``chat_closed``). An abandoned game deleted by
+retention takes its chat with it. The rate counters expire after their
+window.
 """
 from __future__ import annotations
 
@@ -150,10 +153,18 @@ class Said:
 
 
 class Chat:
-    def __init__(self, client: redis.Redis, clock: Callable[[], int], per_minute: int = 20):
+    def __init__(
+        self,
+        client: redis.Redis,
+        clock: Callable[[], int],
+        per_minute: int = 20,
+        archived: Callable[[str], tuple[list[tuple[str, str]], dict[str, str]] | None] | None = None,
+    ):
         self.redis = client
         self.clock = clock
         self.per_minute = per_minute
+        # an archived game's chat, from the archive (None: not archived)
+        self.archived = archived
         self._say = client.register_script(_SAY)
         self._remove = client.register_script(_REMOVE)
 
@@ -187,6 +198,8 @@ class Chat:
             problem.headers["Retry-After"] = str(max(1, int(found)))
             raise problem
         if code == -2:
+            if self.archived is not None and self.archived(game_id) is not None:
+                raise Problem(409, "chat_closed", f"Game {game_id} is archived: its chat is kept, and closed.")
             raise Problem(404, "game_not_found", f"There is no game {game_id}.")
         if code == -3:
             raise Problem(409, "chat_full", f"This game's chat holds its {CHAT_MAX_MESSAGES} messages: nothing more is kept.")
@@ -222,6 +235,9 @@ class Chat:
     def last_position(self, game_id: str) -> tuple[int, int] | None:
         """The position of the newest entry of the game's chat, if any."""
         found = self.redis.xrevrange(chat_key(game_id), "+", "-", count=1)
+        if not found and self.archived is not None:
+            entries, _ = self.archived(game_id) or ([], {})
+            return _stream_position(entries[-1][0]) if entries else None
         return _stream_position(_text(found[0][0])) if found else None
 
     def read(
@@ -248,6 +264,15 @@ class Chat:
         raw = self.redis.xrange(chat_key(game_id), start, end)
         entries = [(_text(i), json.loads(_field(fields))) for i, fields in raw]
         marks = self.redis.hgetall(removed_key(game_id))
+        if not entries and not marks and self.archived is not None:
+            kept = self.archived(game_id)  # the game's chat went to the archive with its log
+            if kept is not None:
+                entries = [
+                    (i, json.loads(e))
+                    for i, e in kept[0]
+                    if (after is None or _stream_position(i) > after) and (upto is None or _stream_position(i)[0] <= upto)
+                ]
+                marks = kept[1]
         if marks:
             for stream_id, mark in marks.items():
                 stream_id = _text(stream_id)

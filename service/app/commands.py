@@ -25,6 +25,7 @@ from projections.views import feed
 from service.telemetry import metrics
 from service.app.scheduling import Dispatcher, Plan
 from service.app.ids import GAME_ID, now_ms, token_hash
+from service.app.outbox import Outbox, Owed
 from service.app.problems import Problem
 from service.app.shapes import load_command
 
@@ -95,15 +96,16 @@ class Commands:
         store: EventStore,
         repository: Repository,
         clock: Callable[[], int] = now_ms,
-        listeners: Mapping[str, Callable[[Folded | None, Folded], None]] | None = None,
+        outbox: Outbox | None = None,
         dispatcher: Dispatcher | None = None,
     ):
         self.store = store
         self.repository = repository
         self.clock = clock
-        # told of every append with the game before and after it, by name:
-        # the index records status changes, the players their games and feeds
-        self.listeners = dict(listeners or {})
+        # what an append means to others (the index, the players' games and
+        # feeds, webhooks): worked out before the append, recorded as owed by
+        # it, and done after it (service.app.outbox)
+        self.outbox = outbox
         # plans what each append schedules for the workers (the due-set
         # entry the append writes itself) and queues bot moves after it
         self.dispatcher = dispatcher
@@ -142,15 +144,21 @@ class Commands:
         if rated:
             command["rated"] = True
         try:
-            envelopes = step(None, GAMES[game_type], command, None, uuid.uuid4().hex, "system")
+            # its command id is its idempotency key, as a command's: so the
+            # log names every record its commands left (service.app.archive)
+            key = internal_key()
+            envelopes = step(None, GAMES[game_type], command, None, key.key, "system")
         except RuleError as error:
             raise rule_problem(error)
         folded = fold(envelopes, None, game_id)
         plan = self._plan(folded)
+        owed = self._owed(None, folded, plan)
         # a resend after a lost answer finds this append (a duplicate: the
         # same events), as for commands
-        appended = self.store.append(game_id, 0, envelopes, internal_key(), due=plan and plan.due)
-        self._appended(None, folded, plan, appended)
+        appended = self.store.append(
+            game_id, 0, envelopes, key, due=plan and plan.due, outbox_at=self._outbox_at(owed)
+        )
+        self._appended(None, folded, plan, appended, owed)
         _require_durable(appended, game_id=game_id)
         return folded
 
@@ -164,20 +172,28 @@ class Commands:
             if player is not None:
                 command["player"] = player
             try:
-                envelopes = step(folded, folded.game, command, None, uuid.uuid4().hex, "player")
+                key = internal_key()  # its command id too, as a creation's
+                envelopes = step(folded, folded.game, command, None, key.key, "player")
             except RuleError as error:
                 raise rule_problem(error)
             seat = envelopes[0].public["seat"]
             after = fold(envelopes, folded, game_id)
             plan = self._plan(after)
+            owed = self._owed(folded, after, plan)
             try:
                 appended = self.store.append(
-                    game_id, folded.version, envelopes, internal_key(), (token_hash(token), seat), due=plan and plan.due
+                    game_id,
+                    folded.version,
+                    envelopes,
+                    key,
+                    (token_hash(token), seat),
+                    due=plan and plan.due,
+                    outbox_at=self._outbox_at(owed),
                 )
             except VersionConflict:
                 metrics.VERSION_CONFLICTS.labels("retried").inc()
                 continue
-            self._appended(folded, after, plan, appended)
+            self._appended(folded, after, plan, appended, owed)
             # the seat is taken either way: the client needs its token
             _require_durable(appended, seat=seat, token=token)
             return seat, token, after
@@ -200,7 +216,7 @@ class Commands:
         return public
 
     def exists(self, game_id: str) -> bool:
-        return bool(GAME_ID.fullmatch(game_id)) and self.store.version(game_id) > 0
+        return bool(GAME_ID.fullmatch(game_id)) and (self.store.version(game_id) > 0 or self.store.is_archived(game_id))
 
     # -- commands --------------------------------------------------------------
 
@@ -289,8 +305,11 @@ class Commands:
                 continue  # decided again on the log
             after = fold(envelopes, folded, game_id)
             plan = self._plan(after)
+            owed = self._owed(folded, after, plan)
             try:
-                appended = self.store.append(game_id, folded.version, envelopes, idempotency, due=plan and plan.due)
+                appended = self.store.append(
+                    game_id, folded.version, envelopes, idempotency, due=plan and plan.due, outbox_at=self._outbox_at(owed)
+                )
             except VersionConflict as conflict:
                 if expected_version is not None:
                     return first_answer_or(_conflict(expected_version, conflict.actual))
@@ -302,7 +321,7 @@ class Commands:
             if appended.duplicate and client_key:
                 _require_durable(appended, version=appended.last)
                 return self._replayed(game_id, seat, idempotency, appended.record)
-            self._appended(folded, after, plan, appended)
+            self._appended(folded, after, plan, appended, owed)
             _require_durable(appended, version=after.version)
             return Outcome(after.version, feed(envelopes, seat), after)
         return first_answer_or(
@@ -351,12 +370,16 @@ class Commands:
                     moves += 1
             if pending and (move is None or moves % batch == 0):
                 plan = self._plan(after)
+                owed = self._owed(base, after, plan)
                 try:
                     # a resend after a lost answer finds this batch (its own key)
-                    appended = self.store.append(base.game_id, base.version, pending, internal_key(), due=plan and plan.due)
+                    appended = self.store.append(
+                        base.game_id, base.version, pending, internal_key(), due=plan and plan.due,
+                        outbox_at=self._outbox_at(owed),
+                    )
                 except VersionConflict:
                     return outcome
-                self._appended(base, after, plan, appended)
+                self._appended(base, after, plan, appended, owed)
                 _require_durable(appended, version=after.version)
                 outcome = Outcome(after.version, [], after)  # several seats moved: no one seat's events
                 base, pending = after, []
@@ -366,24 +389,34 @@ class Commands:
     def _plan(self, after: Folded) -> Plan | None:
         return self.dispatcher.plan(after) if self.dispatcher is not None else None
 
-    def _appended(self, before: Folded | None, after: Folded, plan: Plan | None, appended: Appended) -> None:
+    def _owed(self, before: Folded | None, after: Folded, plan: Plan | None) -> Owed | None:
+        """What the append from ``before`` to ``after`` owes others (on a
+        cluster its due-set entry too)."""
+        if self.outbox is None:
+            return None
+        return self.outbox.owed(before, after, plan.due if plan is not None else None)
+
+    def _outbox_at(self, owed: Owed | None) -> int | None:
+        return self.outbox.due_at() if owed is not None else None
+
+    def _appended(
+        self, before: Folded | None, after: Folded, plan: Plan | None, appended: Appended, owed: Owed | None = None
+    ) -> None:
         """What follows an append that went in: the command is appended, and
         is answered so whatever happens here. A write that fails here (a
         full store, a broken connection, a bug) is logged and counted
         (``tabletell_after_append_failures_total``), never raised: raised, it
         would answer an appended command as an error (503 "nothing was
         written"), and a client retrying without an Idempotency-Key would
-        play it twice. What it leaves undone is derived from the log:
-        ``python -m service.replay reindex`` rebuilds the index and the
-        players' games, and the scheduler's next look queues work."""
+        play it twice. What it leaves undone is still owed: the append
+        recorded it in the outbox, and a worker's sweep does it from the log
+        (``service.app.outbox``); the scheduler's next look queues work."""
         metrics.APPENDS.labels(after.game.type).inc()
-        if not appended.due_written:  # a cluster's due-set entry (logged by the store)
-            metrics.AFTER_APPEND_FAILURES.labels("due").inc()
         _after_append("snapshot", after, self.repository.remember, after)
         if self.dispatcher is not None:
             _after_append("bots", after, self.dispatcher.queue_bots, plan)
-        for name, listener in self.listeners.items():
-            _after_append(name, after, listener, before, after)
+        if owed is not None and self.outbox is not None:
+            self.outbox.deliver(owed)  # logs and counts what fails: never raises
 
     def _replayed(self, game_id: str, seat: int | None, idempotency: Idempotency, prior: dict) -> Outcome:
         """A retry: the first answer again, rebuilt from the events it appended."""

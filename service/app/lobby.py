@@ -33,8 +33,8 @@ never build two tables from one queue.
 **Rematch.** The first seat of a finished game to ask creates the rematch
 (same type, seats and options; bots come back as bots at their seats) and
 records it beside the finished game's log (``game:{<id>}:rematch``, set
-once, ``SET NX``); every seat that asks after gets the same game. Asking is
-the one call that takes the seat there.
+once, ``SET NX``, kept a week); every seat that asks after gets the same
+game. Asking is the one call that takes the seat there.
 """
 from __future__ import annotations
 
@@ -52,6 +52,7 @@ from games import table as tables
 from projections.folding import Folded
 from service.telemetry import metrics
 from service.app.commands import Commands
+from service.app.player_feed import PlayerFeed
 from service.app.problems import Problem
 from service.app.players import Player, Players, seat_of
 from service.app.ratings import Ratings
@@ -62,6 +63,7 @@ log = logging.getLogger("tabletell.lobby")
 MATCH_PREFIX = "tabletell:match"
 LOCK_MS = 5_000  # a lock holder that died frees the bucket after this
 BUCKET_TTL_SECONDS = 86_400  # a bucket left behind by a game nobody joined
+REMATCH_TTL_SECONDS = 7 * 86_400  # a finished game's rematch is offered this long
 WAIT_SECONDS = 10  # how long a player waits for another to open the game
 RATED_PREFIX = "tabletell:rated"
 RATED_BAND_BASE = 2.0  # mu points two players may differ by at once
@@ -110,17 +112,17 @@ class Lobby:
         self,
         client: redis.Redis,
         commands: Commands,
+        player_feed: PlayerFeed,
         players: Players | None = None,
         ratings: Ratings | None = None,
         clock: Callable[[], int] | None = None,
-        announce: Callable[[str, str, dict, str], Any] | None = None,
     ):
         self.redis = client
         self.commands = commands
-        self.players = players
-        self.ratings = ratings
+        self.player_feed = player_feed  # rematch offers
+        self.players = players  # names of the players a rated match seats
+        self.ratings = ratings  # what a rated match pairs players by
         self.clock = clock or (lambda: int(time.time() * 1000))
-        self.announce = announce  # a player's feed: rematch_offered
         self._delete_if = self.redis.register_script(_DELETE_IF)
 
     def match_rated(
@@ -220,7 +222,7 @@ class Lobby:
         if others_seated:
             pipe.hset(key + ":matched", mapping={m: folded.game_id for m in others_seated})
             pipe.expire(key + ":matched", MATCHED_TTL_SECONDS)
-        _after_write("rated match", pipe.execute)
+        after_write("rated match", pipe.execute)
         return folded, seat, token, True
 
     def match(
@@ -259,7 +261,7 @@ class Lobby:
                         # the game is created: whatever happens to its bucket,
                         # this player sits there (others then open their own)
                         own = folded.game_id
-                        _after_write("matchmaking bucket", self.redis.set, bucket, folded.game_id, ex=BUCKET_TTL_SECONDS)
+                        after_write("matchmaking bucket", self.redis.set, bucket, folded.game_id, ex=BUCKET_TTL_SECONDS)
                 finally:
                     self._delete_if(keys=[lock], args=[mine])
                 continue
@@ -292,8 +294,8 @@ class Lobby:
                 )
                 rematch_id = created.game_id
                 # created: this seat joins it whatever happens to these two
-                _after_write("rematch record", self.redis.set, key, created.game_id)
-                _after_write("rematch offers", self._offer, folded, seat, created)
+                after_write("rematch record", self.redis.set, key, created.game_id, ex=REMATCH_TTL_SECONDS)
+                after_write("rematch offers", self._offer, folded, seat, created)
                 break
             if time.monotonic() > deadline:
                 raise Problem(503, "rematch_busy", "The rematch is being set up; try again.")
@@ -310,8 +312,14 @@ class Lobby:
             joined = self.commands.load(rematch_id)
             return joined, seat_of(joined, player), None
         # the seat is taken: its token is answered whatever happens to this
-        _after_write("rematch seat", self.redis.hset, key + ":seats", seat, seat_there)
+        after_write("rematch seat", self._seat_taken, key + ":seats", seat, seat_there)
         return joined, seat_there, token
+
+    def _seat_taken(self, key: str, seat: int, seat_there: int) -> None:
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hset(key, seat, seat_there)
+            pipe.expire(key, REMATCH_TTL_SECONDS)
+            pipe.execute()
 
     def _offer(self, folded: Folded, asked_by: int, created: Folded) -> None:
         """``rematch_offered`` to every other player of the finished game
@@ -325,8 +333,7 @@ class Lobby:
                     "seat": seat,
                     "asked_by": asked_by,
                 }
-                if self.announce is not None:
-                    self.announce(player, "rematch_offered", data, f"{folded.game_id}:rematch:{seat}")
+                self.player_feed.add(player, "rematch_offered", data, f"{folded.game_id}:rematch:{seat}")
 
     def rematch_of(self, game_id: str) -> str | None:
         found = self.redis.get(rematch_key(game_id))
@@ -334,7 +341,7 @@ class Lobby:
         return None if value is None or value.startswith("pending:") else value
 
 
-def _after_write(what: str, write, *args, **kwargs) -> None:
+def after_write(what: str, write, *args, **kwargs) -> None:
     """A write after an append that went in (a game created, a seat taken):
     a failure (a full store) is logged, never raised, so the request is
     answered with what was appended (see ``Commands._appended``)."""

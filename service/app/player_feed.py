@@ -1,7 +1,7 @@
 """Each player's feed: what concerns them across all their games, in order.
 
-Events come from ``projections.player_events`` after each append (the
-process that appended writes them) and from the lobby (``rematch_offered``).
+Events come from ``projections.player_events`` after each append (owed by
+the append: ``service.app.outbox``) and from the lobby (``rematch_offered``).
 A player's feed is a stream in the store, ``player:{<id>}:feed``, whose
 entries are numbered 1, 2, 3... (``player:{<id>}:seq``): a player stream
 resumes after the number it last had (``Last-Event-ID``). Each event is
@@ -13,32 +13,38 @@ player stream holds no thread and no store connection while it waits.
 Every event is also handed to the hooks (the webhooks' ``publish``).
 
 Written after the game's append, not with it (a player's keys live in
-another slot than the game's on a cluster): a process killed between the
-two loses those events for the feed; the game's log, the player's games
-list (``your_turn``) and every view still say what happened.
+another slot than the game's on a cluster), by the process that appended
+or, should it die first, by a worker's sweep of the outbox: so an event may
+be added twice, and is written once. The script remembers the ids of the
+events the feed holds (``ids_key``, as many as the feed keeps) and answers
+an id it has with its number, writing nothing; the hooks are called either
+way (the webhooks drop an event they have queued already, and their
+receivers drop one they had by its ``webhook-id``).
 """
 from __future__ import annotations
 
 import json
-import logging
 from typing import Any, Callable, Iterable
 
 import redis
 
 from events.store import versions_channel
-from projections.folding import Folded
-from projections.player_events import player_events
-
-log = logging.getLogger("tabletell.players")
 
 FEED_MAXLEN = 1000  # events a feed keeps: a player stream resumes within them
 FEED_TTL_SECONDS = 30 * 86_400  # a player silent for a month loses their old feed
 
+# KEYS: the feed, its counter, the ids it holds; ARGV: the entry, how many
+# entries to keep, the keys' ttl, the player's channel, the event's id
 _WRITE = """
+local known = redis.call('ZSCORE', KEYS[3], ARGV[5])
+if known then return tonumber(known) end
 local seq = redis.call('INCR', KEYS[2])
 redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[2], seq .. '-1', 'e', ARGV[1])
+redis.call('ZADD', KEYS[3], seq, ARGV[5])
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', seq - tonumber(ARGV[2]))
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 redis.call('EXPIRE', KEYS[2], ARGV[3])
+redis.call('EXPIRE', KEYS[3], ARGV[3])
 redis.call('SPUBLISH', ARGV[4], seq)
 return seq
 """
@@ -52,6 +58,11 @@ def seq_key(player_id: str) -> str:
     return f"player:{{{player_id}}}:seq"
 
 
+def ids_key(player_id: str) -> str:
+    """The ids of the events the feed holds, scored by their number."""
+    return f"player:{{{player_id}}}:feed-ids"
+
+
 class PlayerFeed:
     def __init__(self, client: redis.Redis, clock, hooks: Iterable[Callable[[str, str, dict, str], None]] = ()):
         self.redis = client
@@ -59,23 +70,20 @@ class PlayerFeed:
         self.hooks = list(hooks)  # (player id, kind, data, event id): webhooks
         self._write = client.register_script(_WRITE)
 
-    def after_append(self, before: Folded | None, after: Folded) -> None:
-        for player_id, kind, data, event_id in player_events(before, after):
-            self.add(player_id, kind, data, event_id)
-
     def add(self, player_id: str, kind: str, data: dict[str, Any], event_id: str) -> int:
+        """Adds an event to the player's feed (once: an id the feed holds is
+        not written again) and hands it to the hooks; its number in the
+        feed. Raises if the write or a hook failed (the outbox does it all
+        again)."""
         entry = json.dumps({"event": kind, "event_id": event_id, "at": self.clock(), "data": data}, sort_keys=True)
         seq = int(
             self._write(
-                keys=[feed_key(player_id), seq_key(player_id)],
-                args=[entry, FEED_MAXLEN, FEED_TTL_SECONDS, versions_channel(player_id)],
+                keys=[feed_key(player_id), seq_key(player_id), ids_key(player_id)],
+                args=[entry, FEED_MAXLEN, FEED_TTL_SECONDS, versions_channel(player_id), event_id],
             )
         )
         for hook in self.hooks:
-            try:
-                hook(player_id, kind, data, event_id)
-            except Exception:  # a hook must not undo a command that was appended
-                log.exception("a player event hook failed on %s", event_id)
+            hook(player_id, kind, data, event_id)
         return seq
 
     def since(self, player_id: str, after: int, count: int = 200) -> list[tuple[int, dict[str, Any]]]:

@@ -15,7 +15,8 @@ Stored in the store, each key in its own slot on a cluster:
 - ``player-key:{<key hash>}``: the player id of a key made before keys
   carried it (``tp_`` and the secret alone), still honoured;
 - ``player:{<id>}:games``: the games the player sat at, by creation time, a
-  projection of the logs (``after_append``), like the operators' games index.
+  projection of the logs (owed by each append that seats a player:
+  ``service.app.outbox``), like the operators' games index.
 
 Replacing a key writes the new one's hash over the old one's: every later
 request with the old key is refused (401), and a player stream opened with
@@ -34,6 +35,7 @@ import redis
 from games import table as tables
 from projections.folding import Folded
 from service.app.ids import token_hash
+from service.app.player_feed import feed_key, ids_key, seq_key
 from service.app.problems import Problem
 
 KEY_PREFIX = "tp_"  # a player key, told apart from a seat token at a glance
@@ -115,17 +117,36 @@ class Players:
         if player is None and required:
             if key is None:
                 raise Problem(401, "missing_token", "Send the player key as 'Authorization: Bearer <key>'.")
-            raise Problem(401, "invalid_token", "This is not a player key (or it was replaced).")
+            raise Problem(401, "invalid_token", "This is not a player key (or it was replaced, or its player deleted).")
         return player
 
     # -- the games of each player: a projection of the logs ----------------------
 
-    def after_append(self, before: Folded | None, after: Folded) -> None:
-        """Record a game in the list of each player who took a seat in it."""
-        now = after.table.players
-        was = before.table.players if before is not None else ()
-        for player_id in set(now) - set(was) - {None}:
-            self.redis.zadd(games_key(player_id), {after.game_id: after.table.created_at})
+    def add_game(self, player_ids, folded: Folded) -> None:
+        """Record ``folded``'s game in the list of each of ``player_ids`` (who
+        took a seat in it); recording it twice changes nothing."""
+        for player_id in player_ids:
+            self.redis.zadd(games_key(player_id), {folded.game_id: folded.table.created_at})
+
+    def record_games(self, folded: Folded) -> None:
+        """Record ``folded``'s game in the list of every player seated in it."""
+        self.add_game(sorted(set(folded.table.players) - {None}), folded)
+
+    def remove_game(self, player_ids, game_id: str) -> None:
+        """A game deleted: out of its players' lists."""
+        for player_id in player_ids:
+            self.redis.zrem(games_key(player_id), game_id)
+
+    def delete(self, player: Player) -> None:
+        """The player and everything of theirs the service keeps: their key
+        (and an older key's entry), their feed, their games list; the record
+        last, so a deletion cut short is asked for again with the same key.
+        The games' logs keep the seats they took (the name each was played
+        under, and the player's id): they are the evidence of those games."""
+        self.redis.delete(key_entry(player.key_hash))
+        for each in (feed_key(player.id), seq_key(player.id), ids_key(player.id), games_key(player.id)):
+            self.redis.delete(each)
+        self.redis.delete(player_key(player.id))
 
     def count_games(self, player_id: str) -> int:
         """How many games the player has sat at."""

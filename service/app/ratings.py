@@ -6,15 +6,21 @@ ratings of the players at its table, in the order games finished: by the
 ``python -m service.replay reindex`` folds the logs in (``rebuild``), so it
 writes back exactly the numbers the live service wrote.
 
-Live, the process that appended a game's end records it (``after_append``:
-the game joins the type's *pending* set, its result beside it) and then
+Live, a rated game's finish owes its ratings (``service.app.outbox``: the
+append that ends the game records that it owes them, atomically with its
+events; the process that appended settles them at once, a worker's sweep
+does it again if that process died first). Settling (``settle``) records the
+game (it joins the type's *pending* set, its result beside it) and then
 applies pending games one at a time, oldest first (``drain``). Each
 application reads the type's *version* and the players' ratings, computes the
 new ones in Python (openskill), and writes everything with one script that
 first checks the version is unchanged (a compare-and-set over the type: two
 games finishing at once in two processes never both write on the same
 ratings, the loser reads again). A game already applied is skipped, so
-recording or draining twice changes nothing. Should a game arrive whose
+settling twice changes nothing: a sweep that redoes it finds the game applied
+and writes no rating again, and its ``rating_changed`` events carry stable
+ids (game, seat and the change's numbers), so a player's feed holds each
+once and a webhook keeps its ``webhook-id``. Should a game arrive whose
 finish is older than the last game applied (two games ending within the same
 instant, in two processes), the games applied after it are taken back, newest
 first (each game's change keeps its players' ratings before it), and applied
@@ -31,16 +37,23 @@ type's ratings live in one slot and the scripts may name them all:
   seat, place, rating before and after): "a player can see why";
 - ``ratings:{<type>}:players``: player id -> rating (mu, sigma, games);
 - ``ratings:{<type>}:board``: player id -> ``mu - 3 sigma``, the leaderboard;
-- ``ratings:{<type>}:history:<player id>``: game id -> finish time.
+- ``ratings:{<type>}:history:<player id>``: game id -> finish time;
+- ``ratings:{<type>}:gone``: players who deleted themselves
+  (``DELETE /v1/players/me``, ``forget``): off the leaderboard, their
+  history deleted, and never written there again (live or by ``reindex``).
+  Their rating itself stays in ``players`` under their id, as their seats
+  stay in the logs: it is the model's state the other players' ratings
+  were computed against, and ``reindex`` must reach the same numbers.
 
-Nothing here expires: a rating is kept as long as the player's record.
-A process killed between a game's append and its record leaves the game
-unrated until ``reindex`` (as it leaves the player's feed without its
-events); one killed between record and drain leaves it pending, applied by
-the next drain of that type.
+Nothing here expires: a rating is kept as long as the logs it comes from
+(``docs/operations.md``, "Keys and their lifetimes"). A process killed
+between a game's append and its settling leaves the outbox member, and the
+sweep settles it; one killed between record and drain leaves it pending,
+applied by the next drain of that type (the sweep's, at the latest).
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 from dataclasses import asdict
@@ -48,14 +61,17 @@ from typing import Any, Callable, Iterable
 
 import redis
 
-from games import table as tables
 from games.registry import GAMES
-from projections.folding import Folded
-from projections.ratings import Placing, RatedResult, Rating, rate, rated_result
+from projections.ratings import Placing, RatedResult, Rating, rate
 
 log = logging.getLogger("tabletell.ratings")
 
 DRAIN_ATTEMPTS = 100  # compare-and-set rounds one drain tries before leaving the rest pending
+
+
+class NotSettled(Exception):
+    """A rated game's ratings were not applied (too many concurrent writes):
+    its outbox member stays, and the sweep settles it."""
 
 
 def _key(game_type: str, what: str) -> str:
@@ -75,7 +91,7 @@ return 1
 """
 
 # Apply one game: KEYS version, pending, applied, changes, players, board,
-# history keys...; ARGV expected version, game id, finish time, change JSON,
+# gone, history keys...; ARGV expected version, game id, finish time, change JSON,
 # then (player id, rating JSON, ordinal) per player.
 _APPLY = """
 if tonumber(redis.call('GET', KEYS[1]) or '0') ~= tonumber(ARGV[1]) then return -1 end
@@ -90,8 +106,10 @@ local n = 0
 for i = 5, #ARGV, 3 do
   n = n + 1
   redis.call('HSET', KEYS[5], ARGV[i], ARGV[i + 1])
-  redis.call('ZADD', KEYS[6], ARGV[i + 2], ARGV[i])
-  redis.call('ZADD', KEYS[6 + n], ARGV[3], ARGV[2])
+  if redis.call('SISMEMBER', KEYS[7], ARGV[i]) == 0 then
+    redis.call('ZADD', KEYS[6], ARGV[i + 2], ARGV[i])
+    redis.call('ZADD', KEYS[7 + n], ARGV[3], ARGV[2])
+  end
 end
 return redis.call('INCR', KEYS[1])
 """
@@ -112,9 +130,11 @@ for i = 4, #ARGV, 3 do
     redis.call('ZREM', KEYS[6], ARGV[i])
   else
     redis.call('HSET', KEYS[5], ARGV[i], ARGV[i + 1])
-    redis.call('ZADD', KEYS[6], ARGV[i + 2], ARGV[i])
+    if redis.call('SISMEMBER', KEYS[7], ARGV[i]) == 0 then
+      redis.call('ZADD', KEYS[6], ARGV[i + 2], ARGV[i])
+    end
   end
-  redis.call('ZREM', KEYS[6 + n], ARGV[2])
+  redis.call('ZREM', KEYS[7 + n], ARGV[2])
 end
 return redis.call('INCR', KEYS[1])
 """
@@ -206,15 +226,23 @@ class Ratings:
 
     # -- live: each finished game, as it finishes -----------------------------
 
-    def after_append(self, before: Folded | None, after: Folded) -> None:
-        """A game that has just finished, rated, is recorded and applied."""
-        if after.table.status != tables.FINISHED or (before is not None and before.table.status == tables.FINISHED):
-            return
-        result = rated_result(after)
-        if result is None:
-            return
+    def settle(self, result: RatedResult) -> dict[str, Any]:
+        """A rated game's finish, as the outbox owes it: recorded, applied
+        (with any other game of its type left pending), and its change
+        announced on its players' feeds. Done again, it changes nothing
+        (the game is applied once; the events keep their ids). Raises if the
+        game could not be applied, or an announcement failed: the outbox
+        member stays, and the sweep settles it again."""
         self.record(result)
-        self.drain(result.game_type)
+        written = self.drain(result.game_type)
+        change = self.change(result.game_type, result.game_id)
+        if change is None:
+            raise NotSettled(f"{result.game_type} game {result.game_id} left pending")
+        for each in written:  # games applied again after a take-back carry new numbers
+            if each["game_id"] != result.game_id:
+                self._announce(each)
+        self._announce(change)
+        return change
 
     def record(self, result: RatedResult) -> bool:
         """The game joins its type's pending games (unless applied already)."""
@@ -248,7 +276,7 @@ class Ratings:
         return written
 
     def _keys(self, game_type: str, players: list[str]) -> list[str]:
-        fixed = [_key(game_type, what) for what in ("version", "pending", "applied", "changes", "players", "board")]
+        fixed = [_key(game_type, what) for what in ("version", "pending", "applied", "changes", "players", "board", "gone")]
         return fixed + [history_key(game_type, p) for p in players]
 
     def _apply_one(self, game_type: str, version: int, game_id: str, at: float) -> dict[str, Any] | None:
@@ -268,9 +296,7 @@ class Ratings:
         done = self._apply(keys=self._keys(game_type, players), args=args)
         if done <= 0:  # another process wrote first (read again), or it was applied
             return None
-        if self.announce is not None:
-            self._announce(change, int(done))
-        return change
+        return change  # announced by the caller (``settle``)
 
     def _undo(self, game_type: str, version: int, game_id: str, at: float) -> None:
         raw = self.redis.hget(_key(game_type, "changes"), game_id)
@@ -285,7 +311,13 @@ class Ratings:
         players = [entry["player_id"] for entry in change["players"]]
         self._take_back(keys=self._keys(game_type, players), args=args)
 
-    def _announce(self, change: dict[str, Any], version: int) -> None:
+    def _announce(self, change: dict[str, Any]) -> None:
+        """``rating_changed`` to each player of ``change``: its id is the
+        game's, the seat's and the change's numbers' (the same change
+        announced again is the same event; a game taken back and applied
+        again with other numbers is a new one). Raises if a write failed."""
+        if self.announce is None:
+            return
         for entry in change["players"]:
             data = {
                 "game_id": change["game_id"],
@@ -296,11 +328,9 @@ class Ratings:
                 "after": entry["after"],
                 "delta": entry["delta"],
             }
-            event_id = f"{change['game_id']}:rating:{entry['seat']}:{version}"
-            try:
-                self.announce(entry["player_id"], "rating_changed", data, event_id)
-            except Exception:  # the rating is written: its announcement is not worth undoing it
-                log.exception("rating_changed not announced for %s", change["game_id"])
+            numbers = json.dumps([entry["before"], entry["after"]], sort_keys=True)
+            digest = hashlib.sha256(numbers.encode()).hexdigest()[:12]
+            self.announce(entry["player_id"], "rating_changed", data, f"{change['game_id']}:rating:{entry['seat']}:{digest}")
 
     # -- reindex: everything again, from the logs -----------------------------
 
@@ -314,17 +344,19 @@ class Ratings:
         counts = {}
         for game_type, found in by_type.items():
             ratings, changes = fold_results(found)
+            gone = {_text(p) for p in self.redis.smembers(_key(game_type, "gone"))}
             self.clear(game_type)
             history: dict[str, dict[str, int]] = {}
             for result, _ in changes:
                 for placing in result.placings:
-                    history.setdefault(placing.player_id, {})[result.game_id] = result.finished_at
+                    if placing.player_id not in gone:
+                        history.setdefault(placing.player_id, {})[result.game_id] = result.finished_at
             writes = [
                 (_key(game_type, "results"), "hset", {r.game_id: _result_json(r) for r, _ in changes}),
                 (_key(game_type, "applied"), "zadd", {r.game_id: r.finished_at for r, _ in changes}),
                 (_key(game_type, "changes"), "hset", {r.game_id: json.dumps(c) for r, c in changes}),
                 (_key(game_type, "players"), "hset", {p: _rating_json(r) for p, r in ratings.items()}),
-                (_key(game_type, "board"), "zadd", {p: r.ordinal for p, r in ratings.items()}),
+                (_key(game_type, "board"), "zadd", {p: r.ordinal for p, r in ratings.items() if p not in gone}),
                 *((history_key(game_type, p), "zadd", games) for p, games in history.items()),
             ]
             pipe = self.redis.pipeline(transaction=False)
@@ -343,15 +375,31 @@ class Ratings:
         return counts
 
     def clear(self, game_type: str) -> None:
-        """Every key of the type's ratings (its version is kept, and bumped)."""
+        """Every key of the type's ratings (its version and its gone
+        players are kept; the version is bumped)."""
         doomed = [
             _text(name)
             for name in self.redis.scan_iter(match=f"ratings:{{{game_type}}}:*", count=1000)
-            if not _text(name).endswith(":version")
+            if not _text(name).endswith((":version", ":gone"))
         ]
         for start in range(0, len(doomed), 500):
             self.redis.delete(*doomed[start : start + 500])
         self.redis.incr(_key(game_type, "version"))
+
+    def forget(self, player_id: str) -> None:
+        """A player who deleted themselves: off every type's leaderboard,
+        their rating history deleted, and marked gone so that no later
+        write (a game of theirs finishing after, ``reindex``) puts either
+        back. Their rating stays in the type's ``players`` hash, an id and
+        three numbers: the state the other players' ratings were computed
+        against (see the module's docstring)."""
+        for game_type in sorted(GAMES):
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.sadd(_key(game_type, "gone"), player_id)
+            pipe.zrem(_key(game_type, "board"), player_id)
+            pipe.delete(history_key(game_type, player_id))
+            pipe.incr(_key(game_type, "version"))  # a drain that read before this reads again
+            pipe.execute()
 
     # -- reads ---------------------------------------------------------------
 

@@ -9,12 +9,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from events.envelope import Envelope
 from events.store import EventStore
 from games.registry import GAMES
 from projections import spectators
 from projections.folding import Folded, fold
 from projections.lru import LRU
 from projections.snapshots import Snapshot, Snapshots
+from service.app.archive import ArchivedLogs, Brief, GameArchive
+
+ARCHIVED_LOGS_KEPT = 32  # archived games' logs a process keeps at hand
 
 
 @dataclass(frozen=True)
@@ -30,13 +34,21 @@ class Repository:
     (and, for games with a spectators' delay, the newest public fold), and
     starting a game this process has not folded from its snapshot."""
 
-    def __init__(self, store: EventStore, capacity: int = 2048, snapshots: Snapshots | None = None):
+    def __init__(
+        self,
+        store: EventStore,
+        capacity: int = 2048,
+        snapshots: Snapshots | None = None,
+        archive: GameArchive | None = None,
+    ):
         self.store = store
         self._cache: LRU[str, Folded] = LRU(capacity)
         self._public: LRU[str, Folded] = LRU(capacity)
         # a game this process has not folded starts from its snapshot, if any
         self.snapshots = snapshots
         self._snapshotted: LRU[str, int] = LRU(capacity)  # game -> version of its newest snapshot
+        # finished games moved out of the store (service.app.archive)
+        self.archived = ArchivedLogs(store, archive, LRU(ARCHIVED_LOGS_KEPT))
 
     def load(self, game_id: str, known: int = 0) -> Folded | None:
         """The game as of its newest event; None if it does not exist.
@@ -44,9 +56,49 @@ class Repository:
         ``known``: a version the caller knows the log has reached (announced
         by the store's notifications); a cached fold at exactly it is served
         without asking the store (one past it may be of a history the store
-        no longer has).
+        no longer has). A game moved to the archive is folded from there
+        (once per process: it never changes again).
         """
         cached = self._cache.get(game_id)
+        if cached is not None and cached.archived:
+            return cached
+        folded = self._load_live(game_id, known)
+        if folded is None:
+            folded = self.archived.folded(game_id)
+            if folded is not None:
+                self._cache.put(game_id, folded)
+        return folded
+
+    def brief(self, game_id: str) -> Brief | None:
+        """What a list shows of the game (an archived one's from its record,
+        without reading its log); None if it does not exist."""
+        cached = self._cache.get(game_id)
+        folded = cached if cached is not None and cached.archived else self._load_live(game_id)
+        if folded is not None:
+            return Brief.of(folded)
+        record = self.archived.record(game_id)
+        return Brief.of_record(game_id, record) if record is not None else None
+
+    def entries(self, folded: Folded, after: int = 0, upto: int | None = None) -> list[Envelope]:
+        """The entries of ``folded``'s log with ``after < version <= upto``:
+        from the store, or from the archive for an archived game."""
+        if not folded.archived:
+            return self.store.read(folded.game_id, after, upto)
+        log = self.archived.entries(folded.game_id) or []
+        return [e for e in log if e.version > after and (upto is None or e.version <= upto)]
+
+    def log(self, game_id: str) -> list[Envelope]:
+        """The game's whole log, wherever it is (empty if there is no such game)."""
+        entries = self.store.read(game_id)
+        if entries:
+            return entries
+        return self.archived.entries(game_id) or []
+
+    def _load_live(self, game_id: str, known: int = 0) -> Folded | None:
+        """The game as the store holds it (None: not in the store)."""
+        cached = self._cache.get(game_id)
+        if cached is not None and cached.archived:
+            cached = None
         if cached is not None and known and cached.version == known:
             return cached
         base = cached if cached is not None else self._snapshot(game_id)
@@ -104,6 +156,8 @@ class Repository:
     def remember(self, folded: Folded) -> None:
         """Keep a table the command path has just folded past the cache, and
         snapshot it every ``snapshots.every`` events."""
+        if folded.archived:
+            return
         self._cache.put(folded.game_id, folded, _newer)
         if self.snapshots is not None and self.snapshots.due(self._snapshotted.get(folded.game_id) or 0, folded.version):
             self.snapshots.put(Snapshot(folded.game_id, folded.version, folded.last_hash, folded.table))

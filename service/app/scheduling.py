@@ -44,11 +44,17 @@ DEADLINES_QUEUE = "tabletell-deadlines"
 # never waits behind a slow receiver in the queue (though a worker sending
 # one is busy until it answers or times out)
 WEBHOOKS_QUEUE = "tabletell-webhooks"
-QUEUES = (DEADLINES_QUEUE, QUEUE, WEBHOOKS_QUEUE)
+# finished games moved to the archive (and, with retention, abandoned ones
+# deleted): taken last, nobody waits for them
+HOUSEKEEPING_QUEUE = "tabletell-housekeeping"
+QUEUES = (DEADLINES_QUEUE, QUEUE, WEBHOOKS_QUEUE, HOUSEKEEPING_QUEUE)
+HOUSEKEEPING = ("archive", "delete")
 
 
 def queue_of(kind: str) -> str:
     """The queue work of ``kind`` goes to."""
+    if kind in HOUSEKEEPING:
+        return HOUSEKEEPING_QUEUE
     return QUEUE if kind == "bot" else DEADLINES_QUEUE
 
 
@@ -56,7 +62,9 @@ def queue_of(kind: str) -> str:
 class Work:
     # "bot": a bot seat or a seat on autopilot moves; "timeout": a deadline
     # passes; "abandon": a game waited for players too long; "fill": a
-    # waiting game's free seats go to bots (its ``fill_with_bots_after``)
+    # waiting game's free seats go to bots (its ``fill_with_bots_after``);
+    # "archive": a finished game's log moves to the archive; "delete": an
+    # abandoned game (never started) is deleted
     kind: str
     game_id: str
     version: int  # the version the work is for; once the game moves on it is stale
@@ -77,12 +85,28 @@ class Work:
 NO_SEAT = -1
 
 
-def pending_work(folded: Folded, now: int, waiting_ttl_ms: int = 0) -> list[Work]:
+def pending_work(
+    folded: Folded, now: int, waiting_ttl_ms: int = 0, archive_after_ms: int = 0, abandoned_retention_ms: int = 0
+) -> list[Work]:
     """What ``folded`` waits for a worker to do. ``waiting_ttl_ms``: how long
     a game may wait for players before the service abandons it (the
     setting ``WAITING_GAME_TTL_SECONDS``, passed by each caller from its
-    Config; 0: never). It is the service's policy, not a rule of the log."""
+    Config; 0: never). ``archive_after_ms``: how long a finished game stays
+    in the store before its log moves to the archive (``ARCHIVE_AFTER_SECONDS``;
+    0: never); ``abandoned_retention_ms``, how long an abandoned game is kept
+    before it is deleted (``ABANDONED_RETENTION_SECONDS``; 0: never). All are
+    the service's policy, not rules of the log."""
     table, game = folded.table, folded.game
+    if folded.archived:
+        return []
+    if table.status == tables.FINISHED:
+        if archive_after_ms > 0 and table.ended_at is not None:
+            return [Work("archive", folded.game_id, folded.version, NO_SEAT, table.ended_at + archive_after_ms)]
+        return []
+    if table.status == tables.ABANDONED:
+        if abandoned_retention_ms > 0 and table.ended_at is not None:
+            return [Work("delete", folded.game_id, folded.version, NO_SEAT, table.ended_at + abandoned_retention_ms)]
+        return []
     if table.status == tables.WAITING:
         waiting = []
         if table.fill_bots_at is not None:
@@ -145,6 +169,8 @@ class Dispatcher:
         grace_ms: int = DEFAULT_GRACE_MS,
         waiting_ttl_ms: int = 0,
         queue_client: redis.Redis | None = None,
+        archive_after_ms: int = 0,
+        abandoned_retention_ms: int = 0,
     ):
         self.redis = client  # the store: the due sets
         # the queues' server (QUEUE_URL; RQ needs one plain server): the jobs
@@ -155,6 +181,10 @@ class Dispatcher:
         # WAITING_GAME_TTL_SECONDS in ms (0: a waiting game is never
         # abandoned); the scheduler and the jobs plan with the same
         self.waiting_ttl_ms = waiting_ttl_ms
+        # ARCHIVE_AFTER_SECONDS in ms (0: finished games stay in the store)
+        self.archive_after_ms = archive_after_ms
+        # ABANDONED_RETENTION_SECONDS in ms (0: abandoned games stay)
+        self.abandoned_retention_ms = abandoned_retention_ms
         self.queues = {name: Queue(name, connection=self.queue_redis) for name in QUEUES}
         self._local = threading.local()
 
@@ -179,14 +209,30 @@ class Dispatcher:
         if getattr(self._local, "playing", None) == after.game_id:
             return None
         now = self.clock()
-        work = pending_work(after, now, self.waiting_ttl_ms)
-        score = next_look(work, now, self.grace_ms) if work else None
-        return Plan(Due(due_key(after.game_id), after.game_id, score), tuple(item for item in work if item.kind == "bot"))
+        work = self.pending(after, now)
+        return Plan(self._due(after, work, now), tuple(item for item in work if item.kind == "bot"))
+
+    def pending(self, folded: Folded, now: int) -> list[Work]:
+        """``pending_work`` of ``folded`` under this process's settings."""
+        return pending_work(folded, now, self.waiting_ttl_ms, self.archive_after_ms, self.abandoned_retention_ms)
+
+    def look(self, folded: Folded) -> Due:
+        """The game's due-set entry as ``folded`` stands: when the workers
+        must look at it next (a score of None: never)."""
+        now = self.clock()
+        return self._due(folded, self.pending(folded, now), now)
+
+    def _due(self, folded: Folded, work: list[Work], now: int) -> Due:
+        return Due(due_key(folded.game_id), folded.game_id, next_look(work, now, self.grace_ms) if work else None)
 
     def queue_bots(self, plan: Plan | None) -> None:
         """Queue the bot moves ``plan`` found due, once its append is in."""
         if plan is not None and plan.bots:
             self._send(plan.bots, None)
+
+    def forget(self, game_id: str) -> None:
+        """A game deleted: no more looks."""
+        write_due(self.redis, Due(due_key(game_id), game_id, None))
 
     def dispatch(self, folded: Folded) -> None:
         """Schedule ``folded`` apart from any append: a worker's job leaving

@@ -261,7 +261,7 @@ class Realtime:
             # the view stream_messages gives, rendered once for every reader
             yield "view", folded.version, self.views.seat_view(folded, seat)
             return
-        envelopes = self.commands.store.read(game_id, after=last or 0, upto=folded.version)
+        envelopes = self.commands.repository.entries(folded, after=last or 0, upto=folded.version)
         for kind, version, data in stream_messages(folded, envelopes, seat, mode):
             yield kind, version, json.dumps(data).encode()
 

@@ -33,10 +33,11 @@ from pathlib import Path
 import redis
 
 from events.envelope import Envelope
-from events.store import EventStore, stream_key
+from events.store import EventStore, archived_key, stream_key
 from games.hashing import canonical_json
 from projections.audit import Audit, verify
-from projections.folding import Folded, fold
+from projections.folding import Folded
+from service.app.archive import FileArchive
 from service.app.repository import Repository
 from projections.views import seat_view, summary
 from service.app.ids import now_ms
@@ -148,12 +149,14 @@ def run_verify(target: str, client_url: str | None, api: str | None = None, conf
         else:
             client = connect(client_url, cluster=config.redis_cluster)
             store = EventStore(client)
-            envelopes = store.read(target)
+            # a finished game moved out of the store is read from the archive (ARCHIVE_DIR)
+            repository = Repository(store, archive=FileArchive(config.archive_path))
+            envelopes = repository.log(target)
             if not envelopes:
                 print(f"verify {target}: no such game in the store at {client_url}", file=sys.stderr)
                 return 2
             audit = verify(envelopes, target)
-            check_live(audit, Repository(store).load(target), client)
+            check_live(audit, repository.load(target), client)
             if api:
                 check_served(audit, served_summary(api, target))
     except (ValueError, KeyError) as unreadable:
@@ -173,28 +176,33 @@ def run_verify(target: str, client_url: str | None, api: str | None = None, conf
 def run_reindex(client_url: str, config: Config) -> int:
     client = connect(client_url, cluster=config.redis_cluster)
     store, index, players = EventStore(client), GameIndex(client), Players(client, now_ms)
+    repository = Repository(store, archive=FileArchive(config.archive_path))
     waiting_ttl_ms = config.waiting_game_ttl_seconds * 1000
     games = scheduled = 0
-    rated = []
-    for raw_key in client.scan_iter(match=stream_key("*"), count=500):
+    rated = {}  # game id -> its rated result (a game is rated once, wherever its log is)
+    # the games in the store, and those moved to the archive (by their records)
+    found = [*client.scan_iter(match=stream_key("*"), count=500), *client.scan_iter(match=archived_key("*"), count=500)]
+    for raw_key in found:
         name = raw_key.decode() if isinstance(raw_key, bytes) else raw_key
-        game_id = name[len("game:{") : -len("}:events")]
-        folded = fold(store.read(game_id), None, game_id)
+        game_id = name[len("game:{") :].split("}", 1)[0]
+        folded = repository.load(game_id)
         if folded is not None:
             index.record(folded, created_at=folded.table.created_at)  # and the lobby
-            players.after_append(None, folded)  # each player's games
+            players.record_games(folded)  # each player's games
             result = rated_result(folded)
             if result is not None:
-                rated.append(result)
+                rated[result.game_id] = result
             games += 1
             now = now_ms()
-            work = pending_work(folded, now, waiting_ttl_ms)
+            work = pending_work(
+                folded, now, waiting_ttl_ms, config.archive_after_seconds * 1000, config.abandoned_retention_seconds * 1000
+            )
             if work:  # the scheduler takes it from there (and queues nothing twice)
                 client.zadd(due_key(game_id), {game_id: next_look(work, now, config.grace_ms)}, lt=True)
                 scheduled += 1
     # every rating again, folded in the order the games finished: the numbers
     # the live service wrote (rating_changed is not announced again)
-    counts = Ratings(client).rebuild(rated)
+    counts = Ratings(client).rebuild(rated.values())
     print(
         f"reindex: {games} games indexed, {scheduled} with work put on the workers' schedule, "
         f"{sum(counts.values())} rated games rated again"

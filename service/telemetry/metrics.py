@@ -81,9 +81,10 @@ VERSION_CONFLICTS = Counter(
 AFTER_APPEND_FAILURES = Counter(
     "tabletell_after_append_failures",
     "Writes after an append that failed (a full store, a lost connection): the command was appended and "
-    "answered so; what the write would have derived is missing until mended (reindex, the scheduler's next "
-    "look). By write: index, player_games, player_feed, bots (queueing bot moves), snapshot, due (a cluster's "
-    "due-set entry), lobby (a matchmaking bucket, a rematch's record, offers or seat).",
+    "answered so; what the write would have derived is still owed (the outbox: the workers' sweep does it; "
+    "bot moves are queued again after their grace). By write: index, player_games, player_feed (its webhooks "
+    "included), outbox (removing the append's outbox member), bots (queueing bot moves), snapshot, due (a "
+    "cluster's due-set entry), lobby (a matchmaking bucket, a rematch's record, offers or seat).",
     ["write"],
 )
 

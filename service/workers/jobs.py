@@ -17,7 +17,7 @@ from projections.views import seat_view
 from service.telemetry import metrics
 from service.app.problems import Problem
 from service.wiring import Services
-from service.app.scheduling import Work, bot_for, pending_work
+from service.app.scheduling import Work, bot_for
 
 log = logging.getLogger("tabletell.worker")
 
@@ -59,8 +59,20 @@ def run_work(kind: str, game_id: str, version: int, seat: int, due: int, svc: Se
     if folded.version != version:
         return "stale: the game has moved on"
     now = svc.clock()
-    if not still_pending(item, folded, now, svc.dispatcher.waiting_ttl_ms):
+    if not still_pending(item, folded, now, svc.dispatcher):
         return "stale: nothing of the kind is due"
+    if kind == "archive":
+        if due > now:
+            return "early: the game stays in the store longer"  # the scheduler queues it again
+        outcome = svc.archiver.archive_game(game_id)
+        svc.dispatcher.dispatch(svc.commands.load(game_id))  # archived: no more looks
+        return outcome
+    if kind == "delete":
+        if due > now:
+            return "early: the abandoned game is kept longer"
+        outcome = svc.retention.delete_game(game_id)
+        svc.dispatcher.forget(game_id)
+        return outcome
     if kind == "bot":
         body, actor = bot_move(svc, folded, seat)
     elif kind in ("abandon", "fill"):
@@ -84,9 +96,7 @@ def run_work(kind: str, game_id: str, version: int, seat: int, due: int, svc: Se
             played = []
 
             def next_move(after):
-                follow = next(
-                    (w for w in pending_work(after, svc.clock(), svc.dispatcher.waiting_ttl_ms) if w.kind == "bot"), None
-                )
+                follow = next((w for w in svc.dispatcher.pending(after, svc.clock()) if w.kind == "bot"), None)
                 if follow is None:
                     return None
                 played.append(after.version)
@@ -134,10 +144,11 @@ def execute(svc: Services, item: Work, seat: int | None, body: dict, actor: str,
         raise
 
 
-def still_pending(item: Work, folded, now: int, waiting_ttl_ms: int = 0) -> bool:
+def still_pending(item: Work, folded, now: int, dispatcher) -> bool:
     """The game at this version still waits for this bot, or this deadline
-    (a timeout's, or the end of its wait for players)."""
+    (a timeout's, the end of its wait for players, its time to move to the
+    archive)."""
     return any(
         w.kind == item.kind and w.seat == item.seat and (w.kind == "bot" or w.due == item.due)
-        for w in pending_work(folded, now, waiting_ttl_ms)
+        for w in dispatcher.pending(folded, now)
     )

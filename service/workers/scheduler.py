@@ -1,8 +1,11 @@
 """The workers' scheduler: queues each timeout when its deadline comes (and
 the abandoning of a game left waiting for players past
 ``WAITING_GAME_TTL_SECONDS``), and any work a dead worker left undone once
-its grace period is over; and the webhook attempts that are due (retries,
-and attempts a dead worker left: ``Webhooks.requeue_due``, ``service.app.webhooks``).
+its grace period is over; the webhook attempts that are due (retries,
+and attempts a dead worker left: ``Webhooks.requeue_due``, ``service.app.webhooks``);
+and sweeps the outbox: what an append owes others (the index, the players'
+games and feeds, webhooks) left undone past its grace, because the process
+that appended died or a write failed (``Outbox.sweep``, ``service.app.outbox``).
 
 Every worker runs one; they share the due sets (``DUE_KEYS``, on the store)
 and the "dispatched" marks (on the queues' server), so
@@ -14,14 +17,18 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 
 from service.wiring import Services
 from service.app.scheduling import ALL_DUE_KEYS, DISPATCHED, LEGACY_DUE_KEY, due_key, next_look
-from service.app.scheduling import pending_work
 
 log = logging.getLogger("tabletell.scheduler")
 
 TICK_SECONDS = 0.2
+# on a cluster every hash slot has an outbox set (16,384 of them): one worker
+# at a time reads them all, this often (a lock on the queues' server)
+CLUSTER_SWEEP_SECONDS = 5.0
+CLUSTER_SWEEP_LOCK = "tabletell:outbox:sweeping"
 
 # KEYS: a due set; ARGV: game id, the score the scheduler saw, the new
 # score ("" to remove). An append since (the API's dispatch) has set a score
@@ -69,7 +76,7 @@ def tick(svc: Services) -> int:
     queued = 0
     for key, game_id, seen in due_now(svc, now):
         folded = svc.repository.load(game_id)
-        work = pending_work(folded, now, dispatcher.waiting_ttl_ms) if folded else []
+        work = dispatcher.pending(folded, now) if folded else []
         if not work:
             reschedule(svc, game_id, seen, None, key)  # unless an append has scheduled it since
             continue
@@ -90,12 +97,36 @@ def requeue_webhooks(svc: Services) -> int:
     return svc.webhooks.requeue_due()
 
 
+class OutboxSweep:
+    """The outbox's sweep, each tick on one server (its OUTBOX_SHARDS sets
+    are read with the due sets' cost); on a cluster, where every slot has a
+    set, by one worker at a time every CLUSTER_SWEEP_SECONDS."""
+
+    def __init__(self) -> None:
+        self.last = float("-inf")
+
+    def __call__(self, svc: Services) -> int:
+        if svc.store.cluster:
+            if time.monotonic() - self.last < CLUSTER_SWEEP_SECONDS:
+                return 0
+            self.last = time.monotonic()
+            lock_ms = int(CLUSTER_SWEEP_SECONDS * 1000)
+            if not svc.queue_redis.set(CLUSTER_SWEEP_LOCK, 1, nx=True, px=lock_ms):
+                return 0  # another worker's turn
+        return svc.outbox.sweep()
+
+    __name__ = "sweep_outbox"
+
+
 def start(svc: Services, interval_seconds: float = TICK_SECONDS) -> threading.Thread:
+    sweep_outbox = OutboxSweep()
+
     def loop() -> None:
         while True:
-            # the games' work, then the webhook attempts due (retries, and
-            # attempts whose worker died: service.app.webhooks), each on its own
-            for step in (tick, requeue_webhooks):
+            # the games' work, the webhook attempts due (retries, and
+            # attempts whose worker died: service.app.webhooks), then what
+            # appends still owe others (service.app.outbox), each on its own
+            for step in (tick, requeue_webhooks, sweep_outbox):
                 try:
                     step(svc)
                 except Exception:  # the scheduler must outlive a store hiccup

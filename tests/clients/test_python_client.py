@@ -203,3 +203,41 @@ def test_table_talk_and_ratings_through_the_client(api_server):
         assert [m["text"] for m in read["messages"]] == ["again", "and again"]
         assert anyone.get_game_ratings(game_id)["status"] == "unrated"  # not finished
         assert anyone.get_leaderboard("color-doubt", limit=1)["limit"] == 1
+
+
+class LoseDeletion(httpx.BaseTransport):
+    """The first DELETE reaches the server, its answer never comes back."""
+
+    def __init__(self):
+        self.inner = httpx.HTTPTransport()
+        self.deletions = 0
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        response = self.inner.handle_request(request)
+        if request.method == "DELETE":
+            self.deletions += 1
+            if self.deletions == 1:
+                response.read()
+                response.close()
+                raise httpx.ReadError("the answer was lost (a test's)", request=request)
+        return response
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+def test_a_player_deleted_whose_answer_was_lost_is_deleted_once(api_server):
+    """``delete_player`` is sent again after a lost answer; the key is gone
+    by then (401), which is the deletion done, not an error."""
+    from tabletell_client import Unauthorized
+
+    network = LoseDeletion()
+    with Tabletell(api_server.url, transport=network) as client:
+        client.backoff_base = 0.01
+        key = client.create_player({"name": "cy"})["key"]
+        assert client.get_player(token=key)["name"] == "cy"
+        client.delete_player(token=key)
+        assert network.deletions == 2
+        with pytest.raises(Unauthorized) as refused:
+            client.get_player(token=key)
+        assert refused.value.code == "invalid_token"

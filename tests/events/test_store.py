@@ -16,6 +16,7 @@ from events.store import (
     Idempotency,
     VersionConflict,
     idempotency_key,
+    outbox_key,
     snapshot_key,
     stream_key,
     tokens_key,
@@ -57,6 +58,7 @@ def test_a_games_keys_and_channel_share_one_cluster_slot(cluster_client):
         idempotency_key(game_id, "seat-0", "k"),
         snapshot_key(game_id),
         versions_channel(game_id),
+        outbox_key(game_id, cluster=True),  # the outbox's member, written by the append
     ]
     slots = {cluster_client.keyslot(name) for name in names}
     assert len(slots) == 1
@@ -106,16 +108,36 @@ def test_a_retry_with_its_key_gets_the_first_answer_and_appends_nothing(any_stor
     assert store.prior_answer(game_id, key)["last"] == 3
 
 
-def test_an_append_writes_its_due_entry_and_a_refused_one_none(any_store):
-    store, game_id = EventStore(any_store), "d" * 32
+def test_an_append_writes_its_due_entry_and_a_refused_one_none(redis_client):
+    store, game_id = EventStore(redis_client), "d" * 32
     envelopes = LocalGame("color-doubt", 2, seed=4).envelopes
     store.append(game_id, 0, envelopes[:1], due=Due("tabletell:due", game_id, 700))
-    assert any_store.zscore("tabletell:due", game_id) == 700
+    assert redis_client.zscore("tabletell:due", game_id) == 700
     with pytest.raises(VersionConflict):
         store.append(game_id, 0, envelopes[:1], due=Due("tabletell:due", game_id, 900))
-    assert any_store.zscore("tabletell:due", game_id) == 700
+    assert redis_client.zscore("tabletell:due", game_id) == 700
     store.append(game_id, 1, envelopes[1:2], due=Due("tabletell:due", game_id, None))
-    assert any_store.zscore("tabletell:due", game_id) is None
+    assert redis_client.zscore("tabletell:due", game_id) is None
+
+
+def test_on_a_cluster_an_append_owes_its_due_entry_with_its_outbox_member(cluster_client):
+    """The due set is in another slot than the game: the append records the
+    entry as owed (its outbox member, in the game's slot) and the caller
+    writes it (``write_due``, confirmed as DURABILITY asks); the sweep's
+    writes only ever bring a look earlier."""
+    from events.store import outbox_key, outbox_member
+
+    store, game_id, key = EventStore(cluster_client), "d" * 32, "tabletell:due:{3}"
+    envelopes = LocalGame("color-doubt", 2, seed=4).envelopes
+    store.append(game_id, 0, envelopes[:1], due=Due(key, game_id, 700), outbox_at=5)
+    assert cluster_client.zscore(key, game_id) is None
+    assert cluster_client.zscore(outbox_key(game_id, cluster=True), outbox_member(game_id, 1, 1)) == 5
+    assert store.write_due(Due(key, game_id, 700))
+    assert cluster_client.zscore(key, game_id) == 700
+    assert store.write_due(Due(key, game_id, 900), lower_only=True) and cluster_client.zscore(key, game_id) == 700
+    assert store.write_due(Due(key, game_id, None), lower_only=True) and cluster_client.zscore(key, game_id) == 700
+    assert store.write_due(Due(key, game_id, 600), lower_only=True) and cluster_client.zscore(key, game_id) == 600
+    assert store.write_due(Due(key, game_id, None)) and cluster_client.zscore(key, game_id) is None
 
 
 @pytest.mark.parametrize("game_type", sorted(GAMES))

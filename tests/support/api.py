@@ -93,3 +93,22 @@ def new_player(http, name: str = "ana") -> tuple[str, str]:
 
 def sit(http, game_id: str, key: str, **body):
     return http.post(f"/v1/games/{game_id}/seats", json=body, headers=auth(key))
+
+
+def play_to_the_end(http, game_id: str, tokens: list[str], seed: int = 5) -> None:
+    """Plays a Color Doubt game's seats (their tokens, in seat order) with
+    random moves, each with an Idempotency-Key, until it ends."""
+    import random
+
+    from games.registry import GAMES
+
+    rng = random.Random(seed)
+    for n in range(1000):
+        seen = view(http, game_id, tokens[0])
+        if seen["status"] != "active":
+            return
+        seat = seen["to_act"][0]
+        body = GAMES["color-doubt"].bots["random"](view(http, game_id, tokens[seat]), rng)
+        response = command(http, game_id, tokens[seat], body, **{"Idempotency-Key": f"move-{n}"})
+        assert response.status_code == 200, body_of(response)
+    raise AssertionError("the game did not end")

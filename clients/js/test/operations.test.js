@@ -67,6 +67,10 @@ test("the service's, the players', the lobby's and the rematch's operations", { 
   const { key } = await asAna.replacePlayerKey();
   await assert.rejects(asAna.getPlayer(), { status: 401 });
   assert.equal((await api.getPlayer({ token: key })).player_id, ana.player_id);
+  const cy = await api.createPlayer({ name: "cy" });
+  const asCy = recorded({ token: cy.key });
+  assert.equal(await asCy.deletePlayer(), null);
+  await assert.rejects(asCy.getPlayer(), { status: 401, code: "invalid_token" });
 
   // (the game's own operations: game.test.js, streams.test.js)
   const other = await newGame(api);

@@ -30,12 +30,14 @@ RESULT_TTL_SECONDS = 0  # the attempt is recorded in the deliveries list; keep n
 FAILURE_TTL_SECONDS = 24 * 3600  # a job that crashed stays a day for diagnosis
 
 # KEYS: PENDING, STATE, DUE, SEEN; ARGV: now, the lease's end, forget seen
-# entries before this, then (delivery key, what to send) pairs. Returns the
-# keys it wrote: a key seen within SEEN_SECONDS is not queued again.
+# entries before this, SEEN's ttl, then (delivery key, what to send) pairs.
+# Returns the keys it wrote: a key seen within SEEN_SECONDS is not queued
+# again (and SEEN lapses an hour after the last publish).
 PUBLISH_SCRIPT = """
 redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', ARGV[3])
+redis.call('EXPIRE', KEYS[4], ARGV[4])
 local queued = {}
-for i = 4, #ARGV, 2 do
+for i = 5, #ARGV, 2 do
   local key = ARGV[i]
   if redis.call('ZADD', KEYS[4], 'NX', ARGV[1], key) == 1 then
     redis.call('HSET', KEYS[1], key, ARGV[i + 1])
@@ -112,7 +114,7 @@ class Publisher:
             return []
         now = self.clock()
         body = json.dumps({"type": event_type, "timestamp": iso(now), "data": data}, separators=(",", ":"), ensure_ascii=False)
-        args: list[Any] = [now, now + lease_ms(self.config), now - SEEN_SECONDS * 1000]
+        args: list[Any] = [now, now + lease_ms(self.config), now - SEEN_SECONDS * 1000, SEEN_SECONDS]
         for hook in subscribed:
             record = {"webhook_id": hook["id"], "event_id": event_id, "event": event_type, "body": body}
             args += [delivery_key(hook["id"], event_id), json.dumps(record)]

@@ -34,18 +34,17 @@ def list_games():
     ids, total = svc.index.page(query.get("status"), query.get("type"), query["limit"], query["offset"])
     games = []
     for game_id in ids:
-        folded = svc.repository.load(game_id)
-        if folded is not None:
-            table = folded.table
+        brief = svc.repository.brief(game_id)  # an archived game's from its record
+        if brief is not None:
             games.append(
                 {
                     "game_id": game_id,
-                    "type": folded.game.type,
-                    "status": table.status,
-                    "seats": table.seats,
-                    "version": folded.version,
-                    "created_at": table.created_at,
-                    "result": table.result,
+                    "type": brief.type,
+                    "status": brief.status,
+                    "seats": brief.seats,
+                    "version": brief.version,
+                    "created_at": brief.created_at,
+                    "result": brief.result,
                 }
             )
     body = {"games": games, "total": total, "next": None}
@@ -60,10 +59,10 @@ def whole_log(game_id: str):
     """Every event with every private part, as NDJSON: once the game has
     finished (or was abandoned) for anyone, before that for operators only."""
     svc = services()
-    upto = published(game_id).version
+    folded = published(game_id)
 
     def lines():
-        for envelope in svc.store.read(game_id, upto=upto):
+        for envelope in svc.repository.entries(folded, upto=folded.version):
             yield envelope.to_json() + "\n"
 
     return Response(stream_with_context(lines()), mimetype="application/x-ndjson")
@@ -91,7 +90,7 @@ def verification(game_id: str):
     key = (game_id, folded.version, folded.last_hash)
     body = _verified.get(key)
     if body is None:
-        audit = verify(services().store.read(game_id, upto=folded.version), game_id)
+        audit = verify(services().repository.entries(folded, upto=folded.version), game_id)
         body = {
             "game_id": game_id,
             "version": folded.version,
@@ -128,7 +127,7 @@ def replay(game_id: str):
     version = query.get("version", shown.version)
     if version > shown.version:
         raise invalid_fields({"version": [f"The game has {shown.version} versions you may see."]}, "query")
-    then = fold(svc.store.read(game_id, upto=version), None, game_id)
+    then = fold(svc.repository.entries(current, upto=version), None, game_id)
     body = {"game_id": game_id, "version": version, "seat": seat, "view": seat_view(then, seat), "state": None}
     if current.table.status in tables.OVER:
         body["state"] = plain(then.table)

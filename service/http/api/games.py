@@ -1,7 +1,9 @@
 """Creating games, taking seats, and the public summary."""
 from __future__ import annotations
 
-from flask import Blueprint, url_for
+from flask import Blueprint, request, url_for
+
+from games import table as tables
 
 from projections.views import summary
 from service.http import schemas
@@ -9,6 +11,7 @@ from service.http import auth
 from service.http.api.common import etag, json_body, json_response
 from service.http.current import services
 from service.http.auth import bearer
+from service.app.lobby import after_write
 from service.app.players import KEY_PREFIX
 
 bp = Blueprint("games", __name__)
@@ -18,10 +21,15 @@ bp = Blueprint("games", __name__)
 def create_game():
     body = schemas.load(schemas.CreateGame, json_body())
     options = schemas.load_options(body["type"], body["options"])
-    folded = services().commands.create(
+    svc = services()
+    if len(body["bots"]) < body["seats"]:  # it will wait for players: 429 past MAX_WAITING_GAMES_PER_CLIENT
+        svc.waiting.admit(request.remote_addr)
+    folded = svc.commands.create(
         body["type"], body["seats"], options, body["bots"], body["public"], body["fill_with_bots_after"],
         rated=bool(body["rated"]),
     )
+    if folded.table.status == tables.WAITING:
+        after_write("waiting games", svc.waiting.add, request.remote_addr, folded.game_id)
     location = url_for("games.game_summary", game_id=folded.game_id)
     return json_response(
         {"game_id": folded.game_id, "status": folded.table.status, "version": folded.version},

@@ -68,6 +68,6 @@ def event_feed(game_id: str):
         # the long poll proper: the reader is up to date, wait for the next event
         with waiting(game_id, seat) as waiter:
             visible = svc.realtime.wait(waiter, game_id, seat, after, query["wait"])
-    envelopes = svc.store.read(game_id, after=after, upto=visible.folded.version)
+    envelopes = svc.repository.entries(visible.folded, after=after, upto=visible.folded.version)
     # the version the reader is at now: never one the game has not reached
     return json_response({"version": visible.folded.version, "events": feed(envelopes, seat)})

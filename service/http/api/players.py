@@ -10,7 +10,6 @@ from service.http.current import services
 from service.http.api.streams import last_event_id
 from service.http.auth import bearer
 from service.app.ids import token_hash
-from service.app.players import seat_of, your_turn
 from service.app.problems import Problem
 from service.realtime.players import player_messages
 from service.realtime.streams import NDJSON, SSE, encode_ndjson, encode_sse
@@ -35,6 +34,20 @@ def me():
     return json_response({"player_id": player.id, "name": player.name, "created_at": player.created_at})
 
 
+@bp.delete("/players/me")
+def delete_me():
+    """The player is deleted: their key (every later request with it is
+    401), record, feed and games list; they leave every leaderboard and
+    their rating history goes (``Ratings.forget``). The logs of the games
+    they sat at keep the seats they took (the name each was played under,
+    and the player's id): they are those games' evidence."""
+    svc = services()
+    player = auth.player()
+    svc.ratings.forget(player.id)  # first: the record last, so a deletion cut short is asked again
+    svc.players.delete(player)
+    return Response(status=204)
+
+
 @bp.post("/players/me/keys")
 def replace_key():
     """A new key; the one sent stops working at once (a key that leaked)."""
@@ -53,20 +66,20 @@ def my_games():
     query = schemas.load(schemas.PlayerGamesQuery, request.args.to_dict(), "query")
     games = []
     for game_id in svc.players.games(player.id):
-        folded = svc.repository.load(game_id)
-        if folded is None or ("status" in query and folded.table.status != query["status"]):
+        brief = svc.repository.brief(game_id)  # an archived game's from its record
+        if brief is None or ("status" in query and brief.status != query["status"]):
             continue
-        seat = seat_of(folded, player.id)
+        seat = brief.players.index(player.id) if player.id in brief.players else None
         games.append(
             {
                 "game_id": game_id,
-                "type": folded.game.type,
-                "status": folded.table.status,
+                "type": brief.type,
+                "status": brief.status,
                 "seat": seat,
-                "your_turn": your_turn(folded, seat),
-                "version": folded.version,
-                "created_at": folded.table.created_at,
-                "result": folded.table.result,
+                "your_turn": seat is not None and seat in brief.to_act,
+                "version": brief.version,
+                "created_at": brief.created_at,
+                "result": brief.result,
             }
         )
         if len(games) == query["limit"]:

@@ -88,6 +88,25 @@ def test_a_rematch_is_one_game_every_seat_takes_with_one_call(http):
     assert http.post(f"/v1/games/{game_id}/rematch", headers=auth(second)).get_json()["token"] is None  # asked twice
 
 
+def test_a_rematch_is_offered_on_the_other_players_feeds(http, redis_client):
+    """(It was not: the lobby wrote the offer through a services object it
+    no longer had, and the failure was only logged.)"""
+    import json
+
+    from service.app.player_feed import feed_key
+
+    (ana_id, ana), (bea_id, bea) = new_player(http, "ana"), new_player(http, "bea")
+    game_id = new_game(http, 3, bots=[{"seat": 2, "level": "heuristic"}])
+    tokens = [sit(http, game_id, key).get_json()["token"] for key in (ana, bea)]
+    play_out_with_bot(http, game_id, tokens)
+    rematch_id = http.post(f"/v1/games/{game_id}/rematch", headers=auth(ana)).get_json()["game_id"]
+    offers = [json.loads(fields[b"e"]) for _, fields in redis_client.xrange(feed_key(bea_id))]
+    offers = [entry for entry in offers if entry["event"] == "rematch_offered"]
+    assert [entry["data"]["game_id"] for entry in offers] == [rematch_id]
+    assert offers[0]["data"]["rematch_of"] == game_id and offers[0]["data"]["asked_by"] == 0
+    assert not [e for _, e in redis_client.xrange(feed_key(ana_id)) if b"rematch_offered" in e[b"e"]]
+
+
 def play_out_with_bot(http, game_id: str, tokens: list[str]) -> None:
     """Plays the two human seats; the bot seat moves through the app's
     dispatch (no workers here: the test plays its moves as the job would)."""

@@ -5,6 +5,7 @@ every acknowledged command is in its game's log, and every game verifies.
 """
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
@@ -13,6 +14,7 @@ import sys
 import threading
 import time
 import uuid
+from pathlib import Path
 
 import httpx
 import psutil
@@ -28,7 +30,7 @@ from tests.support.paths import ROOT
 pytestmark = pytest.mark.timeout(180)
 
 
-def start_service(data_dir, port: int) -> subprocess.Popen:
+def start_service(data_dir, port: int, **settings: str) -> subprocess.Popen:
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "PROMETHEUS_MULTIPROC_DIR")}
     env.update(
         PORT=str(port),
@@ -38,10 +40,15 @@ def start_service(data_dir, port: int) -> subprocess.Popen:
         ACCESS_LOG="off",
         RATE_LIMITS="off",
         GRACEFUL_SECONDS="3",
+        **settings,
     )
-    return subprocess.Popen(
-        [sys.executable, "-m", "service.run"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-    )
+    # its log to a file: a pipe nobody reads while it runs would fill and stop it
+    with open(Path(data_dir).parent / "service.log", "wb") as log:
+        return subprocess.Popen([sys.executable, "-m", "service.run"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log)
+
+
+def service_log(data_dir) -> str:
+    return (Path(data_dir).parent / "service.log").read_text()
 
 
 class Player(threading.Thread):
@@ -207,7 +214,7 @@ def test_kill_9_of_an_api_worker_the_rq_worker_and_the_store_loses_no_acknowledg
     finally:
         service.send_signal(signal.SIGINT)
         assert service.wait(timeout=60) == 0
-    log = service.stderr.read().decode()
+    log = service_log(tmp_path / "var")
     # the supervisor said what it did
     assert "worker (RQ) exited (signal 9)" in log and "store (valkey-server) exited (signal 9)" in log
     assert "worker (RQ) restarted" in log and "store (valkey-server) restarted" in log
@@ -238,5 +245,210 @@ def test_ctrl_c_under_load_stops_in_order_and_answers_no_503(tmp_path):
     assert psutil.wait_procs(children, timeout=10)[1] == []
     assert sum(p.unavailable for p in players) == 0
     assert [error for p in players for error in p.errors] == []
-    log = service.stderr.read().decode()
+    log = service_log(tmp_path / "var")
     assert "restarting" not in log  # parts that stop on purpose are not restarted
+
+
+class PlayerPair(threading.Thread):
+    """Two players (player keys) playing two-seat games against each other,
+    one after another, through every outage: a command again with its
+    Idempotency-Key, a join again (a seat the key took already is
+    ``already_seated``), a new game when a creation got no answer."""
+
+    def __init__(self, base: str, number: int, options: dict):
+        super().__init__(daemon=True)
+        self.http = httpx.Client(base_url=base, timeout=10)
+        self.rng = random.Random(number)
+        self.options = options
+        self.stopping = threading.Event()
+        self.keys: dict[str, str] = {}  # player id -> key
+        self.games: list[str] = []
+        self.errors: list[str] = []
+        self.unavailable = 0  # 502/503 answers (a killed worker, a full store)
+
+    def call(self, method: str, path: str, key: str | None = None, **kwargs) -> httpx.Response | None:
+        headers = kwargs.pop("headers", {})
+        if key:
+            headers["Authorization"] = f"Bearer {key}"
+        try:
+            response = self.http.request(method, path, headers=headers, **kwargs)
+        except httpx.TransportError:
+            return None
+        if response.status_code in (502, 503):
+            self.unavailable += 1
+            return None
+        if response.status_code >= 400 and response.status_code not in (409, 422):
+            self.errors.append(f"{method} {path}: {response.status_code} {response.text}")
+        return response
+
+    def until_answered(self, method: str, path: str, key: str | None = None, **kwargs) -> httpx.Response | None:
+        while not self.stopping.is_set():
+            response = self.call(method, path, key, **kwargs)
+            if response is not None:
+                return response
+            time.sleep(0.05)
+        return None
+
+    def run(self) -> None:
+        for n in range(2):
+            response = self.until_answered("POST", "/v1/players", json={"name": f"p{n}"})
+            if response is None:
+                return
+            self.keys[response.json()["player_id"]] = response.json()["key"]
+        keys = list(self.keys.values())
+        while not self.stopping.is_set():
+            created = self.call("POST", "/v1/games", json={"type": "color-doubt", "seats": 2, "options": self.options})
+            if created is None or created.status_code != 201:
+                time.sleep(0.05)
+                continue
+            game_id = created.json()["game_id"]
+            self.games.append(game_id)
+            for key in keys:
+                joined = self.until_answered("POST", f"/v1/games/{game_id}/seats", key, json={})
+                if joined is not None and joined.status_code not in (201, 422):
+                    self.errors.append(f"join: {joined.status_code} {joined.text}")
+            self.play(game_id, keys)
+
+    def play(self, game_id: str, keys: list[str]) -> None:
+        while not self.stopping.is_set():
+            views = [self.until_answered("GET", f"/v1/games/{game_id}/view", key) for key in keys]
+            if any(v is None or v.status_code != 200 for v in views):
+                return
+            views = [v.json() for v in views]
+            if views[0]["status"] != "active":
+                return
+            mine = next((v for v in views if v["seat"] in v["to_act"]), None)
+            if mine is None:
+                time.sleep(0.01)
+                continue
+            body = GAMES["color-doubt"].bots["random"](mine, self.rng)
+            headers = {"Idempotency-Key": uuid.uuid4().hex, "If-Match": f'"{mine["version"]}"'}
+            self.until_answered("POST", f"/v1/games/{game_id}/commands", keys[mine["seat"]], json=body, headers=headers)
+
+
+def test_every_player_event_and_webhook_the_logs_imply_survives_kill_9_of_api_and_rq_workers_and_a_full_store(tmp_path):
+    """Games between player keys under load while API workers and the RQ
+    worker are SIGKILLed at random, and the store hits its memory limit for
+    a while midway: in the end every player-feed event the logs imply is in
+    its player's feed exactly once, every webhook event is delivered at
+    least once (the same ``webhook-id``, the same body every time), and
+    every game verifies. Before the outbox, what a killed worker had
+    appended but not yet told the players (or the store refused to record)
+    was lost."""
+    import redis as redis_py
+
+    from events.store import OUTBOX_KEYS
+    from service.app.player_feed import feed_key
+    from service.app.webhooks import EVENTS
+    from tests.support.api import SHORT
+    from tests.support.outbox import implied_by
+    from tests.support.receivers import Receiver
+
+    port, store_port = free_port(), free_port()
+    base = f"http://127.0.0.1:{port}"
+    receiver = Receiver()
+    service = start_service(
+        tmp_path / "var", port, REDIS_PORT=str(store_port), GRACE_SECONDS="1", WEBHOOKS_ALLOW_PRIVATE="1",
+        WEBHOOK_RETRY_BASE_SECONDS="0.2", WEBHOOK_MAX_ATTEMPTS="30", WEBHOOK_TIMEOUT_SECONDS="0.5",
+    )
+    store = redis_py.Redis(port=store_port)
+    pairs: list[PlayerPair] = []
+    rng = random.Random(43)
+    try:
+        wait_until(lambda: ready(base))
+        operator = {"Authorization": f"Bearer {OPERATOR_TOKEN}"}
+        hook = httpx.post(f"{base}/v1/webhooks", json={"url": receiver.url, "events": list(EVENTS)}, headers=operator)
+        assert hook.status_code == 201, hook.text
+        pairs = [PlayerPair(base, n, SHORT["color-doubt"]) for n in range(4)]
+        for pair in pairs:
+            pair.start()
+        gunicorn_master = next(p for p in processes(service, "gunicorn") if p.parent().pid == service.pid)
+
+        def moves() -> int:
+            return sum(store.xlen(f"game:{{{g}}}:events") for p in pairs for g in list(p.games))
+
+        def kill_one() -> None:
+            workers = processes(service, "service.worker") if rng.random() < 0.2 else []
+            victims = workers or gunicorn_master.children()
+            if victims:
+                rng.choice(victims).send_signal(signal.SIGKILL)
+
+        def kill_some(count: int) -> None:
+            for _ in range(count):
+                target = moves() + rng.randrange(3, 12)
+                wait_until(lambda: moves() >= target, 60)  # under load: commands go in between kills
+                kill_one()
+
+        def refused(count: int) -> None:
+            target = sum(p.unavailable for p in pairs) + count
+            wait_until(lambda: sum(p.unavailable for p in pairs) >= target, 60)
+
+        kill_some(10)
+        # the store's memory limit, hit midway: appends go in until it is
+        # reached, and the writes after the one that reached it are refused
+        used = store.info("memory")["used_memory"]
+        store.config_set("maxmemory", str(used + 48 * 1024))
+        wait_until(lambda: store.info("memory")["used_memory"] > used + 48 * 1024, 60)
+        refused(10)
+        kill_one()
+        refused(10)
+        store.config_set("maxmemory", "2gb")
+        kill_some(10)
+        target = moves() + 20
+        wait_until(lambda: moves() >= target, 60)
+    finally:
+        for pair in pairs:
+            pair.stopping.set()
+        for pair in pairs:
+            pair.join(timeout=30)
+
+    try:
+        assert not any(p.is_alive() for p in pairs)
+        assert [error for p in pairs for error in p.errors] == []
+        games = [g for p in pairs for g in p.games]
+        logs = {}
+        for game_id in games:
+            response = httpx.get(f"{base}/v1/games/{game_id}/log", headers=operator, timeout=10)
+            assert response.status_code == 200
+            logs[game_id] = [Envelope.from_json(line) for line in response.text.splitlines()]
+            audit = verify(logs[game_id], game_id)
+            assert audit.ok, (game_id, audit.problems)
+        implied = [event for game_id in games for event in implied_by(logs[game_id], game_id)]
+        assert len(implied) >= 100
+        players = {player for p in pairs for player in p.keys}
+
+        def feeds() -> dict[str, list[str]]:
+            return {
+                player: [json.loads(fields[b"e"])["event_id"] for _, fields in store.xrange(feed_key(player))]
+                for player in players
+            }
+
+        def delivered() -> dict[str, list[tuple[str, bytes]]]:
+            by_id: dict[str, list] = {}
+            with receiver.lock:
+                for headers, body in receiver.received:
+                    by_id.setdefault(headers["webhook-id"], []).append(body)
+            return by_id
+
+        def complete() -> bool:
+            owed = sum(store.zcard(key) for key in OUTBOX_KEYS)
+            fed, sent = feeds(), delivered()
+            return owed == 0 and all(event_id in fed[player] and event_id in sent for player, _, event_id in implied)
+
+        # the workers' sweep does what killed workers left, and the webhooks are sent
+        deadline = time.monotonic() + 120
+        while not complete() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        fed, bodies = feeds(), delivered()
+        assert sum(store.zcard(key) for key in OUTBOX_KEYS) == 0
+        for player in players:
+            mine = sorted(event_id for owner, _, event_id in implied if owner == player)
+            assert sorted(fed[player]) == mine, player  # each exactly once, and nothing else
+        assert [event_id for _, _, event_id in implied if event_id not in bodies] == []
+        for _, kind, event_id in implied:
+            assert len(set(bodies[event_id])) == 1, event_id  # every attempt the same event
+            assert json.loads(bodies[event_id][0])["type"] == kind
+    finally:
+        receiver.close()
+        service.send_signal(signal.SIGINT)
+        assert service.wait(timeout=60) == 0

@@ -351,3 +351,103 @@ def test_the_compose_cluster_profile_runs_the_same_topology():
 
     source = inspect.getsource(Config.from_env)
     assert '"REDIS_CLUSTER"' in source and '"QUEUE_URL"' in source
+
+
+def test_a_primary_killed_under_bot_games_and_timed_out_seats_and_every_game_finishes(
+    cluster_server, cluster_client, redis_server, redis_client
+):
+    """Bot games and games whose seat times out, created under load by the
+    API while two workers play them (DURABILITY=replica); the primary that
+    holds the most due sets is SIGKILLed, its replica takes over, it comes
+    back as a replica. Every game finishes: a game's next look (its due-set
+    entry, in another slot than the game) lost with the old primary, or not
+    written while it was down, must not leave the game waiting for ever."""
+    from service.app.scheduling import DUE_KEYS, due_key
+    from tests.support.api import SHORT
+
+    cluster, client = cluster_server, cluster_client
+    settings = {"REDIS_CLUSTER": "1", "QUEUE_URL": redis_server.url, "DURABILITY": "replica", "DURABILITY_TIMEOUT_MS": "1000"}
+    app = create_app(
+        Config(rate_limits=False, redis_cluster=True, durability="replica", durability_timeout_ms=1000, grace_seconds=1),
+        client=client,
+        queue_client=redis_client,
+    )
+    http = app.test_client()
+    workers = Workers(cluster.url)
+    games: list[str] = []
+    stop = threading.Event()
+    bots = [{"seat": s, "level": "random"} for s in range(2)]
+    timed = {**SHORT["color-doubt"], "turn_seconds": 1, "autopilot_after": 100}  # seat 0 times out every turn
+
+    def create() -> None:
+        n = 0
+        while not stop.is_set():
+            n += 1
+            if n % 2:
+                body = {"type": "color-doubt", "seats": 2, "options": SHORT["color-doubt"], "bots": bots}
+            else:
+                body = {"type": "color-doubt", "seats": 2, "options": timed, "bots": bots[1:]}
+            response = http.post("/v1/games", json=body)
+            game_id = response.get_json().get("game_id")  # a 503 not_durable says it, too
+            if game_id:
+                games.append(game_id)
+                if n % 2 == 0:  # the silent seat; a join the store took without an answer leaves the game waiting for it
+                    for _ in range(50):
+                        joined = http.post(f"/v1/games/{game_id}/seats", json={"name": "silent"})
+                        if joined.status_code in (201, 422) or "token" in joined.get_json():
+                            break
+                        time.sleep(0.1)
+            time.sleep(0.05)
+
+    def holds(node) -> int:
+        slots = cluster.slots_of(node)
+        return sum(1 for key in DUE_KEYS if client.keyslot(key) in slots)
+
+    victim = max((node for node in cluster.nodes if cluster.slots_of(node)), key=holds)
+    creator = threading.Thread(target=create, daemon=True)
+    try:
+        for _ in range(2):
+            workers.start(grace_seconds=1, **settings)
+        creator.start()
+
+        def finished() -> int:
+            return sum(1 for g in list(games) if http.get(f"/v1/games/{g}").get_json().get("status") == "finished")
+
+        deadline = time.monotonic() + 60
+        while finished() < 6 and time.monotonic() < deadline:  # the workers are at it
+            time.sleep(0.1)
+        slots = cluster.slots_of(victim)
+        victim.process.kill()  # SIGKILL: under load, games being played on every primary
+        victim.process.wait()
+        cluster.wait_failed_over(victim, slots, timeout=60)
+        time.sleep(1)  # the load goes on with no replica on those slots (WAIT 1 fails there)
+        victim.start()  # back, as a replica of the new primary
+        cluster.wait_healthy(60)
+        time.sleep(1)
+        stop.set()
+        creator.join(30)
+
+        deadline = time.monotonic() + 120
+        pending = set(games)
+        while pending and time.monotonic() < deadline:
+            for game_id in list(pending):
+                response = http.get(f"/v1/games/{game_id}")
+                if response.status_code == 200 and response.get_json()["status"] == "finished":
+                    pending.discard(game_id)
+            time.sleep(0.5)
+        stalled = {
+            game_id: (http.get(f"/v1/games/{game_id}").get_json(), client.zscore(due_key(game_id), game_id))
+            for game_id in pending
+        }
+        assert not stalled, f"{len(stalled)} of {len(games)} games stalled: {stalled}"
+        store = EventStore(client)
+        for game_id in games:
+            audit = verify(store.read(game_id), game_id)
+            assert audit.ok, audit.problems
+    finally:
+        stop.set()
+        workers.stop_all()
+        app.extensions["tabletell"].realtime.shutdown()
+        if victim.process is not None and victim.process.poll() is not None:
+            victim.start()
+            cluster.wait_healthy(60)

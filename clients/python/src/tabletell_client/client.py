@@ -11,8 +11,8 @@ when the answer has one, else an exponential backoff with jitter):
   every attempt, so the server answers a retry with the first answer and
   appends nothing), ``rematch`` (a seat that asked before is answered its
   seat again, with ``token`` null: nothing is created twice) and
-  ``delete_webhook`` (a retry that finds the webhook gone is the deletion
-  done);
+  ``delete_webhook`` and ``delete_player`` (a retry that finds the webhook
+  or the key gone is the deletion done);
 - the other writes (``create_game``, ``take_seat``, ``create_player``,
   ``replace_player_key``, ``matchmaking``, ``create_webhook``: no
   Idempotency-Key, and done twice they create twice or, for a key, lose
@@ -151,6 +151,7 @@ class Tabletell:
         headers: Mapping[str, str] | None = None,
         timeout: float | None = None,
         gone_on_retry_ok: bool = False,
+        gone_status: int = 404,
     ) -> httpx.Response:
         """The answer (a status below 400), after the retries ``policy``
         allows; else the ``Problem`` (or the transport error)."""
@@ -183,7 +184,7 @@ class Tabletell:
                 self.sleep(wait if wait is not None else self.backoff(attempt))
                 attempt += 1
                 continue
-            if status == 404 and attempt > 0 and gone_on_retry_ok:
+            if status == gone_status and attempt > 0 and gone_on_retry_ok:
                 return response  # an earlier attempt did it; its answer was lost
             if status >= 400:
                 raise problem_of(response)
@@ -374,6 +375,15 @@ class Tabletell:
         if token is None or token == self.token:
             self.token = answer["key"]
         return answer
+
+    def delete_player(self, *, token: str | None = None) -> None:
+        """``DELETE /v1/players/me``: the player's key, record, feed and games
+        list are deleted (the games' logs keep the seats it took). Sent
+        again after a lost answer, the key is refused (401): the deletion
+        was done."""
+        self._request("DELETE", "/v1/players/me", "idempotent", token=token, gone_on_retry_ok=True, gone_status=401)
+        if token is None or token == self.token:
+            self.token = None
 
     def list_player_games(
         self, *, status: str | None = None, limit: int | None = None, token: str | None = None

@@ -1,0 +1,370 @@
+"""The archive: finished games' logs, moved out of the store.
+
+A finished game's log never changes again, and most are never opened again,
+yet each held 33-416 KiB of the store's memory for good. So once it has been
+finished ``ARCHIVE_AFTER_SECONDS`` (a day; 0: never), a worker's job moves it
+out (``Archiver``, scheduled as work of kind ``archive`` in the game's due
+set): the log goes to the archive as gzipped NDJSON (each entry exactly as
+stored, so its hashes still hold), and the store keeps a small record
+(``events.store.archived_key``: where the log went, its last hash and
+version, the game's summary for lists: type, status, seats, players, result,
+when). The game's snapshot, token hashes and idempotency records go with the
+log, and so does its table talk (``service.app.chat``): the chat stream and
+its removal marks are written beside the log, ``<id>.chat.ndjson.gz`` (each
+entry with its stream id, the marks as marks; none when nobody spoke), read
+back and checked before anything is deleted, named in the record
+(``chat``), and deleted from the store with the log. ``GET
+/v1/games/{id}/chat`` and the game's streams read it from there
+(``Archiver.chat``); an archived game's chat is closed (nothing more is
+said, nor removed). Every read path serves an archived game as before
+(``Repository.load``/``entries`` fold it from the archive, kept per process
+in a small cache), and commands on it are refused as on any finished game.
+
+**The move**, so a crash at any point leaves either the store's copy or a
+complete, verified archive copy (``Archiver.archive``; tested by stopping it
+at each step):
+
+1. the whole log is read from the store (a finished game: nothing is
+   appended to it any more);
+2. it is written to a temporary name beside its place, and synced;
+3. it is read back from there and checked entry by entry against what the
+   store holds, its last hash against the store's last entry;
+4. it is renamed into place (and the directory synced);
+5. one script on the game's slot checks the log is still that one (its
+   length and last hash), writes the record and deletes the log and the
+   game's other keys (``EventStore.retire``).
+
+A crash before 5 leaves the game in the store, its archive work still
+scheduled: the job runs again and rewrites the same file. The record is the
+only thing that says "look in the archive", and it is written only after
+the file it names was read back, so a file without a record is harmless.
+
+**Backends.** ``GameArchive`` is the interface: ``stage`` (write a copy
+under a temporary name, durably), the staged copy's ``read`` and ``commit``
+(move it into place, atomically; its location), and ``read(location)``.
+``FileArchive`` is the one backend, files under ``ARCHIVE_DIR``
+(``DATA_DIR/archive``), ``<id[:2]>/<id>.ndjson.gz``; every API process and
+worker must see the same directory (a shared mount, docs/scaling.md).
+"""
+from __future__ import annotations
+
+import gzip
+import json
+import logging
+import os
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Callable, Protocol
+
+from events.envelope import Envelope
+from events.store import EventStore, idempotency_key, snapshot_key, tokens_key
+from games import table as tables
+from projections.folding import Folded, fold
+from service.app.chat import chat_key, removed_key
+from service.app.problems import Problem
+
+log = logging.getLogger("tabletell.archive")
+
+
+def archive_unavailable(detail: str) -> Problem:
+    """An archived game's log cannot be read from the archive (its file is
+    missing or does not match its record), or a copy did not check out."""
+    return Problem(503, "archive_unavailable", detail)
+
+
+class Staged(Protocol):
+    def read(self) -> bytes:
+        """The staged copy, as a reader will get it."""
+
+    def commit(self) -> str:
+        """Moves the staged copy into place, atomically; its location."""
+
+
+class GameArchive(Protocol):
+    name: str
+
+    def stage(self, game_id: str, data: bytes) -> Staged:
+        """``data`` written under a temporary name, durably (synced)."""
+
+    def read(self, location: str) -> bytes | None:
+        """What ``commit`` put at ``location``, or None."""
+
+
+class FileArchive:
+    """Files under ``root``: ``<id[:2]>/<id>.ndjson.gz``."""
+
+    name = "file"
+
+    def __init__(self, root: str | os.PathLike):
+        self.root = Path(root)
+
+    def location(self, game_id: str) -> str:
+        return f"{game_id[:2]}/{game_id}.ndjson.gz"
+
+    def stage(self, game_id: str, data: bytes) -> "_StagedFile":
+        final = self.root / self.location(game_id)
+        final.parent.mkdir(parents=True, exist_ok=True)
+        temporary = final.with_name(final.name + ".tmp")
+        with open(temporary, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        return _StagedFile(temporary, final, self.location(game_id))
+
+    def read(self, location: str) -> bytes | None:
+        path = self.root / location
+        if ".." in Path(location).parts:
+            return None
+        try:
+            return path.read_bytes()
+        except FileNotFoundError:
+            return None
+
+
+@dataclass(frozen=True)
+class _StagedFile:
+    temporary: Path
+    final: Path
+    location: str
+
+    def read(self) -> bytes:
+        return self.temporary.read_bytes()
+
+    def commit(self) -> str:
+        os.replace(self.temporary, self.final)
+        directory = os.open(self.final.parent, os.O_RDONLY)
+        try:
+            os.fsync(directory)  # the rename itself, on disk
+        finally:
+            os.close(directory)
+        return self.location
+
+
+def encode(envelopes: list[Envelope]) -> bytes:
+    """The log as the archive keeps it: each entry exactly as stored, one a
+    line (as ``GET /v1/games/{id}/log`` serves it), gzipped."""
+    lines = "".join((e.stored or e.to_json()) + "\n" for e in envelopes)
+    return gzip.compress(lines.encode(), compresslevel=6, mtime=0)
+
+
+def decode(data: bytes) -> list[Envelope]:
+    return [Envelope.from_json(line) for line in gzip.decompress(data).decode().splitlines() if line]
+
+
+def encode_chat(entries: list[tuple[str, str]], marks: dict[str, str]) -> bytes:
+    """A game's chat as the archive keeps it: each entry with its stream id
+    (``{"id", "e"}``), then each removal mark (``{"id", "mark"}``), one a
+    line, gzipped."""
+    lines = [json.dumps({"id": i, "e": e}) for i, e in entries]
+    lines += [json.dumps({"id": i, "mark": m}) for i, m in sorted(marks.items())]
+    return gzip.compress("".join(line + "\n" for line in lines).encode(), compresslevel=6, mtime=0)
+
+
+def decode_chat(data: bytes) -> tuple[list[tuple[str, str]], dict[str, str]]:
+    entries, marks = [], {}
+    for line in gzip.decompress(data).decode().splitlines():
+        if line:
+            found = json.loads(line)
+            if "mark" in found:
+                marks[found["id"]] = found["mark"]
+            else:
+                entries.append((found["id"], found["e"]))
+    return entries, marks
+
+
+def _text(value) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+@dataclass(frozen=True)
+class Brief:
+    """What lists show of a game (the operators' games, a player's games),
+    from its fold or, for an archived game, from its record alone."""
+
+    game_id: str
+    type: str
+    status: str
+    seats: int
+    version: int
+    created_at: int
+    result: dict | None
+    players: tuple[str | None, ...]
+    to_act: tuple[int, ...] = ()
+
+    @classmethod
+    def of(cls, folded: Folded) -> "Brief":
+        table = folded.table
+        acting = tuple(tables.to_act(folded.game, table)) if table.status == tables.ACTIVE else ()
+        return cls(
+            folded.game_id, folded.game.type, table.status, table.seats, folded.version, table.created_at,
+            table.result, tuple(table.players), acting,
+        )  # fmt: skip
+
+    @classmethod
+    def of_record(cls, game_id: str, record: dict[str, str]) -> "Brief":
+        return cls(
+            game_id, record["type"], record["status"], int(record["seats"]), int(record["version"]),
+            int(record["created_at"]), json.loads(record["result"]), tuple(json.loads(record["players"])),
+        )  # fmt: skip
+
+
+def record_of(folded: Folded, archive: str, location: str, size: int) -> dict[str, str]:
+    """The archived record of ``folded``'s game (a few hundred bytes)."""
+    table = folded.table
+    return {
+        "hash": folded.last_hash or "",
+        "version": str(folded.version),
+        "archive": archive,
+        "location": location,
+        "bytes": str(size),
+        "type": folded.game.type,
+        "status": table.status,
+        "seats": str(table.seats),
+        "created_at": str(table.created_at),
+        "ended_at": str(table.ended_at or 0),
+        "result": json.dumps(table.result, separators=(",", ":")),
+        "players": json.dumps(list(table.players), separators=(",", ":")),
+    }
+
+
+def idempotency_keys(game_id: str, envelopes: list[Envelope]) -> list[str]:
+    """The idempotency records the log's commands may have left: each
+    command's id is its key, in its seat's scope (or the system's), or the
+    service's own (``internal``). The service's own keys of creations,
+    joins and bot batches are not in the log; they live 5 minutes."""
+    keys = []
+    for envelope in envelopes:
+        if envelope.command is None:
+            continue
+        scope = "system" if envelope.seat is None else f"seat-{envelope.seat}"
+        keys += [idempotency_key(game_id, scope, envelope.command_id), idempotency_key(game_id, "internal", envelope.command_id)]
+    return sorted(set(keys))
+
+
+class Archiver:
+    def __init__(self, store: EventStore, archive: GameArchive):
+        self.store = store
+        self.archive = archive
+
+    def reached(self, step: str) -> None:
+        """Each step of the move, as it is reached ("before_write",
+        "written", "renamed", "deleted"): the tests stop the move here,
+        as a process killed there would."""
+
+    def archive_game(self, game_id: str) -> str:
+        """Moves finished ``game_id``'s log to the archive (see the module's
+        docstring for the order); what happened, for the job's result."""
+        if self.store.archived(game_id) is not None:
+            return "archived already"
+        envelopes = self.store.read(game_id)
+        folded = fold(envelopes, None, game_id)
+        if folded is None:
+            return "no such game"
+        if folded.table.status != tables.FINISHED:
+            return f"not finished: {folded.table.status}"
+        self.reached("before_write")
+        data = encode(envelopes)
+        staged = self.archive.stage(game_id, data)
+        self.reached("written")
+        problem = self._check(game_id, staged.read(), envelopes)
+        if problem:
+            raise archive_unavailable(f"The archive's copy of {game_id} {problem}: not moved.")
+        talk = self._stage_chat(game_id)  # beside the log, checked before either is committed
+        location = staged.commit()
+        chat_location = talk.commit() if talk is not None else None
+        self.reached("renamed")
+        keys = [tokens_key(game_id), snapshot_key(game_id), *idempotency_keys(game_id, envelopes)]
+        keys += [chat_key(game_id), removed_key(game_id)]
+        record = record_of(folded, self.archive.name, location, len(data))
+        if chat_location is not None:
+            record["chat"] = chat_location
+        if not self.store.retire(game_id, folded.version, folded.last_hash, record, keys):
+            return "the log changed while it was archived: left in the store"
+        self.reached("deleted")
+        log.info("game %s archived: %s events, %s bytes at %s", game_id, folded.version, len(data), location)
+        return f"archived: {folded.version} events, {len(data)} bytes"
+
+    def _stage_chat(self, game_id: str) -> Staged | None:
+        """The game's chat (its entries and removal marks) staged beside its
+        log and read back, or None when nobody spoke. A finished game's chat
+        may still grow (players talk after the end): what is said between
+        this read and the retire is lost with the stream, which the retire
+        deletes; the window is the few milliseconds of the move."""
+        redis = self.store.redis
+        entries = [(_text(i), _text(f.get(b"e", f.get("e")))) for i, f in redis.xrange(chat_key(game_id))]
+        marks = {_text(k): _text(v) for k, v in redis.hgetall(removed_key(game_id)).items()}
+        if not entries and not marks:
+            return None
+        data = encode_chat(entries, marks)
+        staged = self.archive.stage(f"{game_id}.chat", data)
+        if decode_chat(staged.read()) != (entries, marks):
+            raise archive_unavailable(f"The archive's copy of {game_id}'s chat differs from the store's: not moved.")
+        return staged
+
+    def chat(self, game_id: str) -> tuple[list[tuple[str, str]], dict[str, str]] | None:
+        """An archived game's chat as the store held it: (stream id, entry)
+        oldest first, and the removal marks; None unless the game is
+        archived (an archived game nobody spoke at: nothing)."""
+        record = self.store.archived(game_id)
+        if record is None:
+            return None
+        if not record.get("chat"):
+            return [], {}
+        data = self.archive.read(record["chat"])
+        if data is None:
+            raise archive_unavailable(f"Game {game_id} is archived, and its chat cannot be read from the archive now.")
+        return decode_chat(data)
+
+    def _check(self, game_id: str, data: bytes, envelopes: list[Envelope]) -> str | None:
+        """What is wrong with the copy ``data`` of ``envelopes``, or None."""
+        try:
+            copy = decode(data)
+        except (OSError, ValueError, KeyError) as error:
+            return f"cannot be read back ({error})"
+        if [e.stored or e.to_json() for e in copy] != [e.stored or e.to_json() for e in envelopes]:
+            return "differs from the store's log"
+        previous = None
+        for entry in copy:
+            if entry.hash is not None and (entry.prev_hash != previous or (entry.stored_digest or entry.digest()) != entry.hash):
+                return f"breaks the hash chain at version {entry.version}"
+            previous = entry.hash
+        newest = self.store.read(game_id, after=len(envelopes) - 1)
+        if len(newest) != 1 or newest[0].hash != copy[-1].hash:
+            return "does not end with the store's last entry"
+        return None
+
+
+class ArchivedLogs:
+    """The logs of archived games a process read lately, checked against
+    their records."""
+
+    def __init__(self, store: EventStore, archive: GameArchive | None, cache: Callable):
+        self.store = store
+        self.archive = archive
+        self._logs = cache  # an LRU: game id -> its entries
+
+    def record(self, game_id: str) -> dict[str, str] | None:
+        return self.store.archived(game_id) if self.archive is not None else None
+
+    def entries(self, game_id: str, record: dict[str, str] | None = None) -> list[Envelope] | None:
+        """The archived game's whole log, or None if it is not archived."""
+        kept = self._logs.get(game_id)
+        if kept is not None:
+            return kept
+        record = record or self.record(game_id)
+        if record is None:
+            return None
+        data = self.archive.read(record["location"]) if self.archive is not None else None
+        if data is None:
+            raise archive_unavailable(f"Game {game_id} is archived, and its log cannot be read from the archive now.")
+        envelopes = decode(data)
+        if not envelopes or (envelopes[-1].hash or "") != record["hash"] or len(envelopes) != int(record["version"]):
+            raise archive_unavailable(f"Game {game_id}'s archived log does not match its record.")
+        self._logs.put(game_id, envelopes)
+        return envelopes
+
+    def folded(self, game_id: str, record: dict[str, str] | None = None) -> Folded | None:
+        envelopes = self.entries(game_id, record)
+        if envelopes is None:
+            return None
+        return replace(fold(envelopes, None, game_id), archived=True)
