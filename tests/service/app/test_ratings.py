@@ -9,7 +9,9 @@ import threading
 
 import pytest
 
+from games.registry import GAMES
 from projections.ratings import Placing, RatedResult, Rating
+from projections.views import seat_view
 from service.app import lobby as lobbies
 from service.app import webhooks
 from service.app.ratings import Ratings, fold_results
@@ -119,7 +121,7 @@ def test_games_finishing_at_once_in_any_order_end_as_rated_in_the_order_they_fin
     for found, change in changes:
         assert ratings.change(RATED_TYPE, found.game_id) == json.loads(json.dumps(change))
     assert redis_client.zcard(f"ratings:{{{RATED_TYPE}}}:pending") == 0
-    # recorded again (a listener run twice): nothing changes
+    # recorded again (a sweep redoing it): nothing changes
     ratings.record(results[0])
     assert ratings.drain(RATED_TYPE) == [] and ratings.of(RATED_TYPE, people[0]) == expected[people[0]]
 
@@ -291,3 +293,43 @@ def test_players_asking_at_once_for_rated_games_all_end_at_full_tables(app, http
     for game_id, seat in seats.values():
         tables.setdefault(game_id, []).append(seat)
     assert len(seats) == 8 and sorted(sorted(s) for s in tables.values()) == [[0, 1]] * 4
+
+
+def test_a_deleted_player_leaves_the_leaderboard_and_reindex_keeps_them_off_with_the_others_numbers_unchanged(
+    http, clock, redis_client, redis_server, capsys
+):
+    """DELETE /v1/players/me: off every leaderboard, their history gone,
+    their profile 404; a game of theirs finishing after does not put them
+    back, and neither does reindex, which writes the others' ratings as
+    they were (the deleted player's rating, kept under their id, is the
+    state those were computed against)."""
+    players = new_players(http, 3)
+    (a, a_key), (b, b_key), (c, c_key) = players
+    rng = random.Random(3)
+    for keys in ([a_key, b_key], [b_key, c_key], [a_key, c_key]):
+        play_out(http, rated_game(http, keys), keys, ["heuristic", "random"], rng, clock)
+        clock.advance(1)
+    running = rated_game(http, [b_key, a_key])  # b leaves in the middle of it
+    assert http.delete("/v1/players/me", headers=auth(b_key)).status_code == 204
+    board = http.get(f"/v1/leaderboards/{RATED_TYPE}").get_json()
+    assert {p["player_id"] for p in board["players"]} == {a, c} and board["total"] == 2
+    assert http.get(f"/v1/players/{b}").status_code == 404
+    assert redis_client.exists(f"ratings:{{{RATED_TYPE}}}:history:{b}") == 0
+    # the game b sat at goes on to its end (the log keeps b's seat)
+    svc = http.application.extensions["tabletell"]
+    assert svc.commands.load(running).table.players == (b, a)
+    while (now := svc.commands.load(running)).table.status == "active":
+        seat = now.game.to_act(now.table.game)[0]
+        svc.commands.execute(running, seat, GAMES[RATED_TYPE].bots["random"](seat_view(now, seat), rng), now.version)
+    assert http.get(f"/v1/games/{running}/ratings").get_json()["status"] == "rated"
+    board = http.get(f"/v1/leaderboards/{RATED_TYPE}").get_json()
+    assert {p["player_id"] for p in board["players"]} == {a, c}  # not back
+    assert redis_client.exists(f"ratings:{{{RATED_TYPE}}}:history:{b}") == 0
+
+    before = ratings_state(redis_client)
+    from service.runtime import replay
+
+    assert replay.run_reindex(redis_server.url, Config()) == 0
+    capsys.readouterr()
+    assert ratings_state(redis_client) == before
+    assert http.get(f"/v1/leaderboards/{RATED_TYPE}").get_json() == board
