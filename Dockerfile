@@ -13,8 +13,13 @@ COPY events/ events/
 COPY projections/ projections/
 COPY service/ service/
 COPY wsgi.py openapi.yaml ./
-# the web client's rules pages are rendered from these
+# the web client's rules and how-to-play pages are rendered from these, the
+# problems page from docs/problems.md; the page calls the API through the
+# JavaScript client, served from clients/js as it is
 COPY docs/rules/ docs/rules/
+COPY docs/howto/ docs/howto/
+COPY docs/problems.md docs/problems.md
+COPY clients/js/tabletell.js clients/js/tabletell.js
 
 # never run as root
 RUN useradd --create-home --uid 10001 tabletell

@@ -1,8 +1,9 @@
 """The web client's cost in a real browser (Debian's chromium, headless,
 through Playwright), on `make run`'s stack:
 
-- page weight: the HTML shell, its ES modules (``static/js``) and the
-  stylesheet, as sent and gzipped, each file on its own (nothing else is
+- page weight: the HTML shell, its ES modules (``static/js``, and the
+  JavaScript client ``clients/js/tabletell.js`` they call the API through)
+  and the stylesheet, as sent and gzipped, each file on its own (nothing else is
   loaded: no framework, no fonts, no images);
 - first render: from navigation to a seat's table drawn (its version shown),
   p50 and p99 over ``--loads`` page loads;
@@ -68,7 +69,9 @@ def seat_page(browser, url: str, game_id: str, seat: str):
     return context, page
 
 
-MODULES = sorted((ROOT / "service" / "http" / "web" / "static" / "js").glob("*.js"))
+# the page's modules and the JavaScript client it calls the API through
+# (clients/js/tabletell.js, served as /static/js/tabletell.js)
+MODULES = sorted([*(ROOT / "service" / "http" / "web" / "static" / "js").glob("*.js"), ROOT / "clients" / "js" / "tabletell.js"])
 
 
 def page_weight(url: str) -> dict:
@@ -145,7 +148,9 @@ def main() -> None:
                         version = 0
                     page.wait_for_function("v => Number(document.querySelector('.game-head').dataset.version) >= v", arg=version)
                     time.sleep(0.05)  # let the stream's reader take it too
-                shown = {version: at for version, at in page.evaluate("window.__seen")}
+                shown: dict[int, float] = {}
+                for version, at in page.evaluate("window.__seen"):
+                    shown.setdefault(version, at)  # when the version first showed
                 stop.set()
                 context.close()
                 browser.close()

@@ -184,6 +184,15 @@ class Game(Protocol):
         """Each seat's chance of winning from ``state`` as a quick estimate
         (summing to 1), for a search that stops before the end."""
 
+    def describe(self, event: Event, viewer: int | None, names: Sequence[str]) -> str:
+        """``event`` told in one short English sentence from ``viewer``'s
+        side (``None``: a spectator), naming seats by ``names`` (their display
+        names) and the viewer as "you". ``event`` is the event as the viewer
+        sees it: its public part and the viewer's own private part, merged
+        into ``public`` (a feed entry's ``data``), nothing else; so a
+        description says no more than its viewer may know. The game's own
+        events only: ``games.narration`` tells the table's."""
+
     def step(self, state: Any, command: Mapping[str, Any]) -> tuple[list[Event], Any] | None:
         """``decide``'s events and the state they lead to (``evolve`` over
         them), at once: a game that folds its events while it decides them
@@ -221,3 +230,4 @@ class RulesGame:
     determinize: Callable[..., Any] | None = None
     evaluate: Callable[..., list[float]] | None = None
     step: Callable[..., tuple[list[Event], Any]] | None = None
+    describe: Callable[..., str] | None = None

@@ -28,6 +28,7 @@ LAYOUT: dict[str, tuple[str, ...]] = {
     "legal": ("legal_moves",),
     "bots": ("BOTS",),
     "sampler": ("determinize", "evaluate"),
+    "narration": ("describe",),
 }  # fmt: skip
 
 
@@ -62,6 +63,7 @@ def game(package: ModuleType, *, type: str, name: str, summary: str, min_seats: 
             legal_moves=package.legal.legal_moves,
             determinize=package.sampler.determinize,
             evaluate=package.sampler.evaluate,
+            describe=package.narration.describe,
         ),
         **package.SEARCH,
     )

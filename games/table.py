@@ -31,6 +31,11 @@ DEALT = (ACTIVE, FINISHED)
 MAX_FILL_SECONDS = 86_400
 # what the command layer adds to a command's own fields
 ENVELOPE_FIELDS = ("type", "seat", "at", "actor")
+# the rule of ``leave`` (a heading of every game's rules document)
+LEAVING = "leaving the table"
+# the table's commands a player may send (each with no fields); the game's
+# own are its ``command_schemas``
+PLAYER_TABLE_COMMANDS = ("leave", "return")
 
 @dataclass(frozen=True)
 class Table:
@@ -45,6 +50,8 @@ class Table:
     # consecutive timeouts per seat, and the seats a bot plays for because of them
     timeouts: tuple[int, ...] = ()
     autopilot: frozenset[int] = frozenset()
+    # the seats whose players left the table (``leave``): a bot plays each to the end
+    left: frozenset[int] = frozenset()
     result: Mapping[str, Any] | None = None
     created_at: int = 0  # ms since the epoch
     rules: int = 1  # the game's rules version when it was created
@@ -94,6 +101,10 @@ def decide(game: Game, table: Table | None, command: Mapping[str, Any]) -> list[
         events = _timeout(game, table, command)
     elif kind == "abandon":
         events = _abandon(table, command)
+    elif kind == "leave":
+        events = _leave(game, table, command)
+    elif kind == "return":
+        events = _return(table, command)
     else:
         events = _play(game, table, command)
     return _stamp(events, command["at"])
@@ -102,7 +113,7 @@ def decide(game: Game, table: Table | None, command: Mapping[str, Any]) -> list[
 def evolve(game: Game, table: Table | None, event: Event) -> Table:
     """The table after ``event``; game events go to the game's ``evolve``."""
     kind = event.type
-    if kind not in _TABLE_EVENTS:  # most events: the game's own, first
+    if kind not in TABLE_EVENTS:  # most events: the game's own, first
         assert table is not None, f"{kind} before game_created"
         return changed(table, {"game": game.evolve(table.game, event)})
     if kind == "game_created":
@@ -158,6 +169,8 @@ def evolve(game: Game, table: Table | None, event: Event) -> Table:
         timeouts = list(table.timeouts)
         timeouts[seat] = 0
         return evolved(table, autopilot=table.autopilot - {seat}, timeouts=tuple(timeouts))
+    if kind == "seat_left":
+        return evolved(table, left=table.left | {event.public["seat"]})
     if kind == "game_finished":
         return evolved(table, status=FINISHED, result=event.public["result"], ended_at=event.at)
     assert kind == "game_abandoned", kind
@@ -165,7 +178,7 @@ def evolve(game: Game, table: Table | None, event: Event) -> Table:
 
 
 # the table's own events (every other event is its game's)
-_TABLE_EVENTS = frozenset(
+TABLE_EVENTS = frozenset(
     {
         "game_created",
         "seat_taken",
@@ -174,6 +187,7 @@ _TABLE_EVENTS = frozenset(
         "seat_timed_out",
         "autopilot_started",
         "seat_returned",
+        "seat_left",
         "game_finished",
         "game_abandoned",
     }
@@ -323,7 +337,7 @@ def _timeout(game: Game, table: Table, command: Mapping[str, Any]) -> list[Event
     events = game.decide(table.game, command)
     streak = table.timeouts[seat] + 1
     events.append(Event("seat_timed_out", public={"seat": seat, "kind": due[0].kind, "streak": streak}))
-    if streak >= table.options.get("autopilot_after", 3) and seat not in table.autopilot:
+    if streak >= table.options.get("autopilot_after", 3) and seat not in table.autopilot and seat not in table.left:
         events.append(Event("autopilot_started", public={"seat": seat}))
     return _with_finish(game, table, events)
 
@@ -341,9 +355,50 @@ def _abandon(table: Table, command: Mapping[str, Any]) -> list[Event]:
     return [Event("game_abandoned", public={"reason": "no_players", "seed": table.seed})]
 
 
+def _leave(game: Game, table: Table, command: Mapping[str, Any]) -> list[Event]:
+    """Rule "leaving the table": a player gets up from a game under way; a
+    bot (the game's strongest quick one, as on autopilot) plays the seat to
+    the end, and the player's own commands are refused from then on. The
+    seat stays in the game: its cards, its place in the turn order, its
+    result."""
+    _require_active(table)
+    seat = command.get("seat")
+    if command.get("actor") != "player" or not isinstance(seat, int) or not 0 <= seat < table.seats:
+        raise RuleError("unknown_command", "commands", "Only a player leaves a table, from their own seat.")
+    if seat in table.bots:
+        raise RuleError("bot_seat", LEAVING, "A bot's seat stays at the table.")
+    if seat in table.left:
+        raise _left()
+    fields = {key for key in command if key not in ENVELOPE_FIELDS}
+    if fields:
+        raise RuleError("malformed_command", "commands", f"A 'leave' command has no fields, not {sorted(fields)}.")
+    return [Event("seat_left", public={"seat": seat})]
+
+
+def _return(table: Table, command: Mapping[str, Any]) -> list[Event]:
+    """Rule "timeouts": a player takes their seat back from the autopilot
+    (or clears a streak of timeouts) without a move of the game; any move of
+    theirs does the same. While the bot plays the seat at once, its turns
+    leave the player no time to move: this is the player's way back."""
+    _require_active(table)
+    seat = command.get("seat")
+    if command.get("actor") != "player" or not isinstance(seat, int) or not 0 <= seat < table.seats:
+        raise RuleError("unknown_command", "commands", "Only a player takes back their own seat.")
+    if seat in table.left:
+        raise _left()
+    if seat not in table.autopilot and not table.timeouts[seat]:
+        raise RuleError("not_on_autopilot", "timeouts", "No bot is playing for you and you have no timeouts to clear.")
+    fields = {key for key in command if key not in ENVELOPE_FIELDS}
+    if fields:
+        raise RuleError("malformed_command", "commands", f"A 'return' command has no fields, not {sorted(fields)}.")
+    return [Event("seat_returned", public={"seat": seat})]
+
+
 def _play(game: Game, table: Table, command: Mapping[str, Any]) -> list[Event]:
     _require_active(table)
     seat = command["seat"]
+    if seat in table.left and command.get("actor") != "bot":
+        raise _left()
     events = game.decide(table.game, well_formed(game, command))
     if command.get("actor") != "bot" and (table.timeouts[seat] or seat in table.autopilot):
         # the player is back: their timeout streak restarts and a bot that
@@ -389,6 +444,10 @@ def _require_active(table: Table) -> None:
         raise RuleError("game_over", "game over", "The game is over.")
     if table.status == ABANDONED:
         raise _abandoned()
+
+
+def _left() -> RuleError:
+    return RuleError("seat_left", LEAVING, "You left this table: a bot plays your seat to the end of the game.")
 
 
 def _abandoned() -> RuleError:

@@ -8,6 +8,10 @@ player streams and webhooks, derived from the game before and after it.
   challenge: a deadline of another kind than ``turn``);
 - ``game_finished``: with the result.
 
+Each has ``text``: what it means to that player, in a sentence
+(``games.narration``'s names and voice: "Your turn in Diez, with Bot 1
+(heuristic).").
+
 Only seats a player took (``Table.players``) have any. Each event has a
 stable id (game, version, seat, kind), so a receiver can drop a duplicate.
 """
@@ -15,8 +19,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from games import narration
 from games import table as tables
 from projections.folding import Folded
+from projections.views import display_names
 
 
 def player_events(before: Folded | None, after: Folded) -> list[tuple[str, str, dict[str, Any], str]]:
@@ -28,9 +34,12 @@ def player_events(before: Folded | None, after: Folded) -> list[tuple[str, str, 
     was = before.table if before is not None else None
     out: list[tuple[str, str, dict[str, Any], str]] = []
 
+    names = display_names(table)
+
     def add(seat: int, kind: str, **data: Any) -> None:
         base = {"game_id": after.game_id, "game_type": after.game.type, "seat": seat, "version": after.version}
-        out.append((players[seat], kind, {**base, **data}, f"{after.game_id}:{after.version}:{seat}:{kind}"))
+        told = {**base, **data, "text": _text(after, names, seat, kind, data)}
+        out.append((players[seat], kind, told, f"{after.game_id}:{after.version}:{seat}:{kind}"))
 
     seated = [seat for seat, player in enumerate(players) if player is not None]
     if table.status == tables.ACTIVE and (was is None or was.status != tables.ACTIVE):
@@ -40,7 +49,7 @@ def player_events(before: Folded | None, after: Folded) -> list[tuple[str, str, 
         acting_before = set(tables.to_act(before.game, was)) if was is not None and was.status == tables.ACTIVE else set()
         deadlines = {d.seat: d for d in after.game.deadlines(table.game)}
         for seat in tables.to_act(after.game, table):
-            if seat in seated and seat not in acting_before:
+            if seat in seated and seat not in acting_before and seat not in table.left:
                 deadline = deadlines.get(seat)
                 kind = "turn" if deadline is None or deadline.kind == "turn" else "window"
                 add(
@@ -54,3 +63,19 @@ def player_events(before: Folded | None, after: Folded) -> list[tuple[str, str, 
         for seat in seated:
             add(seat, "game_finished", result=table.result)
     return out
+
+
+def _text(folded: Folded, names: list[str], seat: int, kind: str, data: dict[str, Any]) -> str:
+    """A player event told to its player."""
+    game = folded.game.name
+    others = narration.Voice(names, seat).all(s for s in range(len(names)) if s != seat)
+    if kind == "game_started":
+        return f"Your game of {game} has started, with {others}."
+    if kind == "turn":
+        return f"Your turn in {game}, with {others}."
+    if kind == "window":
+        return f"{game}: you may answer the {narration.words(data.get('window') or 'reaction')} window."
+    if kind == "game_finished":
+        told = narration.finished(narration.Voice(names, seat), data.get("result") or {})
+        return f"{told[:-1]} ({game})."
+    return narration.sentence(f"{game}: {narration.words(kind)}")

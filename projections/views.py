@@ -8,13 +8,16 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from events.envelope import Envelope
+from games import narration
 from games import table as tables
+from games.contract import Event
 from projections.folding import Folded
 
 
 def seat_view(folded: Folded, seat: int | None) -> dict[str, Any]:
     """The game as ``seat`` may see it (``None``: a spectator)."""
     game, table = folded.game, folded.table
+    names = display_names(table)
     view: dict[str, Any] = {
         "game_id": folded.game_id,
         "type": game.type,
@@ -25,7 +28,7 @@ def seat_view(folded: Folded, seat: int | None) -> dict[str, Any]:
         "seat": seat,
         "hand": [],
         "table": None,
-        "seats": [_seat(table, s, {}) for s in range(table.seats)],
+        "seats": [_seat(table, s, {}, names) for s in range(table.seats)],
         "to_act": tables.to_act(game, table),
         "actions": tables.actions(game, table, seat) if seat is not None else [],
         "moves": [],
@@ -38,7 +41,7 @@ def seat_view(folded: Folded, seat: int | None) -> dict[str, Any]:
     if table.status in tables.DEALT:  # a waiting or abandoned table has dealt nothing
         shown = game.view(table.game, seat)
         view.update({key: value for key, value in shown.items() if key != "seats"})
-        view["seats"] = [_seat(table, s, counts) for s, counts in enumerate(shown["seats"])]
+        view["seats"] = [_seat(table, s, counts, names) for s, counts in enumerate(shown["seats"])]
         if table.status == tables.ACTIVE:
             if seat is not None and game.legal_moves is not None:
                 view["moves"] = game.legal_moves(table.game, seat)
@@ -56,9 +59,26 @@ def summary(folded: Folded) -> dict[str, Any]:
     return view
 
 
-def feed(envelopes: Iterable[Envelope], seat: int | None) -> list[dict[str, Any]]:
-    """The event feed as ``seat`` may see it."""
-    return [envelope.seen_by(seat) for envelope in envelopes]
+def feed(folded: Folded, envelopes: Iterable[Envelope], seat: int | None) -> list[dict[str, Any]]:
+    """The event feed as ``seat`` may see it, each entry narrated (``told``)
+    with the seats' names at ``folded``."""
+    names = display_names(folded.table)
+    return [told(folded, envelope, seat, names) for envelope in envelopes]
+
+
+def told(folded: Folded, envelope: Envelope, seat: int | None, names: list[str] | None = None) -> dict[str, Any]:
+    """A feed entry: what ``seat`` may see of ``envelope``, and ``text``, the
+    event told in a sentence from that seat's side (``games.narration``),
+    from nothing but that entry and the seats' display names."""
+    shown = envelope.seen_by(seat)
+    names = display_names(folded.table) if names is None else names
+    shown["text"] = narration.describe(folded.game, Event(envelope.type, shown["data"]), seat, names)
+    return shown
+
+
+def display_names(table: tables.Table) -> list[str]:
+    """Every seat's name as people read it (``games.narration.display_names``)."""
+    return narration.display_names(table.names, table.bots)
 
 
 def stream_messages(folded: Folded, envelopes: Iterable[Envelope], seat: int | None, mode: str) -> list[tuple[str, int, dict[str, Any]]]:
@@ -69,15 +89,20 @@ def stream_messages(folded: Folded, envelopes: Iterable[Envelope], seat: int | N
     not know, as it does for views and feeds."""
     if mode == "view":
         return [("view", folded.version, seat_view(folded, seat))]
-    return [("event", envelope.version, envelope.seen_by(seat)) for envelope in envelopes]
+    names = display_names(folded.table)
+    return [("event", envelope.version, told(folded, envelope, seat, names)) for envelope in envelopes]
 
 
-def _seat(table: tables.Table, seat: int, counts: dict[str, Any]) -> dict[str, Any]:
+def _seat(table: tables.Table, seat: int, counts: dict[str, Any], names: list[str]) -> dict[str, Any]:
     return {
         **counts,
         "seat": seat,
         "name": table.names[seat],
+        # the name people read: "Bot 2 (expert)" for a bot, "Seat 3" for a free seat
+        "display_name": names[seat],
         "bot": table.bots.get(seat),
         "autopilot": seat in table.autopilot,
         "timeouts": table.timeouts[seat] if table.timeouts else 0,
+        # the player left the table (``leave``): a bot plays the seat to the end
+        "left": seat in table.left,
     }

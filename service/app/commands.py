@@ -47,6 +47,17 @@ def internal_key() -> Idempotency:
     return Idempotency("internal", uuid.uuid4().hex, "", INTERNAL_KEY_TTL_SECONDS)
 
 
+def with_bots_clock(options: Mapping[str, Any], seats: int, bots: list) -> Mapping[str, Any]:
+    """A game against bots alone (every seat but one given to bots at its
+    creation) has no turn clock unless the client sets one (``turn_seconds``):
+    nobody waits for its one player. The service's default, not a rule: the
+    create command it records holds the 0, so the log re-decides as it was
+    written, and an older log (no such default) too."""
+    if "turn_seconds" not in options and seats >= 2 and len(bots) == seats - 1:
+        return {**options, "turn_seconds": 0}
+    return options
+
+
 def request_hash(body: Mapping[str, Any]) -> str:
     return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
 
@@ -124,6 +135,7 @@ class Commands:
         rated: bool = False,
     ) -> Folded:
         game_id = uuid.uuid4().hex
+        options = with_bots_clock(options, seats, bots)
         command = {
             "type": "create",
             "game_type": game_type,
@@ -323,7 +335,7 @@ class Commands:
                 return self._replayed(game_id, seat, idempotency, appended.record)
             self._appended(folded, after, plan, appended, owed)
             _require_durable(appended, version=after.version)
-            return Outcome(after.version, feed(envelopes, seat), after)
+            return Outcome(after.version, feed(after, envelopes, seat), after)
         return first_answer_or(
             Problem(409, "version_conflict", "The game changed too often while deciding; try again.")
         )
@@ -427,7 +439,7 @@ class Commands:
                 "This Idempotency-Key was used for a different command.",
             )
         envelopes = self.store.read(game_id, after=prior["first"] - 1, upto=prior["last"])
-        return Outcome(prior["last"], feed(envelopes, seat), None)
+        return Outcome(prior["last"], feed(self.load(game_id), envelopes, seat), None)
 
 
 def _after_append(what: str, after: Folded, write: Callable[..., None], *args: Any) -> None:

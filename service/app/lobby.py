@@ -50,6 +50,7 @@ import redis
 
 from games import table as tables
 from projections.folding import Folded
+from projections.views import display_names
 from service.telemetry import metrics
 from service.app.commands import Commands
 from service.app.player_feed import PlayerFeed
@@ -332,6 +333,7 @@ class Lobby:
                     "game_type": folded.game.type,
                     "seat": seat,
                     "asked_by": asked_by,
+                    "text": f"{display_names(folded.table)[asked_by]} offers you a rematch of {folded.game.name}.",
                 }
                 self.player_feed.add(player, "rematch_offered", data, f"{folded.game_id}:rematch:{seat}")
 

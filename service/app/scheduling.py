@@ -60,7 +60,7 @@ def queue_of(kind: str) -> str:
 
 @dataclass(frozen=True)
 class Work:
-    # "bot": a bot seat or a seat on autopilot moves; "timeout": a deadline
+    # "bot": a bot seat, a seat on autopilot or a seat its player left moves; "timeout": a deadline
     # passes; "abandon": a game waited for players too long; "fill": a
     # waiting game's free seats go to bots (its ``fill_with_bots_after``);
     # "archive": a finished game's log moves to the archive; "delete": an
@@ -119,15 +119,16 @@ def pending_work(
     work = [
         Work("bot", folded.game_id, folded.version, seat, now)
         for seat in tables.to_act(game, table)
-        if seat in table.bots or seat in table.autopilot
+        if seat in table.bots or seat in table.autopilot or seat in table.left
     ]
     work += [Work("timeout", folded.game_id, folded.version, d.seat, d.at) for d in game.deadlines(table.game)]
     return work
 
 
 def bot_for(folded: Folded, seat: int, expert_budget_ms: float | None = None):
-    """A bot seat plays at its level; a seat on autopilot gets the game's
-    strongest quick bot (the heuristic where there is one). An expert
+    """A bot seat plays at its level; a seat on autopilot, or one its player
+    left (``leave``), gets the game's strongest quick bot (the heuristic
+    where there is one). An expert
     thinks ``expert_budget_ms`` a move (its own default without)."""
     bots = folded.game.bots
     level = folded.table.bots.get(seat) or ("heuristic" if "heuristic" in bots else next(iter(bots)))

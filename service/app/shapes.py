@@ -9,6 +9,7 @@ from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError
 
+from games import table as tables
 from games.contract import Game
 from games.registry import GAMES
 from service.app.problems import Problem, invalid_fields
@@ -54,9 +55,14 @@ def load_command(game: Game, body: Any) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise Problem(400, "invalid_json", "The body must be a JSON object.")
     kind = body.get("type")
-    if not isinstance(kind, str) or kind not in game.command_schemas:
-        raise invalid_fields({"type": [f"Must be one of: {', '.join(game.command_schemas)}."]})
     fields_only = {key: value for key, value in body.items() if key != "type"}
+    if kind in tables.PLAYER_TABLE_COMMANDS:  # the table's (``leave``, ``return``): no fields
+        if fields_only:
+            raise invalid_fields({name: ["Unknown field."] for name in fields_only})
+        return {"type": kind}
+    if not isinstance(kind, str) or kind not in game.command_schemas:
+        known = [*game.command_schemas, *tables.PLAYER_TABLE_COMMANDS]
+        raise invalid_fields({"type": [f"Must be one of: {', '.join(known)}."]})
     return {"type": kind, **load(_command_schema(game.type, kind), fields_only)}
 
 

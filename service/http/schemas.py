@@ -11,6 +11,7 @@ from typing import Any, Mapping
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
+from games import table as tables
 from games.contract import Option
 from games.registry import GAMES
 from service.app.problems import invalid_fields
@@ -275,7 +276,9 @@ def _choices(field: fields.Field) -> list | None:
 @lru_cache(maxsize=None)
 def describe_commands(game_type: str) -> dict[str, list[dict[str, Any]]]:
     """Every command type of a game with its fields (``type`` aside)."""
-    return {
+    described = {
         kind: [describe_field(name, field) for name, field in schema().fields.items()]
         for kind, schema in GAMES[game_type].command_schemas.items()
     }
+    # the table's commands every game has (``leave``), with no fields
+    return {**described, **{kind: [] for kind in tables.PLAYER_TABLE_COMMANDS}}

@@ -46,7 +46,7 @@ from games.contract import RuleError
 from games.registry import GAMES
 from projections.folding import fold
 from projections.local import LocalGame
-from projections.views import seat_view
+from projections.views import feed, seat_view
 from tests.support.legal_check import accepted_is_listed, listed_moves_are_accepted, sampler_keeps_the_view
 from tests.support.soak import games
 from tests.support import worlds
@@ -436,7 +436,9 @@ class Harness:
             # commitment, which hides what it seals (each entry carries a
             # random salt: events.envelope)
             del view["log_hash"]
-            shown[viewer] = anonymous(([e.seen_by(viewer)["data"] for e in envelopes], view), names)
+            # each feed entry's part and its narration (``text``)
+            told = [(e["data"], e["text"]) for e in feed(after, envelopes, viewer)]
+            shown[viewer] = anonymous((told, view), names)
         return shown
 
 

@@ -20,7 +20,7 @@ from projections.local import LocalGame
 ROOT = Path(__file__).resolve().parents[2]
 
 # the table's own events (every other event a game's log holds is the game's)
-TABLE_EVENTS = tables._TABLE_EVENTS
+TABLE_EVENTS = tables.TABLE_EVENTS
 
 
 def package_of(game_type: str) -> str:
@@ -69,6 +69,7 @@ def test_layout_game_is_wired_from_the_layouts_modules(game):
     assert g.legal_moves is of("legal").legal_moves
     assert g.command_schemas is of("commands").SCHEMAS
     assert g.determinize is of("sampler").determinize and g.evaluate is of("sampler").evaluate
+    assert g.describe is of("narration").describe
     assert all(g.bots[level] is bot for level, bot in of("bots").BOTS.items())
 
 
@@ -82,6 +83,16 @@ def test_layout_commands_are_the_command_handlers_of_every_command(game):
     assert rules.COMMANDS["timeout"] is importlib.import_module(f"{package}.timeouts").timeout
     for kind, handler in rules.COMMANDS.items():
         assert list(inspect.signature(handler).parameters)[:2] == ["story", "command"], kind
+
+
+def test_layout_narration_tells_every_event_type_evolve_folds(game):
+    """``narration.TELLERS``: how each event type of ``evolve.EVENTS`` is
+    told (``describe(event, viewer, names)``; tests/games/test_narration.py
+    tells every one from every side)."""
+    _, package = game
+    narration = importlib.import_module(f"{package}.narration")
+    assert list(inspect.signature(narration.describe).parameters) == ["event", "viewer", "names"]
+    assert set(narration.TELLERS) == set(importlib.import_module(f"{package}.evolve").EVENTS)
 
 
 def test_layout_events_are_the_event_handlers_of_every_event_the_game_emits(game):

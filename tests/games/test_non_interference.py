@@ -67,6 +67,24 @@ def test_repaint_changes_the_faces_it_is_given():
     assert observed(changed, 0) != seen
 
 
+def test_the_narration_is_part_of_what_a_seat_is_shown():
+    """The feed compared above is the API's, narrated: a card a doubt turned
+    up, repainted, changes the sentence the seat reads too (so a description
+    that told a hidden card would fail the test above)."""
+    for seed in range(50):
+        local = random_game("color-doubt", 2, seed=seed, commands=40)
+        doubts = [e for e in local.envelopes if e.type == "doubted" and not e.public["truthful"]]
+        if doubts:
+            break
+    seen = observed(local.envelopes, 0)
+    assert all(entry["text"] for entry in seen.feed)
+    turned = doubts[0].public["cards"][0]
+    other = next(c for c in ("red", "orange", "yellow", "green", "blue") if c != turned["color"])
+    changed = observed([Envelope.from_dict(repaint(e.whole(), {turned["id"]: {"color": other}})) for e in local.envelopes], 0)
+    at = local.envelopes.index(doubts[0])
+    assert changed.feed[at]["text"] != seen.feed[at]["text"]
+
+
 def test_diez_a_seat_sees_another_seats_hand_only_while_that_seat_holds_reveal():
     """The exceptions of Diez's tokens, proved apart: a Reveal holder's hand
     is face up in every view while it holds the token, and a Proc-Reveal

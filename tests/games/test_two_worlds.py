@@ -43,11 +43,11 @@ def test_two_worlds_finds_that_a_proc_of_link_under_rules_2_shows_the_hand():
     assert pair[0] in worlds.hidden(one, 1, set()) and pair[1] in worlds.hidden(one, 1, set())
     leak = worlds.compare(one, worlds.swapped(one, *pair), 1, pair, worlds.script(PLAY), steps=8)
     assert leak is not None and leak.what == "outcome"
-    assert any(kind == "offer_owed" for kind, _ in leak.first) != any(kind == "offer_owed" for kind, _ in leak.second)
+    assert any(kind == "offer_owed" for kind, *_ in leak.first) != any(kind == "offer_owed" for kind, *_ in leak.second)
     # drawn at random, the swaps find it too
     found = worlds.check(one, 1, set(), worlds.script(PLAY), random.Random(0), steps=8, swaps=40)
     assert found is not None and found.what == "outcome"
-    assert any(kind == "offer_owed" for kind, _ in found.first) != any(kind == "offer_owed" for kind, _ in found.second)
+    assert any(kind == "offer_owed" for kind, *_ in found.first) != any(kind == "offer_owed" for kind, *_ in found.second)
 
 
 def test_two_worlds_finds_nothing_in_a_proc_of_link_under_rules_3():

@@ -11,7 +11,7 @@ from events.envelope import Envelope
 from games.registry import GAMES
 from projections.folding import fold
 from projections.local import LocalGame
-from projections.views import seat_view, stream_messages
+from projections.views import feed, seat_view, stream_messages
 
 
 ID = re.compile(r'"id": "([^"]*)"')
@@ -56,19 +56,20 @@ def repaint(value: Any, mapping: dict[str, dict]) -> Any:
 
 class Observed(NamedTuple):
     views: list[dict]  # after every version
-    feed: list[dict]
+    feed: list[dict]  # each entry with its narration (``text``)
     streamed: list  # the messages of the seat's streams, of views and of events, version by version
 
 
 def observed(envelopes: list[Envelope], seat: int) -> Observed:
     """Everything the seat is shown: its view after every version, its event
-    feed, and what its streams send as the game goes."""
+    feed (narrated, as the API serves it), and what its streams send as the
+    game goes (the events narrated too)."""
     views, streamed, folded = [], [], None
     for envelope in envelopes:
         folded = fold([envelope], folded, "g")
         views.append(seat_view(folded, seat))
         streamed += stream_messages(folded, [envelope], seat, "view") + stream_messages(folded, [envelope], seat, "events")
-    return Observed(views, [e.seen_by(seat) for e in envelopes], streamed)
+    return Observed(views, feed(folded, envelopes, seat) if folded is not None else [], streamed)
 
 
 def random_game(game_type: str, seats: int, seed: int, commands: int, options: dict | None = None) -> LocalGame:

@@ -36,7 +36,8 @@ from events.envelope import Envelope
 from games import table as tables
 from games.contract import Event, RuleError
 from projections.folding import Folded, fold
-from projections.views import seat_view
+from games import narration
+from projections.views import display_names, seat_view
 
 def _own_hand(state: Any, command: Mapping[str, Any], events: list[Event]) -> set[str]:
     seat = command.get("seat")
@@ -205,11 +206,22 @@ def _one_command(
     ruled = RULED.get(one.game.type)
     if ruled is not None and set(pair) & (ruled(one.table.game, command, a) | ruled(one.table.game, command, b)):
         return None, None  # the rules make the outcome depend on a swapped card
-    shown_a = [(e.type, e.seen_by(observer)) for e in a]
-    shown_b = [(e.type, e.seen_by(observer)) for e in b]
+    shown_a = _told(one, a, observer)
+    shown_b = _told(other, b, observer)
     if shown_a != shown_b:
         return Leak("outcome", observer, pair, command, shown_a, shown_b), None
     return None, (a, b)
+
+
+def _told(folded: Folded, events: list[Event], observer: int) -> list[tuple[str, dict, str]]:
+    """What ``observer`` is shown of ``events``: each one's type, its part
+    of it, and its narration (``text``, as the feeds serve it)."""
+    names = display_names(folded.table)
+    told = []
+    for event in events:
+        seen = event.seen_by(observer)
+        told.append((event.type, seen, narration.describe(folded.game, Event(event.type, seen), observer, names)))
+    return told
 
 
 def pairs(

@@ -4,6 +4,7 @@ from __future__ import annotations
 from flask import Blueprint, Response
 
 from games.registry import GAMES
+from games.table import PLAYER_TABLE_COMMANDS
 from service.http import schemas
 from service.http.api.common import json_response
 from service.http.current import services
@@ -62,7 +63,7 @@ def game_types():
                     "max_seats": game.max_seats,
                     "options": [option.describe() for option in game.options],
                     "bot_levels": list(game.bots),
-                    "commands": list(game.command_schemas),
+                    "commands": [*game.command_schemas, *PLAYER_TABLE_COMMANDS],
                     "command_fields": schemas.describe_commands(game.type),
                 }
                 for game in GAMES.values()

@@ -70,4 +70,4 @@ def event_feed(game_id: str):
             visible = svc.realtime.wait(waiter, game_id, seat, after, query["wait"])
     envelopes = svc.repository.entries(visible.folded, after=after, upto=visible.folded.version)
     # the version the reader is at now: never one the game has not reached
-    return json_response({"version": visible.folded.version, "events": feed(envelopes, seat)})
+    return json_response({"version": visible.folded.version, "events": feed(visible.folded, envelopes, seat)})

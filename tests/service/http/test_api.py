@@ -55,7 +55,7 @@ def test_game_types_lists_each_game_with_seats_options_and_defaults(http):
     options = {o["name"]: o["default"] for o in color_doubt["options"]}
     assert options["suits"] == 7 and options["extended"] is False and options["turn_seconds"] == 60
     assert color_doubt["bot_levels"] == ["random", "heuristic", "expert"]  # weakest first
-    assert set(color_doubt["commands"]) == {"play", "doubt", "pass"}
+    assert set(color_doubt["commands"]) == {"play", "doubt", "pass", "leave", "return"}
     # each command's fields, for a client to draw its controls from
     play = {field["name"]: field for field in color_doubt["command_fields"]["play"]}
     assert play["cards"] == {"name": "cards", "type": "array", "items": "string", "required": True, "min_items": 1, "max_items": 80, "refers": "card"}

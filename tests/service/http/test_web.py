@@ -2,13 +2,22 @@
 for Python, against `make run`'s stack (``python -m service.run``: the
 store, gunicorn with its gevent workers, an RQ worker with its scheduler).
 
-For each game: a game with a bot is created through the lobby's form, a
-human seat is played to the end by clicking the page (the move chosen by the
-game's own heuristic bot from the seat's view, then made with the page's
-controls: cards pressed in the hand, fields chosen, the command's button),
-a rule refusal is shown with its rule, and the finished game is replayed
-and verified. Screenshots of each table (desktop and phone) are saved under
-``SCREENSHOT_DIR`` (default: the test's temporary directory).
+For each game: a game against a bot is created through the lobby's form and
+the human seat is played to the end by clicking the page (the move chosen
+by the game's own heuristic bot from the seat's view, then made with the
+page's controls: cards pressed in the hand, fields chosen, the command's
+button, enabled only once the choice fits a move). At 1280x800 and at
+390x844 (the same page resized): on the seat's first turn the hand and a
+move's control are on the first screen, a refusal is shown inside the
+screen under the control that sent it (the command altered on its way, as a
+stale client's would be: the page itself sends only legal moves), a bot's
+move is told in the log before the seat's next turn, and the end screen
+names the winner and offers Rematch, which opens the rematch. Then the game
+is replayed (narrated) and verified. Leaving the table, the autopilot's
+warning and banner, and the turn alerts have tests of their own.
+Screenshots of each table (desktop and phone), an end screen and a replay
+are saved under ``SCREENSHOT_DIR`` (default: the test's temporary
+directory).
 
 Every test also checks that the page asked no other host for anything and
 logged no error.
@@ -31,16 +40,27 @@ from urllib.parse import urlparse
 
 import pytest
 
-from games.legal import fits
 from games.registry import GAMES
+from service.http.schemas import describe_commands
 from service.runtime.embedded_redis import free_port
 from tests.support.api import SHORT
 from tests.conftest import wait_healthy
-from tests.support.legal_check import defaults
 from tests.support.paths import ROOT
 
-DESKTOP = {"width": 1280, "height": 900}
+DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
+SIZES = {"desktop": DESKTOP, "phone": PHONE}
+# each game's page is opened at one size and resized to the other: both
+# sizes are checked on every game, and each is the first for two of them
+FIRST = {"color-doubt": "desktop", "opticall": "phone", "deceptidice": "phone", "diez": "desktop"}
+# a command each game refuses whatever the seat may do now (a card no hand
+# holds, a die past the table's): what a stale or buggy client could send
+REFUSED = {
+    "color-doubt": lambda view: {"type": "play", "cards": ["0000000000"], "color": view["table"]["colors"][0]},
+    "opticall": lambda view: {"type": "play", "cards": ["0000000000"], "color": "red", "suit": "sun"},
+    "deceptidice": lambda view: {"type": "discard_die", "die": 9},
+    "diez": lambda view: {"type": "play", "card": "0000000000"},
+}
 FITS = "() => document.documentElement.scrollWidth <= window.innerWidth"
 MAX_MOVES = 400  # the seat's own moves; a long Diez game of two takes about 110
 
@@ -93,20 +113,51 @@ def shots(tmp_path_factory) -> Path:
     return directory
 
 
+# Every call of the page to the API goes through Tabletell's JavaScript
+# client (clients/js/tabletell.js): fetch is watched from before the page's
+# first module runs, and a call to /v1 made from anywhere else is logged as
+# an error (which fails the test); the requests' types show no XHR or
+# EventSource went around it
+THROUGH_THE_CLIENT = """
+  (() => {
+    const fetch = window.fetch;
+    window.__apiCalls = 0;
+    window.fetch = function (resource, init) {
+      const url = new URL(resource instanceof Request ? resource.url : String(resource), location.href);
+      if (url.pathname.startsWith('/v1/')) {
+        const caller = (new Error().stack || '').split('\\n')[2] || '';
+        if (caller.includes('/static/js/tabletell.js:')) window.__apiCalls += 1;
+        else console.error('an API call made around the client: ' + url.pathname + ' from ' + caller.trim());
+      }
+      return fetch.apply(this, arguments);
+    };
+  })();
+"""
+
+
 class Page:
     """A browser tab on the stack, recording every request it makes and
     every error it logs."""
 
-    def __init__(self, browser, base: str, viewport: dict):
+    def __init__(self, browser, base: str, viewport: dict, init_script: str | None = None):
         self.base = base
         self.context = browser.new_context(viewport=viewport)
+        self.context.add_init_script(THROUGH_THE_CLIENT)
+        if init_script:
+            self.context.add_init_script(init_script)
         self.page = self.context.new_page()
         self.page.set_default_timeout(30_000)
         self.requests: list[str] = []
+        self.api_requests: list[tuple[str, str]] = []
         self.errors: list[str] = []
-        self.page.on("request", lambda request: self.requests.append(request.url))
+        self.page.on("request", self.requested)
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
         self.page.on("console", lambda message: message.type == "error" and self.errors.append(message.text))
+
+    def requested(self, request) -> None:
+        self.requests.append(request.url)
+        if urlparse(request.url).path.startswith("/v1/"):
+            self.api_requests.append((request.resource_type, request.url))
 
     def goto(self, path: str):
         self.page.goto(self.base + path)
@@ -117,6 +168,9 @@ class Page:
         own = urlparse(self.base).netloc
         others = [url for url in self.requests if urlparse(url).netloc != own]
         assert others == [], f"the page asked other hosts: {others}"
+        # a link to the API (the replay's download of the log) is the browser's navigation
+        around = [(kind, url) for kind, url in self.api_requests if kind not in ("fetch", "document")]
+        assert around == [], f"API requests not made by fetch (the client's): {around}"
         # the browser logs each 4xx answer (a refusal the page shows is one)
         handled = re.compile(r"^Failed to load resource: the server responded with a status of 4\d\d")
         assert [e for e in self.errors if not handled.match(e)] == [], self.errors
@@ -130,8 +184,8 @@ class Page:
 def tab(browser, stack):
     tabs: list[Page] = []
 
-    def open_tab(viewport=DESKTOP) -> Page:
-        tabs.append(Page(browser, stack, viewport))
+    def open_tab(viewport=DESKTOP, **options) -> Page:
+        tabs.append(Page(browser, stack, viewport, **options))
         return tabs[-1]
 
     yield open_tab
@@ -139,8 +193,13 @@ def tab(browser, stack):
         each.close()
 
 
-def api(base: str, path: str, token: str | None = None) -> dict:
-    request = urllib.request.Request(base + path, headers={"Authorization": f"Bearer {token}"} if token else {})
+def api(base: str, path: str, token: str | None = None, body: dict | None = None) -> dict:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    data = None
+    if body is not None:
+        headers["Content-Type"] = "application/json"
+        data = json.dumps(body).encode()
+    request = urllib.request.Request(base + path, headers=headers, data=data)
     with urllib.request.urlopen(request, timeout=10) as answer:
         return json.load(answer)
 
@@ -148,14 +207,15 @@ def api(base: str, path: str, token: str | None = None) -> dict:
 # -- driving the page -----------------------------------------------------------------
 
 
-def create_through_the_lobby(tab_page: Page, game_type: str, options: dict) -> tuple[str, str, int]:
-    """The lobby's form: the game, two seats (the second a heuristic bot), the
-    options given; answers (game id, token, seat) as the page kept them."""
+def create_through_the_lobby(tab_page: Page, game_type: str, options: dict, bot: bool = True) -> tuple[str, str, int]:
+    """The lobby's form: the game, two seats (the second a heuristic bot, or
+    a player), the options given; answers (game id, token, seat) as the page
+    kept them."""
     page = tab_page.goto("/")
     page.get_by_label("Game", exact=True).select_option(game_type)
     page.get_by_label("Seats").fill("2")
     page.get_by_label("Seats").dispatch_event("input")
-    page.get_by_label("Seat 1").select_option("bot:heuristic")
+    page.get_by_label("Seat 2").select_option("bot:heuristic" if bot else "player")
     page.get_by_label("Your name").fill("Ana")
     page.get_by_text(re.compile("^Options of")).click()
     for name, value in options.items():
@@ -188,221 +248,282 @@ def in_step(page, base: str, game_id: str, token: str, seconds: float = 30) -> d
         page.wait_for_timeout(50)
 
 
+def newer(page, version: int) -> None:
+    page.wait_for_function(
+        "before => Number(document.querySelector('.game-head')?.dataset.version) > before", arg=version
+    )
+
+
 def my_turn(page, base: str, game_id: str, token: str, seat: int) -> dict:
     """The seat's view once it is the seat's turn and the page shows it."""
     while True:
         view = in_step(page, base, game_id, token)
         if seat in view["to_act"] or view["status"] != "active":
             return view
-        page.wait_for_function(
-            "before => Number(document.querySelector('.game-head')?.dataset.version) > before", arg=view["version"]
-        )
+        newer(page, view["version"])
 
 
-def make_move(page, body: dict, view: dict) -> None:
-    """``body`` made with the page's controls: the cards pressed in the hand,
-    each other field set in the command's form, then its button."""
-    form = page.locator(f'form.action[data-command="{body["type"]}"]')
-    # the hand shows exactly the cards of a ``cards`` field (read in one
-    # round trip: a Diez hand can hold twenty cards)
-    pressed = page.locator(".hand button[data-card]").evaluate_all(
-        "buttons => Object.fromEntries(buttons.map(b => [b.dataset.card, b.getAttribute('aria-pressed') === 'true']))"
-    )
-    for card in view["hand"] or []:
-        wanted = card["id"] in (body.get("cards") or [])
-        if pressed.get(card["id"], False) != wanted:
-            page.locator(f'.hand button[data-card="{card["id"]}"]').click()
-    for name, value in body.items():
-        if name in ("type", "cards") or value is None or value == [] or value is False:
+def only_a_pass(view: dict) -> bool:
+    """A reaction window where passing is all the seat may do: the page
+    passes for its player by itself."""
+    return view["moves"] == [{"type": "pass"}] and bool((view["table"] or {}).get("window"))
+
+
+def hand_field(game_type: str, body: dict, view: dict) -> str | None:
+    """The field of ``body`` the page fills by pressing cards in the hand
+    (``handField`` in static/js/moves.js): ``cards``, or a required card
+    field naming a card of the hand."""
+    hand = {card["id"] for card in view["hand"] or []}
+    for field in describe_commands(game_type)[body["type"]]:
+        if field.get("refers") != "card" or field["name"] not in body:
             continue
-        control = form.locator(f'[name="{name}"]')
-        if not control.is_visible():
-            form.locator("details.more > summary").click()
-        if isinstance(value, bool):
-            control.set_checked(value)
-        elif isinstance(value, list):
-            control.select_option([str(v) for v in value])
-        elif control.evaluate("e => e.tagName") == "SELECT":
-            control.select_option(str(value))
-        else:
-            control.fill(str(value))
-    form.get_by_role("button", name=re.compile(".")).last.click()
-
-
-def moved(page, before: int, seconds: float = 30) -> None:
-    """Until the page shows a newer version, or says the move was refused."""
-    page.wait_for_function(
-        "before => Number(document.querySelector('.game-head')?.dataset.version) > before"
-        " || document.querySelector('.errors')?.textContent",
-        arg=before,
-        timeout=seconds * 1000,
-    )
-    error = page.locator(".errors").text_content()
-    assert not error, f"the page refused a bot's move: {error}"
-
-
-def refused(page, body: dict, view: dict, rule: str, code: str) -> None:
-    """A move the rules refuse: the page names the rule, and links its rules."""
-    make_move(page, body, view)
-    message = page.locator(".errors [data-code]")
-    message.wait_for()
-    assert message.get_attribute("data-code") == code
-    assert "Not allowed" in message.text_content()
-    link = page.locator(".errors a.rule")
-    assert link.text_content() == rule and link.get_attribute("href").startswith(f"/rules/{view['type']}#")
-
-
-def a_refusal(view: dict) -> tuple[dict, str | None, str | None] | None:
-    """A move the page's controls can still make and the rules refuse, if
-    the seat has one now: (command, rule, code; None where the rule is found
-    by trying). The page offers only what the view's ``moves`` allow, field
-    by field, so what is left is a combination of allowed values that no
-    single move allows."""
-    kind = view["type"]
-    actions = view["actions"]
-    hand = view["hand"] or []
-    moves = view.get("moves") or []
-    if kind == "color-doubt" and "play" in actions and view["table"]["required"] >= 2:
-        # fewer cards than the claim on the table (the hand's cards are free to press)
-        return {"type": "play", "cards": [hand[0]["id"]], "color": view["table"]["colors"][0]}, "laying cards", "too_few_cards"
-    if kind == "opticall" and "play" in actions:
-        colours = {m["color"] for m in moves if m["type"] == "play" and "suit" in m.get("choose", {})}
-        plain = [card for card in hand if card.get("suit")]
-        if plain and colours:
-            # a colour that takes a suit, announced without one
-            return {"type": "play", "cards": [plain[0]["id"]], "color": sorted(colours)[0]}, "on your turn", "suit_required"
-    if kind in ("deceptidice", "diez"):
-        # values that moves allow field by field, in a combination no move allows
-        schemas = GAMES[kind].command_schemas
-        for move in moves:
-            fixed = {k: v for k, v in move.items() if k != "choose"}
-            filled = {**fixed, **{name: (spec.get("one_of") or [None])[0] for name, spec in move.get("choose", {}).items()}}
-            for other in moves:
-                if other["type"] != move["type"]:
-                    continue
-                extra = {k: v for k, v in other.items() if k not in ("choose", "type") and k not in filled}
-                extra.update({k: spec["one_of"][0] for k, spec in other.get("choose", {}).items() if k not in filled and spec.get("one_of")})
-                for name, value in extra.items():
-                    body = {**filled, name: value}
-                    if None in body.values() or schemas[body["type"]]().validate({k: v for k, v in body.items() if k != "type"}):
-                        continue  # the shape check's 400, not a rule
-                    # (a field left at its schema default, as the
-                    # rules read one left out, fits a move without it)
-                    if not any(fits(m, body, defaults(GAMES[kind], body["type"])) for m in moves):
-                        return body, None, None
+        value = body[field["name"]]
+        if field["name"] == "cards" or (field["required"] and isinstance(value, str) and value in hand):
+            return field["name"]
     return None
 
 
-def only_the_moves_offered(page, view: dict) -> None:
-    """Every choice the page offers in a move's form is one some move of
-    that type allows (``moveChoices`` in static/js/table.js): no colour out
-    of play, no card that fits no pile."""
-    offered = page.evaluate(
-        """() => [...document.querySelectorAll('form.action select')].map((s) => ({
-            kind: s.closest('form').dataset.command, name: s.name,
-            values: [...s.options].map((o) => o.value).filter((v) => v !== '')}))"""
+def make_move(page, body: dict, view: dict, send: bool = True) -> None:
+    """``body`` made with the page's controls: the cards pressed in the hand,
+    each other field the page asks for set in the command's form, then its
+    button, which must be enabled (the page found the choice fits a move)."""
+    form = page.locator(f'form.action[data-command="{body["type"]}"]')
+    pressing = hand_field(view["type"], body, view)
+    if pressing:
+        wanted = set(body[pressing] if isinstance(body[pressing], list) else [body[pressing]])
+        # read in one round trip: a Diez hand can hold twenty cards
+        pressed = page.locator(".hand button[data-card]").evaluate_all(
+            "buttons => Object.fromEntries(buttons.map(b => [b.dataset.card, b.getAttribute('aria-pressed') === 'true']))"
+        )
+        for card in view["hand"] or []:
+            if pressed.get(card["id"], False) != (card["id"] in wanted):
+                if card["id"] in wanted or isinstance(body[pressing], list):
+                    page.locator(f'.hand button[data-card="{card["id"]}"]').click()
+    for name, value in body.items():
+        if name in ("type", pressing):
+            continue
+        control = form.locator(f'[name="{name}"]')
+        if control.count() == 0:
+            continue  # the moves fix it, or leave it to its default: the page sends it so
+        if control.get_attribute("type") == "checkbox":
+            control.set_checked(bool(value))
+            continue
+        offered = control.evaluate("select => [...select.options].map(o => o.value)")
+        if isinstance(value, list):
+            control.select_option([json.dumps(v) for v in value])
+        elif json.dumps(value) in offered:
+            control.select_option(json.dumps(value))
+        # else a value the page says another way (Diez's needle "stop" is its
+        # default, null): the button below says whether the choice fits
+    button = form.locator("button[type=submit]")
+    try:
+        form.locator("button[type=submit]:not([disabled])").wait_for(timeout=5_000)
+    except Exception:
+        raise AssertionError(f"the page does not take {body}: {form.locator('.why').all_text_contents()}")
+    if send:
+        button.click()
+
+
+def moved(page, before: int, seconds: float = 30) -> None:
+    """Until the page shows a newer version, or a refusal."""
+    page.wait_for_function(
+        "before => Number(document.querySelector('.game-head')?.dataset.version) > before"
+        " || [...document.querySelectorAll('.refusal')].some(e => e.textContent)",
+        arg=before,
+        timeout=seconds * 1000,
     )
-    for select in offered:
-        allowed = set()
-        named = False
-        for move in view["moves"]:
-            if move["type"] != select["kind"]:
-                continue
-            if select["name"] in move:
-                named = True
-                value = move[select["name"]]
-                allowed.update(map(str, value if isinstance(value, list) else [value]))
-            spec = move.get("choose", {}).get(select["name"])
-            if spec:
-                named = True
-                allowed.update(map(str, spec.get("one_of") or spec.get("from") or []))
-        assert named, f"the page offers {select['kind']}.{select['name']}, which no move names"
-        assert set(select["values"]) <= allowed, f"{select['kind']}.{select['name']} offers {set(select['values']) - allowed}"
+    refusals = [text for text in page.locator(".refusal").all_text_contents() if text]
+    assert not refusals, f"the page refused a bot's move: {refusals}"
 
 
-def play_to_the_end(page, base: str, game_id: str, token: str, seat: int, shots: Path, label: str) -> dict:
-    """The seat played to the game's end through the page: on its first turn
-    with cards, the names of the controls checked and the screenshots taken,
-    and the first refusal the view offers shown."""
+def inside(page, locator) -> bool:
+    """Whether ``locator`` lies inside the viewport, as it is now."""
+    box = locator.bounding_box()
+    size = page.viewport_size
+    return bool(box) and box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= size["width"] + 1 \
+        and box["y"] + box["height"] <= size["height"] + 1
+
+
+def first_screen(page, label: str) -> None:
+    """The hand (its first card) and a move's control on the first screen."""
+    page.evaluate("window.scrollTo(0, 0)")
+    hand = page.locator("[data-part=hand]")
+    assert hand.count() == 1 and inside(page, hand.locator("[data-card]").first), f"{label}: the hand is off the screen"
+    control = page.locator("[data-part=moves] button, [data-part=moves] select").first
+    assert inside(page, control), f"{label}: no move's control on the first screen"
+
+
+def refusal_shown(page, view: dict, label: str) -> None:
+    """A move sent as the game refuses it (altered on its way, as a stale
+    client's would be): the page shows the refusal, linked to its rule, under
+    the control that sent it, inside the screen, and announces it."""
+    bad = REFUSED[view["type"]](view)
+    page.route("**/v1/games/*/commands", lambda route: route.continue_(post_data=json.dumps(bad)))
+    try:
+        bot = GAMES[view["type"]].bots["heuristic"]
+        body = bot(view, random.Random(view["version"]))
+        make_move(page, body, view)
+        form = page.locator(f'form.action[data-command="{body["type"]}"]')
+        alert = form.locator("[role=alert]")
+        alert.locator("[data-code]").wait_for()
+    finally:
+        page.unroute("**/v1/games/*/commands")
+    assert "Not allowed" in alert.text_content()
+    link = alert.locator("a.rule")
+    assert link.count() == 1 and link.get_attribute("href").startswith(f"/rules/{view['type']}#")
+    assert inside(page, alert), f"{label}: the refusal is off the screen"
+    button = form.locator("button[type=submit]").bounding_box()
+    said = alert.bounding_box()
+    assert 0 <= said["y"] - (button["y"] + button["height"]) < 120, f"{label}: the refusal is not next to its control"
+
+
+def told_by_a_bot(page, after: int) -> None:
+    """A bot's move since version ``after``, told in the log."""
+    page.wait_for_function(
+        """after => [...document.querySelectorAll('[data-part=log] li')].some(li =>
+             Number(li.dataset.version) > after && li.textContent.includes('Bot 1 (heuristic)'))""",
+        arg=after,
+    )
+
+
+def play_to_the_end(page, base: str, game_id: str, token: str, seat: int, label: str) -> dict:
+    """The seat played to the game's end through the page. On its first turn
+    with cards, at both sizes: the first screen, the names of the controls, a
+    refusal; before a turn after a bot's move, that move in the log."""
     rng = random.Random(game_id)
     bot = None
-    refusal_shown = False
-    shot_taken = False
+    checked = False
+    last_mine = 0  # the version the seat's last move was made at
+    bot_told = False
     moves = 0
     while moves < MAX_MOVES:
         view = in_step(page, base, game_id, token)
-        if view["status"] != "active":
-            return {"view": view, "refusal_shown": refusal_shown}
-        if seat not in view["to_act"] or not view["actions"]:
-            my_turn(page, base, game_id, token, seat)
+        over = view["status"] != "active"
+        if not over and (seat not in view["to_act"] or not view["actions"] or only_a_pass(view)):
+            newer(page, view["version"])
             continue
-        if not shot_taken and len(view["hand"] or []) >= 2:
-            # the table with moves open: every control has an accessible name
-            assert unnamed_controls(page) == [], f"{label}: controls without a name"
-            assert page.get_by_role("group", name="Cards in your hand: press to choose").count() == 1
-            only_the_moves_offered(page, view)
-            page.screenshot(path=str(shots / f"{label}-desktop.png"), full_page=True)
-            page.set_viewport_size(PHONE)  # the same table on a phone: as wide as the screen, no wider
-            page.wait_for_function(FITS)
-            page.screenshot(path=str(shots / f"{label}-phone.png"), full_page=True)
-            page.set_viewport_size(DESKTOP)
-            shot_taken = True
-        if not refusal_shown:
-            refusal = a_refusal(view)
-            if refusal is not None:
-                body, rule, code = refusal
-                if rule is None:  # found by trying: the page must name whatever rule refuses it
-                    make_move(page, body, view)
-                    page.locator(".errors [data-code]").wait_for()
-                    assert "Not allowed" in page.locator(".errors").text_content()
-                    assert page.locator(".errors a.rule").count() == 1
-                else:
-                    refused(page, body, view, rule, code)
-                refusal_shown = True
-                page.reload()
-                page.wait_for_selector("main[data-ready]")
-                continue
+        if not bot_told:
+            since = api(base, f"/v1/games/{game_id}/events?after={last_mine}", token)["events"]
+            if any(event["actor"] == "bot" for event in since):
+                told_by_a_bot(page, last_mine)  # the bot moved: the log says so, before the seat moves again
+                bot_told = True
+                if not over:
+                    # the seat that moved last is marked on the table
+                    moved_last = [e["seat"] for e in api(base, f"/v1/games/{game_id}/events?after=0", token)["events"]
+                                  if e["actor"] != "system" and e["seat"] is not None and e["type"] not in ("seat_taken", "game_created")][-1]
+                    page.locator(f"[data-part=table] .seat.moved[data-seat='{moved_last}']").wait_for()
+                    assert page.locator("[data-part=table] .seat.moved").count() == 1
+        if over:
+            return {"view": view, "checked": checked, "bot_told": bot_told}
+        if not checked and len(view["hand"] or []) >= 1:
+            first = FIRST[label]
+            sizes = (first, *(s for s in SIZES if s != first))
+            for size in sizes:
+                page.set_viewport_size(SIZES[size])
+                page.wait_for_function(FITS)
+                assert unnamed_controls(page) == [], f"{label}: controls without a name"
+                first_screen(page, f"{label} ({size})")
+            for size in sizes:
+                page.set_viewport_size(SIZES[size])
+                refusal_shown(page, view, f"{label} ({size})")
+            page.set_viewport_size(SIZES[first])
+            checked = True
+            page.reload()
+            page.wait_for_selector("main[data-ready]")
+            continue
         bot = bot or GAMES[view["type"]].bots["heuristic"]
         body = bot(view, rng)
         make_move(page, body, view)
         moved(page, view["version"])
+        last_mine = view["version"]
         moves += 1
     raise AssertionError(f"{label}: no end after {MAX_MOVES} moves")
+
+
+def unnamed_controls(page) -> list[str]:
+    """Controls a screen reader could not name."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll('button, select, input, a[href], output')]
+             .filter(e => !(e.getAttribute('aria-label') || e.labels?.length || e.textContent.trim()
+                          || e.getAttribute('title') || e.getAttribute('aria-labelledby')))
+             .map(e => e.outerHTML.slice(0, 80))"""
+    )
 
 
 # -- the tests -------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("game_type", sorted(SHORT))
-def test_each_game_is_played_to_the_end_through_the_page_then_replayed_and_verified(game_type, tab, stack, shots):
-    player = tab(DESKTOP)
+def test_each_game_is_played_to_the_end_through_the_page_then_rematched_replayed_and_verified(game_type, tab, stack, shots, tmp_path):
+    player = tab(SIZES[FIRST[game_type]])
     game_id, token, seat = create_through_the_lobby(player, game_type, SHORT[game_type])
     page = player.page
     created = api(stack, f"/v1/games/{game_id}")
     assert created["type"] == game_type and [s["bot"] for s in created["seats"]] == [None, "heuristic"]
+    assert [s["display_name"] for s in created["seats"]] == ["Ana", "Bot 1 (heuristic)"]
 
-    outcome = play_to_the_end(page, stack, game_id, token, seat, shots, game_type)
-    # the page offers only what the moves allow, field by field: what it can
-    # still send refused is a combination of them. Opticall's (a colour that
-    # takes a suit, sent without one) and Deceptidice's (a modifier of a
-    # colour with a number) are always at hand; Color Doubt's (one card
-    # under a claim of two) is made for sure by the invite test; Diez's short
-    # game (one pile, no wild cards) may leave none
-    assert outcome["refusal_shown"] or game_type in ("color-doubt", "diez"), f"{game_type}: no refusal was tried"
-    assert outcome["view"]["status"] == "finished"
-    page.locator(".status.over").wait_for()
-    assert page.locator(".result").is_visible()
+    outcome = play_to_the_end(page, stack, game_id, token, seat, game_type)
+    assert outcome["checked"], f"{game_type}: the seat never had a turn with cards"
+    assert outcome["bot_told"], f"{game_type}: no bot's move was told in the log before the seat's next turn"
+    final = outcome["view"]
+    assert final["status"] == "finished"
+    winners = [final["seats"][s]["display_name"] for s in final["result"]["winners"]]
 
-    # the replay: every version, as each seat or the whole log saw it, and the verification
-    page.get_by_role("link", name="Replay and verify").click()
-    page.wait_for_url(f"**/games/{game_id}/replay")
+    # the end: who won, the standings by name, Rematch; at both sizes
+    result = page.locator("[data-part=result]")
+    result.wait_for()
+    for size in (FIRST[game_type], *(s for s in SIZES if s != FIRST[game_type])):
+        page.set_viewport_size(SIZES[size])
+        result.scroll_into_view_if_needed()
+        headline = result.locator("h2").text_content()
+        assert headline in ("You won!", "You lost.", "You won, shared."), headline
+        assert all(name in result.text_content() for name in winners)
+        assert result.locator(".standings li").count() == 2
+        rematch = result.get_by_role("button", name="Rematch")
+        assert inside(page, rematch), f"{game_type} ({size}): Rematch is off the screen"
+        assert result.get_by_role("link", name="New game").get_attribute("href") == "/"
+        if game_type == "diez" and size == "desktop":
+            page.evaluate("window.scrollTo(0, 0)")
+            page.screenshot(path=str(shots / "diez-end.png"))
+    # the log: one element per event the seat may see, each told in a sentence
+    events = api(stack, f"/v1/games/{game_id}/events?after=0", token)["events"]
+    page.wait_for_function("n => document.querySelectorAll('[data-part=log] li').length === n", arg=len(events))
+    told = page.locator("[data-part=log] li").evaluate_all("lines => lines.map(li => [Number(li.dataset.version), li.textContent])")
+    assert sorted(v for v, _ in told) == [e["version"] for e in events]
+    texts = {e["version"]: e["text"] for e in events}
+    assert all(texts[v] in line for v, line in told), "a line of the log is not its event's narration"
+    page.set_viewport_size(SIZES[FIRST[game_type]])
+    rematch.click()
+    page.wait_for_url(lambda url: re.search(r"/games/[0-9a-f]{32}$", url) and game_id not in url)
+    page.wait_for_selector("main[data-ready]")
+    again = page.url.rsplit("/", 1)[1]
+    assert again != game_id and api(stack, f"/v1/games/{game_id}/rematch")["game_id"] == again
+    page.locator(".game-head[data-version]").wait_for()
+    assert page.locator("[data-part=hand]").count() == 1  # seated there, by the same browser
+
+    # the replay: every version, as each seat or the whole log saw it, narrated, and verified
+    page.goto(f"{stack}/games/{game_id}/replay")
     page.wait_for_selector("main[data-ready]")
     verdict = page.locator(".verdict")
     verdict.wait_for()
     assert verdict.get_attribute("data-ok") == "true" and "verifies" in verdict.text_content()
     assert page.locator(".checks li.ok").count() == 4
+    assert "committed before play" in page.locator(".verification .proves").text_content()
+    command = page.locator(".verification pre").text_content()
+    assert f"python -m service.replay verify {game_id}.ndjson" in command
+    # the command shown, run as the page says, on the log the page offers to download
+    download = page.get_attribute(".verification a[download]", "href")
+    with urllib.request.urlopen(stack + download, timeout=10) as answer:
+        (tmp_path / f"{game_id}.ndjson").write_bytes(answer.read())
+    verified = subprocess.run([sys.executable, "-m", "service.replay", "verify", str(tmp_path / f"{game_id}.ndjson")],
+                              cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert verified.returncode == 0, verified.stdout + verified.stderr
     last = int(page.locator("#replay-version").get_attribute("max"))
-    assert last == outcome["view"]["version"]
+    assert last == final["version"]
+    lines = page.locator(".events li")
+    assert lines.count() == last
+    assert "won" in lines.last.text_content() and all(name in lines.last.text_content() for name in winners)
+    assert not re.search(r"\b\d{13}\b", page.locator("main").text_content()), "epoch milliseconds on the page"
     page.get_by_role("button", name="First version").click()
     page.wait_for_function("() => document.querySelector('#replay-at').textContent === '1'")
     page.get_by_role("button", name="Next version").click()
@@ -413,11 +534,272 @@ def test_each_game_is_played_to_the_end_through_the_page_then_replayed_and_verif
     page.get_by_label("As seen by").select_option("1")
     page.wait_for_function(f"() => document.querySelector('.stage .status')?.textContent.startsWith('Version {middle}, as')")
     bots_view = api(stack, f"/v1/games/{game_id}/replay?version={middle}&seat=1")["view"]
-    shown = page.locator(".stage .hand [data-card]").evaluate_all("cards => cards.map(c => c.dataset.card)")
+    shown = page.locator(".stage [data-part=hand] > .cards [data-card]").evaluate_all("cards => cards.map(c => c.dataset.card)")
     assert shown == [card["id"] for card in bots_view["hand"] or []]
     page.get_by_label("As seen by").select_option("everyone")
     page.locator(".stage .hands").wait_for()
-    page.screenshot(path=str(shots / f"{game_type}-replay.png"), full_page=True)
+    if game_type == "opticall":
+        page.set_viewport_size(DESKTOP)
+        page.evaluate("window.scrollTo(0, 0)")
+        page.screenshot(path=str(shots / "opticall-replay.png"))
+
+
+@pytest.mark.parametrize("game_type", sorted(GAMES))
+def test_each_table_at_its_first_turn_with_its_default_options_and_the_screenshots(game_type, tab, stack, shots, browser):
+    """A table of three with its default options (two heuristic bots, so no
+    clock): on the first screen at both sizes; the seat's move chosen (not
+    sent), as the screenshots show it."""
+    seats = 3
+    created = api(stack, "/v1/games", body={"type": game_type, "seats": seats, "bots": [{"seat": s, "level": "heuristic"} for s in (1, 2)]})
+    game_id = created["game_id"]
+    seat = api(stack, f"/v1/games/{game_id}/seats", body={"name": "Ana"})
+    record = json.dumps({game_id: {"token": seat["token"], "seat": seat["seat"], "name": "Ana", "type": game_type, "saved": 0}})
+    player = tab(DESKTOP, init_script=f"localStorage.setItem('tabletell.seats', {json.dumps(record)})")
+    page = player.goto(f"/games/{game_id}")
+    view = my_turn(page, stack, game_id, seat["token"], seat["seat"])
+    assert api(stack, f"/v1/games/{game_id}")["options"]["turn_seconds"] == 0  # bots alone: no clock
+    while only_a_pass(view):  # the page passes for its player
+        newer(page, view["version"])
+        view = my_turn(page, stack, game_id, seat["token"], seat["seat"])
+    while True:
+        body = GAMES[game_type].bots["heuristic"](view, random.Random(3))
+        try:
+            make_move(page, body, view, send=False)
+            break
+        except AssertionError:
+            # the table moved on while the move was chosen (a bot's window
+            # closed, a seat timed out): choose again from the table as it is
+            if api(stack, f"/v1/games/{game_id}/view", seat["token"])["version"] == view["version"]:
+                raise
+            view = my_turn(page, stack, game_id, seat["token"], seat["seat"])
+    page.locator("[data-part=log] li").nth(3).wait_for()
+    assert [s["display_name"] for s in view["seats"]] == ["Ana", "Bot 1 (heuristic)", "Bot 2 (heuristic)"]
+    for size, viewport in SIZES.items():
+        page.set_viewport_size(viewport)
+        page.wait_for_function(FITS)
+        first_screen(page, f"{game_type} ({size})")
+        table_reads(page, view, f"{game_type} ({size})")
+        page.evaluate("window.scrollTo(0, 0)")
+        page.screenshot(path=str(shots / f"{game_type}-{size}.png"))
+
+
+# each colour's letter on its cards' faces (static/js/cards.js), read without colour
+LETTERS = {"red": "R", "orange": "O", "yellow": "Y", "green": "G", "blue": "B", "purple": "Pu", "pink": "Pi", "white": "W"}
+
+
+def cards_read_without_colour(page, label: str) -> None:
+    """Every coloured face on the page carries its colour's letter, and no
+    label of a card is cut by its edge."""
+    faces = page.locator(".card:not(.back):not(.empty)").evaluate_all(
+        """cards => cards.map(card => {
+             const box = card.getBoundingClientRect();
+             const cut = [...card.querySelectorAll('span')].filter(span => span.getClientRects().length).filter(span => {
+               const r = span.getBoundingClientRect();
+               return span.scrollWidth > span.clientWidth + 1 && span.clientWidth > 0
+                 || r.left < box.left - 1 || r.right > box.right + 1;
+             }).map(span => span.textContent);
+             const colour = [...card.classList].find(c => c.startsWith('c-'))?.slice(2);
+             return { colour, text: card.textContent, label: card.getAttribute('aria-label'), cut };
+           })"""
+    )
+    assert faces, f"{label}: no card faces"
+    for face in faces:
+        if face["colour"] in LETTERS:
+            assert LETTERS[face["colour"]] in face["text"], f"{label}: {face['label']} shows no letter of its colour"
+        assert face["cut"] == [], f"{label}: {face['label']}'s label is cut: {face['cut']}"
+
+
+def table_reads(page, view: dict, label: str) -> None:
+    """Every seat by name (the bots numbered and levelled, you said so), the
+    seat to act marked, the options folded under "Table settings", how to
+    play and the rules opening beside the table, the cards readable without
+    colour."""
+    names = [n.strip() for n in page.locator("[data-part=table] .seat .name").all_text_contents()]
+    wanted = [s["display_name"] + (" (you)" if s["seat"] == view["seat"] else "") for s in view["seats"]]
+    assert names == wanted, f"{label}: {names}"
+    assert not any(re.match(r"Seat \d", name) for name in names)
+    acting = page.locator("[data-part=table] .seat[aria-current=true]").evaluate_all("seats => seats.map(s => Number(s.dataset.seat))")
+    assert acting == sorted(view["to_act"]) and view["seat"] in acting, f"{label}: the seats marked to act: {acting}"
+    settings = page.locator("[data-part=table] details.settings")
+    assert settings.count() == 1 and settings.locator("summary").text_content() == "Table settings"
+    assert settings.get_attribute("open") is None and not settings.locator("dl").first.is_visible(), f"{label}: the options are not folded"
+    for name in ("How to play", "Rules"):
+        link = page.locator(".game-head nav").get_by_role("link", name=name, exact=True)
+        assert link.get_attribute("target") == "_blank" and link.get_attribute("href").endswith(view["type"])
+    cards_read_without_colour(page, label)
+
+
+def test_leaving_the_table_a_bot_plays_the_seat_to_the_end_and_the_log_verifies(tab, stack):
+    player = tab(DESKTOP)
+    game_id, token, seat = create_through_the_lobby(player, "color-doubt", SHORT["color-doubt"])
+    page = player.page
+    view = my_turn(page, stack, game_id, token, seat)
+    assert view["status"] == "active"
+    page.get_by_role("button", name="Leave the table").click()
+    page.get_by_role("group", name="Leave the table?").get_by_role("button", name="Leave", exact=True).click()
+    page.locator("[data-part=result]").wait_for(timeout=60_000)  # the bots played it out
+    page.locator("[data-part=log] li").filter(has_text="You left the table").wait_for()  # the log follows the view
+    summary = api(stack, f"/v1/games/{game_id}")
+    assert summary["status"] == "finished" and summary["seats"][seat]["left"]
+    log = [json.loads(line) for line in urllib.request.urlopen(f"{stack}/v1/games/{game_id}/log", timeout=10).read().splitlines()]
+    left_at = next(entry["version"] for entry in log if entry["type"] == "seat_left")
+    assert all(entry["actor"] == "bot" for entry in log if entry["version"] > left_at and entry["seat"] == seat)
+    assert api(stack, f"/v1/games/{game_id}/verification")["ok"]
+    # the lobby lists it among this browser's games: by the game's name, over, with its replay
+    page.goto(f"{stack}/")
+    listed = page.locator(f"section.yours li[data-game='{game_id}']")
+    listed.filter(has_text="over").wait_for()
+    assert "Color Doubt as Ana" in listed.text_content()
+    assert listed.get_by_role("link", name="replay").get_attribute("href") == f"/games/{game_id}/replay"
+
+
+def test_a_warning_comes_before_the_autopilot_a_banner_while_it_plays_and_the_seat_comes_back(tab, stack):
+    """Two players, a clock of 2 s, the autopilot after 2 timeouts: the page's
+    player never moves; the other (over the API) always does."""
+    options = {"two_player_suits": 4, "cards_per_suit": 10, "two_player_removed_cards": 0, "turn_seconds": 2, "autopilot_after": 2}
+    player = tab(DESKTOP)
+    game_id, token, seat = create_through_the_lobby(player, "color-doubt", options, bot=False)
+    other = api(stack, f"/v1/games/{game_id}/seats", body={"name": "Bea"})
+    page = player.page
+    rng = random.Random(1)
+
+    def until(condition: str, seconds: float = 60) -> None:
+        deadline = time.monotonic() + seconds
+        while not page.evaluate(condition):
+            view = api(stack, f"/v1/games/{game_id}/view", other["token"])
+            assert view["status"] == "active" and time.monotonic() < deadline, f"never: {condition}"
+            if other["seat"] in view["to_act"]:
+                try:
+                    api(stack, f"/v1/games/{game_id}/commands", other["token"], GAMES["color-doubt"].bots["heuristic"](view, rng))
+                except urllib.error.HTTPError:
+                    pass  # a timeout came first
+            page.wait_for_timeout(100)
+
+    until("() => document.querySelector('.banner')?.textContent.includes('One more timeout')")
+    until("() => document.querySelector('.banner')?.textContent.includes('A bot is playing for you')")
+    page.get_by_role("button", name="Take my seat back").click()
+    until("() => !document.querySelector('.banner')?.textContent.includes('A bot is playing for you')")
+    until("() => document.querySelector('[data-part=log]').textContent.includes('You are back')")
+    assert "A bot now plays for you" in page.locator("[data-part=log]").text_content()
+
+
+def test_your_turn_in_a_hidden_tab_changes_the_title_plays_a_sound_and_notifies(tab, stack):
+    """The tab hidden, the alerts on and notifications allowed: the title,
+    a sound (Web Audio) and a notification say it is your turn."""
+    spy = """
+      window.__alerts = [];
+      Object.defineProperty(document, 'hidden', { get: () => true });
+      window.Notification = class { constructor(title, options) { window.__alerts.push(['notification', title]); }
+                                   static get permission() { return 'granted'; } };
+      window.AudioContext = class { constructor() { window.__alerts.push(['sound']); } };
+      localStorage.setItem('tabletell.alerts', JSON.stringify({ sound: true, notify: true }));
+    """
+    player = tab(DESKTOP, init_script=spy)
+    game_id, token, seat = create_through_the_lobby(player, "color-doubt", SHORT["color-doubt"])
+    page = player.page
+    my_turn(page, stack, game_id, token, seat)
+    page.wait_for_function("() => document.title.startsWith('● Your turn')")
+    page.wait_for_function("() => window.__alerts.some(a => a[0] === 'notification')")
+    alerts = page.evaluate("window.__alerts")
+    assert ["notification", "Your turn in Color Doubt"] in alerts and ["sound"] in alerts
+    # the lobby lists the game under way, your turn, and no replay while it runs
+    page.goto(f"{stack}/")
+    listed = page.locator(f"section.yours li[data-game='{game_id}']")
+    listed.filter(has_text="under way, your turn").wait_for()
+    assert "Color Doubt as Ana" in listed.text_content() and listed.get_by_role("link", name="replay").count() == 0
+
+
+def test_every_control_of_the_lobby_has_an_accessible_name(tab, stack):
+    lobby = tab(DESKTOP).goto("/")
+    lobby.get_by_text(re.compile("^Options of")).click()  # the options too
+    assert unnamed_controls(lobby) == []
+    assert lobby.get_by_role("button", name="Create the game").is_visible()
+    # how to play opens beside the lobby; Opticall's two-player table is an option
+    assert lobby.get_by_role("link", name="How to play Diez").get_attribute("target") == "_blank"
+    assert "3–6 players (2 with the option “two players”)" in lobby.locator(".game-types").text_content()
+    assert "a expert" not in lobby.locator("main").text_content()
+    # the clock the table will have: none against bots alone, unless one is set
+    lobby.get_by_label("Game", exact=True).select_option("color-doubt")
+    lobby.get_by_label("Seat 2").select_option("bot:heuristic")
+    turn = lobby.locator("#option-turn_seconds")
+    assert turn.input_value() == "0" and "no turn clock" in lobby.locator("form.create").text_content()
+    lobby.get_by_label("Seat 2").select_option("player")
+    assert turn.input_value() == "60" and "no turn clock" not in lobby.locator("form.create").text_content()
+    # each option's hint under its own control, none squeezed to a few letters a line
+    widths = lobby.locator(".option-grid .hint").evaluate_all("hints => hints.filter(h => h.offsetParent).map(h => h.getBoundingClientRect().width)")
+    assert widths and min(widths) > 150, widths
+
+
+def test_a_friend_joins_by_the_invite_link_and_a_spectator_watches_live(tab, stack):
+    host = tab(DESKTOP)
+    page = host.goto("/")
+    page.get_by_label("Game", exact=True).select_option("color-doubt")
+    page.get_by_label("Seats").fill("2")
+    page.get_by_label("Seats").dispatch_event("input")
+    page.get_by_label("Seat 2").select_option("player")
+    page.get_by_label("Your name").fill("Ana")
+    page.get_by_label("List it in the lobby").check()
+    page.get_by_role("button", name="Create the game").click()
+    page.wait_for_url(re.compile(r"/games/[0-9a-f]{32}$"))
+    invite = page.locator("a.share[data-seat='1']")
+    invite.wait_for()
+    link = invite.get_attribute("href")
+    page.get_by_role("button", name="Copy the link for seat 2").click()
+    page.locator(".invite .copied").filter(has_text=re.compile("Copied|Copying")).wait_for()
+
+    # listed in the lobby (a public game): the friend finds it there too
+    friend = tab(PHONE)
+    lobby = friend.goto("/")
+    listed = lobby.locator(f"section.lobby li[data-game='{urlparse(link).path.rsplit('/', 1)[1]}']")
+    assert "1 of 2 seated (Ana)" in listed.text_content()
+    listed.get_by_role("link").click()
+    lobby.wait_for_url(f"**{urlparse(link).path}")
+    joined = friend.goto(urlparse(link).path)
+    joined.get_by_label("Your name").fill("Bea")
+    joined.get_by_role("button", name="Take a seat").click()
+    joined.locator(".game-head[data-version]").wait_for()
+    joined.locator(".seat.you").get_by_text("Bea").wait_for()
+    page.locator(".status").get_by_text(re.compile("Your turn|Waiting for")).wait_for()  # the host's page moved on live
+    # two players: the turn's clock (60 s by default) counts down as minutes and seconds
+    deadline = page.locator("time[data-deadline-at]").first
+    deadline.wait_for()
+    assert re.fullmatch(r"[01]:\d\d", deadline.text_content())
+
+    # a third comes by the link: the table is full, and says so
+    late = tab(DESKTOP).goto(urlparse(link).path)
+    late.get_by_role("heading", name=re.compile("is full")).wait_for()
+    late.get_by_role("link", name="Watch the game").click()
+    late.wait_for_url("**/watch")
+    late.locator(".game-head[data-version]").wait_for()
+
+    watcher = tab(DESKTOP)
+    watching = watcher.goto(urlparse(link).path + "/watch")
+    watching.locator(".game-head[data-version]").wait_for()
+    assert watching.locator("[data-part=hand]").count() == 0 and watching.locator("form.action").count() == 0
+    version = shown_version(watching)
+    # the host plays; the spectator's page follows without a reload
+    game_id = urlparse(link).path.rsplit("/", 1)[1]
+    token = page.evaluate("JSON.parse(localStorage.getItem('tabletell.seats'))")[game_id]["token"]
+    view = in_step(page, stack, game_id, token)
+    other, other_token = joined, joined.evaluate("JSON.parse(localStorage.getItem('tabletell.seats'))")[game_id]["token"]
+    if 0 not in view["to_act"]:
+        page, token, other, other_token = other, other_token, page, token
+        view = in_step(page, stack, game_id, token)
+    make_move(page, {"type": "play", "cards": [card["id"] for card in view["hand"][:2]], "color": view["table"]["colors"][0]}, view)
+    moved(page, view["version"])
+    watching.wait_for_function("v => Number(document.querySelector('.game-head').dataset.version) > v", arg=version)
+    # the claim of two asks for two cards: with one pressed the page keeps Play
+    # off and says why
+    view = in_step(other, stack, game_id, other_token)
+    assert view["table"]["required"] == 2
+    other.locator(f'.hand button[data-card="{view["hand"][0]["id"]}"]').click()
+    play = other.locator('form.action[data-command="play"]')
+    assert play.locator("button[type=submit]").is_disabled()
+    assert "at least 2" in play.locator(".why").text_content()
+    assert play.locator("[name=cards]").count() == 0 and "(optional)" not in play.text_content()
+    # a reload keeps the seat (the token is kept in the browser)
+    joined.reload()
+    joined.locator(".seat.you").get_by_text("Bea").wait_for()
 
 
 def test_the_table_on_a_phone_fits_its_width_and_plays_with_the_keyboard(tab, stack):
@@ -438,11 +820,12 @@ def test_the_table_on_a_phone_fits_its_width_and_plays_with_the_keyboard(tab, st
         page.keyboard.press("Space")
         assert page.locator(f'.hand button[data-card="{card}"]').get_attribute("aria-pressed") == "true"
         assert page.evaluate("() => document.activeElement.dataset.card") == card  # focus kept through the redraw
-    page.get_by_label("Color").focus()
+    colour = page.get_by_label("Colour you announce")
+    colour.focus()
     page.keyboard.press("End")  # the last colour of the list (only colours in play are offered)
-    assert page.get_by_label("Color").input_value() == view["table"]["colors"][-1]
-    page.keyboard.press("Home")  # the first: red
-    assert page.get_by_label("Color").input_value() == view["table"]["colors"][0]
+    assert json.loads(colour.input_value()) == view["table"]["colors"][-1]
+    page.keyboard.press("Home")  # the first
+    assert json.loads(colour.input_value()) == view["table"]["colors"][0]
     page.get_by_role("button", name="Play", exact=True).focus()
     page.keyboard.press("Enter")
     moved(page, view["version"])
@@ -452,94 +835,32 @@ def test_the_table_on_a_phone_fits_its_width_and_plays_with_the_keyboard(tab, st
     assert (played["type"], played["seat"]) == ("played", seat)
     assert played["data"]["cards"] == wanted and played["data"]["color"] == view["table"]["colors"][0]
     assert page.evaluate(FITS)
+    # the log: newest first, or newest last as the reader chooses (kept for the next page)
+    versions = "() => [...document.querySelectorAll('[data-part=log] li')].map(li => Number(li.dataset.version))"
+    first = page.evaluate(versions)
+    assert first == sorted(first, reverse=True)
+    page.get_by_role("button", name="Newest first").click()
+    page.get_by_role("button", name="Newest last").wait_for()
+    last = page.evaluate(versions)
+    assert last == sorted(last) and page.evaluate("localStorage.getItem('tabletell.log-order')") == "last"
+    # the page's calls (the views, the log's events, the play) came through the client
+    assert page.evaluate("window.__apiCalls") >= 3
 
 
-def unnamed_controls(page) -> list[str]:
-    """Controls a screen reader could not name."""
-    return page.evaluate(
-        """() => [...document.querySelectorAll('button, select, input, a[href], output')]
-             .filter(e => !(e.getAttribute('aria-label') || e.labels?.length || e.textContent.trim()
-                          || e.getAttribute('title') || e.getAttribute('aria-labelledby')))
-             .map(e => e.outerHTML.slice(0, 80))"""
-    )
-
-
-def test_every_control_of_the_lobby_has_an_accessible_name(tab, stack):
-    lobby = tab(DESKTOP).goto("/")
-    lobby.get_by_text(re.compile("^Options of")).click()  # the options too
-    assert unnamed_controls(lobby) == []
-    assert lobby.get_by_role("button", name="Create the game").is_visible()
-
-
-def test_a_friend_joins_by_the_invite_link_and_a_spectator_watches_live(tab, stack):
-    host = tab(DESKTOP)
-    page = host.goto("/")
-    page.get_by_label("Game", exact=True).select_option("color-doubt")
-    page.get_by_label("Seats").fill("2")
-    page.get_by_label("Seats").dispatch_event("input")
-    page.get_by_label("Seat 1").select_option("player")
-    page.get_by_label("Your name").fill("Ana")
-    page.get_by_label("List it in the lobby").check()
-    page.get_by_role("button", name="Create the game").click()
-    page.wait_for_url(re.compile(r"/games/[0-9a-f]{32}$"))
-    invite = page.locator("a.share[data-seat='1']")
-    invite.wait_for()
-    link = invite.get_attribute("href")
-
-    # listed in the lobby (a public game): the friend finds it there too
-    friend = tab(PHONE)
-    lobby = friend.goto("/")
-    listed = lobby.locator(f"section.lobby li[data-game='{urlparse(link).path.rsplit('/', 1)[1]}']")
-    assert "1 of 2 seated (Ana)" in listed.text_content()
-    listed.get_by_role("link").click()
-    lobby.wait_for_url(f"**{urlparse(link).path}")
-    joined = friend.goto(urlparse(link).path)
-    joined.get_by_label("Your name").fill("Bea")
-    joined.get_by_role("button", name="Take a seat").click()
-    joined.locator(".game-head[data-version]").wait_for()
-    joined.locator(".seat.you").get_by_text("Bea").wait_for()
-    page.locator(".status").get_by_text(re.compile("Your turn|Waiting for")).wait_for()  # the host's page moved on live
-    # the turn's deadline (60 s by default) counts down as minutes and seconds
-    deadline = page.locator(".deadlines time[data-deadline-at]")
-    deadline.wait_for()
-    assert re.fullmatch(r"[01]:\d\d", deadline.text_content())
-
-    watcher = tab(DESKTOP)
-    watching = watcher.goto(urlparse(link).path + "/watch")
-    watching.locator(".game-head[data-version]").wait_for()
-    assert watching.locator(".hand").count() == 0 and watching.locator("form.action").count() == 0
-    version = shown_version(watching)
-    # the host plays; the spectator's page follows without a reload
-    game_id = urlparse(link).path.rsplit("/", 1)[1]
-    token = page.evaluate("JSON.parse(localStorage.getItem('tabletell.seats'))")[game_id]["token"]
-    view = in_step(page, stack, game_id, token)
-    other, other_token = joined, joined.evaluate("JSON.parse(localStorage.getItem('tabletell.seats'))")[game_id]["token"]
-    if 0 not in view["to_act"]:
-        page, token, other, other_token = other, other_token, page, token
-        view = in_step(page, stack, game_id, token)
-    make_move(page, {"type": "play", "cards": [card["id"] for card in view["hand"][:2]], "color": view["table"]["colors"][0]}, view)
-    moved(page, view["version"])
-    watching.wait_for_function("v => Number(document.querySelector('.game-head').dataset.version) > v", arg=version)
-    # the page offers only what the moves allow, but a claim of two asks for
-    # two cards: one pressed is refused, and the page names the rule
-    view = in_step(other, stack, game_id, other_token)
-    assert view["table"]["required"] == 2
-    refused(other, {"type": "play", "cards": [view["hand"][0]["id"]], "color": view["table"]["colors"][0]}, view, "laying cards", "too_few_cards")
-    # a reload keeps the seat (the token is kept in the browser)
-    joined.reload()
-    joined.locator(".seat.you").get_by_text("Bea").wait_for()
-
-
-def test_rules_pages_link_each_rule_and_unknown_pages_are_problems(tab, stack):
+def test_rules_pages_link_each_rule_and_unknown_pages_are_pages(tab, stack):
     reader = tab(DESKTOP)
     page = reader.page
     for game_type, game in GAMES.items():
         page.goto(f"{stack}/rules/{game_type}")
         assert page.locator("h1").first.text_content() == game.name
         assert page.locator("h2[id]").count() > 5
+        page.goto(f"{stack}/how-to-play/{game_type}")
+        assert page.locator("h1").first.text_content() == f"How to play {game.name}"
     with urllib.request.urlopen(stack + "/", timeout=10) as answer:
         assert "default-src 'self'" in answer.headers["Content-Security-Policy"]
     for path in ("/rules/chess", "/games/not-a-game"):
+        page.goto(stack + path)
+        assert page.locator("h1").text_content() == "Not found" and page.get_by_role("link", name="Back to the lobby").count()
         try:
             urllib.request.urlopen(stack + path, timeout=10)
             raise AssertionError(f"{path} was found")
@@ -548,12 +869,19 @@ def test_rules_pages_link_each_rule_and_unknown_pages_are_problems(tab, stack):
 
 
 def test_the_shell_loads_its_es_modules_from_this_server_revalidated_as_it_is(stack):
-    """The client is native ES modules (``static/js``, no build step): the
-    shell loads the entry and preloads every module the entry imports,
-    directly or not, so none waits for another; each is served as JavaScript
-    under the same Content-Security-Policy, and revalidated by its ETag like
-    the shell (a new release shows at once)."""
+    """The client is native ES modules (``static/js``, no build step, and
+    Tabletell's JavaScript client, ``clients/js/tabletell.js``, served as
+    ``/static/js/tabletell.js``): the shell loads the entry and preloads
+    every module the entry imports, directly or not, so none waits for
+    another; each is served as JavaScript under the same
+    Content-Security-Policy, and revalidated by its ETag like the shell (a
+    new release shows at once). The API is called through the client alone:
+    api.js imports it, and no other module of the page calls fetch, opens an
+    EventSource or an XMLHttpRequest (the replay's "Download the log" is
+    a link, the browser's download)."""
     js = ROOT / "service" / "http" / "web" / "static" / "js"
+    client = ROOT / "clients" / "js" / "tabletell.js"
+    source = lambda name: (client if name == "tabletell.js" else js / name).read_text()  # noqa: E731
     with urllib.request.urlopen(stack + "/", timeout=10) as answer:
         shell = answer.read().decode()
     entry = re.findall(r'<script type="module" src="/static/js/([\w-]+\.js)"></script>', shell)
@@ -561,11 +889,19 @@ def test_the_shell_loads_its_es_modules_from_this_server_revalidated_as_it_is(st
     assert entry == ["router.js"]
     imported, unread = set(), ["router.js"]
     while unread:
-        for name in re.findall(r'^import .* from "\./([\w-]+\.js)";$', (js / unread.pop()).read_text(), re.M):
+        for name in re.findall(r'^import .* from "\./([\w-]+\.js)";$', source(unread.pop()), re.M):
             if name not in imported:
                 imported.add(name)
                 unread.append(name)
-    assert sorted(preloaded) == sorted(imported) == sorted(p.name for p in js.glob("*.js") if p.name != "router.js")
+    page_modules = sorted(p.name for p in js.glob("*.js"))
+    assert sorted(preloaded) == sorted(imported) == sorted([*(n for n in page_modules if n != "router.js"), "tabletell.js"])
+    assert re.search(r'^import \{[^}]*\bTabletell\b[^}]*\} from "\./tabletell\.js";$', source("api.js"), re.M)
+    for name in page_modules:
+        code = re.sub(r"^\s*//.*$", "", source(name), flags=re.M)  # what runs, not what the comments say
+        for around in (r"\bfetch\s*\(", r"\bEventSource\b", r"\bXMLHttpRequest\b", r"\bnavigator\.sendBeacon\b"):
+            assert not re.search(around, code), f"{name} calls the API around the client ({around})"
+    with urllib.request.urlopen(f"{stack}/static/js/tabletell.js", timeout=10) as answer:
+        assert answer.read() == client.read_bytes()
     for name in entry + preloaded:
         with urllib.request.urlopen(f"{stack}/static/js/{name}", timeout=10) as answer:
             assert answer.headers.get_content_type() in ("text/javascript", "application/javascript")
@@ -578,3 +914,35 @@ def test_the_shell_loads_its_es_modules_from_this_server_revalidated_as_it_is(st
             raise AssertionError(f"{name} was sent again")
         except urllib.error.HTTPError as error:
             assert error.code == 304
+
+
+def test_a_field_the_page_shows_no_control_for_is_set_when_the_move_needs_it(tab, stack):
+    """Diez: a play that removes one's own token names the token's owner
+    (``token_from``), a seat where only one may be named, so the page shows
+    no control for it: once "remove one" and the token are chosen, the body
+    the page sends carries the owner, and Play is enabled (moves.js's
+    ``model``, in the browser, on the real command fields)."""
+    page = tab(DESKTOP).goto("/")
+    outcome = page.evaluate(
+        """async () => {
+             const { model } = await import('/static/js/moves.js');
+             const { listGameTypes } = await import('/static/js/api.js');
+             const type = (await listGameTypes()).diez;
+             const card = { id: 'c1', color: 'red', kind: 'number', number: 5 };
+             const view = { type: 'diez', seat: 0, hand: [card], actions: ['play'], table: { piles: [{ index: 0, top: card }] },
+                            seats: [{ seat: 0, display_name: 'Ana' }, { seat: 1, display_name: 'Bot 1 (heuristic)' }],
+                            moves: [{ type: 'play', card: 'c1' },
+                                    { type: 'play', card: 'c1', token_action: 'remove', token_from: 0, token: 'reveal' }] };
+             const ctx = { view, type, you: 0, selected: new Set(['c1']), choices: {} };
+             const plain = model(ctx, 'play');
+             ctx.choices = { 'play.token_action': 'remove', 'play.token': 'reveal' };
+             const removing = model(ctx, 'play');
+             return { plain: [plain.ok, plain.body], removing: [removing.ok, removing.body],
+                      controls: removing.controls.map(c => c.field.name) };
+           }"""
+    )
+    given = lambda body: {name: value for name, value in body.items() if value is not None}  # noqa: E731 (null: the default)
+    assert outcome["plain"][0] and given(outcome["plain"][1]) == {"type": "play", "card": "c1"}
+    assert "token_from" not in outcome["controls"] and {"token_action", "token"} <= set(outcome["controls"])
+    assert outcome["removing"][0]
+    assert given(outcome["removing"][1]) == {"type": "play", "card": "c1", "token_action": "remove", "token": "reveal", "token_from": 0}

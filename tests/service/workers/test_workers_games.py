@@ -98,3 +98,23 @@ def test_a_silent_seat_is_timed_out_in_a_reaction_window(live_app, workers, redi
     group = [e for e in envelopes if e.command_id == envelopes[answered].command_id]
     assert len(group) >= 2
     assert_clean_log(redis_client, game_id)
+
+
+def test_leaving_the_table_the_workers_play_the_seat_to_the_end(live_app, workers, redis_client):
+    """A player leaves a game under way (``leave``): the workers' bot plays
+    the seat, with the other bots, to the end, and the log verifies."""
+    from projections.audit import verify
+
+    http = live_app.test_client()
+    workers.start()
+    game_id = new_game(http, 3, "diez", options={"hand_size": 4}, bots=[{"seat": 1, "level": "random"}, {"seat": 2, "level": "random"}])
+    token = http.post(f"/v1/games/{game_id}/seats", json={"name": "ana"}).get_json()["token"]
+    left = http.post(f"/v1/games/{game_id}/commands", json={"type": "leave"}, headers={"Authorization": f"Bearer {token}"})
+    assert left.status_code == 200, left.get_json()
+    summary = wait_until_finished(http, game_id, 240)
+    assert summary["seats"][0]["left"] and summary["result"]["winners"]
+    envelopes = assert_clean_log(redis_client, game_id)
+    after = [e for e in envelopes if e.version > left.get_json()["version"]]
+    assert any(e.seat == 0 and e.actor == "bot" for e in after), "a bot played the seat"
+    assert not any(e.seat == 0 and e.actor == "player" for e in after)
+    assert verify(envelopes, game_id).ok

@@ -1,74 +1,80 @@
-// The /v1 API (openapi.yaml): a request's JSON in and out, a refusal's
-// problem+json as an ApiError (its headers kept: Retry-After), the game types
-// read once, a problem told as a sentence; and the seats this browser holds
-// (each game's seat token, kept in localStorage, so a reload keeps the seat).
+// The /v1 API, through Tabletell's JavaScript client (clients/js/tabletell.js,
+// served to the page as /static/js/tabletell.js): the page makes no HTTP
+// call of its own, every one is a method of the client, named by its
+// operationId (listGameTypes, createGame, getGame, takeSeat, getView,
+// sendCommand, getEvents, streamGame, getLog, getReplay, getVerification,
+// getLobby, rematch), with the client's retries (a read or a command after a
+// network error or a 503; a command carries an Idempotency-Key). Here: the
+// functions the page calls, a refusal (the client's ProblemError) told as a
+// sentence, and the seats this browser holds (each game's seat token, kept
+// in localStorage, so a reload keeps the seat).
 
+import { ProblemError, Tabletell } from "./tabletell.js";
 import { h, slug, words } from "./dom.js";
 
-export class ApiError extends Error {
-  constructor(status, problem, headers) {
-    super((problem && problem.detail) || `HTTP ${status}`);
-    this.status = status;
-    this.problem = problem || {};
-    this.headers = headers;
-  }
-}
+export { ProblemError };
 
-export async function api(method, path, { token, body, headers = {} } = {}) {
-  const init = { method, headers: { Accept: "application/json", ...headers } };
-  if (token) init.headers.Authorization = `Bearer ${token}`;
-  if (body !== undefined) {
-    init.headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(body);
-  }
-  let response;
-  try {
-    response = await fetch(path, init);
-  } catch {
-    throw new ApiError(0, {
-      title: "Network error",
-      detail: "The server could not be reached. Check the connection and try again.",
-    });
-  }
-  const type = response.headers.get("Content-Type") || "";
-  const json = /^application\/(problem\+)?json/.test(type);
-  const data = json ? await response.json() : response.status === 204 ? null : await response.text();
-  if (!response.ok) {
-    throw new ApiError(response.status, typeof data === "object" ? data : { detail: data }, response.headers);
-  }
-  return { data, response };
-}
+// the page's own origin; a call as a seat passes its token
+const client = new Tabletell();
 
 let gameTypesCache = null;
-export async function gameTypes() {
+// GET /v1/game-types, read once: type -> the game, its options and commands
+export async function listGameTypes() {
   if (!gameTypesCache) {
-    const { data } = await api("GET", "/v1/game-types");
+    const data = await client.listGameTypes();
     gameTypesCache = Object.fromEntries(data.game_types.map((t) => [t.type, t]));
   }
   return gameTypesCache;
 }
 
-// A problem+json answer as a sentence, naming the rule a 422 refused by.
+export const createGame = (body) => client.createGame(body);
+export const getGame = (gameId) => client.getGame(gameId);
+export const takeSeat = (gameId, body) => client.takeSeat(gameId, body);
+export const getView = (gameId, token) => client.getView(gameId, { token });
+export const getLobby = (limit = 20) => client.getLobby({ limit });
+export const getVerification = (gameId) => client.getVerification(gameId);
+export const rematch = (gameId, token) => client.rematch(gameId, { token });
+
+// POST .../commands: ``version`` (If-Match) applies the command only to the
+// game the page showed; the client's Idempotency-Key makes its retry safe
+export const sendCommand = (gameId, token, body, version = null) =>
+  client.sendCommand(gameId, body, { token, expectedVersion: version });
+
+// the event feed after ``after``, as the token's seat (or the public) may see it
+export const getEvents = (gameId, token, after = 0) => client.getEvents(gameId, { token, after });
+
+// the whole log, its entries oldest first (a finished game's)
+export const getLog = (gameId) => client.getLog(gameId);
+
+export const getReplay = (gameId, version, seat = null) => client.getReplay(gameId, { version, seat });
+
+// the game as it happens, as the token's seat (or the public) sees it: an
+// async iterator of {event, id, data} (the client resumes it after a break);
+// ``signal`` stops it
+export const streamGame = (gameId, token, signal) => client.streamGame(gameId, { token, data: "view", signal });
+
+// A problem+json answer (a ProblemError) as a sentence, naming the rule a 422 refused by.
 export function problemMessage(error, gameType) {
-  const p = error.problem || {};
+  if (!(error instanceof ProblemError)) return h("span", {}, String((error && error.message) || error));
+  const p = error.body || {};
+  const code = { "data-code": error.code || "" };
   if (error.status === 422) {
-    const parts = [h("strong", {}, "Not allowed: "), p.detail || "the rules refuse this move."];
-    if (p.rule && gameType) {
-      parts.push(" (rule: ", h("a", { href: `/rules/${gameType}#${slug(p.rule)}`, class: "rule" }, p.rule), ")");
-    } else if (p.rule) parts.push(` (rule: ${p.rule})`);
-    return h("span", { "data-code": p.code || "" }, parts);
+    const parts = [h("strong", {}, "Not allowed: "), error.detail || "the rules refuse this move."];
+    if (error.rule && gameType) {
+      const link = h("a", { href: `/rules/${gameType}#${slug(error.rule)}`, class: "rule", target: "_blank" }, error.rule);
+      parts.push(" (rule: ", link, ")");
+    } else if (error.rule) parts.push(` (rule: ${error.rule})`);
+    return h("span", code, parts);
   }
   if (error.status === 409) {
-    return h(
-      "span",
-      { "data-code": p.code || "" },
-      "The game moved on before this arrived: look at the table and try again."
-    );
+    return h("span", code, "The game moved on before this arrived: look at the table and try again.");
   }
   if (error.status === 429) {
-    const wait = error.headers && error.headers.get("Retry-After");
-    const when = wait ? ` in ${wait} s` : " shortly";
-    return h("span", { "data-code": p.code || "" }, `Too many requests: try again${when}.`);
+    const when = error.retryAfter != null ? ` in ${error.retryAfter} s` : " shortly";
+    return h("span", code, `Too many requests: try again${when}.`);
+  }
+  if (error.code === "network_error") {
+    return h("span", code, "The server could not be reached. Check the connection and try again.");
   }
   const fields = p.errors
     ? Object.entries(p.errors).map(([name, why]) => {
@@ -76,7 +82,7 @@ export function problemMessage(error, gameType) {
         return ` ${words(name)}: ${messages.join(" ")}`;
       })
     : [];
-  return h("span", { "data-code": p.code || "" }, p.detail || p.title || error.message, fields.join(";"));
+  return h("span", code, error.detail || error.title || error.message, fields.join(";"));
 }
 
 // -- the seats this browser holds ---------------------------------------------

@@ -1,52 +1,70 @@
 // Drawing cards: each game's cards as faces (a colour, a big sign, a word),
-// and anything of a view spelled out, its cards drawn as cards.
+// readable without colour (every coloured face carries its colour's letter
+// in a corner: colour-blind players read the letter), and anything of a
+// view spelled out, its cards drawn as cards.
 
 import { h, words } from "./dom.js";
 
 const SYMBOLS = {
   sun: "☀", moon: "☾", eclipse: "◐", reset: "↺", spectrum: "◈", black_sheep: "♞",
   skip: "⊘", reverse: "⇄", draw_two: "+2", draw_four: "+4", wild: "✱", stop: "■", bomb: "✹",
-  draw_color: "+C", choice: "?", dagger: "†", tag: "⌖", token: "⬡", trade: "⇆", share: "⋈",
+  draw_color: "+C", choice: "?", dagger: "†", tag: "◎", token: "⬡", trade: "⇆", share: "⋈",
   proc: "ϟ", cut_deck: "✂", steal: "☍", revive: "♻", needle: "↧", stitch_deck: "∞",
   mulligan: "↻", flush: "≋", drop_all: "⇊", blank: "□", dek: "10", el: "11",
 };
+// each colour's letter (two where two colours share an initial)
+const LETTERS = {
+  red: "R", orange: "O", yellow: "Y", green: "G", blue: "B", purple: "Pu", pink: "Pi", white: "W",
+};
+// the names the rules give the kinds of cards
+const KINDS = { draw_two: "draw 2", draw_four: "draw 4", dek: "Dek", el: "El" };
+export const kindName = (kind) => KINDS[kind] || words(kind);
 
 export const isCard = (value) =>
   value !== null &&
   typeof value === "object" &&
   !Array.isArray(value) &&
   typeof value.id === "string" &&
-  ("color" in value || "kind" in value);
+  ("color" in value || "kind" in value || "wild" in value || "power" in value);
 
+// { color (its style), big (the sign), small (a word under it), pip (the
+// colour's letter), label (what a screen reader and a tooltip say) }
 export function cardFace(card) {
   const color = card.color || "none";
+  const pip = LETTERS[color] || "";
   if (card.kind !== undefined) {
     // Diez: numbers and action cards
-    const number = card.kind === "number" ? card.number : null;
-    const big =
-      number !== null && number !== undefined ? String(number) : SYMBOLS[card.kind] || words(card.kind).slice(0, 3);
-    const label = `${words(color)} ${number !== null && number !== undefined ? number : words(card.kind)}`;
-    return { color, big, small: number !== null && number !== undefined ? "" : words(card.kind), label };
+    const isNumber = card.kind === "number" && card.number !== null && card.number !== undefined;
+    const big = isNumber ? String(card.number) : SYMBOLS[card.kind] || words(card.kind).slice(0, 3);
+    const name = isNumber ? String(card.number) : kindName(card.kind);
+    const label = color === "black" || color === "none" ? name : `${words(color)} ${name}`;
+    return { color, big, small: isNumber ? words(color) : kindName(card.kind), pip, label };
+  }
+  if (card.wild) return { color: "rainbow", big: "★", small: "wild", pip: "", label: "wildcard" };
+  if (card.power !== undefined) {
+    return { color: "none", big: String(card.value ?? "?"), small: words(card.power), pip: "", label: `${words(card.power)} (${card.value})` };
   }
   if ("number" in card) {
     // Deceptidice
     const big = card.number === null || card.number === undefined ? "★" : String(card.number);
-    return { color, big, small: "", label: `${words(color)} ${card.number ?? "wild"}` };
+    return { color, big, small: words(color), pip, label: `${words(color)} ${card.number ?? "wild"}` };
   }
   if ("suit" in card) {
     // Opticall
-    if (card.suit) return { color, big: SYMBOLS[card.suit], small: card.suit, label: `${words(color)} ${card.suit}` };
-    return { color, big: SYMBOLS[color] || "?", small: words(color), label: words(color) };
+    if (card.suit) {
+      return { color, big: SYMBOLS[card.suit], small: words(color), pip, label: `${words(color)} ${card.suit}` };
+    }
+    return { color, big: SYMBOLS[color] || "?", small: words(color), pip: "", label: words(color) };
   }
   // Color Doubt
-  const big = color === "rainbow" ? "★" : color.slice(0, 1).toUpperCase();
-  return { color, big, small: words(color), label: words(color) };
+  if (color === "rainbow") return { color, big: "★", small: "rainbow", pip: "", label: "rainbow (any colour)" };
+  return { color, big: pip || color.slice(0, 1).toUpperCase(), small: words(color), pip: "", label: words(color) };
 }
 
-export function cardElement(card, { tag = "span", selected = false, playable = false, onClick = null } = {}) {
+export function cardElement(card, { tag = "span", selected = false, playable = false, onClick = null, last = false } = {}) {
   const face = cardFace(card);
   const attrs = {
-    class: `card c-${face.color}${playable ? " playable" : ""}`,
+    class: `card c-${face.color}${playable ? " playable" : ""}${last ? " last" : ""}`,
     "data-card": card.id,
     title: face.label,
   };
@@ -64,9 +82,16 @@ export function cardElement(card, { tag = "span", selected = false, playable = f
   return h(
     tag,
     attrs,
+    face.pip ? h("span", { class: "pip", "aria-hidden": "true" }, face.pip) : null,
     h("span", { class: "big", "aria-hidden": "true" }, face.big),
-    face.small ? h("span", { class: "small", "aria-hidden": "true" }, face.small) : null
+    // a long single word ("mulligan", "spectrum") set smaller, so no label is cut
+    face.small ? h("span", { class: `small${/^\S{7,}$/.test(face.small) ? " long" : ""}`, "aria-hidden": "true" }, face.small) : null
   );
+}
+
+// a card face down (a claim's cards, a pile)
+export function cardBack(label = "a card face down") {
+  return h("span", { class: "card back", role: "img", "aria-label": label, title: label });
 }
 
 // Anything of a view: cards as cards, lists and objects spelled out.

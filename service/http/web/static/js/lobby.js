@@ -1,49 +1,49 @@
-// The lobby (/): the games and their rules, public games waiting for
-// players, the form to create a game, this browser's games, and a game to
-// watch or replay by its id.
+// The lobby (/): the games, how to play each and their rules, public games
+// waiting for players, the form to create a game, this browser's games,
+// and a game to watch or replay by its id.
 
-import { api, gameTypes, problemMessage, Seats } from "./api.js";
+import { createGame, getGame, getLobby, listGameTypes, problemMessage, Seats, takeSeat } from "./api.js";
 import { h, main, put, setWhere, words } from "./dom.js";
+import { applies } from "./table.js";
+
+// "2-6 players" as a table is set by default: a game whose two-player table
+// is an option says so
+function players(t) {
+  const twoByOption = t.options.some((o) => o.name === "two_players" && o.default === false);
+  if (twoByOption && t.min_seats === 2) return `3–${t.max_seats} players (2 with the option “two players”)`;
+  return `${t.min_seats}–${t.max_seats} players`;
+}
+
+const article = (word) => (/^[aeiou]/i.test(word) ? "an" : "a");
 
 export async function lobbyPage() {
   setWhere("");
-  const types = await gameTypes();
-  const list = h(
-    "ul",
-    { class: "game-types" },
-    Object.values(types).map((t) =>
-      h(
-        "li",
-        { class: "panel" },
-        h("h2", {}, t.name),
-        h("p", {}, t.summary),
-        h("p", { class: "meta" }, `${t.min_seats}–${t.max_seats} players · `,
-          h("a", { href: `/rules/${t.type}` }, `Rules of ${t.name}`))
-      )
-    )
-  );
-  put(
-    main,
+  const types = await listGameTypes();
+  const list = h("ul", { class: "game-types" }, Object.values(types).map((t) =>
+    h("li", { class: "panel" },
+      h("h2", {}, t.name),
+      h("p", {}, t.summary),
+      h("p", { class: "meta" }, `${players(t)} · `,
+        h("a", { href: `/how-to-play/${t.type}`, target: "_blank", rel: "noopener" }, `How to play ${t.name}`), " · ",
+        h("a", { href: `/rules/${t.type}`, target: "_blank", rel: "noopener" }, "Rules")))));
+  put(main,
     h("h1", {}, "Card games of bluff and doubt"),
     list,
     await waitingGames(types),
     createForm(types),
-    yourGames(),
-    openForm()
-  );
+    yourGames(types),
+    openForm());
 }
 
 // public games waiting for players (GET /v1/lobby): join with one click
 async function waitingGames(types) {
   let games = [];
   try {
-    games = (await api("GET", "/v1/lobby?limit=20")).data.games;
+    games = (await getLobby(20)).games;
   } catch {
     return null; // the lobby is a convenience: the page works without it
   }
-  return h(
-    "section",
-    { class: "panel lobby", "aria-label": "Games waiting for players" },
+  return h("section", { class: "panel lobby", "aria-label": "Games waiting for players" },
     h("h2", {}, "Games waiting for players"),
     games.length
       ? h("ul", {}, games.map((g) => {
@@ -53,20 +53,19 @@ async function waitingGames(types) {
             `${name}: ${seated} (${g.names.filter(Boolean).join(", ") || "nobody yet"}) `,
             h("a", { href: `/games/${g.game_id}`, class: "join", "aria-label": `Join the ${name} game` }, "Join"));
         }))
-      : h("p", { class: "none" }, "None right now: create one below and tick “List it in the lobby”.")
-  );
+      : h("p", { class: "none" }, "None right now: create one below and tick “List it in the lobby”."));
 }
 
 function optionControl(option) {
   const id = `option-${option.name}`;
-  const label = h("label", { for: id, title: option.description }, words(option.name));
+  const label = h("label", { for: id }, words(option.name));
   const hint = h("small", { class: "hint", id: `${id}-hint` }, option.description);
   let control;
   const described = `${id}-hint`;
   if (option.type === "boolean") {
     const checked = option.default ? true : null;
     control = h("input", { id, name: option.name, type: "checkbox", checked, "aria-describedby": described });
-    return h("div", { class: "field check" }, control, label, hint);
+    return h("div", { class: "field check", "data-option": option.name }, control, label, hint);
   }
   if (option.type === "array") {
     const selected = (c) => (option.default.includes(c) ? true : null);
@@ -89,7 +88,7 @@ function optionControl(option) {
   } else {
     control = h("input", { id, name: option.name, value: String(option.default ?? ""), "aria-describedby": described });
   }
-  return h("div", { class: "field" }, label, control, hint);
+  return h("div", { class: "field", "data-option": option.name }, label, control, hint);
 }
 
 function optionValue(option, control) {
@@ -103,51 +102,73 @@ function createForm(types) {
   const typeSelect = h("select", { id: "create-type", name: "type" },
     Object.values(types).map((t) => h("option", { value: t.type }, t.name)));
   const seatsInput = h("input", { id: "create-seats", name: "seats", type: "number", inputmode: "numeric" });
-  const nameInput = h("input", {
-    id: "create-name",
-    name: "name",
-    maxlength: "40",
-    value: "Player",
-    autocomplete: "nickname",
-  });
+  const nameInput = h("input", { id: "create-name", name: "name", maxlength: "40", value: "Player", autocomplete: "nickname" });
   const sitDown = h("input", { id: "create-sit", type: "checkbox", checked: true });
   const listed = h("input", { id: "create-public", type: "checkbox" });
   const seatList = h("div", { class: "seat-choices" });
   const options = h("details", { class: "options" });
   const error = h("p", { class: "errors", role: "alert" });
+  const clockNote = h("p", { class: "hint", "aria-live": "polite" });
 
+  const values = () => {
+    const type = types[typeSelect.value];
+    return Object.fromEntries(type.options.map((o) => [o.name, optionValue(o, options.querySelector(`[name="${o.name}"]`))]));
+  };
   function drawSeats() {
     const type = types[typeSelect.value];
     const count = Math.max(type.min_seats, Math.min(type.max_seats, Number(seatsInput.value) || type.min_seats));
     const before = [...seatList.querySelectorAll("select")].map((s) => s.value);
-    put(seatList,
-      ...Array.from({ length: count }, (_, seat) => {
-        const id = `seat-${seat}`;
-        const bot = type.bot_levels.includes("heuristic") ? "bot:heuristic" : `bot:${type.bot_levels[0]}`;
-        const fallback = seat === 0 ? "player" : bot;
-        const select = h("select", { id, name: id }, h("option", { value: "player" }, "a player"),
-          type.bot_levels.map((level) => h("option", { value: `bot:${level}` }, `a ${level} bot`)));
-        select.value = before[seat] || fallback;
-        return h("div", { class: "field" }, h("label", { for: id }, `Seat ${seat}`), select);
-      })
-    );
+    put(seatList, ...Array.from({ length: count }, (_, seat) => {
+      const id = `seat-${seat}`;
+      const bot = type.bot_levels.includes("heuristic") ? "bot:heuristic" : `bot:${type.bot_levels[0]}`;
+      const fallback = seat === 0 ? "player" : bot;
+      const select = h("select", { id, name: id }, h("option", { value: "player" }, "a player"),
+        type.bot_levels.map((level) => h("option", { value: `bot:${level}` }, `${article(level)} ${level} bot`)));
+      select.value = before[seat] || fallback;
+      select.addEventListener("change", drawApplies);
+      return h("div", { class: "field" }, h("label", { for: id }, `Seat ${seat + 1}`), select);
+    }));
+    drawApplies();
+  }
+  // the options that apply to the table as set (match games with a match...);
+  // the clock's default against bots alone
+  function drawApplies() {
+    const type = types[typeSelect.value];
+    const chosen = values();
+    const seats = Number(seatsInput.value) || type.min_seats;
+    for (const field of options.querySelectorAll("[data-option]")) {
+      field.hidden = !applies(field.dataset.option, chosen, seats, type.type);
+    }
+    const bots = [...seatList.querySelectorAll("select")].filter((s) => s.value.startsWith("bot:")).length;
+    const turn = options.querySelector('[name="turn_seconds"]');
+    const turnOption = type.options.find((o) => o.name === "turn_seconds");
+    const botsAlone = bots === seats - 1;
+    const untouched = !turn || !turnOption || !turn.dataset.touched;
+    // the field shows the clock the table will have: none against bots
+    // alone, unless the player sets one
+    if (turn && turnOption && untouched) turn.value = String(botsAlone ? 0 : turnOption.default);
+    clockNote.textContent = botsAlone && untouched
+      ? "Against bots alone there is no turn clock: take your time (set turn seconds under Options for one)."
+      : "";
   }
   function drawType() {
     const type = types[typeSelect.value];
     seatsInput.min = type.min_seats;
     seatsInput.max = type.max_seats;
-    seatsInput.value = String(Math.max(type.min_seats, Math.min(type.max_seats, 2)));
-    if (type.type === "opticall") seatsInput.value = "3";
-    put(options, h("summary", {}, `Options of ${type.name}`), type.options.map(optionControl));
+    const twoByOption = type.options.some((o) => o.name === "two_players" && !o.default);
+    seatsInput.value = String(Math.max(type.min_seats, Math.min(type.max_seats, twoByOption ? 3 : 2)));
+    put(options, h("summary", {}, `Options of ${type.name}`), h("div", { class: "option-grid" }, type.options.map(optionControl)));
+    const turn = options.querySelector('[name="turn_seconds"]');
+    if (turn) turn.addEventListener("input", () => (turn.dataset.touched = "true"));
+    options.addEventListener("change", drawApplies);
+    options.addEventListener("input", drawApplies);
     put(seatList);
     drawSeats();
   }
   typeSelect.addEventListener("change", drawType);
   seatsInput.addEventListener("input", drawSeats);
 
-  const form = h(
-    "form",
-    { class: "panel create", "aria-label": "Create a game" },
+  const form = h("form", { class: "panel create", "aria-label": "Create a game" },
     h("h2", {}, "Create a game"),
     h("div", { class: "row" },
       h("div", { class: "field" }, h("label", { for: "create-type" }, "Game"), typeSelect),
@@ -157,10 +178,10 @@ function createForm(types) {
       h("div", { class: "field check" }, sitDown, h("label", { for: "create-sit" }, "I take a seat")),
       h("div", { class: "field" }, h("label", { for: "create-name" }, "Your name"), nameInput),
       h("div", { class: "field check" }, listed, h("label", { for: "create-public" }, "List it in the lobby"))),
+    clockNote,
     options,
     error,
-    h("button", { type: "submit", class: "primary" }, "Create the game")
-  );
+    h("button", { type: "submit", class: "primary" }, "Create the game"));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     put(error);
@@ -175,11 +196,9 @@ function createForm(types) {
       .filter((s) => s.value.startsWith("bot:"))
       .map((s) => ({ seat: s.seat, level: s.value.slice(4) }));
     try {
-      const { data } = await api("POST", "/v1/games", {
-        body: { type: type.type, seats: Number(seatsInput.value), options: chosen, bots, public: listed.checked },
-      });
+      const data = await createGame({ type: type.type, seats: Number(seatsInput.value), options: chosen, bots, public: listed.checked });
       if (sitDown.checked && bots.length < Number(seatsInput.value)) {
-        const seat = (await api("POST", `/v1/games/${data.game_id}/seats`, { body: { name: nameInput.value } })).data;
+        const seat = await takeSeat(data.game_id, { name: nameInput.value });
         Seats.put(data.game_id, { token: seat.token, seat: seat.seat, name: nameInput.value, type: type.type });
       }
       location.assign(`/games/${data.game_id}${sitDown.checked ? "" : "/watch"}`);
@@ -191,38 +210,43 @@ function createForm(types) {
   return form;
 }
 
-function yourGames() {
+const STATUS = { waiting: "waiting for players", active: "under way", finished: "over", abandoned: "abandoned" };
+
+// this browser's games: each by its game's name, its status read from the API
+function yourGames(types) {
   const games = Object.entries(Seats.all()).sort((a, b) => b[1].saved - a[1].saved).slice(0, 20);
   if (!games.length) return null;
-  return h(
-    "section",
-    { class: "panel yours", "aria-label": "Your games" },
-    h("h2", {}, "Your games"),
-    h("ul", {}, games.map(([id, seat]) =>
-      h("li", {},
-        h("a", { href: `/games/${id}` }, `${words(seat.type || "game")} as ${seat.name} (seat ${seat.seat})`),
-        " · ",
-        h("a", { href: `/games/${id}/replay` }, "replay"))))
-  );
+  const items = games.map(([id, seat]) => {
+    const name = types[seat.type] ? types[seat.type].name : "A game";
+    const status = h("span", { class: "meta status-of" });
+    const replay = h("span", { class: "replay-of" });
+    const item = h("li", { "data-game": id },
+      h("a", { href: `/games/${id}` }, `${name} as ${seat.name}`), " ", status, replay);
+    getGame(id).then((game) => {
+      status.textContent = `· ${STATUS[game.status] || game.status}`;
+      if (game.status === "active" && (game.to_act || []).includes(seat.seat)) status.textContent += ", your turn";
+      if (["finished", "abandoned"].includes(game.status)) {
+        put(replay, " · ", h("a", { href: `/games/${id}/replay` }, "replay"));
+      }
+    }).catch(() => (status.textContent = "· gone"));
+    return item;
+  });
+  return h("section", { class: "panel yours", "aria-label": "Your games" }, h("h2", {}, "Your games"), h("ul", {}, items));
 }
 
 function openForm() {
   const input = h("input", { id: "open-game", name: "game", placeholder: "a game id or link", autocomplete: "off" });
   const error = h("p", { class: "errors", role: "alert" });
-  const form = h(
-    "form",
-    { class: "panel open", "aria-label": "Watch or replay a game" },
+  const form = h("form", { class: "panel open", "aria-label": "Watch or replay a game" },
     h("h2", {}, "Watch or replay a game"),
     h("div", { class: "field" }, h("label", { for: "open-game" }, "Game id or link"), input),
     error,
-    h("button", { type: "submit", name: "watch" }, "Watch"),
-    " ",
-    h("button", { type: "submit", name: "replay" }, "Replay")
-  );
+    h("button", { type: "submit", name: "watch" }, "Watch"), " ",
+    h("button", { type: "submit", name: "replay" }, "Replay"));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const match = input.value.match(/[0-9a-f]{32}/);
-    if (!match) return put(error, "A game id is 32 hexadecimal digits.");
+    if (!match) return put(error, "A game's id is 32 letters and digits (0-9, a-f): paste the game's link.");
     const replay = event.submitter && event.submitter.name === "replay";
     location.assign(`/games/${match[0]}/${replay ? "replay" : "watch"}`);
   });

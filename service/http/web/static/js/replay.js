@@ -1,48 +1,44 @@
 // A replay (/games/<id>/replay) of a game that is over: any version, as any
-// seat or a spectator saw it, or every hand at once; its log, and the
-// server's verification of it.
+// seat or a spectator saw it, or every hand at once; what happened, told
+// line by line (the events' narration); and the server's verification of
+// the log, with what it proves and how to check it yourself.
 
-import { api, gameTypes, problemMessage } from "./api.js";
+import { getEvents, getGame, getLog, getReplay, getVerification, listGameTypes, problemMessage } from "./api.js";
 import { cardElement, renderValue } from "./cards.js";
 import { h, main, put, setWhere, words } from "./dom.js";
-import { dicePanel, handPanel, resultPanel, seatName, seatsPanel, tablePanel } from "./table.js";
+import { diceRow, handSection, nameOf, resultSection, tableSection } from "./table.js";
+
+const when = (ms) => new Date(ms).toLocaleString([], { dateStyle: "medium", timeStyle: "medium" });
+const at = (ms) => new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
 
 export async function replayPage(gameId) {
-  const types = await gameTypes();
-  let summary;
+  let types, summary;
   try {
-    summary = (await api("GET", `/v1/games/${gameId}`)).data;
+    [types, summary] = await Promise.all([listGameTypes(), getGame(gameId)]);
   } catch (error) {
-    put(main, h("h1", {}, "Game not found"), h("p", { role: "alert" }, problemMessage(error)));
+    put(main, h("h1", {}, "Game not found"),
+      h("p", { role: "alert" }, error.status === 404 ? "There is no game at this link: it may have been mistyped." : problemMessage(error)),
+      h("p", {}, h("a", { href: "/" }, "Back to the lobby")));
     return;
   }
   const type = types[summary.type];
   setWhere(`${type.name} (replay)`);
   if (!["finished", "abandoned"].includes(summary.status)) {
-    put(
-      main,
-      h("h1", {}, `Replay of ${type.name}`),
+    put(main, h("h1", {}, `Replay of ${type.name}`),
       h("p", {}, "A game can be replayed and verified once it is over: its whole log is published then."),
-      h("p", {}, h("a", { href: `/games/${gameId}` }, "Back to the table"))
-    );
+      h("p", {}, h("a", { href: `/games/${gameId}` }, "Back to the table")));
     return;
   }
-  const logged = await api("GET", `/v1/games/${gameId}/log`, { headers: { Accept: "application/x-ndjson" } });
-  const log = logged.data.split("\n").filter((line) => line.trim()).map((line) => JSON.parse(line));
+  // the log (every part) and the public feed (each event told in words)
+  const [log, feed] = await Promise.all([getLog(gameId), getEvents(gameId, null, 0)]);
+  const told = new Map(feed.events.map((e) => [e.version, e]));
   const last = log.length;
-  const slider = h("input", {
-    id: "replay-version",
-    type: "range",
-    min: "1",
-    max: String(last),
-    value: String(last),
-    step: "1",
-  });
+  const slider = h("input", { id: "replay-version", type: "range", min: "1", max: String(last), value: String(last), step: "1" });
   const number = h("output", { for: "replay-version", id: "replay-at" }, String(last));
   const viewer = h("select", { id: "replay-seat" },
     h("option", { value: "everyone" }, "everyone (the whole log)"),
     h("option", { value: "public" }, "a spectator"),
-    summary.seats.map((s) => h("option", { value: String(s.seat) }, `seat ${s.seat}: ${s.name || "—"}`)));
+    summary.seats.map((s) => h("option", { value: String(s.seat) }, s.display_name || s.name || `Seat ${s.seat + 1}`)));
   const step = (delta) => () => {
     slider.value = String(Math.max(1, Math.min(last, Number(slider.value) + delta)));
     show();
@@ -51,45 +47,37 @@ export async function replayPage(gameId) {
     slider.value = String(version);
     show();
   };
-  const controls = h(
-    "div",
-    { class: "panel replay-controls", role: "group", "aria-label": "Replay controls" },
+  const controls = h("div", { class: "panel replay-controls", role: "group", "aria-label": "Replay controls" },
     h("div", { class: "field" }, h("label", { for: "replay-version" }, "Version "), number, slider),
     h("div", { class: "buttons" },
       h("button", { type: "button", "aria-label": "First version", onclick: go(1) }, "« First"),
       h("button", { type: "button", "aria-label": "Previous version", onclick: step(-1) }, "‹ Back"),
       h("button", { type: "button", "aria-label": "Next version", onclick: step(1) }, "Next ›"),
       h("button", { type: "button", "aria-label": "Last version", onclick: go(last) }, "Last »")),
-    h("div", { class: "field" }, h("label", { for: "replay-seat" }, "As seen by"), viewer)
-  );
-  const verification = h(
-    "section",
-    { class: "panel verification", "aria-label": "Verification", "aria-busy": "true" },
-    h("h2", {}, "Verification"),
-    h("p", {}, "Verifying the log…")
-  );
-  const events = h("ol", { class: "events", "aria-label": "Events" }, log.map((entry) =>
-    h("li", { "data-version": String(entry.version) },
+    h("div", { class: "field" }, h("label", { for: "replay-seat" }, "As seen by"), viewer));
+  const verification = h("section", { class: "panel verification", "aria-label": "Verification", "aria-busy": "true" },
+    h("h2", {}, "Verification"), h("p", {}, "Verifying the log…"));
+  const events = h("ol", { class: "events", "aria-label": "Events", "data-part": "log" }, log.map((entry) => {
+    const line = told.get(entry.version);
+    return h("li", { "data-version": String(entry.version) },
       h("button", { type: "button", class: "event", onclick: go(entry.version) },
-        h("span", { class: "v" }, String(entry.version)),
-        " ",
-        words(entry.type),
-        entry.seat !== null && entry.seat !== undefined ? ` · seat ${entry.seat}` : "",
-        entry.actor && entry.actor !== "player" ? ` · ${entry.actor}` : ""))));
+        h("span", { class: "v" }, String(entry.version)), " ",
+        line ? line.text : words(entry.type),
+        h("time", { class: "meta", datetime: new Date(entry.time).toISOString() }, ` ${at(entry.time)}`)));
+  }));
   const stage = h("div", { class: "stage" });
+  const started = log.length ? when(log[0].time) : "";
   put(main,
     h("h1", {}, `Replay of ${type.name}`),
-    h("p", { class: "meta" }, `${last} versions · `,
-      h("a", { href: `/v1/games/${gameId}/log`, download: `${gameId}.ndjson` }, "Download the log"),
-      " · ",
-      h("a", { href: `/rules/${type.type}` }, "Rules")),
+    h("p", { class: "meta" }, `${last} versions · played ${started} · `,
+      h("a", { href: `/v1/games/${gameId}/log`, download: `${gameId}.ndjson` }, "Download the log"), " · ",
+      h("a", { href: `/how-to-play/${type.type}`, target: "_blank", rel: "noopener" }, "How to play"), " · ",
+      h("a", { href: `/rules/${type.type}`, target: "_blank", rel: "noopener" }, "Rules")),
     controls,
-    h("div", { class: "layout" },
-      h("div", { class: "col" }, stage),
-      h("div", { class: "col side" },
-        verification,
-        h("section", { class: "panel", "aria-label": "Event list" }, h("h2", {}, "Events"), events)))
-  );
+    h("div", { class: "board" },
+      h("div", { class: "play" }, stage),
+      h("aside", { class: "side" }, verification,
+        h("section", { class: "panel", "aria-label": "Event list" }, h("h2", {}, "What happened"), events))));
   slider.addEventListener("input", show);
   viewer.addEventListener("change", show);
 
@@ -100,57 +88,65 @@ export async function replayPage(gameId) {
     number.textContent = String(version);
     for (const item of events.children) item.classList.toggle("current", Number(item.dataset.version) === version);
     const current = events.querySelector(".current");
-    if (current) current.scrollIntoView({ block: "nearest" });
+    if (current) {
+      // the list scrolls to the version, the page stays where it is
+      const top = current.offsetTop;
+      if (top < events.scrollTop || top > events.scrollTop + events.clientHeight - current.offsetHeight) {
+        events.scrollTop = top - events.clientHeight / 2;
+      }
+    }
     const who = viewer.value;
     let content;
+    const entry = log[version - 1];
+    const lastMove = entry && entry.seat !== null ? { seat: entry.seat, pile: (entry.public || {}).pile ?? null } : null;
     if (who === "everyone") {
-      const seats = await Promise.all(summary.seats.map((s) =>
-        api("GET", `/v1/games/${gameId}/replay?version=${version}&seat=${s.seat}`).then((r) => r.data.view)));
+      const seats = await Promise.all(summary.seats.map((s) => getReplay(gameId, version, s.seat).then((r) => r.view)));
       const base = seats[0];
       content = [
         h("p", { class: "status" }, `Version ${version}: every hand, as the log holds them.`),
-        tablePanel(base),
+        resultSection(base, null),
+        tableSection(base, null, lastMove),
         h("section", { class: "panel hands", "aria-label": "Every hand" }, h("h2", {}, "Every hand"),
           seats.map((view, seat) =>
             h("div", { class: "hand-of" },
-              h("h3", {}, seatName(base, seat)),
+              h("h3", {}, nameOf(base, seat)),
               view.hand && view.hand.length
                 ? h("div", { class: "cards small-cards" }, view.hand.map((c) => cardElement(c)))
                 : h("p", { class: "none" }, "no cards"),
-              dicePanel(view)))),
-        seatsPanel(base, null),
-        resultPanel(base),
-        logEntry(log[version - 1]),
+              diceRow(view)))),
+        eventEntry(base, entry),
       ];
     } else {
-      const query = who === "public" ? "" : `&seat=${who}`;
-      const { data } = await api("GET", `/v1/games/${gameId}/replay?version=${version}${query}`);
+      const data = await getReplay(gameId, version, who === "public" ? null : Number(who));
       const view = data.view;
-      const ctx = { view, type, you: data.seat, selected: new Set(), inHand: new Set(), primaryCards: null };
-      const seen = who === "public" ? "a spectator" : seatName(view, Number(who));
+      const ctx = { view, type, you: data.seat, selected: new Set(), choices: {}, interactive: false };
+      const seen = who === "public" ? "a spectator" : nameOf(view, Number(who));
       content = [
         h("p", { class: "status" }, `Version ${version}, as ${seen} saw it.`),
-        tablePanel(view),
-        dicePanel(view),
-        Array.isArray(view.hand) ? handPanel(ctx) : null,
-        seatsPanel(view, data.seat),
-        resultPanel(view),
-        logEntry(log[version - 1]),
+        resultSection(view, data.seat),
+        tableSection(view, data.seat, lastMove),
+        Array.isArray(view.hand) ? handSection(ctx) : null,
+        eventEntry(view, entry),
       ];
     }
     if (ask === shown) put(stage, ...content.filter(Boolean));
   }
 
-  function logEntry(entry) {
+  function eventEntry(view, entry) {
+    const line = told.get(entry.version);
+    const by = entry.seat === null || entry.seat === undefined ? "the table" : nameOf(view, entry.seat);
+    const actor = entry.actor === "bot" ? " (a bot)" : entry.actor === "system" ? " (the service)" : "";
     return h("section", { class: "panel entry", "aria-label": "This event" },
-      h("h2", {}, `Event ${entry.version}: ${words(entry.type)}`),
-      renderValue({ seat: entry.seat, actor: entry.actor, command: entry.command, public: entry.public }),
-      h("p", { class: "hash" }, "hash ", h("code", {}, entry.hash || "—")));
+      h("h2", {}, `Event ${entry.version}: ${line ? line.text : words(entry.type)}`),
+      h("p", { class: "meta" }, `${words(entry.type)} · ${when(entry.time)} · by ${by}${actor}`),
+      h("details", {}, h("summary", {}, "What the log holds"),
+        renderValue({ command: entry.command, public: entry.public }),
+        h("p", { class: "hash" }, "hash ", h("code", { title: entry.hash || "" }, entry.hash ? `${entry.hash.slice(0, 16)}…` : "—"))));
   }
 
   show();
   try {
-    const { data } = await api("GET", `/v1/games/${gameId}/verification`);
+    const data = await getVerification(gameId);
     const names = {
       numbered: "entries numbered 1, 2, 3…",
       chain: "hash chain intact",
@@ -161,6 +157,8 @@ export async function replayPage(gameId) {
       h("h2", {}, "Verification"),
       h("p", { class: `verdict ${data.ok ? "ok" : "bad"}`, "data-ok": String(data.ok) },
         data.ok ? "✔ The log verifies." : "✘ The log does not verify."),
+      h("p", { class: "proves" },
+        "It proves the deal was committed before play (the shuffle's hash was published at the start and matches the seed revealed at the end) and that every move was decided again by the rules to exactly what the log says happened."),
       h("ul", { class: "checks" }, Object.entries(names).map(([key, text]) => {
         const skipped = data.checks[key] === undefined;
         return h("li", { class: skipped ? "skipped" : data.checks[key] ? "ok" : "bad" },
@@ -169,8 +167,10 @@ export async function replayPage(gameId) {
       h("p", {}, `${data.events} events, ${data.commands} commands re-decided, ${data.chained} entries chained.`),
       data.problems.length ? h("ul", { class: "problems" }, data.problems.map((p) => h("li", {}, p))) : null,
       data.notes.length ? h("ul", { class: "notes" }, data.notes.map((p) => h("li", {}, p))) : null,
-      h("p", { class: "hash" }, "log hash ", h("code", {}, data.log_hash || "—"))
-    );
+      h("p", {}, "Check it yourself: ", h("a", { href: `/v1/games/${gameId}/log`, download: `${gameId}.ndjson` }, "download the log"),
+        ", then, in a checkout of Tabletell:"),
+      h("pre", { class: "command" }, h("code", {}, `python -m service.replay verify ${gameId}.ndjson`)),
+      h("p", { class: "hash" }, "log hash ", h("code", { title: data.log_hash || "" }, data.log_hash ? `${data.log_hash.slice(0, 16)}…` : "—")));
   } catch (error) {
     put(verification, h("h2", {}, "Verification"), h("p", { role: "alert" }, problemMessage(error)));
   }

@@ -8,11 +8,13 @@
 // /replay, /log and /verification for finished games. A seat's token is kept
 // in this browser (localStorage), so a reload keeps the seat.
 //
-// Native ES modules, no build step: dom.js (shared helpers), api.js (the API,
-// the seats held), stream.js (the live stream), cards.js, and a module per
+// Native ES modules, no build step: dom.js (shared helpers), api.js (the API
+// through Tabletell's JavaScript client, tabletell.js: clients/js served
+// as it is; the seats held),
+// cards.js, moves.js (the controls of a seat's moves), and a module per
 // page: lobby.js, table.js (with the panels the replay draws too), replay.js.
 
-import { ApiError, problemMessage } from "./api.js";
+import { problemMessage } from "./api.js";
 import { h, main, put } from "./dom.js";
 import { lobbyPage } from "./lobby.js";
 import { replayPage } from "./replay.js";
@@ -26,9 +28,10 @@ async function route() {
     else if ((match = path.match(/^\/games\/([0-9a-f]{32})\/replay$/))) await replayPage(match[1]);
     else if ((match = path.match(/^\/games\/([0-9a-f]{32})\/watch$/))) await tablePage(match[1], true);
     else if ((match = path.match(/^\/games\/([0-9a-f]{32})$/))) await tablePage(match[1], false);
-    else put(main, h("h1", {}, "Not found"), h("p", {}, h("a", { href: "/" }, "Back to the lobby")));
+    else put(main, h("h1", {}, "Not found"), h("p", {}, "There is nothing at this address."),
+      h("p", {}, h("a", { href: "/" }, "Back to the lobby")));
   } catch (error) {
-    const told = error instanceof ApiError ? problemMessage(error) : String(error);
+    const told = problemMessage(error);
     put(main, h("h1", {}, "Something went wrong"), h("p", { role: "alert" }, told));
   }
   main.dataset.ready = "true";

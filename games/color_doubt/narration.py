@@ -1,0 +1,86 @@
+"""Color Doubt's events told from a viewer's side (``games.narration``):
+``describe(event, viewer, names)``, where ``event`` is the event as the
+viewer sees it (public part and the viewer's own private part)."""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Callable, Mapping, Sequence
+
+from games.color_doubt.state import COLORS, RAINBOW
+from games.contract import Event
+from games.narration import Voice, count, join, sentence
+
+
+def describe(event: Event, viewer: int | None, names: Sequence[str]) -> str:
+    return TELLERS[event.type](Voice(names, viewer), event.public)
+
+
+def faces(cards: list[Mapping[str, Any]]) -> str:
+    """"2 red and 1 rainbow", in the order of the colours."""
+    tally = Counter(card["color"] for card in cards)
+    order = [*COLORS, RAINBOW]
+    return join([f"{n} {color}" for color, n in sorted(tally.items(), key=lambda item: order.index(item[0]))])
+
+
+def _dealt(v: Voice, p: Mapping[str, Any]) -> str:
+    game = f"Game {p['game']}: " if p.get("game", 1) > 1 else ""
+    return sentence(f"{game}{count(p['hand_size'], 'card')} dealt to each player; {v.who(p['first'])} to lead")
+
+
+def _played(v: Voice, p: Mapping[str, Any]) -> str:
+    n = p["count"]
+    return sentence(f"{v.Who(p['seat'])} laid {count(n, 'card')} face down, claiming {n} {p['color']}")
+
+
+def _passed(v: Voice, p: Mapping[str, Any]) -> str:
+    return sentence(f"{v.Who(p['seat'])} passed")
+
+
+def _table_cleared(v: Voice, p: Mapping[str, Any]) -> str:
+    return sentence(f"Everyone passed: the pile is set aside, and {v.who(p['leader'])} {v.s(p['leader'], 'lead')} afresh")
+
+
+def _doubted(v: Voice, p: Mapping[str, Any]) -> str:
+    doubter, claimant, taker = p["seat"], p["claimant"], p["taker"]
+    cards = p["cards"]
+    taken = count(p["taken"], "card")
+    if p["truthful"]:
+        colors = [card["color"] for card in cards if card["color"] != RAINBOW]
+        claim = f"{len(cards)} {colors[0]}" if colors else count(len(cards), "card")
+        told = f"it was true, {v.who(taker)} {v.s(taker, 'take')} {taken} as minus points"
+    else:
+        claim = count(len(cards), "card")
+        told = (
+            f"a lie ({faces(cards)}): {v.who(claimant)} {v.s(claimant, 'take')} them back"
+            + (f" and {taken} as minus points" if p["taken"] else "")
+        )
+    return sentence(f"{v.Who(doubter)} doubted {v.whose(claimant)} {claim}: {told}")
+
+
+def _cards_taken(v: Voice, p: Mapping[str, Any]) -> str:
+    seat, source = p["seat"], p["source"]
+    shown = f" ({faces(p['cards'])})" if p.get("cards") else ""
+    return sentence(
+        f"Two players' penalty: {v.who(seat)} took {count(p['count'], 'card')}{shown} from {v.whose(source)} hand"
+    )
+
+
+def _game_won(v: Voice, p: Mapping[str, Any]) -> str:
+    seat = p["seat"]
+    scores = p.get("scores")
+    if not scores:
+        return sentence(f"{v.Who(seat)} got rid of every card and won")
+    scored = ", ".join(f"{v.who(s)} {score:+d}" for s, score in enumerate(scores))
+    return sentence(f"{v.Who(seat)} won game {p['game']} of the match; points: {scored}")
+
+
+# event type -> how it is told (every type of ``evolve.EVENTS``)
+TELLERS: dict[str, Callable[[Voice, Mapping[str, Any]], str]] = {
+    "dealt": _dealt,
+    "played": _played,
+    "passed": _passed,
+    "table_cleared": _table_cleared,
+    "doubted": _doubted,
+    "cards_taken": _cards_taken,
+    "game_won": _game_won,
+}

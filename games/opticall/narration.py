@@ -1,0 +1,185 @@
+"""Opticall's events told from a viewer's side (``games.narration``):
+``describe(event, viewer, names)``, where ``event`` is the event as the
+viewer sees it (public part and the viewer's own private part)."""
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping, Sequence
+
+from games.contract import Event
+from games.narration import Voice, count, join, sentence, words
+
+
+def describe(event: Event, viewer: int | None, names: Sequence[str]) -> str:
+    return TELLERS[event.type](Voice(names, viewer), event.public)
+
+
+def face(card: Mapping[str, Any] | None) -> str:
+    """"yellow moon", "eclipse", "black sheep"."""
+    if not card:
+        return "a card"
+    return f"{words(card['color'])} {card['suit']}" if card.get("suit") else words(card["color"])
+
+
+def faces(cards: list[Mapping[str, Any]]) -> str:
+    return join([face(card) for card in cards])
+
+
+def announced(color: str, suit: str | None) -> str:
+    if color == "eclipse":
+        return "eclipses"
+    return f"{words(color)} {suit}" if suit else words(color)
+
+
+def _dealt(v: Voice, p: Mapping[str, Any]) -> str:
+    deal = f"Deal {p['deal']}: " if p.get("deal", 1) > 1 else ""
+    first = (
+        f"{v.who(p['first'])} {v.s(p['first'], 'play')} first"
+        if p.get("first") is not None
+        else "reveal rounds decide who plays first"
+    )
+    return sentence(f"{deal}{count(p['hand_size'], 'card')} dealt to each player by {v.who(p['dealer'])}; {first}")
+
+
+def _revealed(v: Voice, p: Mapping[str, Any]) -> str:
+    cards = p.get("cards") or []
+    if not cards:
+        return sentence(f"{v.Who(p['seat'])} revealed no {words(p['color'])} card")
+    return sentence(f"{v.Who(p['seat'])} revealed {count(len(cards), words(p['color']) + ' card')}")
+
+
+def _reveal_round_ended(v: Voice, p: Mapping[str, Any]) -> str:
+    if p.get("starter") is not None:
+        return sentence(f"The {words(p['color'])} round is over: {v.who(p['starter'])} revealed the most and {v.s(p['starter'], 'start')}")
+    if p.get("next"):
+        return sentence(f"The {words(p['color'])} round is a tie between {v.all(p.get('tied') or [])}: on to {words(p['next'])}")
+    return sentence(f"The {words(p['color'])} round is a tie again: the cards are dealt afresh")
+
+
+def _played(v: Voice, p: Mapping[str, Any]) -> str:
+    cards = "last card" if p["count"] == 1 else "last cards"
+    last = f", {'your' if p['seat'] == v.viewer else 'their'} {cards}" if p.get("final") else ""
+    claim = announced(p["color"], p.get("suit"))
+    return sentence(f"{v.Who(p['seat'])} played {count(p['count'], 'card')} as {claim}{last}")
+
+
+def _window_opened(v: Voice, p: Mapping[str, Any]) -> str:
+    asked = p.get("asked") or []
+    if not asked:
+        return sentence(f"Nobody may call {v.whose(p['player'])} play")
+    return sentence(f"{v.All(asked)} may call {v.whose(p['player'])} play or let it go")
+
+
+def _passed(v: Voice, p: Mapping[str, Any]) -> str:
+    late = " (out of time)" if p.get("timeout") else ""
+    return sentence(f"{v.Who(p['seat'])} let the play go{late}")
+
+
+def _call_placed(v: Voice, p: Mapping[str, Any]) -> str:
+    return sentence(f"{v.Who(p['seat'])} laid a calling card face down")
+
+
+def _calling_cards_revealed(v: Voice, p: Mapping[str, Any]) -> str:
+    shown = join([f"{v.who(each['seat'])} {face(each['card'])}" for each in p["cards"]])
+    return sentence(f"Several callers: their calling cards are shown ({shown}); the highest calls")
+
+
+def _call_made(v: Voice, p: Mapping[str, Any]) -> str:
+    caller, player = p["caller"], p["player"]
+    back = ""
+    returned = p.get("returned") or []
+    if returned:
+        takes = "takes" if len(returned) == 1 and v.viewer not in returned else "take"
+        cards = "calling card" if len(returned) == 1 else "calling cards"
+        back = f"; {v.all(returned)} {takes} {'your' if returned == [v.viewer] else 'their'} {cards} back"
+    how = " with a final card" if p.get("how") == "final_card" else ""
+    return sentence(f"{v.Who(caller)} called {v.whose(player)} play{how}{back}")
+
+
+def _play_revealed(v: Voice, p: Mapping[str, Any]) -> str:
+    claim = announced(p["color"], p.get("suit"))
+    shown = faces(p["cards"])
+    if p.get("black_sheep"):
+        verdict = "a black sheep: nobody draws, the pile resets"
+    elif p["truthful"]:
+        verdict = "the truth"
+    else:
+        verdict = "a lie"
+    return sentence(f"{v.Whose(p['seat'])} {claim} turned up {shown}: {verdict}")
+
+
+def _calling_card_given(v: Voice, p: Mapping[str, Any]) -> str:
+    card = f" ({face(p['card'])})" if p.get("card") else ""
+    return sentence(f"{v.Who(p['seat'])} gave {'your' if p['seat'] == v.viewer else 'their'} calling card{card} to {v.who(p['to'])}")
+
+
+def _calling_card_discarded(v: Voice, p: Mapping[str, Any]) -> str:
+    card = f" ({face(p['card'])})" if p.get("card") else ""
+    return sentence(f"{v.Whose(p['seat'])} calling card{card} is discarded")
+
+
+def _draw_back_owed(v: Voice, p: Mapping[str, Any]) -> str:
+    return sentence(f"{v.Who(p['seat'])} will draw {count(p['count'], 'card')} back after the next play")
+
+
+REASONS = {
+    "draw_back": "back",
+    "caught_a_lie": "for catching a lie",
+    "final_reset": "after a final reset",
+}
+
+
+def _cards_drawn(v: Voice, p: Mapping[str, Any]) -> str:
+    why = REASONS.get(p.get("reason"), "")
+    shown = f": {faces(p['cards'])}" if p.get("cards") else ""
+    short = f" (the deck ran {count(p['short'], 'card')} short)" if p.get("short") else ""
+    return sentence(f"{v.Who(p['seat'])} drew {count(p['count'], 'card')} {why}{shown}{short}".replace("  ", " "))
+
+
+def _deck_rebuilt(v: Voice, p: Mapping[str, Any]) -> str:
+    return sentence(f"The deck ran out: {count(p['count'], 'discarded card')} are shuffled into a new one")
+
+
+PILES = {"lie": "after the lie", "reset": "by a reset", "black_sheep": "by the black sheep"}
+
+
+def _pile_discarded(v: Voice, p: Mapping[str, Any]) -> str:
+    why = PILES.get(p.get("reason"), "")
+    return sentence(f"The pile of {count(p['count'], 'card')} is discarded {why}".strip())
+
+
+def _window_closed(v: Voice, p: Mapping[str, Any]) -> str:
+    if p.get("next") is None:
+        return "The call window closed."
+    return sentence(f"The call window closed; {v.who(p['next'])} to play")
+
+
+def _eliminated(v: Voice, p: Mapping[str, Any]) -> str:
+    return sentence(f"{v.Who(p['seat'])} {v.s(p['seat'], 'have')} no cards left and {v.is_(p['seat'])} out of the game")
+
+
+def _game_won(v: Voice, p: Mapping[str, Any]) -> str:
+    return sentence(f"{v.Who(p['seat'])} {v.is_(p['seat'])} the last player with cards and {v.s(p['seat'], 'win')}")
+
+
+# event type -> how it is told (every type of ``evolve.EVENTS``)
+TELLERS: dict[str, Callable[[Voice, Mapping[str, Any]], str]] = {
+    "dealt": _dealt,
+    "revealed": _revealed,
+    "reveal_round_ended": _reveal_round_ended,
+    "played": _played,
+    "window_opened": _window_opened,
+    "passed": _passed,
+    "call_placed": _call_placed,
+    "calling_cards_revealed": _calling_cards_revealed,
+    "call_made": _call_made,
+    "play_revealed": _play_revealed,
+    "calling_card_given": _calling_card_given,
+    "calling_card_discarded": _calling_card_discarded,
+    "draw_back_owed": _draw_back_owed,
+    "cards_drawn": _cards_drawn,
+    "deck_rebuilt": _deck_rebuilt,
+    "pile_discarded": _pile_discarded,
+    "window_closed": _window_closed,
+    "eliminated": _eliminated,
+    "game_won": _game_won,
+}
