@@ -103,6 +103,8 @@ def test_a_leaderboard_lists_the_players_after_rated_games_and_the_end_screen_sh
     for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
         page.set_viewport_size(viewport)
         assert page.evaluate(FITS), f"the leaderboard is wider than the {size} screen"
+        # nor wider than its panel: every column shown without scrolling it
+        assert page.locator("table.ranking").evaluate("t => t.scrollWidth <= t.parentElement.clientWidth"), size
         page.locator("[data-part=leaderboard]").screenshot(path=str(shots / f"leaderboard-{size}.png"))
     # each name links to the player's profile: their rating per game
     page.set_viewport_size(DESKTOP)

@@ -27,7 +27,7 @@ export async function leaderboardPage(gameType) {
     h("td", { class: "num" }, String(p.rank)),
     h("td", {}, h("a", { href: `/players/${p.player_id}` }, p.name || "a player")),
     h("td", { class: "num" }, points(p.rating)),
-    h("td", { class: "num" }, `${points(p.mu)} ± ${points(p.sigma)}`),
+    h("td", { class: "num estimate" }, points(p.mu), h("span", { class: "sigma" }, ` ± ${points(p.sigma)}`)),
     h("td", { class: "num" }, String(p.games))));
   const pager = h("p", { class: "buttons" },
     offset > 0 ? h("a", { class: "button", href: `?offset=${Math.max(0, offset - PAGE)}` }, "Better players") : null, " ",
@@ -40,8 +40,8 @@ export async function leaderboardPage(gameType) {
       : "Nobody has finished a rated game of it yet: rated games are quick matches between players, and games created rated."),
     board.total ? h("div", { class: "scroll" }, h("table", { class: "ranking" },
       h("caption", { class: "visually-hidden" }, `${type.name} leaderboard`),
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, "Player"),
-        h("th", { scope: "col" }, "Rating"), h("th", { scope: "col" }, "Estimate"), h("th", { scope: "col" }, "Games"))),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col", class: "num" }, "#"), h("th", { scope: "col" }, "Player"),
+        h("th", { scope: "col", class: "num" }, "Rating"), h("th", { scope: "col", class: "num" }, "Estimate"), h("th", { scope: "col", class: "num" }, "Games"))),
       h("tbody", {}, rows))) : null,
     pager,
     others.length ? h("p", { class: "meta" }, "Other leaderboards: ", others.map((a, n) => [n ? " · " : "", a])) : null,
@@ -59,12 +59,12 @@ export async function profilePage(playerId) {
     rated.length
       ? h("div", { class: "scroll" }, h("table", { class: "ranking" },
           h("caption", {}, "Ratings"),
-          h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Game"), h("th", { scope: "col" }, "Rating"),
-            h("th", { scope: "col" }, "Estimate"), h("th", { scope: "col" }, "Rated games"))),
+          h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Game"), h("th", { scope: "col", class: "num" }, "Rating"),
+            h("th", { scope: "col", class: "num" }, "Estimate"), h("th", { scope: "col", class: "num" }, "Rated games"))),
           h("tbody", {}, rated.map(([gameType, r]) => h("tr", { "data-type": gameType },
             h("td", {}, h("a", { href: `/leaderboards/${gameType}` }, (types[gameType] || {}).name || gameType)),
             h("td", { class: "num" }, points(r.rating)),
-            h("td", { class: "num" }, `${points(r.mu)} ± ${points(r.sigma)}`),
+            h("td", { class: "num estimate" }, points(r.mu), h("span", { class: "sigma" }, ` ± ${points(r.sigma)}`)),
             h("td", { class: "num" }, String(r.games)))))))
       : h("p", {}, "No rated games yet."),
     h("p", {}, h("a", { href: "/" }, "Back to the lobby"))));
