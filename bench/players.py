@@ -130,7 +130,7 @@ def matchmaking_phase(url: str, matches: int) -> dict:
 
     def match(key):
         with Tabletell(url, key) as own:
-            own.matchmaking({"type": "diez", "seats": 2})
+            own.matchmaking({"type": "diez", "seats": 2, "rated": False})
 
     def plain(_):
         with Tabletell(url) as own:

@@ -156,6 +156,16 @@ def main() -> None:
             f"{ours['moves_per_second']:,.0f} vs {memory['moves_per_second']:,.0f}/s",
             ratios["tabletell_to_bgio_memory"],
         )
+    ratings = run("ratings.py", *(["--games", "200", "--rebuild", "5000"] if quick else []))
+    if ratings:
+        add(
+            f"ratings: update per finished game of {ratings['seats']} p50 / p99 (openskill alone)",
+            f"{ratings['update_p50_ms']} / {ratings['update_p99_ms']} ms ({ratings['model_ms']} ms)",
+        )
+        add(
+            f"ratings: rebuilding {ratings['rebuild_games']:,} games' ratings (fold in memory)",
+            f"{ratings['rebuild_seconds']} s ({ratings['rebuild_fold_seconds']} s)",
+        )
     workers = run("workers.py", "--type", "diez", "--games", "6" if quick else "20")
     if workers:
         add("workers: all-bot Diez games a minute", f"{workers['games_per_minute']:.0f}", workers["throughput_ratio"])

@@ -60,6 +60,10 @@ class Table:
     public: bool = False  # listed in the lobby while it waits (else joined by its link)
     rematch_of: str | None = None  # the finished game this one is a rematch of
     fill_bots_at: int | None = None  # ms since the epoch: free seats go to bots then
+    # its result moves the ratings of the players at the table (a projection
+    # of the logs: ``service.app.ratings``, in the order of ``ended_at``);
+    # a rated game seats no bots
+    rated: bool = False
     ended_at: int | None = None  # ms since the epoch: when it finished or was abandoned
 
 
@@ -133,6 +137,7 @@ def evolve(game: Game, table: Table | None, event: Event) -> Table:
             public=bool(p.get("public", False)),
             rematch_of=p.get("rematch_of"),
             fill_bots_at=event.at + p["fill_with_bots_after"] * 1000 if "fill_with_bots_after" in p else None,
+            rated=bool(p.get("rated", False)),
         )
     assert table is not None, f"{kind} before game_created"
     if kind == "seat_taken":
@@ -285,6 +290,14 @@ def _create(game: Game, command: Mapping[str, Any]) -> list[Event]:
         if not isinstance(after, int) or isinstance(after, bool) or not 0 <= after <= MAX_FILL_SECONDS:
             raise RuleError("invalid_fill", "players", f"Free seats go to bots after 0 to {MAX_FILL_SECONDS} seconds.")
         public["fill_with_bots_after"] = after
+    if command.get("rated") is not None and command["rated"] is not False:
+        if command["rated"] is not True:
+            raise RuleError("malformed_command", "commands", "A game is rated (true) or not (false).")
+        if bots or "fill_with_bots_after" in public:
+            # a rating measures players against players: a bot at the table
+            # (or one to come) would change every seat's odds unevenly
+            raise RuleError("rated_with_bots", "bots", "A rated game seats no bots: leave out bots and fill_with_bots_after, or rated.")
+        public["rated"] = True
     created = Event("game_created", public=public, secret={"seed": command["seed"]})
     events = [created]
     if all(name is not None for name in names):

@@ -34,6 +34,7 @@ def seat_view(folded: Folded, seat: int | None) -> dict[str, Any]:
         "moves": [],
         "options": dict(table.options),
         "rules": table.rules,
+        "rated": table.rated,  # its result moves the players' ratings
         "deadlines": [],
         "result": table.result,
     }

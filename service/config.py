@@ -72,6 +72,8 @@ class Config:
     # (0: no limit)
     max_streams_per_token: int = 8
     max_streams_per_client: int = 256
+    # table talk: messages one seat (or one spectator's address) may say a minute (0: no limit)
+    chat_per_minute: int = 20
     # when an append counts as done: os (in the store's memory), fsync
     # (WAITAOF: in its append-only file on disk), replica (WAIT: on a replica)
     durability: str = "os"
@@ -203,6 +205,7 @@ class Config:
             stream_heartbeat_seconds=seconds("STREAM_HEARTBEAT_SECONDS", cls.stream_heartbeat_seconds),
             max_streams_per_token=number("MAX_STREAMS_PER_TOKEN", cls.max_streams_per_token),
             max_streams_per_client=number("MAX_STREAMS_PER_CLIENT", cls.max_streams_per_client),
+            chat_per_minute=number("CHAT_PER_MINUTE", cls.chat_per_minute),
             durability=text("DURABILITY", cls.durability),
             durability_timeout_ms=number("DURABILITY_TIMEOUT_MS", cls.durability_timeout_ms),
             log_format=text("LOG_FORMAT", cls.log_format),

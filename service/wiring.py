@@ -13,6 +13,7 @@ from events.store import EventStore
 from projections.snapshots import Snapshots
 from service.app import webhooks
 from service.app.archive import Archiver, FileArchive
+from service.app.chat import Chat
 from service.app.commands import Commands
 from service.app.ids import now_ms
 from service.app.index import GameIndex
@@ -20,6 +21,7 @@ from service.app.lobby import Lobby
 from service.app.outbox import Outbox
 from service.app.player_feed import PlayerFeed
 from service.app.players import Players, seat_of
+from service.app.ratings import Ratings
 from service.app.repository import Repository
 from service.app.retention import Retention, WaitingCap
 from service.app.scheduling import WEBHOOKS_QUEUE, Dispatcher
@@ -43,6 +45,7 @@ class Services:
     players: Players
     webhooks: webhooks.Webhooks
     player_feed: PlayerFeed
+    ratings: Ratings
     outbox: Outbox
     commands: Commands
     seats: Seats
@@ -50,6 +53,7 @@ class Services:
     waiting: WaitingCap
     lobby: Lobby
     views: ViewCache
+    chat: Chat
     realtime: Realtime
 
     def __init__(
@@ -87,7 +91,10 @@ class Services:
         self.webhooks = webhooks.Webhooks(client, self.queue_redis, self.dispatcher.queues[WEBHOOKS_QUEUE], clock, config)
         # each player event goes to the app backends' webhooks too
         self.player_feed = PlayerFeed(client, clock, hooks=(self._webhook,))
-        # what each append owes others, done after it (or by the workers' sweep)
+        # finished rated games move their players' ratings (rating_changed on their feeds)
+        self.ratings = Ratings(client, announce=self.player_feed.add)
+        # what each append owes others (a rated game's finish: its ratings),
+        # done after it (or by the workers' sweep)
         self.outbox = Outbox(
             self.store,
             self.repository.log,
@@ -97,16 +104,18 @@ class Services:
             self.dispatcher.look,
             clock,
             config.grace_ms,
+            ratings=self.ratings,
         )
         self.commands = Commands(self.store, self.repository, clock, outbox=self.outbox, dispatcher=self.dispatcher)
         self.seats = Seats(self.store, self.commands.exists, player_seat=self._player_seat)
-        self.lobby = Lobby(client, self.commands, self.player_feed)
+        self.lobby = Lobby(client, self.commands, self.player_feed, self.players, self.ratings, clock)
         # abandoned games deleted, waiting games capped per client address
         # (a limit per address, off with the rate limits: RATE_LIMITS=off)
         self.retention = Retention(self.store, self.index, self.players)
         cap = config.max_waiting_games_per_client if config.rate_limits else 0
         self.waiting = WaitingCap(client, self.index, cap, config.waiting_game_ttl_seconds or 86_400, clock)
         self.views = ViewCache()
+        self.chat = Chat(client, clock, config.chat_per_minute, archived=self.archiver.chat)  # archived: beside the log
         self.realtime = Realtime(
             client,
             clock,
@@ -116,6 +125,7 @@ class Services:
             config.max_streams_per_token,
             config.max_streams_per_client,
             config.read_fresh_ms,
+            chat=self.chat,
         )
 
     def _webhook(self, player_id: str, kind: str, data: dict, event_id: str) -> None:

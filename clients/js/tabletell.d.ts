@@ -68,6 +68,8 @@ export type OperationId =
   | "getLog" | "getReplay" | "getVerification"
   | "createPlayer" | "getPlayer" | "deletePlayer" | "replacePlayerKey" | "listPlayerGames" | "streamPlayer"
   | "getLobby" | "matchmaking" | "getRematch" | "rematch"
+  | "getLeaderboard" | "getPlayerProfile" | "getRatingHistory" | "getGameRatings"
+  | "sendChat" | "getChat" | "removeChatMessage"
   | "listWebhooks" | "createWebhook" | "deleteWebhook" | "listWebhookDeliveries";
 
 export class Tabletell {
@@ -137,7 +139,7 @@ export class Tabletell {
    */
   streamGame(
     gameId: string,
-    options?: CallOptions & { data?: "view" | "events"; lastEventId?: number },
+    options?: CallOptions & { data?: "view" | "events"; lastEventId?: number | string },
   ): AsyncGenerator<GameStreamMessage, void, undefined>;
 
   // audit
@@ -162,7 +164,7 @@ export class Tabletell {
   /**
    * Everything that concerns the bearer key's player: `ready` (given once,
    * on the first connection), then `game_started`, `turn`, `window`,
-   * `game_finished`, `rematch_offered`, numbered 1, 2, 3... Resumes and
+   * `game_finished`, `rematch_offered`, `rating_changed`, numbered 1, 2, 3... Resumes and
    * backs off as streamGame does; runs until `signal` aborts or the loop
    * breaks (or throws a ProblemError 401 once the key is replaced).
    */
@@ -171,11 +173,16 @@ export class Tabletell {
   // lobby
   /** Public games waiting for players. Retry kind: idempotent. */
   getLobby(options?: CallOptions & { type?: GameTypeName; limit?: number }): Promise<{ games: LobbyGame[] }>;
-  /** A seat at a public game of this kind (token null: the player sat there before). Retry kind: once. */
+  /**
+   * A quick match. Rated (the default unless fill_with_bots_after is given):
+   * `Queued` (202) until a table of close rating is found, so ask again after
+   * `retry_after` seconds; then the seat. Unrated: a seat at a public game of
+   * this kind (token null: the player sat there before). Retry kind: once.
+   */
   matchmaking(
-    body: { type: GameTypeName; seats: number; options?: Record<string, unknown>; fill_with_bots_after?: number | null },
+    body: { type: GameTypeName; seats: number; options?: Record<string, unknown>; fill_with_bots_after?: number | null; rated?: boolean | null },
     options?: CallOptions,
-  ): Promise<Seated>;
+  ): Promise<Seated | Queued>;
   /** Rejects with 404 no_rematch until a seat asked for one. Retry kind: idempotent. */
   getRematch(gameId: string, options?: CallOptions): Promise<{ game_id: string; rematch_of: string }>;
   /**
@@ -184,6 +191,24 @@ export class Tabletell {
    * Retry kind: idempotent.
    */
   rematch(gameId: string, options?: CallOptions): Promise<Seated>;
+
+  // ratings
+  /** A game type's rated players, best first. Retry kind: idempotent. */
+  getLeaderboard(gameType: GameTypeName, options?: CallOptions & { offset?: number; limit?: number }): Promise<Leaderboard>;
+  /** Anyone's public profile. Retry kind: idempotent. */
+  getPlayerProfile(playerId: string, options?: CallOptions): Promise<PlayerProfile>;
+  /** The bearer key's player's rating in `type` and each rated game's change to it, newest first. Retry kind: idempotent. */
+  getRatingHistory(options: CallOptions & { type: GameTypeName; limit?: number }): Promise<RatingHistory>;
+  /** What a game did to its players' ratings. Retry kind: idempotent. */
+  getGameRatings(gameId: string, options?: CallOptions): Promise<GameRatings>;
+
+  // table talk
+  /** Says `text` at the table (a seat's token or player key) or among the spectators (no token). Retry kind: once. */
+  sendChat(gameId: string, body: { text: string }, options?: CallOptions): Promise<ChatMessage>;
+  /** The chat the bearer may read, oldest first. Retry kind: idempotent. */
+  getChat(gameId: string, options?: CallOptions & { after?: string; limit?: number }): Promise<{ game_id: string; version: number; messages: (ChatMessage & { event: "chat" | "chat_removed" })[] }>;
+  /** Operators: removes a message; resolves to the removal. Retry kind: idempotent. */
+  removeChatMessage(gameId: string, chatId: string, options?: CallOptions): Promise<{ id: string; channel: ChatChannel; removes: string; at: number }>;
 
   // webhooks (operators)
   /** Retry kind: idempotent. */
@@ -272,7 +297,83 @@ export class ProblemError extends Error {
 export type Status = "waiting" | "active" | "finished" | "abandoned";
 export type GameTypeName = "color-doubt" | "deceptidice" | "diez" | "opticall";
 export type BotLevel = "expert" | "heuristic" | "random";
-export type WebhookEventType = "turn" | "window" | "game_started" | "game_finished" | "rematch_offered";
+export type WebhookEventType = "turn" | "window" | "game_started" | "game_finished" | "rematch_offered" | "rating_changed";
+
+/** A rated quick match not found yet (202): ask again after `retry_after` seconds. */
+export interface Queued {
+  status: "queued";
+  rating: { mu: number; band: number };
+  waited_ms: number;
+  queued: number;
+  retry_after: number;
+}
+
+/** A player's rating in one game type: leaderboards rank by `rating` = mu - 3 sigma. */
+export interface Rating {
+  rating: number;
+  mu: number;
+  sigma: number;
+  games: number;
+}
+
+/** What one rated game did to one player's rating. */
+export interface RatingChange {
+  seat: number;
+  /** 1 for the winners, 2 for everyone else. */
+  rank: number;
+  before: Rating;
+  after: Rating;
+  delta: number;
+}
+
+export interface Leaderboard {
+  type: GameTypeName;
+  total: number;
+  offset: number;
+  limit: number;
+  players: (Rating & { rank: number; player_id: string; name: string | null })[];
+}
+
+export interface PlayerProfile {
+  player_id: string;
+  name: string;
+  created_at: number;
+  games_played: number;
+  ratings: Partial<Record<GameTypeName, Rating>>;
+}
+
+export interface RatingHistory {
+  player_id: string;
+  type: GameTypeName;
+  rating: Rating | null;
+  history: (RatingChange & { game_id: string; finished_at: number })[];
+}
+
+export interface GameRatings {
+  game_id: string;
+  type: GameTypeName;
+  rated: boolean;
+  status: "rated" | "pending" | "unrated";
+  players: (RatingChange & { player_id: string })[];
+}
+
+export type ChatChannel = "table" | "spectators";
+
+/**
+ * One entry of a game's chat: a message (`seat`/`name` null for a
+ * spectator; `text` null and `removed` true once an operator removed it) or
+ * a removal (`removes`). `id`: "<version>.<n>", the n-th said at that version.
+ */
+export interface ChatMessage {
+  id: string;
+  channel: ChatChannel;
+  seat?: number | null;
+  name?: string | null;
+  text?: string | null;
+  at: number;
+  removed?: boolean;
+  removes?: string;
+}
 
 export interface CreateGame {
   type: GameTypeName;
@@ -400,10 +501,16 @@ export interface Finished {
   log_hash: string | null;
 }
 
-/** One message of a game's stream; `id` is the game version it brings the reader to. */
+/**
+ * One message of a game's stream; `id` is the game version it brings the
+ * reader to, or for table talk the chat message's id ("12.1": said after
+ * version 12).
+ */
 export type GameStreamMessage =
   | { event: "view"; id: number; data: View }
   | { event: "event"; id: number; data: GameEvent }
+  | { event: "chat"; id: string; data: ChatMessage }
+  | { event: "chat_removed"; id: string; data: ChatMessage }
   | { event: "finished"; id: number; data: Finished };
 
 export interface PlayerEventData {
@@ -425,7 +532,8 @@ export type PlayerStreamMessage =
   | { event: "turn"; id: number; data: PlayerEventData & { deadline: number | null; actions: string[]; window: null } }
   | { event: "window"; id: number; data: PlayerEventData & { deadline: number | null; actions: string[]; window: string } }
   | { event: "game_finished"; id: number; data: PlayerEventData & { result: Record<string, unknown> | null } }
-  | { event: "rematch_offered"; id: number; data: PlayerEventData & { rematch_of: string; asked_by: number } };
+  | { event: "rematch_offered"; id: number; data: PlayerEventData & { rematch_of: string; asked_by: number } }
+  | { event: "rating_changed"; id: number; data: PlayerEventData & RatingChange };
 
 export interface GamePage {
   games: { game_id: string; type: GameTypeName; status: Status; seats: number; version: number; created_at: number; result: Record<string, unknown> | null }[];

@@ -72,11 +72,29 @@ export const OPERATIONS = Object.freeze({
   matchmaking: op("POST", "/v1/matchmaking", "once"),
   getRematch: op("GET", "/v1/games/{game_id}/rematch", "idempotent"),
   rematch: op("POST", "/v1/games/{game_id}/rematch", "idempotent"),
+  getLeaderboard: op("GET", "/v1/leaderboards/{game_type}", "idempotent", ["offset", "limit"]),
+  getPlayerProfile: op("GET", "/v1/players/{player_id}", "idempotent"),
+  getRatingHistory: op("GET", "/v1/players/me/ratings/history", "idempotent", ["type", "limit"]),
+  getGameRatings: op("GET", "/v1/games/{game_id}/ratings", "idempotent"),
+  sendChat: op("POST", "/v1/games/{game_id}/chat", "once"),
+  getChat: op("GET", "/v1/games/{game_id}/chat", "idempotent", ["after", "limit"]),
+  removeChatMessage: op("DELETE", "/v1/games/{game_id}/chat/{chat_id}", "idempotent"),
   listWebhooks: op("GET", "/v1/webhooks", "idempotent"),
   createWebhook: op("POST", "/v1/webhooks", "once"),
   deleteWebhook: op("DELETE", "/v1/webhooks/{webhook_id}", "idempotent", [], [], 404),
   listWebhookDeliveries: op("GET", "/v1/webhooks/{webhook_id}/deliveries", "idempotent"),
 });
+
+/**
+ * Whether stream id `a` comes after `b`: a game's version (a number), or a
+ * chat message's id ("12.3": the 3rd said at version 12, after version 12's
+ * own message and before 13's); a player's feed numbers its events.
+ */
+function after(a, b) {
+  const [av, ak = 0] = String(a).split(".").map(Number);
+  const [bv, bk = 0] = String(b).split(".").map(Number);
+  return av > bv || (av === bv && ak > bk);
+}
 
 // gone: the status a retry of a deletion gets when an earlier attempt, whose
 // answer was lost, did it (the thing deleted is gone): the deletion is done
@@ -212,6 +230,28 @@ export class Tabletell {
   matchmaking(body, options = {}) { return this.#call("matchmaking", {}, options, body); }
   getRematch(gameId, options = {}) { return this.#call("getRematch", { game_id: gameId }, options); }
   rematch(gameId, options = {}) { return this.#call("rematch", { game_id: gameId }, options); }
+
+  // -- ratings -------------------------------------------------------------
+
+  /** A game type's rated players, best first (`offset`, `limit`). */
+  getLeaderboard(gameType, options = {}) { return this.#call("getLeaderboard", { game_type: gameType }, options); }
+  /** Anyone's public profile: name, games played, rating per type. */
+  getPlayerProfile(playerId, options = {}) { return this.#call("getPlayerProfile", { player_id: playerId }, options); }
+  /** The key's player's rating in `type` and each rated game's change to it. */
+  getRatingHistory(options = {}) { return this.#call("getRatingHistory", {}, options); }
+  /** What a finished rated game did to its players' ratings (`status`: rated, pending or unrated). */
+  getGameRatings(gameId, options = {}) { return this.#call("getGameRatings", { game_id: gameId }, options); }
+
+  // -- table talk ----------------------------------------------------------
+
+  /** Says `{text}` at the table (with a seat's token or player key) or among the spectators (without). */
+  sendChat(gameId, body, options = {}) { return this.#call("sendChat", { game_id: gameId }, options, body); }
+  /** The chat the bearer may read, oldest first (`after`: a version or a message's id; `limit`). */
+  getChat(gameId, options = {}) { return this.#call("getChat", { game_id: gameId }, options); }
+  /** Operators: removes a message (a mark stays; the removal is delivered). */
+  removeChatMessage(gameId, chatId, options = {}) {
+    return this.#call("removeChatMessage", { game_id: gameId, chat_id: chatId }, options);
+  }
 
   // -- webhooks ------------------------------------------------------------
 
@@ -405,7 +445,7 @@ export class Tabletell {
               yield message;
               return;
             }
-            if (last != null && message.id <= last) continue; // given before the reconnection
+            if (last != null && !after(message.id, last)) continue; // given before the reconnection
             last = message.id;
             attempt = 0;
             clearTimeout(idle);

@@ -9,7 +9,14 @@ stored, so its hashes still hold), and the store keeps a small record
 (``events.store.archived_key``: where the log went, its last hash and
 version, the game's summary for lists: type, status, seats, players, result,
 when). The game's snapshot, token hashes and idempotency records go with the
-log. Every read path serves an archived game as before
+log, and so does its table talk (``service.app.chat``): the chat stream and
+its removal marks are written beside the log, ``<id>.chat.ndjson.gz`` (each
+entry with its stream id, the marks as marks; none when nobody spoke), read
+back and checked before anything is deleted, named in the record
+(``chat``), and deleted from the store with the log. ``GET
+/v1/games/{id}/chat`` and the game's streams read it from there
+(``Archiver.chat``); an archived game's chat is closed (nothing more is
+said, nor removed). Every read path serves an archived game as before
 (``Repository.load``/``entries`` fold it from the archive, kept per process
 in a small cache), and commands on it are refused as on any finished game.
 
@@ -53,6 +60,7 @@ from events.envelope import Envelope
 from events.store import EventStore, idempotency_key, snapshot_key, tokens_key
 from games import table as tables
 from projections.folding import Folded, fold
+from service.app.chat import chat_key, removed_key
 from service.app.problems import Problem
 
 log = logging.getLogger("tabletell.archive")
@@ -141,6 +149,31 @@ def encode(envelopes: list[Envelope]) -> bytes:
 
 def decode(data: bytes) -> list[Envelope]:
     return [Envelope.from_json(line) for line in gzip.decompress(data).decode().splitlines() if line]
+
+
+def encode_chat(entries: list[tuple[str, str]], marks: dict[str, str]) -> bytes:
+    """A game's chat as the archive keeps it: each entry with its stream id
+    (``{"id", "e"}``), then each removal mark (``{"id", "mark"}``), one a
+    line, gzipped."""
+    lines = [json.dumps({"id": i, "e": e}) for i, e in entries]
+    lines += [json.dumps({"id": i, "mark": m}) for i, m in sorted(marks.items())]
+    return gzip.compress("".join(line + "\n" for line in lines).encode(), compresslevel=6, mtime=0)
+
+
+def decode_chat(data: bytes) -> tuple[list[tuple[str, str]], dict[str, str]]:
+    entries, marks = [], {}
+    for line in gzip.decompress(data).decode().splitlines():
+        if line:
+            found = json.loads(line)
+            if "mark" in found:
+                marks[found["id"]] = found["mark"]
+            else:
+                entries.append((found["id"], found["e"]))
+    return entries, marks
+
+
+def _text(value) -> str:
+    return value.decode() if isinstance(value, bytes) else value
 
 
 @dataclass(frozen=True)
@@ -236,15 +269,51 @@ class Archiver:
         problem = self._check(game_id, staged.read(), envelopes)
         if problem:
             raise archive_unavailable(f"The archive's copy of {game_id} {problem}: not moved.")
+        talk = self._stage_chat(game_id)  # beside the log, checked before either is committed
         location = staged.commit()
+        chat_location = talk.commit() if talk is not None else None
         self.reached("renamed")
         keys = [tokens_key(game_id), snapshot_key(game_id), *idempotency_keys(game_id, envelopes)]
+        keys += [chat_key(game_id), removed_key(game_id)]
         record = record_of(folded, self.archive.name, location, len(data))
+        if chat_location is not None:
+            record["chat"] = chat_location
         if not self.store.retire(game_id, folded.version, folded.last_hash, record, keys):
             return "the log changed while it was archived: left in the store"
         self.reached("deleted")
         log.info("game %s archived: %s events, %s bytes at %s", game_id, folded.version, len(data), location)
         return f"archived: {folded.version} events, {len(data)} bytes"
+
+    def _stage_chat(self, game_id: str) -> Staged | None:
+        """The game's chat (its entries and removal marks) staged beside its
+        log and read back, or None when nobody spoke. A finished game's chat
+        may still grow (players talk after the end): what is said between
+        this read and the retire is lost with the stream, which the retire
+        deletes; the window is the few milliseconds of the move."""
+        redis = self.store.redis
+        entries = [(_text(i), _text(f.get(b"e", f.get("e")))) for i, f in redis.xrange(chat_key(game_id))]
+        marks = {_text(k): _text(v) for k, v in redis.hgetall(removed_key(game_id)).items()}
+        if not entries and not marks:
+            return None
+        data = encode_chat(entries, marks)
+        staged = self.archive.stage(f"{game_id}.chat", data)
+        if decode_chat(staged.read()) != (entries, marks):
+            raise archive_unavailable(f"The archive's copy of {game_id}'s chat differs from the store's: not moved.")
+        return staged
+
+    def chat(self, game_id: str) -> tuple[list[tuple[str, str]], dict[str, str]] | None:
+        """An archived game's chat as the store held it: (stream id, entry)
+        oldest first, and the removal marks; None unless the game is
+        archived (an archived game nobody spoke at: nothing)."""
+        record = self.store.archived(game_id)
+        if record is None:
+            return None
+        if not record.get("chat"):
+            return [], {}
+        data = self.archive.read(record["chat"])
+        if data is None:
+            raise archive_unavailable(f"Game {game_id} is archived, and its chat cannot be read from the archive now.")
+        return decode_chat(data)
 
     def _check(self, game_id: str, data: bytes, envelopes: list[Envelope]) -> str | None:
         """What is wrong with the copy ``data`` of ``envelopes``, or None."""

@@ -132,6 +132,7 @@ class Commands:
         public: bool = False,
         fill_with_bots_after: int | None = None,
         rematch_of: str | None = None,
+        rated: bool = False,
     ) -> Folded:
         game_id = uuid.uuid4().hex
         options = with_bots_clock(options, seats, bots)
@@ -152,6 +153,8 @@ class Commands:
             command["fill_with_bots_after"] = fill_with_bots_after
         if rematch_of is not None:
             command["rematch_of"] = rematch_of
+        if rated:
+            command["rated"] = True
         try:
             # its command id is its idempotency key, as a command's: so the
             # log names every record its commands left (service.app.archive)

@@ -4,7 +4,9 @@ An append may mean something to others than the game's own readers: the
 operators' games index (the game was created, or its status changed), the
 games list of each player who took a seat, the players' feeds and, through
 them, the webhooks (``projections.player_events``: a start, a turn, a
-window, the end); and on a cluster the game's next look, its entry in a due
+window, the end); a rated game's finish, its players' ratings
+(``service.app.ratings``: applied in the order games finished, each game
+once, and ``rating_changed`` on their feeds); and on a cluster the game's next look, its entry in a due
 set (in another slot than the game, so the append script cannot write it).
 None of it is the truth (the log is), and none of it may be lost with the
 process that appended, nor with a primary that fails over.
@@ -31,7 +33,10 @@ slot) scored by when a sweep may take it (now + ``GRACE_SECONDS``). Then:
 Doing it twice changes nothing: every derived record has a stable id from
 (game, version, seat): the index and the players' games are sets (and the
 index never moves a game back to an earlier status), a player-feed event is
-written once however often it is added (``PlayerFeed.add``), and a webhook
+written once however often it is added (``PlayerFeed.add``), a game's
+ratings are applied once (``Ratings.settle`` finds it applied, under the
+type's compare-and-set, and announces the same change with the same ids),
+and a webhook
 event keeps its ``webhook-id`` however often it is published (receivers drop
 duplicates by it).
 """
@@ -53,9 +58,11 @@ from events.store import (
 )
 from projections.folding import Folded, fold
 from projections.player_events import player_events
+from projections.ratings import RatedResult, rated_result
 from service.app.index import GameIndex
 from service.app.player_feed import PlayerFeed
 from service.app.players import Players
+from service.app.ratings import Ratings
 from service.telemetry import metrics
 
 log = logging.getLogger("tabletell.outbox")
@@ -84,6 +91,7 @@ class Owed:
     # (player id, kind, data, event id): their feeds, and the webhooks
     events: tuple[tuple[str, str, dict[str, Any], str], ...] = field(default=())
     due: Due | None = None  # on a cluster: the game's next look
+    rated: RatedResult | None = None  # a rated game's finish: its players' ratings
 
     @property
     def member(self) -> str:
@@ -99,10 +107,11 @@ def owed(before: Folded | None, after: Folded, due: Due | None = None) -> Owed |
     was = set(before.table.players) if before is not None else set()
     players = tuple(sorted(set(after.table.players) - was - {None}))
     events = tuple(player_events(before, after))
-    if not (index or players or events or due):
+    rated = rated_result(after) if rated_result(before) is None else None  # only the append that ends it
+    if not (index or players or events or due or rated):
         return None
     first = (before.version if before is not None else 0) + 1
-    return Owed(after.game_id, first, after.version, after, index, players, events, due)
+    return Owed(after.game_id, first, after.version, after, index, players, events, due, rated)
 
 
 class Outbox:
@@ -117,6 +126,7 @@ class Outbox:
         clock: Callable[[], int],
         grace_ms: int,
         recording: bool = True,
+        ratings: Ratings | None = None,
     ):
         self.store = store
         # False: the work is done after the append as before the outbox, but
@@ -131,6 +141,7 @@ class Outbox:
         self.look = look  # a game's next look as it stands (the dispatcher's)
         self.clock = clock
         self.grace_ms = grace_ms  # how long the appending process has before a sweep may take the work
+        self.ratings = ratings  # None: finished rated games are rated by ``reindex`` only (benchmarks)
         self._take = self.redis.register_script(TAKE_SCRIPT)
 
     def owed(self, before: Folded | None, after: Folded, due: Due | None = None) -> Owed | None:
@@ -162,6 +173,8 @@ class Outbox:
             done &= _attempt("player_games", owed, self.players.add_game, owed.players, owed.after)
         for player_id, kind, data, event_id in owed.events:
             done &= _attempt("player_feed", owed, self.feed.add, player_id, kind, data, event_id)
+        if owed.rated is not None and self.ratings is not None:  # after game_finished on the feeds
+            done &= _attempt("ratings", owed, self.ratings.settle, owed.rated)
         return done
 
     def _write_due(self, due: Due, lower_only: bool = False) -> None:

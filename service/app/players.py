@@ -148,6 +148,10 @@ class Players:
             self.redis.delete(each)
         self.redis.delete(player_key(player.id))
 
+    def count_games(self, player_id: str) -> int:
+        """How many games the player has sat at."""
+        return int(self.redis.zcard(games_key(player_id)))
+
     def games(self, player_id: str, limit: int = 200) -> list[str]:
         """The player's games, newest first."""
         ids = self.redis.zrevrange(games_key(player_id), 0, limit - 1)

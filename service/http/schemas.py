@@ -18,6 +18,7 @@ from service.app.problems import invalid_fields
 from service.app.shapes import IMMUTABLE, load  # noqa: F401 (schemas.load: the request shapes' loader)
 
 NAME_MAX = 40  # characters (code points) of a player's name, after normalisation
+CHAT_TEXT_MAX = 280  # characters (code points) of a chat message, after normalisation
 
 
 class BotSeat(Schema):
@@ -34,6 +35,9 @@ class GameKind(Schema):
     options = fields.Dict(keys=fields.String(), load_default=dict)
     # free seats go to bots after so many seconds (the rules bound it: 422)
     fill_with_bots_after = fields.Integer(strict=True, load_default=None, validate=validate.Range(min=0, max=2**31))
+    # the result moves the players' ratings; unset: false for a game created,
+    # true for a quick match (unless it takes bots: fill_with_bots_after)
+    rated = fields.Boolean(load_default=None, allow_none=True, truthy={True}, falsy={False})
 
 
 class CreateGame(GameKind):
@@ -68,19 +72,31 @@ def player_name(value: str) -> str:
     The length is counted in code points after normalisation, which also
     bounds piles of combining marks. Nothing is trimmed or collapsed: a name
     with leading or trailing spaces (or only spaces) is refused."""
+    return shown_text(value, NAME_MAX, "A name")
+
+
+def chat_text(value: str) -> str:
+    """A chat message's text: the rules of names (``player_name``), up to
+    ``CHAT_TEXT_MAX`` characters."""
+    return shown_text(value, CHAT_TEXT_MAX, "A message")
+
+
+def shown_text(value: str, most: int, what: str) -> str:
+    """Text every seat or spectator is shown (a name, a chat message), or
+    ValidationError saying why not (see ``player_name``)."""
     for position, char in enumerate(value):
         if unicodedata.category(char) in REFUSED_CATEGORIES or char in INVISIBLE:
             raise ValidationError(f"{INVISIBLE_MESSAGE} (U+{ord(char):04X} at position {position}).")
-    name = unicodedata.normalize("NFC", value)
-    if not name:
-        raise ValidationError("A name has at least one character.")
-    if len(name) > NAME_MAX:
-        raise ValidationError(f"A name has at most {NAME_MAX} characters, not {len(name)}.")
-    if name != name.strip():
+    text = unicodedata.normalize("NFC", value)
+    if not text:
+        raise ValidationError(f"{what} has at least one character.")
+    if len(text) > most:
+        raise ValidationError(f"{what} has at most {most} characters, not {len(text)}.")
+    if text != text.strip():
         raise ValidationError("No leading or trailing spaces.")
-    if unicodedata.category(name[0]).startswith("M"):
-        raise ValidationError("A name cannot start with a combining mark.")
-    return name
+    if unicodedata.category(text[0]).startswith("M"):
+        raise ValidationError(f"{what} cannot start with a combining mark.")
+    return text
 
 
 class PlayerName(fields.String):
@@ -88,6 +104,29 @@ class PlayerName(fields.String):
 
     def _deserialize(self, value, attr, data, **kwargs) -> str:
         return player_name(super()._deserialize(value, attr, data, **kwargs))
+
+
+class ChatText(fields.String):
+    """A string field whose value is ``chat_text``'s: checked, normalised."""
+
+    def _deserialize(self, value, attr, data, **kwargs) -> str:
+        return chat_text(super()._deserialize(value, attr, data, **kwargs))
+
+
+class ChatMessage(Schema):
+    text = ChatText(required=True)
+
+
+# a chat message's id: "<version>.<k>" (service.app.chat)
+CHAT_ID_PATTERN = r"^[0-9]{1,15}\.[1-9][0-9]{0,8}$"
+# where a game's stream resumes: a version, or a chat message's id
+POSITION_PATTERN = r"^[0-9]{1,15}(\.[1-9][0-9]{0,8})?$"
+
+
+class ChatQuery(Schema):
+    # after this position: a version (every message said after it) or a message's id
+    after = fields.String(validate=validate.Regexp(POSITION_PATTERN))
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=500))
 
 
 class JoinSeat(Schema):
@@ -113,6 +152,16 @@ class PlayerStreamQuery(Schema):
     last_event_id = fields.Integer(validate=validate.Range(min=0, max=2**53))
 
 
+class LeaderboardQuery(Schema):
+    offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=1_000_000))
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+
+
+class RatingHistoryQuery(Schema):
+    type = fields.String(required=True, validate=validate.OneOf(sorted(GAMES)))
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+
+
 class LobbyQuery(Schema):
     type = fields.String(validate=validate.OneOf(sorted(GAMES)))
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
@@ -125,7 +174,8 @@ class Wait(Schema):
 class StreamQuery(Schema):
     # view: the reader's view each time it changes; events: each event as the reader may see it
     data = fields.String(load_default="view", validate=validate.OneOf(["view", "events"]))
-    last_event_id = fields.Integer(validate=validate.Range(min=0, max=2**53))
+    # a version, or a chat message's id ("12.1")
+    last_event_id = fields.String(validate=validate.Regexp(POSITION_PATTERN))
 
 
 class GamesQuery(Schema):

@@ -302,7 +302,9 @@ class Notifier:
             channel = self._channels.get(game_id) if game_id else None
             if channel is None:
                 return
-            if kind == "smessage":
+            if kind == "smessage" and message["data"] in (b"chat", "chat"):
+                pass  # table talk (``service.app.chat``): its waiters read the chat again
+            elif kind == "smessage":
                 announced = int(message["data"])
                 channel.version = max(channel.version, announced)
                 if channel.epoch == self._epoch and channel.known:

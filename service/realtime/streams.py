@@ -35,6 +35,7 @@ from redis.cluster import RedisCluster
 from games import table as tables
 from projections.folding import Folded
 from projections.views import stream_messages
+from service.app.chat import Chat
 from service.app.commands import Commands
 from service.app.views_cache import ViewCache
 from service.telemetry.metrics import OPEN_STREAMS
@@ -102,8 +103,10 @@ class Realtime:
         per_token: int,
         per_client: int,
         fresh_ms: int = 0,
+        chat: Chat | None = None,
     ):
         _EVERY.add(self)
+        self.chat = chat if chat is not None else Chat(client, clock)  # table talk, delivered on the streams
         self.redis = client  # the store: its notifications and the caps' leases
         self.clock = clock
         self.commands = commands  # the games, as the command path loads them
@@ -189,14 +192,27 @@ class Realtime:
     # -- streams ----------------------------------------------------------
 
     def stream(
-        self, waiter: Waiter, game_id: str, seat: int | None, mode: str, after: int | None, encode: Callable
+        self,
+        waiter: Waiter,
+        game_id: str,
+        seat: int | None,
+        mode: str,
+        after: tuple[int, int] | None,
+        encode: Callable,
     ) -> Iterator[bytes]:
         """The messages of one stream, encoded by ``encode(kind, id, data)``
-        (``data``: JSON bytes; ``kind`` None is a heartbeat)."""
+        (``data``: JSON bytes; ``kind`` None is a heartbeat), the game's and
+        its chat's (``service.app.chat``) in one order: each chat message
+        after the version it was said at. ``after``: the position to resume
+        after, ``(version, 0)`` or a chat message's ``(version, k)``; None
+        (a view stream opened afresh) starts at the current view, and the
+        chat said from then on."""
         watch = waiter.watch
         if waiter.client is not None:
             waiter.client.write_timeout(WRITE_TIMEOUT_SECONDS)
-        last = after if after is not None or mode == "view" else 0
+        position = after if after is not None or mode == "view" else (0, 0)
+        # a view stream opened afresh: the talk from now on (before it: GET .../chat)
+        floor = self.chat.last_position(game_id) if position is None else None
         beat = time.monotonic() + self.heartbeat_seconds
         first = True
         # read_at: the announced version (and the subscription's epoch, which
@@ -208,16 +224,31 @@ class Realtime:
                 announced = (watch.version, watch.channel.epoch)
                 if woken or announced != read_at or self._released(visible):
                     # read after taking the announced version: one announced
-                    # during the read is read on the next turn
+                    # during the read is read on the next turn (a chat
+                    # message wakes the watch too: its talk is read then)
                     read_at = announced
                     visible = self.visible(game_id, seat, announced[0])
                     folded = visible.folded
-                    if last is None or folded.version > last:
+                    messages: list[tuple[tuple[int, int], str, Any, bytes]] = []
+                    if position is None or folded.version > position[0]:
+                        last = position[0] if position is not None else None
                         for kind, version, data in self._messages(game_id, seat, mode, folded, last):
-                            yield encode(kind, version, data, RETRY_MS if first else None)
-                            first = False
-                        last = folded.version
+                            messages.append(((version, 0), kind, version, data))
+                    chat_after = position if position is not None else (folded.version, 0)
+                    if floor is not None:
+                        chat_after = max(chat_after, floor)
+                    # a seat never hears the spectators' channel on its stream
+                    for said in self.chat.read(game_id, chat_after, seat is None, folded.version):
+                        messages.append((said.position, said.kind, said.id, json.dumps(said.data).encode()))
+                    messages.sort(key=lambda m: m[0])
+                    for place, kind, message_id, data in messages:
+                        yield encode(kind, message_id, data, RETRY_MS if first else None)
+                        first = False
+                        position = place
+                    if messages:
                         beat = time.monotonic() + self.heartbeat_seconds
+                    if position is None or position[0] < folded.version:
+                        position = (folded.version, 0)
                     if folded.table.status in tables.OVER:  # finished or abandoned
                         yield encode("finished", folded.version, json.dumps(finished(folded)).encode(), RETRY_MS if first else None)
                         return
@@ -230,10 +261,10 @@ class Realtime:
                         first = False
                 # else: the wait ended for the heartbeat alone (not woken,
                 # nothing announced, no new subscription after a broken
-                # connection, nothing held back came due): the game
-                # is as it was read, and the heartbeat costs no store read
-                # (with 10,000 streams, 667 reads a second that delivered
-                # nothing: issue 44)
+                # connection, nothing held back came due): the game and its
+                # talk are as they were read, and the heartbeat costs no store
+                # read (with 10,000 streams, 667 reads a second that
+                # delivered nothing: issue 44)
                 now = time.monotonic()
                 if now >= beat:
                     yield encode(None, None, b"", None)
@@ -279,4 +310,6 @@ def encode_ndjson(kind: str | None, version: int | None, data: bytes, retry: int
         # an empty line keeps the connection alive, as Lichess's streams do
         # (and opens a stream that has no message yet)
         return b"\n"
-    return f'{{"event":"{kind}","id":{version},"data":'.encode() + data + b"}\n"
+    # a game's version is a number, a chat message's id ("12.1") a string
+    message_id = f'"{version}"' if isinstance(version, str) else version
+    return f'{{"event":"{kind}","id":{message_id},"data":'.encode() + data + b"}\n"

@@ -14,8 +14,9 @@ the API serves. It prints what differs and exits 1, or a one-line account
 and exits 0; 2 when there is no log to check. A file is a log as
 ``GET /v1/games/{id}/log`` gives it.
 
-``reindex`` rebuilds the operators' games index, the lobby and each
-player's list of games from the logs, and puts
+``reindex`` rebuilds the operators' games index, the lobby, each
+player's list of games and every rating (``service.app.ratings``: folded
+again in the order games finished, to the same numbers) from the logs, and puts
 back on the workers' schedule every game that waits for work (a lost
 schedule, or games left waiting before waiting games were abandoned after
 ``WAITING_GAME_TTL_SECONDS``).
@@ -44,6 +45,8 @@ from service.config import Config, connect
 from service.app.scheduling import due_key, next_look
 from service.app.index import GameIndex, key as index_key
 from service.app.players import Players
+from service.app.ratings import Ratings
+from projections.ratings import rated_result
 from service.app.scheduling import pending_work
 
 
@@ -176,6 +179,7 @@ def run_reindex(client_url: str, config: Config) -> int:
     repository = Repository(store, archive=FileArchive(config.archive_path))
     waiting_ttl_ms = config.waiting_game_ttl_seconds * 1000
     games = scheduled = 0
+    rated = {}  # game id -> its rated result (a game is rated once, wherever its log is)
     # the games in the store, and those moved to the archive (by their records)
     found = [*client.scan_iter(match=stream_key("*"), count=500), *client.scan_iter(match=archived_key("*"), count=500)]
     for raw_key in found:
@@ -185,6 +189,9 @@ def run_reindex(client_url: str, config: Config) -> int:
         if folded is not None:
             index.record(folded, created_at=folded.table.created_at)  # and the lobby
             players.record_games(folded)  # each player's games
+            result = rated_result(folded)
+            if result is not None:
+                rated[result.game_id] = result
             games += 1
             now = now_ms()
             work = pending_work(
@@ -193,7 +200,13 @@ def run_reindex(client_url: str, config: Config) -> int:
             if work:  # the scheduler takes it from there (and queues nothing twice)
                 client.zadd(due_key(game_id), {game_id: next_look(work, now, config.grace_ms)}, lt=True)
                 scheduled += 1
-    print(f"reindex: {games} games indexed, {scheduled} with work put on the workers' schedule")
+    # every rating again, folded in the order the games finished: the numbers
+    # the live service wrote (rating_changed is not announced again)
+    counts = Ratings(client).rebuild(rated.values())
+    print(
+        f"reindex: {games} games indexed, {scheduled} with work put on the workers' schedule, "
+        f"{sum(counts.values())} rated games rated again"
+    )
     return 0
 
 

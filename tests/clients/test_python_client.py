@@ -178,6 +178,33 @@ def test_the_external_bot_finishes_a_game_against_a_heuristic_bot(api_server, wo
         assert f"game {game['game_id']}: seat 0" in done.stdout and "finished at version" in done.stdout
 
 
+def test_table_talk_and_ratings_through_the_client(api_server):
+    """Chat said, read, streamed in order among the versions and resumed
+    after a chat id; a rated game's ratings and the leaderboard read."""
+    with Tabletell(api_server.url) as anyone:
+        game_id = anyone.create_game({"type": "color-doubt", "seats": 2, "options": SHORT["color-doubt"], "rated": True})["game_id"]
+        tokens = [anyone.take_seat(game_id, {"name": name})["token"] for name in ("ana", "bea")]
+        first = anyone.send_chat(game_id, {"text": "hello"}, token=tokens[0])
+        second = anyone.send_chat(game_id, {"text": "again"}, token=tokens[1])
+        stream = anyone.stream_game(game_id, token=tokens[1], data="events")
+        got = []
+        for message in stream:
+            got.append(message)
+            if message.id == second["id"]:
+                break
+        stream.close()
+        assert [m.id for m in got if m.event == "chat"] == [first["id"], second["id"]]
+        assert [m.position for m in got] == sorted(m.position for m in got)
+        third = anyone.send_chat(game_id, {"text": "and again"}, token=tokens[0])
+        resumed = anyone.stream_game(game_id, token=tokens[1], data="events", last_event_id=second["id"])
+        assert next(iter(resumed)).id == third["id"]
+        resumed.close()
+        read = anyone.get_chat(game_id, after=first["id"], token=tokens[0])
+        assert [m["text"] for m in read["messages"]] == ["again", "and again"]
+        assert anyone.get_game_ratings(game_id)["status"] == "unrated"  # not finished
+        assert anyone.get_leaderboard("color-doubt", limit=1)["limit"] == 1
+
+
 class LoseDeletion(httpx.BaseTransport):
     """The first DELETE reaches the server, its answer never comes back."""
 

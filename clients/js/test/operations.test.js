@@ -57,6 +57,13 @@ test("the service's, the players', the lobby's and the rematch's operations", { 
   assert.equal(rematch.seat, 0);
   assert.deepEqual(await api.getRematch(gameId), { game_id: rematch.game_id, rematch_of: gameId });
 
+  // ratings: the rematch's game was not rated; ana has no rating in it
+  assert.equal((await api.getGameRatings(gameId)).status, "unrated");
+  assert.equal((await api.getPlayerProfile(ana.player_id)).name, "ana");
+  assert.deepEqual((await asAna.getRatingHistory({ type: "color-doubt" })).history, []);
+  assert.ok((await api.getLeaderboard("color-doubt", { limit: 5 })).players.length <= 5);
+  await assert.rejects(api.getPlayerProfile("0".repeat(32)), { status: 404, code: "player_not_found" });
+
   const { key } = await asAna.replacePlayerKey();
   await assert.rejects(asAna.getPlayer(), { status: 401 });
   assert.equal((await api.getPlayer({ token: key })).player_id, ana.player_id);
@@ -83,6 +90,13 @@ test("the operators' operations", { timeout: BOUND_MS, skip: !OPERATOR_TOKEN && 
   assert.equal((await operator.getReplay(gameId, { version: 1, token: null })).view.status, "waiting");
   assert.equal((await operator.getEvents(gameId, { after: 0, token: null })).version, 1);
   assert.equal((await operator.getGame(gameId, { token: null })).status, "waiting");
+
+  // table talk: a spectator's message, read and removed
+  const said = await operator.sendChat(gameId, { text: "hello" }, { token: null });
+  assert.equal(said.channel, "spectators");
+  assert.deepEqual((await operator.getChat(gameId, { token: null })).messages.map((m) => m.id), [said.id]);
+  assert.equal((await operator.removeChatMessage(gameId, said.id)).removes, said.id);
+  await assert.rejects(operator.sendChat(gameId, { text: " " }, { token: null }), { status: 400, code: "invalid_request" });
 
   // a public address (no name to resolve), and no event it subscribes to happens here
   const hook = await operator.createWebhook({ url: "https://1.1.1.1/hooks/tabletell", events: ["rematch_offered"] });

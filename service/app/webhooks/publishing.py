@@ -17,7 +17,7 @@ from service.config import Config
 from service.app.webhooks.registrations import PREFIX, Registrations
 
 # the event types an app backend may subscribe to
-EVENTS = ("turn", "window", "game_started", "game_finished", "rematch_offered")
+EVENTS = ("turn", "window", "game_started", "game_finished", "rematch_offered", "rating_changed")
 PENDING = PREFIX + ":pending"
 STATE = PREFIX + ":state"
 DUE = PREFIX + ":due"

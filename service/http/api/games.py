@@ -25,7 +25,8 @@ def create_game():
     if len(body["bots"]) < body["seats"]:  # it will wait for players: 429 past MAX_WAITING_GAMES_PER_CLIENT
         svc.waiting.admit(request.remote_addr)
     folded = svc.commands.create(
-        body["type"], body["seats"], options, body["bots"], body["public"], body["fill_with_bots_after"]
+        body["type"], body["seats"], options, body["bots"], body["public"], body["fill_with_bots_after"],
+        rated=bool(body["rated"]),
     )
     if folded.table.status == tables.WAITING:
         after_write("waiting games", svc.waiting.add, request.remote_addr, folded.game_id)

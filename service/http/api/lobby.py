@@ -8,7 +8,7 @@ from service.http import schemas
 from service.http import auth
 from service.http.api.common import json_body, json_response
 from service.http.current import services
-from service.app.lobby import Lobby
+from service.app.lobby import Lobby, Queued
 from service.app.problems import Problem
 
 bp = Blueprint("lobby", __name__)
@@ -55,8 +55,24 @@ def matchmaking():
     player = auth.player()
     body = schemas.load(schemas.GameKind, json_body())
     options = schemas.load_options(body["type"], body["options"])
-    folded, seat, token, opened = lobby().match(player, body["type"], body["seats"], options, body["fill_with_bots_after"])
-    answer = {**seated(folded, seat, token), "opened": opened}
+    rated = body["rated"] if body["rated"] is not None else body["fill_with_bots_after"] is None
+    if rated and body["fill_with_bots_after"] is not None:
+        raise Problem(422, "rated_with_bots", "A rated game seats no bots: leave out fill_with_bots_after, or ask with rated false.")
+    if rated:
+        found = lobby().match_rated(player, body["type"], body["seats"], options)
+        if isinstance(found, Queued):
+            queued = {
+                "status": "queued",
+                "rating": {"mu": found.mu, "band": found.band},
+                "waited_ms": found.waited_ms,
+                "queued": found.queued,
+                "retry_after": found.retry_after,
+            }
+            return json_response(queued, 202, {"Cache-Control": "no-store", "Retry-After": str(found.retry_after)})
+        folded, seat, token, opened = found
+    else:
+        folded, seat, token, opened = lobby().match(player, body["type"], body["seats"], options, body["fill_with_bots_after"])
+    answer = {**seated(folded, seat, token), "opened": opened, "rated": folded.table.rated}
     return json_response(answer, 201 if token else 200, {"Cache-Control": "no-store"})
 
 

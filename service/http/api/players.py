@@ -37,11 +37,14 @@ def me():
 @bp.delete("/players/me")
 def delete_me():
     """The player is deleted: their key (every later request with it is
-    401), record, feed and games list. The logs of the games they sat at
-    keep the seats they took (the name each was played under, and the
-    player's id): they are those games' evidence."""
+    401), record, feed and games list; they leave every leaderboard and
+    their rating history goes (``Ratings.forget``). The logs of the games
+    they sat at keep the seats they took (the name each was played under,
+    and the player's id): they are those games' evidence."""
     svc = services()
-    svc.players.delete(auth.player())
+    player = auth.player()
+    svc.ratings.forget(player.id)  # first: the record last, so a deletion cut short is asked again
+    svc.players.delete(player)
     return Response(status=204)
 
 
@@ -88,7 +91,8 @@ def my_games():
 def my_stream():
     """Everything that concerns the player across all their games, as
     Server-Sent Events or NDJSON (as a game's stream): ``game_started``,
-    ``turn``, ``window``, ``game_finished``, ``rematch_offered``; each
+    ``turn``, ``window``, ``game_finished``, ``rematch_offered``,
+    ``rating_changed``; each
     message's ``id`` is its number in the player's feed, and a client resumes
     after one with ``Last-Event-ID`` (or ``?last_event_id=``). A replaced key
     ends the stream at its next heartbeat."""

@@ -6,6 +6,8 @@
 """
 from __future__ import annotations
 
+import re
+
 from flask import Blueprint, Response, request
 
 from games import table as tables
@@ -32,22 +34,40 @@ def last_event_id(query: dict) -> int | None:
     return query.get("last_event_id")
 
 
+def stream_position(query: dict) -> tuple[int, int] | None:
+    """Where a game's stream resumes: after a version ``N`` (``(N, 0)``) or
+    after a chat message ``"N.k"`` (``(N, k)``), from ``Last-Event-ID`` or
+    ``?last_event_id=``."""
+    header = request.headers.get("Last-Event-ID")
+    if header is not None:
+        header = header.strip()
+        if not re.fullmatch(schemas.POSITION_PATTERN, header):
+            raise Problem(400, "invalid_header", "Last-Event-ID must be a game version (a whole number) or a chat message's id (12.1).")
+        found = header
+    else:
+        found = query.get("last_event_id")
+    if found is None:
+        return None
+    version, _, k = found.partition(".")
+    return int(version), int(k or 0)
+
+
 @bp.get("/games/<game_id>/stream")
 def stream(game_id: str):
     svc = services()
     seat = auth.seat(game_id, required=False)
     query = schemas.load(schemas.StreamQuery, request.args.to_dict(), "query")
-    after = last_event_id(query)
+    after = stream_position(query)
     ndjson = request.accept_mimetypes.best_match([SSE, NDJSON], default=SSE) == NDJSON
     folded = svc.realtime.visible(game_id, seat).folded
-    if after is not None and after > folded.version:
+    if after is not None and after[0] > folded.version:
         raise Problem(
             400,
             "invalid_last_event_id",
-            f"Version {after} is past the game's {folded.version}: resume from a version this stream sent.",
+            f"Version {after[0]} is past the game's {folded.version}: resume from an id this stream sent.",
             current_version=folded.version,
         )
-    if after is not None and after >= folded.version and folded.table.status in tables.OVER:
+    if after is not None and after[0] >= folded.version and folded.table.status in tables.OVER:
         # nothing more will come: 204 tells EventSource to stop reconnecting
         return Response(status=204)
     waiter = open_waiter("stream", game_id, seat)

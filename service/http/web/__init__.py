@@ -100,6 +100,20 @@ def game_page(game_id: str):
     return shell()
 
 
+@bp.get("/leaderboards/<game_type>")
+def leaderboard_page(game_type: str):
+    if game_type not in GAMES:
+        return not_found("not_found", f"There is no game {game_type!r} here.")
+    return shell()
+
+
+@bp.get("/players/<player_id>")
+def profile_page(player_id: str):
+    if not GAME_ID.match(player_id):  # a player's id is 32 hex digits, as a game's
+        return not_found("player_not_found", "This link does not name a player.")
+    return shell()
+
+
 @bp.get("/rules/<game_type>")
 def rules(game_type: str):
     if game_type not in GAMES:

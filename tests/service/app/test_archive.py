@@ -143,3 +143,35 @@ def test_a_move_stopped_at_any_step_leaves_the_game_served_and_verifying(archivi
     assert outcome.startswith("archived")
     assert game_keys(redis_client, game_id) == {archived_key(game_id)}
     assert served(archiving().test_client(), game_id, key) == before
+
+
+def test_a_games_chat_goes_to_the_archive_with_its_log_and_is_served_from_there(archiving, clock, redis_client, tmp_path):
+    """Table talk is kept as long as the log, and goes to the archive with
+    it: beside the log's file, checked, named in the record, gone from the
+    store; read as before (a seat, a spectator, the removal mark), and
+    closed to new messages."""
+    app = archiving()
+    http = app.test_client()
+    game_id, _, key, tokens = finished_game(http)
+    said = http.post(f"/v1/games/{game_id}/chat", json={"text": "gg"}, headers=auth(key)).get_json()
+    assert http.post(f"/v1/games/{game_id}/chat", json={"text": "well played"}, headers=auth(tokens[1])).status_code == 201
+    assert http.post(f"/v1/games/{game_id}/chat", json={"text": "from the stands"}).status_code == 201
+    assert http.delete(f"/v1/games/{game_id}/chat/{said['id']}", headers=OPERATOR).status_code == 200
+    # a player's key and a spectator (seat tokens go with the log: an archived game is public)
+    readers = {"seat": auth(key), "spectator": {}}
+    before = {who: http.get(f"/v1/games/{game_id}/chat", headers=headers).get_json() for who, headers in readers.items()}
+    assert [m.get("text") for m in before["spectator"]["messages"]] == [None, "well played", "from the stands", None]
+    after_first = http.get(f"/v1/games/{game_id}/chat?after={said['id']}", headers=auth(key)).get_json()
+
+    assert archive_now(app, clock, game_id).startswith("archived")
+    # the chat and its marks went too (the rate counters live out their minute)
+    counters = {k for k in game_keys(redis_client, game_id) if ":chat:rate:" in k}
+    assert game_keys(redis_client, game_id) - counters == {archived_key(game_id)}
+    assert all(redis_client.ttl(k) > 0 for k in counters)
+    files = sorted(path.name for path in (tmp_path / "archive").rglob("*"))
+    assert files == [game_id[:2], f"{game_id}.chat.ndjson.gz", f"{game_id}.ndjson.gz"]
+    for server in (http, archiving().test_client()):  # this process, and one that never saw the game live
+        assert {who: server.get(f"/v1/games/{game_id}/chat", headers=h).get_json() for who, h in readers.items()} == before
+        assert server.get(f"/v1/games/{game_id}/chat?after={said['id']}", headers=auth(key)).get_json() == after_first
+    closed = http.post(f"/v1/games/{game_id}/chat", json={"text": "late"}, headers=auth(key))
+    assert closed.status_code == 409 and closed.get_json()["code"] == "chat_closed"

@@ -27,8 +27,8 @@ def test_the_lobby_lists_public_games_waiting_for_players_only(http):
 
 
 def test_matchmaking_puts_players_asking_at_once_at_the_same_tables(http, app):
-    """Eight players ask for a two-seat game at once, from eight threads on
-    the real store: four full tables, never a half-empty one."""
+    """Eight players ask for an unrated two-seat game at once, from eight
+    threads on the real store: four full tables, never a half-empty one."""
     keys = [new_player(http, f"p{i}")[1] for i in range(8)]
     answers: list[dict] = []
     start = threading.Barrier(len(keys))
@@ -36,7 +36,7 @@ def test_matchmaking_puts_players_asking_at_once_at_the_same_tables(http, app):
     def ask(key):
         client = app.test_client()
         start.wait()
-        response = client.post("/v1/matchmaking", json={"type": "color-doubt", "seats": 2}, headers=auth(key))
+        response = client.post("/v1/matchmaking", json={"type": "color-doubt", "seats": 2, "rated": False}, headers=auth(key))
         assert response.status_code == 201, response.get_json()
         answers.append(response.get_json())
 
@@ -45,7 +45,7 @@ def test_matchmaking_puts_players_asking_at_once_at_the_same_tables(http, app):
         thread.start()
     for thread in threads:
         thread.join()
-    check("/v1/matchmaking", "post", http.post("/v1/matchmaking", json={"type": "color-doubt", "seats": 2}, headers=auth(keys[0])))
+    check("/v1/matchmaking", "post", http.post("/v1/matchmaking", json={"type": "color-doubt", "seats": 2, "rated": False}, headers=auth(keys[0])))
     by_game: dict[str, list[int]] = {}
     for answer in answers:
         by_game.setdefault(answer["game_id"], []).append(answer["seat"])
@@ -57,8 +57,8 @@ def test_matchmaking_puts_players_asking_at_once_at_the_same_tables(http, app):
 
 def test_matchmaking_asked_again_answers_the_seat_already_held(http):
     _, key = new_player(http)
-    first = http.post("/v1/matchmaking", json={"type": "diez", "seats": 3}, headers=auth(key))
-    again = http.post("/v1/matchmaking", json={"type": "diez", "seats": 3}, headers=auth(key))
+    first = http.post("/v1/matchmaking", json={"type": "diez", "seats": 3, "rated": False}, headers=auth(key))
+    again = http.post("/v1/matchmaking", json={"type": "diez", "seats": 3, "rated": False}, headers=auth(key))
     assert first.status_code == 201 and again.status_code == 200
     assert again.get_json()["game_id"] == first.get_json()["game_id"] and again.get_json()["token"] is None
     assert http.post("/v1/matchmaking", json={"type": "diez", "seats": 3}).status_code == 401

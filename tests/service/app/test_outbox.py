@@ -136,3 +136,64 @@ def test_on_a_cluster_a_next_look_lost_after_the_append_is_put_back_by_the_sweep
     assert worker.outbox.sweep() == 1
     look = worker.dispatcher.look(worker.commands.load(game_id)).score
     assert look is not None and cluster_client.zscore(due_key(game_id), game_id) == look
+
+
+def finish_rated(svc: Services, players: list[str]) -> str:
+    """A rated game of two seats held by these players, played to its end."""
+    game_id = svc.commands.create("color-doubt", 2, SHORT, [], rated=True).game_id
+    for player in players:
+        svc.commands.join(game_id, "p", player)
+    rng = random.Random(45)
+    for _ in range(2_000):
+        folded = svc.commands.load(game_id)
+        if folded.table.status != "active":
+            break
+        seat = folded.game.to_act(folded.table.game)[0]
+        body = GAMES["color-doubt"].bots["random"](seat_view(folded, seat), rng)
+        svc.commands.execute(game_id, seat, body, folded.version, f"k{folded.version}")
+    assert svc.commands.load(game_id).table.status == "finished"
+    return game_id
+
+
+def test_a_rated_games_finish_owes_its_ratings_and_the_sweep_applies_a_dead_processs_update_once(store_and_queues, clock):
+    """The append that ends a rated game owes its players' ratings (and
+    their rating_changed events): the appending process dies before it
+    rates, the sweep rates it, and the sweep doing it again changes nothing,
+    the ratings, their type's version, or the feeds. The numbers are those
+    reindex would write from the log."""
+    from projections.ratings import rated_result
+    from service.app.ratings import fold_results
+
+    client, queues = store_and_queues
+    api, worker = services(client, clock, queues), services(client, clock, queues)
+    players = [api.players.create(name)[0].id for name in ("ana", "bea")]
+    api.outbox.deliver = lambda owed: False  # the appending process dies after each append
+    game_id = finish_rated(api, players)
+    key = outbox_key(game_id, api.store.cluster)
+    owed = [member.decode() for member in client.zrange(key, 0, -1)]
+    assert [api.ratings.of("color-doubt", p) for p in players] == [None, None]  # not rated yet
+
+    def state():
+        return (
+            {name: client.dump(name) for name in sorted(client.scan_iter(match="ratings:*"))},
+            {player: Counter(feed_ids(client, player)) for player in players},
+        )
+
+    clock.advance(2)
+    assert worker.outbox.sweep() == len(owed)
+    assert client.zcard(key) == 0
+    result = rated_result(api.commands.load(game_id))
+    expected, _ = fold_results([result])
+    assert {p: worker.ratings.of("color-doubt", p) for p in players} == expected
+    change = worker.ratings.change("color-doubt", game_id)
+    assert change is not None and [e["player_id"] for e in change["players"]] == players
+    first = state()
+    for player in players:  # one rating_changed each, after the game's end on their feed
+        ids = feed_ids(client, player)
+        rated = [i for i in ids if ":rating:" in i]
+        assert len(rated) == 1 and ids.index(rated[0]) > ids.index(next(i for i in ids if "finished" in i))
+
+    # the sweep again (its lease ran out, or the API was slow, not dead): nothing changes
+    for member in owed:
+        assert worker.outbox.redo(member)
+    assert state() == first

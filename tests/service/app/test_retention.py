@@ -5,6 +5,7 @@ lifetime (docs/operations.md, "Keys and their lifetimes"), a TTL or an
 owner that deletes it. Against the real store."""
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -17,6 +18,7 @@ from service.workers.jobs import run_work
 from tests.conftest import OPERATOR_TOKEN
 from tests.support.api import SHORT, auth, new_game, new_player, play_to_the_end, sit
 from tests.support.paths import ROOT
+from tests.support.rated import new_players, play_out, rated_game
 
 OPERATOR = auth(OPERATOR_TOKEN)
 DAY = 86_400
@@ -141,10 +143,32 @@ def test_every_key_the_service_writes_has_a_ttl_or_an_owner_that_deletes_it(make
         play_to_the_end(http, game_id, tokens)
         games.append((game_id, key))
     assert http.post(f"/v1/games/{games[1][0]}/rematch", headers=auth(games[1][1])).status_code == 201
-    assert http.post("/v1/matchmaking", json={"type": "diez", "seats": 3}, headers=auth(games[0][1])).status_code == 201
+    assert http.post("/v1/matchmaking", json={"type": "diez", "seats": 3, "rated": False}, headers=auth(games[0][1])).status_code == 201
+    # a rated quick match, queued; table talk (a seat's, a spectator's, one removed); a rated game rated
+    assert http.post("/v1/matchmaking", json={"type": "diez", "seats": 2}, headers=auth(games[0][1])).status_code == 202
+    for game_id, key in games:
+        said = http.post(f"/v1/games/{game_id}/chat", json={"text": "gg"}, headers=auth(key)).get_json()
+        assert http.post(f"/v1/games/{game_id}/chat", json={"text": "well played"}).status_code == 201
+        assert http.delete(f"/v1/games/{game_id}/chat/{said['id']}", headers=OPERATOR).status_code == 200
+    rated = new_players(http, 3, prefix="r")
+    rated_id = rated_game(http, [rated[0][1], rated[1][1]])
+    play_out(http, rated_id, [rated[0][1], rated[1][1]], ["random", "random"], random.Random(1))
+    assert http.get(f"/v1/games/{rated_id}/ratings").get_json()["status"] == "rated"
+    assert http.delete("/v1/players/me", headers=auth(rated[1][1])).status_code == 204  # gone from the ratings too
     abandoned = abandoned_game(app, clock, games[0][1])
+    assert http.post(f"/v1/games/{abandoned}/chat", json={"text": "anyone?"}, headers=auth(games[0][1])).status_code == 201
+    talk = http.get(f"/v1/games/{games[0][0]}/chat").get_json()
+    assert [m.get("text") for m in talk["messages"]] == [None, "well played", None]  # a mark, a message, the removal
     assert run_due(app, clock, games[0][0], "archive", 61).startswith("archived")
     assert run_due(app, clock, abandoned, "delete", 0) == "deleted"
+    # its chat with it; its rate counter lives out its minute
+    left = redis_client.keys(f"game:{{{abandoned}}}:*")
+    assert [k.decode() for k in left] == [f"game:{{{abandoned}}}:chat:rate:seat-0"] and redis_client.ttl(left[0]) > 0
+    # the archived game's chat went with its log, and is served from there
+    assert redis_client.keys(f"game:{{{games[0][0]}}}:chat") == []
+    assert http.get(f"/v1/games/{games[0][0]}/chat").get_json() == talk
+    closed = http.post(f"/v1/games/{games[0][0]}/chat", json={"text": "late"}, headers=auth(games[0][1]))
+    assert closed.status_code == 409 and closed.get_json()["code"] == "chat_closed"
 
     documented = lifetimes()
     assert len(documented) > 30

@@ -75,8 +75,13 @@ class Message:
     ``data`` its JSON."""
 
     event: str
-    id: int
+    id: int | str  # a chat message's id is a string, "12.1": said after version 12
     data: dict[str, Any]
+
+    @property
+    def position(self) -> tuple[int, int]:
+        """Where it comes in its stream: version N is (N, 0), chat "N.k" (N, k)."""
+        return _position(self.id)
 
 
 class Tabletell:
@@ -323,7 +328,7 @@ class Tabletell:
         *,
         token: str | None = None,
         data: Literal["view", "events"] = "view",
-        last_event_id: int | None = None,
+        last_event_id: int | str | None = None,
     ) -> "Stream":
         """``GET /v1/games/{id}/stream`` as NDJSON: ``view`` messages (the
         bearer's view each time it changes) or, with ``data="events"``,
@@ -394,7 +399,7 @@ class Tabletell:
         ``last_event_id``: on a resumption it repeats the id resumed from,
         and is skipped as any message at or before it), then
         ``game_started``, ``turn``, ``window``, ``game_finished``,
-        ``rematch_offered``, numbered by the player's feed. It never ends by
+        ``rematch_offered``, ``rating_changed``, numbered by the player's feed. It never ends by
         itself: stop iterating, or ``close()``."""
         return Stream(self, "/v1/players/me/stream", token, {}, last_event_id, ends_when_finished=False)
 
@@ -404,11 +409,15 @@ class Tabletell:
         """``GET /v1/lobby``: public games waiting for players."""
         return self._json(JSON, "GET", "/v1/lobby", "read", params={"type": type, "limit": limit}, token="")
 
-    def matchmaking(self, body: Mapping[str, Any], *, token: str | None = None) -> t.Seated:
+    def matchmaking(self, body: Mapping[str, Any], *, token: str | None = None) -> t.Seated | t.Queued:
         """``POST /v1/matchmaking`` ``{"type", "seats", "options",
-        "fill_with_bots_after"}`` with a player key: a seat at the public
-        game filling for that kind of game, or a new one."""
-        return self._json(t.Seated, "POST", "/v1/matchmaking", "unsafe", token=token, body=dict(body))
+        "fill_with_bots_after", "rated"}`` with a player key. Rated (the
+        default unless ``fill_with_bots_after`` is given): ``Queued``
+        (``status`` "queued") until a table of players of close rating is
+        found, so ask again after its ``retry_after`` seconds, then the seat.
+        Unrated: a seat at the public game filling for that kind of game, or
+        a new one."""
+        return self._json(JSON, "POST", "/v1/matchmaking", "unsafe", token=token, body=dict(body))  # type: ignore[return-value]
 
     def get_rematch(self, game_id: str) -> dict[str, Any]:
         """``GET /v1/games/{id}/rematch``: ``{"game_id", "rematch_of"}`` (404
@@ -419,6 +428,50 @@ class Tabletell:
         """``POST /v1/games/{id}/rematch`` by a seat of the finished game:
         its seat at the rematch (created by the first to ask)."""
         return self._json(t.Seated, "POST", _game(game_id, "rematch"), "idempotent", token=token)
+
+    # -- ratings -----------------------------------------------------------------------------------
+
+    def get_leaderboard(self, game_type: str, *, offset: int | None = None, limit: int | None = None) -> dict[str, Any]:
+        """``GET /v1/leaderboards/{type}``: the type's rated players, best
+        first (``rank``, ``name``, ``rating`` = mu - 3 sigma, ``mu``,
+        ``sigma``, ``games``), and their ``total``."""
+        path = f"/v1/leaderboards/{quote(game_type, safe='')}"
+        return self._json(JSON, "GET", path, "read", params={"offset": offset, "limit": limit}, token="")
+
+    def get_player_profile(self, player_id: str) -> dict[str, Any]:
+        """``GET /v1/players/{id}``: anyone's public profile (name, games
+        played, rating per type)."""
+        return self._json(JSON, "GET", f"/v1/players/{quote(player_id, safe='')}", "read", token="")
+
+    def get_rating_history(self, type: str, *, limit: int | None = None, token: str | None = None) -> dict[str, Any]:
+        """``GET /v1/players/me/ratings/history?type=`` with a player key: the
+        rating in ``type`` and each rated game's change to it, newest first."""
+        params = {"type": type, "limit": limit}
+        return self._json(JSON, "GET", "/v1/players/me/ratings/history", "read", params=params, token=token)
+
+    def get_game_ratings(self, game_id: str) -> dict[str, Any]:
+        """``GET /v1/games/{id}/ratings``: what the game did to its players'
+        ratings (``status``: rated, pending or unrated)."""
+        return self._json(JSON, "GET", _game(game_id, "ratings"), "read", token="")
+
+    # -- table talk ----------------------------------------------------------------------------------
+
+    def send_chat(self, game_id: str, body: Mapping[str, Any], *, token: str | None = None) -> dict[str, Any]:
+        """``POST /v1/games/{id}/chat`` ``{"text"}``: said at the table with a
+        seat's token or player key, among the spectators with ``token=""``
+        (none). Not sent again after a network error (it would be said twice)."""
+        return self._json(JSON, "POST", _game(game_id, "chat"), "unsafe", token=token, body=dict(body))
+
+    def get_chat(
+        self, game_id: str, *, after: str | None = None, limit: int | None = None, token: str | None = None
+    ) -> dict[str, Any]:
+        """``GET /v1/games/{id}/chat``: what the bearer may read, oldest first
+        (``after``: a version or a message's id, ``"12.1"``)."""
+        return self._json(JSON, "GET", _game(game_id, "chat"), "read", params={"after": after, "limit": limit}, token=token)
+
+    def remove_chat_message(self, game_id: str, chat_id: str, *, token: str | None = None) -> dict[str, Any]:
+        """``DELETE /v1/games/{id}/chat/{chat id}`` (operators): the removal."""
+        return self._json(JSON, "DELETE", _game(game_id, "chat", quote(chat_id, safe="")), "idempotent", token=token)
 
     # -- webhooks ----------------------------------------------------------------------------------
 
@@ -498,7 +551,7 @@ class Stream:
         path: str,
         token: str | None,
         params: dict[str, Any],
-        last_event_id: int | None,
+        last_event_id: int | str | None,
         *,
         ends_when_finished: bool,
     ):
@@ -571,7 +624,7 @@ class Stream:
                             message = _message(json.loads(line))
                             if (
                                 self.last_event_id is not None
-                                and message.id <= self.last_event_id
+                                and message.position <= _position(self.last_event_id)
                                 and message.event != "finished"  # it repeats the last view's id
                             ):
                                 continue
@@ -594,7 +647,13 @@ class Stream:
 
 
 def _message(line: dict[str, Any]) -> Message:
-    return Message(event=line["event"], id=int(line["id"]), data=line["data"])
+    found = line["id"]
+    return Message(event=line["event"], id=found if isinstance(found, str) else int(found), data=line["data"])
+
+
+def _position(message_id: int | str) -> tuple[int, int]:
+    version, _, k = str(message_id).partition(".")
+    return int(version), int(k or 0)
 
 
 def _may_retry_503(policy: Policy, response: httpx.Response) -> bool:

@@ -37,6 +37,17 @@ class Seated(TypedDict):
     version: int
     game_id: NotRequired[str]
     opened: NotRequired[bool]
+    rated: NotRequired[bool]
+
+
+class Queued(TypedDict):
+    """A rated quick match not found yet (202): ask again after ``retry_after`` seconds."""
+
+    status: Literal["queued"]
+    rating: dict[str, float]  # mu (what the player is matched by) and band (how far a match may be now)
+    waited_ms: int
+    queued: int
+    retry_after: int
 
 
 class Deadline(TypedDict):

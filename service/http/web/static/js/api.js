@@ -34,6 +34,13 @@ export const getView = (gameId, token) => client.getView(gameId, { token });
 export const getLobby = (limit = 20) => client.getLobby({ limit });
 export const getVerification = (gameId) => client.getVerification(gameId);
 export const rematch = (gameId, token) => client.rematch(gameId, { token });
+// ratings (issue 45): a game type's leaderboard, a player's profile, what a game did to its players' ratings
+export const getLeaderboard = (gameType, offset = 0, limit = 20) => client.getLeaderboard(gameType, { offset, limit });
+export const getPlayerProfile = (playerId) => client.getPlayerProfile(playerId);
+export const getGameRatings = (gameId) => client.getGameRatings(gameId);
+// table talk: a seat's token says it to the table, none among the spectators
+export const getChat = (gameId, token) => client.getChat(gameId, { token });
+export const sendChat = (gameId, token, text) => client.sendChat(gameId, { text }, { token });
 
 // POST .../commands: ``version`` (If-Match) applies the command only to the
 // game the page showed; the client's Idempotency-Key makes its retry safe

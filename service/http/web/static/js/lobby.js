@@ -25,7 +25,8 @@ export async function lobbyPage() {
       h("p", {}, t.summary),
       h("p", { class: "meta" }, `${players(t)} · `,
         h("a", { href: `/how-to-play/${t.type}`, target: "_blank", rel: "noopener" }, `How to play ${t.name}`), " · ",
-        h("a", { href: `/rules/${t.type}`, target: "_blank", rel: "noopener" }, "Rules")))));
+        h("a", { href: `/rules/${t.type}`, target: "_blank", rel: "noopener" }, "Rules"), " · ",
+        h("a", { href: `/leaderboards/${t.type}` }, "Leaderboard")))));
   put(main,
     h("h1", {}, "Card games of bluff and doubt"),
     list,

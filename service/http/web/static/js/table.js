@@ -10,6 +10,8 @@
 // autopilot takes the seat, a banner while it plays; "Leave the table"
 // hands the seat to a bot for good. The panels are exported for the replay.
 
+import { chatPanel } from "./chat.js";
+import { ratingChanges } from "./leaderboard.js";
 import { getEvents, getGame, getView, listGameTypes, problemMessage, rematch, Seats, sendCommand, streamGame, takeSeat } from "./api.js";
 import { cardBack, cardElement, cardFace, kindName, renderValue } from "./cards.js";
 import { clock, h, main, put, setWhere, words } from "./dom.js";
@@ -413,7 +415,10 @@ export async function tablePage(gameId, watchOnly) {
   const play = h("div", { class: "play" });
   const log = logPanel();
   const live = h("p", { class: "live visually-hidden", role: "status", "aria-live": "polite" });
-  put(main, head, banner, h("div", { class: "board" }, play, h("aside", { class: "side" }, log.element)), live);
+  // table talk: a seat at the table, a spectator among the spectators (chat.js)
+  const talk = chatPanel(gameId, token, you, (seat) => nameOf(ctx.view || summary, seat));
+  put(main, head, banner, h("div", { class: "board" }, play, h("aside", { class: "side" }, log.element, talk.element)), live);
+  let ratings = null; // a rated game's rating change, made once at its end (leaderboard.js)
   let wasMyTurn = false;
   let shownResult = false;
   let leaving = false;
@@ -577,7 +582,8 @@ export async function tablePage(gameId, watchOnly) {
       : null;
     const dock = you !== null && view.status !== "waiting" ? h("div", { class: `dock${mine ? " yours" : ""}` }, handSection(ctx), moves) : null;
     const result = over && view.result ? resultSection(view, you, { onRematch: you !== null && token ? askRematch : null }) : null;
-    put(play, result, tableSection(view, you, log.last()), dock);
+    if (result && view.status === "finished" && view.rated && !ratings) ratings = ratingChanges(gameId, you, (seat) => nameOf(ctx.view, seat));
+    put(play, result, result ? ratings : null, tableSection(view, you, log.last()), dock);
     refocus(kept);
     if (result && !shownResult) {
       shownResult = true;
@@ -633,11 +639,16 @@ export async function tablePage(gameId, watchOnly) {
   // the game ended while the page was away)
   (async () => {
     try {
+      let talked = false;
       for await (const message of streamGame(gameId, token)) {
         if (message.event === "view") {
+          if (!talked) talk.catchUp(); // the stream is open: what was said before it
+          talked = true;
           ctx.view = message.data;
           draw();
           catchUp();
+        } else if (message.event === "chat" || message.event === "chat_removed") {
+          talk.receive(message.event, message.data);
         } else if (message.event === "finished") {
           if (ctx.view) ctx.view = { ...ctx.view, status: message.data.status, result: message.data.result };
           else return readOnce();
