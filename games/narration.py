@@ -23,7 +23,7 @@ teller capitalises the words it writes, never a name).
 from __future__ import annotations
 
 import logging
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from games.contract import Event, Game
 from games.table import TABLE_EVENTS
@@ -138,6 +138,17 @@ def sentence(text: str) -> str:
     capitalise: a player's name is kept as given, "ana" too)."""
     text = text.strip()
     return text if not text or text.endswith((".", "!", "?")) else text + "."
+
+
+def told_by(tellers: Mapping[str, Callable[["Voice", Mapping[str, Any]], str]]) -> Callable[[Event, int | None, Sequence[str]], str]:
+    """A game's ``describe(event, viewer, names)``: its event told by the
+    teller of its type (``tellers``: event type -> ``teller(voice,
+    public part)``), in the viewer's voice."""
+
+    def describe(event: Event, viewer: int | None, names: Sequence[str]) -> str:
+        return tellers[event.type](Voice(names, viewer), event.public)
+
+    return describe
 
 
 def describe(game: Game, event: Event, viewer: int | None, names: Sequence[str]) -> str:

@@ -4,15 +4,10 @@ viewer sees it (public part and the viewer's own private part)."""
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping
 
 from games.color_doubt.state import COLORS, RAINBOW
-from games.contract import Event
-from games.narration import Voice, count, join, sentence
-
-
-def describe(event: Event, viewer: int | None, names: Sequence[str]) -> str:
-    return TELLERS[event.type](Voice(names, viewer), event.public)
+from games.narration import Voice, count, join, sentence, told_by
 
 
 def faces(cards: list[Mapping[str, Any]]) -> str:
@@ -84,3 +79,5 @@ TELLERS: dict[str, Callable[[Voice, Mapping[str, Any]], str]] = {
     "cards_taken": _cards_taken,
     "game_won": _game_won,
 }
+
+describe = told_by(TELLERS)

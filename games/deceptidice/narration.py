@@ -3,14 +3,9 @@
 viewer sees it (public part and the viewer's own private part)."""
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping
 
-from games.contract import Event
-from games.narration import Voice, count, join, sentence, words
-
-
-def describe(event: Event, viewer: int | None, names: Sequence[str]) -> str:
-    return TELLERS[event.type](Voice(names, viewer), event.public)
+from games.narration import Voice, count, join, sentence, told_by, words
 
 
 def face(card: Mapping[str, Any] | None) -> str:
@@ -118,3 +113,5 @@ TELLERS: dict[str, Callable[[Voice, Mapping[str, Any]], str]] = {
     "swap_skipped": _swap_skipped,
     "game_ended": _game_ended,
 }
+
+describe = told_by(TELLERS)

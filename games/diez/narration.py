@@ -4,14 +4,9 @@ viewer sees it (public part and the viewer's own private part). Piles are
 numbered from 1, as the page shows them."""
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping
 
-from games.contract import Event
-from games.narration import Voice, count, join, sentence, words
-
-
-def describe(event: Event, viewer: int | None, names: Sequence[str]) -> str:
-    return TELLERS[event.type](Voice(names, viewer), event.public)
+from games.narration import Voice, count, join, sentence, told_by, words
 
 
 NAMES = {"dek": "Dek", "el": "El", "draw_two": "Draw 2", "draw_four": "Draw 4", "draw_color": "Draw Color"}
@@ -347,3 +342,5 @@ TELLERS: dict[str, Callable[[Voice, Mapping[str, Any]], str]] = {
     "turn_began": _turn_began,
     "won": _won,
 }
+
+describe = told_by(TELLERS)
