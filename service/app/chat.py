@@ -70,6 +70,21 @@ def rate_key(game_id: str, sender: str) -> str:
     return f"game:{{{game_id}}}:chat:rate:{sender}"
 
 
+# The end of both scripts: ``entry`` added to the chat (KEYS[2]) under an id
+# after the log's version (``version``, its length) and every chat id
+# before it, the game's channel (ARGV[4]) told; returns {code, id}.
+def _added(entry: str, code: int) -> str:
+    return f"""local last = redis.call('XREVRANGE', KEYS[2], '+', '-', 'COUNT', 1)
+if last[1] then
+  local ms = tonumber(string.match(last[1][1], '^(%d+)-'))
+  if ms > version then version = ms end
+end
+local id = redis.call('XADD', KEYS[2], version .. '-*', 'e', {entry})
+redis.call('SPUBLISH', ARGV[4], 'chat')
+return {{{code}, id}}
+"""
+
+
 # KEYS: the log, the chat, the sender's counter; ARGV: the entry, the
 # sender's limit (0: none), the window, the channel, the cap.
 _SAY = """
@@ -85,15 +100,7 @@ if tonumber(ARGV[2]) > 0 then
     return {-1, tostring(ttl)}
   end
 end
-local last = redis.call('XREVRANGE', KEYS[2], '+', '-', 'COUNT', 1)
-if last[1] then
-  local ms = tonumber(string.match(last[1][1], '^(%d+)-'))
-  if ms > version then version = ms end
-end
-local id = redis.call('XADD', KEYS[2], version .. '-*', 'e', ARGV[1])
-redis.call('SPUBLISH', ARGV[4], 'chat')
-return {0, id}
-"""
+""" + _added("ARGV[1]", 0)
 
 # KEYS: the log, the chat, the removed marks; ARGV: the stream id removed,
 # the mark (JSON, without text), the removal entry, the channel.
@@ -106,15 +113,7 @@ end
 redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
 redis.call('XDEL', KEYS[2], ARGV[1])
 local version = redis.call('XLEN', KEYS[1])
-local last = redis.call('XREVRANGE', KEYS[2], '+', '-', 'COUNT', 1)
-if last[1] then
-  local ms = tonumber(string.match(last[1][1], '^(%d+)-'))
-  if ms > version then version = ms end
-end
-local id = redis.call('XADD', KEYS[2], version .. '-*', 'e', ARGV[3])
-redis.call('SPUBLISH', ARGV[4], 'chat')
-return {2, id}
-"""
+""" + _added("ARGV[3]", 2)
 
 
 def outside_id(stream_id: str) -> str:
