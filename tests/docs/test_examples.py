@@ -7,18 +7,15 @@ from __future__ import annotations
 
 import os
 import select
-import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from service.runtime.embedded_redis import free_port
-from tests.conftest import wait_healthy
 from tests.support.docs import Block, blocks, check
 from tests.support.paths import ROOT
+from tests.support.stack import make_run
 
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 OPERATOR = "docs-operator-token"
@@ -29,21 +26,8 @@ STEP_SECONDS = 120  # a step that waits for a bot game's end, on a busy machine
 def stack(tmp_path_factory):
     """`make run` as it starts, with an operator token set (as the webhooks
     section of docs/api.md asks)."""
-    port = free_port()
-    env = {**os.environ, "PORT": str(port), "DATA_DIR": str(tmp_path_factory.mktemp("docs-data")), "OPERATOR_TOKEN": OPERATOR}
-    env.pop("REDIS_URL", None)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "service.run"], cwd=ROOT, env=env, start_new_session=True,
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
-    url = f"http://127.0.0.1:{port}"
-    wait_healthy(url, process, 90, "make run's stack")
-    yield port
-    os.killpg(process.pid, signal.SIGINT)
-    try:
-        process.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
+    with make_run(tmp_path_factory.mktemp("docs-data"), OPERATOR_TOKEN=OPERATOR) as port:
+        yield port
 
 
 def shell_blocks() -> list[Block]:

@@ -29,7 +29,6 @@ import os
 import random
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import time
@@ -42,10 +41,9 @@ import pytest
 
 from games.registry import GAMES
 from service.http.schemas import describe_commands
-from service.runtime.embedded_redis import free_port
 from tests.support.api import SHORT
-from tests.conftest import wait_healthy
 from tests.support.paths import ROOT
+from tests.support.stack import make_run
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -77,22 +75,9 @@ def chromium() -> str:
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory):
     """`make run` as it starts: its own store, the API, a worker."""
-    port = free_port()
-    data = tmp_path_factory.mktemp("web-data")
-    env = {**os.environ, "PORT": str(port), "DATA_DIR": str(data), "RATE_LIMITS": "off", "ACCESS_LOG": "off", "WEB_CONCURRENCY": "1"}
-    env.pop("REDIS_URL", None)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "service.run"], cwd=ROOT, env=env, start_new_session=True,
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
-    url = f"http://127.0.0.1:{port}"
-    wait_healthy(url, process, 90, "make run's stack")
-    yield url
-    os.killpg(process.pid, signal.SIGINT)
-    try:
-        process.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
+    settings = {"RATE_LIMITS": "off", "ACCESS_LOG": "off", "WEB_CONCURRENCY": "1"}
+    with make_run(tmp_path_factory.mktemp("web-data"), **settings) as port:
+        yield f"http://127.0.0.1:{port}"
 
 
 @pytest.fixture(scope="module")
