@@ -103,17 +103,19 @@ class Guess:
 
     @classmethod
     def from_shown(cls, shown: Mapping[str, Any]) -> "Guess":
-        """The guess ``shown()`` describes (events store guesses this way)."""
-        return cls(
-            count=shown.get("count", 0),
-            number=shown.get("number"),
-            color=shown.get("color"),
-            modifier=shown.get("modifier"),
-            straight=shown.get("straight"),
-            same=shown.get("same"),
-            power=shown.get("power"),
-            value=shown.get("value", 0),
-        )
+        """The guess ``shown()`` describes (events store guesses this way).
+        Other names in ``shown`` (a view's guess names its seat) are left
+        out. Folding makes one at every guess: built as ``kit.changed``
+        builds states (a frozen dataclass's ``__init__`` sets its eight
+        fields one call each, most of a guess's fold)."""
+        guess = object.__new__(cls)
+        fields = guess.__dict__
+        fields.update(_DEFAULTS)
+        fields.update(shown)
+        if len(fields) != len(_DEFAULTS):  # names that are no field
+            fields.clear()
+            fields.update({name: shown.get(name, default) for name, default in _DEFAULTS.items()})
+        return guess
 
     def fields(self) -> dict[str, Any]:
         """The guess as a command's fields."""
@@ -329,3 +331,6 @@ def legal(space: Space, previous: Guess | None, made: Iterable[Guess] = ()) -> l
 def any_legal(space: Space, previous: Guess | None, made: Iterable[Guess] = ()) -> bool:
     made = set(made)
     return any(g not in made for g in reversed(higher(space, previous)))
+
+
+_DEFAULTS = dict(Guess().__dict__)  # every field at its default: what ``from_shown`` starts from

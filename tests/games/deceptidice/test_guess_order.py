@@ -156,3 +156,19 @@ def test_guess_higher_straights_make_cycles():
     guesses = every_guess(s)
     cycles = [(a, b) for a, b in itertools.product(guesses, repeat=2) if is_higher(a, b) and is_higher(b, a)]
     assert cycles and all(a.straight is not None or b.straight is not None for a, b in cycles)
+
+
+def test_a_guess_made_from_how_it_is_shown_is_the_guess():
+    """``Guess.from_shown`` (folding makes one at every guess, without the
+    dataclass's ``__init__``) gives back every guess of a full space from
+    its ``shown()``, equal, hashing alike and frozen; a view's guess, which
+    also names its seat, gives the same guess."""
+    guesses = list(every_guess(space(straights=True, vague=True, powers=True)))
+    assert len(guesses) > 100
+    for guess in guesses:
+        made = Guess.from_shown(guess.shown())
+        assert made == guess and hash(made) == hash(guess) and type(made) is Guess
+        assert dataclasses.asdict(made) == dataclasses.asdict(guess)
+        assert Guess.from_shown({"seat": 2, **guess.shown()}) == guess
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.count = 99
