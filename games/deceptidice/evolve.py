@@ -173,11 +173,13 @@ EVENTS: dict[str, Callable[[State, Event], dict[str, Any]]] = {
 
 
 def _record(state: State) -> dict[str, Any]:
-    """A finished round, as the view's history shows it."""
+    """A finished round, as the view's history shows it once its guesses
+    are shown (``view._round``): the fold keeps them as the state does, so a
+    roll makes no dict a guess (what no fold reads)."""
     return {
         "round": state.round,
         "liar": state.liar,
-        "guesses": [{"seat": seat, **guess.shown()} for seat, guess in state.guesses],
+        "guesses": state.guesses,
         "challenge": state.challenge,
         "discarded": state.discarded,
         "swap": state.swap,

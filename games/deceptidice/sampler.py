@@ -106,7 +106,14 @@ def determinize(view: Mapping[str, Any], rng: random.Random) -> State:
         discarded = record["discarded"]
         if discarded is not None:
             discarded = {**discarded, "cards": learn(discarded["cards"])}
-        history.append({**record, "challenge": _challenge(record["challenge"]), "discarded": discarded})
+        history.append(
+            {
+                **record,
+                "guesses": _guesses(record["guesses"]),
+                "challenge": _challenge(record["challenge"]),
+                "discarded": discarded,
+            }
+        )
     challenge = _challenge(table["challenge"])
     if table["challenge"] is not None:
         for row in table["challenge"]["tops"]:
@@ -114,7 +121,7 @@ def determinize(view: Mapping[str, Any], rng: random.Random) -> State:
     shown = tuple(tuple(learn(s["shown"])) for s in view["seats"]) if options["predictable"] else ()
     for s in view["seats"]:
         learn(s["seen"])
-    guesses = tuple((g["seat"], Guess.from_shown({k: v for k, v in g.items() if k != "seat"})) for g in table["guesses"])
+    guesses = _guesses(table["guesses"])
 
     # -- the cards whose place is known
     pool, face_of = _deck_keys(options)
@@ -243,3 +250,9 @@ def evaluate(state: State) -> list[float]:
     if state.phase == OVER:
         return shares(standings(state)["winners"], state.seats)
     return normalized([max(len(hand(state, s)) - END_AT, 0.25) ** 2 for s in range(state.seats)])
+
+
+def _guesses(shown: list[Mapping[str, Any]]) -> tuple:
+    """A view's guesses (each naming its seat) as the state keeps them:
+    (seat, ``Guess``)."""
+    return tuple((g["seat"], Guess.from_shown(g)) for g in shown)

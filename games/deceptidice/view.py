@@ -32,7 +32,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             "wildcards": state.options["wildcards"],
             "power_cards": state.options["power_cards"],
         },
-        "guesses": [{"seat": s, **g.shown()} for s, g in state.guesses],
+        "guesses": _guesses(state.guesses),
         "current": {"seat": state.guesses[-1][0], **current.shown()} if current else None,
         "challenge": _challenge(state, state.challenge),
         "draw_pile": len(state.draw_pile),
@@ -91,6 +91,7 @@ def _round(state: State, record) -> dict[str, Any]:
     discarded = record["discarded"]
     return {
         **record,
+        "guesses": _guesses(record["guesses"]),
         "challenge": _challenge(state, record["challenge"]),
         "discarded": {**discarded, "cards": _cards(state, discarded["cards"])} if discarded else None,
     }
@@ -99,3 +100,8 @@ def _round(state: State, record) -> dict[str, Any]:
 def _cards(state: State, ids, keep_order: bool = False) -> list[dict[str, Any]]:
     cards = [card(state, c) for c in ids]
     return cards if keep_order else sorted(cards, key=deck.order)
+
+
+def _guesses(guesses) -> list[dict[str, Any]]:
+    """A round's guesses (seat, ``Guess``) as views show them."""
+    return [{"seat": seat, **guess.shown()} for seat, guess in guesses]
