@@ -105,9 +105,9 @@ class Guess:
     def from_shown(cls, shown: Mapping[str, Any]) -> "Guess":
         """The guess ``shown()`` describes (events store guesses this way).
         Other names in ``shown`` (a view's guess names its seat) are left
-        out. Folding makes one at every guess: built as ``kit.changed``
-        builds states (a frozen dataclass's ``__init__`` sets its eight
-        fields one call each, most of a guess's fold)."""
+        out. Folding makes one at every guess, so its instance dict is
+        filled directly: the frozen dataclass's ``__init__`` sets its eight
+        fields one call each, which was most of a guess's fold."""
         guess = object.__new__(cls)
         fields = guess.__dict__
         fields.update(_DEFAULTS)
