@@ -31,13 +31,13 @@ def services(client, clock, queue_client=None) -> Services:
     return Services(client, clock, config=config, queue_client=queue_client)
 
 
-def play(svc: Services, players: list[str | None], moves: int) -> str:
+def play(svc: Services, players: list[str | None], moves: int, rated: bool = False, seed: int = 7) -> str:
     """A game of two seats (taken by these players, None for a seat token),
-    ``moves`` moves in."""
-    game_id = svc.commands.create("color-doubt", 2, SHORT, []).game_id
+    ``moves`` moves in (or to its end, if that comes first)."""
+    game_id = svc.commands.create("color-doubt", 2, SHORT, [], rated=rated).game_id
     for player in players:
         svc.commands.join(game_id, "p", player)
-    rng = random.Random(7)
+    rng = random.Random(seed)
     for _ in range(moves):
         folded = svc.commands.load(game_id)
         if folded.table.status != "active":
@@ -140,17 +140,7 @@ def test_on_a_cluster_a_next_look_lost_after_the_append_is_put_back_by_the_sweep
 
 def finish_rated(svc: Services, players: list[str]) -> str:
     """A rated game of two seats held by these players, played to its end."""
-    game_id = svc.commands.create("color-doubt", 2, SHORT, [], rated=True).game_id
-    for player in players:
-        svc.commands.join(game_id, "p", player)
-    rng = random.Random(45)
-    for _ in range(2_000):
-        folded = svc.commands.load(game_id)
-        if folded.table.status != "active":
-            break
-        seat = folded.game.to_act(folded.table.game)[0]
-        body = GAMES["color-doubt"].bots["random"](seat_view(folded, seat), rng)
-        svc.commands.execute(game_id, seat, body, folded.version, f"k{folded.version}")
+    game_id = play(svc, players, 2_000, rated=True, seed=45)
     assert svc.commands.load(game_id).table.status == "finished"
     return game_id
 
