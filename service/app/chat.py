@@ -4,7 +4,11 @@ the rules' evidence).
 Two channels. ``table``: what the seats say, seen by the seats and by
 spectators. ``spectators``: what spectators say, seen by spectators, and by
 the seats only once the game is over (finished or abandoned): nothing a
-spectator says reaches a player while they play.
+spectator says reaches a player while they play. ``sees_spectators`` says
+who reads it, for ``GET .../chat`` and the streams alike: a seat's stream
+carries it once the game is over, after the stream's position (it never
+goes back for what it passed while the game ran: that, a client reads with
+``GET .../chat``).
 
 A game's chat is one Redis stream beside its log, in its slot
 (``game:{<id>}:chat``). Each message's place is the game's version when it
