@@ -15,6 +15,7 @@ from service.runtime.replay import run_verify
 from service.workers.jobs import run_work
 from tests.conftest import OPERATOR_TOKEN
 from tests.support.api import SHORT, auth, new_game, new_player, play_to_the_end, sit
+from tests.support.openapi_contract import check
 
 OPERATOR = auth(OPERATOR_TOKEN)
 STEPS = ("before_write", "written", "renamed", "deleted")
@@ -218,6 +219,8 @@ def test_talk_during_a_move_to_the_archive_is_archived_or_refused_never_lost(arc
         assert (text in texts) == (answer.status_code == 201), (who, answer.status_code, texts)
     removal = answers["removal"]
     assert (removal.status_code, removal.get_json().get("code")) in ((200, None), (409, "chat_closed")), removal.get_json()
+    check("/v1/games/{game_id}/chat", "post", answers["seat"])  # as openapi.yaml describes them
+    check("/v1/games/{game_id}/chat/{chat_id}", "delete", removal)
     assert ("gg" not in texts) == (removal.status_code == 200), (removal.status_code, texts)
     # and closed for good once archived
     late = http.post(f"/v1/games/{game_id}/chat", json={"text": "late"}, headers=auth(key))
