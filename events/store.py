@@ -12,7 +12,7 @@ import logging
 import zlib
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
 import redis
 from redis.cluster import RedisCluster
@@ -56,12 +56,15 @@ def archived_key(game_id: str) -> str:
     return f"game:{{{game_id}}}:archived"
 
 
-# KEYS: the stream, the archived record, then the game's other keys to go
-# (tokens, snapshot, idempotency records); ARGV: the version archived, its
-# entry's hash, then the record's field/value pairs (none: a game deleted,
-# with no record). The log is still the one archived (nothing appended
-# since: the archive holds all of it), or nothing happens: then the record
-# goes in and the game's keys go, at once.
+# KEYS: the stream, the archived record, the other streams copied with it
+# (each to go only if it still ends at the entry it ended at when copied),
+# then the game's other keys to go (tokens, snapshot, idempotency records);
+# ARGV: the version archived, its entry's hash, how many streams are
+# guarded, the id of each one's last entry ('': none), then the record's
+# field/value pairs (none: a game deleted, with no record). The log is still
+# the one archived (nothing appended since: the archive holds all of it),
+# and so is each guarded stream, or nothing happens: then the record goes in
+# and the game's keys go, at once.
 RETIRE_SCRIPT = """
 if redis.call('XLEN', KEYS[1]) ~= tonumber(ARGV[1]) then return 0 end
 local last = redis.call('XRANGE', KEYS[1], ARGV[1] .. '-0', ARGV[1] .. '-0')
@@ -69,7 +72,14 @@ if #last ~= 1 then return 0 end
 local hash = cjson.decode(last[1][2][2])['hash']
 if hash == nil or hash == cjson.null then hash = '' end
 if hash ~= ARGV[2] then return 0 end
-if #ARGV > 2 then redis.call('HSET', KEYS[2], unpack(ARGV, 3)) end
+local guarded = tonumber(ARGV[3])
+for i = 1, guarded do
+  local newest = redis.call('XREVRANGE', KEYS[2 + i], '+', '-', 'COUNT', 1)
+  local id = ''
+  if newest[1] then id = newest[1][1] end
+  if id ~= ARGV[3 + i] then return 0 end
+end
+if #ARGV > 3 + guarded then redis.call('HSET', KEYS[2], unpack(ARGV, 4 + guarded)) end
 redis.call('DEL', KEYS[1], unpack(KEYS, 3))
 return 1
 """
@@ -437,15 +447,31 @@ class EventStore:
         entries = self.redis.xrange(stream_key(game_id), f"{after + 1}-0", end)
         return list(_decode(entries))
 
-    def retire(self, game_id: str, version: int, last_hash: str | None, record: dict[str, str], keys: Sequence[str]) -> bool:
+    def retire(
+        self,
+        game_id: str,
+        version: int,
+        last_hash: str | None,
+        record: dict[str, str],
+        keys: Sequence[str],
+        unchanged: Mapping[str, str] | None = None,
+    ) -> bool:
         """The game's log moved out (to the archive) or deleted: if the log is
-        still at ``version`` with ``last_hash``, write ``record`` (its archived
-        record; empty: none) and delete the stream and ``keys`` (all in the
-        game's slot), in one script; False when the log changed meanwhile."""
+        still at ``version`` with ``last_hash``, and each stream of
+        ``unchanged`` (stream key -> the id of its last entry, "" for none:
+        a stream copied with the log) still ends there, write ``record`` (its
+        archived record; empty: none) and delete the log, those streams and
+        ``keys`` (all in the game's slot), in one script; False when any of
+        them changed meanwhile."""
+        guarded = dict(unchanged or {})
         fields = [item for pair in record.items() for item in pair]
         retire = self.redis.register_script(RETIRE_SCRIPT)
+        others = [key for key in keys if key not in guarded]
         return bool(
-            retire(keys=[stream_key(game_id), archived_key(game_id), *keys], args=[version, last_hash or "", *fields])
+            retire(
+                keys=[stream_key(game_id), archived_key(game_id), *guarded, *others],
+                args=[version, last_hash or "", len(guarded), *guarded.values(), *fields],
+            )
         )
 
     def is_archived(self, game_id: str) -> bool:

@@ -9,14 +9,17 @@ stored, so its hashes still hold), and the store keeps a small record
 (``events.store.archived_key``: where the log went, its last hash and
 version, the game's summary for lists: type, status, seats, players, result,
 when). The game's snapshot, token hashes and idempotency records go with the
-log, and so does its table talk (``service.app.chat``): the chat stream and
-its removal marks are written beside the log, ``<id>.chat.ndjson.gz`` (each
-entry with its stream id, the marks as marks; none when nobody spoke), read
-back and checked before anything is deleted, named in the record
-(``chat``), and deleted from the store with the log. ``GET
-/v1/games/{id}/chat`` and the game's streams read it from there
-(``Archiver.chat``); an archived game's chat is closed (nothing more is
-said, nor removed). Every read path serves an archived game as before
+log, and so does its table talk (``service.app.chat``): the chat is closed
+first, by one script that returns what it holds (players still talk after
+the end: a message said after the copy was read, and deleted with the
+stream, was answered 201 and lost), and the chat stream and its removal
+marks are written beside the log, ``<id>.chat.ndjson.gz`` (each entry with
+its stream id, the marks as marks; none when nobody spoke), read back and
+checked before anything is deleted, named in the record (``chat``), and
+deleted from the store with the log. ``GET /v1/games/{id}/chat`` and the
+game's streams read it from there (``Archiver.chat``); an archived game's
+chat is closed (nothing more is said, nor removed: 409 ``chat_closed``, as
+while it moves). Every read path serves an archived game as before
 (``Repository.load``/``entries`` fold it from the archive, kept per process
 in a small cache), and commands on it are refused as on any finished game.
 
@@ -25,19 +28,27 @@ complete, verified archive copy (``Archiver.archive``; tested by stopping it
 at each step):
 
 1. the whole log is read from the store (a finished game: nothing is
-   appended to it any more);
-2. it is written to a temporary name beside its place, and synced;
-3. it is read back from there and checked entry by entry against what the
-   store holds, its last hash against the store's last entry;
-4. it is renamed into place (and the directory synced);
+   appended to it any more), and the chat is closed and read in one script
+   (``chat.close``): from then on a message or a removal is refused (409
+   ``chat_closed``), so what is copied is all there will be;
+2. they are written to temporary names beside their place, and synced;
+3. they are read back from there and checked entry by entry against what
+   the store holds, the log's last hash against the store's last entry;
+4. they are renamed into place (and the directory synced);
 5. one script on the game's slot checks the log is still that one (its
-   length and last hash), writes the record and deletes the log and the
-   game's other keys (``EventStore.retire``).
+   length and last hash) and the chat still ends with the entry copied,
+   writes the record and deletes the log, the chat and the game's other
+   keys (``EventStore.retire``).
 
 A crash before 5 leaves the game in the store, its archive work still
 scheduled: the job runs again and rewrites the same file. The record is the
 only thing that says "look in the archive", and it is written only after
 the file it names was read back, so a file without a record is harmless.
+The chat's closing lapses by itself (``chat.CLOSING_SECONDS``, a minute)
+should the move die, and a move that fails lifts it: a game left in the
+store is never left with its chat closed. Should a move outlast its
+closing and someone speak meanwhile, 5 finds the chat changed and leaves
+the game in the store (the job runs again); nothing said is lost.
 
 **Backends.** ``GameArchive`` is the interface: ``stage`` (write a copy
 under a temporary name, durably), the staged copy's ``read`` and ``commit``
@@ -60,7 +71,7 @@ from events.envelope import Envelope
 from events.store import EventStore, idempotency_key, snapshot_key, tokens_key
 from games import table as tables
 from projections.folding import Folded, fold
-from service.app.chat import chat_key, removed_key
+from service.app import chat
 from service.app.problems import Problem
 
 log = logging.getLogger("tabletell.archive")
@@ -172,10 +183,6 @@ def decode_chat(data: bytes) -> tuple[list[tuple[str, str]], dict[str, str]]:
     return entries, marks
 
 
-def _text(value) -> str:
-    return value.decode() if isinstance(value, bytes) else value
-
-
 @dataclass(frozen=True)
 class Brief:
     """What lists show of a game (the operators' games, a player's games),
@@ -247,9 +254,10 @@ class Archiver:
         self.archive = archive
 
     def reached(self, step: str) -> None:
-        """Each step of the move, as it is reached ("before_write",
-        "written", "renamed", "deleted"): the tests stop the move here,
-        as a process killed there would."""
+        """Each step of the move, as it is reached ("before_write": the
+        chat closed, "written", "renamed", "deleted"): the tests stop the
+        move here, as a process killed there would, and hold it open there
+        to talk in it."""
 
     def archive_game(self, game_id: str) -> str:
         """Moves finished ``game_id``'s log to the archive (see the module's
@@ -262,37 +270,43 @@ class Archiver:
             return "no such game"
         if folded.table.status != tables.FINISHED:
             return f"not finished: {folded.table.status}"
-        self.reached("before_write")
-        data = encode(envelopes)
-        staged = self.archive.stage(game_id, data)
-        self.reached("written")
-        problem = self._check(game_id, staged.read(), envelopes)
-        if problem:
-            raise archive_unavailable(f"The archive's copy of {game_id} {problem}: not moved.")
-        talk = self._stage_chat(game_id)  # beside the log, checked before either is committed
-        location = staged.commit()
-        chat_location = talk.commit() if talk is not None else None
-        self.reached("renamed")
-        keys = [tokens_key(game_id), snapshot_key(game_id), *idempotency_keys(game_id, envelopes)]
-        keys += [chat_key(game_id), removed_key(game_id)]
-        record = record_of(folded, self.archive.name, location, len(data))
-        if chat_location is not None:
-            record["chat"] = chat_location
-        if not self.store.retire(game_id, folded.version, folded.last_hash, record, keys):
-            return "the log changed while it was archived: left in the store"
+        # closed and read at once: nothing is said after the copy is fixed
+        entries, marks = chat.close(self.store.redis, game_id)
+        try:
+            self.reached("before_write")
+            data = encode(envelopes)
+            staged = self.archive.stage(game_id, data)
+            self.reached("written")
+            problem = self._check(game_id, staged.read(), envelopes)
+            if problem:
+                raise archive_unavailable(f"The archive's copy of {game_id} {problem}: not moved.")
+            talk = self._stage_chat(game_id, entries, marks)  # beside the log, checked before either is committed
+            location = staged.commit()
+            chat_location = talk.commit() if talk is not None else None
+            self.reached("renamed")
+            keys = [tokens_key(game_id), snapshot_key(game_id), *idempotency_keys(game_id, envelopes)]
+            keys += chat.chat_keys(game_id)
+            record = record_of(folded, self.archive.name, location, len(data))
+            if chat_location is not None:
+                record["chat"] = chat_location
+            # the chat as copied: a closing that lapsed mid-move and a word
+            # said since leave the game in the store
+            copied = {chat.chat_key(game_id): entries[-1][0] if entries else ""}
+            retired = self.store.retire(game_id, folded.version, folded.last_hash, record, keys, unchanged=copied)
+        except Exception:
+            chat.reopen(self.store.redis, game_id)  # a move that failed leaves the chat as it was
+            raise
+        if not retired:
+            chat.reopen(self.store.redis, game_id)
+            return "the log or its chat changed while it was archived: left in the store"
         self.reached("deleted")
         log.info("game %s archived: %s events, %s bytes at %s", game_id, folded.version, len(data), location)
         return f"archived: {folded.version} events, {len(data)} bytes"
 
-    def _stage_chat(self, game_id: str) -> Staged | None:
-        """The game's chat (its entries and removal marks) staged beside its
-        log and read back, or None when nobody spoke. A finished game's chat
-        may still grow (players talk after the end): what is said between
-        this read and the retire is lost with the stream, which the retire
-        deletes; the window is the few milliseconds of the move."""
-        redis = self.store.redis
-        entries = [(_text(i), _text(f.get(b"e", f.get("e")))) for i, f in redis.xrange(chat_key(game_id))]
-        marks = {_text(k): _text(v) for k, v in redis.hgetall(removed_key(game_id)).items()}
+    def _stage_chat(self, game_id: str, entries: list[tuple[str, str]], marks: dict[str, str]) -> Staged | None:
+        """The game's chat (its entries and removal marks, as ``chat.close``
+        read them when it closed the chat) staged beside its log and read
+        back, or None when nobody spoke."""
         if not entries and not marks:
             return None
         data = encode_chat(entries, marks)

@@ -4,7 +4,11 @@ the rules' evidence).
 Two channels. ``table``: what the seats say, seen by the seats and by
 spectators. ``spectators``: what spectators say, seen by spectators, and by
 the seats only once the game is over (finished or abandoned): nothing a
-spectator says reaches a player while they play.
+spectator says reaches a player while they play. ``sees_spectators`` says
+who reads it, for ``GET .../chat`` and the streams alike: a seat's stream
+carries it once the game is over, after the stream's position (it never
+goes back for what it passed while the game ran: that, a client reads with
+``GET .../chat``).
 
 A game's chat is one Redis stream beside its log, in its slot
 (``game:{<id>}:chat``). Each message's place is the game's version when it
@@ -33,9 +37,15 @@ Lifetime: as long as the game's log. Neither the log nor the chat expires
 in the hot store; when a finished game is archived (``service.app.archive``)
 its chat goes with the log, to a file beside it, and is read from there
 (``archived``: the game's chat as the store held it): an archived game's
-chat is closed (409 ``chat_closed``). An abandoned game deleted by
-retention takes its chat with it. The rate counters expire after their
-window.
+chat is closed (409 ``chat_closed``). The move closes it first (``close``:
+one script marks it closed and returns what it holds, the copy the archive
+gets), so nothing is said or removed after the copy is fixed, and the say
+and remove scripts refuse while the mark stands. The mark lapses by itself
+after ``CLOSING_SECONDS`` (a move takes milliseconds), so a move that died
+half-way does not leave a game in the store with its chat closed for good;
+the move's retire deletes it with the chat, a move that failed lifts it
+(``reopen``). An abandoned game deleted by retention takes its chat with
+it. The rate counters expire after their window.
 """
 from __future__ import annotations
 
@@ -54,6 +64,9 @@ TABLE, SPECTATORS = "table", "spectators"
 TEXT_MAX = 280  # characters (code points) of a message, after normalisation
 CHAT_MAX_MESSAGES = 5_000  # a game's chat, removals included
 WINDOW_SECONDS = 60
+# how long a chat closed by a move to the archive stays closed if the move
+# dies before it deletes the chat (the next run closes it again)
+CLOSING_SECONDS = 60
 # a chat id: "<version>.<k>", k from 1
 CHAT_ID = re.compile(r"^([0-9]{1,15})\.([0-9]{1,9})$")
 
@@ -68,6 +81,17 @@ def removed_key(game_id: str) -> str:
 
 def rate_key(game_id: str, sender: str) -> str:
     return f"game:{{{game_id}}}:chat:rate:{sender}"
+
+
+def closed_key(game_id: str) -> str:
+    """Set while the game moves to the archive: the chat is closed."""
+    return f"game:{{{game_id}}}:chat:closed"
+
+
+def chat_keys(game_id: str) -> list[str]:
+    """The keys of a game's chat that go with its log (the rate counters
+    live out their minute)."""
+    return [chat_key(game_id), removed_key(game_id), closed_key(game_id)]
 
 
 # The end of both scripts: ``entry`` added to the chat (KEYS[2]) under an id
@@ -85,11 +109,12 @@ return {{{code}, id}}
 """
 
 
-# KEYS: the log, the chat, the sender's counter; ARGV: the entry, the
-# sender's limit (0: none), the window, the channel, the cap.
+# KEYS: the log, the chat, the sender's counter, the closed mark; ARGV: the
+# entry, the sender's limit (0: none), the window, the channel, the cap.
 _SAY = """
 local version = redis.call('XLEN', KEYS[1])
 if version == 0 then return {-2, ''} end
+if redis.call('EXISTS', KEYS[4]) == 1 then return {-4, ''} end
 if redis.call('XLEN', KEYS[2]) >= tonumber(ARGV[5]) then return {-3, ''} end
 if tonumber(ARGV[2]) > 0 then
   local n = redis.call('INCR', KEYS[3])
@@ -102,9 +127,11 @@ if tonumber(ARGV[2]) > 0 then
 end
 """ + _added("ARGV[1]", 0)
 
-# KEYS: the log, the chat, the removed marks; ARGV: the stream id removed,
-# the mark (JSON, without text), the removal entry, the channel.
+# KEYS: the log, the chat, the removed marks, the closed mark; ARGV: the
+# stream id removed, the mark (JSON, without text), the removal entry, the
+# channel.
 _REMOVE = """
+if redis.call('EXISTS', KEYS[4]) == 1 then return {-4, ''} end
 local found = redis.call('XRANGE', KEYS[2], ARGV[1], ARGV[1])
 if not found[1] then
   if redis.call('HEXISTS', KEYS[3], ARGV[1]) == 1 then return {1, ''} end
@@ -114,6 +141,31 @@ redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
 redis.call('XDEL', KEYS[2], ARGV[1])
 local version = redis.call('XLEN', KEYS[1])
 """ + _added("ARGV[3]", 2)
+
+# KEYS: the chat, the removed marks, the closed mark; ARGV: how long the mark
+# stands (ms). Closes the chat and returns what it holds, at once: what is
+# copied is all that was said, and nothing more can be.
+_CLOSE = """
+redis.call('SET', KEYS[3], '1', 'PX', ARGV[1])
+return {redis.call('XRANGE', KEYS[1], '-', '+'), redis.call('HGETALL', KEYS[2])}
+"""
+
+
+def close(client: redis.Redis, game_id: str) -> tuple[list[tuple[str, str]], dict[str, str]]:
+    """Closes the game's chat for its move to the archive (for
+    ``CLOSING_SECONDS``, or until the move deletes it or ``reopen``) and
+    returns what it holds: its entries (stream id, entry), oldest first,
+    and its removal marks."""
+    found, marks = client.register_script(_CLOSE)(
+        keys=[chat_key(game_id), removed_key(game_id), closed_key(game_id)], args=[CLOSING_SECONDS * 1000]
+    )
+    entries = [(_text(i), _text(fields[1])) for i, fields in found]  # each entry's one field: e, its JSON
+    return entries, {_text(marks[n]): _text(marks[n + 1]) for n in range(0, len(marks), 2)}
+
+
+def reopen(client: redis.Redis, game_id: str) -> None:
+    """A move to the archive that did not happen lifts its closing."""
+    client.delete(closed_key(game_id))
 
 
 def outside_id(stream_id: str) -> str:
@@ -183,7 +235,7 @@ class Chat:
         }
         who = f"seat-{seat}" if seat is not None else f"spectator-{sender}"
         code, found = self._say(
-            keys=[stream_key(game_id), chat_key(game_id), rate_key(game_id, who)],
+            keys=[stream_key(game_id), chat_key(game_id), rate_key(game_id, who), closed_key(game_id)],
             args=[json.dumps(entry), self.per_minute, WINDOW_SECONDS, versions_channel(game_id), CHAT_MAX_MESSAGES],
         )
         found = found.decode() if isinstance(found, bytes) else found
@@ -198,8 +250,10 @@ class Chat:
             raise problem
         if code == -2:
             if self.archived is not None and self.archived(game_id) is not None:
-                raise Problem(409, "chat_closed", f"Game {game_id} is archived: its chat is kept, and closed.")
+                raise chat_closed(game_id, "is archived")
             raise Problem(404, "game_not_found", f"There is no game {game_id}.")
+        if code == -4:
+            raise chat_closed(game_id, "is moving to the archive")
         if code == -3:
             raise Problem(409, "chat_full", f"This game's chat holds its {CHAT_MAX_MESSAGES} messages: nothing more is kept.")
         return {"id": outside_id(found), **entry}
@@ -212,14 +266,18 @@ class Chat:
         if inside and not raw and self.redis.hexists(removed_key(game_id), inside):
             return self._removal_of(game_id, chat_id)
         entry = json.loads(_field(raw[0][1])) if raw else None
+        if entry is None and self.archived is not None and self.archived(game_id) is not None:
+            raise chat_closed(game_id, "is archived")
         if entry is None or entry.get("kind") != "message":
             raise Problem(404, "chat_message_not_found", f"This game has no chat message {chat_id}.")
         mark = {**entry, "text": None, "removed": True}
         removal = {"kind": "removal", "channel": entry["channel"], "removes": chat_id, "at": self.clock()}
         code, found = self._remove(
-            keys=[stream_key(game_id), chat_key(game_id), removed_key(game_id)],
+            keys=[stream_key(game_id), chat_key(game_id), removed_key(game_id), closed_key(game_id)],
             args=[inside, json.dumps(mark), json.dumps(removal), versions_channel(game_id)],
         )
+        if code == -4:
+            raise chat_closed(game_id, "is moving to the archive")
         if code != 2:
             return self._removal_of(game_id, chat_id)
         found = found.decode() if isinstance(found, bytes) else found
@@ -294,6 +352,12 @@ class Chat:
                 data.setdefault("removed", False)
                 out.append(Said(chat_id, "chat", entry["channel"], data))
         return out if count is None else out[:count]
+
+
+def chat_closed(game_id: str, why: str) -> Problem:
+    """Nothing more is said or removed: the game ``why`` ("is archived", "is
+    moving to the archive"); what was said is kept and read as before."""
+    return Problem(409, "chat_closed", f"Game {game_id} {why}: its chat is kept, and closed.")
 
 
 def sees_spectators(seat: int | None, status: str) -> bool:

@@ -32,6 +32,9 @@ from events.store import versions_channel
 
 FEED_MAXLEN = 1000  # events a feed keeps: a player stream resumes within them
 FEED_TTL_SECONDS = 30 * 86_400  # a player silent for a month loses their old feed
+# entries one read of a feed returns: a stream resumed far back pages through
+# its backlog (at most FEED_MAXLEN) this many at a time, never all of it in memory
+PAGE = 200
 
 # KEYS: the feed, its counter, the ids it holds; ARGV: the entry, how many
 # entries to keep, the keys' ttl, the player's channel, the event's id
@@ -86,8 +89,9 @@ class PlayerFeed:
             hook(player_id, kind, data, event_id)
         return seq
 
-    def since(self, player_id: str, after: int, count: int = 200) -> list[tuple[int, dict[str, Any]]]:
-        """The feed's events numbered past ``after``, oldest first."""
+    def since(self, player_id: str, after: int, count: int = PAGE) -> list[tuple[int, dict[str, Any]]]:
+        """The feed's events numbered past ``after``, oldest first, at most
+        ``count`` of them: fewer means the read reached the feed's end."""
         entries = self.redis.xrange(feed_key(player_id), min=f"{after + 1}-0", count=count)
         out = []
         for entry_id, fields in entries:

@@ -31,7 +31,7 @@ from events.store import EventStore, snapshot_key, tokens_key
 from games import table as tables
 from projections.folding import fold
 from service.app.archive import idempotency_keys
-from service.app.chat import chat_key, removed_key
+from service.app.chat import chat_keys
 from service.app.index import GameIndex
 from service.app.players import Players
 from service.app.problems import Problem
@@ -58,7 +58,7 @@ class Retention:
         self.index.forget(folded)
         self.players.remove_game(sorted(set(folded.table.players) - {None}), game_id)
         keys = [tokens_key(game_id), snapshot_key(game_id), *idempotency_keys(game_id, envelopes)]
-        keys += [chat_key(game_id), removed_key(game_id)]  # its table talk goes with it
+        keys += chat_keys(game_id)  # its table talk goes with it
         if not self.store.retire(game_id, folded.version, folded.last_hash, {}, keys):
             return "the log changed: left in the store"
         log.info("abandoned game %s deleted", game_id)

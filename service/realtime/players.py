@@ -10,7 +10,7 @@ from typing import Callable, Iterator
 
 import redis
 
-from service.app.player_feed import PlayerFeed
+from service.app.player_feed import PAGE, PlayerFeed
 from service.app.players import Players
 from service.realtime.streams import RETRY_MS, WRITE_TIMEOUT_SECONDS, Realtime, Waiter
 
@@ -28,8 +28,9 @@ def player_messages(
     encode: Callable[[str | None, int | None, bytes, int | None], bytes],
 ) -> Iterator[bytes]:
     """A player's stream from its feed entry ``last`` on: ``ready`` at once,
-    then each entry as it comes (woken by the player's own channel), a
-    heartbeat when nothing comes, and the end once ``key`` is replaced."""
+    its backlog at once (read a page at a time until caught up), then each
+    entry as it comes (woken by the player's own channel), a heartbeat when
+    nothing comes, and the end once ``key`` is replaced."""
     watch = waiter.watch
     heartbeat = realtime.heartbeat_seconds
     if waiter.client is not None:
@@ -41,7 +42,8 @@ def player_messages(
         ready = {"player_id": player_id, "last_event_id": last}
         yield encode("ready", last, json.dumps(ready).encode(), RETRY_MS)
         while not watch.ended:
-            for number, entry in feed.since(player_id, last):
+            page = feed.since(player_id, last, PAGE)
+            for number, entry in page:
                 data = {**entry["data"], "event_id": entry["event_id"], "at": entry["at"]}
                 yield encode(entry["event"], number, json.dumps(data).encode(), None)
                 last = number
@@ -52,7 +54,11 @@ def player_messages(
                     return  # the key was replaced: its sessions end
                 yield encode(None, None, b"", None)
                 beat = now + heartbeat
-            if watch.version <= last:
+            # a full page: more may be behind it (a backlog written before the
+            # stream subscribed, announced to nobody), so read on rather than
+            # wait for a wake that may not come until the heartbeat
+            caught_up = len(page) < PAGE
+            if caught_up and watch.version <= last:
                 watch.wait(max(0.0, beat - time.monotonic()))
     except (redis.ConnectionError, redis.TimeoutError) as error:
         log.warning("player stream ended: the store is unreachable (%s)", error)

@@ -35,7 +35,7 @@ from redis.cluster import RedisCluster
 from games import table as tables
 from projections.folding import Folded
 from projections.views import stream_messages
-from service.app.chat import Chat
+from service.app.chat import Chat, sees_spectators
 from service.app.commands import Commands
 from service.app.views_cache import ViewCache
 from service.telemetry.metrics import OPEN_STREAMS
@@ -237,8 +237,13 @@ class Realtime:
                     chat_after = position if position is not None else (folded.version, 0)
                     if floor is not None:
                         chat_after = max(chat_after, floor)
-                    # a seat never hears the spectators' channel on its stream
-                    for said in self.chat.read(game_id, chat_after, seat is None, folded.version):
+                    # what the reader may read of the talk, as GET .../chat
+                    # answers it: a seat hears the spectators' channel once
+                    # the game is over, in its place after the stream's
+                    # position (what was said before it, a client reads
+                    # with GET .../chat: a stream never goes back)
+                    spectators = sees_spectators(seat, folded.table.status)
+                    for said in self.chat.read(game_id, chat_after, spectators, folded.version):
                         messages.append((said.position, said.kind, said.id, json.dumps(said.data).encode()))
                     messages.sort(key=lambda m: m[0])
                     for place, kind, message_id, data in messages:

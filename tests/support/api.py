@@ -95,9 +95,10 @@ def sit(http, game_id: str, key: str, **body):
     return http.post(f"/v1/games/{game_id}/seats", json=body, headers=auth(key))
 
 
-def play_to_the_end(http, game_id: str, tokens: list[str], seed: int = 5) -> None:
+def play_to_the_end(http, game_id: str, tokens: list[str], seed: int = 5, before_each=None) -> None:
     """Plays a Color Doubt game's seats (their tokens, in seat order) with
-    random moves, each with an Idempotency-Key, until it ends."""
+    random moves, each with an Idempotency-Key, until it ends;
+    ``before_each()``, if given, before each move."""
     import random
 
     from games.registry import GAMES
@@ -107,6 +108,8 @@ def play_to_the_end(http, game_id: str, tokens: list[str], seed: int = 5) -> Non
         seen = view(http, game_id, tokens[0])
         if seen["status"] != "active":
             return
+        if before_each is not None:
+            before_each()
         seat = seen["to_act"][0]
         body = GAMES["color-doubt"].bots["random"](view(http, game_id, tokens[seat]), rng)
         response = command(http, game_id, tokens[seat], body, **{"Idempotency-Key": f"move-{n}"})

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from events.store import archived_key
+from service.app.chat import CLOSING_SECONDS, closed_key
 from service.app.scheduling import NO_SEAT
 from service.config import Config
 from service.http.app import create_app
@@ -14,9 +15,16 @@ from service.runtime.replay import run_verify
 from service.workers.jobs import run_work
 from tests.conftest import OPERATOR_TOKEN
 from tests.support.api import SHORT, auth, new_game, new_player, play_to_the_end, sit
+from tests.support.openapi_contract import check
 
 OPERATOR = auth(OPERATOR_TOKEN)
 STEPS = ("before_write", "written", "renamed", "deleted")
+BEFORE_THE_DELETE = STEPS[:-1]  # the steps a move's chat is closed at
+
+
+class Killed(BaseException):
+    """A move stopped at a step, as a process killed there: not an
+    ``Exception``, so none of the move's own handling of a failure runs."""
 
 
 def config(tmp_path) -> Config:
@@ -117,9 +125,6 @@ def test_a_finished_game_moves_to_the_archive_and_every_route_serves_it_as_befor
 
 @pytest.mark.parametrize("step", STEPS)
 def test_a_move_stopped_at_any_step_leaves_the_game_served_and_verifying(archiving, clock, redis_client, tmp_path, step):
-    class Killed(Exception):
-        pass
-
     app = archiving()
     http = app.test_client()
     game_id, _, key, _ = finished_game(http)
@@ -175,3 +180,106 @@ def test_a_games_chat_goes_to_the_archive_with_its_log_and_is_served_from_there(
         assert server.get(f"/v1/games/{game_id}/chat?after={said['id']}", headers=auth(key)).get_json() == after_first
     closed = http.post(f"/v1/games/{game_id}/chat", json={"text": "late"}, headers=auth(key))
     assert closed.status_code == 409 and closed.get_json()["code"] == "chat_closed"
+
+
+def chat_of(http, game_id: str) -> list[dict]:
+    """The game's whole chat, as a spectator reads it (once the game is over a
+    seat reads the same)."""
+    answer = http.get(f"/v1/games/{game_id}/chat")
+    assert answer.status_code == 200, answer.get_json()
+    return answer.get_json()["messages"]
+
+
+@pytest.mark.parametrize("step", BEFORE_THE_DELETE)
+def test_talk_during_a_move_to_the_archive_is_archived_or_refused_never_lost(archiving, clock, redis_client, step):
+    """Players talk after the end, and the move takes a moment: a message
+    said, or a removal made, while the move is held open at any step before
+    its delete is either in the archived chat or refused 409 ``chat_closed``;
+    never answered 201 (200) and then gone with the stream."""
+    app = archiving()
+    http = app.test_client()
+    game_id, _, key, _ = finished_game(http)
+    first = http.post(f"/v1/games/{game_id}/chat", json={"text": "gg"}, headers=auth(key)).get_json()
+    answers = {}
+
+    def reached(at: str) -> None:
+        if at == step:  # the window held open: a seat, a spectator and an operator act in it
+            answers["seat"] = http.post(f"/v1/games/{game_id}/chat", json={"text": "rematch?"}, headers=auth(key))
+            answers["spectator"] = http.post(f"/v1/games/{game_id}/chat", json={"text": "well played"})
+            answers["removal"] = http.delete(f"/v1/games/{game_id}/chat/{first['id']}", headers=OPERATOR)
+
+    app.extensions["tabletell"].archiver.reached = reached
+    assert archive_now(app, clock, game_id).startswith("archived")
+    assert set(answers) == {"seat", "spectator", "removal"}
+    archived = chat_of(archiving().test_client(), game_id)  # from the archive, in a process new to the game
+    texts = [m.get("text") for m in archived if m["event"] == "chat"]
+    for who, text in (("seat", "rematch?"), ("spectator", "well played")):
+        answer = answers[who]
+        assert (answer.status_code, answer.get_json().get("code")) in ((201, None), (409, "chat_closed")), answer.get_json()
+        assert (text in texts) == (answer.status_code == 201), (who, answer.status_code, texts)
+    removal = answers["removal"]
+    assert (removal.status_code, removal.get_json().get("code")) in ((200, None), (409, "chat_closed")), removal.get_json()
+    check("/v1/games/{game_id}/chat", "post", answers["seat"])  # as openapi.yaml describes them
+    check("/v1/games/{game_id}/chat/{chat_id}", "delete", removal)
+    assert ("gg" not in texts) == (removal.status_code == 200), (removal.status_code, texts)
+    # and closed for good once archived
+    late = http.post(f"/v1/games/{game_id}/chat", json={"text": "late"}, headers=auth(key))
+    assert late.status_code == 409 and late.get_json()["code"] == "chat_closed"
+
+
+@pytest.mark.parametrize("step", BEFORE_THE_DELETE)
+def test_a_chat_closed_by_a_move_that_died_reopens_and_the_next_move_keeps_what_was_said(archiving, clock, redis_client, step):
+    """A move killed after it closed the chat leaves the game in the store
+    with its chat closed (409 ``chat_closed``) for at most its closing's
+    lapse (CLOSING_SECONDS), never for good; then the chat is open, and the
+    job's next run archives what was said meanwhile."""
+    app = archiving()
+    http = app.test_client()
+    game_id, _, key, _ = finished_game(http)
+
+    def reached(at: str) -> None:
+        if at == step:
+            raise Killed(at)
+
+    archiver = app.extensions["tabletell"].archiver
+    archiver.reached = reached
+    with pytest.raises(Killed):
+        archive_now(app, clock, game_id)
+    closed = http.post(f"/v1/games/{game_id}/chat", json={"text": "anyone?"}, headers=auth(key))
+    assert closed.status_code == 409 and closed.get_json()["code"] == "chat_closed"
+    assert 0 < redis_client.pttl(closed_key(game_id)) <= CLOSING_SECONDS * 1000  # it lapses by itself
+    redis_client.delete(closed_key(game_id))  # as its lapse does, a minute on
+    said = http.post(f"/v1/games/{game_id}/chat", json={"text": "gg"}, headers=auth(key))
+    assert said.status_code == 201, said.get_json()
+
+    archiver.reached = lambda at: None
+    assert archive_now(app, clock, game_id).startswith("archived")
+    assert [m["text"] for m in chat_of(archiving().test_client(), game_id)] == ["gg"]
+
+
+def test_a_move_that_outlasts_its_chats_closing_leaves_the_game_when_someone_spoke_meanwhile(archiving, clock, redis_client):
+    """Should the closing lapse while the move is still under way and
+    someone speak, the move's last script finds the chat no longer the one
+    copied and leaves the game (and its chat) in the store, open; the next
+    run archives all of it."""
+    app = archiving()
+    http = app.test_client()
+    game_id, _, key, _ = finished_game(http)
+    assert http.post(f"/v1/games/{game_id}/chat", json={"text": "gg"}, headers=auth(key)).status_code == 201
+    said = {}
+
+    def reached(at: str) -> None:
+        if at == "renamed":
+            redis_client.delete(closed_key(game_id))  # the closing lapsed: the move took that long
+            said["late"] = http.post(f"/v1/games/{game_id}/chat", json={"text": "still here"}, headers=auth(key))
+
+    archiver = app.extensions["tabletell"].archiver
+    archiver.reached = reached
+    assert archive_now(app, clock, game_id) == "the log or its chat changed while it was archived: left in the store"
+    assert said["late"].status_code == 201
+    assert archived_key(game_id) not in game_keys(redis_client, game_id)
+    assert http.post(f"/v1/games/{game_id}/chat", json={"text": "and now?"}, headers=auth(key)).status_code == 201
+
+    archiver.reached = lambda at: None
+    assert archive_now(app, clock, game_id).startswith("archived")
+    assert [m["text"] for m in chat_of(archiving().test_client(), game_id)] == ["gg", "still here", "and now?"]

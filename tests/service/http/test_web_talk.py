@@ -10,7 +10,8 @@ stack, browser and tab fixtures these tests share, one stack a module).
   seat's panel; a spectator's message (from the watch page) appears among
   the spectators and never reaches a seat while the game runs; muting a
   seat hides its messages at the table of the one who muted it, and only
-  there.
+  there. Once the game is over, a seat's page open at the end shows the
+  spectators' talk, as its panel says, without a reload.
 
 Screenshots of the chat panel and the leaderboard at 1280x800 and 390x844
 are saved under ``SCREENSHOT_DIR`` (default: the test's temporary
@@ -187,3 +188,22 @@ def test_table_talk_reaches_the_other_seat_a_spectators_never_a_seat_and_muting_
     # unmuted, Ana's messages show again
     bea.locator("[data-part=muted]").get_by_role("button", name="Unmute Ana").click()
     bea.locator("[data-part=chat] li:not([hidden])", has_text="Can you hear me?").wait_for()
+
+
+def test_a_seats_page_open_at_the_end_shows_the_spectators_talk_as_its_panel_says(tab, stack):
+    """"Spectators' messages reach you once the game is over": a seat's page
+    that follows the game to its end shows what the spectators said during
+    it (a reload did already; the open page did not), and not before."""
+    game_id = api(stack, "/v1/games", body={"type": GAME, "seats": 2, "options": SHORT[GAME]})["game_id"]
+    tokens = [api(stack, f"/v1/games/{game_id}/seats", body={"name": name})["token"] for name in ("Ana", "Bea")]
+    bea = tab(DESKTOP, init_script=seats_script(game_id, tokens[1], 1, "Bea")).goto(f"/games/{game_id}")
+    panel = bea.locator("[data-part=chat]")
+    panel.get_by_text("Spectators' messages reach you once the game is over.").wait_for()
+    api(stack, f"/v1/games/{game_id}/chat", body={"text": "Bea should call"})  # a spectator's
+    said = api(stack, f"/v1/games/{game_id}/chat", tokens[0], {"text": "Good luck"})
+    panel.locator(f"li.chat-line[data-id='{said['id']}']").wait_for()  # Bea has had everything said before it
+    assert "Bea should call" not in panel.text_content()
+
+    play_out(stack, game_id, tokens, ["random", "random"], random.Random(50))
+    panel.locator("li.chat-line[data-channel=spectators]", has_text="Bea should call").wait_for()
+    assert lines(bea) == ["Bea should call", "Good luck"]  # in the order said

@@ -1,6 +1,7 @@
 """Table talk (``service.app.chat``): said by seats and spectators, kept
 beside the log, delivered on the game's streams in order and resumed after a
-drop; spectators' words never on a seat's stream; refusals; removals.
+drop; spectators' words never on a seat's stream while the game runs, and
+on it once the game is over; refusals; removals.
 
 The streams run against the API as ``make run`` serves it (gunicorn, two
 gevent processes), on the tests' real store; every wait is for a condition.
@@ -8,6 +9,7 @@ gevent processes), on the tests' real store; every wait is for a condition.
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 
 import httpx
@@ -18,7 +20,7 @@ from service.app.chat import chat_position
 from service.config import Config
 from service.http.app import create_app
 from tests.conftest import OPERATOR_TOKEN
-from tests.support.api import auth
+from tests.support.api import SHORT, auth, play_to_the_end, seated_game
 from tests.support.openapi_contract import check
 from tests.support.streams import BOUND, play, seated, wait_for
 
@@ -134,6 +136,69 @@ def test_a_view_stream_opened_afresh_carries_the_chat_said_after_its_view(api_se
 
     got = asyncio.run(scenario())
     assert [m.event for m in got] == ["view", "chat"] and got[1].json()["text"] == "after"
+
+
+def test_a_seats_stream_carries_the_spectators_channel_once_the_game_is_over(redis_client, clock):
+    """Spectators' words reach a seat once the game is over, the same on the
+    stream as in ``GET .../chat``: a seat's live stream carries none while
+    the game runs, and at the end those said after its last message, in
+    their place (a stream never goes back: what it passed, the seat reads
+    with ``GET .../chat``, all of it, as the page does at the end); a
+    stream of the finished game from its start carries every one in place.
+    In process, the stream read after each move, so what it had read when
+    is known."""
+    app = create_app(Config(operator_token=OPERATOR_TOKEN, rate_limits=False, chat_per_minute=0), client=redis_client, clock=clock)
+    http = app.test_client()
+    try:
+        game_id, tokens = seated_game(http, 2, options=SHORT["color-doubt"])
+        seat = auth(tokens[1])
+
+        def stream(last_event_id: str | None):
+            headers = {**seat, "Accept": "application/x-ndjson"}
+            if last_event_id is not None:
+                headers["Last-Event-ID"] = last_event_id
+            response = http.get(f"/v1/games/{game_id}/stream?data=events", headers=headers, buffered=False)
+            assert response.status_code == 200
+            return (json.loads(chunk) for chunk in response.response if chunk.strip())
+
+        live = stream("0")
+        heard: list[dict] = []
+        said: list[str] = []  # the spectators', one before each move
+
+        def before_each() -> None:
+            version = http.get(f"/v1/games/{game_id}/view", headers=seat).get_json()["version"]
+            while not heard or position(str(heard[-1]["id"])) < (version, 0):  # the stream has read the last move
+                heard.append(next(live))
+            said.append(say_in(http, game_id, f"from the stands, {len(said)}")["id"])
+
+        play_to_the_end(http, game_id, tokens, before_each=before_each)
+        heard += list(live)  # to its end
+        assert heard[-1]["event"] == "finished"
+        final = heard[-1]["id"]
+        ids = [str(m["id"]) for m in heard[:-1]]
+        assert [position(i) for i in ids] == sorted(position(i) for i in ids) and len(ids) == len(set(ids))
+        # the one said before the last move, after the stream's last message, in its place; none before
+        spoken = [m for m in heard if m["event"] == "chat" and m["data"]["channel"] == "spectators"]
+        assert [m["id"] for m in spoken] == [said[-1]] and len(said) > 1
+        last_move = heard[ids.index(said[-1]) + 1 : -1]  # the events of the move that ended the game
+        assert last_move and {m["event"] for m in last_move} == {"event"} and last_move[-1]["id"] == final
+
+        whole = http.get(f"/v1/games/{game_id}/chat", headers=seat).get_json()["messages"]
+        assert [m["id"] for m in whole] == said == [m["id"] for m in http.get(f"/v1/games/{game_id}/chat").get_json()["messages"]]
+        again = list(stream("0"))
+        assert [m["id"] for m in again if m["event"] == "chat"] == said
+        assert [(m["event"], m["id"]) for m in again if m["event"] != "chat"] == [
+            (m["event"], m["id"]) for m in heard if m["event"] != "chat"
+        ]
+    finally:
+        app.extensions["tabletell"].realtime.shutdown()
+
+
+def say_in(http, game_id: str, text: str) -> dict:
+    """A spectator's message, through the app in process."""
+    response = http.post(f"/v1/games/{game_id}/chat", json={"text": text})
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()
 
 
 @pytest.mark.parametrize(

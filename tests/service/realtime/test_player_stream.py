@@ -12,8 +12,10 @@ import time
 import httpx
 
 from projections.player_events import player_events
+from service.app.ids import now_ms
+from service.app.player_feed import PAGE, PlayerFeed
 from tests.support.streams import BOUND, play
-from tests.service.realtime.test_streams import auth
+from tests.service.realtime.test_streams import HEADERS_BOUND, LONG_HEARTBEAT_SECONDS, auth, long_heartbeat_server  # noqa: F401 (a fixture)
 
 KINDS = {"game_started", "turn", "window", "game_finished", "rematch_offered"}
 
@@ -110,6 +112,28 @@ def test_a_players_stream_resumes_after_the_last_id_it_had(api_server):
     assert resumed[0]["id"] == started["id"] + 1
     past = client.get("/v1/players/me/stream?last_event_id=999999", headers=auth(ana))
     assert past.status_code == 400 and past.json()["code"] == "invalid_last_event_id"
+
+
+def test_a_players_stream_resumed_far_back_sends_its_whole_backlog_at_once(long_heartbeat_server, redis_client):
+    """A stream resumed from 0 with a backlog of more than one read's page
+    (228 events, a page is 200) sends all of it at once, not a page and
+    then the rest a heartbeat later (15 s by default): the backlog was
+    announced before the stream subscribed, so no wake comes for it. The
+    server's heartbeat is a minute, and every event must come within
+    HEADERS_BOUND, far less. The events are written to the feed as the
+    outbox writes them (``PlayerFeed.add``), on the server's store."""
+    assert PAGE < 228 and HEADERS_BOUND < LONG_HEARTBEAT_SECONDS
+    server = long_heartbeat_server
+    with httpx.Client(base_url=server.url, timeout=BOUND) as client:
+        created = client.post("/v1/players", json={"name": "ana"}).json()
+    feed = PlayerFeed(redis_client, now_ms)
+    for n in range(228):
+        feed.add(created["player_id"], "turn", {"game_id": f"g{n}", "seat": 0, "actions": ["claim"]}, f"g{n}:1:0:turn")
+    reader = Reader(server.url, created["key"], after=0)
+    assert reader.status == 200
+    got = reader.until(lambda m: m["id"] == 228, seconds=HEADERS_BOUND)
+    assert [m["id"] for m in got] == list(range(1, 229))
+    assert [m["data"]["game_id"] for m in got] == [f"g{n}" for n in range(228)]
 
 
 def test_a_replaced_key_ends_the_stream(api_server):

@@ -2,10 +2,12 @@
 // table) and of the watch page (a spectator says it among the spectators,
 // whom no seat hears while the game runs). Every call goes through api.js
 // (Tabletell's JavaScript client): the talk so far read (GET .../chat) as
-// the panel opens and again once the game's stream is open, what is said
-// from then on arriving on the stream (table.js hands each "chat" and
-// "chat_removed" message to `receive`; a message had twice shows once), a
-// message sent with POST .../chat.
+// the panel opens, again once the game's stream is open, and once more when
+// it ends with the game (a seat reads the spectators' channel from then on,
+// all of it: the stream brings what is said after its last message, never
+// what it passed), what is said from then on arriving on the stream
+// (table.js hands each "chat" and "chat_removed" message to `receive`; a
+// message had twice shows once), a message sent with POST .../chat.
 //
 // Muting is this browser's own: a seat muted here (kept in localStorage,
 // per game) has its messages hidden from this panel, nothing more; no one

@@ -650,6 +650,9 @@ export async function tablePage(gameId, watchOnly) {
         } else if (message.event === "chat" || message.event === "chat_removed") {
           talk.receive(message.event, message.data);
         } else if (message.event === "finished") {
+          // the spectators' channel is the seat's to read now, said before
+          // the stream's last message as much as after: the talk read again
+          talk.catchUp();
           if (ctx.view) ctx.view = { ...ctx.view, status: message.data.status, result: message.data.result };
           else return readOnce();
           draw();
