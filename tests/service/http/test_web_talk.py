@@ -187,3 +187,16 @@ def test_table_talk_reaches_the_other_seat_a_spectators_never_a_seat_and_muting_
     # unmuted, Ana's messages show again
     bea.locator("[data-part=muted]").get_by_role("button", name="Unmute Ana").click()
     bea.locator("[data-part=chat] li:not([hidden])", has_text="Can you hear me?").wait_for()
+
+
+def test_a_message_of_emoji_sequences_is_typed_and_sent_whole(tab, stack):
+    """The chat box takes what the API takes: 40 families of emoji (joined
+    by zero-width joiners: 7 code points, 11 UTF-16 units each, 440 units)
+    are 40 characters of the 280, sent and shown whole."""
+    game_id = api(stack, "/v1/games", body={"type": GAME, "seats": 2, "options": SHORT[GAME]})["game_id"]
+    watcher = tab(DESKTOP).goto(f"/games/{game_id}/watch")
+    watcher.locator("[data-part=chat]").wait_for()
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466"
+    say(watcher, family * 40)
+    assert lines(watcher) == [family * 40]
+    assert [m["text"] for m in api(stack, f"/v1/games/{game_id}/chat")["messages"]] == [family * 40]
