@@ -19,6 +19,7 @@ from service.wiring import Services
 
 log = logging.getLogger("tabletell")
 
+API_PREFIX = "/v1/"  # the API's routes: problem+json for everyone, browsers too
 HTTP_CODES = {
     400: "bad_request",
     404: "not_found",
@@ -107,6 +108,8 @@ def _no_collection():
 
 
 def _register_errors(app: Flask) -> None:
+    from service.http import web
+
     @app.errorhandler(Problem)
     def problem(error: Problem) -> Response:
         return render(error)
@@ -119,6 +122,10 @@ def _register_errors(app: Flask) -> None:
         if status == 413:
             detail = f"The body is larger than {app.config['MAX_CONTENT_LENGTH']} bytes."
         elif status == 404:
+            if not request.path.startswith(API_PREFIX) and web.wants_a_page():
+                # a browser's mistyped address: the web client's page, as
+                # for its own bad links; the API answers problem+json
+                return web.not_found_page(f"There is no page at {request.path}.")
             detail = f"No route {request.path}."
         elif status == 405:
             detail = f"{request.method} is not allowed on {request.path}."

@@ -7,18 +7,34 @@ from __future__ import annotations
 
 import unicodedata
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
 from games import table as tables
 from games.contract import Option
 from games.registry import GAMES
-from service.app.problems import invalid_fields
+from service.app.names import reads_as
+from service.app.problems import Problem, invalid_fields
 from service.app.shapes import IMMUTABLE, load  # noqa: F401 (schemas.load: the request shapes' loader)
+from service.app.text import emoji_formats, graphemes
 
 NAME_MAX = 40  # characters (code points) of a player's name, after normalisation
-CHAT_TEXT_MAX = 280  # characters (code points) of a chat message, after normalisation
+# characters of a chat message as a reader counts them (graphemes: an emoji
+# sequence is one), after normalisation; and code points, so that a
+# message's size stays bounded (4 a character on average: a family of emoji
+# is 7, a letter 1)
+CHAT_TEXT_MAX = 280
+CHAT_CODE_POINTS_MAX = 4 * CHAT_TEXT_MAX
+# non-spacing marks (Mn, Me) on one character: they stack on it, and past a
+# few they overflow the line (Vietnamese, Thai, Hebrew with its points and
+# Tibetan's stacks need at most 4; spacing marks, Mc, sit beside the letter
+# and are not counted)
+MARKS_MAX = 4
+# code points of one character: the longest emoji sequences (a kiss with a
+# skin tone for each) have 10; more is a chain of joined emoji no font draws
+# as one
+GRAPHEME_MAX = 10
 
 
 class BotSeat(Schema):
@@ -53,12 +69,17 @@ class CreateGame(GameKind):
 # zero-width ones (U+200B-200D, U+2060, U+FEFF) make two names that look
 # alike differ. Unicode categories, from the stdlib's ``unicodedata``:
 # Cc control, Cf format, Cs surrogate, Co private use, Cn unassigned;
-# Zl/Zp line and paragraph separators break a name over lines.
+# Zl/Zp line and paragraph separators break a name over lines. Two format
+# characters write emoji, and are taken there only (``service.app.text``):
+# the zero-width joiner between two pictographs (👩‍💻) and the tags of a
+# subdivision's flag.
 REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 # letters that are drawn as nothing (default-ignorable, yet not Cf): the
 # Hangul fillers, the combining grapheme joiner, Khmer's inherent vowels
 INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0\u034f\u17b4\u17b5")
 INVISIBLE_MESSAGE = "Control, formatting or invisible characters are not allowed"
+# drawn as a blank, yet not whitespace: the Braille pattern blank
+BLANK = frozenset("\u2800")
 
 
 def player_name(value: str) -> str:
@@ -69,41 +90,82 @@ def player_name(value: str) -> str:
     names that look alike are stored alike; NFKC would also rewrite what the
     player typed into other characters (fullwidth letters, ligatures,
     superscripts, halfwidth katakana), and nothing is changed silently here.
-    The length is counted in code points after normalisation, which also
-    bounds piles of combining marks. Nothing is trimmed or collapsed: a name
-    with leading or trailing spaces (or only spaces) is refused."""
-    return shown_text(value, NAME_MAX, "A name")
+    The length is counted in code points after normalisation. Nothing is
+    trimmed or collapsed: a name with leading or trailing spaces (or only
+    spaces) is refused. A name that reads as what the table prints for
+    someone else ("You", "Bot 1 (expert)": ``service.app.names``) is refused
+    by ``PlayerName``, with its own code."""
+    return shown_text(value, NAME_MAX, "A name", len)
 
 
 def chat_text(value: str) -> str:
     """A chat message's text: the rules of names (``player_name``), up to
-    ``CHAT_TEXT_MAX`` characters."""
-    return shown_text(value, CHAT_TEXT_MAX, "A message")
+    ``CHAT_TEXT_MAX`` characters counted as a reader counts them (graphemes:
+    an emoji sequence is one) and ``CHAT_CODE_POINTS_MAX`` code points."""
+    return shown_text(value, CHAT_TEXT_MAX, "A message", lambda said: len(graphemes(said)), CHAT_CODE_POINTS_MAX)
 
 
-def shown_text(value: str, most: int, what: str) -> str:
+def blank(char: str) -> bool:
+    """Drawn as a blank: whitespace, or a symbol drawn as nothing (``BLANK``)."""
+    return char.isspace() or char in BLANK
+
+
+def shown_text(value: str, most: int, what: str, count: Callable[[str], int], code_points: int | None = None) -> str:
     """Text every seat or spectator is shown (a name, a chat message), or
-    ValidationError saying why not (see ``player_name``)."""
+    ValidationError saying why not (see ``player_name``): at most ``most``
+    characters as ``count`` counts them (and at most ``code_points``, when
+    given, counted first: the cheap bound); something to see, not only blanks;
+    no character with more than ``MARKS_MAX`` marks stacked on it, or more
+    than ``GRAPHEME_MAX`` code points."""
+    emoji = emoji_formats(value)
     for position, char in enumerate(value):
-        if unicodedata.category(char) in REFUSED_CATEGORIES or char in INVISIBLE:
+        if (unicodedata.category(char) in REFUSED_CATEGORIES and position not in emoji) or char in INVISIBLE:
             raise ValidationError(f"{INVISIBLE_MESSAGE} (U+{ord(char):04X} at position {position}).")
     text = unicodedata.normalize("NFC", value)
     if not text:
         raise ValidationError(f"{what} has at least one character.")
-    if len(text) > most:
-        raise ValidationError(f"{what} has at most {most} characters, not {len(text)}.")
-    if text != text.strip():
+    if code_points is not None and len(text) > code_points:
+        raise ValidationError(f"{what} has at most {code_points} code points, not {len(text)}.")
+    counted = count(text)
+    if counted > most:
+        raise ValidationError(f"{what} has at most {most} characters, not {counted}.")
+    if all(blank(char) for char in text):
+        raise ValidationError(f"{what} is only blank characters: it shows nothing.")
+    if blank(text[0]) or blank(text[-1]):
         raise ValidationError("No leading or trailing spaces.")
     if unicodedata.category(text[0]).startswith("M"):
         raise ValidationError(f"{what} cannot start with a combining mark.")
+    position = 0
+    for character in graphemes(text):
+        stacked = sum(unicodedata.category(char) in ("Mn", "Me") for char in character)
+        if stacked > MARKS_MAX:
+            raise ValidationError(
+                f"At most {MARKS_MAX} marks on one character, not {stacked} (the character at position {position})."
+            )
+        if len(character) > GRAPHEME_MAX:
+            raise ValidationError(
+                f"One character is at most {GRAPHEME_MAX} code points joined, not {len(character)} "
+                f"(the character at position {position})."
+            )
+        position += len(character)
     return text
 
 
 class PlayerName(fields.String):
-    """A string field whose value is ``player_name``'s: checked, normalised."""
+    """A string field whose value is ``player_name``'s: checked, normalised;
+    a name that poses as what the table prints for someone else is a 400
+    ``reserved_name`` (a shape error's code, ``invalid_request``, would not
+    tell a client that the name itself is taken by the table)."""
 
     def _deserialize(self, value, attr, data, **kwargs) -> str:
-        return player_name(super()._deserialize(value, attr, data, **kwargs))
+        name = player_name(super()._deserialize(value, attr, data, **kwargs))
+        posing = reads_as(name)
+        if posing is not None:
+            printed, whom = posing
+            why = f"{name!r} reads as {printed!r}, which the table shows for {whom}: choose another name."
+            detail = "This name reads as what the table shows for someone else."
+            raise Problem(400, "reserved_name", detail, errors={self.data_key or attr: [why]})
+        return name
 
 
 class ChatText(fields.String):

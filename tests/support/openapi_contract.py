@@ -28,6 +28,23 @@ def _pointer(*parts: str) -> str:
     return "/".join(part.replace("~", "~0").replace("/", "~1") for part in parts)
 
 
+def operations_with_body() -> list[tuple[str, str]]:
+    """Every (path, method) of openapi.yaml whose operation takes a JSON
+    body (a ``requestBody``), in the spec's order."""
+    return [
+        (path, method)
+        for path, item in spec()["paths"].items()
+        for method, operation in item.items()
+        if isinstance(operation, dict) and "requestBody" in operation
+    ]
+
+
+def security_of(path: str, method: str) -> set[str]:
+    """The security schemes an operation names (``seatToken``,
+    ``playerKey``, ``operatorToken``); none: anyone may call it."""
+    return {name for requirement in spec()["paths"][path][method].get("security", []) for name in requirement}
+
+
 def response_spec(path: str, method: str, status: int) -> dict:
     response = spec()["paths"][path][method.lower()]["responses"][str(status)]
     if "$ref" in response:

@@ -74,10 +74,34 @@ def _body() -> bytes:
     raise RequestEntityTooLarge()
 
 
+class DuplicateKey(ValueError):
+    """A JSON object that names one key twice (RFC 8259 leaves what it
+    means open: most parsers keep the last, some the first)."""
+
+    def __init__(self, key: str):
+        super().__init__(key)
+        self.key = key
+
+
+def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """One JSON object of a body, as ``json.loads`` hands it over (its
+    ``object_pairs_hook``), or DuplicateKey for a key it names twice."""
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            raise DuplicateKey(key)
+        found[key] = value
+    return found
+
+
 def json_body() -> Any:
     """The request's JSON body: sent as ``application/json`` (or
     ``application/*+json``) in UTF-8, else 415 ``unsupported_media_type``; a
-    missing, malformed or non-object body is 400 ``invalid_json``."""
+    missing, malformed or non-object body is 400 ``invalid_json``, and one
+    with an object that names a key twice 400 ``duplicate_key`` (which of
+    the two was meant, the client knows: the service does not guess, and
+    the same body never means one thing here and another to a proxy or a
+    client library that keeps the first)."""
     try:
         data = _body()  # 413 past MAX_CONTENT_LENGTH
     except BODY_ERRORS as error:
@@ -97,7 +121,9 @@ def json_body() -> Any:
         problem.headers["Accept-Post"] = "application/json"
         raise problem
     try:
-        body = json.loads(data.decode("utf-8"))
+        body = json.loads(data.decode("utf-8"), object_pairs_hook=unique_keys)
+    except DuplicateKey as twice:
+        raise Problem(400, "duplicate_key", f"The body names the key {twice.key!r} twice in one object.", key=twice.key)
     except UnicodeDecodeError:
         raise Problem(400, "invalid_json", "The body must be JSON in UTF-8.")
     except RecursionError:  # JSON nested thousands deep

@@ -12,7 +12,10 @@ loads ``router.js``, which reads the path and picks the page: the lobby at
 and ``dom.js`` are what they share. The shell preloads every module the entry imports, and
 each is revalidated like the shell (``secure``: no-cache, an ETag). The
 rules of each game are its ``docs/rules`` page, rendered here from
-Markdown. Nothing is fetched from another host: the Content-Security-Policy
+Markdown. A browser's link that leads nowhere (one of these pages naming
+nothing, or a path no route serves outside ``/v1/``) is answered with a
+"not found" page (``not_found_page``); a client of the API gets
+problem+json. Nothing is fetched from another host: the Content-Security-Policy
 says so to the browser too.
 """
 from __future__ import annotations
@@ -84,11 +87,19 @@ def not_found(code: str, detail: str) -> Response:
     """A page for a browser, problem+json for anyone else."""
     if not wants_a_page():
         raise Problem(404, code, detail)
+    return not_found_page(detail)
+
+
+def not_found_page(detail: str) -> Response:
+    """The page a browser is shown for a link that leads nowhere: one of
+    this blueprint's pages naming nothing, or a path no route serves (the
+    app's 404, ``service.http.app``), with the pages' headers either way."""
     body = (
         '<h1>Not found</h1>\n<p role="alert">' + html.escape(detail) + "</p>\n"
         '<p><a href="/">Back to the lobby</a>, where every game and its rules are.</p>'
     )
-    return Response(page("Not found", "Not found", body, "notfound"), status=404, mimetype="text/html")
+    response = Response(page("Not found", "Not found", body, "notfound"), status=404, mimetype="text/html")
+    return secure(response)
 
 
 @bp.get("/games/<game_id>")

@@ -1,13 +1,15 @@
 """Players' names cannot deceive: no control, format or invisible
-characters, one normal form (NFC), at most 40 characters after it."""
+characters, one normal form (NFC), at most 40 characters after it, and
+nothing that reads as what the table prints for someone else."""
 from __future__ import annotations
 
 import json
 
 import pytest
 
-from tests.support.api import new_game
+from tests.support.api import auth, new_game
 from tests.support.openapi_contract import check
+from tests.support.paths import ROOT
 
 SEATS = "/v1/games/{game_id}/seats"
 
@@ -91,7 +93,10 @@ def test_nfc_is_not_nfkc_what_the_player_typed_is_kept(http):
     assert names_at_the_table(http, game_id)[0] == "\uff21\uff4e\uff41 \ufb01"
 
 
-@pytest.mark.parametrize("name", ["\U0001f3b2 ana", "\u738b\u5c0f\u660e", "\u0417\u043e\u044f", "\u0645\u0631\u064a\u0645", "a b"])
+@pytest.mark.parametrize(
+    "name",
+    ["\U0001f3b2 ana", "\u738b\u5c0f\u660e", "\u0417\u043e\u044f", "\u0645\u0631\u064a\u0645", "a b", "ana \U0001f469\u200d\U0001f4bb"],
+)
 def test_emoji_cjk_and_other_scripts_are_accepted(http, name):
     game_id = new_game(http, 3)
     response = join(http, game_id, name)
@@ -112,7 +117,7 @@ def test_forty_characters_after_normalisation_are_accepted_forty_one_refused(htt
     assert names_at_the_table(http, game_id)[:2] == ["x" * 40, "\u00e9" * 40]
 
 
-@pytest.mark.parametrize("name", ["", " ", "   ", "\u3000", " ana", "ana ", "\u00a0ana"])
+@pytest.mark.parametrize("name", ["", " ", "   ", "\u3000", " ana", "ana ", "\u00a0ana", "\u2800", "ana\u2800"])
 def test_empty_blank_and_padded_names_are_refused_not_trimmed(http, name):
     game_id = new_game(http, 3)
     response = join(http, game_id, name)
@@ -131,3 +136,91 @@ def test_a_name_that_is_not_a_string_is_refused(http, name):
     game_id = new_game(http, 3)
     response = http.post(f"/v1/games/{game_id}/seats", data=json.dumps({"name": name}), content_type="application/json")
     assert response.status_code == 400 and "name" in response.get_json()["errors"]
+
+
+def posing(response, printed: str) -> None:
+    """A 400 ``reserved_name`` naming the field and what the name reads as."""
+    assert response.status_code == 400, response.get_json()
+    body = response.get_json()
+    assert body["code"] == "reserved_name", body
+    [reason] = body["errors"]["name"]
+    assert repr(printed) in reason, reason
+
+
+@pytest.mark.parametrize(
+    "name, printed",
+    [
+        ("You", "you"),
+        ("you", "you"),
+        ("YOU", "you"),
+        ("Y\u043eu", "you"),  # a Cyrillic o
+        ("\uff39\uff4f\uff55", "you"),  # fullwidth
+        ("\U0001d418\U0001d428\U0001d42e", "you"),  # mathematical bold
+        ("\u028f\u1d0f\u1d1c", "you"),  # small capitals
+        ("Y0u", "you"),
+        ("Y O U", "you"),
+        ("Y\u00f3u", "you"),  # an accent
+        ("Ana (you)", "you"),  # as the page marks the reader's own seat
+        ("You2", "you"),
+        ("Your turn", "your"),
+        ("Bot 1 (expert)", "Bot 1 (expert)"),
+        ("bot 3 (heuristic)", "Bot 1 (heuristic)"),
+        ("\u0412\u043e\u0442 2 (random)", "Bot 1 (random)"),  # Cyrillic "Vot"
+        ("B0t 1", "Bot 1 (expert)"),
+        ("Bot1", "Bot 1 (expert)"),
+        ("an expert bot", "an expert bot"),
+        ("Seat 2", "Seat 1"),
+        ("Someone", "someone"),
+        ("NOBODY", "nobody"),
+        ("A spectator", "A spectator"),
+        ("Ana (a bot)", "(a bot)"),
+        ("The Service", "(the service)"),
+        ("ana (watching)", "(watching)"),
+    ],
+)
+def test_a_name_that_reads_as_what_the_table_prints_for_someone_else_is_refused(http, name, printed):
+    """A seat named "You" would have the others read "You sat down at the
+    table."; one named "Bot 1 (expert)" would pass for a bot: refused where
+    a name is given (a seat, a player, a player's seat under another name),
+    whatever its case or the look-alike letters it is written in."""
+    game_id = new_game(http, 3)
+    posing(join(http, game_id, name), printed)
+    check(SEATS, "post", join(http, game_id, name))
+    posing(http.post("/v1/players", json={"name": name}), printed)
+    key = http.post("/v1/players", json={"name": "ana"}).get_json()["key"]
+    posing(http.post(f"/v1/games/{game_id}/seats", json={"name": name}, headers=auth(key)), printed)
+    assert names_at_the_table(http, game_id) == [None, None, None]  # nothing taken
+
+
+@pytest.mark.parametrize("name", ["Youssef", "Yousra", "my-bot", "Robot", "Abbot", "Seat", "Nobody's fool", "Bea", "Tabletell"])
+def test_a_name_that_only_resembles_them_is_taken(http, name):
+    game_id = new_game(http, 3)
+    assert join(http, game_id, name).status_code == 201
+    assert http.post("/v1/players", json={"name": name}).status_code == 201
+
+
+def test_what_the_table_prints_for_a_bot_a_free_seat_and_the_reader_is_refused_as_a_name(http):
+    """Read from the API itself: the bots' and the free seat's display names
+    and the reader's own words in the narration, each refused as a name."""
+    game_id = new_game(http, 4, bots=[{"seat": 1, "level": "expert"}, {"seat": 2, "level": "random"}])
+    seats = http.get(f"/v1/games/{game_id}").get_json()["seats"]
+    shown = [seat["display_name"] for seat in seats]
+    assert shown[1:] == ["Bot 1 (expert)", "Bot 2 (random)", "Seat 4"]
+    for name in shown[1:]:
+        posing(join(http, game_id, name), name if name != "Bot 2 (random)" else "Bot 1 (random)")
+    token = join(http, game_id, "ana").get_json()["token"]
+    told = http.get(f"/v1/games/{game_id}/events", headers=auth(token)).get_json()["events"][-1]["text"]
+    assert told == "You sat down at the table."
+    posing(join(http, game_id, told.split()[0]), "you")
+    assert names_at_the_table(http, game_id)[0] == "ana"
+
+
+def test_the_words_the_page_prints_beside_a_name_are_the_ones_refused():
+    """The page's words ``service.app.names`` refuses are the page's own: a
+    change of the page shows here."""
+    from service.app.names import BOT_OFFER, PAGE_NAMES, PAGE_SUFFIXES
+
+    scripts = "".join(path.read_text() for path in (ROOT / "service" / "http" / "web" / "static" / "js").glob("*.js"))
+    for told in (*PAGE_SUFFIXES, *PAGE_NAMES):
+        assert f'"{told}"' in scripts or f'" {told}"' in scripts, told
+    assert BOT_OFFER == "{article} {level} bot" and "${article(level)} ${level} bot" in scripts

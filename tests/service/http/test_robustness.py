@@ -9,7 +9,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.support.api import seated_game
+from tests.conftest import OPERATOR_TOKEN
+from tests.support.api import auth, seated_game
+from tests.support.openapi_contract import check, operations_with_body, security_of
+from tests.support.rated import new_players
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats(allow_nan=False) | st.text(max_size=20),
@@ -193,6 +196,43 @@ def test_a_post_without_a_body_is_a_clear_400(http):
     # a body that is not UTF-8 under a JSON content type
     response = http.post("/v1/games", data='{"seats": 2}'.encode("utf-16"), headers={"Content-Type": "application/json"})
     assert response.status_code == 400 and response.get_json()["code"] == "invalid_json"
+
+
+@pytest.mark.parametrize("path, method", operations_with_body())
+def test_a_body_that_names_a_key_twice_is_400_duplicate_key_on_every_json_route(http, seated, path, method):
+    """JSON leaves a key named twice open (most parsers keep the last, some
+    the first), so no route guesses: each that reads a body refuses it,
+    naming the key, at the top of the body or deep in it, and nothing is
+    done. The request is otherwise one the route takes (its game, its
+    token), so the refusal is the body's."""
+    game_id, tokens = seated
+    schemes = security_of(path, method)
+    headers = {}
+    if "operatorToken" in schemes:
+        headers = auth(OPERATOR_TOKEN)
+    elif "seatToken" in schemes:
+        headers = auth(tokens[0])
+    elif "playerKey" in schemes:
+        [(_, key)] = new_players(http, 1, prefix="twice")
+        headers = auth(key)
+    url = path.replace("{game_id}", game_id)
+    before = http.get(f"/v1/games/{game_id}/events").get_json()["events"]
+    for raw, key in (('{"type": "play", "type": "pass"}', "type"), ('{"options": {"a": 1, "b": 2, "a": 3}}', "a")):
+        response = http.open(url, method=method.upper(), data=raw, content_type="application/json", headers=headers)
+        assert response.status_code == 400, (path, response.get_json())
+        problem = response.get_json()
+        assert problem["code"] == "duplicate_key" and problem["key"] == key, problem
+        assert repr(key) in problem["detail"]
+        check(path, method, response)
+    assert http.get(f"/v1/games/{game_id}/events").get_json()["events"] == before
+
+
+def test_a_key_named_once_in_each_of_two_objects_is_no_duplicate(http):
+    response = http.post(
+        "/v1/games", data='{"type": "color-doubt", "seats": 2, "options": {"type": 1}}', content_type="application/json"
+    )
+    assert response.status_code == 400 and response.get_json()["code"] == "invalid_request"  # the option, not the body
+    assert "type" in response.get_json()["errors"]["options"]
 
 
 # -- what gunicorn refuses before the app sees it -----------------------------

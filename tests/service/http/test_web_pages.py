@@ -50,6 +50,29 @@ def test_a_bad_link_is_a_page_for_a_browser_and_a_problem_for_a_client(http):
         assert problem.status_code == 404 and problem.mimetype == "application/problem+json", path
 
 
+@pytest.mark.parametrize("path", ["/nonsense", "/games", "/rules", "/static/nonsense.css", "/<script>x</script>"])
+def test_a_mistyped_address_is_the_not_found_page_for_a_browser_and_a_problem_for_a_client(http, path):
+    """A path no route serves: the web client's "not found" page to a
+    browser (with the pages' headers), problem+json 404 to a client of the
+    API, whatever it accepts."""
+    page = http.get(path, headers=BROWSER)
+    assert page.status_code == 404 and page.mimetype == "text/html", path
+    text = page.get_data(as_text=True)
+    assert "<h1>Not found</h1>" in text and 'href="/"' in text and "<script>" not in text
+    assert page.headers["Content-Security-Policy"].startswith("default-src 'self'")
+    for accept in ({"Accept": "application/json"}, {"Accept": "*/*"}, {}):
+        problem = http.get(path, headers=accept)
+        assert problem.status_code == 404 and problem.mimetype == "application/problem+json", (path, accept)
+        assert problem.get_json()["code"] == "not_found"
+
+
+def test_a_mistyped_api_address_is_a_problem_even_for_a_browser(http):
+    """Under /v1/ is the API: its answers are problem+json to everyone."""
+    problem = http.get("/v1/nonsense", headers=BROWSER)
+    assert problem.status_code == 404 and problem.mimetype == "application/problem+json"
+    assert problem.get_json()["code"] == "not_found"
+
+
 def test_the_page_is_given_the_javascript_client_as_it_is(http):
     """The page makes its API calls through clients/js/tabletell.js: served
     at /static/js/tabletell.js, the very file, as JavaScript, revalidated."""

@@ -207,3 +207,16 @@ def test_a_seats_page_open_at_the_end_shows_the_spectators_talk_as_its_panel_say
     play_out(stack, game_id, tokens, ["random", "random"], random.Random(50))
     panel.locator("li.chat-line[data-channel=spectators]", has_text="Bea should call").wait_for()
     assert lines(bea) == ["Bea should call", "Good luck"]  # in the order said
+
+
+def test_a_message_of_emoji_sequences_is_typed_and_sent_whole(tab, stack):
+    """The chat box takes what the API takes: 40 families of emoji (joined
+    by zero-width joiners: 7 code points, 11 UTF-16 units each, 440 units)
+    are 40 characters of the 280, sent and shown whole."""
+    game_id = api(stack, "/v1/games", body={"type": GAME, "seats": 2, "options": SHORT[GAME]})["game_id"]
+    watcher = tab(DESKTOP).goto(f"/games/{game_id}/watch")
+    watcher.locator("[data-part=chat]").wait_for()
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466"
+    say(watcher, family * 40)
+    assert lines(watcher) == [family * 40]
+    assert [m["text"] for m in api(stack, f"/v1/games/{game_id}/chat")["messages"]] == [family * 40]

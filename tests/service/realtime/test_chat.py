@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import unicodedata
 
 import httpx
 import pytest
@@ -229,6 +230,94 @@ def test_text_is_normalised_and_280_characters_are_taken(http):
     removed = http.delete(f"/v1/games/{game_id}/chat/{response.get_json()['id']}", headers=OPERATOR)
     check("/v1/games/{game_id}/chat/{chat_id}", "delete", removed)
     assert http.get(f"/v1/games/{game_id}/chat?limit=1").get_json()["messages"][0]["removed"] is True
+
+
+def refused_text(http, game_id: str, text: str, why: str) -> None:
+    """The text is a 400 ``invalid_request`` under ``errors.text``, saying ``why``."""
+    response = http.post(f"/v1/games/{game_id}/chat", json={"text": text})
+    assert response.status_code == 400, response.get_json()
+    check("/v1/games/{game_id}/chat", "post", response)
+    assert response.get_json()["code"] == "invalid_request"
+    [reason] = response.get_json()["errors"]["text"]
+    assert why.lower() in reason.lower(), reason
+
+
+EMOJI = {
+    "family": "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466",  # 7 code points
+    "rainbow flag": "\U0001f3f3\ufe0f\u200d\U0001f308",  # a variation selector before the joiner
+    "technologist with a skin tone": "\U0001f469\U0001f3fd\u200d\U0001f4bb",
+    "kiss with two skin tones": "\U0001f469\U0001f3fb\u200d\u2764\ufe0f\u200d\U0001f48b\u200d\U0001f468\U0001f3fc",  # 10
+    "England's flag": "\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f",  # tags
+    "France's flag": "\U0001f1eb\U0001f1f7",
+    "keycap": "1\ufe0f\u20e3",
+}
+
+
+@pytest.mark.parametrize("emoji", sorted(EMOJI))
+def test_emoji_sequences_are_taken_as_typed_each_one_character(http, emoji):
+    """What people type: emoji joined by zero-width joiners, with skin tones,
+    flags (a subdivision's written in tags); each counts as one character
+    of the 280, as a reader counts it."""
+    game_id = http.post("/v1/games", json={"type": "color-doubt", "seats": 2}).get_json()["game_id"]
+    for text in (EMOJI[emoji], f"gg {EMOJI[emoji]}!"):
+        response = http.post(f"/v1/games/{game_id}/chat", json={"text": text})
+        assert response.status_code == 201, response.get_json()
+        assert response.get_json()["text"] == text
+    full = EMOJI[emoji] * 280 if len(EMOJI[emoji]) * 280 <= 1120 else EMOJI[emoji] * (1120 // len(EMOJI[emoji]))
+    assert http.post(f"/v1/games/{game_id}/chat", json={"text": full}).status_code == 201
+    if len(EMOJI[emoji]) * 281 <= 1120:
+        refused_text(http, game_id, EMOJI[emoji] * 281, "at most 280 characters, not 281")
+    else:  # a message is at most 1,120 code points too: 4 a character on average
+        refused_text(http, game_id, EMOJI[emoji] * 281, "at most 1120 code points")
+    assert [m["text"] for m in http.get(f"/v1/games/{game_id}/chat").get_json()["messages"]][:2] == [
+        EMOJI[emoji], f"gg {EMOJI[emoji]}!"
+    ]
+
+
+@pytest.mark.parametrize(
+    "text, why",
+    [
+        ("a\u200db", "U+200D"),  # a joiner between letters: it hides, it joins no emoji
+        ("\U0001f600\u200d", "U+200D"),  # a joiner with no pictograph after it
+        ("x\u200d\U0001f600", "U+200D"),  # nor before it
+        ("hi\U000e0041", "U+E0041"),  # a tag outside a flag: hidden text
+        ("\U0001f3f4\U000e0067\U000e0062", "U+E0067"),  # a flag's tags never cancelled
+    ],
+)
+def test_format_characters_outside_an_emoji_are_still_refused(http, text, why):
+    game_id = http.post("/v1/games", json={"type": "color-doubt", "seats": 2}).get_json()["game_id"]
+    refused_text(http, game_id, text, why)
+
+
+@pytest.mark.parametrize("text", ["\u2800", "\u2800\u2800\u2800", "\u2800 \u2800", "\u3000\u2800"])
+def test_text_that_only_looks_empty_is_refused(http, text):
+    """U+2800 BRAILLE PATTERN BLANK is a symbol drawn as nothing: a message
+    of blanks (and spaces) shows nothing, and is refused; the Hangul fillers,
+    zero-width spaces and spaces alone already were."""
+    game_id = http.post("/v1/games", json={"type": "color-doubt", "seats": 2}).get_json()["game_id"]
+    refused_text(http, game_id, text, "only blank characters")
+    refused_text(http, game_id, "\u2800hi", "leading or trailing")  # a blank pads as a space does
+    assert http.post(f"/v1/games/{game_id}/chat", json={"text": "hi\u2800there"}).status_code == 201
+
+
+def test_marks_stacked_on_one_character_are_capped_at_four(http):
+    """279 combining marks on one letter overflow every line around it; the
+    scripts that stack marks need at most four on a letter."""
+    game_id = http.post("/v1/games", json={"type": "color-doubt", "seats": 2}).get_json()["game_id"]
+    refused_text(http, game_id, "a" + "\u0301" * 279, "at most 4 marks on one character, not 278")
+    refused_text(http, game_id, "ok z\u0300\u0301\u0302\u0303\u0304", "not 5 (the character at position 3)")
+    refused_text(http, game_id, "\U0001f600" + "\u200d\U0001f600" * 5, "at most 10 code points joined, not 11")
+    for text in (
+        "z\u0300\u0301\u0302\u0303",  # four
+        "Ti\u1ebfng Vi\u1ec7t",  # Vietnamese
+        "\u05d1\u05bc\u05b0\u05e8\u05b5\u05d0\u05e9\u05c1\u05b4\u05d9\u05ea",  # pointed Hebrew
+        "\u0e2a\u0e27\u0e31\u0e2a\u0e14\u0e35\u0e04\u0e23\u0e31\u0e1a",  # Thai
+        "\u0915\u094d\u0937\u0924\u094d\u0930\u093f\u092f",  # Hindi
+        "\u1019\u103c\u103d\u103e\u1031\u102c\u103a",  # Burmese: spacing marks sit beside, uncounted
+    ):
+        response = http.post(f"/v1/games/{game_id}/chat", json={"text": text})
+        assert response.status_code == 201, (text, response.get_json())
+        assert response.get_json()["text"] == unicodedata.normalize("NFC", text)  # marks in canonical order
 
 
 def test_a_seat_saying_too_much_is_429_with_retry_after(redis_client, clock):

@@ -17,7 +17,11 @@ import { getChat, problemMessage, sendChat } from "./api.js";
 import { h, put } from "./dom.js";
 
 const MUTED_KEY = "tabletell.muted";
-const MAX = 280; // characters of a message (the API's limit)
+// the box's maxlength, which counts UTF-16 units: the API's 1,120 code
+// points at most are 2,240 units at most, so whatever the API takes can be
+// typed (280 characters of emoji sequences, 11 units a family); the API
+// counts the 280 characters itself and says why it refuses a message
+const MAX = 2 * 1120;
 
 // whether chat id ``a`` comes before ``b`` ("12.3" before "12.4" and "13.1")
 function before(a, b) {
