@@ -77,10 +77,15 @@ def feed(folded: Folded, envelopes: Iterable[Envelope], seat: int | None) -> lis
 def told(folded: Folded, envelope: Envelope, seat: int | None, names: list[str] | None = None) -> dict[str, Any]:
     """A feed entry: what ``seat`` may see of ``envelope``, and ``text``, the
     event told in a sentence from that seat's side (``games.narration``),
-    from nothing but that entry and the seats' display names."""
+    from nothing but that entry and the seats' display names. To a seat
+    its player left, what a bot played there (an entry a bot appended for
+    the seat) and the game's end are told of "your bot", not "you"."""
     shown = envelope.seen_by(seat)
     names = display_names(folded.table) if names is None else names
-    shown["text"] = narration.describe(folded.game, Event(envelope.type, shown["data"]), seat, names)
+    by_bot = seat is not None and seat in folded.table.left and (
+        envelope.type == "game_finished" or (envelope.actor == "bot" and envelope.seat == seat)
+    )
+    shown["text"] = narration.describe(folded.game, Event(envelope.type, shown["data"]), seat, names, by_bot)
     return shown
 
 
