@@ -196,9 +196,18 @@ def test_leaving_the_table_a_rated_game_ranks_who_left_below_who_stayed_the_firs
     (ana, ana_key), (bea, bea_key), (cid, cid_key) = new_players(http, 3, "l")
     game_id = rated_game(http, [ana_key, bea_key])
     assert http.post(f"/v1/games/{game_id}/commands", json={"type": "leave"}, headers=auth(ana_key)).status_code == 200
-    mine = http.get(f"/v1/games/{game_id}/view", headers=auth(ana_key)).get_json()
-    assert mine["seats"][0]["left"] and mine["actions"] == [] and mine["moves"] == []
-    summary = play_out(http, game_id, [ana_key, bea_key], ["heuristic", "random"], random.Random(4), clock, workers_play(app))
+    workers = workers_play(app)
+    asked = []
+
+    def left(game_id: str, seat: int) -> None:
+        """Her turn, played by the workers' bot: her own view offers her nothing."""
+        mine = http.get(f"/v1/games/{game_id}/view", headers=auth(ana_key)).get_json()
+        assert mine["seats"][0]["left"] and seat in mine["to_act"] and mine["actions"] == [] == mine["moves"]
+        asked.append(seat)
+        workers(game_id, seat)
+
+    summary = play_out(http, game_id, [ana_key, bea_key], ["heuristic", "random"], random.Random(4), clock, left)
+    assert asked
     changes = http.get(f"/v1/games/{game_id}/ratings").get_json()
     assert changes["status"] == "rated"
     assert {p["player_id"]: p["rank"] for p in changes["players"]} == {bea: 1, ana: 2}
