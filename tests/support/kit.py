@@ -137,3 +137,15 @@ def rated_and_left(game_type: str, seats: int, options: dict | None = None, seed
     assert left_ranks == sorted(left_ranks, reverse=True) and len(set(left_ranks)) == len(left_ranks)
     assert ranks[0] == max(ranks.values()) == len(set(ranks.values()))  # last, and the places follow on
     return local, ranks
+
+
+def leaving_a_rated_game_ranks_last(game_type: str, two: dict | None = None, four: dict | None = None) -> None:
+    """Rule "leaving the table" in rated games of ``game_type`` (options
+    ``two`` and ``four``, seed "rated"): seat 0 leaves a game of two before
+    any move, the bot that plays the seat wins, and its player is ranked
+    last all the same; at four the last seat leaves later, and both rank
+    below the two who stayed, the first to leave last (``rated_and_left``)."""
+    local, ranks = rated_and_left(game_type, 2, two, seed="rated")
+    assert local.table.result["winners"] == [0] and ranks == {0: 2, 1: 1}
+    local, ranks = rated_and_left(game_type, 4, four, seed="rated")
+    assert ranks[0] == max(ranks.values()) and ranks[3] == ranks[0] - 1 and max(ranks[1], ranks[2]) < ranks[3]
