@@ -19,6 +19,13 @@ to it as they hold views and feeds.
 The sentences say "you" to the viewer and name every other seat by its
 display name, never by its number; a player's name is kept as given (a
 teller capitalises the words it writes, never a name).
+
+One exception to "you": a player who left the table (rule "leaving the
+table") did not make the moves a bot made at their seat since, nor win or
+lose its end. Those are told to them with the seat as "your bot", in the
+third person ("Your bot laid 2 cards face down...", "The game is over:
+your bot won."), by the same tellers (``describe``'s ``by_bot``,
+``bot_voice``).
 """
 from __future__ import annotations
 
@@ -151,11 +158,31 @@ def told_by(tellers: Mapping[str, Callable[["Voice", Mapping[str, Any]], str]]) 
     return describe
 
 
-def describe(game: Game, event: Event, viewer: int | None, names: Sequence[str]) -> str:
+# the viewer's own seat, told to a viewer who left the table, where a bot played it
+YOUR_BOT = "your bot"
+
+
+def bot_voice(names: Sequence[str], viewer: int | None) -> tuple[list[str], None]:
+    """The names and the viewer to tell a bot's play at ``viewer``'s seat
+    with, once its player left the table: the seat named "your bot", a
+    third party (the sentence has no "you", and its verbs agree with the
+    bot), and no viewer."""
+    names = list(names)
+    if viewer is not None and 0 <= viewer < len(names):
+        names[viewer] = YOUR_BOT
+    return names, None
+
+
+def describe(game: Game, event: Event, viewer: int | None, names: Sequence[str], by_bot: bool = False) -> str:
     """``event`` (as ``viewer`` sees it) told in one sentence: a table event
     here, any other by its game's ``describe``. Never fails: an event a
     description cannot read (a log written by other code) is told by its
-    type alone, and logged."""
+    type alone, and logged. ``by_bot``: ``viewer`` left the table and a bot
+    played ``event`` for their seat (a move, or the end the bot's play led
+    to): told of "your bot" (``bot_voice``), never "you"."""
+    if by_bot and viewer is not None:
+        text = describe(game, event, None, bot_voice(names, viewer)[0])
+        return text[:1].upper() + text[1:] if text.startswith(YOUR_BOT) else text
     try:
         if event.type in TABLE_EVENTS:
             text = describe_table(game, event, viewer, names)

@@ -50,8 +50,11 @@ class Table:
     # consecutive timeouts per seat, and the seats a bot plays for because of them
     timeouts: tuple[int, ...] = ()
     autopilot: frozenset[int] = frozenset()
-    # the seats whose players left the table (``leave``): a bot plays each to the end
-    left: frozenset[int] = frozenset()
+    # the seats whose players left the table (``leave``), in the order they
+    # left (the order of their ``seat_left`` events): a bot plays each to the
+    # end, and a rated game ranks them last, the first to leave lowest
+    # (``projections.ratings``)
+    left: tuple[int, ...] = ()
     result: Mapping[str, Any] | None = None
     created_at: int = 0  # ms since the epoch
     rules: int = 1  # the game's rules version when it was created
@@ -170,7 +173,7 @@ def evolve(game: Game, table: Table | None, event: Event) -> Table:
         timeouts[seat] = 0
         return evolved(table, autopilot=table.autopilot - {seat}, timeouts=tuple(timeouts))
     if kind == "seat_left":
-        return evolved(table, left=table.left | {event.public["seat"]})
+        return evolved(table, left=(*table.left, event.public["seat"]))
     if kind == "game_finished":
         return evolved(table, status=FINISHED, result=event.public["result"], ended_at=event.at)
     assert kind == "game_abandoned", kind

@@ -25,33 +25,34 @@ class LocalGame:
         options: Mapping[str, Any] | None = None,
         bots: list[dict] | None = None,
         rules: int | None = None,
+        players: list[str | None] | None = None,
+        rated: bool = False,
     ):
-        """``rules``: the rules version to play by (default: today's)."""
+        """``rules``: the rules version to play by (default: today's);
+        ``players``: the player (id) who takes each seat, by seat (None: a
+        seat taken by name alone, or a bot's); ``rated``: a rated game."""
         self.game = GAMES[game_type]
         self.now = START_AT
         self.envelopes: list[Envelope] = []
         self.folded: Folded | None = None
-        self._apply(
-            step(
-                None,
-                self.game,
-                {
-                    "type": "create",
-                    "game_type": game_type,
-                    "seats": seats,
-                    "options": dict(options or {}),
-                    "bots": list(bots or []),
-                    "seed": str(seed),
-                    "rules": self.game.rules_version if rules is None else rules,
-                    "at": self.now,
-                },
-                None,
-                "create",
-                "system",
-            )
-        )
-        for n in tables.free_seats(self.table):
-            self._apply(step(self.folded, self.game, {"type": "join", "name": f"seat {n}", "at": self.now}, None, f"join-{n}", "player"))
+        create = {
+            "type": "create",
+            "game_type": game_type,
+            "seats": seats,
+            "options": dict(options or {}),
+            "bots": list(bots or []),
+            "seed": str(seed),
+            "rules": self.game.rules_version if rules is None else rules,
+            "at": self.now,
+        }
+        if rated:
+            create["rated"] = True
+        self._apply(step(None, self.game, create, None, "create", "system"))
+        for seat in tables.free_seats(self.table):
+            join = {"type": "join", "name": f"seat {seat}", "at": self.now}
+            if players and players[seat] is not None:
+                join["player"] = players[seat]
+            self._apply(step(self.folded, self.game, join, None, f"join-{seat}", "player"))
 
     @property
     def table(self) -> tables.Table:
@@ -65,8 +66,9 @@ class LocalGame:
     def finished(self) -> bool:
         return self.table.status == tables.FINISHED
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        return seat_view(self.folded, seat)
+    def view(self, seat: int | None, for_bot: bool = False) -> dict[str, Any]:
+        """``seat_view``: ``for_bot``, as the bot playing a seat its player left sees it."""
+        return seat_view(self.folded, seat, for_bot)
 
     def command(self, seat: int | None, body: Mapping[str, Any], actor: str = "player") -> list[Envelope]:
         """Decide and apply ``body`` for ``seat``; raises RuleError."""

@@ -76,6 +76,8 @@ def _text(folded: Folded, names: list[str], seat: int, kind: str, data: dict[str
     if kind == "window":
         return f"{game}: you may answer the {narration.words(data.get('window') or 'reaction')} window."
     if kind == "game_finished":
-        told = narration.finished(narration.Voice(names, seat), data.get("result") or {})
+        # a seat its player left was played to the end by a bot: "your bot won"
+        voice = narration.Voice(*narration.bot_voice(names, seat)) if seat in folded.table.left else narration.Voice(names, seat)
+        told = narration.finished(voice, data.get("result") or {})
         return f"{told[:-1]} ({game})."
     return narration.sentence(f"{game}: {narration.words(kind)}")

@@ -8,6 +8,17 @@ its winners share first place, everyone else shares the place after (every
 game's ``result`` names its ``winners``; none ranks the losers among
 themselves in a way all four share).
 
+Rule "leaving the table": leaving a rated game is a resignation, as on
+Lichess and Board Game Arena. A bot plays the seat to the end, but what it
+does there is not the player's: the players who left (``Table.left``, folded
+from the log's ``seat_left`` events, in their order) are ranked below every
+player who stayed, whatever their seats' results, and among themselves by
+when they left, the first to leave last (as players knocked out of a game
+are placed: who stayed longer played more of it; each ``seat_left`` is an
+entry of its own, so the log always orders them). The players who stayed
+are ranked by the result as above, or share first place when only a seat
+that left won.
+
 The model is OpenSkill's Plackett-Luce (the ``openskill`` package, Weng and
 Lin's Bayesian approximation): a rating is a skill estimate ``mu`` and its
 uncertainty ``sigma`` (25 and 25/3 for a new player), updated from a
@@ -49,7 +60,7 @@ class Rating:
 class Placing:
     player_id: str
     seat: int
-    rank: int  # 1 for the winners, 2 for everyone else
+    rank: int  # 1 for the winners, then the others who stayed, then those who left (``places``)
 
 
 @dataclass(frozen=True)
@@ -70,15 +81,31 @@ def rated_result(folded: Folded | None) -> RatedResult | None:
     table = folded.table
     if not table.rated or table.status != tables.FINISHED or table.result is None:
         return None
-    winners = set(table.result.get("winners") or ())
-    placings = tuple(
-        Placing(player, seat, 1 if seat in winners else 2)
-        for seat, player in enumerate(table.players)
-        if player is not None and seat not in table.bots
-    )
+    ranks = places(table)
+    placings = tuple(Placing(player, seat, ranks[seat]) for seat, player in enumerate(table.players) if seat in ranks)
     if len(placings) < 2:
         return None
     return RatedResult(folded.game_id, folded.game.type, table.ended_at or 0, placings)
+
+
+def places(table: tables.Table) -> dict[int, int]:
+    """The place of each seat a player holds (1 is first; equal places are
+    ties), by rule "leaving the table" (the module's docstring): the
+    winners who stayed, then the others who stayed, then each seat that
+    left, the last to leave first and the first to leave last. Places
+    follow on without gaps (1, 2, 3)."""
+    seated = [seat for seat, player in enumerate(table.players) if player is not None and seat not in table.bots]
+    winners = set((table.result or {}).get("winners") or ())
+    stayed = [seat for seat in seated if seat not in table.left]
+    groups = [[seat for seat in stayed if seat in winners], [seat for seat in stayed if seat not in winners]]
+    groups += [[seat] for seat in reversed(table.left) if seat in seated]
+    ranks: dict[int, int] = {}
+    place = 0
+    for group in groups:
+        if group:
+            place += 1
+            ranks.update(dict.fromkeys(group, place))
+    return ranks
 
 
 def rate(before: Sequence[Rating], ranks: Sequence[int]) -> list[Rating]:

@@ -2,6 +2,10 @@
 
 ``seat_view`` is the one place a seat's view is put together, so a bot given
 ``seat_view(folded, seat)`` sees exactly what its seat would get over HTTP.
+The one difference is a seat its player left (rule "leaving the table"):
+the player may send nothing there, so the view served to them lists no
+``actions`` and no ``moves``, while the bot that now plays the seat is
+given them (``for_bot``).
 """
 from __future__ import annotations
 
@@ -14,10 +18,14 @@ from games.contract import Event
 from projections.folding import Folded
 
 
-def seat_view(folded: Folded, seat: int | None) -> dict[str, Any]:
-    """The game as ``seat`` may see it (``None``: a spectator)."""
+def seat_view(folded: Folded, seat: int | None, for_bot: bool = False) -> dict[str, Any]:
+    """The game as ``seat`` may see it (``None``: a spectator). ``for_bot``:
+    as the bot playing the seat sees it, which differs only at a seat its
+    player left: there the bot has the seat's actions and moves, and its
+    player none (every command of theirs is refused, ``seat_left``)."""
     game, table = folded.game, folded.table
     names = display_names(table)
+    acting = seat is not None and (for_bot or seat not in table.left)
     view: dict[str, Any] = {
         "game_id": folded.game_id,
         "type": game.type,
@@ -30,7 +38,7 @@ def seat_view(folded: Folded, seat: int | None) -> dict[str, Any]:
         "table": None,
         "seats": [_seat(table, s, {}, names) for s in range(table.seats)],
         "to_act": tables.to_act(game, table),
-        "actions": tables.actions(game, table, seat) if seat is not None else [],
+        "actions": tables.actions(game, table, seat) if acting else [],
         "moves": [],
         "options": dict(table.options),
         "rules": table.rules,
@@ -43,7 +51,7 @@ def seat_view(folded: Folded, seat: int | None) -> dict[str, Any]:
         view.update({key: value for key, value in shown.items() if key != "seats"})
         view["seats"] = [_seat(table, s, counts, names) for s, counts in enumerate(shown["seats"])]
         if table.status == tables.ACTIVE:
-            if seat is not None and game.legal_moves is not None:
+            if acting and game.legal_moves is not None:
                 view["moves"] = game.legal_moves(table.game, seat)
             view["deadlines"] = [
                 {"seat": d.seat, "kind": d.kind, "at": d.at} for d in game.deadlines(table.game)
@@ -69,10 +77,15 @@ def feed(folded: Folded, envelopes: Iterable[Envelope], seat: int | None) -> lis
 def told(folded: Folded, envelope: Envelope, seat: int | None, names: list[str] | None = None) -> dict[str, Any]:
     """A feed entry: what ``seat`` may see of ``envelope``, and ``text``, the
     event told in a sentence from that seat's side (``games.narration``),
-    from nothing but that entry and the seats' display names."""
+    from nothing but that entry and the seats' display names. To a seat
+    its player left, what a bot played there (an entry a bot appended for
+    the seat) and the game's end are told of "your bot", not "you"."""
     shown = envelope.seen_by(seat)
     names = display_names(folded.table) if names is None else names
-    shown["text"] = narration.describe(folded.game, Event(envelope.type, shown["data"]), seat, names)
+    by_bot = seat is not None and seat in folded.table.left and (
+        envelope.type == "game_finished" or (envelope.actor == "bot" and envelope.seat == seat)
+    )
+    shown["text"] = narration.describe(folded.game, Event(envelope.type, shown["data"]), seat, names, by_bot)
     return shown
 
 

@@ -15,6 +15,7 @@ from service.app import webhooks
 from service.app.archive import Archiver, FileArchive
 from service.app.chat import Chat
 from service.app.commands import Commands
+from service.app.deletion import Deletion
 from service.app.ids import now_ms
 from service.app.index import GameIndex
 from service.app.lobby import Lobby
@@ -48,6 +49,7 @@ class Services:
     ratings: Ratings
     outbox: Outbox
     commands: Commands
+    deletion: Deletion
     seats: Seats
     retention: Retention
     waiting: WaitingCap
@@ -107,7 +109,11 @@ class Services:
             ratings=self.ratings,
         )
         self.commands = Commands(self.store, self.repository, clock, outbox=self.outbox, dispatcher=self.dispatcher)
-        self.seats = Seats(self.store, self.commands.exists, player_seat=self._player_seat)
+        # a player deleting themselves: their seats left, then their ratings and records
+        self.deletion = Deletion(self.commands, self.players, self.ratings)
+        self.seats = Seats(
+            self.store, self.commands.exists, player_seat=self._player_seat, holder=self._holder, player_exists=self.players.exists
+        )
         self.lobby = Lobby(client, self.commands, self.player_feed, self.players, self.ratings, clock)
         # abandoned games deleted, waiting games capped per client address
         # (a limit per address, off with the rate limits: RATE_LIMITS=off)
@@ -132,6 +138,11 @@ class Services:
         """A player event queued for the webhooks subscribed to it (the
         workers deliver it: nothing is sent from here)."""
         self.webhooks.publish(kind, {**data, "player_id": player_id}, event_id)
+
+    def _holder(self, game_id: str, seat: int) -> str | None:
+        """The player who took ``seat`` at ``game_id`` (None: taken by name alone)."""
+        players = self.commands.load(game_id).table.players
+        return players[seat] if 0 <= seat < len(players) else None
 
     def _player_seat(self, game_id: str, key: str) -> int | None:
         """The seat the player holding ``key`` has at ``game_id``, if any."""

@@ -20,6 +20,13 @@ events the feed holds (``ids_key``, as many as the feed keeps) and answers
 an id it has with its number, writing nothing; the hooks are called either
 way (the webhooks drop an event they have queued already, and their
 receivers drop one they had by its ``webhook-id``).
+
+A player who deleted themselves has no feed, and gets none back: the same
+script writes only while the player's record exists (``player_key``, in the
+feed's slot), and ``Players.delete`` deletes the record with the feed in
+one step. So work an append owed them, done after the deletion (a game of
+theirs a bot plays on to its end, a sweep late by its grace period), writes
+nothing and is handed to no hook.
 """
 from __future__ import annotations
 
@@ -36,9 +43,11 @@ FEED_TTL_SECONDS = 30 * 86_400  # a player silent for a month loses their old fe
 # its backlog (at most FEED_MAXLEN) this many at a time, never all of it in memory
 PAGE = 200
 
-# KEYS: the feed, its counter, the ids it holds; ARGV: the entry, how many
-# entries to keep, the keys' ttl, the player's channel, the event's id
+# KEYS: the feed, its counter, the ids it holds, the player's record; ARGV:
+# the entry, how many entries to keep, the keys' ttl, the player's channel,
+# the event's id. 0 (no number): the player was deleted, nothing written
 _WRITE = """
+if redis.call('EXISTS', KEYS[4]) == 0 then return 0 end
 local known = redis.call('ZSCORE', KEYS[3], ARGV[5])
 if known then return tonumber(known) end
 local seq = redis.call('INCR', KEYS[2])
@@ -51,6 +60,11 @@ redis.call('EXPIRE', KEYS[3], ARGV[3])
 redis.call('SPUBLISH', ARGV[4], seq)
 return seq
 """
+
+
+def player_key(player_id: str) -> str:
+    """The player's record (``service.app.players``), in their feed's slot."""
+    return f"player:{{{player_id}}}"
 
 
 def feed_key(player_id: str) -> str:
@@ -76,15 +90,18 @@ class PlayerFeed:
     def add(self, player_id: str, kind: str, data: dict[str, Any], event_id: str) -> int:
         """Adds an event to the player's feed (once: an id the feed holds is
         not written again) and hands it to the hooks; its number in the
-        feed. Raises if the write or a hook failed (the outbox does it all
+        feed, or 0 for a player deleted (nothing written, no hook called).
+        Raises if the write or a hook failed (the outbox does it all
         again)."""
         entry = json.dumps({"event": kind, "event_id": event_id, "at": self.clock(), "data": data}, sort_keys=True)
         seq = int(
             self._write(
-                keys=[feed_key(player_id), seq_key(player_id), ids_key(player_id)],
+                keys=[feed_key(player_id), seq_key(player_id), ids_key(player_id), player_key(player_id)],
                 args=[entry, FEED_MAXLEN, FEED_TTL_SECONDS, versions_channel(player_id), event_id],
             )
         )
+        if not seq:
+            return 0
         for hook in self.hooks:
             hook(player_id, kind, data, event_id)
         return seq

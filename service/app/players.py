@@ -18,6 +18,11 @@ Stored in the store, each key in its own slot on a cluster:
   projection of the logs (owed by each append that seats a player:
   ``service.app.outbox``), like the operators' games index.
 
+Every key of a player but an older key's entry is in the player's slot, so
+deleting them is one step (``delete``), and the writes owed to a player
+after an append (their games list, their feed) write only while the record
+exists: work owed before a deletion and done after it brings nothing back.
+
 Replacing a key writes the new one's hash over the old one's: every later
 request with the old key is refused (401), and a player stream opened with
 it ends at its next look.
@@ -35,17 +40,13 @@ import redis
 from games import table as tables
 from projections.folding import Folded
 from service.app.ids import token_hash
-from service.app.player_feed import feed_key, ids_key, seq_key
+from service.app.player_feed import feed_key, ids_key, player_key, seq_key
 from service.app.problems import Problem
 
 KEY_PREFIX = "tp_"  # a player key, told apart from a seat token at a glance
 # tp_<player id>.<secret>; a key made before keys carried the id is tp_<secret>
 # (base64url: never a '.')
 KEY_WITH_ID = re.compile(r"tp_([0-9a-f]{32})\.[A-Za-z0-9_-]+")
-
-
-def player_key(player_id: str) -> str:
-    return f"player:{{{player_id}}}"
 
 
 def games_key(player_id: str) -> str:
@@ -64,10 +65,23 @@ class Player:
     key_hash: str
 
 
+# KEYS: the player's games list, their record; ARGV: the game's creation
+# time, its id. Nothing for a player deleted
+_ADD_GAME = """
+if redis.call('EXISTS', KEYS[2]) == 0 then return 0 end
+return redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
+"""
+
+# KEYS: every key of the player in their slot, the record among them
+_DELETE = "return redis.call('DEL', unpack(KEYS))"
+
+
 class Players:
     def __init__(self, client: redis.Redis, clock):
         self.redis = client
         self.clock = clock
+        self._add_game = client.register_script(_ADD_GAME)
+        self._delete = client.register_script(_DELETE)
 
     def create(self, name: str) -> tuple[Player, str]:
         """A new player and their key (shown this once): one write, the
@@ -124,9 +138,10 @@ class Players:
 
     def add_game(self, player_ids, folded: Folded) -> None:
         """Record ``folded``'s game in the list of each of ``player_ids`` (who
-        took a seat in it); recording it twice changes nothing."""
+        took a seat in it); recording it twice changes nothing, and a
+        player deleted meanwhile gets no list back."""
         for player_id in player_ids:
-            self.redis.zadd(games_key(player_id), {folded.game_id: folded.table.created_at})
+            self._add_game(keys=[games_key(player_id), player_key(player_id)], args=[folded.table.created_at, folded.game_id])
 
     def record_games(self, folded: Folded) -> None:
         """Record ``folded``'s game in the list of every player seated in it."""
@@ -139,22 +154,28 @@ class Players:
 
     def delete(self, player: Player) -> None:
         """The player and everything of theirs the service keeps: their key
-        (and an older key's entry), their feed, their games list; the record
-        last, so a deletion cut short is asked for again with the same key.
-        The games' logs keep the seats they took (the name each was played
-        under, and the player's id): they are the evidence of those games."""
+        (and an older key's entry), their feed, their games list, and the
+        record with them in one step (one slot): a deletion cut short before
+        it is asked for again with the same key, and nothing owed to the
+        player after it writes any of them again (``add_game``,
+        ``PlayerFeed.add``). The games' logs keep the seats they took (the
+        name each was played under, and the player's id): they are the
+        evidence of those games."""
         self.redis.delete(key_entry(player.key_hash))
-        for each in (feed_key(player.id), seq_key(player.id), ids_key(player.id), games_key(player.id)):
-            self.redis.delete(each)
-        self.redis.delete(player_key(player.id))
+        mine = [feed_key(player.id), seq_key(player.id), ids_key(player.id), games_key(player.id), player_key(player.id)]
+        self._delete(keys=mine)
+
+    def exists(self, player_id: str) -> bool:
+        """The player has not deleted themselves."""
+        return bool(self.redis.exists(player_key(player_id)))
 
     def count_games(self, player_id: str) -> int:
         """How many games the player has sat at."""
         return int(self.redis.zcard(games_key(player_id)))
 
-    def games(self, player_id: str, limit: int = 200) -> list[str]:
+    def games(self, player_id: str, limit: int | None = 200) -> list[str]:
         """The player's games, newest first."""
-        ids = self.redis.zrevrange(games_key(player_id), 0, limit - 1)
+        ids = self.redis.zrevrange(games_key(player_id), 0, -1 if limit is None else limit - 1)
         return [i.decode() if isinstance(i, bytes) else i for i in ids]
 
 

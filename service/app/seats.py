@@ -16,17 +16,26 @@ class Seats:
     """Finds the seat a bearer token holds at a game.
 
     A token's seat never changes, so found pairs are kept in memory and a
-    view read costs no lookup.
+    view read costs no lookup. The one way a seat's token stops working is
+    its player's deletion (``DELETE /v1/players/me``): a seat taken with a
+    player key is kept with its player's id, and each use of its token asks
+    the store whether that player still exists (one round trip, as a player
+    key's own use costs), so a deletion refuses it at once in every process.
     """
 
-    def __init__(self, store: EventStore, exists, capacity: int = 8192, player_seat=None):
+    def __init__(self, store: EventStore, exists, capacity: int = 8192, player_seat=None, holder=None, player_exists=None):
         self.store = store
         self.exists = exists  # game id -> bool: an unknown game is a 404, not a 401
-        self._known: LRU[tuple[str, str], int] = LRU(capacity)
+        # (game id, token hash) -> (seat, the player who took it or None)
+        self._known: LRU[tuple[str, str], tuple[int, str | None]] = LRU(capacity)
         # (game id, bearer) -> the seat the bearer's player holds there, or
         # None: a player key acts for its player's seats. Never cached: a
         # replaced key must stop working at once
         self.player_seat = player_seat
+        # (game id, seat) -> the player who took the seat (the log's
+        # ``seat_taken``), or None; and player id -> not deleted
+        self.holder = holder
+        self.player_exists = player_exists
 
     def seat(self, game_id: str, header: str | None, required: bool = True) -> int | None:
         """The seat of the bearer an ``Authorization`` header (``header``)
@@ -43,15 +52,19 @@ class Seats:
         if not match:
             self._refuse(game_id, "invalid_token", "The Authorization header must be 'Bearer <token>'.")
         key = (game_id, token_hash(match.group(1)))
-        seat = self._known.get(key)
-        if seat is None:
+        known = self._known.get(key)
+        if known is None:
             seat = self.store.seat_for_token(game_id, key[1])
             if seat is None:
                 seat = self.player_seat(game_id, match.group(1)) if self.player_seat is not None else None
                 if seat is None:
                     self._refuse(game_id, "invalid_token", "This token holds no seat at this game.")
                 return seat
-            self._known.put(key, seat)
+            known = (seat, self.holder(game_id, seat) if self.holder is not None else None)
+            self._known.put(key, known)
+        seat, player = known
+        if player is not None and self.player_exists is not None and not self.player_exists(player):
+            self._refuse(game_id, "invalid_token", "This seat's player was deleted: its token no longer works.")
         return seat
 
     def _refuse(self, game_id: str, code: str, detail: str) -> None:

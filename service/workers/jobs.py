@@ -124,7 +124,7 @@ def bot_move(svc: Services, folded, seat: int) -> tuple[dict, str]:
     think = svc.config.bot_think_seconds
     if think:
         time.sleep(think)
-    view = seat_view(folded, seat)
+    view = seat_view(folded, seat, for_bot=True)  # a seat its player left: the bot's moves
     bot = bot_for(folded, seat, svc.config.expert_budget_ms)
     with metrics.BOT_SECONDS.labels(folded.game.type).time():
         body = bot(view, random.Random(f"{folded.game_id}:{folded.version}:{seat}"))

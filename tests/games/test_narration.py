@@ -145,3 +145,32 @@ def test_narration_is_served_as_text_on_every_feed_entry():
     # the streams of events send the same entries
     streamed = stream_messages(local.folded, local.envelopes, 0, "events")
     assert [data for _, _, data in streamed] == entries
+
+
+def test_narration_tells_the_player_who_left_the_table_what_the_bot_played_at_their_seat_as_your_bot():
+    """Rule "leaving the table": to the player who left, the moves a bot
+    made at their seat, and the game's end, are "your bot"'s, never "you":
+    the player did not make them. Everyone else reads them as before."""
+    game = GAMES["color-doubt"]
+    names = ["Ana", "Bea"]
+    laid = Event("played", {"seat": 0, "count": 2, "color": "red"})
+    assert narration.describe(game, laid, 0, names) == "You laid 2 cards face down, claiming 2 red."
+    assert narration.describe(game, laid, 0, names, by_bot=True) == "Your bot laid 2 cards face down, claiming 2 red."
+    assert narration.describe(game, laid, 1, names) == "Ana laid 2 cards face down, claiming 2 red."
+    over = Event("game_finished", {"result": {"winners": [0]}, "seed": "s"})
+    assert narration.describe(game, over, 0, names, by_bot=True) == "The game is over: your bot won."
+
+    # in a feed: the bot's entries at the seat its player left, and the end
+    local = LocalGame("color-doubt", 2, seed="left")
+    local.command(0, {"type": "leave"})
+    rng = random.Random(2)
+    while not local.finished:
+        seat = local.view(None)["to_act"][0]
+        local.command(seat, game.bots["random"](local.view(seat, for_bot=True), rng), actor="bot" if seat == 0 else "player")
+    mine = feed(local.folded, local.envelopes, 0)
+    played = [entry["text"] for entry in mine if entry["seat"] == 0 and entry["actor"] == "bot"]
+    assert any(text.startswith("Your bot ") for text in played)  # its moves; and what followed them, told of it too
+    assert not any(re.search(r"\byou(r)?\b", re.sub(r"(?i)\byour bot\b", "", text), re.I) for text in played), played
+    assert mine[-1]["text"] in ("The game is over: your bot won.", "The game is over: seat 1 won.")
+    theirs = feed(local.folded, local.envelopes, 1)
+    assert not any("your bot" in entry["text"].lower() for entry in theirs)

@@ -53,30 +53,47 @@ def left_and_played_out(game_type: str, seats: int, options: dict | None = None,
     import random
 
     from games.contract import RuleError
-    from games.registry import GAMES
-    from projections.audit import verify
     from projections.local import LocalGame
 
-    game = GAMES[game_type]
     local = LocalGame(game_type, seats, seed=seed, options=options)
     local.command(0, {"type": "leave"})
     assert local.envelopes[-1].type == "seat_left" and local.envelopes[-1].public == {"seat": 0}
-    assert local.table.left == {0} and local.view(None)["seats"][0]["left"]
+    assert local.table.left == (0,) and local.view(None)["seats"][0]["left"]
     with pytest.raises(RuleError) as again:
         local.command(0, {"type": "leave"})
     assert again.value.code == "seat_left" and again.value.rule == "leaving the table"
-    rng = random.Random(seed)
+    return played_out_after_leaving(local, random.Random(seed))
+
+
+def played_out_after_leaving(local, rng, leave_later: tuple[int, ...] = (), after: int = 12):
+    """``local`` played to its end: each seat its player left by the
+    heuristic, from the view the workers' bot gets (``for_bot``), once its
+    player's own move was refused and their view offered nothing; the other
+    seats by the random bot. Each seat of ``leave_later`` leaves, in that
+    order, once ``after`` more moves were made. The log verifies. Returns
+    ``local``."""
+    from games.contract import RuleError
+    from projections.audit import verify
+
+    game = local.game
+    later = list(leave_later)
     moves = 0
     while not local.finished:
+        if later and moves and moves % after == 0:
+            local.command(later.pop(0), {"type": "leave"})
         for seat in local.view(None)["to_act"]:
-            view = local.view(seat)
-            if seat == 0 and view["actions"]:
+            left = seat in local.table.left
+            view = local.view(seat, for_bot=left)
+            if left:
+                # the player is offered nothing at the seat they left
+                assert local.view(seat)["actions"] == [] and local.view(seat)["moves"] == []
+            if left and view["actions"]:
                 # the player's own move is refused; the bot's, for the same seat, is not
                 body = game.bots["heuristic"](view, rng)
                 with pytest.raises(RuleError) as refused:
-                    local.command(0, body)
+                    local.command(seat, body)
                 assert refused.value.code == "seat_left"
-                local.command(0, body, actor="bot")
+                local.command(seat, body, actor="bot")
             elif view["actions"]:
                 local.command(seat, game.bots["random"](view, rng), actor="bot")
             break
@@ -85,3 +102,50 @@ def left_and_played_out(game_type: str, seats: int, options: dict | None = None,
     assert not any(e.type == "seat_returned" for e in local.envelopes), "a left seat never comes back"
     assert verify(local.envelopes).ok
     return local
+
+
+def rated_and_left(game_type: str, seats: int, options: dict | None = None, seed: str = "leave"):
+    """Rule "leaving the table" in a rated game: every seat a player's
+    (``player-<seat>``), seat 0 leaves before any move and, at a table of
+    three or more, the last seat leaves later; bots play them to the end.
+    Leaving is a resignation: the ratings rank every player who stayed above
+    every one who left, and of those who left the first to leave last,
+    whatever their seats' results. Returns (the local game, each seat's
+    rank in ``rated_result``)."""
+    import random
+
+    from projections.local import LocalGame
+    from projections.ratings import rated_result
+
+    players = [f"player-{seat}" for seat in range(seats)]
+    local = LocalGame(game_type, seats, seed=seed, options=options, players=players, rated=True)
+    local.command(0, {"type": "leave"})
+    later = (seats - 1,) if seats > 2 else ()
+    played_out_after_leaving(local, random.Random(seed), later)
+    assert local.table.left == (0, *later)
+    result = rated_result(local.folded)
+    assert result is not None and sorted(p.player_id for p in result.placings) == players
+    ranks = {p.seat: p.rank for p in result.placings}
+    stayed = [seat for seat in range(seats) if seat not in local.table.left]
+    winners = set(local.table.result["winners"])
+    # those who stayed, by the result: the winners first (or all first, if only a seat that left won)
+    assert {ranks[seat] for seat in stayed if seat in winners} <= {1}
+    assert all(ranks[seat] == (2 if winners & set(stayed) else 1) for seat in stayed if seat not in winners)
+    # then those who left, below every one who stayed, the first to leave last
+    left_ranks = [ranks[seat] for seat in local.table.left]
+    assert min(left_ranks) > max(ranks[seat] for seat in stayed)
+    assert left_ranks == sorted(left_ranks, reverse=True) and len(set(left_ranks)) == len(left_ranks)
+    assert ranks[0] == max(ranks.values()) == len(set(ranks.values()))  # last, and the places follow on
+    return local, ranks
+
+
+def leaving_a_rated_game_ranks_last(game_type: str, two: dict | None = None, four: dict | None = None) -> None:
+    """Rule "leaving the table" in rated games of ``game_type`` (options
+    ``two`` and ``four``, seed "rated"): seat 0 leaves a game of two before
+    any move, the bot that plays the seat wins, and its player is ranked
+    last all the same; at four the last seat leaves later, and both rank
+    below the two who stayed, the first to leave last (``rated_and_left``)."""
+    local, ranks = rated_and_left(game_type, 2, two, seed="rated")
+    assert local.table.result["winners"] == [0] and ranks == {0: 2, 1: 1}
+    local, ranks = rated_and_left(game_type, 4, four, seed="rated")
+    assert ranks[0] == max(ranks.values()) and ranks[3] == ranks[0] - 1 and max(ranks[1], ranks[2]) < ranks[3]

@@ -33,16 +33,20 @@ def rated_game(http, keys: list[str], game_type: str = RATED_TYPE) -> str:
     return game_id
 
 
-def play_out(http, game_id: str, keys: list[str], levels: list[str], rng: random.Random, clock=None) -> dict:
+def play_out(http, game_id: str, keys: list[str], levels: list[str], rng: random.Random, clock=None, left=None) -> dict:
     """Plays the game to its end: each seat's move chosen by its level's bot
     from the seat's view as the API serves it, sent with the seat's player
-    key. Returns the finished view."""
+    key; a seat its player left is played by ``left(game_id, seat)`` (the
+    workers' job: ``workers_play``). Returns the finished view."""
     game = GAMES[body_of(http.get(f"/v1/games/{game_id}"))["type"]]
     for _ in range(5000):
         summary = body_of(http.get(f"/v1/games/{game_id}"))
         if summary["status"] != "active":
             return summary
         for seat in summary["to_act"]:
+            if summary["seats"][seat]["left"]:
+                left(game_id, seat)
+                continue
             view = body_of(http.get(f"/v1/games/{game_id}/view", headers=auth(keys[seat])))
             if not view["actions"]:
                 continue
@@ -52,3 +56,17 @@ def play_out(http, game_id: str, keys: list[str], levels: list[str], rng: random
             answer = http.post(f"/v1/games/{game_id}/commands", json=move, headers=auth(keys[seat]))
             assert answer.status_code in (200, 201), body_of(answer)
     raise AssertionError(f"game {game_id} did not end")
+
+
+def workers_play(app):
+    """``play_out``'s ``left`` for an app without workers: the workers' bot
+    job for a seat its player left, run here at the game's version."""
+    from service.workers.jobs import run_work
+
+    svc = app.extensions["tabletell"]
+
+    def play(game_id: str, seat: int) -> None:
+        folded = svc.commands.load(game_id)
+        run_work("bot", game_id, folded.version, seat, svc.clock(), svc)
+
+    return play

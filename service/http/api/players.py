@@ -36,15 +36,16 @@ def me():
 
 @bp.delete("/players/me")
 def delete_me():
-    """The player is deleted: their key (every later request with it is
-    401), record, feed and games list; they leave every leaderboard and
-    their rating history goes (``Ratings.forget``). The logs of the games
-    they sat at keep the seats they took (the name each was played under,
-    and the player's id): they are those games' evidence."""
+    """The player is deleted (``service.app.deletion``): their seats at games
+    under way are left (``seat_left`` in each log, a bot plays them to the
+    end); they leave every leaderboard and their rating history goes
+    (``Ratings.forget``); then their key and their seats' tokens (every
+    later request with them is 401), record, feed and games list. The logs
+    of the games they sat at keep the seats they took (the name each was
+    played under, and the player's id): they are those games' evidence."""
     svc = services()
     player = auth.player()
-    svc.ratings.forget(player.id)  # first: the record last, so a deletion cut short is asked again
-    svc.players.delete(player)
+    svc.deletion.delete(player)
     return Response(status=204)
 
 

@@ -16,9 +16,9 @@ from events.store import EventStore, outbox_key, stream_key
 from games.registry import GAMES
 from projections.views import seat_view
 from service.app.index import key as index_key
-from service.app.player_feed import feed_key
+from service.app.player_feed import feed_key, ids_key, player_key, seq_key
 from service.app.players import games_key
-from service.app.webhooks import PENDING
+from service.app.webhooks import PENDING, delivery_key
 from service.config import Config
 from service.wiring import Services
 from tests.support.outbox import implied_by
@@ -102,6 +102,47 @@ def test_what_an_append_owes_others_is_done_by_the_sweep_when_its_process_does_n
     for member in owed:
         assert worker.outbox.redo(member)
     assert derived() == first
+
+
+def test_work_owed_to_a_player_done_after_they_deleted_themselves_brings_nothing_of_theirs_back(store_and_queues, clock):
+    """The reporters' race: ana deletes herself with a game going while the
+    work its moves owed her (her feed: her turns) is still to do (the
+    appending process died after each move). The sweep does it after the
+    deletion, and a bot plays her seat (left by the deletion) to the end,
+    which is owed to her too: none of her keys comes back, and no webhook is
+    queued for her. Bea gets all of hers."""
+    client, queues = store_and_queues
+    api, worker = services(client, clock, queues), services(client, clock, queues)
+    hook = api.webhooks.register("http://127.0.0.1:9/hook", ["game_started", "turn", "game_finished"])
+    ana, bea = [api.players.create(name)[0].id for name in ("ana", "bea")]
+    seated = api.outbox.deliver
+    # the appending process does what the seats owe (the games lists, the start), then dies after each move
+    api.outbox.deliver = lambda owed: seated(owed) if owed.players else False
+    game_id = play(api, [ana, bea], 4)
+    assert api.commands.load(game_id).table.status == "active"
+    assert client.zcard(outbox_key(game_id, api.store.cluster)) > 0  # owed, not done
+
+    told = {k.decode() for k in client.hkeys(PENDING)}  # ana's start and first turn, told before she left
+    assert worker.deletion.delete(worker.players.get(ana)) == [game_id]
+    assert worker.commands.load(game_id).table.left == (0,)
+    clock.advance(2)
+    assert worker.outbox.sweep() > 0
+    rng = random.Random(3)
+    while (now := worker.commands.load(game_id)).table.status == "active":  # bea, and the bot at ana's seat
+        seat = now.game.to_act(now.table.game)[0]
+        bot = seat in now.table.left
+        body = GAMES["color-doubt"].bots["random"](seat_view(now, seat, for_bot=bot), rng)
+        worker.commands.execute(game_id, seat, body, now.version, actor="bot" if bot else "player")
+    clock.advance(2)
+    worker.outbox.sweep()
+    assert client.zcard(outbox_key(game_id, api.store.cluster)) == 0
+
+    assert client.exists(feed_key(ana), seq_key(ana), ids_key(ana), games_key(ana), player_key(ana)) == 0
+    implied = implied_by(EventStore(client).read(game_id), game_id)
+    assert {kind for player, kind, _ in implied if player == ana} >= {"turn", "game_finished"}
+    assert Counter(feed_ids(client, bea)) == Counter(e for p, _, e in implied if p == bea)
+    queued = {k.decode() for k in client.hkeys(PENDING)}
+    assert queued == told | {delivery_key(hook["id"], e) for p, _, e in implied if p == bea}
 
 
 def test_a_move_that_means_nothing_to_others_owes_nothing(redis_client, clock):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import threading
 
 import pytest
@@ -20,7 +21,7 @@ from service.http.app import create_app
 from tests.conftest import OPERATOR_TOKEN
 from tests.support.api import auth, new_player
 from tests.support.openapi_contract import check
-from tests.support.rated import RATED_TYPE, new_players, play_out, rated_game
+from tests.support.rated import RATED_TYPE, new_players, play_out, rated_game, workers_play
 
 
 def ratings_state(redis_client) -> dict:
@@ -184,6 +185,53 @@ def test_a_finished_rated_game_records_its_change_tells_its_players_and_their_we
     assert redis_client.hexists(webhooks.PENDING, webhooks.delivery_key(hook["id"], told["event_id"]))
 
 
+def test_leaving_the_table_a_rated_game_ranks_who_left_below_who_stayed_the_first_to_leave_last(app, http, clock):
+    """The reporters' game: ana leaves a rated game of two before any move,
+    and the workers' heuristic bot plays her seat to the end against bea's
+    random one (and mostly wins): bea is first all the same, ana last. Her
+    view offers her nothing, and what the bot did is told to her as her
+    bot's. At three, ana leaves, then cid deletes himself (which leaves his
+    seat): bea first, cid second, ana last."""
+    svc = app.extensions["tabletell"]
+    (ana, ana_key), (bea, bea_key), (cid, cid_key) = new_players(http, 3, "l")
+    game_id = rated_game(http, [ana_key, bea_key])
+    assert http.post(f"/v1/games/{game_id}/commands", json={"type": "leave"}, headers=auth(ana_key)).status_code == 200
+    workers = workers_play(app)
+    asked = []
+
+    def left(game_id: str, seat: int) -> None:
+        """Her turn, played by the workers' bot: her own view offers her nothing."""
+        mine = http.get(f"/v1/games/{game_id}/view", headers=auth(ana_key)).get_json()
+        assert mine["seats"][0]["left"] and seat in mine["to_act"] and mine["actions"] == [] == mine["moves"]
+        asked.append(seat)
+        workers(game_id, seat)
+
+    summary = play_out(http, game_id, [ana_key, bea_key], ["heuristic", "random"], random.Random(4), clock, left)
+    assert asked
+    changes = http.get(f"/v1/games/{game_id}/ratings").get_json()
+    assert changes["status"] == "rated"
+    assert {p["player_id"]: p["rank"] for p in changes["players"]} == {bea: 1, ana: 2}
+    by_seat = {p["seat"]: p for p in changes["players"]}
+    assert by_seat[1]["delta"] > 0 > by_seat[0]["delta"]
+    # told to ana: her bot's moves and the end, never "you"
+    events = http.get(f"/v1/games/{game_id}/events", headers=auth(ana_key)).get_json()["events"]
+    by_bot = [e["text"] for e in events if e["seat"] == 0 and e["actor"] == "bot"]
+    assert any(text.startswith("Your bot ") for text in by_bot), by_bot
+    assert not any(re.search(r"\byou(r)?\b", re.sub(r"(?i)\byour bot\b", "", text), re.I) for text in by_bot), by_bot
+    bot_won = summary["result"]["winners"] == [0]
+    assert events[-1]["text"] == ("The game is over: your bot won." if bot_won else "The game is over: l1 won.")
+    finished = next(entry for _, entry in svc.player_feed.since(ana, 0) if entry["event"] == "game_finished")
+    assert ("your bot won" if bot_won else "l1 won") in finished["data"]["text"]
+
+    game_id = rated_game(http, [ana_key, bea_key, cid_key])
+    assert http.post(f"/v1/games/{game_id}/commands", json={"type": "leave"}, headers=auth(ana_key)).status_code == 200
+    assert http.delete("/v1/players/me", headers=auth(cid_key)).status_code == 204
+    assert svc.commands.load(game_id).table.left == (0, 2)
+    play_out(http, game_id, [ana_key, bea_key, cid_key], ["heuristic"] * 3, random.Random(5), clock, workers_play(app))
+    ranks = {p["player_id"]: p["rank"] for p in http.get(f"/v1/games/{game_id}/ratings").get_json()["players"]}
+    assert ranks == {bea: 1, cid: 2, ana: 3}
+
+
 def test_a_game_not_rated_moves_no_rating(http, clock):
     (_, a), (_, b) = new_players(http, 2, "u")
     game_id = http.post("/v1/games", json={"type": RATED_TYPE, "seats": 2, "options": {"two_player_suits": 2, "cards_per_suit": 6, "two_player_removed_cards": 0, "turn_seconds": 0}}).get_json()["game_id"]
@@ -318,9 +366,12 @@ def test_a_deleted_player_leaves_the_leaderboard_and_reindex_keeps_them_off_with
     # the game b sat at goes on to its end (the log keeps b's seat)
     svc = http.application.extensions["tabletell"]
     assert svc.commands.load(running).table.players == (b, a)
+    assert svc.commands.load(running).table.left == (0,)  # b's deletion left b's seat: a bot plays it
     while (now := svc.commands.load(running)).table.status == "active":
         seat = now.game.to_act(now.table.game)[0]
-        svc.commands.execute(running, seat, GAMES[RATED_TYPE].bots["random"](seat_view(now, seat), rng), now.version)
+        bot = seat in now.table.left
+        move = GAMES[RATED_TYPE].bots["random"](seat_view(now, seat, for_bot=bot), rng)
+        svc.commands.execute(running, seat, move, now.version, actor="bot" if bot else "player")
     assert http.get(f"/v1/games/{running}/ratings").get_json()["status"] == "rated"
     board = http.get(f"/v1/leaderboards/{RATED_TYPE}").get_json()
     assert {p["player_id"] for p in board["players"]} == {a, c}  # not back

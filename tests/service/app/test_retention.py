@@ -79,22 +79,40 @@ def test_an_abandoned_game_is_deleted_after_its_retention(make_app, clock, redis
     assert http.get("/v1/games", headers=OPERATOR).get_json()["total"] == 0
 
 
-def test_a_deleted_player_is_gone_and_the_logs_keep_the_seats_they_took(make_app, redis_client):
-    http = make_app().test_client()
+def test_a_deleted_player_is_gone_their_seats_left_their_tokens_refused_and_the_logs_keep_the_seats(make_app, redis_client):
+    """DELETE /v1/players/me with a game under way: the player's seat is
+    left through the command path (``seat_left`` in the log, as ``leave``
+    does), and the seat's own token is refused from then on, in this process
+    and in another that had it cached."""
+    http, other = make_app().test_client(), make_app().test_client()
     player_id, key = new_player(http, "ana")
     game_id = new_game(http, 2, options=SHORT["color-doubt"])
     token = sit(http, game_id, key).get_json()["token"]
-    http.post(f"/v1/games/{game_id}/seats", json={"name": "bea"})
+    bea = http.post(f"/v1/games/{game_id}/seats", json={"name": "bea"}).get_json()["token"]
+    assert other.get(f"/v1/games/{game_id}/view", headers=auth(token)).status_code == 200  # known there
     assert redis_client.keys(f"player*{player_id}*")  # record, games, feed
     deleted = http.delete("/v1/players/me", headers=auth(key))
     assert deleted.status_code == 204
     assert http.get("/v1/players/me", headers=auth(key)).status_code == 401
     assert http.delete("/v1/players/me", headers=auth(key)).status_code == 401
     assert redis_client.keys(f"player*{player_id}*") == []
-    # the evidence stands: the seat, its name and the player's id, in the log
-    taken = [e.public for e in EventStore(redis_client).read(game_id) if e.type == "seat_taken"]
+    # the evidence stands: the seat, its name and the player's id, in the log; and that they left
+    log = EventStore(redis_client).read(game_id)
+    taken = [e.public for e in log if e.type == "seat_taken"]
     assert taken[0] == {"seat": 0, "name": "ana", "player": player_id}
-    assert http.get(f"/v1/games/{game_id}/view", headers=auth(token)).status_code == 200  # the seat's own token
+    assert (log[-1].type, log[-1].public, log[-1].seat, log[-1].actor) == ("seat_left", {"seat": 0}, 0, "player")
+    assert http.get(f"/v1/games/{game_id}/view", headers=auth(bea)).get_json()["seats"][0]["left"]
+    # the seat's own token: refused everywhere, for reading, talking and playing
+    for client in (http, other):
+        refused = [
+            client.get(f"/v1/games/{game_id}/view", headers=auth(token)),
+            client.get(f"/v1/games/{game_id}/events", headers=auth(token)),
+            client.post(f"/v1/games/{game_id}/chat", json={"text": "still here"}, headers=auth(token)),
+            client.post(f"/v1/games/{game_id}/commands", json={"type": "pass"}, headers=auth(token)),
+        ]
+        assert [r.status_code for r in refused] == [401] * 4
+        assert all(r.get_json()["code"] == "invalid_token" for r in refused)
+    assert http.get(f"/v1/games/{game_id}/view", headers=auth(bea)).status_code == 200  # the other seat's still works
 
 
 def test_a_client_address_holds_at_most_its_cap_of_waiting_games(make_app):

@@ -624,6 +624,11 @@ def test_leaving_the_table_a_bot_plays_the_seat_to_the_end_and_the_log_verifies(
     page.get_by_role("group", name="Leave the table?").get_by_role("button", name="Leave", exact=True).click()
     page.locator("[data-part=result]").wait_for(timeout=60_000)  # the bots played it out
     page.locator("[data-part=log] li").filter(has_text="You left the table").wait_for()  # the log follows the view
+    # the end tells the player what became of the seat: a bot's play, never "You won!"
+    result = page.locator("[data-part=result]")
+    assert result.locator("h2").text_content() == "You left the table: a bot played your seat to the end."
+    assert "You won" not in result.text_content() and "(your seat, played by a bot)" in result.text_content()
+    page.locator("[data-part=log] li").filter(has_text="Your bot ").first.wait_for()  # its moves: the bot's
     summary = api(stack, f"/v1/games/{game_id}")
     assert summary["status"] == "finished" and summary["seats"][seat]["left"]
     log = [json.loads(line) for line in urllib.request.urlopen(f"{stack}/v1/games/{game_id}/log", timeout=10).read().splitlines()]

@@ -5,7 +5,8 @@ stack, browser and tab fixtures these tests share, one stack a module).
 - After rated games between player keys, a game's leaderboard page lists
   its players best first, each linked to their profile page (their rating
   per game), and the end screen of a rated game shows each seat's rating
-  change.
+  change; a player who left a rated game is told a bot played their seat
+  and that leaving counted as a resignation, never "You won!".
 - A message sent by one seat from the chat panel appears at the other
   seat's panel; a spectator's message (from the watch page) appears among
   the spectators and never reaches a seat while the game runs; muting a
@@ -21,6 +22,8 @@ from __future__ import annotations
 
 import json
 import random
+import time
+import urllib.error
 
 import pytest
 
@@ -115,6 +118,39 @@ def test_a_leaderboard_lists_the_players_after_rated_games_and_the_end_screen_sh
     profile.get_by_role("heading", name="Strong Sam").wait_for()
     rating = api(stack, f"/v1/players/{players[0][0]}")["ratings"][GAME]["rating"]
     assert f"{rating:.2f}" in profile.locator(f"tr[data-type='{GAME}']").text_content()
+
+
+def test_leaving_the_table_of_a_rated_game_the_end_screen_says_a_bot_played_the_seat_and_it_was_a_resignation(tab, stack):
+    """The reporters' game: Lea leaves a rated game before any move; the
+    workers' bot plays her seat to the end against Max's random moves (and
+    mostly wins). Her end screen says a bot played her seat and leaving
+    counted as a resignation (never "You won!"); the ratings rank Max
+    first."""
+    (lea, lea_key), (max_id, max_key) = new_player(stack, "Lea"), new_player(stack, "Max")
+    game_id, tokens = rated_game(stack, [lea_key, max_key])
+    api(stack, f"/v1/games/{game_id}/commands", tokens[0], {"type": "leave"})
+    rng = random.Random(7)
+    deadline = time.monotonic() + 120
+    while (summary := api(stack, f"/v1/games/{game_id}"))["status"] == "active":  # Max plays; the workers play Lea's seat
+        assert time.monotonic() < deadline, f"no end: {summary}"
+        view = api(stack, f"/v1/games/{game_id}/view", max_key)
+        if view["actions"]:
+            try:
+                api(stack, f"/v1/games/{game_id}/commands", max_key, GAMES[GAME].bots["random"](view, rng))
+            except urllib.error.HTTPError as refused:  # the game moved on meanwhile: look again
+                assert refused.code in (409, 422), refused.read()
+        else:
+            time.sleep(0.05)  # the bot's move: looked for again, until the deadline
+    assert summary["status"] == "finished"
+    page = tab(DESKTOP, init_script=seats_script(game_id, tokens[0], 0, "Lea")).goto(f"/games/{game_id}")
+    result = page.locator("[data-part=result]")
+    result.wait_for()
+    assert result.locator("h2").text_content() == "You left the table: a bot played your seat to the end."
+    assert "You won" not in result.text_content()
+    assert "counts as a resignation" in result.locator(".resigned").text_content()
+    page.locator("[data-part=ratings][data-status=rated]").wait_for()
+    ranks = {p["player_id"]: p["rank"] for p in api(stack, f"/v1/games/{game_id}/ratings")["players"]}
+    assert ranks == {max_id: 1, lea: 2}
 
 
 def lines(page) -> list[str]:

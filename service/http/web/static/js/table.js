@@ -306,20 +306,31 @@ export function standings(view) {
 export function resultSection(view, you, { onRematch = null } = {}) {
   if (!view.result) return null;
   const winners = view.result.winners || [];
+  // a player who left (rule "leaving the table"): a bot played the seat to
+  // the end, so its result is the bot's, never "You won!"; in a rated game
+  // leaving counted as a resignation
+  const left = you !== null && view.seats.some((s) => s.seat === you && s.left);
+  const won = you !== null && !left && winners.includes(you);
+  const byName = winners.map((s) => (s === you && left ? "your bot" : nameOf(view, s)));
   const headline = you === null
-    ? `${listOf(winners.map((s) => nameOf(view, s)))} won.`
-    : winners.includes(you)
-      ? (winners.length > 1 ? "You won, shared." : "You won!")
-      : "You lost.";
+    ? `${listOf(byName)} won.`
+    : left
+      ? "You left the table: a bot played your seat to the end."
+      : won
+        ? (winners.length > 1 ? "You won, shared." : "You won!")
+        : "You lost.";
   const rematchButton = onRematch
     ? h("button", { type: "button", class: "primary", onclick: onRematch }, "Rematch")
     : null;
-  return h("section", { class: `result${you !== null && winners.includes(you) ? " won" : ""}`, "data-part": "result", "aria-label": "Result", tabindex: "-1" },
+  return h("section", { class: `result${won ? " won" : ""}`, "data-part": "result", "aria-label": "Result", tabindex: "-1" },
     h("h2", {}, headline),
-    you !== null && !winners.includes(you) ? h("p", {}, `${listOf(winners.map((s) => nameOf(view, s)))} won.`) : null,
+    you !== null && !won ? h("p", {}, `${listOf(byName)} won.`.replace(/^your/, "Your")) : null,
+    left && view.rated
+      ? h("p", { class: "note resigned" }, "Leaving a rated game counts as a resignation: for the ratings you are ranked below every player who stayed.")
+      : null,
     h("ol", { class: "standings" }, standings(view).map((row) =>
       h("li", { "data-seat": String(row.seat) }, h("span", { class: "place" }, `${row.place}.`), " ",
-        h("strong", {}, nameOf(view, row.seat), row.seat === you ? " (you)" : ""), ` · ${row.why}`))),
+        h("strong", {}, nameOf(view, row.seat), row.seat === you ? (left ? " (your seat, played by a bot)" : " (you)") : ""), ` · ${row.why}`))),
     h("p", { class: "buttons" }, rematchButton,
       h("a", { href: "/", class: "button" }, "New game"),
       h("a", { href: `/games/${view.game_id}/replay`, class: "button replay-link" }, "Replay and verify")),
