@@ -703,13 +703,20 @@ def test_every_control_of_the_lobby_has_an_accessible_name(tab, stack):
     assert lobby.get_by_role("link", name="How to play Diez").get_attribute("target") == "_blank"
     assert "3–6 players (2 with the option “two players”)" in lobby.locator(".game-types").text_content()
     assert "a expert" not in lobby.locator("main").text_content()
-    # the clock the table will have: none against bots alone, unless one is set
+    # the clocks the table will have: none against bots alone (the turn's
+    # and every window's), unless one is set
     lobby.get_by_label("Game", exact=True).select_option("color-doubt")
     lobby.get_by_label("Seat 2").select_option("bot:heuristic")
     turn = lobby.locator("#option-turn_seconds")
-    assert turn.input_value() == "0" and "no turn clock" in lobby.locator("form.create").text_content()
+    assert turn.input_value() == "0" and "no clock" in lobby.locator("form.create").text_content()
     lobby.get_by_label("Seat 2").select_option("player")
-    assert turn.input_value() == "60" and "no turn clock" not in lobby.locator("form.create").text_content()
+    assert turn.input_value() == "60" and "no clock" not in lobby.locator("form.create").text_content()
+    lobby.get_by_label("Game", exact=True).select_option("diez")
+    lobby.get_by_label("Seat 2").select_option("bot:heuristic")
+    clocks = ["#option-turn_seconds", "#option-jump_in_seconds", "#option-challenge_seconds"]
+    assert [lobby.locator(field).input_value() for field in clocks] == ["0", "0", "0"]
+    lobby.get_by_label("Seat 2").select_option("player")
+    assert [lobby.locator(field).input_value() for field in clocks] == ["30", "5", "15"]
     # each option's hint under its own control, none squeezed to a few letters a line
     widths = lobby.locator(".option-grid .hint").evaluate_all("hints => hints.filter(h => h.offsetParent).map(h => h.getBoundingClientRect().width)")
     assert widths and min(widths) > 150, widths
