@@ -523,6 +523,10 @@ def test_each_game_is_played_to_the_end_through_the_page_then_rematched_replayed
     assert shown == [card["id"] for card in bots_view["hand"] or []]
     page.get_by_label("As seen by").select_option("everyone")
     page.locator(".stage .hands").wait_for()
+    # every hand at once, the table told as to a spectator: nobody is "you"
+    spectator = api(stack, f"/v1/games/{game_id}/replay?version={middle}")["view"]
+    center = page.locator(".stage [data-part=table] .center").text_content()
+    assert all(told in center for told in spectator["says"].values()), center
     if game_type == "opticall":
         page.set_viewport_size(DESKTOP)
         page.evaluate("window.scrollTo(0, 0)")
@@ -603,6 +607,11 @@ def table_reads(page, view: dict, label: str) -> None:
     wanted = [s["display_name"] + (" (you)" if s["seat"] == view["seat"] else "") for s in view["seats"]]
     assert names == wanted, f"{label}: {names}"
     assert not any(re.match(r"Seat \d", name) for name in names)
+    # the middle says what the view's ``says`` tell, as the API wrote it
+    middle = page.locator("[data-part=table] .center").text_content()
+    assert view["says"], f"{label}: the view tells nothing of the table"
+    for part, told in view["says"].items():
+        assert told in middle, f"{label}: the table does not show its {part}: {told!r} in {middle!r}"
     acting = page.locator("[data-part=table] .seat[aria-current=true]").evaluate_all("seats => seats.map(s => Number(s.dataset.seat))")
     assert acting == sorted(view["to_act"]) and view["seat"] in acting, f"{label}: the seats marked to act: {acting}"
     settings = page.locator("[data-part=table] details.settings")
