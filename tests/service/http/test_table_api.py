@@ -8,6 +8,7 @@ import random
 import pytest
 
 from events.store import EventStore
+from games import timing
 from games.contract import RuleError
 from games.registry import GAMES
 from projections.local import LocalGame
@@ -56,7 +57,7 @@ def test_a_game_against_bots_alone_has_no_clock_unless_asked(http, redis_client)
     for game_type in GAMES:
         against_bots = new_game(http, 3, game_type=game_type, bots=bots)
         options = http.get(f"/v1/games/{against_bots}").get_json()["options"]
-        clocks = {name: options[name] for name in options if name.endswith("_seconds")}
+        clocks = {name: options[name] for name in timing.clocks(GAMES[game_type].options)}
         assert set(clocks) >= {"turn_seconds"} and set(clocks.values()) == {0}, (game_type, clocks)
         created = EventStore(redis_client).read(against_bots)[0].command
         assert {name: created["options"][name] for name in clocks} == clocks
