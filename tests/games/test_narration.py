@@ -297,7 +297,7 @@ def test_narration_the_table_s_sentences_the_page_once_built_read_right_from_eve
     assert says("diez", table, 1)["stack"] == "The stack is at 2 cards: Ana must stack on or draw them."
 
 
-def test_narration_the_table_and_the_log_tell_the_same_story_after_everyone_passed():
+def test_passing_round_the_table_and_the_log_tell_the_same_story_after_an_autopilot_turn():
     """Decision "passing round" of Color Doubt: when everyone passed the
     claim is cleared and its cards stay in the pile. After an autopilot's
     turn ends a passing round, the log said "the pile is set aside" while
