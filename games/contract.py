@@ -193,6 +193,13 @@ class Game(Protocol):
         description says no more than its viewer may know. The game's own
         events only: ``games.narration`` tells the table's."""
 
+    def table_says(self, table: Mapping[str, Any], viewer: int | None, names: Sequence[str]) -> dict[str, str]:
+        """The middle of the table told in sentences from ``viewer``'s side:
+        ``table`` is a view's ``table`` as ``viewer`` sees it (nothing
+        else), and the answer maps each part a page draws (its key in the
+        table, or a name of its own) to one sentence, naming seats by
+        ``names`` and the viewer as "you", as ``describe`` does for events."""
+
     def step(self, state: Any, command: Mapping[str, Any]) -> tuple[list[Event], Any] | None:
         """``decide``'s events and the state they lead to (``evolve`` over
         them), at once: a game that folds its events while it decides them
@@ -231,3 +238,4 @@ class RulesGame:
     evaluate: Callable[..., list[float]] | None = None
     step: Callable[..., tuple[list[Event], Any]] | None = None
     describe: Callable[..., str] | None = None
+    table_says: Callable[..., dict[str, str]] | None = None

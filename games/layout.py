@@ -28,7 +28,7 @@ LAYOUT: dict[str, tuple[str, ...]] = {
     "legal": ("legal_moves",),
     "bots": ("BOTS",),
     "sampler": ("determinize", "evaluate"),
-    "narration": ("describe",),
+    "narration": ("describe", "table_says"),
 }  # fmt: skip
 
 
@@ -64,6 +64,7 @@ def game(package: ModuleType, *, type: str, name: str, summary: str, min_seats: 
             determinize=package.sampler.determinize,
             evaluate=package.sampler.evaluate,
             describe=package.narration.describe,
+            table_says=package.narration.table_says,
         ),
         **package.SEARCH,
     )

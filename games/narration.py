@@ -129,9 +129,11 @@ def join(items: Sequence[str], last: str = "and") -> str:
 
 
 def count(n: Any, noun: str, plural: str | None = None) -> str:
-    """"1 card", "3 cards"."""
+    """"no cards", "1 card", "3 cards"."""
     if not isinstance(n, int):
         return f"some {plural or noun + 's'}"
+    if n == 0:
+        return f"no {plural or noun + 's'}"
     return f"{n} {noun if n == 1 else (plural or noun + 's')}"
 
 
@@ -194,6 +196,22 @@ def describe(game: Game, event: Event, viewer: int | None, names: Sequence[str],
         log.exception("no description of %s %r", game.type, event.type)
         text = ""
     return text or sentence(words(event.type).capitalize())
+
+
+def table_says(game: Game, table: Mapping[str, Any] | None, viewer: int | None, names: Sequence[str]) -> dict[str, str]:
+    """The middle of the table (a view's ``table``, as ``viewer`` sees it)
+    told in sentences from ``viewer``'s side, by the game's ``table_says``:
+    each part the page draws (the pile, the claim, a window...) -> its
+    sentence, so a sentence a person reads is made here, as the events'
+    are, never by a client. Never fails: a table it cannot read is told by
+    nothing, and logged."""
+    if table is None or game.table_says is None:
+        return {}
+    try:
+        return game.table_says(table, viewer, names)
+    except Exception:  # a view is never refused for its narration
+        log.exception("no sentences for %s's table", game.type)
+        return {}
 
 
 def describe_table(game: Game, event: Event, viewer: int | None, names: Sequence[str]) -> str:

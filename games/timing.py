@@ -9,7 +9,7 @@ game (``projections.spectators``).
 """
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Mapping, Sequence
 
 from games.contract import Option
 
@@ -20,6 +20,9 @@ DEFAULT_TURN_SECONDS = 60
 MAX_SPECTATOR_DELAY = 3600
 # How many timeouts in a row hand a seat to a bot until its player acts again.
 DEFAULT_AUTOPILOT_AFTER = 3
+# what every clock's option is named after: ``turn_seconds`` and one
+# ``<window>_seconds`` per reaction window (``clock_options``)
+CLOCK_SUFFIX = "_seconds"
 
 
 def clock_options(
@@ -68,6 +71,13 @@ def clock_options(
         )
     )
     return tuple(options)
+
+
+def clocks(spec: Sequence[Option]) -> tuple[str, ...]:
+    """The names of a game's clock options (``turn_seconds`` and each
+    window's), among its options ``spec``: what a table without a clock
+    sets to 0."""
+    return tuple(option.name for option in spec if option.name.endswith(CLOCK_SUFFIX))
 
 
 def deadline(started_at: int, seconds: int) -> int | None:

@@ -45,11 +45,15 @@ def seat_view(folded: Folded, seat: int | None, for_bot: bool = False) -> dict[s
         "rated": table.rated,  # its result moves the players' ratings
         "deadlines": [],
         "result": table.result,
+        # the middle of the table told in sentences from this seat's side
+        # (``games.narration.table_says``): what a page shows, not builds
+        "says": {},
     }
     if table.status in tables.DEALT:  # a waiting or abandoned table has dealt nothing
         shown = game.view(table.game, seat)
         view.update({key: value for key, value in shown.items() if key != "seats"})
         view["seats"] = [_seat(table, s, counts, names) for s, counts in enumerate(shown["seats"])]
+        view["says"] = narration.table_says(game, view["table"], seat, names)
         if table.status == tables.ACTIVE:
             if acting and game.legal_moves is not None:
                 view["moves"] = game.legal_moves(table.game, seat)

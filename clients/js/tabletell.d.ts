@@ -440,6 +440,8 @@ export interface Summary {
   log_hash: string | null;
   status: Status;
   table: Record<string, unknown> | null;
+  /** The middle of the table told in sentences from the reader's side: part -> sentence. */
+  says?: Record<string, string>;
   seats: SeatSummary[];
   to_act: number[];
   deadlines: Deadline[];

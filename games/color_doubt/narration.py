@@ -1,6 +1,7 @@
 """Color Doubt's events told from a viewer's side (``games.narration``):
 ``describe(event, viewer, names)``, where ``event`` is the event as the
-viewer sees it (public part and the viewer's own private part)."""
+viewer sees it (public part and the viewer's own private part); and the
+middle of the table told from that side (``table_says``)."""
 from __future__ import annotations
 
 from collections import Counter
@@ -32,7 +33,13 @@ def _passed(v: Voice, p: Mapping[str, Any]) -> str:
 
 
 def _table_cleared(v: Voice, p: Mapping[str, Any]) -> str:
-    return sentence(f"Everyone passed: the pile is set aside, and {v.who(p['leader'])} {v.s(p['leader'], 'lead')} afresh")
+    """Decision "passing round": the claim is cleared, the cards stay in
+    the pile (face down on the table, as the table shows them)."""
+    leader = p["leader"]
+    return sentence(
+        f"Everyone passed: {v.who(leader)} {v.s(leader, 'lead')} afresh with any cards;"
+        " the pile stays face down on the table"
+    )
 
 
 def _doubted(v: Voice, p: Mapping[str, Any]) -> str:
@@ -81,3 +88,24 @@ TELLERS: dict[str, Callable[[Voice, Mapping[str, Any]], str]] = {
 }
 
 describe = told_by(TELLERS)
+
+
+def table_says(table: Mapping[str, Any], viewer: int | None, names: list[str]) -> dict[str, str]:
+    """The middle of the table (a view's ``table``): the pile, the claim on
+    it or the free lead, what playing on it asks, a last card, the match's
+    game."""
+    v = Voice(names, viewer)
+    pile, claim, turn = table["pile"], table.get("claim"), table.get("turn")
+    says = {"pile": sentence(f"{count(pile, 'card').capitalize()} face down on the table") if pile else "No cards on the table."}
+    if claim is not None:
+        seat = claim["seat"]
+        says["claim"] = sentence(f"{v.Who(seat)} {v.s(seat, 'claim')} {claim['count']} {claim['color']}")
+        if table.get("last_card"):
+            says["last_card"] = sentence(f"{v.Whose(seat)} last card: it wins unless it is doubted and was a lie")
+        elif table.get("required", 1) > 1:
+            says["required"] = sentence(f"To play on it: at least {count(table['required'], 'card')}")
+    elif turn is not None:
+        says["claim"] = sentence(f"A free lead for {v.who(turn)}: any number of cards, any colour")
+    if table.get("games", 1) > 1:
+        says["game"] = sentence(f"Game {table['game']} of {table['games']}")
+    return says

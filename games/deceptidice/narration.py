@@ -1,6 +1,7 @@
 """Deceptidice's events told from a viewer's side (``games.narration``):
 ``describe(event, viewer, names)``, where ``event`` is the event as the
-viewer sees it (public part and the viewer's own private part)."""
+viewer sees it (public part and the viewer's own private part); and the
+middle of the table told from that side (``table_says``)."""
 from __future__ import annotations
 
 from typing import Any, Callable, Mapping
@@ -115,3 +116,29 @@ TELLERS: dict[str, Callable[[Voice, Mapping[str, Any]], str]] = {
 }
 
 describe = told_by(TELLERS)
+
+
+def table_says(table: Mapping[str, Any], viewer: int | None, names: list[str]) -> dict[str, str]:
+    """The middle of the table (a view's ``table``): the round and its
+    Liar, the guess on the table and those before it, the last challenge."""
+    v = Voice(names, viewer)
+    liar = table.get("liar")
+    when = f"Round {table['round']}" if table.get("round") else "Dealt, no dice rolled yet"
+    says = {
+        "round": sentence(
+            f"{when}: {v.who(liar)} {v.is_(liar)} the Liar; {count(table['draw_pile'], 'card')} in the draw pile"
+        )
+    }
+    guesses = table.get("guesses") or []
+    current = table.get("current")
+    if current:
+        seat = current["seat"]
+        says["current"] = sentence(f"{v.Who(seat)} {v.s(seat, 'guess')} at least {guess(current)} on the table")
+        earlier = guesses[:-1]
+        if earlier:
+            says["guesses"] = sentence("Before it: " + join([f"{v.who(g['seat'])} guessed {guess(g)}" for g in earlier]))
+    elif table.get("phase") == "guessing":
+        says["current"] = "No guess yet this round."
+    if table.get("challenge"):
+        says["challenge"] = _challenged(v, table["challenge"])
+    return says

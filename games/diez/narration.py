@@ -1,6 +1,7 @@
 """Diez's events told from a viewer's side (``games.narration``):
 ``describe(event, viewer, names)``, where ``event`` is the event as the
-viewer sees it (public part and the viewer's own private part). Piles are
+viewer sees it (public part and the viewer's own private part); and the
+middle of the table told from that side (``table_says``). Piles are
 numbered from 1, as the page shows them."""
 from __future__ import annotations
 
@@ -142,8 +143,9 @@ def _kept(v: Voice, p: Mapping[str, Any]) -> str:
 
 
 def _stack_set(v: Voice, p: Mapping[str, Any]) -> str:
+    them = "it" if p["total"] == 1 else "them"
     return sentence(
-        f"The stack{on_pile(p.get('pile'))} is at {count(p['total'], 'card')}: {v.who(p['victim'])} must stack on or draw them"
+        f"The stack{on_pile(p.get('pile'))} is at {count(p['total'], 'card')}: {v.who(p['victim'])} must stack on or draw {them}"
     )
 
 
@@ -344,3 +346,29 @@ TELLERS: dict[str, Callable[[Voice, Mapping[str, Any]], str]] = {
 }
 
 describe = told_by(TELLERS)
+
+
+def table_says(table: Mapping[str, Any], viewer: int | None, names: list[str]) -> dict[str, str]:
+    """The middle of the table (a view's ``table``): the way play goes, a
+    stack and whom it faces, a jump-in window and whom it asks, a [C] card
+    its victim may challenge, a question a seat answers (a token to give,
+    an offer, a Sub): each told as the event that opened it is."""
+    v = Voice(names, viewer)
+    says = {"direction": sentence(f"Play goes {table.get('direction') or 'clockwise'}")}
+    if table.get("stack"):
+        says["stack"] = _stack_set(v, table["stack"])
+    window = table.get("window")
+    if window and window.get("asked"):
+        says["window"] = _window_opened(v, window)
+    threat = table.get("challenge")
+    if threat:
+        says["challenge"] = _challenge_opened(v, {**threat, "player": threat["seat"]})
+    giving = (table.get("tokens") or {}).get("giving")
+    offer = table.get("offer")
+    if giving:
+        says["offer"] = _token_choice_opened(v, giving)
+    elif offer and offer.get("kind") == "sub":
+        says["offer"] = _sub_asked(v, offer)
+    elif offer:
+        says["offer"] = _offer_owed(v, offer)
+    return says

@@ -1,6 +1,7 @@
 """Opticall's events told from a viewer's side (``games.narration``):
 ``describe(event, viewer, names)``, where ``event`` is the event as the
-viewer sees it (public part and the viewer's own private part)."""
+viewer sees it (public part and the viewer's own private part); and the
+middle of the table told from that side (``table_says``)."""
 from __future__ import annotations
 
 from typing import Any, Callable, Mapping
@@ -19,10 +20,29 @@ def faces(cards: list[Mapping[str, Any]]) -> str:
     return join([face(card) for card in cards])
 
 
-def announced(color: str, suit: str | None) -> str:
+def announced(color: str, suit: str | None, n: Any = None) -> str:
+    """What a play of ``n`` cards was announced as: "yellow suns",
+    "eclipses" ("yellow sun", "eclipse" for one card; "reset" however many)."""
     if color == "eclipse":
-        return "eclipses"
-    return f"{words(color)} {suit}" if suit else words(color)
+        return "eclipse" if n == 1 else "eclipses"
+    if suit:
+        return f"{words(color)} {suit}" if n == 1 else f"{words(color)} {suit}s"
+    return words(color)
+
+
+def as_announced(color: str, suit: str | None, n: Any) -> str:
+    """"as yellow suns", "as an eclipse", "as a reset": after "played"."""
+    told = announced(color, suit, n)
+    if n != 1:
+        return f"as {told}"
+    return f"as {'an' if told[0] in 'aeiou' else 'a'} {told}"
+
+
+def whose_play(v: Voice, seat: Any, color: str, suit: str | None, n: Any, opening: bool = False) -> str:
+    """"your yellow sun", "Ana's 2 yellow suns": a play by its player
+    ("Your ..." ``opening`` a sentence)."""
+    many = f"{n} " if isinstance(n, int) and n != 1 else ""
+    return f"{v.Whose(seat) if opening else v.whose(seat)} {many}{announced(color, suit, n)}"
 
 
 def _dealt(v: Voice, p: Mapping[str, Any]) -> str:
@@ -53,8 +73,8 @@ def _reveal_round_ended(v: Voice, p: Mapping[str, Any]) -> str:
 def _played(v: Voice, p: Mapping[str, Any]) -> str:
     cards = "last card" if p["count"] == 1 else "last cards"
     last = f", {'your' if p['seat'] == v.viewer else 'their'} {cards}" if p.get("final") else ""
-    claim = announced(p["color"], p.get("suit"))
-    return sentence(f"{v.Who(p['seat'])} played {count(p['count'], 'card')} as {claim}{last}")
+    claim = as_announced(p["color"], p.get("suit"), p["count"])
+    return sentence(f"{v.Who(p['seat'])} played {count(p['count'], 'card')} {claim}{last}")
 
 
 def _window_opened(v: Voice, p: Mapping[str, Any]) -> str:
@@ -90,16 +110,17 @@ def _call_made(v: Voice, p: Mapping[str, Any]) -> str:
     return sentence(f"{v.Who(caller)} called {v.whose(player)} play{how}{back}")
 
 
+def verdict(call: Mapping[str, Any]) -> str:
+    """What a call found: "the truth", "a lie", "a black sheep"."""
+    if call.get("black_sheep"):
+        return "a black sheep"
+    return "the truth" if call["truthful"] else "a lie"
+
+
 def _play_revealed(v: Voice, p: Mapping[str, Any]) -> str:
-    claim = announced(p["color"], p.get("suit"))
-    shown = faces(p["cards"])
-    if p.get("black_sheep"):
-        verdict = "a black sheep: nobody draws, the pile resets"
-    elif p["truthful"]:
-        verdict = "the truth"
-    else:
-        verdict = "a lie"
-    return sentence(f"{v.Whose(p['seat'])} {claim} turned up {shown}: {verdict}")
+    claim = whose_play(v, p["seat"], p["color"], p.get("suit"), len(p["cards"]), opening=True)
+    found = verdict(p) + (": nobody draws, the pile resets" if p.get("black_sheep") else "")
+    return sentence(f"{claim} turned up {faces(p['cards'])}: {found}")
 
 
 def _calling_card_given(v: Voice, p: Mapping[str, Any]) -> str:
@@ -131,7 +152,8 @@ def _cards_drawn(v: Voice, p: Mapping[str, Any]) -> str:
 
 
 def _deck_rebuilt(v: Voice, p: Mapping[str, Any]) -> str:
-    return sentence(f"The deck ran out: {count(p['count'], 'discarded card')} are shuffled into a new one")
+    are = "is" if p["count"] == 1 else "are"
+    return sentence(f"The deck ran out: {count(p['count'], 'discarded card')} {are} shuffled into a new one")
 
 
 PILES = {"lie": "after the lie", "reset": "by a reset", "black_sheep": "by the black sheep"}
@@ -180,3 +202,33 @@ TELLERS: dict[str, Callable[[Voice, Mapping[str, Any]], str]] = {
 }
 
 describe = told_by(TELLERS)
+
+
+def table_says(table: Mapping[str, Any], viewer: int | None, names: list[str]) -> dict[str, str]:
+    """The middle of the table (a view's ``table``): the reveal rounds, the
+    play to beat or an empty pile, whom a call window waits for, the last
+    call and what it found, and the counts of the pile, deck and discards."""
+    v = Voice(names, viewer)
+    says: dict[str, str] = {}
+    phase = table.get("phase")
+    reveal = table.get("reveal")
+    if phase == "reveal" and reveal:
+        says["reveal"] = sentence(f"Reveal rounds: whoever shows the most {words(reveal['color'])} cards starts")
+    beat = table.get("to_beat")
+    if beat:
+        n = beat["count"]
+        says["to_beat"] = sentence(f"{v.Who(beat['seat'])} played {count(n, 'card')} {as_announced(beat['color'], beat.get('suit'), n)}")
+    elif phase == "play":
+        says["to_beat"] = "An empty pile: any colour may be announced."
+    window = table.get("window")
+    if window and window.get("waiting"):
+        says["window"] = sentence(f"Waiting for {v.all(window['waiting'])} to call or let the play go")
+    call = table.get("last_call")
+    if call:
+        called = whose_play(v, call["seat"], call["color"], call.get("suit"), len(call.get("cards") or []))
+        says["last_call"] = sentence(f"The last call: {v.who(call['caller'])} called {called}, {verdict(call)}")
+    says["piles"] = sentence(
+        f"{count(table['pile'], 'card').capitalize()} on the pile, {count(table['deck'], 'card')} in the deck,"
+        f" {count(table['discard'], 'card')} discarded"
+    )
+    return says

@@ -19,6 +19,7 @@ from typing import Any, Callable, Iterator, Mapping
 from events.store import Appended, EventStore, Idempotency, VersionConflict
 from games.contract import RuleError
 from games.registry import GAMES
+from games.timing import clocks
 from projections.folding import Folded, fold, step
 from service.app.repository import Repository, Public
 from projections.views import feed
@@ -47,15 +48,18 @@ def internal_key() -> Idempotency:
     return Idempotency("internal", uuid.uuid4().hex, "", INTERNAL_KEY_TTL_SECONDS)
 
 
-def with_bots_clock(options: Mapping[str, Any], seats: int, bots: list) -> Mapping[str, Any]:
+def with_bots_clock(options: Mapping[str, Any], seats: int, bots: list, game_type: str) -> Mapping[str, Any]:
     """A game against bots alone (every seat but one given to bots at its
-    creation) has no turn clock unless the client sets one (``turn_seconds``):
-    nobody waits for its one player. The service's default, not a rule: the
-    create command it records holds the 0, so the log re-decides as it was
-    written, and an older log (no such default) too."""
-    if "turn_seconds" not in options and seats >= 2 and len(bots) == seats - 1:
-        return {**options, "turn_seconds": 0}
-    return options
+    creation) has no clock unless the client sets one: each clock option
+    the client leaves out (``turn_seconds`` and every reaction window's,
+    ``games.timing.clocks``) is 0, so nobody waits for its one player, whose
+    turns and windows wait for them while the bots answer at once. The
+    service's default, not a rule: the create command it records holds the
+    0s, so the log re-decides as it was written, and an older log (no such
+    default, or the turn clock's alone) too."""
+    if seats < 2 or len(bots) != seats - 1:
+        return options
+    return {**{name: 0 for name in clocks(GAMES[game_type].options)}, **options}
 
 
 def request_hash(body: Mapping[str, Any]) -> str:
@@ -135,7 +139,7 @@ class Commands:
         rated: bool = False,
     ) -> Folded:
         game_id = uuid.uuid4().hex
-        options = with_bots_clock(options, seats, bots)
+        options = with_bots_clock(options, seats, bots, game_type)
         command = {
             "type": "create",
             "game_type": game_type,

@@ -12,9 +12,11 @@ import re
 import pytest
 
 from games import narration
+from games.narration import count
 from games import table as tables
 from games.contract import Event
 from games.registry import GAMES
+from projections.folding import fold
 from projections.local import LocalGame
 from projections.views import feed, stream_messages
 
@@ -174,3 +176,182 @@ def test_narration_tells_the_player_who_left_the_table_what_the_bot_played_at_th
     assert mine[-1]["text"] in ("The game is over: your bot won.", "The game is over: seat 1 won.")
     theirs = feed(local.folded, local.envelopes, 1)
     assert not any("your bot" in entry["text"].lower() for entry in theirs)
+
+
+# -- grammar: "you" in every role, counts 0, 1 and 2 ----------------------------
+
+# the verbs the tellers agree with their subject (``Voice.s``, ``Voice.is_``)
+VERBS = ("take", "lead", "play", "lose", "start", "win", "have", "claim", "guess", "give", "choose", "decide", "reveal", "are")
+AGREED = {"take": "takes", "lead": "leads", "play": "plays", "lose": "loses", "start": "starts", "win": "wins",
+          "have": "has", "claim": "claims", "guess": "guesses", "give": "gives", "choose": "chooses",
+          "decide": "decides", "reveal": "reveals", "are": "is"}
+# a few words of Voice's own that may follow "you" and end in an s
+AFTER_YOU = {"as", "this", "always"}
+# the fields that count something; those that may count none (0) too
+COUNTS = {"count", "taken", "hand_size", "cards_each", "cards_left", "total", "required", "short", "streak",
+          "pile", "deck", "discard", "draw_pile", "discards"}
+MAY_BE_NONE = {"taken", "cards_left", "short", "pile", "deck", "discard", "draw_pile", "discards"}
+
+
+def misread(told: str, names: list[str], viewer: int | None) -> list[str]:
+    """What reads wrong in ``told``: "you" with a verb or possessive for
+    someone else ("you's", "you takes", "you is"), a name with the verb for
+    "you" ("Ana take"), a count that does not agree ("1 cards", "1 card that
+    are", "2 cards that is") or a bare 0 ("0 cards": "no cards")."""
+    wrong = []
+    if re.search(r"\b[Yy]ou's\b", told):
+        wrong.append("you's")
+    for word in re.findall(r"\b[Yy]ou ([a-z]+)\b", told):
+        if word in AGREED.values() or (word.endswith("s") and word not in AFTER_YOU and word not in VERBS):
+            wrong.append(f"you {word}")
+    for seat, name in enumerate(names):
+        if seat != viewer:
+            for verb in VERBS:
+                # (not the last of several: "Ana and Carla take")
+                if re.search(rf"(?<!and )(?<![\w']){re.escape(name)} {verb}\b", told):
+                    wrong.append(f"{name} {verb}")
+    if re.search(r"(?<![\w.])1 (card|die|player|token|timeout)s\b", told):
+        wrong.append("1 ...s")
+    if re.search(r"(?<![\w.])1 (?:[a-z]+ ){0,2}cards?(?: that)? (are|were)\b", told):
+        wrong.append("1 card ... are")
+    if re.search(r"(?<!of )(?<![\w.])([02-9]|\d\d+|no) (?:[a-z]+ ){0,2}cards(?: that)? (is|was)\b", told):
+        wrong.append("2 cards ... is")
+    if re.search(r"(?<![\w.])0 (card|die|player|token|timeout)s?\b", told):
+        wrong.append("0 instead of no")
+    return wrong
+
+
+def with_counts(value, n: int):
+    """``value`` (an event's or a table's fields) with every count set to
+    ``n`` (0 only where a count may be none)."""
+    if isinstance(value, dict):
+        return {
+            key: n if key in COUNTS and isinstance(item, int) and not isinstance(item, bool) and (n or key in MAY_BE_NONE)
+            else with_counts(item, n)
+            for key, item in value.items()
+        }
+    if isinstance(value, list):
+        return [with_counts(item, n) for item in value]
+    return value
+
+
+@pytest.mark.parametrize("game_type", sorted(GAMES))
+def test_narration_reads_right_with_you_in_every_role_and_counts_0_1_2(game_type):
+    """Every sentence a person reads, the events' and the table's
+    (``table_says``), told from every seat's side (so "you" takes every role
+    a seat has: subject, object, possessive) and a spectator's: each event
+    of the games that meet every event type as played, and the first few of
+    each type with the table after them, with their counts as played and as
+    0, 1 and 2: "your 8 green", never "you's"; "1 card that is not", "2
+    cards that are not", "no cards"."""
+    game = GAMES[game_type]
+    wrong: dict[str, str] = {}
+
+    def check(told: str, names: list[str], viewer: int | None) -> None:
+        for fault in misread(told, names, viewer):
+            wrong.setdefault(fault, told)
+
+    for local in played(game_type):
+        names = NAMES[: local.table.seats]
+        folded = None
+        met: dict[str, int] = {}
+        for envelope in local.envelopes:
+            folded = fold([envelope], folded, "told")
+            met[envelope.type] = met.get(envelope.type, 0) + 1
+            sampled = met[envelope.type] <= 3
+            for viewer in [None, *range(local.table.seats)]:
+                data = envelope.seen_by(viewer)["data"]
+                check(narration.describe(game, Event(envelope.type, data), viewer, names), names, viewer)
+                if not sampled:
+                    continue
+                # the table's sentences after it, as the seat's view tells them
+                table = game.view(folded.table.game, viewer)["table"] if folded.table.status in tables.DEALT else None
+                for n in (None, 0, 1, 2):
+                    if n is not None:
+                        check(narration.describe(game, Event(envelope.type, with_counts(data, n)), viewer, names), names, viewer)
+                    if table is not None:
+                        for told in narration.table_says(game, table if n is None else with_counts(table, n), viewer, names).values():
+                            check(told, names, viewer)
+    assert not wrong, wrong
+
+
+def test_narration_the_table_s_sentences_the_page_once_built_read_right_from_every_side():
+    """The sentences the page built itself, wrong ("challenged you's 8
+    green", "called you's yellow sun", "1 card that are not purple"), now
+    told by ``table_says`` from each side, with counts 0, 1 and 2."""
+    names = ["Ana", "Bot 1 (expert)", "Carla"]
+    says = lambda game_type, table, viewer: narration.table_says(GAMES[game_type], table, viewer, names)  # noqa: E731
+    # Deceptidice: the last challenge, "you" as the guesser, the challenger, the loser
+    guessed = {"seat": 1, "guesser": 0, "loser": 1, "truthful": True, "tops": [], "guess": {"count": 8, "color": "green"}}
+    table = {"round": 2, "liar": 0, "draw_pile": 0, "phase": "discard", "guesses": [], "current": None, "challenge": guessed}
+    assert says("deceptidice", table, 0)["challenge"] == "Bot 1 (expert) challenged your 8 green: it holds, Bot 1 (expert) loses the round."
+    assert says("deceptidice", table, 1)["challenge"] == "You challenged Ana's 8 green: it holds, you lose the round."
+    assert says("deceptidice", table, 0)["round"] == "Round 2: you are the Liar; no cards in the draw pile."
+    for n, cards in ((1, "1 card that is not purple"), (2, "2 cards that are not purple")):
+        current = {"seat": 2, "count": n, "color": "purple", "modifier": "without"}
+        table = {"round": 1, "liar": 2, "draw_pile": 1, "phase": "guessing", "guesses": [{"seat": 0, "count": 1, "number": 3}, current], "current": current, "challenge": None}
+        assert says("deceptidice", table, 2)["current"] == f"You guess at least {cards} on the table."
+        assert says("deceptidice", table, 0)["current"] == f"Carla guesses at least {cards} on the table."
+        assert says("deceptidice", table, 0)["guesses"] == "Before it: you guessed 1 three."
+        assert says("deceptidice", table, 0)["round"] == "Round 1: Carla is the Liar; 1 card in the draw pile."
+    # Opticall: the last call, "you" as the caller and as the player
+    call = {"seat": 0, "caller": 2, "color": "yellow", "suit": "sun", "cards": [{}], "copied": [], "truthful": True, "black_sheep": False}
+    table = {"phase": "play", "to_beat": None, "window": None, "last_call": call, "pile": 0, "deck": 1, "discard": 2}
+    assert says("opticall", table, 0)["last_call"] == "The last call: Carla called your yellow sun, the truth."
+    assert says("opticall", table, 2)["last_call"] == "The last call: you called Ana's yellow sun, the truth."
+    assert says("opticall", table, 0)["piles"] == "No cards on the pile, 1 card in the deck, 2 cards discarded."
+    two = {**call, "cards": [{}, {}], "truthful": False}
+    assert says("opticall", {**table, "last_call": two}, 2)["last_call"] == "The last call: you called Ana's 2 yellow suns, a lie."
+    for n, played in ((1, "1 card as a yellow sun"), (2, "2 cards as yellow suns")):
+        beat = {"seat": 0, "count": n, "color": "yellow", "suit": "sun"}
+        assert says("opticall", {**table, "to_beat": beat}, 0)["to_beat"] == f"You played {played}."
+    eclipse = {"seat": 1, "count": 1, "color": "eclipse", "suit": None}
+    assert says("opticall", {**table, "to_beat": eclipse}, 0)["to_beat"] == "Bot 1 (expert) played 1 card as an eclipse."
+    window = {"waiting": [2, 0]}
+    assert says("opticall", {**table, "window": window}, 0)["window"] == "Waiting for Carla and you to call or let the play go."
+    # Color Doubt: the pile, the claim, a last card
+    for n, pile in ((0, "No cards on the table."), (1, "1 card face down on the table."), (2, "2 cards face down on the table.")):
+        table = {"pile": n, "claim": None, "turn": 0, "required": 1, "last_card": False, "games": 1, "game": 1}
+        assert says("color-doubt", table, 0) == {"pile": pile, "claim": "A free lead for you: any number of cards, any colour."}
+    claim = {"seat": 2, "count": 2, "color": "red", "on": 1}
+    table = {"pile": 2, "claim": claim, "turn": 0, "required": 2, "last_card": False, "games": 1, "game": 1}
+    assert says("color-doubt", table, 2)["claim"] == "You claim 2 red."
+    assert says("color-doubt", table, 0)["claim"] == "Carla claims 2 red."
+    assert says("color-doubt", table, 0)["required"] == "To play on it: at least 2 cards."
+    assert says("color-doubt", {**table, "last_card": True}, 2)["last_card"] == "Your last card: it wins unless it is doubted and was a lie."
+    # Diez: a stack on you, of 1 and of 2
+    table = {"direction": "clockwise", "stack": {"pile": 0, "total": 1, "victim": 0, "by": 1}}
+    assert says("diez", table, 0)["stack"] == "The stack is at 1 card: you must stack on or draw it."
+    table["stack"]["total"] = 2
+    assert says("diez", table, 1)["stack"] == "The stack is at 2 cards: Ana must stack on or draw them."
+
+
+def test_passing_round_the_table_and_the_log_tell_the_same_story_after_an_autopilot_turn():
+    """Decision "passing round" of Color Doubt: when everyone passed the
+    claim is cleared and its cards stay in the pile. After an autopilot's
+    turn ends a passing round, the log said "the pile is set aside" while
+    the table showed the cards face down: both now say the pile stays."""
+    local = LocalGame("color-doubt", 3, seed="round", options={"turn_seconds": 1, "autopilot_after": 1})
+    bots = GAMES["color-doubt"].bots
+    rng = random.Random(5)
+    since = None  # the log's length when the autopilot took seat 0
+    while since is None or all(e.type != "table_cleared" for e in local.envelopes[since:]):
+        assert not local.finished, "no passing round after the autopilot took seat 0"
+        seat = local.view(None)["to_act"][0]
+        if seat == 0 and 0 not in local.table.autopilot:
+            local.advance(2)
+            local.command(0, {"type": "timeout"}, actor="system")  # the autopilot takes seat 0
+            since = len(local.envelopes)
+        else:
+            local.command(seat, (bots["heuristic"] if seat == 0 else bots["random"])(local.view(seat), rng), actor="bot")
+    cleared = local.envelopes[-1]
+    assert cleared.type == "table_cleared"
+    view = local.view(1)
+    pile = view["table"]["pile"]
+    assert pile > 0 and view["table"]["claim"] is None
+    told = feed(local.folded, [cleared], 1)[0]["text"]
+    leader = cleared.public["leader"]
+    lead = "you lead" if leader == 1 else f"{view['seats'][leader]['display_name']} leads"
+    assert told == f"Everyone passed: {lead} afresh with any cards; the pile stays face down on the table."
+    assert view["says"]["pile"] == f"{count(pile, 'card')} face down on the table."
+    assert "set aside" not in told

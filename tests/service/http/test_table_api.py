@@ -1,8 +1,17 @@
 """What the table adds for people, over the API: every event told as
 ``text`` from the reader's side, the seats' display names, the table's
-``leave`` and the turn clock of a game against bots."""
+``leave`` and the clocks of a game against bots."""
 from __future__ import annotations
 
+import random
+
+import pytest
+
+from events.store import EventStore
+from games import timing
+from games.contract import RuleError
+from games.registry import GAMES
+from projections.local import LocalGame
 from tests.support.api import command, new_game, seated_game, view
 from tests.support.openapi_contract import check
 
@@ -40,18 +49,47 @@ def test_bots_are_named_by_number_and_level(http):
     assert [s["left"] for s in seats] == [False, False, False]
 
 
-def test_a_game_against_bots_alone_has_no_turn_clock_unless_asked(http):
-    """Every seat but one given to bots and no ``turn_seconds``: the clock is
-    off (recorded in the create command, so the log re-decides as it is)."""
-    against_bots = new_game(http, 3, bots=[{"seat": 1, "level": "random"}, {"seat": 2, "level": "random"}])
-    assert http.get(f"/v1/games/{against_bots}").get_json()["options"]["turn_seconds"] == 0
-    asked = new_game(http, 2, options={"turn_seconds": 90}, bots=[{"seat": 1, "level": "random"}])
-    assert http.get(f"/v1/games/{asked}").get_json()["options"]["turn_seconds"] == 90
-    with_people = new_game(http, 3, bots=[{"seat": 2, "level": "random"}])
-    assert http.get(f"/v1/games/{with_people}").get_json()["options"]["turn_seconds"] == 60
-    diez = new_game(http, 2, game_type="diez", bots=[{"seat": 1, "level": "random"}])
-    options = http.get(f"/v1/games/{diez}").get_json()["options"]
-    assert options["turn_seconds"] == 0 and options["jump_in_seconds"] == 5  # the windows keep their clocks
+def test_a_game_against_bots_alone_has_no_clock_unless_asked(http, redis_client):
+    """Every seat but one given to bots: each clock the client leaves out
+    (the turn's and every reaction window's) is 0, recorded in the create
+    command, so the log re-decides as it is; a clock the client sets stays."""
+    bots = [{"seat": 1, "level": "random"}, {"seat": 2, "level": "random"}]
+    for game_type in GAMES:
+        against_bots = new_game(http, 3, game_type=game_type, bots=bots)
+        options = http.get(f"/v1/games/{against_bots}").get_json()["options"]
+        clocks = {name: options[name] for name in timing.clocks(GAMES[game_type].options)}
+        assert set(clocks) >= {"turn_seconds"} and set(clocks.values()) == {0}, (game_type, clocks)
+        created = EventStore(redis_client).read(against_bots)[0].command
+        assert {name: created["options"][name] for name in clocks} == clocks
+    asked = new_game(http, 3, game_type="diez", options={"jump_in_seconds": 9}, bots=bots)
+    options = http.get(f"/v1/games/{asked}").get_json()["options"]
+    assert (options["jump_in_seconds"], options["turn_seconds"], options["challenge_seconds"]) == (9, 0, 0)
+    with_people = new_game(http, 3, game_type="diez", bots=[{"seat": 2, "level": "random"}])
+    options = http.get(f"/v1/games/{with_people}").get_json()["options"]
+    assert (options["turn_seconds"], options["jump_in_seconds"], options["challenge_seconds"]) == (30, 5, 15)
+
+
+@pytest.mark.parametrize("game_type", ["opticall", "diez"])
+def test_a_window_against_bots_alone_waits_for_the_player_as_the_bots_answer(http, game_type):
+    """The words players read ("against bots there is no clock") hold in a
+    reaction window too: played with the options such a game is created
+    with, the bots answer at once and the window waits for the player, with
+    no deadline, however long it takes; nothing times the player out."""
+    bots = [{"seat": 1, "level": "random"}, {"seat": 2, "level": "random"}]
+    game_id = new_game(http, 3, game_type=game_type, bots=bots)
+    options = http.get(f"/v1/games/{game_id}").get_json()["options"]
+    local = LocalGame(game_type, 3, seed=3, options=options, bots=bots)
+    bot = GAMES[game_type].bots["random"]
+    rng = random.Random(3)
+    while not (local.view(None)["to_act"] == [0] and local.view(0)["table"]["window"]):
+        assert not local.finished, "no window asked the player"
+        seat = rng.choice(local.view(None)["to_act"])
+        local.command(seat, bot(local.view(seat), rng), actor="bot" if seat else "player")
+    assert local.view(0)["deadlines"] == []
+    local.advance(7 * 24 * 3600)
+    with pytest.raises(RuleError) as waited:
+        local.command(0, {"type": "timeout"}, actor="system")
+    assert waited.value.code == "no_deadline_passed"
 
 
 def test_leaving_the_table_over_the_api(http):

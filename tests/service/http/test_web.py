@@ -523,6 +523,10 @@ def test_each_game_is_played_to_the_end_through_the_page_then_rematched_replayed
     assert shown == [card["id"] for card in bots_view["hand"] or []]
     page.get_by_label("As seen by").select_option("everyone")
     page.locator(".stage .hands").wait_for()
+    # every hand at once, the table told as to a spectator: nobody is "you"
+    spectator = api(stack, f"/v1/games/{game_id}/replay?version={middle}")["view"]
+    center = page.locator(".stage [data-part=table] .center").text_content()
+    assert all(told in center for told in spectator["says"].values()), center
     if game_type == "opticall":
         page.set_viewport_size(DESKTOP)
         page.evaluate("window.scrollTo(0, 0)")
@@ -603,6 +607,11 @@ def table_reads(page, view: dict, label: str) -> None:
     wanted = [s["display_name"] + (" (you)" if s["seat"] == view["seat"] else "") for s in view["seats"]]
     assert names == wanted, f"{label}: {names}"
     assert not any(re.match(r"Seat \d", name) for name in names)
+    # the middle says what the view's ``says`` tell, as the API wrote it
+    middle = page.locator("[data-part=table] .center").text_content()
+    assert view["says"], f"{label}: the view tells nothing of the table"
+    for part, told in view["says"].items():
+        assert told in middle, f"{label}: the table does not show its {part}: {told!r} in {middle!r}"
     acting = page.locator("[data-part=table] .seat[aria-current=true]").evaluate_all("seats => seats.map(s => Number(s.dataset.seat))")
     assert acting == sorted(view["to_act"]) and view["seat"] in acting, f"{label}: the seats marked to act: {acting}"
     settings = page.locator("[data-part=table] details.settings")
@@ -708,13 +717,20 @@ def test_every_control_of_the_lobby_has_an_accessible_name(tab, stack):
     assert lobby.get_by_role("link", name="How to play Diez").get_attribute("target") == "_blank"
     assert "3–6 players (2 with the option “two players”)" in lobby.locator(".game-types").text_content()
     assert "a expert" not in lobby.locator("main").text_content()
-    # the clock the table will have: none against bots alone, unless one is set
+    # the clocks the table will have: none against bots alone (the turn's
+    # and every window's), unless one is set
     lobby.get_by_label("Game", exact=True).select_option("color-doubt")
     lobby.get_by_label("Seat 2").select_option("bot:heuristic")
     turn = lobby.locator("#option-turn_seconds")
-    assert turn.input_value() == "0" and "no turn clock" in lobby.locator("form.create").text_content()
+    assert turn.input_value() == "0" and "no clock" in lobby.locator("form.create").text_content()
     lobby.get_by_label("Seat 2").select_option("player")
-    assert turn.input_value() == "60" and "no turn clock" not in lobby.locator("form.create").text_content()
+    assert turn.input_value() == "60" and "no clock" not in lobby.locator("form.create").text_content()
+    lobby.get_by_label("Game", exact=True).select_option("diez")
+    lobby.get_by_label("Seat 2").select_option("bot:heuristic")
+    clocks = ["#option-turn_seconds", "#option-jump_in_seconds", "#option-challenge_seconds"]
+    assert [lobby.locator(field).input_value() for field in clocks] == ["0", "0", "0"]
+    lobby.get_by_label("Seat 2").select_option("player")
+    assert [lobby.locator(field).input_value() for field in clocks] == ["30", "5", "15"]
     # each option's hint under its own control, none squeezed to a few letters a line
     widths = lobby.locator(".option-grid .hint").evaluate_all("hints => hints.filter(h => h.offsetParent).map(h => h.getBoundingClientRect().width)")
     assert widths and min(widths) > 150, widths

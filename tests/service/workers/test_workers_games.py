@@ -7,6 +7,7 @@ import time
 import pytest
 
 from events.store import EventStore
+from games import timing
 from games.registry import GAMES
 from tests.support.api import new_game
 from tests.support.workers import assert_clean_log, wait_until_finished
@@ -44,7 +45,7 @@ WINDOWS = {"opticall": "call", "diez": "jump_in"}
 
 def clocks(game_type: str, seconds: int) -> dict:
     """Every clock option of the game (turns and windows) set to ``seconds``."""
-    return {o.name: seconds for o in GAMES[game_type].options if o.name.endswith("_seconds")}
+    return {name: seconds for name in timing.clocks(GAMES[game_type].options)}
 
 
 @pytest.mark.parametrize("game_type,seats,options", SETUPS, ids=[f"{t}-{s}-{o}" for t, s, o in SETUPS])

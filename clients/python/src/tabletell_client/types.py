@@ -63,6 +63,8 @@ class Summary(TypedDict):
     log_hash: str | None
     status: Status
     table: dict[str, Any] | None
+    # the middle of the table told in sentences from the reader's side: part -> sentence
+    says: NotRequired[dict[str, str]]
     seats: list[dict[str, Any]]
     to_act: list[int]
     deadlines: list[Deadline]

@@ -31,6 +31,8 @@ export function setWhere(text) {
 }
 
 export const words = (name) => String(name).replaceAll("_", " ");
+// a count of a noun in a label ("1 card", "3 cards"); sentences are the API's
+export const plural = (n, noun, many = `${noun}s`) => `${n} ${n === 1 ? noun : many}`;
 export const title = (name) => words(name).replace(/^./, (c) => c.toUpperCase());
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 

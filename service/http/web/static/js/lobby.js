@@ -132,7 +132,7 @@ function createForm(types) {
     drawApplies();
   }
   // the options that apply to the table as set (match games with a match...);
-  // the clock's default against bots alone
+  // the clocks' default against bots alone
   function drawApplies() {
     const type = types[typeSelect.value];
     const chosen = values();
@@ -141,15 +141,16 @@ function createForm(types) {
       field.hidden = !applies(field.dataset.option, chosen, seats, type.type);
     }
     const bots = [...seatList.querySelectorAll("select")].filter((s) => s.value.startsWith("bot:")).length;
-    const turn = options.querySelector('[name="turn_seconds"]');
-    const turnOption = type.options.find((o) => o.name === "turn_seconds");
     const botsAlone = bots === seats - 1;
-    const untouched = !turn || !turnOption || !turn.dataset.touched;
-    // the field shows the clock the table will have: none against bots
-    // alone, unless the player sets one
-    if (turn && turnOption && untouched) turn.value = String(botsAlone ? 0 : turnOption.default);
-    clockNote.textContent = botsAlone && untouched
-      ? "Against bots alone there is no turn clock: take your time (set turn seconds under Options for one)."
+    // the clocks (turn_seconds and each window's) show what the table will
+    // have: none against bots alone, unless the player sets one
+    const clocks = type.options.filter((o) => o.name.endsWith("_seconds"))
+      .map((o) => [o, options.querySelector(`[name="${o.name}"]`)]).filter(([, field]) => field);
+    for (const [option, field] of clocks) {
+      if (!field.dataset.touched) field.value = String(botsAlone ? 0 : option.default);
+    }
+    clockNote.textContent = botsAlone && clocks.every(([, field]) => !field.dataset.touched)
+      ? "Against bots alone there is no clock: take your time, your turns and windows wait for you (set the seconds under Options for a clock)."
       : "";
   }
   function drawType() {
@@ -159,8 +160,9 @@ function createForm(types) {
     const twoByOption = type.options.some((o) => o.name === "two_players" && !o.default);
     seatsInput.value = String(Math.max(type.min_seats, Math.min(type.max_seats, twoByOption ? 3 : 2)));
     put(options, h("summary", {}, `Options of ${type.name}`), h("div", { class: "option-grid" }, type.options.map(optionControl)));
-    const turn = options.querySelector('[name="turn_seconds"]');
-    if (turn) turn.addEventListener("input", () => (turn.dataset.touched = "true"));
+    for (const field of options.querySelectorAll('[name$="_seconds"]')) {
+      field.addEventListener("input", () => (field.dataset.touched = "true"));
+    }
     options.addEventListener("change", drawApplies);
     options.addEventListener("input", drawApplies);
     put(seatList);

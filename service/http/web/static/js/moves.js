@@ -8,7 +8,7 @@
 // moves; else it says why. A new command needs no change here.
 
 import { cardFace } from "./cards.js";
-import { h, title, words } from "./dom.js";
+import { h, plural, title, words } from "./dom.js";
 
 // what people read for a command's button and a field's control; anything
 // not named here is its identifier in words
@@ -198,7 +198,7 @@ function why(ctx, moves, hand, chosen, open, controls, defaults) {
     const spec = moves.map((m) => (m.choose || {})[hand.name]).find((s) => s && "from" in s);
     if (!chosen.length) {
       if (hand.type !== "array") return "Press a card in your hand.";
-      if (spec) return spec.min === spec.max ? `Press ${spec.min} cards in your hand.` : `Press at least ${Math.max(1, spec.min)} card${spec.min > 1 ? "s" : ""} in your hand.`;
+      if (spec) return spec.min === spec.max ? `Press ${plural(spec.min, "card")} in your hand.` : `Press at least ${plural(Math.max(1, spec.min), "card")} in your hand.`;
       return "Press the cards in your hand.";
     }
     if (!open.length) {
@@ -249,7 +249,7 @@ export function valueText(ctx, control, value) {
   }
   if (field.refers === "die") {
     const die = (ctx.view.dice || []).find((d) => d.die === value);
-    return die ? `die ${value + 1} (${die.size} cards${die.top ? `, ${cardFace(die.top).label} on top` : ""})` : `die ${value + 1}`;
+    return die ? `die ${value + 1} (${plural(die.size, "card")}${die.top ? `, ${cardFace(die.top).label} on top` : ""})` : `die ${value + 1}`;
   }
   if (typeof value === "boolean") return value ? "yes" : "no";
   return words(value);

@@ -100,8 +100,10 @@ export async function replayPage(gameId) {
     const entry = log[version - 1];
     const lastMove = entry && entry.seat !== null ? { seat: entry.seat, pile: (entry.public || {}).pile ?? null } : null;
     if (who === "everyone") {
-      const seats = await Promise.all(summary.seats.map((s) => getReplay(gameId, version, s.seat).then((r) => r.view)));
-      const base = seats[0];
+      const [spectator, ...seats] = await Promise.all([null, ...summary.seats.map((s) => s.seat)]
+        .map((seat) => getReplay(gameId, version, seat).then((r) => r.view)));
+      // the table as seat 0 holds it, told as to a spectator (no "you")
+      const base = { ...seats[0], says: spectator.says };
       content = [
         h("p", { class: "status" }, `Version ${version}: every hand, as the log holds them.`),
         resultSection(base, null),

@@ -14,7 +14,7 @@ import { chatPanel } from "./chat.js";
 import { ratingChanges } from "./leaderboard.js";
 import { getEvents, getGame, getView, listGameTypes, problemMessage, rematch, Seats, sendCommand, streamGame, takeSeat } from "./api.js";
 import { cardBack, cardElement, cardFace, kindName, renderValue } from "./cards.js";
-import { clock, h, main, put, setWhere, words } from "./dom.js";
+import { clock, h, main, plural, put, setWhere, words } from "./dom.js";
 import { choosesSeveral, commandForm, handField, playableCards } from "./moves.js";
 
 // -- names ----------------------------------------------------------------------
@@ -23,12 +23,7 @@ export function nameOf(view, seat) {
   const found = view.seats.find((s) => s.seat === seat);
   return (found && (found.display_name || found.name)) || `Seat ${seat + 1}`;
 }
-// the seat as a sentence names it: "you" for the reader
-const who = (view, you, seat) => (seat === you ? "you" : nameOf(view, seat));
-const Who = (view, you, seat) => (seat === you ? "You" : nameOf(view, seat));
-const plural = (n, noun) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 const listOf = (items) => (items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`);
-const capital = (text) => text.replace(/^you\b/, "You");
 
 // -- options: the table's settings ------------------------------------------------
 
@@ -61,29 +56,17 @@ export function settingsPanel(view, setup = {}) {
 
 // the keys of a view the page draws apart (the rest is "More about the table")
 const DRAWN = new Set(["game_id", "type", "version", "log_hash", "status", "seat", "hand", "table", "seats", "to_act",
-  "actions", "deadlines", "result", "moves", "dice", "options", "rules", "minus"]);
+  "actions", "deadlines", "result", "moves", "dice", "options", "rules", "minus", "says"]);
 // what a table is set up with: the same all game long, folded away
 const SETUP = new Set(["deck", "guessing", "rules", "composition", "choice_effects", "challengeable", "colors",
   "cards_per_suit", "setup", "underlined", "games"]);
 
-const GUESS_NUMBERS = ["zeros", "ones", "twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines"];
-export function guessText(g) {
-  if (!g) return "";
-  if (g.power) return `the power combo ${words(g.power)}`;
-  const n = g.count;
-  if (g.straight !== undefined && g.straight !== null) return `${n} in a row with a ${g.straight}`;
-  if (g.same) return `${n} of the same ${g.same}`;
-  if (g.number !== undefined && g.number !== null) {
-    if (g.modifier === "less_than") return `${plural(n, "card")} under ${g.number}`;
-    return `${n} ${n === 1 ? g.number : GUESS_NUMBERS[g.number] || `${g.number}s`}`;
-  }
-  if (g.modifier === "without") return `${plural(n, "card")} that are not ${g.color}`;
-  return `${n} ${g.color}`;
-}
+// Every sentence about the middle of the table is the API's (the view's
+// ``says``, told from this seat's side, "you" for the reader): the page
+// draws them, with the cards and chips around them, and builds none.
+const said = (view, part, attrs = {}) => (view.says && view.says[part] ? h("p", attrs, view.says[part]) : null);
 
-const announced = (p) => (p.color === "eclipse" ? "eclipses" : p.suit ? `${words(p.color)} ${p.suit}${p.count === 1 ? "" : "s"}` : words(p.color));
-
-// a claim: who, what, and the cards face down under it
+// a claim: what was said of it, and the cards face down under it
 function claim(text, count, { last = true, color = null } = {}) {
   const backs = Array.from({ length: Math.min(count, 6) }, () => cardBack());
   const chip = color ? h("span", { class: `chip c-${color}`, "aria-hidden": "true" }, (cardFace({ color }).big || "")) : null;
@@ -93,15 +76,11 @@ function claim(text, count, { last = true, color = null } = {}) {
 }
 
 function colorDoubtCenter(view, you, t) {
-  const parts = [];
-  parts.push(h("p", { class: "pile-count" }, `${plural(t.pile, "card")} face down on the table`));
-  if (t.claim) {
-    const c = t.claim;
-    parts.push(claim(`${Who(view, you, c.seat)} ${c.seat === you ? "claim" : "claims"} ${c.count} ${c.color}`, c.count, { color: c.color }));
-  } else if (view.status === "active") parts.push(h("p", { class: "hint" }, "A free lead: any number of cards, any colour."));
-  if (t.last_card) parts.push(h("p", { class: "hint strong" }, "A last card: it wins unless it is doubted and was a lie."));
-  else if (t.claim && t.required > 1) parts.push(h("p", { class: "hint" }, `To play on it: at least ${t.required} cards.`));
-  if (t.games > 1) parts.push(h("p", { class: "meta" }, `Game ${t.game} of ${t.games}.`));
+  const says = view.says || {};
+  const parts = [said(view, "pile", { class: "pile-count" })];
+  if (t.claim) parts.push(claim(says.claim, t.claim.count, { color: t.claim.color }));
+  else parts.push(said(view, "claim", { class: "hint" }));
+  parts.push(said(view, "last_card", { class: "hint strong" }), said(view, "required", { class: "hint" }), said(view, "game", { class: "meta" }));
   if (t.revealed && t.revealed.length) {
     parts.push(h("div", { class: "revealed" }, h("span", { class: "meta" }, "Turned up this game: "),
       h("span", { class: "cards small-cards" }, t.revealed.map((card) => cardElement(card)))));
@@ -110,45 +89,28 @@ function colorDoubtCenter(view, you, t) {
 }
 
 function opticallCenter(view, you, t) {
-  const parts = [];
-  if (t.phase === "reveal" && t.reveal) parts.push(h("p", {}, `Reveal rounds: who shows the most ${words(t.reveal.color || "")} cards starts.`));
-  if (t.to_beat) {
-    const p = t.to_beat;
-    parts.push(claim(`${Who(view, you, p.seat)} played ${plural(p.count, "card")} as ${announced(p)}`, p.count, { color: p.color }));
-  } else if (view.status === "active" && t.phase !== "reveal") parts.push(h("p", { class: "hint" }, "An empty pile: any colour may be announced."));
-  if (t.window) {
-    const waiting = (t.window.waiting || []).map((s) => who(view, you, s));
-    if (waiting.length) parts.push(h("p", { class: "hint strong" }, `Waiting for ${listOf(waiting)} to call or let the play go.`));
-  }
+  const says = view.says || {};
+  const parts = [said(view, "reveal")];
+  if (t.to_beat) parts.push(claim(says.to_beat, t.to_beat.count, { color: t.to_beat.color }));
+  else parts.push(said(view, "to_beat", { class: "hint" }));
+  parts.push(said(view, "window", { class: "hint strong" }));
   if (t.last_call) {
-    const c = t.last_call;
-    const verdict = c.black_sheep ? "a black sheep" : c.truthful ? "the truth" : "a lie";
-    parts.push(h("div", { class: "revealed" },
-      h("span", { class: "meta" }, `The last call: ${who(view, you, c.caller)} called ${who(view, you, c.seat)}'s ${announced({ ...c, count: (c.cards || []).length })}: ${verdict} `),
-      h("span", { class: "cards small-cards" }, (c.cards || []).map((card) => cardElement(card)))));
+    parts.push(h("div", { class: "revealed" }, h("span", { class: "meta" }, says.last_call, " "),
+      h("span", { class: "cards small-cards" }, (t.last_call.cards || []).map((card) => cardElement(card)))));
   }
-  parts.push(h("p", { class: "meta" }, `Pile ${t.pile} · deck ${t.deck} · discarded ${t.discard}`));
+  parts.push(said(view, "piles", { class: "meta" }));
   return { parts, drawn: ["to_beat", "window", "last_call", "pile", "deck", "discard", "turn", "plays", "phase", "reveal", "winner", "discard_seen", "dealer", "deal"] };
 }
 
 function deceptidiceCenter(view, you, t) {
-  const liar = `${Who(view, you, t.liar)} ${t.liar === you ? "are" : "is"} the Liar`;
-  const parts = [h("p", { class: "meta" }, `Round ${t.round} · ${liar} · draw pile ${t.draw_pile}`)];
-  if (t.current) {
-    const g = t.current;
-    parts.push(h("div", { class: "claim last", "data-last": "true" },
-      h("p", {}, `${Who(view, you, g.seat)} ${g.seat === you ? "guess" : "guesses"} at least `, h("strong", {}, guessText(g)), " on the table.")));
-  } else if (view.status === "active" && t.phase === "guess") parts.push(h("p", { class: "hint" }, "No guess yet this round."));
-  const earlier = (t.guesses || []).slice(0, -1);
-  if (earlier.length) {
-    parts.push(h("p", { class: "meta" }, "Before: ", earlier.map((g) => `${nameOf(view, g.seat)} ${guessText(g)}`).join(" · ")));
-  }
+  const says = view.says || {};
+  const parts = [said(view, "round", { class: "meta" })];
+  if (t.current) parts.push(h("div", { class: "claim last", "data-last": "true" }, h("p", {}, says.current)));
+  else parts.push(said(view, "current", { class: "hint" }));
+  parts.push(said(view, "guesses", { class: "meta" }));
   if (t.challenge) {
-    const c = t.challenge;
-    parts.push(h("div", { class: "revealed" },
-      h("p", {}, `${Who(view, you, c.seat)} challenged ${who(view, you, c.guesser)}'s ${guessText(c.guess)}: `,
-        c.truthful ? "it holds" : "it does not hold", `, ${who(view, you, c.loser)} lost the round.`),
-      h("div", { class: "tops" }, (c.tops || []).map((row, seat) =>
+    parts.push(h("div", { class: "revealed" }, h("p", {}, says.challenge),
+      h("div", { class: "tops" }, (t.challenge.tops || []).map((row, seat) =>
         h("div", { class: "top-row" }, h("span", { class: "meta" }, `${nameOf(view, seat)}: `),
           h("span", { class: "cards small-cards" }, row.map((card) => cardElement(card))))))));
   }
@@ -166,13 +128,8 @@ function diezCenter(view, you, t, last) {
         pile.top ? cardElement(pile.top, { last: isLast }) : h("span", { class: "card empty" }, "∅"),
         h("figcaption", {}, `${piles.length > 1 ? `pile ${pile.index + 1}: ` : ""}${pile.color ? words(pile.color) : "any colour"}, ${plural(pile.count, "card")}`));
     })));
-  parts.push(h("p", { class: "meta" }, `Play goes ${t.direction || "clockwise"}.`));
-  if (t.stack) parts.push(h("p", { class: "hint strong" }, `A stack of ${plural(t.stack.total, "card")} on ${who(view, you, t.stack.victim)}.`));
-  if (t.window && t.window.asked && t.window.asked.length) {
-    parts.push(h("p", { class: "hint" }, capital(`${listOf(t.window.asked.map((s) => who(view, you, s)))} may jump in.`)));
-  }
-  if (t.challenge) parts.push(h("p", { class: "hint strong" }, "A challenge is open."));
-  if (t.offer) parts.push(h("p", { class: "hint" }, `${Who(view, you, t.offer.seat)}: ${words(t.offer.kind)}.`));
+  parts.push(said(view, "direction", { class: "meta" }), said(view, "stack", { class: "hint strong" }), said(view, "window", { class: "hint" }),
+    said(view, "challenge", { class: "hint strong" }), said(view, "offer", { class: "hint" }));
   return { parts, drawn: ["piles", "draw_pile", "direction", "stack", "window", "challenge", "offer", "turn", "phase", "winner"] };
 }
 
@@ -186,7 +143,7 @@ export function seatsRing(view, you, lastSeat = null) {
     if (typeof s.minus === "number" && s.minus) extras.push(`${s.minus} minus`);
     if (typeof s.score === "number") extras.push(`${s.score} points`);
     if (Array.isArray(s.tokens) && s.tokens.length) extras.push(`tokens: ${s.tokens.map(kindName).join(", ")}`);
-    if (Array.isArray(s.dice)) extras.push(plural(s.dice.length, "die"));
+    if (Array.isArray(s.dice)) extras.push(plural(s.dice.length, "die", "dice"));
     const known = Array.isArray(s.known) && s.known.length && s.seat !== you ? s.known : null;
     return h("li", {
       class: `seat${acting.has(s.seat) ? " acting" : ""}${s.seat === you ? " you" : ""}${s.seat === lastSeat ? " moved" : ""}`,
@@ -520,8 +477,11 @@ export async function tablePage(gameId, watchOnly) {
       status = `Waiting for ${plural(free, "more player")}.`;
     } else if (me && me.left) status = "You left: a bot plays your seat.";
     else if (mine) {
+      // a window's clock names it; one without a clock (against bots) is
+      // told by the table's sentence of whom it waits for
       const window = (view.deadlines || []).find((d) => d.seat === you && d.kind !== "turn");
-      status = window ? `Your move: the ${words(window.kind).replace("jump in", "jump-in")} window is open.` : "Your turn.";
+      const open = view.table && view.table.window && view.says && view.says.window;
+      status = window ? `Your move: the ${words(window.kind).replace("jump in", "jump-in")} window is open.` : open || "Your turn.";
     }
     else status = acting.length ? `Waiting for ${listOf(acting.map((s) => nameOf(view, s)))}…` : "…";
     const myDeadline = (view.deadlines || []).find((d) => d.seat === you);
