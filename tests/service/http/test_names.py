@@ -95,7 +95,16 @@ def test_nfc_is_not_nfkc_what_the_player_typed_is_kept(http):
 
 @pytest.mark.parametrize(
     "name",
-    ["\U0001f3b2 ana", "\u738b\u5c0f\u660e", "\u0417\u043e\u044f", "\u0645\u0631\u064a\u0645", "a b", "ana \U0001f469\u200d\U0001f4bb"],
+    [
+        "\U0001f3b2 ana",
+        "\u738b\u5c0f\u660e",
+        "\u0417\u043e\u044f",
+        "\u0645\u0631\u064a\u0645",
+        "a b",
+        "ana \U0001f469\u200d\U0001f4bb",
+        "ana \U0001fae8",  # an emoji of Unicode 15, which the running Python's unicodedata (14) does not know
+        "ana \U0001f642\u200d\u2194\ufe0f",  # head shaking (Unicode 15.1): joined to an arrow, a pictograph
+    ],
 )
 def test_emoji_cjk_and_other_scripts_are_accepted(http, name):
     game_id = new_game(http, 3)
