@@ -61,7 +61,6 @@ from games import table as tables
 from service.app.problems import Problem
 
 TABLE, SPECTATORS = "table", "spectators"
-TEXT_MAX = 280  # characters (code points) of a message, after normalisation
 CHAT_MAX_MESSAGES = 5_000  # a game's chat, removals included
 WINDOW_SECONDS = 60
 # how long a chat closed by a move to the archive stays closed if the move

@@ -18,25 +18,40 @@ created: ``service.http.schemas.PlayerName``); a name already in a log or a
 player's record (a rematch seats its players under theirs) is not asked
 again.
 
-"Reads as" is decided on the name's words, as a reader takes them in:
-NFKC (fullwidth, mathematical and circled letters become plain ones), then
-the letters of other scripts drawn like the Latin ones (``LOOK_ALIKE``: the
-Cyrillic "о" in "Yоu", small capitals), case folded, accents dropped, a zero
-read as an "o" (and as a digit), cut into words at every space, punctuation
-mark or symbol and between letters and digits, single letters in a row read
-as one word ("Y O U"), and any number read as any number. A name is refused
-when it holds the reader's word ("you", "your": "Ana (you)", "You2"), when
-it is one of what is printed for another (a bot's name or any part of it
-that keeps the word "bot", a free seat, "someone", "nobody", a spectator,
-the service), or when it ends with what the page prints after a name.
-"Youssef" and "my-bot" read as themselves, and are taken.
+"Reads as" is decided on the name's words, as a reader takes them in
+(``reading``): each letter read as Unicode's prototype for it (the skeleton
+of UTS #39, from its confusables data: ``look_alikes``; the Cyrillic "о" in
+"Yоu" as an "o", the Greek "Υ" and the Cherokee "Ꭹ" as a "Y"; a Latin
+letter as itself), case folded, compatibility forms made plain and
+accents dropped (NFKD without its marks: fullwidth, mathematical and
+circled letters, "ó"), over again until nothing changes (a prototype in
+capitals is then folded, and read again); a zero read as an "o" (and as a
+digit), cut into words at every space, punctuation mark or symbol and
+between letters and digits, single letters in a row read as one word ("Y O
+U"), and any number read as any number. What the table prints is read the
+same way. A name is refused when it holds the reader's word ("you", "your":
+"Ana (you)", "You2"), when it is one of what is printed for another (a
+bot's name or any part of it that keeps the word "bot", a free seat,
+"someone", "nobody", a spectator, the service), or when it ends with what
+the page prints after a name. "Youssef" and "my-bot" read as themselves,
+and are taken.
 
-``LOOK_ALIKE`` is a small table, not Unicode's whole list of confusables
-(UTS #39's confusables.txt, which the confusable_homoglyphs package
-carries, and which is not a dependency yet): the letters of Cyrillic,
-Greek, Armenian and Cherokee, and Latin's small capitals, drawn like the
-Latin letters of the words above (the only ones compared here). A
-look-alike of a rarer script is not in it.
+Unicode's confusables (confusables.txt, which the confusable_homoglyphs
+package carries) compare any two strings, case and all; here a name is
+compared, whatever its case, with words spelled in Latin letters. So a
+Latin letter reads as itself, though the data gives "m" the prototype "rn"
+and a capital "I" an "l": a letter whose prototype is "rn" reads as an "m";
+the Greek "Ι" and the Cyrillic "І" read as an "l", as "I" does there, and
+"I" is an "i" once case is folded, so "i" and "l" are one letter here. A
+small capital ("ᴛ", "ʙ") is drawn like its capital, no case folding maps
+it, and the data makes some the prototype of other letters ("ᴛ" of the
+Cyrillic "т" and the Greek "τ"): each is read as the letter its Unicode name
+gives ("LATIN LETTER SMALL CAPITAL T": a "t"), and so is every letter that
+shares its prototype. A letter is read as its prototype only where the data
+says which is the prototype (a character with one look-alike, which others
+share too); the few pairs it leaves open are read as themselves. Only
+letters are read so: a digit, a symbol or a punctuation mark stays what it
+is, and still cuts words.
 """
 from __future__ import annotations
 
@@ -44,36 +59,16 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from confusable_homoglyphs import utils as confusable_data
+
 from games import narration
 from games.registry import GAMES
-
-# letters of other scripts drawn like a Latin letter, by the Latin letter
-_DRAWN_LIKE = {
-    "a": "\u0430\u0251\u03b1\u1d00\u0410\u0391\u13aa",  # а ɑ α ᴀ А Α Ꭺ
-    "b": "\u042c\u044c\u0185\u0184\u0432\u0412\u0392\u13f4\u0299\u13cf",  # Ь ь ƅ Ƅ в В Β Ᏼ ʙ Ꮟ
-    "c": "\u0441\u03f2\u1d04\u0421\u03f9\u13df",  # с ϲ ᴄ С Ϲ Ꮯ
-    "d": "\u0501\u0500\u13a0\u1d05",  # ԁ Ԁ Ꭰ ᴅ
-    "e": "\u0435\u04bd\u0415\u0395\u13ac\u1d07",  # е ҽ Е Ε Ꭼ ᴇ
-    "g": "\u0261\u0581\u050c\u13c0\u0262",  # ɡ ց Ԍ Ꮐ ɢ
-    "h": "\u04bb\u04ba\u0570\u041d\u043d\u0397\u13bb\u029c",  # һ Һ հ Н н Η Ꮋ ʜ
-    "i": "\u0456\u0406\u0269\u03b9\u0399\u0131\u026a\u04c0\u04cf\u13a5",  # і І ɩ ι Ι ı ɪ Ӏ ӏ Ꭵ
-    "m": "\u041c\u043c\u039c\u13b7\u1d0d",  # М м Μ Ꮇ ᴍ
-    "n": "\u0578\u039d\u0274\u043f",  # ո Ν ɴ п
-    "o": "\u043e\u03bf\u0585\u041e\u039f\u0555\u1d0f",  # о ο օ О Ο Օ ᴏ
-    "p": "\u0440\u03c1\u0420\u03a1\u13e2\u1d18",  # р ρ Р Ρ Ꮲ ᴘ
-    "r": "\u0433\u13a1\u0280",  # г Ꭱ ʀ
-    "s": "\u0455\u0405\u13da\u054f\ua731",  # ѕ Ѕ Ꮪ Տ ꜱ
-    "t": "\u0422\u0442\u03a4\u03c4\u13a2\u1d1b",  # Т т Τ τ Ꭲ ᴛ
-    "u": "\u057d\u03c5\u054d\u1d1c\u028b",  # ս υ Ս ᴜ ʋ
-    "v": "\u03bd\u0475\u0474\u13d9\u1d20",  # ν ѵ Ѵ Ꮩ ᴠ
-    "w": "\u051d\u0461\u051c\u13b3\u1d21",  # ԝ ѡ Ԝ Ꮃ ᴡ
-    "x": "\u0445\u0425\u03a7\u03c7",  # х Х Χ χ
-    "y": "\u0443\u04af\u03b3\u028f\u0423\u03a5\u04ae\u13a9",  # у ү γ ʏ У Υ Ү Ꭹ
-}
-LOOK_ALIKE = str.maketrans({other: latin for latin, others in _DRAWN_LIKE.items() for other in others})
+from service.app.text import MARK
 
 NUMBER = "#"  # any number, in a name's words
 WORDS = re.compile(r"[^\W\d_]+|\d+")  # runs of letters, runs of digits
+READINGS = 4  # rounds of reading a name's letters as their prototypes, at most
+SMALL_CAPITAL = re.compile(r"LATIN LETTER SMALL CAPITAL ([A-Z])")  # a small capital's Unicode name
 
 # What the web page prints after a seat's name (static/js): after the
 # reader's own seat (table.js, leaderboard.js), after who acted in a replay
@@ -88,12 +83,14 @@ BOT_OFFER = "{article} {level} bot"
 def words(name: str, zero: str = "0") -> tuple[str, ...]:
     """``name`` as the words a reader takes in (see the module); ``zero``:
     what a "0" reads as, a digit or the letter "o"."""
-    text = unicodedata.normalize("NFKC", name).translate(LOOK_ALIKE)
-    text = text.casefold().translate(LOOK_ALIKE)
-    text = "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.category(c).startswith("M"))
+    return words_read(reading(name), zero)
+
+
+def words_read(read: str, zero: str = "0") -> tuple[str, ...]:
+    """The words of a name already read (``reading``)."""
     out: list[str] = []
     spelled = False  # the last word is single letters in a row ("Y O U")
-    for word in WORDS.findall(text.replace("0", zero)):
+    for word in WORDS.findall(read.replace("0", zero)):
         word = NUMBER if word.isdigit() else word
         single = len(word) == 1 and word != NUMBER
         if single and spelled:
@@ -102,6 +99,78 @@ def words(name: str, zero: str = "0") -> tuple[str, ...]:
             out.append(word)
         spelled = single
     return tuple(out)
+
+
+def reading(name: str) -> str:
+    """``name`` as a reader takes it in, letter by letter (see the module):
+    its skeleton, case folded, without accents."""
+    text = name
+    for _ in range(READINGS):
+        read = MARK.sub("", unicodedata.normalize("NFKD", text.translate(look_alikes()).casefold()))
+        if read == text:
+            break
+        text = read
+    return text.replace("l", "i")
+
+
+class LookAlikes(dict):
+    """What each letter reads as (``look_alikes``: a translation table, code
+    point -> string); a small capital it does not list reads as its letter,
+    looked up when met (``small_capital``)."""
+
+    def __missing__(self, code: int) -> str:
+        letter = small_capital(chr(code))
+        if letter is None:
+            raise LookupError(code)  # str.translate: left as it is
+        return letter
+
+
+@lru_cache(maxsize=None)
+def look_alikes() -> LookAlikes:
+    """Each letter that Unicode's confusables read as another character (->
+    its prototype), but a Latin letter (read as itself); and where a
+    prototype is no Latin letter yet stands for one (a small capital, "ᴛ",
+    or the prototype of one, "rn" for "m"), it and every letter it stands
+    for (-> that letter: "т" and "ᴛ" as a "t", "ⅿ" as an "m").
+
+    confusable_homoglyphs keeps confusables.txt both ways (a character ->
+    its look-alikes), which hides the direction: a source has one
+    prototype, and a prototype is what each of its sources has. So a
+    character with one look-alike that others share too is a source of that
+    one; a pair that shares nothing else is left as it is. Built once, from
+    the package's data file, which is not kept: a few thousand strings in
+    one table rather than its 10 MB of lists and dicts in every process."""
+    data = confusable_data.load("confusables.json")
+    prototypes = {
+        char: found[0]["c"]
+        for char, found in data.items()
+        if len(char) == 1 and char.isalpha() and len(found) == 1 and len(data.get(found[0]["c"], ())) > 1
+    }
+    sources: dict[str, list[str]] = {}
+    for char, prototype in prototypes.items():
+        sources.setdefault(prototype, []).append(char)
+    table = LookAlikes({ord(char): prototype for char, prototype in prototypes.items() if not latin(char)})
+    for char in data:
+        letter = char if latin(char) else small_capital(char) if len(char) == 1 else None
+        prototype = prototypes.get(char, char)
+        if letter is None or latin(prototype):
+            continue  # no letter, or one read as a Latin letter already
+        for alike in (prototype, *sources.get(prototype, ())):
+            if len(alike) == 1 and not latin(alike):
+                table[ord(alike)] = letter.lower()
+    return table
+
+
+def latin(char: str) -> bool:
+    """One of the 52 ASCII letters, a to z in either case."""
+    return len(char) == 1 and char.isascii() and char.isalpha()
+
+
+def small_capital(char: str) -> str | None:
+    """The letter a Latin small capital is drawn as ("ᴛ": "t"), from its
+    Unicode name; None for any other character."""
+    found = SMALL_CAPITAL.fullmatch(unicodedata.name(char, ""))
+    return found.group(1).lower() if found is not None else None
 
 
 @lru_cache(maxsize=None)
@@ -143,7 +212,8 @@ def reads_as(name: str) -> tuple[str, str] | None:
     """What the table prints that ``name`` reads as, and for whom (None: the
     name reads as itself). Read with a zero as a digit, then as an "o"."""
     reader, whole, suffixes = printed()
-    for read in (words(name), words(name, "o")):
+    text = reading(name)
+    for read in (words_read(text), words_read(text, "o")):
         mine = next((word for word in read if word in reader), None)
         if mine is not None:
             return mine, "the reader"

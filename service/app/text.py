@@ -1,124 +1,74 @@
 """Text as a reader sees it: the characters a reader counts (grapheme
-clusters), and the format characters that belong to an emoji rather than
-hide something.
+clusters), the format characters that belong to an emoji rather than hide
+something, and the character properties the text rules ask about.
 
 A reader counts "é", a flag, a family of emoji joined by zero-width joiners
 (U+200D) and a letter with its accents each as one character, though each is
-several code points. ``graphemes`` cuts text so, after Unicode's extended
-grapheme clusters (UAX #29), over what the stdlib's ``unicodedata`` knows:
-the regex package's ``\\X`` does the same from the full Unicode data, and
-is not a dependency yet. What ``unicodedata`` lacks is approximated, each
-on the side of counting more, never fewer: a pictograph is a symbol of
-category So (nearly every emoji is; the few that are not join no emoji
-sequence), a combining mark (M*) or a zero-width joiner extends the
-character before it, and the clusters Unicode 15.1 added for Indic
-conjuncts (a consonant, a virama, a consonant) are counted as two. Prepend
-characters (Arabic number signs and the like) are format characters, which
-the text rules refuse anyway.
+several code points. ``graphemes`` cuts text so: Unicode's extended grapheme
+clusters (UAX #29), which the regex package matches as ``\\X``, rule for
+rule, from its own Unicode data (a Devanagari conjunct, a consonant, a
+virama and a consonant, is one, as Unicode 15.1 counts it).
+
+Every property asked here comes from the regex package's Unicode data, not
+the stdlib's ``unicodedata``, which is the running Python's (Unicode 14 in
+Python 3.11): there a pictograph added since, 🫨 or 🩷, is unassigned, and an
+unassigned character is refused (``service.http.schemas.shown_text``). The
+pinned regex release knows Unicode 17. Normalisation (NFC here, NFKD in
+``service.app.names``) is still the stdlib's: it changes nothing it does not
+know.
 
 Format characters are refused in text people are shown (they reorder or
 hide what follows: ``service.http.schemas.shown_text``), but two of them are
-how emoji are written: the zero-width joiner between two pictographs (👩‍💻,
-👨‍👩‍👧, 🏳️‍🌈: an emoji ZWJ sequence, a skin tone or a variation selector
-allowed before it) and the tag letters of a subdivision's flag (🏴 then
-"gbeng" in tags, then the cancel tag: England's). ``emoji_formats`` finds
-them; anywhere else the same characters are refused.
+how emoji are written (UTS #51): the zero-width joiner between two
+pictographs (👩‍💻, 👨‍👩‍👧, 🏳️‍🌈, 🙂‍↔️: an emoji ZWJ sequence, the first with a
+skin tone or an emoji variation selector if it has one) and the tag letters
+of a subdivision's flag (🏴 then "gbeng" in tags, then the cancel tag:
+England's). ``emoji_formats`` finds them; anywhere else the same characters
+are refused.
 """
 from __future__ import annotations
 
-import re
-import unicodedata
+from typing import Iterable
 
-ZWJ = "\u200d"
-SKIN_TONES = range(0x1F3FB, 0x1F400)  # emoji modifiers: they extend the emoji before them
-TAGS = range(0xE0020, 0xE0080)  # tag characters, the cancel tag last
-REGIONAL_INDICATORS = range(0x1F1E6, 0x1F200)  # two make a flag
+import regex
+
+GRAPHEME = regex.compile(r"\X")
+# a joiner that joins two pictographs (UTS #51's emoji ZWJ sequence: each
+# element a pictograph, with a skin tone or U+FE0F after it)
+EMOJI_JOINER = regex.compile(r"(?<=\p{Extended_Pictographic}[\p{Emoji_Modifier}\uFE0F]?)\u200D(?=\p{Extended_Pictographic})")
 # a subdivision's flag: the black flag, its code in tag letters and digits
 # (2 to 6 of them: "gbeng", "gbsct", "gbwls"), the cancel tag
-TAG_SEQUENCE = re.compile("\U0001F3F4[\U000E0030-\U000E0039\U000E0061-\U000E007A]{2,6}\U000E007F")
-
-# Hangul's conjoining jamo (leading consonants, vowels, trailing consonants)
-# and its precomposed syllables, which join as UAX #29's rules 6 to 8 say
-HANGUL_L = (range(0x1100, 0x1160), range(0xA960, 0xA97D))
-HANGUL_V = (range(0x1160, 0x11A8), range(0xD7B0, 0xD7C7))
-HANGUL_T = (range(0x11A8, 0x1200), range(0xD7CB, 0xD7FC))
-HANGUL_SYLLABLES = range(0xAC00, 0xD7A4)
-
-
-def pictographic(char: str) -> bool:
-    """An emoji or another pictograph (a symbol, category So)."""
-    return unicodedata.category(char) == "So"
-
-
-def extends(char: str) -> bool:
-    """Belongs to the character before it (UAX #29's Extend and
-    SpacingMark, and the joiner): a combining mark, a zero-width joiner, a
-    skin tone, a tag character."""
-    return unicodedata.category(char)[0] == "M" or char == ZWJ or ord(char) in SKIN_TONES or ord(char) in TAGS
-
-
-def _hangul(char: str) -> str | None:
-    """The jamo type of a Hangul character: L, V, T, LV or LVT (None: not Hangul)."""
-    code = ord(char)
-    if code in HANGUL_SYLLABLES:
-        return "LV" if (code - HANGUL_SYLLABLES.start) % 28 == 0 else "LVT"
-    for kind, ranges in (("L", HANGUL_L), ("V", HANGUL_V), ("T", HANGUL_T)):
-        if any(code in block for block in ranges):
-            return kind
-    return None
-
-
-def _joins(text: str, start: int, position: int) -> bool:
-    """Whether the character at ``position`` continues the grapheme that
-    began at ``start`` rather than starting the next one."""
-    char, last = text[position], text[position - 1]
-    if extends(char):  # GB9, GB9a
-        return True
-    if last == ZWJ and pictographic(char):  # GB11: a pictograph, its extenders, the joiner, a pictograph
-        return _joined_after_pictograph(text, position - 1, start)
-    if ord(char) in REGIONAL_INDICATORS:  # GB12, GB13: regional indicators pair up
-        return position - start == 1 and ord(last) in REGIONAL_INDICATORS
-    before, after = _hangul(last), _hangul(char)
-    if before is None or after is None:
-        return False
-    return (  # GB6, GB7, GB8
-        (before == "L" and after in ("L", "V", "LV", "LVT"))
-        or (before in ("LV", "V") and after in ("V", "T"))
-        or (before in ("LVT", "T") and after == "T")
-    )
+TAG_SEQUENCE = regex.compile("\U0001F3F4[\U000E0030-\U000E0039\U000E0061-\U000E007A]{2,6}\U000E007F")
+MARK = regex.compile(r"\p{M}")  # a combining mark, spacing or not
+STACKED = regex.compile(r"[\p{Mn}\p{Me}]")  # a mark drawn over or under its letter (not beside it)
 
 
 def graphemes(text: str) -> list[str]:
     """``text`` cut into the characters a reader counts (see the module)."""
-    out: list[str] = []
-    start = 0
-    for position in range(1, len(text)):
-        if not _joins(text, start, position):
-            out.append(text[start:position])
-            start = position
-    if text:
-        out.append(text[start:])
-    return out
+    return GRAPHEME.findall(text)
 
 
 def emoji_formats(text: str) -> set[int]:
     """The positions in ``text`` of format characters that write an emoji:
-    a zero-width joiner between two pictographs (a skin tone or variation
-    selector may stand between the first and the joiner), and the tags of a
+    a zero-width joiner between two pictographs, and the tags of a
     subdivision's flag."""
     found = {position for match in TAG_SEQUENCE.finditer(text) for position in range(match.start() + 1, match.end())}
-    for position, char in enumerate(text):
-        if char == ZWJ and position + 1 < len(text) and pictographic(text[position + 1]):
-            if _joined_after_pictograph(text, position):
-                found.add(position)
-    return found
+    return found | {match.start() for match in EMOJI_JOINER.finditer(text)}
 
 
-def _joined_after_pictograph(text: str, joiner: int, start: int = 0) -> bool:
-    """Whether the joiner at ``joiner`` follows a pictograph (at ``start`` or
-    after), with only its extenders (a skin tone, a variation selector)
-    between them."""
-    before = joiner - 1
-    while before >= start and extends(text[before]) and text[before] != ZWJ:
-        before -= 1
-    return before >= start and pictographic(text[before])
+def character_class(categories: Iterable[str], characters: Iterable[str] = ()) -> regex.Pattern:
+    """A pattern matching one character of any of the general
+    ``categories`` ("Cf", "Mn"), or one of ``characters``."""
+    listed = "".join(f"\\U{ord(char):08x}" for char in sorted(characters))
+    return regex.compile("[" + "".join(f"\\p{{{category}}}" for category in sorted(categories)) + listed + "]")
+
+
+def combining(char: str) -> bool:
+    """A combining mark (category M): it belongs to the character before it."""
+    return MARK.fullmatch(char) is not None
+
+
+def stacked_marks(character: str) -> int:
+    """How many marks are drawn over or under ``character`` (a grapheme):
+    its non-spacing and enclosing marks (Mn, Me)."""
+    return len(STACKED.findall(character))

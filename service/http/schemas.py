@@ -17,7 +17,7 @@ from games.registry import GAMES
 from service.app.names import reads_as
 from service.app.problems import Problem, invalid_fields
 from service.app.shapes import IMMUTABLE, load  # noqa: F401 (schemas.load: the request shapes' loader)
-from service.app.text import emoji_formats, graphemes
+from service.app.text import character_class, combining, emoji_formats, graphemes, stacked_marks
 
 NAME_MAX = 40  # characters (code points) of a player's name, after normalisation
 # characters of a chat message as a reader counts them (graphemes: an emoji
@@ -67,7 +67,9 @@ class CreateGame(GameKind):
 # lone surrogate from a JSON "\ud800" escape), since bidi overrides and
 # isolates (U+202A-202E, U+2066-2069) reorder what follows them on screen and
 # zero-width ones (U+200B-200D, U+2060, U+FEFF) make two names that look
-# alike differ. Unicode categories, from the stdlib's ``unicodedata``:
+# alike differ. Unicode categories, from the regex package's Unicode data
+# (``service.app.text``: newer than the running Python's, so that a recent
+# emoji is not taken for an unassigned character):
 # Cc control, Cf format, Cs surrogate, Co private use, Cn unassigned;
 # Zl/Zp line and paragraph separators break a name over lines. Two format
 # characters write emoji, and are taken there only (``service.app.text``):
@@ -78,6 +80,7 @@ REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 # Hangul fillers, the combining grapheme joiner, Khmer's inherent vowels
 INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0\u034f\u17b4\u17b5")
 INVISIBLE_MESSAGE = "Control, formatting or invisible characters are not allowed"
+REFUSED = character_class(REFUSED_CATEGORIES, INVISIBLE)  # any character of the two above
 # drawn as a blank, yet not whitespace: the Braille pattern blank
 BLANK = frozenset("\u2800")
 
@@ -118,9 +121,9 @@ def shown_text(value: str, most: int, what: str, count: Callable[[str], int], co
     no character with more than ``MARKS_MAX`` marks stacked on it, or more
     than ``GRAPHEME_MAX`` code points."""
     emoji = emoji_formats(value)
-    for position, char in enumerate(value):
-        if (unicodedata.category(char) in REFUSED_CATEGORIES and position not in emoji) or char in INVISIBLE:
-            raise ValidationError(f"{INVISIBLE_MESSAGE} (U+{ord(char):04X} at position {position}).")
+    for found in REFUSED.finditer(value):
+        if found.start() not in emoji:
+            raise ValidationError(f"{INVISIBLE_MESSAGE} (U+{ord(found.group()):04X} at position {found.start()}).")
     text = unicodedata.normalize("NFC", value)
     if not text:
         raise ValidationError(f"{what} has at least one character.")
@@ -133,11 +136,11 @@ def shown_text(value: str, most: int, what: str, count: Callable[[str], int], co
         raise ValidationError(f"{what} is only blank characters: it shows nothing.")
     if blank(text[0]) or blank(text[-1]):
         raise ValidationError("No leading or trailing spaces.")
-    if unicodedata.category(text[0]).startswith("M"):
+    if combining(text[0]):
         raise ValidationError(f"{what} cannot start with a combining mark.")
     position = 0
     for character in graphemes(text):
-        stacked = sum(unicodedata.category(char) in ("Mn", "Me") for char in character)
+        stacked = stacked_marks(character)
         if stacked > MARKS_MAX:
             raise ValidationError(
                 f"At most {MARKS_MAX} marks on one character, not {stacked} (the character at position {position})."

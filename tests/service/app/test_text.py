@@ -9,6 +9,7 @@ from service.app.text import emoji_formats, graphemes
 FAMILY = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
 RAINBOW = "\U0001f3f3\ufe0f\u200d\U0001f308"
 ENGLAND = "\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f"
+HEAD_SHAKE = "\U0001f642\u200d\u2194\ufe0f"  # head shaking horizontally (Unicode 15.1)
 
 
 @pytest.mark.parametrize(
@@ -24,13 +25,29 @@ ENGLAND = "\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007
         ("1\ufe0f\u20e3", ["1\ufe0f\u20e3"]),  # a keycap
         ("\u1100\u1161\u11a8\uac00", ["\u1100\u1161\u11a8", "\uac00"]),  # Hangul jamo, then a syllable
         ("a\u200d\U0001f600", ["a\u200d", "\U0001f600"]),  # a joiner after a letter joins nothing to it
-        ("\u0915\u094d\u0937", ["\u0915\u094d", "\u0937"]),  # a conjunct: two here (one since Unicode 15.1)
         ("", []),
     ],
 )
 def test_graphemes_are_what_a_reader_counts_as_one_character(text, cut):
     assert graphemes(text) == cut
     assert "".join(graphemes(text)) == text
+
+
+@pytest.mark.parametrize(
+    "text, cut",
+    [
+        ("\u0915\u094d\u0937\u093e", ["\u0915\u094d\u0937\u093e"]),  # a Devanagari conjunct (Unicode 15.1): one
+        ("\uff76\uff9e", ["\uff76\uff9e"]),  # halfwidth katakana and its voiced mark, a letter (Lm) that extends
+        (HEAD_SHAKE, [HEAD_SHAKE]),  # a pictograph that is not a symbol (So), joined: ↔ is Sm
+        ("\u2500\u200d\u2500", ["\u2500\u200d", "\u2500"]),  # a box-drawing symbol is no pictograph: nothing joined
+        ("\U0001faea\u200d\U0001f525", ["\U0001faea\u200d\U0001f525"]),  # a pictograph of Unicode 17
+    ],
+)
+def test_graphemes_follow_unicode_where_the_hand_written_cut_approximated(text, cut):
+    """Where the first, hand-written cut approximated UAX #29 from what the
+    stdlib knows (a pictograph: a symbol, So; no Indic conjunct rule), the
+    regex package's ``\\X`` is exact."""
+    assert graphemes(text) == cut
 
 
 def test_a_bodys_worth_of_marks_on_one_letter_is_one_grapheme():
@@ -50,6 +67,10 @@ def test_a_bodys_worth_of_marks_on_one_letter_is_one_grapheme():
         ("\U0001f600\u200d\u200d\U0001f600", set()),  # two joiners
         ("hi\U000e0041", set()),  # a tag outside a flag
         ("\U0001f3f4\U000e0067\U000e0062", set()),  # a flag's tags not cancelled
+        (HEAD_SHAKE, {1}),  # a pictograph that is not a symbol (So): ↔ is Sm
+        ("\u2500\u200d\u2500", set()),  # box-drawing symbols (So) are no pictographs
+        ("\u2800\u200d\u2800", set()),  # nor are Braille blanks (So)
+        ("\U0001f600\u0301\u200d\U0001f600", set()),  # a mark is no part of an emoji (UTS #51)
     ],
 )
 def test_emoji_formats_are_the_joiners_between_pictographs_and_a_flags_tags(text, positions):

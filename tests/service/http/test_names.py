@@ -95,7 +95,16 @@ def test_nfc_is_not_nfkc_what_the_player_typed_is_kept(http):
 
 @pytest.mark.parametrize(
     "name",
-    ["\U0001f3b2 ana", "\u738b\u5c0f\u660e", "\u0417\u043e\u044f", "\u0645\u0631\u064a\u0645", "a b", "ana \U0001f469\u200d\U0001f4bb"],
+    [
+        "\U0001f3b2 ana",
+        "\u738b\u5c0f\u660e",
+        "\u0417\u043e\u044f",
+        "\u0645\u0631\u064a\u0645",
+        "a b",
+        "ana \U0001f469\u200d\U0001f4bb",
+        "ana \U0001fae8",  # an emoji of Unicode 15, which the running Python's unicodedata (14) does not know
+        "ana \U0001f642\u200d\u2194\ufe0f",  # head shaking (Unicode 15.1): joined to an arrow, a pictograph
+    ],
 )
 def test_emoji_cjk_and_other_scripts_are_accepted(http, name):
     game_id = new_game(http, 3)
@@ -192,7 +201,59 @@ def test_a_name_that_reads_as_what_the_table_prints_for_someone_else_is_refused(
     assert names_at_the_table(http, game_id) == [None, None, None]  # nothing taken
 
 
-@pytest.mark.parametrize("name", ["Youssef", "Yousra", "my-bot", "Robot", "Abbot", "Seat", "Nobody's fool", "Bea", "Tabletell"])
+@pytest.mark.parametrize(
+    "name, printed",
+    [
+        ("\u0423\u043eu", "you"),  # Cyrillic У and о
+        ("\u03a5\u03bf\u03c5", "you"),  # Greek Υου
+        ("\u13a9\u13be\u13cc", "you"),  # Cherokee ᎩᎾᏌ
+        ("\ua4ec\ua4f3\ua4f4", "you"),  # Lisu ꓬꓳꓴ
+        ("\uff39\uff4f\uff55", "you"),  # fullwidth
+        ("\U0001d688\U0001d698\U0001d69e", "you"),  # mathematical monospace
+        ("\U0001d51c\U0001d52c\U0001d532", "you"),  # mathematical fraktur
+        ("\u0412\u043e\u0442", "Bot 1 (expert)"),  # Cyrillic Вот
+        ("\u0432\u043e\u0442", "Bot 1 (expert)"),  # Cyrillic вот: в and т are drawn as small capitals
+        ("\u0392\u039f\u03a4", "Bot 1 (expert)"),  # Greek ΒΟΤ
+        ("\U0001d6a9\U0001d6d0\U0001d6d5", "Bot 1 (expert)"),  # mathematical bold Greek 𝚩𝛐𝛕
+        ("\u13f4\u13be\u13a2", "Bot 1 (expert)"),  # Cherokee ᏴᎾᎢ
+        ("\ua4d0\ua4f3\ua4d4", "Bot 1 (expert)"),  # Lisu ꓐꓳꓔ
+        ("\uff22\uff4f\uff54", "Bot 1 (expert)"),  # fullwidth
+        ("\U0001d539\U0001d560\U0001d565", "Bot 1 (expert)"),  # mathematical double-struck 𝔹𝕠𝕥
+        ("\u0299\u1d0f\u1d1b", "Bot 1 (expert)"),  # small capitals ʙᴏᴛ
+        ("Bot 1 (rando\u043c)", "Bot 1 (random)"),  # a Cyrillic м
+        ("The SERV\u0406CE", "(the service)"),  # a Cyrillic І: Unicode reads an I as an l
+        ("\u0274\u1d0f\u0299\u1d0f\u1d05\u028f", "nobody"),  # small capitals
+    ],
+)
+def test_look_alikes_of_you_and_bot_from_any_script_are_refused(http, name, printed):
+    """Each letter is read as Unicode's confusables read it (UTS #39's
+    prototype), whatever its script: Cyrillic, Greek, Cherokee, Lisu,
+    fullwidth or mathematical letters that spell "You" or "Bot"."""
+    game_id = new_game(http, 3)
+    posing(join(http, game_id, name), printed)
+    posing(http.post("/v1/players", json={"name": name}), printed)
+    assert names_at_the_table(http, game_id) == [None, None, None]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Youssef",
+        "Yousra",
+        "my-bot",
+        "Robot",
+        "Abbot",
+        "Seat",
+        "Nobody's fool",
+        "Bea",
+        "Tabletell",
+        "Lou",
+        "Tom",
+        "\u0395\u03bb\u03ad\u03bd\u03b7",  # Ελένη
+        "\u041c\u0438\u043b\u043e\u0448",  # Милош
+        "\u13e3\u13b3\u13a9",  # ᏣᎳᎩ
+    ],
+)
 def test_a_name_that_only_resembles_them_is_taken(http, name):
     game_id = new_game(http, 3)
     assert join(http, game_id, name).status_code == 201

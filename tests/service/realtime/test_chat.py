@@ -250,6 +250,8 @@ EMOJI = {
     "England's flag": "\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f",  # tags
     "France's flag": "\U0001f1eb\U0001f1f7",
     "keycap": "1\ufe0f\u20e3",
+    "shaking face": "\U0001fae8",  # Unicode 15: the running Python's unicodedata (14) does not know it
+    "head shaking": "\U0001f642\u200d\u2194\ufe0f",  # Unicode 15.1: joined to an arrow (Sm), a pictograph
 }
 
 
@@ -280,6 +282,7 @@ def test_emoji_sequences_are_taken_as_typed_each_one_character(http, emoji):
         ("a\u200db", "U+200D"),  # a joiner between letters: it hides, it joins no emoji
         ("\U0001f600\u200d", "U+200D"),  # a joiner with no pictograph after it
         ("x\u200d\U0001f600", "U+200D"),  # nor before it
+        ("\u2500\u200d\u2500", "U+200D"),  # between box-drawing symbols, which are no pictographs
         ("hi\U000e0041", "U+E0041"),  # a tag outside a flag: hidden text
         ("\U0001f3f4\U000e0067\U000e0062", "U+E0067"),  # a flag's tags never cancelled
     ],
