@@ -159,10 +159,8 @@ def describe(game: Game, event: Event, viewer: int | None, names: Sequence[str])
     try:
         if event.type in TABLE_EVENTS:
             text = describe_table(game, event, viewer, names)
-        elif game.describe is not None:
-            text = game.describe(event, viewer, names)
         else:
-            text = ""
+            text = game.describe(event, viewer, names)
     except Exception:  # a feed is never refused for its narration
         log.exception("no description of %s %r", game.type, event.type)
         text = ""

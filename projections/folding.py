@@ -37,6 +37,7 @@ def fold(envelopes: list[Envelope], start: Folded | None = None, game_id: str = 
         return start
     game = start.game if start else game_of(envelopes[0])
     table = tables.fold(game, (e.event() for e in envelopes), start.table if start else None)
+    assert table is not None, "a log folds to a table from its first entry on"
     return Folded(start.game_id if start else game_id, envelopes[-1].version, game, table, envelopes[-1].hash)
 
 

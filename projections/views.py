@@ -43,7 +43,7 @@ def seat_view(folded: Folded, seat: int | None) -> dict[str, Any]:
         view.update({key: value for key, value in shown.items() if key != "seats"})
         view["seats"] = [_seat(table, s, counts, names) for s, counts in enumerate(shown["seats"])]
         if table.status == tables.ACTIVE:
-            if seat is not None and game.legal_moves is not None:
+            if seat is not None:
                 view["moves"] = game.legal_moves(table.game, seat)
             view["deadlines"] = [
                 {"seat": d.seat, "kind": d.kind, "at": d.at} for d in game.deadlines(table.game)
