@@ -29,27 +29,26 @@ class LocalGame:
         """``rules``: the rules version to play by (default: today's)."""
         self.game = GAMES[game_type]
         self.now = START_AT
-        self.envelopes: list[Envelope] = []
-        self.folded: Folded | None = None
-        self._apply(
-            step(
-                None,
-                self.game,
-                {
-                    "type": "create",
-                    "game_type": game_type,
-                    "seats": seats,
-                    "options": dict(options or {}),
-                    "bots": list(bots or []),
-                    "seed": str(seed),
-                    "rules": self.game.rules_version if rules is None else rules,
-                    "at": self.now,
-                },
-                None,
-                "create",
-                "system",
-            )
+        self.envelopes: list[Envelope] = step(
+            None,
+            self.game,
+            {
+                "type": "create",
+                "game_type": game_type,
+                "seats": seats,
+                "options": dict(options or {}),
+                "bots": list(bots or []),
+                "seed": str(seed),
+                "rules": self.game.rules_version if rules is None else rules,
+                "at": self.now,
+            },
+            None,
+            "create",
+            "system",
         )
+        created = fold(self.envelopes, None, "local")
+        assert created is not None, "a game created has its first entry"
+        self.folded: Folded = created
         for n in tables.free_seats(self.table):
             self._apply(step(self.folded, self.game, {"type": "join", "name": f"seat {n}", "at": self.now}, None, f"join-{n}", "player"))
 
