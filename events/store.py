@@ -250,7 +250,7 @@ class Idempotency:
 
 
 class EventStore:
-    def __init__(self, client: redis.Redis, durability: str = "os", durability_timeout_ms: int = 2000):
+    def __init__(self, client: redis.Redis | RedisCluster, durability: str = "os", durability_timeout_ms: int = 2000):
         if durability not in DURABILITY:
             raise ValueError(f"durability must be one of {', '.join(DURABILITY)}, not {durability!r}")
         self.redis = client
@@ -296,30 +296,28 @@ class EventStore:
             due_in_script.key if due_in_script else None,
             outbox_key(game_id, self.cluster) if outbox_at is not None else None,
         ]
-        keys_args = dict(
-            keys=[stream_key(game_id), *(key for key in optional if key is not None)],
-            args=[
-                expected_version,
-                json.dumps(record) if record else "",
-                idempotency.ttl if idempotency else IDEMPOTENCY_TTL_SECONDS,
-                token[0] if token else "",
-                token[1] if token else "",
-                versions_channel(game_id),
-                due_in_script.member if due_in_script else "",
-                "" if due_in_script is None or due_in_script.score is None else due_in_script.score,
-                "".join("0" if key is None else "1" for key in optional),
-                outbox_at if outbox_at is not None else "",
-                outbox_member(game_id, first, last),
-                *(e.to_json() for e in envelopes),
-            ],
-        )
+        keys = [stream_key(game_id), *(key for key in optional if key is not None)]
+        args: list[str | int | float] = [
+            expected_version,
+            json.dumps(record) if record else "",
+            idempotency.ttl if idempotency else IDEMPOTENCY_TTL_SECONDS,
+            token[0] if token else "",
+            token[1] if token else "",
+            versions_channel(game_id),
+            due_in_script.member if due_in_script else "",
+            "" if due_in_script is None or due_in_script.score is None else due_in_script.score,
+            "".join("0" if key is None else "1" for key in optional),
+            outbox_at if outbox_at is not None else "",
+            outbox_member(game_id, first, last),
+            *(e.to_json() for e in envelopes),
+        ]
         durable = True
         if self.durability == "os":
-            outcome, value = self._append(**keys_args)
+            outcome, value = self._append(keys=keys, args=args)
         else:
             # the wait must follow the write on the same connection: one
             # pipeline, on a cluster to the primary that holds the game
-            appended, confirmed = self._append_and_wait(game_id, keys_args)
+            appended, confirmed = self._append_and_wait(game_id, keys, args)
             outcome, value = appended
             # an error (WAITAOF on a store without its append-only file) confirms nothing
             durable = not isinstance(confirmed, Exception) and (
@@ -333,7 +331,7 @@ class EventStore:
             raise VersionConflict(expected_version, int(value))
         return Appended(first, last, False, record, durable)
 
-    def _append_and_wait(self, game_id: str, keys_args: dict) -> tuple:
+    def _append_and_wait(self, game_id: str, keys: list[str], args: list[str | int | float]) -> tuple:
         """The append script and the durability wait, pipelined on one
         connection: the store's, or on a cluster the game's primary's. That
         pipeline bypasses the cluster client, which learns a new slot map
@@ -346,7 +344,7 @@ class EventStore:
         for attempt in (1, 2):
             try:
                 with self._primary_of(game_id).pipeline(transaction=False) as pipe:
-                    self._append(**keys_args, client=pipe)
+                    self._append(keys=keys, args=args, client=pipe)
                     if self.durability == "fsync":
                         pipe.execute_command("WAITAOF", 1, 0, self.durability_timeout_ms)
                     else:
@@ -356,7 +354,7 @@ class EventStore:
                     raise appended
                 return appended, confirmed
             except (redis.exceptions.AskError, redis.exceptions.ReadOnlyError, redis.ConnectionError) as error:
-                if not self.cluster:
+                if not isinstance(self.redis, RedisCluster):  # not self.cluster, as mypy can follow it
                     raise
                 try:
                     self.redis.nodes_manager.initialize()
@@ -379,8 +377,11 @@ class EventStore:
         ``lower_only``: the entry only moves earlier, or is added (the
         sweep's, which never delays or removes a look another process set)."""
         key = due.key
-        node = self.redis.get_node_from_key(key) if self.cluster else None
-        client = self.redis.get_redis_connection(node) if node is not None else self.redis
+        client: redis.Redis | RedisCluster = self.redis
+        if isinstance(self.redis, RedisCluster):  # self.cluster, as mypy can follow it
+            node = self.redis.get_node_from_key(key)
+            if node is not None:
+                client = self.redis.get_redis_connection(node)
         with client.pipeline(transaction=False) as pipe:
             if due.score is None:
                 if lower_only:
@@ -405,7 +406,7 @@ class EventStore:
         or on a cluster the game's primary as the slot map says now (a
         failover since shows as a connection error or MOVED: 503, and the
         cluster client learns the new map)."""
-        if not self.cluster:
+        if not isinstance(self.redis, RedisCluster):  # not self.cluster, as mypy can follow it
             return self.redis
         node = self.redis.get_node_from_key(stream_key(game_id))
         return self.redis.get_redis_connection(node)
@@ -421,7 +422,9 @@ class EventStore:
             except redis.ResponseError:  # CONFIG is off on some managed stores: WAITAOF will tell
                 return None
             for answer in answers.values() if self.cluster else [answers]:
-                value = next(iter(answer.values()), b"")
+                # redis-py types config_get's answer as one server's settings; on a
+                # cluster, asked with target_nodes, it is a dict of them per node
+                value = next(iter(answer.values()), b"")  # type: ignore[union-attr]
                 if (value.decode() if isinstance(value, bytes) else value) != "yes":
                     return "DURABILITY=fsync needs a store with its append-only file on (appendonly yes)"
         elif self.durability == "replica":
@@ -445,6 +448,7 @@ class EventStore:
         if upto is not None and upto <= after:
             return []
         entries = self.redis.xrange(stream_key(game_id), f"{after + 1}-0", end)
+        assert entries is not None, "XRANGE answers a list (empty: no entries), outside a pipeline"
         return list(_decode(entries))
 
     def retire(

@@ -111,23 +111,46 @@ Bot = Callable[[Mapping[str, Any], Any], dict]
 
 
 class Game(Protocol):
-    """What ``games.registry`` holds for each game type."""
+    """What ``games.registry`` holds for each game type (a ``RulesGame``).
+    Its settings are read-only properties, as a frozen ``RulesGame``'s
+    fields are: nothing sets them once the game is wired."""
 
-    type: str  # "color-doubt"
-    name: str  # "Color Doubt"
-    summary: str  # one line on what the game is, for a lobby
-    min_seats: int
-    max_seats: int
-    options: Sequence[Option]
-    # command type -> marshmallow schema of its fields (shape only)
-    command_schemas: Mapping[str, Any]
-    # bot level -> bot
-    bots: Mapping[str, Bot]
-    # the version of the game's rules: bumped by a fix that changes what a
-    # command decides. A game records the version it was created under
-    # (``game_created``'s ``rules``; logs from before read as 1) and plays by
-    # it to the end, so an older log re-decides to the events it holds.
-    rules_version: int
+    @property
+    def type(self) -> str:
+        """The game's type: "color-doubt"."""
+
+    @property
+    def name(self) -> str:
+        """The game's name: "Color Doubt"."""
+
+    @property
+    def summary(self) -> str:
+        """One line on what the game is, for a lobby."""
+
+    @property
+    def min_seats(self) -> int: ...
+
+    @property
+    def max_seats(self) -> int: ...
+
+    @property
+    def options(self) -> Sequence[Option]: ...
+
+    @property
+    def command_schemas(self) -> Mapping[str, Any]:
+        """Command type -> marshmallow schema of its fields (shape only)."""
+
+    @property
+    def bots(self) -> Mapping[str, Bot]:
+        """Bot level -> bot."""
+
+    @property
+    def rules_version(self) -> int:
+        """The version of the game's rules: bumped by a fix that changes
+        what a command decides. A game records the version it was created
+        under (``game_created``'s ``rules``; logs from before read as 1) and
+        plays by it to the end, so an older log re-decides to the events it
+        holds."""
 
     def initial_state(self, seats: int, options: Mapping[str, Any], seed: str, rules: int = 1) -> Any:
         """The state before anything happened. ``options`` are already
@@ -200,18 +223,20 @@ class Game(Protocol):
         table, or a name of its own) to one sentence, naming seats by
         ``names`` and the viewer as "you", as ``describe`` does for events."""
 
-    def step(self, state: Any, command: Mapping[str, Any]) -> tuple[list[Event], Any] | None:
+    def step(self, state: Any, command: Mapping[str, Any]) -> tuple[list[Event], Any]:
         """``decide``'s events and the state they lead to (``evolve`` over
         them), at once: a game that folds its events while it decides them
         gives the state it already has, which a search would otherwise fold
-        again. Optional (``None`` on a ``RulesGame`` without it)."""
+        again."""
 
 
 @dataclass(frozen=True)
 class RulesGame:
     """A ``Game`` put together from a game's modules: each package names every
     function it wires in ``games/<game>/__init__.py``, so a reader finds where
-    each lives without a look-up by name."""
+    each lives without a look-up by name. Every member is there: the layout
+    (``games.layout``) takes each from its module, and
+    ``tests/games/test_layout.py`` holds every package to it."""
 
     type: str
     name: str
@@ -231,11 +256,11 @@ class RulesGame:
     to_act: Callable[..., list[int]]
     deadlines: Callable[..., list[Deadline]]
     result: Callable[..., dict[str, Any] | None]
+    legal_moves: Callable[..., list[dict[str, Any]]]
+    determinize: Callable[..., Any]
+    evaluate: Callable[..., list[float]]
+    step: Callable[..., tuple[list[Event], Any]]
+    describe: Callable[..., str]
+    table_says: Callable[..., dict[str, str]]
     rules_version: int = 1
     summary: str = ""
-    legal_moves: Callable[..., list[dict[str, Any]]] | None = None
-    determinize: Callable[..., Any] | None = None
-    evaluate: Callable[..., list[float]] | None = None
-    step: Callable[..., tuple[list[Event], Any]] | None = None
-    describe: Callable[..., str] | None = None
-    table_says: Callable[..., dict[str, str]] | None = None

@@ -188,10 +188,8 @@ def describe(game: Game, event: Event, viewer: int | None, names: Sequence[str],
     try:
         if event.type in TABLE_EVENTS:
             text = describe_table(game, event, viewer, names)
-        elif game.describe is not None:
-            text = game.describe(event, viewer, names)
         else:
-            text = ""
+            text = game.describe(event, viewer, names)
     except Exception:  # a feed is never refused for its narration
         log.exception("no description of %s %r", game.type, event.type)
         text = ""
@@ -205,7 +203,7 @@ def table_says(game: Game, table: Mapping[str, Any] | None, viewer: int | None, 
     sentence, so a sentence a person reads is made here, as the events'
     are, never by a client. Never fails: a table it cannot read is told by
     nothing, and logged."""
-    if table is None or game.table_says is None:
+    if table is None:
         return {}
     try:
         return game.table_says(table, viewer, names)

@@ -208,7 +208,7 @@ def hand_faces(view: Mapping[str, Any]) -> dict[str, tuple]:
 
 def body_key(body: Mapping[str, Any], faces: Mapping[str, tuple]) -> tuple:
     """``body`` with each card it names replaced by that card's face."""
-    named = {}
+    named: dict[str, Any] = {}
     for name, value in body.items():
         if isinstance(value, list):
             named[name] = tuple(sorted(str(faces.get(item, item)) for item in value))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 from marshmallow import RAISE, Schema, ValidationError
 
@@ -123,14 +123,13 @@ def evolve(game: Game, table: Table | None, event: Event) -> Table:
         p = event.public
         seats = p["seats"]
         bots = {b["seat"]: b["level"] for b in p["bots"]}
-        names = tuple(p["names"])
         rules = p["rules"]
         return Table(
             game_type=p["type"],
             seats=seats,
             options=p["options"],
             seed=event.secret["seed"],
-            names=names,
+            names=tuple(p["names"]),
             bots=bots,
             game=game.initial_state(seats, p["options"], event.secret["seed"], rules),
             timeouts=(0,) * seats,
@@ -197,7 +196,7 @@ TABLE_EVENTS = frozenset(
 )
 
 
-def fold(game: Game, events, table: Table | None = None) -> Table | None:
+def fold(game: Game, events: Iterable[Event], table: Table | None = None) -> Table | None:
     """``evolve`` over ``events``: the same table, but a run of the game's own
     events (most of a log) evolves the game's state alone, and the table is
     copied once with it at the run's end, not once an event (a table copy
@@ -455,6 +454,7 @@ def _schema(schema: type[Schema]) -> Schema:
 
 def _with_finish(game: Game, table: Table, events: list[Event]) -> list[Event]:
     after = fold(game, events, table)
+    assert after is not None, "a table folded on"
     result = game.result(after.game)
     if result is not None:
         events.append(Event("game_finished", public={"result": result, "seed": table.seed}))

@@ -166,6 +166,7 @@ def _redecide(envelopes: list[Envelope], audit: Audit, game_id: str) -> None:
 
 def _compare(recorded: list[Envelope], again: list[Envelope], audit: Audit, game_type: str) -> None:
     head = recorded[0]
+    assert head.command is not None, "_redecide compares only the entries of a recorded command"
     what = f"re-deciding the command {head.command.get('type')!r} of seat {head.seat} (version {head.version})"
     if [e.type for e in again] != [e.type for e in recorded]:
         audit.problems.append(

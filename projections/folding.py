@@ -7,7 +7,7 @@ cached table stays valid while newer ones are built from it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Mapping, overload
 
 from events.envelope import Envelope
 from games import table as tables
@@ -31,12 +31,19 @@ def game_of(first: Envelope) -> Game:
     return GAMES[first.public["type"]]
 
 
+@overload
+def fold(envelopes: list[Envelope], start: Folded, game_id: str = "") -> Folded: ...
+@overload
+def fold(envelopes: list[Envelope], start: None = None, game_id: str = "") -> Folded | None: ...
 def fold(envelopes: list[Envelope], start: Folded | None = None, game_id: str = "") -> Folded | None:
-    """The table after ``envelopes`` (which follow ``start``'s version)."""
+    """The table after ``envelopes`` (which follow ``start``'s version):
+    a game folded on from ``start`` is always there; from nothing, only
+    once there are entries."""
     if not envelopes:
         return start
     game = start.game if start else game_of(envelopes[0])
     table = tables.fold(game, (e.event() for e in envelopes), start.table if start else None)
+    assert table is not None, "a log folds to a table from its first entry on"
     return Folded(start.game_id if start else game_id, envelopes[-1].version, game, table, envelopes[-1].hash)
 
 

@@ -33,8 +33,6 @@ class LocalGame:
         seat taken by name alone, or a bot's); ``rated``: a rated game."""
         self.game = GAMES[game_type]
         self.now = START_AT
-        self.envelopes: list[Envelope] = []
-        self.folded: Folded | None = None
         create = {
             "type": "create",
             "game_type": game_type,
@@ -47,7 +45,10 @@ class LocalGame:
         }
         if rated:
             create["rated"] = True
-        self._apply(step(None, self.game, create, None, "create", "system"))
+        self.envelopes: list[Envelope] = step(None, self.game, create, None, "create", "system")
+        created = fold(self.envelopes, None, "local")
+        assert created is not None, "a game created has its first entry"
+        self.folded: Folded = created
         for seat in tables.free_seats(self.table):
             join = {"type": "join", "name": f"seat {seat}", "at": self.now}
             if players and players[seat] is not None:

@@ -37,16 +37,18 @@ def player_events(before: Folded | None, after: Folded) -> list[tuple[str, str, 
     names = display_names(table)
 
     def add(seat: int, kind: str, **data: Any) -> None:
+        player = players[seat]
+        assert player is not None, "only a seat a player holds is told"
         base = {"game_id": after.game_id, "game_type": after.game.type, "seat": seat, "version": after.version}
         told = {**base, **data, "text": _text(after, names, seat, kind, data)}
-        out.append((players[seat], kind, told, f"{after.game_id}:{after.version}:{seat}:{kind}"))
+        out.append((player, kind, told, f"{after.game_id}:{after.version}:{seat}:{kind}"))
 
     seated = [seat for seat, player in enumerate(players) if player is not None]
     if table.status == tables.ACTIVE and (was is None or was.status != tables.ACTIVE):
         for seat in seated:
             add(seat, "game_started")
     if table.status == tables.ACTIVE:
-        acting_before = set(tables.to_act(before.game, was)) if was is not None and was.status == tables.ACTIVE else set()
+        acting_before = set(tables.to_act(before.game, before.table)) if before is not None and before.table.status == tables.ACTIVE else set()
         deadlines = {d.seat: d for d in after.game.deadlines(table.game)}
         for seat in tables.to_act(after.game, table):
             if seat in seated and seat not in acting_before and seat not in table.left:
@@ -57,7 +59,7 @@ def player_events(before: Folded | None, after: Folded) -> list[tuple[str, str, 
                     kind,
                     actions=tables.actions(after.game, table, seat),
                     deadline=deadline.at if deadline else None,
-                    window=None if kind == "turn" else deadline.kind,
+                    window=None if deadline is None or kind == "turn" else deadline.kind,
                 )
     if table.status == tables.FINISHED and (was is None or was.status != tables.FINISHED):
         for seat in seated:

@@ -82,7 +82,10 @@ def rated_result(folded: Folded | None) -> RatedResult | None:
     if not table.rated or table.status != tables.FINISHED or table.result is None:
         return None
     ranks = places(table)
-    placings = tuple(Placing(player, seat, ranks[seat]) for seat, player in enumerate(table.players) if seat in ranks)
+    # ``places`` ranks only seats a player holds
+    placings = tuple(
+        Placing(player, seat, ranks[seat]) for seat, player in enumerate(table.players) if player is not None and seat in ranks
+    )
     if len(placings) < 2:
         return None
     return RatedResult(folded.game_id, folded.game.type, table.ended_at or 0, placings)

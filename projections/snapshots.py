@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import redis
+from redis.cluster import RedisCluster
 
 from events.store import snapshot_key
 from games import table as tables
@@ -59,7 +60,7 @@ class Snapshot:
 
 
 class Snapshots:
-    def __init__(self, client: redis.Redis, every: int = DEFAULT_EVERY):
+    def __init__(self, client: redis.Redis | RedisCluster, every: int = DEFAULT_EVERY):
         self.redis = client
         self.every = every  # 0: no snapshots
 
@@ -76,6 +77,7 @@ class Snapshots:
         if blob is None:
             return None
         try:
+            assert isinstance(blob, bytes), "the store's client does not decode answers"
             fingerprint, snapshot = pickle.loads(blob)
         except Exception:  # corrupt, or of classes this code no longer has
             log.warning("snapshot of %s unreadable; folding from the start", game_id)

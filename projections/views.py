@@ -25,7 +25,8 @@ def seat_view(folded: Folded, seat: int | None, for_bot: bool = False) -> dict[s
     player none (every command of theirs is refused, ``seat_left``)."""
     game, table = folded.game, folded.table
     names = display_names(table)
-    acting = seat is not None and (for_bot or seat not in table.left)
+    # the seat whose actions and moves the view lists (None: none's)
+    acting = seat if seat is not None and (for_bot or seat not in table.left) else None
     view: dict[str, Any] = {
         "game_id": folded.game_id,
         "type": game.type,
@@ -38,7 +39,7 @@ def seat_view(folded: Folded, seat: int | None, for_bot: bool = False) -> dict[s
         "table": None,
         "seats": [_seat(table, s, {}, names) for s in range(table.seats)],
         "to_act": tables.to_act(game, table),
-        "actions": tables.actions(game, table, seat) if acting else [],
+        "actions": tables.actions(game, table, acting) if acting is not None else [],
         "moves": [],
         "options": dict(table.options),
         "rules": table.rules,
@@ -55,8 +56,8 @@ def seat_view(folded: Folded, seat: int | None, for_bot: bool = False) -> dict[s
         view["seats"] = [_seat(table, s, counts, names) for s, counts in enumerate(shown["seats"])]
         view["says"] = narration.table_says(game, view["table"], seat, names)
         if table.status == tables.ACTIVE:
-            if acting and game.legal_moves is not None:
-                view["moves"] = game.legal_moves(table.game, seat)
+            if acting is not None:
+                view["moves"] = game.legal_moves(table.game, acting)
             view["deadlines"] = [
                 {"seat": d.seat, "kind": d.kind, "at": d.at} for d in game.deadlines(table.game)
             ]

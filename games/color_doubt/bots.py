@@ -81,7 +81,7 @@ def claim_probability(view: Mapping[str, Any]) -> float:
 def _truthful_play(view: Mapping[str, Any]) -> dict | None:
     need = view["table"]["required"]
     by_color: dict[str, list[str]] = {color: [] for color in view["table"]["colors"]}
-    rainbows = []
+    rainbows: list[str] = []
     for card in view["hand"]:
         (rainbows if card["color"] == RAINBOW else by_color.setdefault(card["color"], [])).append(card["id"])
     color, ids = max(by_color.items(), key=lambda item: len(item[1]))

@@ -61,7 +61,8 @@ def _table_cleared(state: State, event: Event) -> dict[str, Any]:
 
 def _doubted(state: State, event: Event) -> dict[str, Any]:
     p = event.public
-    claim = state.claim
+    claim, revealed = state.claim, state.revealed
+    assert claim is not None and revealed is not None, "a doubt answers the claim on the table of a dealt game"
     taker = p["taker"]
     taken = tuple(c["id"] for c in event.private[taker]["minus"])
     hands = state.hands
@@ -76,7 +77,7 @@ def _doubted(state: State, event: Event) -> dict[str, Any]:
         "seen": seen,
         "minus": replaced(state.minus, taker, state.minus[taker] + taken),
         "pile": (),
-        "revealed": {**state.revealed, **{c["id"]: c["color"] for c in p["cards"]}},
+        "revealed": {**revealed, **{c["id"]: c["color"] for c in p["cards"]}},
         "claim": None,
         "doubt_open": False,
         "turn": p["leader"],

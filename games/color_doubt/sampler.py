@@ -67,8 +67,8 @@ def determinize(view: Mapping[str, Any], rng) -> State:
     options = dict(view["options"])
 
     learned = Faces(lambda card: card["color"])
-    hands = [[] for _ in range(seats)]
-    minus = [[] for _ in range(seats)]
+    hands: list[list[str]] = [[] for _ in range(seats)]
+    minus: list[list[str]] = [[] for _ in range(seats)]
     hands[seat] = learned.learn_all(view["hand"])
     minus[seat] = learned.learn_all(view["minus"])
     learned.learn_all(table["revealed"])
@@ -92,7 +92,7 @@ def determinize(view: Mapping[str, Any], rng) -> State:
 
     # the claim's cards are the claimant's: its known cards laid since first
     # (or, when the seat made the claim, the revealed cards it laid again)
-    claim_group = laid_again if claimant == seat else (overflow[claimant] if claim else [])
+    claim_group = laid_again if claimant == seat else (overflow[claim["seat"]] if claim else [])
     claimed = claim_group[:count]
     elsewhere = claim_group[count:]
     for other in range(seats):
@@ -159,7 +159,7 @@ def determinize(view: Mapping[str, Any], rng) -> State:
         hands=tuple(map(tuple, hands)),
         minus=tuple(map(tuple, minus)),
         pile=tuple(rest) + tuple(claimed),
-        claim=Claim(claimant, tuple(claimed), claim["color"], claim["on"]) if claim else None,
+        claim=Claim(claim["seat"], tuple(claimed), claim["color"], claim["on"]) if claim else None,
         doubt_open=table["doubt_open"],
         turn=table["turn"] if table["turn"] is not None else 0,
         turn_started_at=clock_start(view, options),
@@ -183,15 +183,18 @@ def evaluate(state: State) -> list[float]:
         return shares(_winners(state), seats)
     weights = [1.0 / (1 + len(hand)) ** 2 for hand in state.hands]
     if last_card_pending(state):
+        assert state.claim is not None, "a last card pending is the claim's"
         weights[state.claim.seat] = 4.0
     game = normalized(weights)
     if not state.options["extended"]:
         return game
     rainbow = 5 if seats == 2 else 10
+    faces = state.faces
+    assert faces is not None, "a sampled state is dealt"
     expected = []
     for seat in range(seats):
         cards = state.hands[seat] + state.minus[seat]
-        penalty = sum(rainbow if state.faces.get(c) == RAINBOW else 1 for c in cards)
+        penalty = sum(rainbow if faces.get(c) == RAINBOW else 1 for c in cards)
         expected.append(state.scores[seat] + game[seat] * 10 - (1 - game[seat]) * penalty)
     left = state.options["match_games"] - state.game_no
     spread = 4.0 + 10.0 * left

@@ -27,7 +27,7 @@ class Claim:
 class State(GameState):
     game_no: int = 0  # 1, 2, 3 in a match of the extended rule
     first: int = 0  # who led this game
-    faces: Mapping[str, str] = None  # card id -> colour, this deal's cards
+    faces: Mapping[str, str] | None = None  # card id -> colour, this deal's cards (None: not dealt yet)
     hands: tuple[tuple[str, ...], ...] = ()
     minus: tuple[tuple[str, ...], ...] = ()  # each seat's minus pile
     pile: tuple[str, ...] = ()  # every card face down on the table
@@ -36,7 +36,7 @@ class State(GameState):
     turn: int = 0
     turn_started_at: int = 0
     plays: int = 0  # plays and doubts so far: labels the random draws they lead to
-    revealed: Mapping[str, str] = None  # card id -> colour, shown to all by doubts this game
+    revealed: Mapping[str, str] | None = None  # card id -> colour, shown to all by doubts this game (None: not dealt yet)
     # what each viewer saw go into a hand (decision "doubting": ``known``):
     # one mapping per seat and a last one for spectators, card id -> the
     # seat whose hand the viewer last saw it go into. A card leaves it only
@@ -70,6 +70,7 @@ def next_seat(state: State, seat: int) -> int:
 
 def card(state: State, card_id: str) -> dict[str, str]:
     """A card object: its id and its face."""
+    assert state.faces is not None, "a card is shown once dealt"
     return {"id": card_id, "color": state.faces[card_id]}
 
 

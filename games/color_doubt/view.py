@@ -38,7 +38,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             "cards": len(state.hands[s]) if dealt else 0,
             "minus": len(state.minus[s]) if dealt else 0,
             "score": state.scores[s] if state.options["extended"] else None,
-            "known": _cards(state, [card for card, into in seen.items() if into == s]),
+            "known": _cards(state, [card for card, into in seen.items() if into == s]) if dealt else [],
         }
         for s in range(state.seats)
     ]
@@ -50,4 +50,6 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
 
 
 def _cards(state: State, ids) -> list[dict[str, str]]:
-    return sorted(({"id": card, "color": state.faces[card]} for card in ids), key=card_order)
+    faces = state.faces
+    assert faces is not None, "cards are shown once dealt"
+    return sorted(({"id": card, "color": faces[card]} for card in ids), key=card_order)

@@ -22,11 +22,13 @@ def _scores(state: State, winner: int) -> list[int]:
     """Rule "extended rule": +10 to the winner; everyone else loses a point
     per card in hand and minus pile, the rainbow costing 10 (5 at two)."""
     rainbow = 5 if state.seats == 2 else 10
+    faces = state.faces
+    assert faces is not None, "a game is won once dealt"
     scores = []
     for seat in range(state.seats):
         if seat == winner:
             scores.append(10)
             continue
         cards = state.hands[seat] + state.minus[seat]
-        scores.append(-sum(rainbow if state.faces[c] == RAINBOW else 1 for c in cards))
+        scores.append(-sum(rainbow if faces[c] == RAINBOW else 1 for c in cards))
     return scores

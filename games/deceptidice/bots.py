@@ -40,10 +40,10 @@ def random_bot(view: Mapping[str, Any], rng) -> dict:
     kind = rng.choice(view["actions"])
     if kind == "guess":
         space, current, made = table_guesses(view)
-        options, made = higher(space, current), set(made)
+        options, taken = higher(space, current), set(made)
         while True:  # uniform over the legal guesses: redraw a repeated one
             guess = rng.choice(options)
-            if guess not in made:
+            if guess not in taken:
                 return {"type": "guess", **guess.fields()}
     if kind == "reveal_die":
         return {"type": kind, "die": rng.choice([d["die"] for d in view["dice"] if not d["revealed"]])}
@@ -92,6 +92,7 @@ def heuristic_move(view: Mapping[str, Any], odds: "Odds") -> dict:
     if "reveal_die" in actions:
         # what the table learns is the same whichever die: reveal the first
         return {"type": "reveal_die", "die": next(d["die"] for d in view["dice"] if not d["revealed"])}
+    assert best is not None, "with no guess to beat, every guess is higher"
     return {"type": "guess", **best.fields()}
 
 
@@ -137,6 +138,7 @@ class Odds:
         if guess is None:
             return 0.0
         if guess.kind == "power":
+            assert guess.power is not None, "a power bid names its card"
             key = (guess.power, bidder)
             if key not in self._power:
                 hits = sum(w for (table, powers), w in zip(self.samples, self.weights) if combos.holds(guess, table, self.space, powers[bidder]))

@@ -69,6 +69,7 @@ def matching(guess: Guess, table: Tally, space: Space) -> int:
         found = sum(n for color, n in table.colors.items() if color != guess.color)
         fits = any(color != guess.color for color in space.colors)
     else:
+        assert guess.color is not None, "a specific guess names a NUMBER or a colour"
         found = table.colors.get(guess.color, 0)
     return found + (table.wild if fits or space.rules < 2 else 0)
 

@@ -35,7 +35,7 @@ def _dealt(state: State, event: Event) -> dict[str, Any]:
     for seat in range(state.seats):
         dealt += event.private[seat]["hand"]
         hands.append(((tuple(c["id"] for c in event.private[seat]["hand"])),))
-    shown = ()
+    shown: tuple[tuple[str, ...], ...] = ()
     if "shown" in p:
         dealt += [c for h in p["shown"] for c in h]
         shown = tuple(tuple(c["id"] for c in h) for h in p["shown"])
@@ -197,15 +197,15 @@ def _learn(faces: Mapping[str, Mapping[str, Any]] | None, cards) -> Mapping[str,
     verify. ``faces`` is copied only when something is new (folding copied
     the deck's faces at every event before)."""
     out = faces or {}
-    copied = False
+    copy: dict[str, Mapping[str, Any]] | None = None  # made at the first id not known yet
     for c in cards:
         if c["id"] in out:
             continue
-        if not copied:
-            out, copied = dict(out), True
+        if copy is None:
+            out = copy = dict(out)
         face = dict(c)
         del face["id"]
-        out[c["id"]] = face
+        copy[c["id"]] = face
     return out
 
 

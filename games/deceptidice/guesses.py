@@ -162,6 +162,7 @@ def attack(guess: Guess, previous: Guess | None = None, rules: int = RULES_VERSI
     most it can bring, which orders ``every_guess``)."""
     if guess.kind == "straight":
         if _element_counts(previous, rules):
+            assert guess.straight is not None, "a straight names its ELEMENT"
             return (2 * max(guess.count, guess.straight), 0)
         return (2 * guess.count, 0)
     return defence(guess)
@@ -186,7 +187,7 @@ def is_higher(new: Guess, previous: Guess | None, rules: int = RULES_VERSION) ->
 def parse(fields: Mapping[str, Any], space: Space) -> Guess:
     """The guess a command's fields describe; RuleError when it is not one
     this table allows."""
-    given = {name: fields.get(name) for name in GUESS_FIELDS if fields.get(name) is not None}
+    given: dict[str, Any] = {name: fields.get(name) for name in GUESS_FIELDS if fields.get(name) is not None}
     if "power" in given:
         return _power(given, space)
     if "count" not in given or not is_int(given["count"]):

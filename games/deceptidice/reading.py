@@ -145,7 +145,8 @@ class Round:
             key=lambda t: (-odds.chance(evolved(t, count=count + 1), me), self.index[t]),
         )[:TARGETS]
         weights, total = odds.weights, odds.total
-        best, lowest = None, float("inf")
+        best: dict[str, Any] | None = None
+        lowest = float("inf")
         if current is not None:
             at = self.index[evolved(current, count=0)]
             lowest = sum(w for w, world in zip(weights, self.worlds) if world.actual[at] >= count) / total
@@ -165,6 +166,8 @@ class Round:
                 lost = sum(w for w, world in zip(weights, self.worlds) if self._loser(world, at, raised, me) == me) / total
                 if lost < lowest:
                     best, lowest = {"type": "guess", **guess.fields()}, lost
+        # with no guess to beat, one card of a TARGET its own top shows holds in every sample
+        assert best is not None, "an opening always has a raise that can hold"
         return best
 
     def _loser(self, world: World, at: int, count: int, bidder: int) -> int:
@@ -238,7 +241,9 @@ class Answers:
 
     def __init__(self, view: Mapping[str, Any], odds: Odds, space: Space):
         self.odds, self.space = odds, space
-        self.next = _next_seat(view)  # head to head: the other seat rolling
+        following = _next_seat(view)
+        assert following is not None, "answers are reckoned head to head, where the other seat rolls next"
+        self.next = following  # head to head: the other seat rolling
         # the tops the next player cannot see: every unrevealed top but its own
         unseen = sum(not d["revealed"] for d in view["dice"]) + sum(
             top is None for seat in view["seats"] if seat["seat"] not in (view["seat"], self.next) for top in seat["tops"]

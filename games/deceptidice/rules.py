@@ -118,7 +118,7 @@ def step(state: State, command: Mapping[str, Any]) -> tuple[list[Event], State]:
 
 # decision "Commands": the fields each command may carry and the type of
 # each; a field left out or null is absent (the rules then say what is missing)
-FIELDS = {
+FIELDS: dict[str, dict[str, type]] = {
     "guess": GUESS_FIELDS,
     "reveal_die": {"die": int},
     "discard_die": {"die": int},
@@ -138,6 +138,7 @@ def _well_formed(command: Any) -> tuple[str, int]:
     kind, seat = command["type"], command.get("seat")
     if not is_int(seat):
         raise RuleError("malformed_command", COMMANDS_RULE, f"A {kind!r} command is sent by a seat (a whole number).")
+    assert seat is not None, "is_int let a whole number through"
     for name, expected in FIELDS.get(kind, {}).items():
         value = command.get(name)
         if value is not None and not (is_int(value) if expected is int else isinstance(value, expected)):

@@ -191,6 +191,7 @@ def determinize(view: Mapping[str, Any], rng: random.Random) -> State:
     discarded = None
     if phase == SWAP:
         loser = table["turn"]
+        assert challenge is not None, "a round's loser swaps after its challenge"
         ids = next(d["cards"] for d in reversed(discards) if d["round"] == table["round"] and d["seat"] == loser)
         row = challenge["tops"][loser]
         die = next(i for i, c in enumerate(row) if c in ids)

@@ -9,7 +9,7 @@ Rule names in errors are the headings of ``docs/rules/deceptidice.md``.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from games.contract import RuleError
@@ -30,7 +30,7 @@ OVER = "over"
 
 @dataclass(frozen=True)
 class State(GameState):
-    faces: Mapping[str, Mapping[str, Any]] = None  # card id -> face, as the events showed it
+    faces: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # card id -> face, as the events showed it
     dice: tuple[tuple[tuple[str, ...], ...], ...] = ()  # seat -> dice -> ids, top first
     draw_pile: tuple[str, ...] = ()
     discards: tuple[Mapping[str, Any], ...] = ()  # {"round", "seat", "cards": ids}, face up

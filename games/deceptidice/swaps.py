@@ -29,7 +29,11 @@ def swap(story: Story, command: Mapping[str, Any]) -> None:
         raise RuleError("invalid_swap", SWAP_RULE, "Name another player's seat to swap with ('with').")
     # decision "Variant: Swap": the card taken is drawn blind, at random
     rng = derive(state.seed, "swap", state.round)
-    source = sorted(state.draw_pile if from_pile else hand(state, other))
+    if from_pile:
+        source = sorted(state.draw_pile)
+    else:
+        assert other is not None, "another seat, checked above"
+        source = sorted(hand(state, other))
     taken = rng.choice(source)
     # decision "What a seat sees": a card that changes hands unseen by the
     # table gets a fresh id, so no id can follow it

@@ -66,7 +66,9 @@ def apply(story: Story, play: Play, kind: str) -> int:
             story.add("stack_cleared")
         return after
     if kind == "tag":
-        return stacking.move(story, play.target, player) if on_stack else play.target
+        target = play.target
+        assert target is not None, "a Tag names its seat (placing refuses one without)"
+        return stacking.move(story, target, player) if on_stack else target
     if kind == "dagger":
         draw(story, after, cause="dagger", count=1, forced=True)
         return after
@@ -104,6 +106,7 @@ def _reflected(story: Story, play: Play, kind: str) -> int:
         story.add("direction_reversed", {"direction": -state.direction})
     after = next_seat(story.state, player)
     stack = state.stack
+    chosen = play.tokens or {}  # the token choices played with the card
     if kind in stacking.DRAWS or (stack is not None and kind in watchers.MOVES_STACK):
         total = (stack.total if stack else 0) + stacking.DRAWS.get(kind, 0)
         draw(story, player, cause="mirror", count=total, forced=True)
@@ -117,9 +120,9 @@ def _reflected(story: Story, play: Play, kind: str) -> int:
         _share(story, play, player)
     elif kind == "drop_all" and state.tokens[player]:
         story.add("tokens_dropped", {"seat": player, "from": player, "tokens": list(state.tokens[player])})
-    elif kind == "token" and (play.tokens or {}).get("token") in state.tokens[player]:
-        story.add("token_removed", {"seat": player, "from": player, "token": play.tokens["token"]})
-    elif kind == "proc" and (play.tokens or {}).get("token") == "hex" and state.tokens[player]:
+    elif kind == "token" and chosen.get("token") in state.tokens[player]:
+        story.add("token_removed", {"seat": player, "from": player, "token": chosen["token"]})
+    elif kind == "proc" and chosen.get("token") == "hex" and state.tokens[player]:
         draw(story, player, cause="mirror", count=len(state.tokens[player]), forced=True)
     # Skip, Trade, Steal and Proc-Magnet used on oneself do nothing
     return after

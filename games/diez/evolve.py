@@ -251,7 +251,9 @@ def _challenge_opened(state: State, event: Event) -> Changes:
     p = event.public
     before = p["stack_before"]
     stack = Stack(before["pile"], before["total"], before["victim"]) if before else None
-    threat = Threat(state.pending, p["victim"], p["deferred"], stack)
+    play = state.pending
+    assert play is not None, "a challenge is opened on the card just played, still pending"
+    threat = Threat(play, p["victim"], p["deferred"], stack)
     if p["deferred"]:
         return dict(threat=threat, phase=CHALLENGE, since=event.at, pending=None)
     return dict(threat=threat)
@@ -331,7 +333,7 @@ def _searched(state: State, event: Event) -> Changes:
     """A card taken from anywhere in the draw pile (Ace, White)."""
     seat = event.public["seat"]
     card = event.private[seat]["card"]["id"]
-    changes = dict(
+    changes: Changes = dict(
         draw_pile=without(state.draw_pile, [card]), hands=replaced(state.hands, seat, state.hands[seat] + (card,))
     )
     if state.phase == SEARCH:
@@ -344,7 +346,7 @@ def _card_given(state: State, event: Event) -> Changes:
     seat, to = p["seat"], p["to"]
     card = event.private[seat]["card"]["id"]
     hands = replaced(state.hands, seat, without(state.hands[seat], [card]))
-    changes = dict(hands=replaced(hands, to, hands[to] + (card,)), drew=_gone(state, seat, [None]))
+    changes: Changes = dict(hands=replaced(hands, to, hands[to] + (card,)), drew=_gone(state, seat, [None]))
     if state.phase == MAGNET:
         changes.update(offers=state.offers[1:], phase=RESOLVING)
     return changes

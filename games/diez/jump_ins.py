@@ -92,6 +92,7 @@ def aftermath(state: State, play: Play) -> tuple[int, int | None, bool]:
     if kind == "reverse":
         return next_seat(state, play.seat, direction=-state.direction), None, False
     if kind == "tag":
+        assert play.target is not None, "a Tag names its seat (placing refuses one without)"
         return play.target, None, False
     if kind == "draw_color":
         # its victim loses the turn, so it may jump in

@@ -134,8 +134,8 @@ def _effect_forms(state: State, seat: int, face: Mapping[str, Any], acts_as: str
         wild_only = kind == "play" and face["kind"] == "proc" and not fits(state, seat, face["id"], pile)
         return _proc_forms(state, seat, face, on_stack, wild_only)
     if face["kind"] == "mulligan":
-        others = [c for c in state.hands[seat] if c != face["id"]]
-        return [({}, {"discard": subset(others, 0, len(others))} if others else {})]
+        rest = [c for c in state.hands[seat] if c != face["id"]]
+        return [({}, {"discard": subset(rest, 0, len(rest))} if rest else {})]
     if face["kind"] == "flush":
         # the colour chosen decides which cards may go: split by colour
         forms = []
@@ -163,7 +163,7 @@ def _token_forms(state: State, seat: int, acts_as: str):
             return [({}, {})]
         # the only action open may be left out
         action = (lambda a: {"token_action": one_of([a, None])}) if len(possible) == 1 else (lambda a: {})
-        forms = []
+        forms: list[tuple[dict[str, Any], dict[str, Any]]] = []
         if "give" in possible:
             forms.append(({} if len(possible) == 1 else {"token_action": "give"}, action("give")))
         if "remove" in possible:

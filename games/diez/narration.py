@@ -252,7 +252,7 @@ OFFERS = {
 
 
 def _offer_owed(v: Voice, p: Mapping[str, Any]) -> str:
-    what = OFFERS.get(p.get("kind"), f"answer the {words(p.get('kind'))} offer")
+    what = OFFERS.get(p.get("kind", ""), f"answer the {words(p.get('kind'))} offer")
     return sentence(f"{v.Who(p['seat'])} may {what}")
 
 

@@ -12,7 +12,7 @@ from typing import Any
 from games.contract import RuleError
 from games.diez import forced_draws, tokens, watchers
 from games.diez.drawing import draw, reshuffle
-from games.diez.state import LINK, MAGNET, SEARCH, SUB, State
+from games.diez.state import LINK, MAGNET, SEARCH, SUB, State, pending_play
 from games.story import Story
 
 
@@ -41,7 +41,7 @@ def answering(state: State) -> int | None:
     if state.phase in (SEARCH, MAGNET, LINK):
         return state.offers[0].seat
     if state.phase == SUB:
-        return watchers.sub_holder(state, state.pending)
+        return watchers.sub_holder(state, pending_play(state))
     return None
 
 

@@ -9,7 +9,7 @@ from games.contract import RuleError
 from games.diez import jump_ins, offers, placing, proc, stacking, tokens
 from games.diez.drawing import fits, piles_for
 from games.story import Story
-from games.diez.state import CHALLENGE, DRAWN, LINK, TURN, WINDOW, State
+from games.diez.state import CHALLENGE, DRAWN, LINK, TURN, WINDOW, State, open_threat, pending_play
 
 
 def play(story: Story, command: Mapping[str, Any]) -> None:
@@ -21,6 +21,7 @@ def play(story: Story, command: Mapping[str, Any]) -> None:
     _check_turn(state, seat)
     card = command.get("card")
     face = _in_hand(state, seat, card)
+    assert card is not None, "a card in the hand is one of its ids"
     if state.phase == DRAWN and card != state.drawn:
         raise RuleError(
             "play_the_drawn_card", "drawing", "After drawing you may only play the card you drew, or keep it."
@@ -60,9 +61,10 @@ def _check_turn(state: State, seat: int) -> None:
             "window_open", "jumping-in", "A jump-in window is open: wait for it to close, or jump in or pass if asked."
         )
     if state.phase == CHALLENGE:
-        if seat == state.threat.victim:
+        victim = open_threat(state).victim
+        if seat == victim:
             raise RuleError("answer_the_challenge", "challenging", "Challenge the card played on you, or accept it, first.")
-        raise RuleError("not_your_turn", "turns", f"Seat {state.threat.victim} is answering a [C] card.")
+        raise RuleError("not_your_turn", "turns", f"Seat {victim} is answering a [C] card.")
     if state.phase not in (TURN, DRAWN) or seat != state.turn:
         raise RuleError("not_your_turn", "turns", f"It is seat {state.turn}'s turn, not seat {seat}'s.")
 
@@ -96,7 +98,7 @@ def can_play(state: State, seat: int) -> bool:
 def _playable(state: State, seat: int) -> Iterator[tuple[str, list[int]]]:
     if state.phase == WINDOW:
         if seat in state.asked:
-            play = state.pending
+            play = pending_play(state)
             for card in state.hands[seat]:
                 if jump_ins.may_jump_in(state, play, state.faces[card]):
                     yield card, [play.pile]
@@ -110,9 +112,11 @@ def _playable(state: State, seat: int) -> Iterator[tuple[str, list[int]]]:
     if state.phase not in (TURN, DRAWN) or seat != state.turn:
         return
     if state.phase == DRAWN:
-        piles = piles_for(state, seat, state.drawn)
+        drawn = state.drawn
+        assert drawn is not None, "the drawn phase offers the card just drawn"
+        piles = piles_for(state, seat, drawn)
         if piles:
-            yield state.drawn, piles
+            yield drawn, piles
         return
     stack = stacking.facing(state, seat)
     if stack is not None and tokens.silenced(state, seat):

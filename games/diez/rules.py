@@ -12,7 +12,7 @@ from games.diez import challenges, drawing, jump_ins, offers, passing, playing, 
 from games.diez.deck import DECK_OPTIONS, WHITE, color_totals, faces, shuffled_deck
 from games.diez.evolve import evolve
 from games.story import Story, command_handler, tell
-from games.diez.state import CHALLENGE, DRAWN, GIVING, LINK, MAGNET, OVER, SEARCH, SUB, TURN, WINDOW, State, drawable
+from games.diez.state import CHALLENGE, DRAWN, GIVING, LINK, MAGNET, OVER, SEARCH, SUB, TURN, WINDOW, State, drawable, open_threat
 from games.diez.timeouts import timeout
 from games.options import refuse, with_defaults
 from games.rng import derive
@@ -168,7 +168,7 @@ def _pass(story: Story, command: Mapping[str, Any]) -> None:
 def _require_turn(state: State, seat: int, phases, code="not_your_turn", rule="turns", message=None) -> None:
     if state.phase in phases and seat == state.turn:
         return
-    if state.phase == CHALLENGE and seat == state.threat.victim:
+    if state.phase == CHALLENGE and seat == open_threat(state).victim:
         raise RuleError("answer_the_challenge", "challenging", "Challenge the card played on you, or accept it, first.")
     if state.phase == WINDOW:
         raise RuleError("window_open", "jumping-in", "A jump-in window is open: wait for it to close, or jump in or pass if asked.")
@@ -201,11 +201,15 @@ def to_act(state: State) -> list[int]:
     if state.phase == WINDOW:
         return sorted(state.asked)
     if state.phase == CHALLENGE:
-        return [state.threat.victim]
+        return [open_threat(state).victim]
+    # the seat is None between a question answered and the phase that
+    # follows (events of one command, which a replay at that version shows):
+    # nobody is waited for
     if state.phase == GIVING:
-        return [state.giving_seat]
+        return [] if state.giving_seat is None else [state.giving_seat]
     if state.phase in (SEARCH, MAGNET, LINK, SUB):
-        return [offers.answering(state)]
+        answering = offers.answering(state)
+        return [] if answering is None else [answering]
     if state.phase in (TURN, DRAWN):
         return [state.turn]
     return []
@@ -222,7 +226,7 @@ def actions(state: State, seat: int) -> list[str]:
     if state.phase == WINDOW:
         return (["jump_in"] if cards else []) + ["pass"]
     if state.phase == CHALLENGE:
-        kind = state.faces[state.threat.play.card]["kind"]
+        kind = state.faces[open_threat(state).play.card]["kind"]
         return ["challenge", "accept" if kind == "choice" else "draw"]
     if state.phase == DRAWN:
         return (["play"] if cards else []) + ["keep"]
@@ -244,14 +248,14 @@ def deadlines(state: State) -> list[Deadline]:
         return [] if at is None else [Deadline(seat, at, "jump_in") for seat in sorted(state.asked)]
     if state.phase == CHALLENGE:
         at = deadline(state.since, options["challenge_seconds"])
-        return [] if at is None else [Deadline(state.threat.victim, at, "challenge")]
+        return [] if at is None else [Deadline(open_threat(state).victim, at, "challenge")]
     if state.phase == SUB:
         # a yes-or-no question, like a challenge
         at = deadline(state.since, options["challenge_seconds"])
-        return [] if at is None else [Deadline(to_act(state)[0], at, "sub")]
+        return [] if at is None else [Deadline(seat, at, "sub") for seat in to_act(state)]
     if state.phase in (GIVING, SEARCH, MAGNET, LINK):
         at = deadline(state.since, options["turn_seconds"])
-        return [] if at is None else [Deadline(to_act(state)[0], at, state.phase)]
+        return [] if at is None else [Deadline(seat, at, state.phase) for seat in to_act(state)]
     if state.phase in (TURN, DRAWN):
         at = deadline(state.since, options["turn_seconds"])
         return [] if at is None else [Deadline(state.turn, at, "turn")]

@@ -136,8 +136,9 @@ def determinize(view: Mapping[str, Any], rng: Any, read_draws: bool = True) -> S
     taken: set[int] = set()
     first: dict[int, list[int]] = {}
     for index, seen in enumerate(seen_seats):
-        if hands[index] is None and drew[index] is not None:
-            first[index] = _unplayable(pool, drew[index], min(drew[index].held, seen["cards"]), taken)
+        last = drew[index]
+        if hands[index] is None and last is not None:
+            first[index] = _unplayable(pool, last, min(last.held, seen["cards"]), taken)
 
     def invent(n: int) -> str:
         kind, color, number = pool[n]
@@ -147,10 +148,14 @@ def determinize(view: Mapping[str, Any], rng: Any, read_draws: bool = True) -> S
 
     dealer = Dealer(invent(n) for n in range(len(pool)) if n not in taken)
 
+    # every seat's hand: the one the view shows, else dealt
+    dealt: list[tuple[str, ...]] = []
     for index, seen in enumerate(seen_seats):
-        if hands[index] is None:
+        hand = hands[index]
+        if hand is None:
             mine = first.get(index, [])
-            hands[index] = tuple(invent(n) for n in mine) + tuple(dealer.take(seen["cards"] - len(mine)))
+            hand = tuple(invent(n) for n in mine) + tuple(dealer.take(seen["cards"] - len(mine)))
+        dealt.append(hand)
     if draw_known is None:
         draw_pile = tuple(dealer.take(table["draw_pile"]))
     else:
@@ -182,7 +187,7 @@ def determinize(view: Mapping[str, Any], rng: Any, read_draws: bool = True) -> S
             pile=public["pile"],
             color=public["color"],
             played_on=public.get("played_on", played_on),
-            held=hands[public["seat"]],
+            held=dealt[public["seat"]],
             jump_in=bool(public.get("jump_in")),
             effect=public.get("effect"),
             target=public.get("target"),
@@ -196,22 +201,22 @@ def determinize(view: Mapping[str, Any], rng: Any, read_draws: bool = True) -> S
         pending = play_of(window, know(window["card"]))
         asked = tuple(window["asked"])
     elif phase == SUB and offer:
-        pending = _sub_play(built, faces, offer, hands)
+        pending = _sub_play(built, faces, offer, dealt)
     threat = None
     if table.get("challenge"):
         c = table["challenge"]
         play = play_of({**c, "seat": c["seat"]}, c["card"]["id"])
         threat = Threat(play, c["victim"], c["deferred"], _stack_before(faces, play, c["deferred"], stack))
     drawn = view["drawn"]["id"] if view.get("drawn") else None
-    if drawn is None and phase == DRAWN and hands[turn]:
-        drawn = hands[turn][-1]  # a drawn card joins the end of its hand
+    if drawn is None and phase == DRAWN and dealt[turn]:
+        drawn = dealt[turn][-1]  # a drawn card joins the end of its hand
     offers: tuple[Offer, ...] = ()
     if phase in (SEARCH, MAGNET, LINK) and offer:
         owner = offer["seat"]
         if phase == SEARCH:
             offers = (Offer(SEARCH, owner, count=1, cause="ace"),)
         elif phase == MAGNET:
-            given = tuple(face["id"] for face in view.get("offered", ())) if owner == seat else hands[owner][-1:]
+            given = tuple(face["id"] for face in view.get("offered", ())) if owner == seat else dealt[owner][-1:]
             offers = (Offer(MAGNET, owner, cards=given, holders=tuple(offer["holders"])),)
         else:
             offers = (Offer(LINK, owner),)
@@ -227,7 +232,7 @@ def determinize(view: Mapping[str, Any], rng: Any, read_draws: bool = True) -> S
         faces=faces,
         draw_pile=draw_pile,
         piles=built,
-        hands=tuple(hands),
+        hands=tuple(dealt),
         tokens=held_tokens,
         bag=bag,
         giving=giving,
@@ -333,7 +338,7 @@ def evaluate(state: State) -> list[float]:
 
 def features(state: State) -> list[tuple[float, ...]]:
     """Every seat's ``FEATURES``."""
-    seen = []
+    seen: list[tuple[float, ...]] = []
     for hand in state.hands:
         wild = twos = blanks = 0
         for card in hand:
@@ -368,14 +373,14 @@ def chances(weights: tuple[float, ...], seen: list[tuple[float, ...]]) -> list[f
     features (``seen``, a seat's each) weighed by ``weights``."""
     scores = [sum(w * f for w, f in zip(weights, seat)) for seat in seen]
     top = max(scores)
-    weights = [math.exp(score - top) for score in scores]
-    total = sum(weights)
-    return [weight / total for weight in weights]
+    odds = [math.exp(score - top) for score in scores]
+    total = sum(odds)
+    return [odd / total for odd in odds]
 
 
 # The heuristic's move where a seat has one thing to do: its only command,
 # with the fields the heuristic sends it with.
-_ONLY = {("pass",): {"type": "pass"}, ("keep",): {"type": "keep"}, ("draw",): {"type": "draw", "needle": "stop"}}
+_ONLY: dict[tuple[str, ...], dict[str, str]] = {("pass",): {"type": "pass"}, ("keep",): {"type": "keep"}, ("draw",): {"type": "draw", "needle": "stop"}}
 
 
 def quick(state: State, seat: int, actions: list[str]) -> dict | None:

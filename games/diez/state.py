@@ -5,7 +5,7 @@ Rule names in comments are the headings of ``docs/rules/diez.md``.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from games.diez.deck import matches
@@ -135,9 +135,11 @@ class Drew:
 
 @dataclass(frozen=True)
 class State(GameState):
-    # cards of each colour in the deck (from the options), shown to every seat
-    deck_colors: Mapping[str, int] | None = None
-    faces: Mapping[str, Mapping[str, Any]] | None = None  # card id -> face, this deal's cards
+    # cards of each colour in the deck (from the options), shown to every seat;
+    # ``initial_state`` sets it
+    deck_colors: Mapping[str, int] = field(default_factory=dict)
+    # card id -> face, this deal's cards (none before the deal)
+    faces: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     draw_pile: tuple[str, ...] = ()  # the top card first
     piles: tuple[Pile, ...] = ()
     hands: tuple[tuple[str, ...], ...] = ()
@@ -169,6 +171,22 @@ def next_seat(state: State, seat: int, steps: int = 1, direction: int | None = N
 
 def face(state: State, card: str) -> Mapping[str, Any]:
     return state.faces[card]
+
+
+def pending_play(state: State) -> Play:
+    """The card whose effect waits: set in the phases that ask about it (a
+    jump-in window, the Sub holder's colour) and while it resolves."""
+    play = state.pending
+    assert play is not None, f"no card is pending in phase {state.phase}"
+    return play
+
+
+def open_threat(state: State) -> Threat:
+    """The [C] card whose victim may challenge it: set in the ``challenge``
+    phase (rule "challenging") and while a stack it moved is answered."""
+    threat = state.threat
+    assert threat is not None, f"no [C] card is open in phase {state.phase}"
+    return threat
 
 
 

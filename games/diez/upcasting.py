@@ -3,7 +3,7 @@
 the public fields it fills in})."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 
 def _without_tokens(raw: dict[str, Any], game_type: str | None) -> dict[str, Any]:
@@ -21,4 +21,6 @@ def _without_tokens(raw: dict[str, Any], game_type: str | None) -> dict[str, Any
     return {**raw, "public": public, "command": command}
 
 
-UPGRADES = {2: (_without_tokens, {})}
+UPGRADES: dict[int, tuple[Callable[[dict[str, Any], str | None], dict[str, Any]], dict[str, tuple[str, ...]]]] = {
+    2: (_without_tokens, {})
+}

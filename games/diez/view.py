@@ -9,7 +9,7 @@ from typing import Any
 
 from games.diez import challenges, playing, tokens, watchers
 from games.diez.deck import CHALLENGEABLE, CHOICE_EFFECTS, COLORS
-from games.diez.state import DEALING, LINK, MAGNET, SEARCH, SUB, WINDOW, State
+from games.diez.state import DEALING, LINK, MAGNET, SEARCH, SUB, WINDOW, State, pending_play
 
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
@@ -45,7 +45,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         stack = state.stack
         table["stack"] = {"pile": stack.pile, "total": stack.total, "victim": stack.victim, "by": stack.by}
     if state.phase == WINDOW:
-        play = state.pending
+        play = pending_play(state)
         table["window"] = {"card": faces[play.card], **_public_play(state, play), "asked": sorted(state.asked)}
     threat = state.threat
     if threat is not None and challenges.waiting_on(state, threat.victim) is not None:
@@ -100,7 +100,7 @@ def _offer(state: State) -> dict[str, Any] | None:
             out["holders"] = list(offer.holders)
         return out
     if state.phase == SUB:
-        play = state.pending
+        play = pending_play(state)
         return {"kind": SUB, "seat": watchers.sub_holder(state, play), "player": play.seat, "color": play.color}
     return None
 

@@ -18,7 +18,7 @@ from games.contract import RuleError
 from games.diez import tokens
 from games.diez.deck import COLORS, is_mundane, is_wild
 from games.story import Story
-from games.diez.state import SUB, Play, State, next_seat
+from games.diez.state import SUB, Play, State, next_seat, pending_play
 
 # the effects that land on a seat: Mirror sends them back (rule "mirror")
 ON_NEXT = ("skip", "draw_two", "draw_four", "dagger", "draw_color", "trade", "share")
@@ -102,5 +102,5 @@ def decline_sub(story: Story, seat: int) -> None:
 
 
 def _check_asked(state: State, seat: int) -> None:
-    if state.phase != SUB or sub_holder(state, state.pending) != seat:
+    if state.phase != SUB or sub_holder(state, pending_play(state)) != seat:
         raise RuleError("not_asked", "sub", "No wild card waits for your Sub.")

@@ -71,7 +71,9 @@ def _dealt(state: State, event: Event) -> Changes:
 
 def _revealed(state: State, event: Event) -> Changes:
     p = event.public
-    reveal = evolved(state.reveal, counts=state.reveal.counts + (len(p["cards"]),))
+    reveal = state.reveal
+    assert reveal is not None, "cards are revealed in the classic setup's reveal round"
+    reveal = evolved(reveal, counts=reveal.counts + (len(p["cards"]),))
     ids = [c["id"] for c in p["cards"]]
     return dict(
         reveal=reveal,
@@ -147,7 +149,9 @@ def _call_placed(state: State, event: Event) -> Changes:
     p = event.public
     seat = p["seat"]
     card = event.private[seat]["card"]
-    window = evolved(state.window, answers={**state.window.answers, seat: card})
+    window = state.window
+    assert window is not None, "a call window is open"
+    window = evolved(window, answers={**window.answers, seat: card})
     hand = tuple(c for c in state.hands[seat] if c != card)
     # a final card called with: what anyone saw go into that hand has left it
     memory = state.memory if hand else _forget(state.memory, seat)
@@ -156,8 +160,9 @@ def _call_placed(state: State, event: Event) -> Changes:
 
 def _passed(state: State, event: Event) -> Changes:
     p = event.public
-    window = evolved(state.window, answers={**state.window.answers, p["seat"]: None})
-    return dict(window=window)
+    window = state.window
+    assert window is not None, "a call window is open"
+    return dict(window=evolved(window, answers={**window.answers, p["seat"]: None}))
 
 
 def _calling_cards_revealed(state: State, event: Event) -> Changes:
@@ -172,12 +177,14 @@ def _call_made(state: State, event: Event) -> Changes:
     """The caller keeps their calling card down; every other caller takes
     theirs back into hand."""
     p = event.public
-    answers = dict(state.window.answers)
+    window = state.window
+    assert window is not None, "a call window is open"
+    answers = dict(window.answers)
     hands = state.hands
     for seat in p["returned"]:
         hands = replaced(hands, seat, hands[seat] + (answers[seat],))
         answers[seat] = None
-    return dict(hands=hands, window=evolved(state.window, answers=answers))
+    return dict(hands=hands, window=evolved(window, answers=answers))
 
 
 def _play_revealed(state: State, event: Event) -> Changes:
@@ -193,9 +200,11 @@ def _calling_card_given(state: State, event: Event) -> Changes:
     caller, player = p["seat"], p["to"]
     card = event.private[caller]["card"]["id"]
     viewers = _everyone(state) if p["card"] else [caller, player]
+    window = state.window
+    assert window is not None, "a call window is open"
     return dict(
         hands=replaced(state.hands, player, state.hands[player] + (card,)),
-        window=evolved(state.window, answers={**state.window.answers, caller: None}),
+        window=evolved(window, answers={**window.answers, caller: None}),
         memory=_seen(state.memory, viewers, [card], player),
     )
 
@@ -205,9 +214,11 @@ def _calling_card_discarded(state: State, event: Event) -> Changes:
     caller = p["seat"]
     card = event.private[caller]["card"]["id"]
     viewers = _everyone(state) if p["card"] else [caller]
+    window = state.window
+    assert window is not None, "a call window is open"
     return dict(
         discard=state.discard + (card,),
-        window=evolved(state.window, answers={**state.window.answers, caller: None}),
+        window=evolved(window, answers={**window.answers, caller: None}),
         memory=_seen(state.memory, viewers, [card], DISCARD),
     )
 

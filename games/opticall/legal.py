@@ -39,6 +39,7 @@ def legal_moves(state: State, seat: int) -> list[dict[str, Any]]:
     kinds = rules.actions(state, seat)
     hand = _shown_order(state, state.hands[seat])
     if "reveal" in kinds:
+        assert state.reveal is not None, "a seat reveals in the classic setup's reveal round"
         color = state.reveal.color
         matching = [card for card in hand if state.faces[card][0] == color]
         if not matching:

@@ -145,7 +145,7 @@ REASONS = {
 
 
 def _cards_drawn(v: Voice, p: Mapping[str, Any]) -> str:
-    why = REASONS.get(p.get("reason"), "")
+    why = REASONS.get(p.get("reason", ""), "")
     shown = f": {faces(p['cards'])}" if p.get("cards") else ""
     short = f" (the deck ran {count(p['short'], 'card')} short)" if p.get("short") else ""
     return sentence(f"{v.Who(p['seat'])} drew {count(p['count'], 'card')} {why}{shown}{short}".replace("  ", " "))
@@ -160,7 +160,7 @@ PILES = {"lie": "after the lie", "reset": "by a reset", "black_sheep": "by the b
 
 
 def _pile_discarded(v: Voice, p: Mapping[str, Any]) -> str:
-    why = PILES.get(p.get("reason"), "")
+    why = PILES.get(p.get("reason", ""), "")
     return sentence(f"The pile of {count(p['count'], 'card')} is discarded {why}".strip())
 
 

@@ -154,7 +154,9 @@ def to_act(state: State) -> list[int]:
         return []
     if state.window is not None:
         return state.window.waiting()
-    return [state.turn]
+    # no turn between a play and the window or turn that follows it (events
+    # of one command, which a replay at that version shows): nobody is waited for
+    return [] if state.turn is None else [state.turn]
 
 
 def actions(state: State, seat: int) -> list[str]:

@@ -76,10 +76,12 @@ def determinize(view: Mapping[str, Any], rng) -> State:
         if play["cards"] is None:
             pile.append([None] * play["count"])
         else:
-            ids = [pin(card) for card in play["cards"]]
-            pile.append(ids)
-            for card_id in ids:
+            ids: list[str | None] = []
+            for card in play["cards"]:
+                card_id = pin(card)
+                ids.append(card_id)
                 memory[card_id] = PILE
+            pile.append(ids)
     placed.update(card for play in pile for card in play if card)
 
     _latest_copies(table, pile, memory, placed, pin)
@@ -140,9 +142,9 @@ def determinize(view: Mapping[str, Any], rng) -> State:
         if mine:
             answers[me] = mine["id"]
     plays = []
-    for play, ids in zip(table["plays"], pile):
-        ids = [card if card else dealer.next() for card in ids]
-        plays.append(Play(play["seat"], tuple(ids), play["color"], play["suit"], play["final"], play["revealed"]))
+    for play, on_pile in zip(table["plays"], pile):
+        laid = [card if card else dealer.next() for card in on_pile]
+        plays.append(Play(play["seat"], tuple(laid), play["color"], play["suit"], play["final"], play["revealed"]))
     dealer.fill(discard, table["discard"])
     deck = dealer.take(table["deck"])
 

@@ -82,6 +82,7 @@ def _play(state: State, play: Play, seat: int | None) -> dict[str, Any]:
 
 def _window(state: State, seat: int | None) -> dict[str, Any]:
     window = state.window
+    assert window is not None, "the view shows a call window while one is open"
     mine = window.answers.get(seat) if seat is not None else None
     return {
         "player": window.player,
