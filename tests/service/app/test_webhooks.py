@@ -17,12 +17,13 @@ import socket
 import time
 
 import pytest
+from rq import Worker
 
 from service.app import webhooks
 from service.http.app import create_app
 from service.app.ids import now_ms
 from service.config import Config
-from service.app.scheduling import HOUSEKEEPING_QUEUE, QUEUES, WEBHOOKS_QUEUE
+from service.app.scheduling import GAME_QUEUES, HOUSEKEEPING_QUEUE, QUEUES, WEBHOOKS_QUEUE
 from service.wiring import Services
 from tests.support.api import auth
 from tests.conftest import OPERATOR_TOKEN
@@ -298,9 +299,18 @@ def test_publish_queues_a_job_per_subscribed_webhook_and_sends_nothing_itself(ho
         svc.webhooks.publish("turn", {}, "g 3\r\nx: y")
 
 
-def test_the_webhooks_queue_is_taken_after_the_games_work():
-    # then only the housekeeping (archiving), which nobody waits for
-    assert QUEUES[-2:] == (WEBHOOKS_QUEUE, HOUSEKEEPING_QUEUE) and len(set(QUEUES)) == len(QUEUES)
+def test_a_worker_takes_the_games_work_and_deliveries_on_workers_of_their_own(workers, redis_client):
+    """A worker process runs one RQ worker on the games' queues (timeouts,
+    bot moves, then the housekeeping), which never takes a delivery, and
+    WEBHOOK_CONCURRENCY delivery workers on the webhooks' queue alone."""
+    assert GAME_QUEUES[-1] == HOUSEKEEPING_QUEUE and WEBHOOKS_QUEUE not in GAME_QUEUES
+    assert set(QUEUES) == {*GAME_QUEUES, WEBHOOKS_QUEUE} and len(QUEUES) == len(set(QUEUES))
+    workers.start(WEBHOOK_CONCURRENCY="3")
+    listening = wait_for(
+        lambda: len(found := [worker.queue_names() for worker in Worker.all(connection=redis_client)]) == 4 and found,
+        "the worker's RQ workers",
+    )
+    assert sorted(listening) == sorted([list(GAME_QUEUES), *[[WEBHOOKS_QUEUE]] * 3])
 
 
 # -- deliveries by real workers ------------------------------------------------
