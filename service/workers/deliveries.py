@@ -53,16 +53,17 @@ class DeliveryWorker(SimpleWorker):
 class Deliveries:
     """The delivery threads of one process."""
 
+    # the pause before a thread whose RQ worker stopped starts another,
+    # doubling while they keep stopping
+    FIRST_PAUSE, MAX_PAUSE = 1.0, 60.0
+
     def __init__(self, svc: Services, count: int, name: str | None = None):
-        self.workers = [
-            DeliveryWorker([WEBHOOKS_QUEUE], connection=svc.queue_redis, name=f"{name}-deliveries-{n}" if name else None)
-            for n in range(count)
-        ]
+        self.svc, self.name = svc, name
+        self.workers: list[DeliveryWorker | None] = [None] * count
+        self.stopping = threading.Event()
         self.threads = [
-            threading.Thread(
-                target=worker.work, kwargs={"logging_level": "WARNING"}, name=f"tabletell-deliveries-{n}", daemon=True
-            )
-            for n, worker in enumerate(self.workers)
+            threading.Thread(target=self._serve, args=(n,), name=f"tabletell-deliveries-{n}", daemon=True)
+            for n in range(count)
         ]
 
     def start(self) -> "Deliveries":
@@ -70,17 +71,44 @@ class Deliveries:
             thread.start()
         return self
 
+    def _serve(self, n: int) -> None:
+        """Thread ``n``: an RQ worker on the webhooks' queue. RQ ends a
+        worker's loop on an error it does not handle (the store gone in the
+        middle of a job's bookkeeping): the main worker's ends the process,
+        which its supervisor starts again; here the thread starts another
+        worker, after a pause, so the process never goes on with fewer
+        delivery threads than it was given."""
+        pause, started = self.FIRST_PAUSE, 0
+        while not self.stopping.is_set():
+            name = f"{self.name}-deliveries-{n}" + (f".{started}" if started else "") if self.name else None
+            worker = self.workers[n] = DeliveryWorker([WEBHOOKS_QUEUE], connection=self.svc.queue_redis, name=name)
+            started += 1
+            try:
+                worker.work(logging_level="WARNING")
+            except Exception:  # noqa: BLE001 - logged; the thread goes on with another worker
+                log.exception("webhook delivery thread %d: its RQ worker failed", n)
+            if self.stopping.wait(pause):
+                return
+            log.warning("webhook delivery thread %d: its RQ worker stopped; another started after %.0f s", n, pause)
+            pause = min(pause * 2, self.MAX_PAUSE)
+
     def stop(self, seconds: float) -> None:
         """Lets the deliveries under way finish, for up to ``seconds`` in all
         (one cut short is sent again once its lease is over, with the same
         ``webhook-id``); the idle threads end with the process."""
+        self.stopping.set()
         deadline = time.monotonic() + seconds
         for worker, thread in zip(self.workers, self.threads):
+            if worker is None:
+                continue
             if worker.stop_after_job():
                 thread.join(max(0.0, deadline - time.monotonic()))
             else:
                 worker.register_death()  # idle: off RQ's list of workers now, not when its keys lapse
-        left = sum(thread.is_alive() and worker.get_state() == WorkerStatus.BUSY for worker, thread in zip(self.workers, self.threads))
+        left = sum(
+            thread.is_alive() and worker is not None and worker.get_state() == WorkerStatus.BUSY
+            for worker, thread in zip(self.workers, self.threads)
+        )
         if left:
             log.warning("%d webhook deliveries cut short as the worker stops: each is sent again after its lease", left)
 
