@@ -14,7 +14,6 @@ import hmac
 import json
 import shutil
 import socket
-import time
 
 import pytest
 from rq import Worker
@@ -30,6 +29,7 @@ from tests.support.api import SHORT, auth, new_game
 from tests.conftest import OPERATOR_TOKEN
 from tests.support.openapi_contract import check
 from tests.support.receivers import WORKER_SETTINGS, Receiver
+from tests.support.workers import wait_for
 
 OPERATOR = auth(OPERATOR_TOKEN)
 QUEUE_KEY = f"rq:queue:{WEBHOOKS_QUEUE}"
@@ -70,16 +70,6 @@ def attempts(http, webhook_id: str) -> list[dict]:
     assert response.status_code == 200, response.get_json()
     check("/v1/webhooks/{webhook_id}/deliveries", "get", response)
     return response.get_json()["deliveries"]
-
-
-def wait_for(condition, what: str, seconds: float = 60):
-    deadline = time.monotonic() + seconds
-    while True:
-        value = condition()
-        if value:
-            return value
-        assert time.monotonic() < deadline, f"{what}: not within {seconds} s"
-        time.sleep(0.05)
 
 
 def signature_is_valid(secret: str, headers: dict[str, str], body: bytes) -> bool:

@@ -2,18 +2,10 @@
 run in this process against the test server and a receiver in the test."""
 from __future__ import annotations
 
-import time
-
 from service.config import Config
 from service.wiring import Services
 from service.workers import deliveries, jobs
-
-
-def wait_for(condition, what: str, seconds: float = 60):
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, f"{what}: not within {seconds} s"
-        time.sleep(0.05)
+from tests.support.workers import wait_for
 
 
 def test_a_delivery_thread_whose_rq_worker_stops_starts_another(redis_client, receivers, monkeypatch):
