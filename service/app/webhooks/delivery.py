@@ -174,21 +174,23 @@ class Delivery:
         if not due:
             return due
         gates = self.health.peek(sorted({webhook_of(key) for key, _ in due}), now)
-        rest, probing = [], set()
+        rest: list[tuple[str, int]] = []
+        probing: set[str] = set()  # held webhooks whose probe is queued now
         for key, attempt in due:
             webhook_id = webhook_of(key)
             gate = gates[webhook_id]
             until = gate.until
             if gate.probe and webhook_id in probing:
-                until = now + lease_ms(self.config)
-            elif not gate.disabled and until is None:
-                probing.add(webhook_id)
+                until = now + lease_ms(self.config)  # as long as the probe's lease: it holds them so
+            elif not gate.disabled and until is None:  # well, or this one probes it
+                if gate.probe:
+                    probing.add(webhook_id)
                 rest.append((key, attempt))
                 continue
             record = self.claim(key, attempt, now)
             if record is None:
                 continue
-            if gate.disabled:
+            if until is None:  # disabled
                 self.finish(key, attempt, record, None, "done", 0)
             else:
                 self.held(key, attempt, record, now, until, gate.failing_since)
@@ -322,8 +324,8 @@ class Delivery:
         event's id is the same however often it is published, and it is
         queued once within the hour)."""
         hook = self.registrations.get(webhook_id)
-        disabled = hook and hook["disabled"]
-        if disabled:  # else deleted or enabled again meanwhile: nothing to tell
+        disabled = hook["disabled"] if hook is not None else None
+        if hook is not None and disabled:  # else deleted or enabled again meanwhile: nothing to tell
             data = {
                 "webhook_id": webhook_id,
                 "url": hook["url"],
