@@ -125,6 +125,13 @@ class Config:
     # recorded as failed
     webhook_retry_base_seconds: float = 1.0
     webhook_max_attempts: int = 6
+    # a webhook whose every attempt has failed for this long (none delivered
+    # since its first failure) is disabled: nothing more is sent to it until
+    # an operator enables it again (0: never), as Svix (5 days) and Stripe do
+    webhook_disable_after_seconds: int = 5 * 86400
+    # deliveries a worker process sends at once, each on a thread of its own
+    # beside the games' work, which never waits behind one
+    webhook_concurrency: int = 4
     # how long a new connection may take to send its first request, and the
     # gevent worker to read it: a storm of clients connecting at once is
     # slow on both sides, so this is apart from (and far longer than)
@@ -223,6 +230,8 @@ class Config:
             webhook_timeout_seconds=seconds("WEBHOOK_TIMEOUT_SECONDS", cls.webhook_timeout_seconds),
             webhook_retry_base_seconds=seconds("WEBHOOK_RETRY_BASE_SECONDS", cls.webhook_retry_base_seconds),
             webhook_max_attempts=max(1, number("WEBHOOK_MAX_ATTEMPTS", cls.webhook_max_attempts)),
+            webhook_disable_after_seconds=number("WEBHOOK_DISABLE_AFTER_SECONDS", cls.webhook_disable_after_seconds),
+            webhook_concurrency=max(1, number("WEBHOOK_CONCURRENCY", cls.webhook_concurrency)),
             grace_seconds=seconds("GRACE_SECONDS", cls.grace_seconds),
             bot_think_seconds=seconds("BOT_THINK_SECONDS", cls.bot_think_seconds),
             expert_budget_ms=seconds("EXPERT_BUDGET_MS", cls.expert_budget_ms),

@@ -38,16 +38,20 @@ log = logging.getLogger("tabletell.scheduling")
 
 QUEUE = "tabletell"  # bot moves
 # timeouts and abandoned games: a worker takes these first, so a deadline
-# fires on time even while many bot moves wait (QUEUES, in that order)
+# fires on time even while many bot moves wait (GAME_QUEUES, in that order)
 DEADLINES_QUEUE = "tabletell-deadlines"
-# webhook deliveries (service/webhooks.py), taken last: a game's own work
-# never waits behind a slow receiver in the queue (though a worker sending
-# one is busy until it answers or times out)
-WEBHOOKS_QUEUE = "tabletell-webhooks"
 # finished games moved to the archive (and, with retention, abandoned ones
-# deleted): taken last, nobody waits for them
+# deleted): taken after the games' own work, nobody waits for them
 HOUSEKEEPING_QUEUE = "tabletell-housekeeping"
-QUEUES = (DEADLINES_QUEUE, QUEUE, WEBHOOKS_QUEUE, HOUSEKEEPING_QUEUE)
+# what a worker process's main RQ worker takes, in this order
+GAME_QUEUES = (DEADLINES_QUEUE, QUEUE, HOUSEKEEPING_QUEUE)
+# webhook deliveries (service.app.webhooks): taken by the delivery threads of
+# each worker process alone (service.workers.deliveries), never by the main
+# worker, so nothing of GAME_QUEUES waits behind a receiver that does not
+# answer (when one worker took them all, ten dead receivers' deliveries, each
+# waiting out its timeout, kept every game from the archive for minutes)
+WEBHOOKS_QUEUE = "tabletell-webhooks"
+QUEUES = (*GAME_QUEUES, WEBHOOKS_QUEUE)  # every queue (the metrics read each)
 HOUSEKEEPING = ("archive", "delete")
 
 
@@ -284,7 +288,7 @@ def next_look(work: list[Work], now: int, grace_ms: int) -> int:
 
 class QueueCollector(Collector):
     """Figures read from the store at scrape time (a gauge in multiprocess mode
-    would be a stale copy per process): the RQ queue's length and the games
+    would be a stale copy per process): each RQ queue's length and the games
     the scheduler will look at (the due set)."""
 
     def __init__(self, client, queue_client=None):
@@ -293,7 +297,9 @@ class QueueCollector(Collector):
 
     def collect(self):
         queued = GaugeMetricFamily(
-            "tabletell_queue_depth", "Jobs waiting in the workers' RQ queue (bot moves, timeouts).", labels=["queue"]
+            "tabletell_queue_depth",
+            "Jobs waiting in each of the workers' RQ queues (timeouts, bot moves, housekeeping, webhook deliveries).",
+            labels=["queue"],
         )
         due = GaugeMetricFamily(
             "tabletell_due_games",
