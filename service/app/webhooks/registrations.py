@@ -7,6 +7,7 @@ import uuid
 from typing import Any, Callable
 
 import redis
+from redis.cluster import RedisCluster
 
 from service.app.webhooks.signing import new_secret
 
@@ -34,7 +35,7 @@ def deliveries_key(webhook_id: str) -> str:
 
 
 class Registrations:
-    def __init__(self, client: redis.Redis, clock: Callable[[], int]):
+    def __init__(self, client: redis.Redis | RedisCluster, clock: Callable[[], int]):
         self.redis = client
         self.clock = clock
 
@@ -42,7 +43,7 @@ class Registrations:
         """A new webhook, its secret included (the only time it is shown); None
         when ``MAX_WEBHOOKS`` are registered already. ``url`` and ``events`` are
         checked by the caller."""
-        hook = {
+        hook: dict[str, Any] = {
             "id": uuid.uuid4().hex,
             "url": url,
             "events": list(events),
