@@ -13,10 +13,11 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Mapping
+from typing import TYPE_CHECKING, Literal, Mapping, overload
 
 if TYPE_CHECKING:
     import redis
+    from redis.cluster import RedisCluster
 
 
 @dataclass(frozen=True)
@@ -243,12 +244,23 @@ class Config:
         )
 
 
+@overload
+def connect(
+    url: str,
+    socket_timeout: float = ...,
+    max_connections: int = ...,
+    cluster: Literal[False] = False,
+) -> redis.Redis: ...
+@overload
+def connect(
+    url: str, socket_timeout: float = ..., max_connections: int = ..., cluster: bool = ...
+) -> redis.Redis | RedisCluster: ...
 def connect(
     url: str,
     socket_timeout: float = Config.redis_socket_timeout,
     max_connections: int = Config.redis_max_connections,
     cluster: bool = False,
-) -> "redis.Redis":
+) -> redis.Redis | RedisCluster:
     """A client for the store. When the store is down a request fails fast
     (two quick retries, then 503), instead of redis-py's default backoff of
     several seconds. The pool is bounded: under gevent thousands of requests
@@ -312,16 +324,19 @@ def _connection_class() -> type:
     return Connection
 
 
-def connect_store(config: Config) -> "redis.Redis":
+def connect_store(config: Config) -> redis.Redis | RedisCluster:
     """The store's client as ``config`` says (one server or a cluster)."""
     return connect(config.redis_url, config.redis_socket_timeout, config.redis_max_connections, cluster=config.redis_cluster)
 
 
-def connect_queues(config: Config, store: "redis.Redis") -> "redis.Redis":
+def connect_queues(config: Config, store: redis.Redis | RedisCluster) -> redis.Redis:
     """The queues' server: ``QUEUE_URL``'s, else the store's own (which a
     cluster cannot be: RQ needs one plain server)."""
+    import redis
+
     if config.queue_url:
         return connect(config.queue_url, config.redis_socket_timeout, config.redis_max_connections)
     if config.redis_cluster:
         raise SystemExit("REDIS_CLUSTER=1 needs QUEUE_URL: the workers' queues (RQ) need one plain Redis/Valkey server")
+    assert isinstance(store, redis.Redis), "without REDIS_CLUSTER the store is one server (connect_store)"
     return store

@@ -55,9 +55,11 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 import redis
+from redis.cluster import RedisCluster
 
 from events.store import stream_key, versions_channel
 from games import table as tables
+from service.app import replies
 from service.app.problems import Problem
 
 TABLE, SPECTATORS = "table", "spectators"
@@ -150,7 +152,7 @@ return {redis.call('XRANGE', KEYS[1], '-', '+'), redis.call('HGETALL', KEYS[2])}
 """
 
 
-def close(client: redis.Redis, game_id: str) -> tuple[list[tuple[str, str]], dict[str, str]]:
+def close(client: redis.Redis | RedisCluster, game_id: str) -> tuple[list[tuple[str, str]], dict[str, str]]:
     """Closes the game's chat for its move to the archive (for
     ``CLOSING_SECONDS``, or until the move deletes it or ``reopen``) and
     returns what it holds: its entries (stream id, entry), oldest first,
@@ -158,11 +160,11 @@ def close(client: redis.Redis, game_id: str) -> tuple[list[tuple[str, str]], dic
     found, marks = client.register_script(_CLOSE)(
         keys=[chat_key(game_id), removed_key(game_id), closed_key(game_id)], args=[CLOSING_SECONDS * 1000]
     )
-    entries = [(_text(i), _text(fields[1])) for i, fields in found]  # each entry's one field: e, its JSON
-    return entries, {_text(marks[n]): _text(marks[n + 1]) for n in range(0, len(marks), 2)}
+    entries = [(replies.decoded(i), replies.decoded(fields[1])) for i, fields in found]  # each entry's one field: e, its JSON
+    return entries, {replies.decoded(marks[n]): replies.decoded(marks[n + 1]) for n in range(0, len(marks), 2)}
 
 
-def reopen(client: redis.Redis, game_id: str) -> None:
+def reopen(client: redis.Redis | RedisCluster, game_id: str) -> None:
     """A move to the archive that did not happen lifts its closing."""
     client.delete(closed_key(game_id))
 
@@ -205,7 +207,7 @@ class Said:
 class Chat:
     def __init__(
         self,
-        client: redis.Redis,
+        client: redis.Redis | RedisCluster,
         clock: Callable[[], int],
         per_minute: int = 20,
         archived: Callable[[str], tuple[list[tuple[str, str]], dict[str, str]] | None] | None = None,
@@ -261,17 +263,18 @@ class Chat:
         """An operator removes a message: its text goes, a mark stays, and
         the removal is delivered. Removing it again answers the same."""
         inside = inside_id(chat_id)
-        raw = self.redis.xrange(chat_key(game_id), inside, inside) if inside else []
-        if inside and not raw and self.redis.hexists(removed_key(game_id), inside):
+        found = replies.entries(self.redis.xrange(chat_key(game_id), inside, inside)) if inside else []
+        if inside and not found and self.redis.hexists(removed_key(game_id), inside):
             return self._removal_of(game_id, chat_id)
-        entry = json.loads(_field(raw[0][1])) if raw else None
+        entry = json.loads(found[0][1]["e"]) if found else None
         if entry is None and self.archived is not None and self.archived(game_id) is not None:
             raise chat_closed(game_id, "is archived")
         if entry is None or entry.get("kind") != "message":
             raise Problem(404, "chat_message_not_found", f"This game has no chat message {chat_id}.")
+        assert inside is not None, "the message was read by its id"
         mark = {**entry, "text": None, "removed": True}
         removal = {"kind": "removal", "channel": entry["channel"], "removes": chat_id, "at": self.clock()}
-        code, found = self._remove(
+        code, removed = self._remove(
             keys=[stream_key(game_id), chat_key(game_id), removed_key(game_id), closed_key(game_id)],
             args=[inside, json.dumps(mark), json.dumps(removal), versions_channel(game_id)],
         )
@@ -279,8 +282,7 @@ class Chat:
             raise chat_closed(game_id, "is moving to the archive")
         if code != 2:
             return self._removal_of(game_id, chat_id)
-        found = found.decode() if isinstance(found, bytes) else found
-        return {"id": outside_id(found), **{k: v for k, v in removal.items() if k != "kind"}}
+        return {"id": outside_id(replies.decoded(removed)), **{k: v for k, v in removal.items() if k != "kind"}}
 
     def _removal_of(self, game_id: str, chat_id: str) -> dict[str, Any]:
         for said in self.read(game_id, None, True, None, None):
@@ -290,11 +292,11 @@ class Chat:
 
     def last_position(self, game_id: str) -> tuple[int, int] | None:
         """The position of the newest entry of the game's chat, if any."""
-        found = self.redis.xrevrange(chat_key(game_id), "+", "-", count=1)
+        found = replies.entries(self.redis.xrevrange(chat_key(game_id), "+", "-", count=1))
         if not found and self.archived is not None:
             entries, _ = self.archived(game_id) or ([], {})
             return _stream_position(entries[-1][0]) if entries else None
-        return _stream_position(_text(found[0][0])) if found else None
+        return _stream_position(found[0][0]) if found else None
 
     def read(
         self,
@@ -317,9 +319,9 @@ class Chat:
         end = "+" if upto is None else f"{upto}-18446744073709551615"
         # a game's chat is bounded (CHAT_MAX_MESSAGES): read it whole past
         # ``after``, then filter by channel, then cut the page
-        raw = self.redis.xrange(chat_key(game_id), start, end)
-        entries = [(_text(i), json.loads(_field(fields))) for i, fields in raw]
-        marks = self.redis.hgetall(removed_key(game_id))
+        raw = replies.entries(self.redis.xrange(chat_key(game_id), start, end))
+        entries = [(i, json.loads(fields["e"])) for i, fields in raw]
+        marks = {replies.decoded(i): replies.decoded(mark) for i, mark in self.redis.hgetall(removed_key(game_id)).items()}
         if not entries and not marks and self.archived is not None:
             kept = self.archived(game_id)  # the game's chat went to the archive with its log
             if kept is not None:
@@ -331,7 +333,6 @@ class Chat:
                 marks = kept[1]
         if marks:
             for stream_id, mark in marks.items():
-                stream_id = _text(stream_id)
                 position = _stream_position(stream_id)
                 if after is not None and position <= after:
                     continue
@@ -363,15 +364,6 @@ def sees_spectators(seat: int | None, status: str) -> bool:
     """Whether a reader sees the spectators' channel: spectators always,
     seats once the game is over."""
     return seat is None or status in tables.OVER
-
-
-def _text(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else value
-
-
-def _field(fields: dict) -> str:
-    raw = fields.get(b"e") if b"e" in fields else fields.get("e")
-    return _text(raw)
 
 
 def _stream_position(stream_id: str) -> tuple[int, int]:

@@ -23,15 +23,17 @@ import zlib
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
-from typing import Iterator
+from typing import Callable, Iterator
 
 import redis
+from redis.cluster import RedisCluster
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 from rq import Queue
 
 from events.store import Due, write_due
 from games import table as tables
+from games.contract import Bot
 from projections.folding import Folded
 
 log = logging.getLogger("tabletell.scheduling")
@@ -129,7 +131,7 @@ def pending_work(
     return work
 
 
-def bot_for(folded: Folded, seat: int, expert_budget_ms: float | None = None):
+def bot_for(folded: Folded, seat: int, expert_budget_ms: float | None = None) -> Bot:
     """A bot seat plays at its level; a seat on autopilot, or one its player
     left (``leave``), gets the game's strongest quick bot (the heuristic
     where there is one). An expert
@@ -137,7 +139,10 @@ def bot_for(folded: Folded, seat: int, expert_budget_ms: float | None = None):
     bots = folded.game.bots
     level = folded.table.bots.get(seat) or ("heuristic" if "heuristic" in bots else next(iter(bots)))
     if level == "expert" and expert_budget_ms is not None:
-        return partial(bots[level], budget_ms=expert_budget_ms)
+        # a Bot is called with (view, rng); the expert (games.search.expert)
+        # takes its budget too
+        expert: Callable[..., dict] = bots[level]
+        return partial(expert, budget_ms=expert_budget_ms)
     return bots[level]
 
 
@@ -169,7 +174,7 @@ class Plan:
 class Dispatcher:
     def __init__(
         self,
-        client: redis.Redis,
+        client: redis.Redis | RedisCluster,
         clock,
         grace_ms: int = DEFAULT_GRACE_MS,
         waiting_ttl_ms: int = 0,
@@ -180,7 +185,10 @@ class Dispatcher:
         self.redis = client  # the store: the due sets
         # the queues' server (QUEUE_URL; RQ needs one plain server): the jobs
         # and their "dispatched" marks
-        self.queue_redis = queue_client if queue_client is not None else client
+        if queue_client is None:
+            assert isinstance(client, redis.Redis), "a cluster's queues are on a server of their own (QUEUE_URL)"
+            queue_client = client
+        self.queue_redis = queue_client
         self.clock = clock
         self.grace_ms = grace_ms
         # WAITING_GAME_TTL_SECONDS in ms (0: a waiting game is never

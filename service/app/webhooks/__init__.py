@@ -76,6 +76,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 import redis
+from redis.cluster import RedisCluster
 from rq import Queue
 
 from prometheus_client.core import GaugeMetricFamily
@@ -122,7 +123,7 @@ class Webhooks:
     on the store, the webhooks' queue and the process's settings."""
 
     def __init__(
-        self, client: redis.Redis, queue_client: redis.Redis, queue: Queue, clock: Callable[[], int], config: Config
+        self, client: redis.Redis | RedisCluster, queue_client: redis.Redis, queue: Queue, clock: Callable[[], int], config: Config
     ):
         self.registrations = Registrations(client, clock)
         self.publisher = Publisher(client, queue_client, queue, clock, config, self.registrations)

@@ -15,6 +15,7 @@ from typing import Any, Callable
 from urllib.parse import SplitResult
 
 import redis
+from redis.cluster import RedisCluster
 from rq.timeouts import BaseTimeoutException
 
 from service.config import Config
@@ -119,7 +120,7 @@ def attempt_record(
 class Delivery:
     def __init__(
         self,
-        client: redis.Redis,
+        client: redis.Redis | RedisCluster,
         queue_client: redis.Redis,
         clock: Callable[[], int],
         config: Config,
@@ -392,7 +393,7 @@ class _Pinned:
 
     address: str
 
-    def connect(self) -> None:  # type: ignore[override]
+    def connect(self) -> None:
         self.sock = socket.create_connection((self.address, self.port), self.timeout)  # type: ignore[attr-defined]
         context = getattr(self, "_context", None)
         if context is not None:  # https
@@ -413,6 +414,7 @@ def post(parts: SplitResult, found: list[str], body: bytes, headers: dict[str, s
     port = parts.port or default_port(parts)
     target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     error: OSError | None = None
+    assert parts.hostname is not None, "parse_url refuses a URL without a host"
     for address in found:
         kind = _PinnedHTTPS if https else _PinnedHTTP
         connection = kind(parts.hostname, port, timeout=timeout)

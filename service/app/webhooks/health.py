@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import redis
+from redis.cluster import RedisCluster
 
 from service.app.webhooks.registrations import DISABLED, HEALTH, HOOKS, UNTOLD, health_of
 
@@ -152,7 +153,7 @@ def outcome_of(status: int | None) -> str:
 
 
 class Health:
-    def __init__(self, client: redis.Redis, base_ms: int, disable_after_ms: int):
+    def __init__(self, client: redis.Redis | RedisCluster, base_ms: int, disable_after_ms: int):
         self.redis = client
         self.base_ms = base_ms  # WEBHOOK_RETRY_BASE_SECONDS: the first hold
         self.disable_after_ms = disable_after_ms  # WEBHOOK_DISABLE_AFTER_SECONDS (0: never)

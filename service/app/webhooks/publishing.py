@@ -11,6 +11,7 @@ from datetime import datetime, timezone
 from typing import Any, Callable
 
 import redis
+from redis.cluster import RedisCluster
 from rq import Queue
 
 from service.config import Config
@@ -91,7 +92,7 @@ def job_id(key: str, attempt: int) -> str:
 class Publisher:
     def __init__(
         self,
-        client: redis.Redis,
+        client: redis.Redis | RedisCluster,
         queue_client: redis.Redis,
         queue: Queue,
         clock: Callable[[], int],

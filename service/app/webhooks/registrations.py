@@ -9,6 +9,7 @@ import uuid
 from typing import Any, Callable
 
 import redis
+from redis.cluster import RedisCluster
 
 from service.app.webhooks.signing import new_secret
 
@@ -68,7 +69,7 @@ def with_health(hook: dict[str, Any], health, disabled) -> dict[str, Any]:
 
 
 class Registrations:
-    def __init__(self, client: redis.Redis, clock: Callable[[], int]):
+    def __init__(self, client: redis.Redis | RedisCluster, clock: Callable[[], int]):
         self.redis = client
         self.clock = clock
 
@@ -76,7 +77,7 @@ class Registrations:
         """A new webhook (enabled, not failing), its secret included (the only
         time it is shown); None when ``MAX_WEBHOOKS`` are registered already.
         ``url`` and ``events`` are checked by the caller."""
-        hook = {
+        hook: dict[str, Any] = {
             "id": uuid.uuid4().hex,
             "url": url,
             "events": list(events),
