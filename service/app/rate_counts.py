@@ -110,6 +110,7 @@ if math.floor(previous * left / window + current + ahead) + 1 <= limit then
 end
 redis.call('ZADD', KEYS[6], ARGV[7], ARGV[6])
 redis.call('ZREMRANGEBYSCORE', KEYS[6], '-inf', tonumber(ARGV[7]) - tonumber(ARGV[8]))
+redis.call('EXPIRE', KEYS[6], math.ceil(tonumber(ARGV[8])) + 1)
 return {counted, i - 3, previous, current, ahead, tostring(left), redis.call('ZCARD', KEYS[6])}
 """
 
@@ -183,7 +184,8 @@ class SharedCounts:
     greenlet under gevent; ``background=False`` or 0: only when called; 0
     also leaves every decision to the store). Store keys:
     ``<prefix>:<key>/<window number>``, and ``<prefix>:processes``, the
-    processes that share."""
+    processes that share (each listed for LIVE_SYNCS sync intervals after
+    it last said so, the key for as long after the last)."""
 
     def __init__(self, client, prefix: str, sync_seconds: float = 0.5, clock=time.time, background: bool = True):
         self.client = client
@@ -342,6 +344,7 @@ class SharedCounts:
         processes = self._name("processes")
         pipe.zadd(processes, {self._id: now})
         pipe.zremrangebyscore(processes, "-inf", now - self.live_seconds)
+        pipe.expire(processes, math.ceil(self.live_seconds) + 1)
         pipe.zcard(processes)
         try:
             replies = pipe.execute()

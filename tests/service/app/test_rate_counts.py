@@ -86,7 +86,9 @@ def test_a_process_lets_requests_through_alone_only_within_its_allowance(redis_c
     assert store_counts(redis_client, "k", DAY)[0][1] == 4
     assert counts.sync()
     assert store_counts(redis_client, "k", DAY)[0][1] == 4  # nothing counted twice
+    # listed among the processes that share for ten sync intervals
     assert redis_client.zcard(f"{PREFIX}:processes") == 1
+    assert 590 < redis_client.ttl(f"{PREFIX}:processes") <= 601
 
 
 def test_spread_over_processes_a_client_passes_a_limit_by_at_most_an_allowance_a_process(redis_client):
