@@ -26,6 +26,7 @@ allowances; and a refusal's ``Retry-After`` counts them as if spent
 (``seconds_until_below``), so the same request passes once the client has
 waited it, whichever process takes it, and the store's clock makes it so
 whatever the API hosts' clocks say.
+
 After a refusal the process refuses the key from memory (``refused``)
 until the request would pass were nothing unseen (no later than any
 process's ``Retry-After``, each of which is no sooner than the truth), so a
@@ -199,7 +200,6 @@ class SharedCounts:
         self.refused: dict[str, tuple[float, float]] = {}
         self.lock = threading.Lock()  # hits from threads (gthread) and the sync's
         self.store_down = False
-        self.processes = 1  # processes that share, as the store last said
         self.listed_at = -math.inf  # when this process last told the store it shares
         self.live_seconds = LIVE_SYNCS * sync_seconds
         self._decide = client.register_script(_DECIDE)
@@ -264,10 +264,11 @@ class SharedCounts:
                     count.pending += sent
             self._store_failed(error)
             return self._alone(key, amount, window, now)
+        answered = self.clock()
         counted, offset, previous, current, ahead, left, processes = reply
         left = float(left)
         with self.lock:
-            self.processes, self.listed_at = processes, now
+            self.listed_at = now
             for n, sent in zip((number - 1, number), flushed):
                 self._count(key, n, window).shared(sent, 0)
             for n, total in zip(range(number + offset - 1, number + offset + 2), (previous, current, ahead)):
@@ -285,7 +286,7 @@ class SharedCounts:
             # nothing unseen: another process, told less, may have said so
             # (each says no sooner than it truly passes, and this is no later)
             known = seconds_until_below(amount, window, [previous, current, ahead], left)
-            self.refused[key] = (now + known, now + wait)
+            self.refused[key] = (now + known, answered + wait)
         return Verdict(False, 0, retry_after(wait))
 
     def _alone(self, key: str, amount: int, window: int, now: float) -> Verdict:
@@ -345,7 +346,6 @@ class SharedCounts:
         pipe.zadd(processes, {self._id: now})
         pipe.zremrangebyscore(processes, "-inf", now - self.live_seconds)
         pipe.expire(processes, math.ceil(self.live_seconds) + 1)
-        pipe.zcard(processes)
         try:
             replies = pipe.execute()
         except Exception as error:  # the store is down or slow: count alone, send later
@@ -362,7 +362,7 @@ class SharedCounts:
                 if sent:
                     next(totals)  # EXPIREAT's
                 count.shared(sent, total)
-            self.processes, self.listed_at = replies[-1], now
+            self.listed_at = now
             if self.store_down:
                 log.warning("rate limits: the store answers again; counts are shared again")
             self.store_down = False
