@@ -61,6 +61,7 @@ from events.store import stream_key, versions_channel
 from games import table as tables
 from service.app import replies
 from service.app.problems import Problem
+from service.app.rate_counts import retry_after
 
 TABLE, SPECTATORS = "table", "spectators"
 CHAT_MAX_MESSAGES = 5_000  # a game's chat, removals included
@@ -111,7 +112,8 @@ return {{{code}, id}}
 
 
 # KEYS: the log, the chat, the sender's counter, the closed mark; ARGV: the
-# entry, the sender's limit (0: none), the window, the channel, the cap.
+# entry, the sender's limit (0: none), the window, the channel, the cap. Past
+# the sender's limit: {-1, the milliseconds its counter has left}.
 _SAY = """
 local version = redis.call('XLEN', KEYS[1])
 if version == 0 then return {-2, ''} end
@@ -121,8 +123,8 @@ if tonumber(ARGV[2]) > 0 then
   local n = redis.call('INCR', KEYS[3])
   if n == 1 then redis.call('EXPIRE', KEYS[3], ARGV[3]) end
   if n > tonumber(ARGV[2]) then
-    local ttl = redis.call('TTL', KEYS[3])
-    if ttl < 0 then redis.call('EXPIRE', KEYS[3], ARGV[3]) ttl = tonumber(ARGV[3]) end
+    local ttl = redis.call('PTTL', KEYS[3])
+    if ttl < 0 then redis.call('EXPIRE', KEYS[3], ARGV[3]) ttl = tonumber(ARGV[3]) * 1000 end
     return {-1, tostring(ttl)}
   end
 end
@@ -241,13 +243,16 @@ class Chat:
         )
         found = found.decode() if isinstance(found, bytes) else found
         if code == -1:
+            # the count goes with its key, in ``found`` ms: the same message
+            # passes then (TTL's whole seconds are rounded, sometimes down)
+            wait = retry_after(int(found) / 1000)
             problem = Problem(
                 429,
                 "chat_rate_limited",
                 f"At most {self.per_minute} messages a minute from one {'seat' if seat is not None else 'spectator'}; "
-                f"try again in {found} s.",
+                f"try again in {wait} s.",
             )
-            problem.headers["Retry-After"] = str(max(1, int(found)))
+            problem.headers["Retry-After"] = str(wait)
             raise problem
         if code == -2:
             if self.archived is not None and self.archived(game_id) is not None:
