@@ -325,18 +325,18 @@ class SharedCounts:
         self._after_fork()
         now = self.clock()
         with self.lock:
-            for key in [key for key, count in self.counts.items() if count.expires_at <= now]:
-                del self.counts[key]
-            for key in [key for key, (until, _) in self.refused.items() if until <= now]:
-                del self.refused[key]
+            for stale in [key for key, count in self.counts.items() if count.expires_at <= now]:
+                del self.counts[stale]
+            for lapsed in [key for key, (until, _) in self.refused.items() if until <= now]:
+                del self.refused[lapsed]
             batch = [(key, count, count.pending) for key, count in self.counts.items() if count.quiet < KEEP_READING or count.pending]
             for _, count, sent in batch:
                 count.sending += sent
                 count.pending = 0
                 count.quiet += 1
         pipe = self.client.pipeline(transaction=False)
-        for (key, number), count, sent in batch:
-            name = self._name(key, number)
+        for (counted, number), count, sent in batch:
+            name = self._name(counted, number)
             if sent:
                 pipe.incrby(name, sent)
                 pipe.expireat(name, math.ceil(count.expires_at))
