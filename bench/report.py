@@ -215,6 +215,14 @@ def main() -> None:
             add(f"commands, games with {kind}: outbox on to off (aim > 0.95)", f"{row['on']:,.0f}/s", row["ratio"])
         swept = outbox["sweep"]
         add(f"outbox: a dead process's event in the feed, p50 / max (GRACE_SECONDS {swept['grace_seconds']:g})", f"{swept['p50_s']} / {swept['max_s']} s")
+    dead = run("webhooks.py", *(["--events", "50", "--games", "4", "--limit", "60"] if quick else []))
+    if dead:
+        row, ceiling = dead["dead"], dead["ceiling"]
+        add(
+            f"archiving beside {row['dead']} dead webhooks ({row['deliveries_queued']} deliveries): games archived, late p99",
+            f"{row['archived']}/{row['games']}, {row['late_p99_s']:.2f} s (none: {ceiling['late_p99_s']:.2f} s)",
+            dead["p99_ratio"],
+        )
     for game_type in GAMES:
         bots = run("bots.py", game_type, "--games", "50" if quick else "1000")
         if bots:

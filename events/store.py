@@ -211,7 +211,7 @@ class Due:
     score: int | None
 
 
-def write_due(client: redis.Redis, due: Due) -> None:
+def write_due(client: redis.Redis | RedisCluster, due: Due) -> None:
     """``due`` on its own (not with an append): its member at its score, or
     removed for none."""
     if due.score is None:

@@ -13,10 +13,11 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Mapping
+from typing import TYPE_CHECKING, Literal, Mapping, overload
 
 if TYPE_CHECKING:
     import redis
+    from redis.cluster import RedisCluster
 
 
 @dataclass(frozen=True)
@@ -125,6 +126,13 @@ class Config:
     # recorded as failed
     webhook_retry_base_seconds: float = 1.0
     webhook_max_attempts: int = 6
+    # a webhook whose every attempt has failed for this long (none delivered
+    # since its first failure) is disabled: nothing more is sent to it until
+    # an operator enables it again (0: never), as Svix (5 days) and Stripe do
+    webhook_disable_after_seconds: int = 5 * 86400
+    # deliveries a worker process sends at once, each on a thread of its own
+    # beside the games' work, which never waits behind one
+    webhook_concurrency: int = 4
     # how long a new connection may take to send its first request, and the
     # gevent worker to read it: a storm of clients connecting at once is
     # slow on both sides, so this is apart from (and far longer than)
@@ -223,6 +231,8 @@ class Config:
             webhook_timeout_seconds=seconds("WEBHOOK_TIMEOUT_SECONDS", cls.webhook_timeout_seconds),
             webhook_retry_base_seconds=seconds("WEBHOOK_RETRY_BASE_SECONDS", cls.webhook_retry_base_seconds),
             webhook_max_attempts=max(1, number("WEBHOOK_MAX_ATTEMPTS", cls.webhook_max_attempts)),
+            webhook_disable_after_seconds=number("WEBHOOK_DISABLE_AFTER_SECONDS", cls.webhook_disable_after_seconds),
+            webhook_concurrency=max(1, number("WEBHOOK_CONCURRENCY", cls.webhook_concurrency)),
             grace_seconds=seconds("GRACE_SECONDS", cls.grace_seconds),
             bot_think_seconds=seconds("BOT_THINK_SECONDS", cls.bot_think_seconds),
             expert_budget_ms=seconds("EXPERT_BUDGET_MS", cls.expert_budget_ms),
@@ -234,12 +244,23 @@ class Config:
         )
 
 
+@overload
+def connect(
+    url: str,
+    socket_timeout: float = ...,
+    max_connections: int = ...,
+    cluster: Literal[False] = False,
+) -> redis.Redis: ...
+@overload
+def connect(
+    url: str, socket_timeout: float = ..., max_connections: int = ..., cluster: bool = ...
+) -> redis.Redis | RedisCluster: ...
 def connect(
     url: str,
     socket_timeout: float = Config.redis_socket_timeout,
     max_connections: int = Config.redis_max_connections,
     cluster: bool = False,
-) -> "redis.Redis":
+) -> redis.Redis | RedisCluster:
     """A client for the store. When the store is down a request fails fast
     (two quick retries, then 503), instead of redis-py's default backoff of
     several seconds. The pool is bounded: under gevent thousands of requests
@@ -303,16 +324,19 @@ def _connection_class() -> type:
     return Connection
 
 
-def connect_store(config: Config) -> "redis.Redis":
+def connect_store(config: Config) -> redis.Redis | RedisCluster:
     """The store's client as ``config`` says (one server or a cluster)."""
     return connect(config.redis_url, config.redis_socket_timeout, config.redis_max_connections, cluster=config.redis_cluster)
 
 
-def connect_queues(config: Config, store: "redis.Redis") -> "redis.Redis":
+def connect_queues(config: Config, store: redis.Redis | RedisCluster) -> redis.Redis:
     """The queues' server: ``QUEUE_URL``'s, else the store's own (which a
     cluster cannot be: RQ needs one plain server)."""
+    import redis
+
     if config.queue_url:
         return connect(config.queue_url, config.redis_socket_timeout, config.redis_max_connections)
     if config.redis_cluster:
         raise SystemExit("REDIS_CLUSTER=1 needs QUEUE_URL: the workers' queues (RQ) need one plain Redis/Valkey server")
+    assert isinstance(store, redis.Redis), "without REDIS_CLUSTER the store is one server (connect_store)"
     return store

@@ -12,7 +12,7 @@ from service.config import Config, connect
 from service.runtime.embedded_cluster import EmbeddedCluster
 from service.runtime.embedded_redis import EmbeddedRedis
 
-# fixtures kept beside their helpers: `receivers` (webhook receivers)
+# fixtures kept beside their helpers: `receivers`, `silent_receivers` (webhook receivers)
 pytest_plugins = ["tests.support.receivers"]
 
 

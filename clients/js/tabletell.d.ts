@@ -34,8 +34,9 @@ export interface CallOptions {
  *   (waiting Retry-After when the server gives one, up to 30 s, else an
  *   exponential backoff with jitter): every read, sendCommand (its
  *   Idempotency-Key makes each retry return the first answer), rematch (a
- *   seat asking again is given the same seat, with `token` null) and
- *   deleteWebhook (a retry after a lost answer may be 404 webhook_not_found).
+ *   seat asking again is given the same seat, with `token` null),
+ *   deleteWebhook (a retry after a lost answer may be 404 webhook_not_found)
+ *   and enableWebhook (enabling twice enables once).
  * - "once": only after a 503 whose code says nothing was done (server_busy,
  *   store_full, matchmaking_busy, rematch_busy): createGame, takeSeat,
  *   createPlayer, replacePlayerKey, matchmaking, createWebhook. The API takes
@@ -70,7 +71,7 @@ export type OperationId =
   | "getLobby" | "matchmaking" | "getRematch" | "rematch"
   | "getLeaderboard" | "getPlayerProfile" | "getRatingHistory" | "getGameRatings"
   | "sendChat" | "getChat" | "removeChatMessage"
-  | "listWebhooks" | "createWebhook" | "deleteWebhook" | "listWebhookDeliveries";
+  | "listWebhooks" | "createWebhook" | "deleteWebhook" | "enableWebhook" | "listWebhookDeliveries";
 
 export class Tabletell {
   constructor(options?: TabletellOptions);
@@ -217,6 +218,8 @@ export class Tabletell {
   createWebhook(body: { url: string; events: WebhookEventType[] }, options?: CallOptions): Promise<Webhook & { secret: string }>;
   /** Resolves to null (204). Retry kind: idempotent (a retry after a lost answer may be 404 webhook_not_found). */
   deleteWebhook(webhookId: string, options?: CallOptions): Promise<null>;
+  /** Enables a webhook the service disabled (its run of failures forgotten). Retry kind: idempotent. */
+  enableWebhook(webhookId: string, options?: CallOptions): Promise<Webhook>;
   /** Retry kind: idempotent. */
   listWebhookDeliveries(webhookId: string, options?: CallOptions): Promise<{ webhook_id: string; deliveries: WebhookAttempt[] }>;
 
@@ -297,7 +300,8 @@ export class ProblemError extends Error {
 export type Status = "waiting" | "active" | "finished" | "abandoned";
 export type GameTypeName = "color-doubt" | "deceptidice" | "diez" | "opticall";
 export type BotLevel = "expert" | "heuristic" | "random";
-export type WebhookEventType = "turn" | "window" | "game_started" | "game_finished" | "rematch_offered" | "rating_changed";
+export type WebhookEventType =
+  | "turn" | "window" | "game_started" | "game_finished" | "rematch_offered" | "rating_changed" | "webhook.disabled";
 
 /** A rated quick match not found yet (202): ask again after `retry_after` seconds. */
 export interface Queued {
@@ -601,6 +605,12 @@ export interface Webhook {
   url: string;
   events: WebhookEventType[];
   created_at: number;
+  /** Disabled by the service (failing for WEBHOOK_DISABLE_AFTER_SECONDS, or a 410): sent nothing until enableWebhook. */
+  disabled: boolean;
+  disabled_at: number | null;
+  disabled_reason: string | null;
+  /** When its run of failed attempts began (ms); null while its last attempt was delivered. */
+  failing_since: number | null;
 }
 
 export interface WebhookAttempt {

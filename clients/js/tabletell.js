@@ -32,8 +32,9 @@ const STREAM_IDLE_MS = 45_000;
  * - "idempotent": after a network error and after any 503. Reads; sendCommand,
  *   whose Idempotency-Key makes a retry return the first answer; rematch (the
  *   same seat asking again is given the same seat); deleteWebhook (a retry
- *   after a lost answer may be 404 webhook_not_found); deletePlayer (a retry
- *   after a lost answer is 401 invalid_token: the key is gone).
+ *   after a lost answer may be 404 webhook_not_found); enableWebhook (enabling
+ *   twice enables once); deletePlayer (a retry after a lost answer is 401
+ *   invalid_token: the key is gone).
  * - "once": after a 503 whose code says nothing was done (server_busy,
  *   store_full, matchmaking_busy, rematch_busy), never after a network error
  *   or another 503: the API takes no Idempotency-Key for these, so a request
@@ -82,6 +83,7 @@ export const OPERATIONS = Object.freeze({
   listWebhooks: op("GET", "/v1/webhooks", "idempotent"),
   createWebhook: op("POST", "/v1/webhooks", "once"),
   deleteWebhook: op("DELETE", "/v1/webhooks/{webhook_id}", "idempotent", [], [], 404),
+  enableWebhook: op("POST", "/v1/webhooks/{webhook_id}/enable", "idempotent"),
   listWebhookDeliveries: op("GET", "/v1/webhooks/{webhook_id}/deliveries", "idempotent"),
 });
 
@@ -259,6 +261,7 @@ export class Tabletell {
   createWebhook(body, options = {}) { return this.#call("createWebhook", {}, options, body); }
   /** Resolves to null (204). */
   deleteWebhook(webhookId, options = {}) { return this.#call("deleteWebhook", { webhook_id: webhookId }, options); }
+  enableWebhook(webhookId, options = {}) { return this.#call("enableWebhook", { webhook_id: webhookId }, options); }
   listWebhookDeliveries(webhookId, options = {}) {
     return this.#call("listWebhookDeliveries", { webhook_id: webhookId }, options);
   }

@@ -65,12 +65,13 @@ import logging
 import os
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable, Protocol
+from typing import Any, Mapping, Protocol
 
 from events.envelope import Envelope
 from events.store import EventStore, idempotency_key, snapshot_key, tokens_key
 from games import table as tables
 from projections.folding import Folded, fold
+from projections.lru import LRU
 from service.app import chat
 from service.app.problems import Problem
 
@@ -194,7 +195,7 @@ class Brief:
     seats: int
     version: int
     created_at: int
-    result: dict | None
+    result: Mapping[str, Any] | None
     players: tuple[str | None, ...]
     to_act: tuple[int, ...] = ()
 
@@ -352,10 +353,10 @@ class ArchivedLogs:
     """The logs of archived games a process read lately, checked against
     their records."""
 
-    def __init__(self, store: EventStore, archive: GameArchive | None, cache: Callable):
+    def __init__(self, store: EventStore, archive: GameArchive | None, cache: LRU[str, list[Envelope]]):
         self.store = store
         self.archive = archive
-        self._logs = cache  # an LRU: game id -> its entries
+        self._logs = cache  # game id -> its entries
 
     def record(self, game_id: str) -> dict[str, str] | None:
         return self.store.archived(game_id) if self.archive is not None else None
@@ -381,4 +382,6 @@ class ArchivedLogs:
         envelopes = self.entries(game_id, record)
         if envelopes is None:
             return None
-        return replace(fold(envelopes, None, game_id), archived=True)
+        folded = fold(envelopes, None, game_id)
+        assert folded is not None, "an archived log has an entry at least (entries checks it)"
+        return replace(folded, archived=True)

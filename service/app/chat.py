@@ -55,10 +55,13 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 import redis
+from redis.cluster import RedisCluster
 
 from events.store import stream_key, versions_channel
 from games import table as tables
+from service.app import replies
 from service.app.problems import Problem
+from service.app.rate_counts import retry_after
 
 TABLE, SPECTATORS = "table", "spectators"
 CHAT_MAX_MESSAGES = 5_000  # a game's chat, removals included
@@ -109,7 +112,8 @@ return {{{code}, id}}
 
 
 # KEYS: the log, the chat, the sender's counter, the closed mark; ARGV: the
-# entry, the sender's limit (0: none), the window, the channel, the cap.
+# entry, the sender's limit (0: none), the window, the channel, the cap. Past
+# the sender's limit: {-1, the milliseconds its counter has left}.
 _SAY = """
 local version = redis.call('XLEN', KEYS[1])
 if version == 0 then return {-2, ''} end
@@ -119,8 +123,8 @@ if tonumber(ARGV[2]) > 0 then
   local n = redis.call('INCR', KEYS[3])
   if n == 1 then redis.call('EXPIRE', KEYS[3], ARGV[3]) end
   if n > tonumber(ARGV[2]) then
-    local ttl = redis.call('TTL', KEYS[3])
-    if ttl < 0 then redis.call('EXPIRE', KEYS[3], ARGV[3]) ttl = tonumber(ARGV[3]) end
+    local ttl = redis.call('PTTL', KEYS[3])
+    if ttl < 0 then redis.call('EXPIRE', KEYS[3], ARGV[3]) ttl = tonumber(ARGV[3]) * 1000 end
     return {-1, tostring(ttl)}
   end
 end
@@ -150,7 +154,7 @@ return {redis.call('XRANGE', KEYS[1], '-', '+'), redis.call('HGETALL', KEYS[2])}
 """
 
 
-def close(client: redis.Redis, game_id: str) -> tuple[list[tuple[str, str]], dict[str, str]]:
+def close(client: redis.Redis | RedisCluster, game_id: str) -> tuple[list[tuple[str, str]], dict[str, str]]:
     """Closes the game's chat for its move to the archive (for
     ``CLOSING_SECONDS``, or until the move deletes it or ``reopen``) and
     returns what it holds: its entries (stream id, entry), oldest first,
@@ -158,11 +162,11 @@ def close(client: redis.Redis, game_id: str) -> tuple[list[tuple[str, str]], dic
     found, marks = client.register_script(_CLOSE)(
         keys=[chat_key(game_id), removed_key(game_id), closed_key(game_id)], args=[CLOSING_SECONDS * 1000]
     )
-    entries = [(_text(i), _text(fields[1])) for i, fields in found]  # each entry's one field: e, its JSON
-    return entries, {_text(marks[n]): _text(marks[n + 1]) for n in range(0, len(marks), 2)}
+    entries = [(replies.decoded(i), replies.decoded(fields[1])) for i, fields in found]  # each entry's one field: e, its JSON
+    return entries, {replies.decoded(marks[n]): replies.decoded(marks[n + 1]) for n in range(0, len(marks), 2)}
 
 
-def reopen(client: redis.Redis, game_id: str) -> None:
+def reopen(client: redis.Redis | RedisCluster, game_id: str) -> None:
     """A move to the archive that did not happen lifts its closing."""
     client.delete(closed_key(game_id))
 
@@ -205,7 +209,7 @@ class Said:
 class Chat:
     def __init__(
         self,
-        client: redis.Redis,
+        client: redis.Redis | RedisCluster,
         clock: Callable[[], int],
         per_minute: int = 20,
         archived: Callable[[str], tuple[list[tuple[str, str]], dict[str, str]] | None] | None = None,
@@ -239,13 +243,16 @@ class Chat:
         )
         found = found.decode() if isinstance(found, bytes) else found
         if code == -1:
+            # the count goes with its key, in ``found`` ms: the same message
+            # passes then (TTL's whole seconds are rounded, sometimes down)
+            wait = retry_after(int(found) / 1000)
             problem = Problem(
                 429,
                 "chat_rate_limited",
                 f"At most {self.per_minute} messages a minute from one {'seat' if seat is not None else 'spectator'}; "
-                f"try again in {found} s.",
+                f"try again in {wait} s.",
             )
-            problem.headers["Retry-After"] = str(max(1, int(found)))
+            problem.headers["Retry-After"] = str(wait)
             raise problem
         if code == -2:
             if self.archived is not None and self.archived(game_id) is not None:
@@ -261,17 +268,18 @@ class Chat:
         """An operator removes a message: its text goes, a mark stays, and
         the removal is delivered. Removing it again answers the same."""
         inside = inside_id(chat_id)
-        raw = self.redis.xrange(chat_key(game_id), inside, inside) if inside else []
-        if inside and not raw and self.redis.hexists(removed_key(game_id), inside):
+        found = replies.entries(self.redis.xrange(chat_key(game_id), inside, inside)) if inside else []
+        if inside and not found and self.redis.hexists(removed_key(game_id), inside):
             return self._removal_of(game_id, chat_id)
-        entry = json.loads(_field(raw[0][1])) if raw else None
+        entry = json.loads(found[0][1]["e"]) if found else None
         if entry is None and self.archived is not None and self.archived(game_id) is not None:
             raise chat_closed(game_id, "is archived")
         if entry is None or entry.get("kind") != "message":
             raise Problem(404, "chat_message_not_found", f"This game has no chat message {chat_id}.")
+        assert inside is not None, "the message was read by its id"
         mark = {**entry, "text": None, "removed": True}
         removal = {"kind": "removal", "channel": entry["channel"], "removes": chat_id, "at": self.clock()}
-        code, found = self._remove(
+        code, removed = self._remove(
             keys=[stream_key(game_id), chat_key(game_id), removed_key(game_id), closed_key(game_id)],
             args=[inside, json.dumps(mark), json.dumps(removal), versions_channel(game_id)],
         )
@@ -279,8 +287,7 @@ class Chat:
             raise chat_closed(game_id, "is moving to the archive")
         if code != 2:
             return self._removal_of(game_id, chat_id)
-        found = found.decode() if isinstance(found, bytes) else found
-        return {"id": outside_id(found), **{k: v for k, v in removal.items() if k != "kind"}}
+        return {"id": outside_id(replies.decoded(removed)), **{k: v for k, v in removal.items() if k != "kind"}}
 
     def _removal_of(self, game_id: str, chat_id: str) -> dict[str, Any]:
         for said in self.read(game_id, None, True, None, None):
@@ -290,11 +297,11 @@ class Chat:
 
     def last_position(self, game_id: str) -> tuple[int, int] | None:
         """The position of the newest entry of the game's chat, if any."""
-        found = self.redis.xrevrange(chat_key(game_id), "+", "-", count=1)
+        found = replies.entries(self.redis.xrevrange(chat_key(game_id), "+", "-", count=1))
         if not found and self.archived is not None:
             entries, _ = self.archived(game_id) or ([], {})
             return _stream_position(entries[-1][0]) if entries else None
-        return _stream_position(_text(found[0][0])) if found else None
+        return _stream_position(found[0][0]) if found else None
 
     def read(
         self,
@@ -317,9 +324,9 @@ class Chat:
         end = "+" if upto is None else f"{upto}-18446744073709551615"
         # a game's chat is bounded (CHAT_MAX_MESSAGES): read it whole past
         # ``after``, then filter by channel, then cut the page
-        raw = self.redis.xrange(chat_key(game_id), start, end)
-        entries = [(_text(i), json.loads(_field(fields))) for i, fields in raw]
-        marks = self.redis.hgetall(removed_key(game_id))
+        raw = replies.entries(self.redis.xrange(chat_key(game_id), start, end))
+        entries = [(i, json.loads(fields["e"])) for i, fields in raw]
+        marks = {replies.decoded(i): replies.decoded(mark) for i, mark in self.redis.hgetall(removed_key(game_id)).items()}
         if not entries and not marks and self.archived is not None:
             kept = self.archived(game_id)  # the game's chat went to the archive with its log
             if kept is not None:
@@ -331,7 +338,6 @@ class Chat:
                 marks = kept[1]
         if marks:
             for stream_id, mark in marks.items():
-                stream_id = _text(stream_id)
                 position = _stream_position(stream_id)
                 if after is not None and position <= after:
                     continue
@@ -363,15 +369,6 @@ def sees_spectators(seat: int | None, status: str) -> bool:
     """Whether a reader sees the spectators' channel: spectators always,
     seats once the game is over."""
     return seat is None or status in tables.OVER
-
-
-def _text(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else value
-
-
-def _field(fields: dict) -> str:
-    raw = fields.get(b"e") if b"e" in fields else fields.get("e")
-    return _text(raw)
 
 
 def _stream_position(stream_id: str) -> tuple[int, int]:

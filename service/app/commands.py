@@ -167,12 +167,13 @@ class Commands:
         except RuleError as error:
             raise rule_problem(error)
         folded = fold(envelopes, None, game_id)
+        assert folded is not None, "a creation's events (game_created first) fold to a table"
         plan = self._plan(folded)
         owed = self._owed(None, folded, plan)
         # a resend after a lost answer finds this append (a duplicate: the
         # same events), as for commands
         appended = self.store.append(
-            game_id, 0, envelopes, key, due=plan and plan.due, outbox_at=self._outbox_at(owed)
+            game_id, 0, envelopes, key, due=plan.due if plan is not None else None, outbox_at=self._outbox_at(owed)
         )
         self._appended(None, folded, plan, appended, owed)
         _require_durable(appended, game_id=game_id)
@@ -203,7 +204,7 @@ class Commands:
                     envelopes,
                     key,
                     (token_hash(token), seat),
-                    due=plan and plan.due,
+                    due=plan.due if plan is not None else None,
                     outbox_at=self._outbox_at(owed),
                 )
             except VersionConflict:
@@ -263,7 +264,7 @@ class Commands:
 
     def _execute(
         self,
-        timer: metrics.CommandTimer,
+        timer: CommandTimer,
         game_id: str,
         seat: int | None,
         body: Mapping[str, Any],
@@ -277,7 +278,7 @@ class Commands:
         if actor != "system":
             body = load_command(folded.game, body)
         client_key = idempotency_key is not None
-        if client_key:
+        if idempotency_key is not None:
             scope = "system" if seat is None else f"seat-{seat}"
             idempotency = Idempotency(scope, idempotency_key, request_hash(body))
         else:
@@ -324,7 +325,12 @@ class Commands:
             owed = self._owed(folded, after, plan)
             try:
                 appended = self.store.append(
-                    game_id, folded.version, envelopes, idempotency, due=plan and plan.due, outbox_at=self._outbox_at(owed)
+                    game_id,
+                    folded.version,
+                    envelopes,
+                    idempotency,
+                    due=plan.due if plan is not None else None,
+                    outbox_at=self._outbox_at(owed),
                 )
             except VersionConflict as conflict:
                 if expected_version is not None:
@@ -336,6 +342,7 @@ class Commands:
             # answered (and remembered) as appended below
             if appended.duplicate and client_key:
                 _require_durable(appended, version=appended.last)
+                assert appended.record is not None, "a duplicate is answered with its first append's record"
                 return self._replayed(game_id, seat, idempotency, appended.record)
             self._appended(folded, after, plan, appended, owed)
             _require_durable(appended, version=after.version)
@@ -390,7 +397,7 @@ class Commands:
                 try:
                     # a resend after a lost answer finds this batch (its own key)
                     appended = self.store.append(
-                        base.game_id, base.version, pending, internal_key(), due=plan and plan.due,
+                        base.game_id, base.version, pending, internal_key(), due=plan.due if plan is not None else None,
                         outbox_at=self._outbox_at(owed),
                     )
                 except VersionConflict:
@@ -413,7 +420,7 @@ class Commands:
         return self.outbox.owed(before, after, plan.due if plan is not None else None)
 
     def _outbox_at(self, owed: Owed | None) -> int | None:
-        return self.outbox.due_at() if owed is not None else None
+        return self.outbox.due_at() if owed is not None and self.outbox is not None else None
 
     def _appended(
         self, before: Folded | None, after: Folded, plan: Plan | None, appended: Appended, owed: Owed | None = None

@@ -12,6 +12,7 @@ work after the game has moved on).
 from __future__ import annotations
 
 import redis
+from redis.cluster import RedisCluster
 
 from games import table as tables
 from games.registry import GAMES
@@ -39,7 +40,7 @@ def key(status: str | None = None, game_type: str | None = None) -> str:
 
 
 class GameIndex:
-    def __init__(self, client: redis.Redis):
+    def __init__(self, client: redis.Redis | RedisCluster):
         self.redis = client
 
     def record(self, folded: Folded, created_at: int | None = None) -> None:

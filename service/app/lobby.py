@@ -47,6 +47,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 import redis
+from redis.cluster import RedisCluster
 
 from games import table as tables
 from projections.folding import Folded
@@ -111,7 +112,7 @@ def rematch_key(game_id: str) -> str:
 class Lobby:
     def __init__(
         self,
-        client: redis.Redis,
+        client: redis.Redis | RedisCluster,
         commands: Commands,
         player_feed: PlayerFeed,
         players: Players | None = None,
@@ -159,7 +160,7 @@ class Lobby:
         game_id = found.decode() if isinstance(found, bytes) else found
         self.redis.hdel(key + ":matched", player.id)
         folded = self.commands.load(game_id)
-        return folded, seat_of(folded, player.id), None, False
+        return folded, _held_seat(folded, player.id), None, False
 
     def _match_queued(
         self, key: str, player: Player, game_type: str, seats: int, options: Mapping[str, Any], mu: float
@@ -247,7 +248,7 @@ class Lobby:
                 except Problem as problem:
                     if problem.code == "already_seated":
                         folded = self.commands.load(game_id)
-                        return folded, seat_of(folded, player.id), None, False
+                        return folded, _held_seat(folded, player.id), None, False
                     if problem.code not in ("table_full", "game_not_found", "game_abandoned"):
                         raise
                     self._delete_if(keys=[bucket], args=[game_id])  # full or gone: the next opens a new one
@@ -302,16 +303,19 @@ class Lobby:
                 raise Problem(503, "rematch_busy", "The rematch is being set up; try again.")
             time.sleep(0.01)
         player = table.players[seat]
+        name = table.names[seat]
+        assert name is not None, "every seat of a finished game was taken, and a seat is taken with a name"
         taken = self.redis.hget(key + ":seats", seat)  # a seat that asked before (with no player to tell it by)
         if taken is not None:
             return self.commands.load(rematch_id), int(taken), None
         try:
-            seat_there, token, joined = self.commands.join(rematch_id, table.names[seat], player)
+            seat_there, token, joined = self.commands.join(rematch_id, name, player)
         except Problem as problem:
             if problem.code != "already_seated":
                 raise
+            assert player is not None, "only a seat taken with a player's id is refused as already seated"
             joined = self.commands.load(rematch_id)
-            return joined, seat_of(joined, player), None
+            return joined, _held_seat(joined, player), None
         # the seat is taken: its token is answered whatever happens to this
         after_write("rematch seat", self._seat_taken, key + ":seats", seat, seat_there)
         return joined, seat_there, token
@@ -341,6 +345,15 @@ class Lobby:
         found = self.redis.get(rematch_key(game_id))
         value = found.decode() if isinstance(found, bytes) else found
         return None if value is None or value.startswith("pending:") else value
+
+
+def _held_seat(folded: Folded, player_id: str) -> int:
+    """The seat ``player_id`` is known to hold at ``folded`` (a join refused
+    them as seated already, or another request seated them there): a seat
+    once taken keeps its player in the log, even one who left."""
+    seat = seat_of(folded, player_id)
+    assert seat is not None, f"player {player_id} holds a seat at {folded.game_id}"
+    return seat
 
 
 def after_write(what: str, write, *args, **kwargs) -> None:

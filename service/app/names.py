@@ -140,7 +140,8 @@ def look_alikes() -> LookAlikes:
     one; a pair that shares nothing else is left as it is. Built once, from
     the package's data file, which is not kept: a few thousand strings in
     one table rather than its 10 MB of lists and dicts in every process."""
-    data = confusable_data.load("confusables.json")
+    # its JSON, untyped: character -> its look-alikes, [{"c": a look-alike, "n": its name}]
+    data: dict[str, list[dict[str, str]]] = confusable_data.load("confusables.json")
     prototypes = {
         char: found[0]["c"]
         for char, found in data.items()

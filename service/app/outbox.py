@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import redis
+from redis.cluster import RedisCluster
 
 from events.store import (
     OUTBOX_KEYS,
@@ -59,6 +60,7 @@ from events.store import (
 from projections.folding import Folded, fold
 from projections.player_events import player_events
 from projections.ratings import RatedResult, rated_result
+from service.app import replies
 from service.app.index import GameIndex
 from service.app.player_feed import PlayerFeed
 from service.app.players import Players
@@ -105,7 +107,7 @@ def owed(before: Folded | None, after: Folded, due: Due | None = None) -> Owed |
     a game without player keys)."""
     index = before is None or before.table.status != after.table.status
     was = set(before.table.players) if before is not None else set()
-    players = tuple(sorted(set(after.table.players) - was - {None}))
+    players = tuple(sorted({p for p in after.table.players if p is not None} - was))
     events = tuple(player_events(before, after))
     rated = rated_result(after) if rated_result(before) is None else None  # only the append that ends it
     if not (index or players or events or due or rated):
@@ -185,31 +187,31 @@ class Outbox:
 
     def due(self, now: int, limit: int = 200) -> list[tuple[str, str, float]]:
         """(outbox set, member, score) of the work due by ``now``."""
-        if self.store.cluster:
-            return self._due_on_cluster(now, limit)
+        if isinstance(self.redis, RedisCluster):  # self.store.cluster, as mypy can follow it
+            return self._due_on_cluster(self.redis, now, limit)
         with self.redis.pipeline(transaction=False) as pipe:
             for key in OUTBOX_KEYS:
                 pipe.zrangebyscore(key, "-inf", now, start=0, num=limit, withscores=True)
             answers = pipe.execute()
-        return [(key, _text(member), score) for key, found in zip(OUTBOX_KEYS, answers) for member, score in found]
+        return [(key, replies.decoded(member), score) for key, found in zip(OUTBOX_KEYS, answers) for member, score in found]
 
-    def _due_on_cluster(self, now: int, limit: int) -> list[tuple[str, str, float]]:
+    def _due_on_cluster(self, cluster: RedisCluster, now: int, limit: int) -> list[tuple[str, str, float]]:
         """On a cluster every hash slot has its outbox set: each primary is
         asked for those of its slots, in one pipeline (a plain connection to
         it, as the slot map says now; a slot that moved meanwhile answers
         MOVED, skipped until the next sweep)."""
         found: list[tuple[str, str, float]] = []
         by_node: dict[str, list[int]] = {}
-        for slot, nodes in list(self.redis.nodes_manager.slots_cache.items()):
+        for slot, nodes in list(cluster.nodes_manager.slots_cache.items()):
             if nodes:
                 by_node.setdefault(nodes[0].name, []).append(slot)
         for name, slots in by_node.items():
-            node = self.redis.get_node(node_name=name)
+            node = cluster.get_node(node_name=name)
             if node is None:
                 continue
             keys = [slot_outbox_key(slot) for slot in slots]
             try:
-                with self.redis.get_redis_connection(node).pipeline(transaction=False) as pipe:
+                with cluster.get_redis_connection(node).pipeline(transaction=False) as pipe:
                     for key in keys:
                         pipe.zrangebyscore(key, "-inf", now, start=0, num=limit, withscores=True)
                     answers = pipe.execute(raise_on_error=False)
@@ -218,7 +220,7 @@ class Outbox:
                 continue
             for key, answer in zip(keys, answers):
                 if not isinstance(answer, Exception):
-                    found += [(key, _text(member), score) for member, score in answer]
+                    found += [(key, replies.decoded(member), score) for member, score in answer]
         return found
 
     def sweep(self, limit: int = 200) -> int:
@@ -250,6 +252,7 @@ class Outbox:
             return True
         before = fold(envelopes[: first - 1], None, game_id)
         after = fold(envelopes[first - 1 : last], before, game_id)
+        assert after is not None, "versions first to last are in the log (checked above): they fold to a table"
         # the game's next look as it stands now, unless one as early is
         # there: another process may have set it since, for a newer state
         newest = fold(envelopes[last:], after, game_id)
@@ -280,7 +283,3 @@ def _attempt(what: str, owed: Owed, write: Callable[..., Any], *args: Any) -> bo
             what,
         )
         return False
-
-
-def _text(raw) -> str:
-    return raw.decode() if isinstance(raw, bytes) else raw

@@ -34,8 +34,10 @@ import json
 from typing import Any, Callable, Iterable
 
 import redis
+from redis.cluster import RedisCluster
 
 from events.store import versions_channel
+from service.app import replies
 
 FEED_MAXLEN = 1000  # events a feed keeps: a player stream resumes within them
 FEED_TTL_SECONDS = 30 * 86_400  # a player silent for a month loses their old feed
@@ -81,7 +83,7 @@ def ids_key(player_id: str) -> str:
 
 
 class PlayerFeed:
-    def __init__(self, client: redis.Redis, clock, hooks: Iterable[Callable[[str, str, dict, str], None]] = ()):
+    def __init__(self, client: redis.Redis | RedisCluster, clock, hooks: Iterable[Callable[[str, str, dict, str], None]] = ()):
         self.redis = client
         self.clock = clock
         self.hooks = list(hooks)  # (player id, kind, data, event id): webhooks
@@ -109,13 +111,8 @@ class PlayerFeed:
     def since(self, player_id: str, after: int, count: int = PAGE) -> list[tuple[int, dict[str, Any]]]:
         """The feed's events numbered past ``after``, oldest first, at most
         ``count`` of them: fewer means the read reached the feed's end."""
-        entries = self.redis.xrange(feed_key(player_id), min=f"{after + 1}-0", count=count)
-        out = []
-        for entry_id, fields in entries:
-            entry_id = entry_id.decode() if isinstance(entry_id, bytes) else entry_id
-            raw = fields.get(b"e") if b"e" in fields else fields.get("e")
-            out.append((int(entry_id.split("-")[0]), json.loads(raw)))
-        return out
+        found = replies.entries(self.redis.xrange(feed_key(player_id), min=f"{after + 1}-0", count=count))
+        return [(int(entry_id.split("-")[0]), json.loads(fields["e"])) for entry_id, fields in found]
 
     def last(self, player_id: str) -> int:
         found = self.redis.get(seq_key(player_id))

@@ -36,9 +36,11 @@ import uuid
 from dataclasses import dataclass
 
 import redis
+from redis.cluster import RedisCluster
 
 from games import table as tables
 from projections.folding import Folded
+from service.app import replies
 from service.app.ids import token_hash
 from service.app.player_feed import feed_key, ids_key, player_key, seq_key
 from service.app.problems import Problem
@@ -77,7 +79,7 @@ _DELETE = "return redis.call('DEL', unpack(KEYS))"
 
 
 class Players:
-    def __init__(self, client: redis.Redis, clock):
+    def __init__(self, client: redis.Redis | RedisCluster, clock):
         self.redis = client
         self.clock = clock
         self._add_game = client.register_script(_ADD_GAME)
@@ -97,8 +99,8 @@ class Players:
         found = self.redis.hgetall(player_key(player_id))
         if not found:
             return None
-        found = {k.decode() if isinstance(k, bytes) else k: v.decode() if isinstance(v, bytes) else v for k, v in found.items()}
-        return Player(player_id, found["name"], int(found["created_at"]), found["key_hash"])
+        record = {replies.decoded(k): replies.decoded(v) for k, v in found.items()}
+        return Player(player_id, record["name"], int(record["created_at"]), record["key_hash"])
 
     def by_key(self, key: str) -> Player | None:
         """The player a key belongs to, if it is still theirs."""
@@ -175,8 +177,7 @@ class Players:
 
     def games(self, player_id: str, limit: int | None = 200) -> list[str]:
         """The player's games, newest first."""
-        ids = self.redis.zrevrange(games_key(player_id), 0, -1 if limit is None else limit - 1)
-        return [i.decode() if isinstance(i, bytes) else i for i in ids]
+        return replies.members(self.redis.zrevrange(games_key(player_id), 0, -1 if limit is None else limit - 1))
 
 
 def new_key(player_id: str) -> str:

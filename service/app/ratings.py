@@ -57,12 +57,14 @@ import hashlib
 import json
 import logging
 from dataclasses import asdict
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Mapping
 
 import redis
+from redis.cluster import RedisCluster
 
 from games.registry import GAMES
 from projections.ratings import Placing, RatedResult, Rating, rate
+from service.app import replies
 
 log = logging.getLogger("tabletell.ratings")
 
@@ -140,10 +142,6 @@ return redis.call('INCR', KEYS[1])
 """
 
 
-def _text(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else value
-
-
 def _rating(raw: Any) -> Rating | None:
     if raw is None:
         return None
@@ -215,7 +213,7 @@ def fold_results(results: Iterable[RatedResult]) -> tuple[dict[str, Rating], lis
 
 
 class Ratings:
-    def __init__(self, client: redis.Redis, announce: Callable[[str, str, dict, str], Any] | None = None):
+    def __init__(self, client: redis.Redis | RedisCluster, announce: Callable[[str, str, dict, str], Any] | None = None):
         self.redis = client
         # (player id, kind, data, event id): the player's feed (and its
         # webhooks) is told of each change
@@ -253,7 +251,7 @@ class Ratings:
     def drain(self, game_type: str) -> list[dict[str, Any]]:
         """Applies the type's pending games, oldest first; returns the
         changes this call wrote (others' writes are theirs to announce)."""
-        written = []
+        written: list[dict[str, Any]] = []
         for _ in range(DRAIN_ATTEMPTS):
             pipe = self.redis.pipeline(transaction=False)
             pipe.get(_key(game_type, "version"))
@@ -262,9 +260,9 @@ class Ratings:
             version, pending, applied = pipe.execute()
             if not pending:
                 return written
-            game_id, at = _text(pending[0][0]), pending[0][1]
+            game_id, at = replies.decoded(pending[0][0]), pending[0][1]
             if applied:
-                last_id, last_at = _text(applied[0][0]), applied[0][1]
+                last_id, last_at = replies.decoded(applied[0][0]), applied[0][1]
                 if (at, game_id) < (last_at, last_id):
                     # it finished before the last game applied: take that back first
                     self._undo(game_type, int(version or 0), last_id, last_at)
@@ -344,14 +342,16 @@ class Ratings:
         counts = {}
         for game_type, found in by_type.items():
             ratings, changes = fold_results(found)
-            gone = {_text(p) for p in self.redis.smembers(_key(game_type, "gone"))}
+            gone = {replies.decoded(p) for p in self.redis.smembers(_key(game_type, "gone"))}
             self.clear(game_type)
             history: dict[str, dict[str, int]] = {}
             for result, _ in changes:
                 for placing in result.placings:
                     if placing.player_id not in gone:
                         history.setdefault(placing.player_id, {})[result.game_id] = result.finished_at
-            writes = [
+            # (key, the command, its fields): strings for a hash, numbers (the
+            # score) for a sorted set
+            writes: list[tuple[str, str, Mapping[str, str | float]]] = [
                 (_key(game_type, "results"), "hset", {r.game_id: _result_json(r) for r, _ in changes}),
                 (_key(game_type, "applied"), "zadd", {r.game_id: r.finished_at for r, _ in changes}),
                 (_key(game_type, "changes"), "hset", {r.game_id: json.dumps(c) for r, c in changes}),
@@ -365,7 +365,13 @@ class Ratings:
                 items = list(mapping.items())
                 for start in range(0, len(items), batch):  # a command of at most ``batch`` fields
                     chunk = dict(items[start : start + batch])
-                    pipe.hset(key, mapping=chunk) if how == "hset" else pipe.zadd(key, chunk)
+                    if how == "hset":
+                        # redis-py types hset's mapping Mapping[FieldT, EncodableT], whose
+                        # key (a union) a dict[str, ...] never matches: Mapping is
+                        # invariant in its key (zadd's mapping takes a TypeVar instead)
+                        pipe.hset(key, mapping=chunk)  # type: ignore[arg-type]
+                    else:
+                        pipe.zadd(key, chunk)
                     queued += 1
                     if queued % 50 == 0:
                         pipe.execute()
@@ -378,9 +384,9 @@ class Ratings:
         """Every key of the type's ratings (its version and its gone
         players are kept; the version is bumped)."""
         doomed = [
-            _text(name)
+            replies.decoded(name)
             for name in self.redis.scan_iter(match=f"ratings:{{{game_type}}}:*", count=1000)
-            if not _text(name).endswith((":version", ":gone"))
+            if not replies.decoded(name).endswith((":version", ":gone"))
         ]
         for start in range(0, len(doomed), 500):
             self.redis.delete(*doomed[start : start + 500])
@@ -422,14 +428,14 @@ class Ratings:
         pipe.zcard(board)
         pipe.zrevrange(board, offset, offset + limit - 1)
         total, ids = pipe.execute()
-        ids = [_text(i) for i in ids]
+        ids = [replies.decoded(i) for i in ids]
         found = self.redis.hmget(_key(game_type, "players"), ids) if ids else []
         return int(total), [(i, r) for i, raw in zip(ids, found) if (r := _rating(raw)) is not None]
 
     def history(self, game_type: str, player_id: str, limit: int) -> list[dict[str, Any]]:
         """The player's rated games of the type, newest first: each game's
         change to their rating."""
-        ids = [_text(i) for i in self.redis.zrevrange(history_key(game_type, player_id), 0, limit - 1)]
+        ids = replies.members(self.redis.zrevrange(history_key(game_type, player_id), 0, limit - 1))
         found = self.redis.hmget(_key(game_type, "changes"), ids) if ids else []
         out = []
         for raw in found:

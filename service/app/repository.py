@@ -147,6 +147,8 @@ class Repository:
         pending = self.store.read(game_id, after=shown.version if shown else 0, upto=newest.version)
         count = spectators.released(pending, now, delay)
         public = fold(pending[:count], shown, game_id)
+        # from nothing, pending starts at the game's creation, which is public at once
+        assert public is not None, "game_created is released without delay (projections.spectators)"
         if public is not shown:
             self._public.put(game_id, public, None if went_back else _newer)
         if public.version == newest.version:

@@ -26,10 +26,12 @@ import logging
 from typing import Callable
 
 import redis
+from redis.cluster import RedisCluster
 
 from events.store import EventStore, snapshot_key, tokens_key
 from games import table as tables
 from projections.folding import fold
+from service.app import replies
 from service.app.archive import idempotency_keys
 from service.app.chat import chat_keys
 from service.app.index import GameIndex
@@ -74,7 +76,7 @@ class WaitingCap:
     sorted set per address (game id -> its creation time), pruned of games
     the index no longer lists as waiting each time it is counted."""
 
-    def __init__(self, client: redis.Redis, index: GameIndex, cap: int, ttl_seconds: int, clock: Callable[[], int]):
+    def __init__(self, client: redis.Redis | RedisCluster, index: GameIndex, cap: int, ttl_seconds: int, clock: Callable[[], int]):
         self.redis = client
         self.index = index
         self.cap = cap  # 0: no limit
@@ -87,7 +89,7 @@ class WaitingCap:
             return
         key = waiting_key(address)
         self.redis.zremrangebyscore(key, "-inf", self.clock() - self.ttl_seconds * 1000)
-        held = [raw.decode() if isinstance(raw, bytes) else raw for raw in self.redis.zrange(key, 0, -1)]
+        held = replies.members(self.redis.zrange(key, 0, -1))
         if len(held) < self.cap:
             return
         gone = [game_id for game_id, waiting in zip(held, self.index.is_waiting(held)) if not waiting]

@@ -23,31 +23,37 @@ import zlib
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
-from typing import Iterator
+from typing import Callable, Iterator
 
 import redis
+from redis.cluster import RedisCluster
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 from rq import Queue
 
 from events.store import Due, write_due
 from games import table as tables
+from games.contract import Bot
 from projections.folding import Folded
 
 log = logging.getLogger("tabletell.scheduling")
 
 QUEUE = "tabletell"  # bot moves
 # timeouts and abandoned games: a worker takes these first, so a deadline
-# fires on time even while many bot moves wait (QUEUES, in that order)
+# fires on time even while many bot moves wait (GAME_QUEUES, in that order)
 DEADLINES_QUEUE = "tabletell-deadlines"
-# webhook deliveries (service/webhooks.py), taken last: a game's own work
-# never waits behind a slow receiver in the queue (though a worker sending
-# one is busy until it answers or times out)
-WEBHOOKS_QUEUE = "tabletell-webhooks"
 # finished games moved to the archive (and, with retention, abandoned ones
-# deleted): taken last, nobody waits for them
+# deleted): taken after the games' own work, nobody waits for them
 HOUSEKEEPING_QUEUE = "tabletell-housekeeping"
-QUEUES = (DEADLINES_QUEUE, QUEUE, WEBHOOKS_QUEUE, HOUSEKEEPING_QUEUE)
+# what a worker process's main RQ worker takes, in this order
+GAME_QUEUES = (DEADLINES_QUEUE, QUEUE, HOUSEKEEPING_QUEUE)
+# webhook deliveries (service.app.webhooks): taken by the delivery threads of
+# each worker process alone (service.workers.deliveries), never by the main
+# worker, so nothing of GAME_QUEUES waits behind a receiver that does not
+# answer (when one worker took them all, ten dead receivers' deliveries, each
+# waiting out its timeout, kept every game from the archive for minutes)
+WEBHOOKS_QUEUE = "tabletell-webhooks"
+QUEUES = (*GAME_QUEUES, WEBHOOKS_QUEUE)  # every queue (the metrics read each)
 HOUSEKEEPING = ("archive", "delete")
 
 
@@ -125,7 +131,7 @@ def pending_work(
     return work
 
 
-def bot_for(folded: Folded, seat: int, expert_budget_ms: float | None = None):
+def bot_for(folded: Folded, seat: int, expert_budget_ms: float | None = None) -> Bot:
     """A bot seat plays at its level; a seat on autopilot, or one its player
     left (``leave``), gets the game's strongest quick bot (the heuristic
     where there is one). An expert
@@ -133,7 +139,10 @@ def bot_for(folded: Folded, seat: int, expert_budget_ms: float | None = None):
     bots = folded.game.bots
     level = folded.table.bots.get(seat) or ("heuristic" if "heuristic" in bots else next(iter(bots)))
     if level == "expert" and expert_budget_ms is not None:
-        return partial(bots[level], budget_ms=expert_budget_ms)
+        # a Bot is called with (view, rng); the expert (games.search.expert)
+        # takes its budget too
+        expert: Callable[..., dict] = bots[level]
+        return partial(expert, budget_ms=expert_budget_ms)
     return bots[level]
 
 
@@ -165,7 +174,7 @@ class Plan:
 class Dispatcher:
     def __init__(
         self,
-        client: redis.Redis,
+        client: redis.Redis | RedisCluster,
         clock,
         grace_ms: int = DEFAULT_GRACE_MS,
         waiting_ttl_ms: int = 0,
@@ -176,7 +185,10 @@ class Dispatcher:
         self.redis = client  # the store: the due sets
         # the queues' server (QUEUE_URL; RQ needs one plain server): the jobs
         # and their "dispatched" marks
-        self.queue_redis = queue_client if queue_client is not None else client
+        if queue_client is None:
+            assert isinstance(client, redis.Redis), "a cluster's queues are on a server of their own (QUEUE_URL)"
+            queue_client = client
+        self.queue_redis = queue_client
         self.clock = clock
         self.grace_ms = grace_ms
         # WAITING_GAME_TTL_SECONDS in ms (0: a waiting game is never
@@ -284,7 +296,7 @@ def next_look(work: list[Work], now: int, grace_ms: int) -> int:
 
 class QueueCollector(Collector):
     """Figures read from the store at scrape time (a gauge in multiprocess mode
-    would be a stale copy per process): the RQ queue's length and the games
+    would be a stale copy per process): each RQ queue's length and the games
     the scheduler will look at (the due set)."""
 
     def __init__(self, client, queue_client=None):
@@ -293,7 +305,9 @@ class QueueCollector(Collector):
 
     def collect(self):
         queued = GaugeMetricFamily(
-            "tabletell_queue_depth", "Jobs waiting in the workers' RQ queue (bot moves, timeouts).", labels=["queue"]
+            "tabletell_queue_depth",
+            "Jobs waiting in each of the workers' RQ queues (timeouts, bot moves, housekeeping, webhook deliveries).",
+            labels=["queue"],
         )
         due = GaugeMetricFamily(
             "tabletell_due_games",

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from typing import NoReturn
 
 from events.store import EventStore
 from projections.lru import LRU
@@ -67,7 +68,8 @@ class Seats:
             self._refuse(game_id, "invalid_token", "This seat's player was deleted: its token no longer works.")
         return seat
 
-    def _refuse(self, game_id: str, code: str, detail: str) -> None:
+    def _refuse(self, game_id: str, code: str, detail: str) -> NoReturn:
+        """Always raises: 404 for an unknown game, else 401 with ``code``."""
         if not self.exists(game_id):
             raise game_not_found(game_id)
         raise Problem(401, code, detail)

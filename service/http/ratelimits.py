@@ -1,7 +1,8 @@
 """Rate limits on every route: the ``limits`` library's sliding window
 counter, counted in each process's memory and shared through the store in
-the background (``service.app.rate_counts``), but for the creation quota,
-counted in the store itself.
+the background, what comes near a limit decided by the store
+(``service.app.rate_counts``), but for the creation quota, counted in the
+store itself.
 
 Three policies, each a ``limits`` limit string from the configuration
 (``RATE_LIMIT_CLIENT``, ``RATE_LIMIT_TOKEN``, ``RATE_LIMIT_CREATE``):
@@ -34,7 +35,9 @@ knows its three policies, and the shared in-memory storage.
 Answers carry the IETF draft fields (draft-ietf-httpapi-ratelimit-headers):
 ``RateLimit-Policy`` (the policies that applied: ``"client";q=600;w=60``) and
 ``RateLimit`` (what remains of each: ``"client";r=599;t=42``); a refused
-request is a 429 problem+json ``rate_limited`` with ``Retry-After``.
+request is a 429 problem+json ``rate_limited`` with ``Retry-After``: the
+seconds after which the same request passes, if the client sends nothing
+else meanwhile.
 """
 from __future__ import annotations
 
@@ -77,9 +80,12 @@ def exempt(path: str) -> bool:
 
 def _checked(setting: str, value: str) -> list[RateLimitItem]:
     try:
-        return parse_many(value) if value.strip() else []
+        items = parse_many(value) if value.strip() else []
     except ValueError as error:
         raise ValueError(f"{setting}={value!r} is not a rate limit (like '600/minute'): {error}") from None
+    if any(item.amount < 1 for item in items):
+        raise ValueError(f"{setting}={value!r} lets no request through: leave it empty for no limit")
+    return items
 
 
 class RateLimits:
@@ -132,6 +138,9 @@ class RateLimits:
             verdict = None
             if exact:
                 try:
+                    # limits' reset time (when the count next drops) is when
+                    # a refused request passes here, as a count kept in the
+                    # store as it happens never goes past the limit
                     allowed = self.exact.hit(item, name, key)
                     reset_at, remaining = self.exact.get_window_stats(item, name, key)
                     verdict = Verdict(allowed, remaining, _seconds_until(reset_at, remaining, item))
@@ -152,6 +161,7 @@ class RateLimits:
             request.path,
             extra={"policy": name, "route": request.url_rule.rule if request.url_rule else "unmatched"},
         )
+        # when this same request passes (the verdict's: the store's counts)
         retry_after = max(1, verdict.reset_seconds)
         problem = Problem(
             429,

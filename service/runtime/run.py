@@ -1,13 +1,13 @@
 """`make run`: the whole service in one terminal.
 
 Starts, in order: a private valkey-server persisting to DATA_DIR (only when
-REDIS_URL is not set), the API under gunicorn on PORT, and one RQ worker with
-its scheduler, and keeps them alive: a part that dies is started again after
-a backoff (0.5 s, doubling to a minute), with a log line saying so; the others
-go on meanwhile (gunicorn itself restarts a dead request worker). Ctrl-C (or
-SIGTERM) stops them in order: the API (stops accepting, drains), the worker,
-then the store; a second Ctrl-C kills what is left at once. No process is
-left behind.
+REDIS_URL is not set), the API under gunicorn on PORT, and one worker (RQ,
+with its scheduler and its webhook delivery threads), and keeps them alive:
+a part that dies is started again after a backoff (0.5 s, doubling to a
+minute), with a log line saying so; the others go on meanwhile (gunicorn
+itself restarts a dead request worker). Ctrl-C (or SIGTERM) stops them in
+order: the API (stops accepting, drains), the worker, then the store; a
+second Ctrl-C kills what is left at once. No process is left behind.
 
 ``python -m service.run api`` runs the API alone, the same gunicorn command
 from the same settings (the Docker image's command: there the store and the
@@ -231,7 +231,7 @@ def welcome(config: Config) -> list[str]:
     base = f"http://{host}:{config.port}"
     lines = [
         f"the web client on {base}/ (play in a browser); the API under {base}/v1/..., e.g. {base}/v1/game-types "
-        "(every route: openapi.yaml); one RQ worker with its scheduler; Ctrl-C stops all",
+        "(every route: openapi.yaml); one RQ worker with its scheduler and webhook delivery threads; Ctrl-C stops all",
     ]
     if config.operator_token is None:
         lines.append(

@@ -1,8 +1,11 @@
 """A worker: ``python -m service.worker``.
 
-An RQ worker on the ``tabletell`` queue, with the scheduler beside it (a
-thread: see ``service.workers.scheduler``). Run as many as you like against
-the same Redis; they share the queue and the schedule.
+An RQ worker on the games' queues (timeouts first, then bot moves, then the
+housekeeping), with the scheduler beside it (a thread: see
+``service.workers.scheduler``) and ``WEBHOOK_CONCURRENCY`` delivery threads
+on the webhooks' queue (``service.workers.deliveries``), so no game's work
+waits behind a webhook's receiver. Run as many as you like against the same
+Redis; they share the queues and the schedule.
 """
 from __future__ import annotations
 
@@ -15,8 +18,8 @@ from rq import SimpleWorker
 from service.telemetry import logs
 from service.config import Config, connect_queues, connect_store
 from service.wiring import Services
-from service.workers import jobs, scheduler
-from service.app.scheduling import QUEUES
+from service.workers import deliveries, jobs, scheduler
+from service.app.scheduling import GAME_QUEUES, WEBHOOKS_QUEUE
 
 log = logging.getLogger("tabletell.worker")
 
@@ -40,14 +43,24 @@ def main(argv: list[str] | None = None) -> None:
     # Metrics: with PROMETHEUS_MULTIPROC_DIR (make run sets it) this process
     # writes there and the API's /metrics sums it; without, they stay here.
     logs.configure(config.log_format)
-    log.info("worker started: queues %s, grace %.1f s", ", ".join(QUEUES), config.grace_seconds)  # never the URL: it may hold a password
+    log.info(
+        "worker started: queues %s, %s on %d delivery threads, grace %.1f s",
+        ", ".join(GAME_QUEUES),
+        WEBHOOKS_QUEUE,
+        config.webhook_concurrency,
+        config.grace_seconds,
+    )  # never the URL: it may hold a password
     services = worker_services(config)
     jobs.use(services)  # the jobs this process runs share it
     scheduler.start(services)
-    # SimpleWorker runs jobs in its own process: our jobs take milliseconds,
-    # and a fork per job would cost more than the job
-    # the deadlines' queue first: a timeout never waits behind bot moves
-    SimpleWorker(list(QUEUES), connection=services.queue_redis, name=args.name).work(logging_level="WARNING")
+    sending = deliveries.start(services, config.webhook_concurrency, args.name)
+    try:
+        # SimpleWorker runs jobs in its own process: our jobs take milliseconds,
+        # and a fork per job would cost more than the job
+        # the deadlines' queue first: a timeout never waits behind bot moves
+        SimpleWorker(list(GAME_QUEUES), connection=services.queue_redis, name=args.name).work(logging_level="WARNING")
+    finally:
+        sending.stop(config.graceful_seconds)
 
 
 def worker_services(config: Config) -> Services:

@@ -125,9 +125,10 @@ def test_the_js_client_sends_each_operation_as_openapi_yaml_says():
 
 def test_the_js_client_sends_again_only_what_cannot_be_done_twice():
     """After a network error a request may have been carried out: only
-    reads, a DELETE, a command with its Idempotency-Key, and rematch (the
-    same seat asking again is given the same seat: lobby.py) are sent
-    again; the rest only after a 503 that did nothing."""
+    reads, a DELETE, a command with its Idempotency-Key, rematch (the
+    same seat asking again is given the same seat: lobby.py) and enabling a
+    webhook (enabled twice, it is enabled once) are sent again; the rest
+    only after a 503 that did nothing."""
     table = js_client()["operations"]
     for operation_id, contract in operations().items():
         kind = table[operation_id]["retry"]
@@ -135,7 +136,7 @@ def test_the_js_client_sends_again_only_what_cannot_be_done_twice():
         safe = (
             contract["method"] in ("GET", "DELETE")
             or "Idempotency-Key" in contract["headers"]
-            or operation_id == "rematch"
+            or operation_id in ("rematch", "enableWebhook")
         )
         assert kind != "idempotent" or safe, f"{operation_id} is sent again after a network error"
         assert kind != "probe" or contract["path"].startswith("/v1/health"), operation_id

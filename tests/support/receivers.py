@@ -1,8 +1,10 @@
-"""An app backend for webhook tests: a local HTTP server that records what
-the service's workers POST to it. Receivers are on 127.0.0.1, so the apps
-and workers that send to them run with WEBHOOKS_ALLOW_PRIVATE=1."""
+"""App backends for webhook tests: a local HTTP server that records what
+the service's workers POST to it, and a dead one that takes connections
+and never answers. Receivers are on 127.0.0.1, so the apps and workers that
+send to them run with WEBHOOKS_ALLOW_PRIVATE=1."""
 from __future__ import annotations
 
+import socket
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -74,6 +76,53 @@ def receivers():
 
     def make(answers=(), hold: bool = False) -> Receiver:
         made.append(Receiver(answers, hold))
+        return made[-1]
+
+    yield make
+    for receiver in made:
+        receiver.close()
+
+
+class Silent:
+    """A receiver that is down the slow way: it takes every connection and
+    never answers, so each attempt waits out WEBHOOK_TIMEOUT_SECONDS (as a
+    host that drops packets makes it wait to connect). Counts the
+    connections it was sent."""
+
+    def __init__(self):
+        self.server = socket.create_server(("127.0.0.1", 0), backlog=128)
+        self.url = f"http://127.0.0.1:{self.server.getsockname()[1]}/hooks"
+        self.held: list[socket.socket] = []
+        self.lock = threading.Lock()
+        self.thread = threading.Thread(target=self._accept, daemon=True)
+        self.thread.start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                connection, _ = self.server.accept()
+            except OSError:  # closed
+                return
+            with self.lock:
+                self.held.append(connection)
+
+    def count(self) -> int:
+        with self.lock:
+            return len(self.held)
+
+    def close(self) -> None:
+        self.server.close()
+        with self.lock:
+            for connection in self.held:
+                connection.close()
+
+
+@pytest.fixture
+def silent_receivers():
+    made: list[Silent] = []
+
+    def make() -> Silent:
+        made.append(Silent())
         return made[-1]
 
     yield make

@@ -1,4 +1,5 @@
-"""Games the workers play: waiting for their end, checking their logs."""
+"""What the workers do: waiting for it (a game's end, any condition),
+checking the games' logs."""
 from __future__ import annotations
 
 import time
@@ -23,3 +24,15 @@ def assert_clean_log(redis_client, game_id: str) -> list:
     commands = [(e.seat, e.command_id) for e in envelopes if e.command is not None]
     assert len(commands) == len(set(commands))
     return envelopes
+
+
+def wait_for(condition, what: str, seconds: float = 60):
+    """``condition()``'s first true value, asked every 50 ms; the test fails
+    if none comes within ``seconds`` (a generous bound, never a timing)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        value = condition()
+        if value:
+            return value
+        assert time.monotonic() < deadline, f"{what}: not within {seconds} s"
+        time.sleep(0.05)

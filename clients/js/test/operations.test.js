@@ -103,6 +103,9 @@ test("the operators' operations", { timeout: BOUND_MS, skip: !OPERATOR_TOKEN && 
   assert.match(hook.secret, /^whsec_/);
   assert.ok((await operator.listWebhooks()).webhooks.some((w) => w.id === hook.id));
   assert.deepEqual(await operator.listWebhookDeliveries(hook.id), { webhook_id: hook.id, deliveries: [] });
+  // enabling a webhook the service has not disabled changes nothing
+  const enabled = await operator.enableWebhook(hook.id);
+  assert.deepEqual([enabled.id, enabled.disabled, enabled.disabled_at, enabled.failing_since], [hook.id, false, null, null]);
   assert.equal(await operator.deleteWebhook(hook.id), null);
   await assert.rejects(operator.deleteWebhook(hook.id), { status: 404, code: "webhook_not_found" });
 });

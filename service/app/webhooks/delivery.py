@@ -1,7 +1,8 @@
-"""Delivering: a worker's attempt (claim it, sign, POST to the very
-addresses checked, record the outcome, schedule the next), and the
-scheduler's part (queue what is due, record attempts whose worker died);
-see ``service.app.webhooks``."""
+"""Delivering: a worker's attempt (claim it, ask the webhook's health
+whether to send, sign, POST to the very addresses checked, record the
+outcome, schedule the next), and the scheduler's part (queue what is due,
+record attempts whose worker died, publish the ``webhook.disabled`` events
+still owed); see ``service.app.webhooks`` and its ``health``."""
 from __future__ import annotations
 
 import http.client
@@ -14,10 +15,12 @@ from typing import Any, Callable
 from urllib.parse import SplitResult
 
 import redis
+from redis.cluster import RedisCluster
 from rq.timeouts import BaseTimeoutException
 
 from service.config import Config
-from service.app.webhooks.publishing import DUE, PENDING, STATE, Publisher, lease_ms
+from service.app.webhooks.health import Health, outcome_of
+from service.app.webhooks.publishing import DUE, PENDING, STATE, Publisher, iso, lease_ms, webhook_of
 from service.app.webhooks.registrations import HOOKS, KEEP_DELIVERIES, Registrations, deliveries_key
 from service.app.webhooks.signing import sign
 from service.app.webhooks.urls import UrlRefused, addresses, default_port, parse_url
@@ -117,12 +120,13 @@ def attempt_record(
 class Delivery:
     def __init__(
         self,
-        client: redis.Redis,
+        client: redis.Redis | RedisCluster,
         queue_client: redis.Redis,
         clock: Callable[[], int],
         config: Config,
         registrations: Registrations,
         publisher: Publisher,
+        health: Health,
     ):
         self.redis = client  # the store
         self.queue_redis = queue_client  # the queues' server
@@ -130,13 +134,16 @@ class Delivery:
         self.config = config
         self.registrations = registrations
         self.publisher = publisher
+        self.health = health
 
     def requeue_due(self, limit: int = 200) -> int:
         """Queue the attempts due now (retries whose time has come, attempts
         nobody took within their lease), and record as failed those whose
         worker died under way, scheduling the next. Every worker's scheduler
-        calls it each tick; the script hands each one to one of them. Returns
-        how many attempts were queued."""
+        calls it each tick; the script hands each one to one of them. Then the
+        ``webhook.disabled`` events still owed (``tell_untold``). Returns how
+        many attempts were queued."""
+        self.tell_untold()
         now = self.clock()
         script = self.redis.register_script(TAKE_SCRIPT)
         taken = [raw.decode() if isinstance(raw, bytes) else raw for raw in script(keys=[STATE, DUE], args=[now, now + lease_ms(self.config), limit])]
@@ -146,6 +153,7 @@ class Delivery:
                 queue.append((key, attempt))
             else:
                 self.died(key, attempt)
+        queue = self.settle(queue, now)
         if queue:
             # should this process die before they are queued, their new lease runs out and another takes them
             with self.queue_redis.pipeline(transaction=True) as pipe:
@@ -154,6 +162,49 @@ class Delivery:
                     self.publisher.enqueue(key, attempt, pipe)
                 pipe.execute()
         return len(queue)
+
+
+    def settle(self, due: list[tuple[str, int]], now: int) -> list[tuple[str, int]]:
+        """Of the attempts ``due`` to be queued, those to webhooks held or
+        disabled (``health``) are done here, as their job would do them (held:
+        recorded as failed unsent; disabled: dropped), without the trip
+        through RQ, which costs an attempt many times what it does; of those
+        to a webhook whose probe is due, one is queued (to probe it) and the
+        others held for as long as the probe's lease, as it will hold them.
+        Returns the attempts to queue."""
+        if not due:
+            return due
+        gates = self.health.peek(sorted({webhook_of(key) for key, _ in due}), now)
+        rest: list[tuple[str, int]] = []
+        probing: set[str] = set()  # held webhooks whose probe is queued now
+        for key, attempt in due:
+            webhook_id = webhook_of(key)
+            gate = gates[webhook_id]
+            until = gate.until
+            if gate.probe and webhook_id in probing:
+                until = now + lease_ms(self.config)  # as long as the probe's lease: it holds them so
+            elif not gate.disabled and until is None:  # well, or this one probes it
+                if gate.probe:
+                    probing.add(webhook_id)
+                rest.append((key, attempt))
+                continue
+            record = self.claim(key, attempt, now)
+            if record is None:
+                continue
+            if until is None:  # disabled
+                self.finish(key, attempt, record, None, "done", 0)
+            else:
+                self.held(key, attempt, record, now, until, gate.failing_since)
+        return rest
+
+
+    def claim(self, key: str, attempt: int, now: int) -> dict | None:
+        """Attempt ``attempt`` of ``key``, leased to the caller: what to send,
+        or None if it is not this delivery's current attempt or is under way
+        elsewhere."""
+        claim = self.redis.register_script(CLAIM_SCRIPT)
+        raw = claim(keys=[PENDING, STATE, DUE], args=[key, attempt, now, now + lease_ms(self.config)])
+        return json.loads(raw) if raw is not None else None
 
 
     def died(self, key: str, attempt: int) -> None:
@@ -185,18 +236,23 @@ class Delivery:
     def deliver(self, key: str, attempt: int) -> str:
         """Attempt ``attempt`` of delivery ``key`` (a worker's job): sign, POST,
         record the outcome; a failure with attempts left schedules the next one
-        (``requeue_due`` queues it when due)."""
+        (``requeue_due`` queues it when due). Not sent to a webhook disabled
+        (the delivery is dropped) or held (failed at once: ``health``)."""
         config = self.config
         now = self.clock()
-        claim = self.redis.register_script(CLAIM_SCRIPT)
-        raw = claim(keys=[PENDING, STATE, DUE], args=[key, attempt, now, now + lease_ms(config)])
-        if raw is None:
+        record = self.claim(key, attempt, now)
+        if record is None:
             return "stale: delivered, given up on, or under way elsewhere"
-        record = json.loads(raw)
         hook = self.registrations.get(record["webhook_id"])
         if hook is None:
             self.finish(key, attempt, record, None, "done", 0)
             return "dropped: the webhook was deleted"
+        gate = self.health.gate(hook["id"], now, now + lease_ms(config))
+        if gate.disabled:
+            self.finish(key, attempt, record, None, "done", 0)
+            return "dropped: the webhook is disabled"
+        if gate.until is not None:
+            return self.held(key, attempt, record, now, gate.until, gate.failing_since)
         body = record["body"].encode()
         timestamp = self.clock() // 1000
         headers = {
@@ -210,14 +266,85 @@ class Delivery:
         status, error = send(hook["url"], body, headers, config.webhook_timeout_seconds, config.webhooks_allow_private)
         duration_ms = round((time.perf_counter() - started) * 1000, 1)
         delivered = status is not None and 200 <= status < 300
-        retry = not delivered and attempt < config.webhook_max_attempts
+        failed = self.health.record(hook["id"], self.clock(), outcome_of(status))
+        disabled = None
+        if failed is not None and failed.disable:
+            disabled = self.disable(hook, status, error, failed.failing_since)
+        retry = not delivered and attempt < config.webhook_max_attempts and disabled is None
         next_at = self.clock() + backoff_ms(config, attempt) if retry else None
         outcome = "delivered" if delivered else "retrying" if retry else "failed"
+        if disabled is not None:
+            error = f"{error}; {disabled}"
         entry = attempt_record(record, attempt, outcome, status, error, now, duration_ms, next_at)
         self.finish(key, attempt, record, entry, "retry" if retry else "done", next_at or 0)
         if not delivered:
             log.info("webhook %s, event %s, attempt %s: %s", hook["id"], record["event_id"], attempt, error)
+        if disabled is not None:
+            self.tell(hook["id"])
         return f"{entry['status']}: attempt {attempt}" + (f", {error}" if error else "")
+
+
+    def held(self, key: str, attempt: int, record: dict, now: int, until: int, since: int | None) -> str:
+        """Attempt ``attempt`` of ``key`` falls while its webhook is held (its
+        receiver did not answer: ``health``): failed without being sent, and
+        the next attempt scheduled as after any failure."""
+        config = self.config
+        retry = attempt < config.webhook_max_attempts
+        next_at = now + backoff_ms(config, attempt) if retry else None
+        since_text = f" since {iso(since)}" if since else ""
+        error = (
+            f"not sent: the receiver has failed to answer{since_text}; the webhook is held until {iso(until)}, "
+            "one attempt at a time trying it again"
+        )
+        entry = attempt_record(record, attempt, "retrying" if retry else "failed", None, error, now, None, next_at)
+        self.finish(key, attempt, record, entry, "retry" if retry else "done", next_at or 0)
+        return f"{entry['status']}: attempt {attempt}, {error}"
+
+
+    def disable(self, hook: dict, status: int | None, error: str | None, since: int) -> str | None:
+        """Disables ``hook``, whose last attempt failed (``status``, ``error``)
+        and which has failed since ``since``; what its attempt's record says
+        of it, or None if it was disabled already (or is gone)."""
+        now = self.clock()
+        if status == 410:
+            reason = "the receiver answered 410 Gone"
+        else:
+            reason = (
+                f"every attempt has failed since {iso(since)}, for {(now - since) // 1000} s "
+                f"(WEBHOOK_DISABLE_AFTER_SECONDS: {self.config.webhook_disable_after_seconds}); the last: {error}"
+            )
+        if not self.health.disable(hook["id"], now, reason, since):
+            return None
+        log.warning("webhook %s (%s) disabled: %s", hook["id"], hook["url"], reason)
+        return "the webhook is now disabled"
+
+
+    def tell(self, webhook_id: str) -> None:
+        """Publishes ``webhook.disabled`` for ``webhook_id`` to the operators'
+        webhooks subscribed to it, then marks it told (at least once: the
+        event's id is the same however often it is published, and it is
+        queued once within the hour)."""
+        hook = self.registrations.get(webhook_id)
+        disabled = hook["disabled"] if hook is not None else None
+        if hook is not None and disabled:  # else deleted or enabled again meanwhile: nothing to tell
+            data = {
+                "webhook_id": webhook_id,
+                "url": hook["url"],
+                "disabled_at": disabled["at"],
+                "failing_since": disabled["failing_since"],
+                "reason": disabled["reason"],
+                "text": f"The webhook to {hook['url']} was disabled: {disabled['reason']}.",
+            }
+            self.publisher.publish("webhook.disabled", data, f"webhook-disabled-{webhook_id}-{disabled['at']}")
+        self.health.told(webhook_id)
+
+
+    def tell_untold(self) -> None:
+        """The ``webhook.disabled`` events owed: a worker that disabled a
+        webhook and died before publishing its event leaves it to the next
+        scheduler tick."""
+        for webhook_id in self.health.untold():
+            self.tell(webhook_id)
 
 
     def finish(self, key: str, attempt: int, record: dict, entry: dict | None, outcome: str, next_at: int) -> None:
@@ -266,7 +393,7 @@ class _Pinned:
 
     address: str
 
-    def connect(self) -> None:  # type: ignore[override]
+    def connect(self) -> None:
         self.sock = socket.create_connection((self.address, self.port), self.timeout)  # type: ignore[attr-defined]
         context = getattr(self, "_context", None)
         if context is not None:  # https
@@ -287,6 +414,7 @@ def post(parts: SplitResult, found: list[str], body: bytes, headers: dict[str, s
     port = parts.port or default_port(parts)
     target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     error: OSError | None = None
+    assert parts.hostname is not None, "parse_url refuses a URL without a host"
     for address in found:
         kind = _PinnedHTTPS if https else _PinnedHTTP
         connection = kind(parts.hostname, port, timeout=timeout)

@@ -9,6 +9,7 @@ from service.http import schemas
 from service.http.api.common import json_response
 from service.http.current import services
 from service.app.scheduling import QueueCollector
+from service.app.webhooks import WebhooksCollector
 from service.telemetry.metrics import exposition
 from service.app.problems import Problem
 
@@ -19,9 +20,10 @@ root = Blueprint("metrics", __name__)
 @root.get("/metrics")
 def metrics():
     """Prometheus metrics of every process of this server (the RQ worker's
-    too, when it shares PROMETHEUS_MULTIPROC_DIR), and the queue figures,
-    read from the store now."""
-    body, content_type = exposition(QueueCollector(services().redis, services().queue_redis))
+    too, when it shares PROMETHEUS_MULTIPROC_DIR), and the queue and
+    webhook figures, read from the store now."""
+    svc = services()
+    body, content_type = exposition(QueueCollector(svc.redis, svc.queue_redis), WebhooksCollector(svc.redis))
     return Response(body, content_type=content_type)
 
 

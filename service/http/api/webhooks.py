@@ -1,4 +1,5 @@
-"""Operators: registering the webhooks of app backends, and their deliveries.
+"""Operators: registering the webhooks of app backends, enabling one the
+service disabled, and their deliveries.
 
 The routes only read and write the registrations; nothing here sends a
 request to a webhook (a worker does, ``service.app.webhooks.deliver``). A URL's
@@ -59,7 +60,7 @@ def register():
     if hook is None:
         raise Problem(409, "too_many_webhooks", f"{webhooks.MAX_WEBHOOKS} webhooks are registered; delete one first.")
     # the secret is shown once: no cache keeps it
-    return json_response(hook, 201, {"Cache-Control": "no-store"})
+    return json_response({**webhooks.listed(hook), "secret": hook["secret"]}, 201, {"Cache-Control": "no-store"})
 
 
 @bp.get("/webhooks")
@@ -75,6 +76,17 @@ def delete_webhook(webhook_id: str):
     if not services().webhooks.delete(webhook_id):
         raise webhook_not_found(webhook_id)
     return Response(status=204)
+
+
+@bp.post("/webhooks/<webhook_id>/enable")
+def enable_webhook(webhook_id: str):
+    """The webhook enabled again (disabled or not), its run of failures
+    forgotten: it is sent the events published from now on."""
+    operators_only()
+    hook = services().webhooks.enable(webhook_id)
+    if hook is None:
+        raise webhook_not_found(webhook_id)
+    return json_response(webhooks.listed(hook))
 
 
 @bp.get("/webhooks/<webhook_id>/deliveries")

@@ -14,23 +14,27 @@ import hmac
 import json
 import shutil
 import socket
-import time
 
 import pytest
+from rq import Worker
 
 from service.app import webhooks
 from service.http.app import create_app
 from service.app.ids import now_ms
 from service.config import Config
-from service.app.scheduling import HOUSEKEEPING_QUEUE, QUEUES, WEBHOOKS_QUEUE
+from service.app.scheduling import GAME_QUEUES, HOUSEKEEPING_QUEUE, QUEUES, WEBHOOKS_QUEUE
 from service.wiring import Services
-from tests.support.api import auth
+from events.store import EventStore
+from tests.support.api import SHORT, auth, new_game
 from tests.conftest import OPERATOR_TOKEN
 from tests.support.openapi_contract import check
 from tests.support.receivers import WORKER_SETTINGS, Receiver
+from tests.support.workers import wait_for
 
 OPERATOR = auth(OPERATOR_TOKEN)
 QUEUE_KEY = f"rq:queue:{WEBHOOKS_QUEUE}"
+# what a registration is listed with: never its secret
+LISTED = {"id", "url", "events", "created_at", "disabled", "disabled_at", "disabled_reason", "failing_since"}
 
 
 @pytest.fixture
@@ -68,16 +72,6 @@ def attempts(http, webhook_id: str) -> list[dict]:
     return response.get_json()["deliveries"]
 
 
-def wait_for(condition, what: str, seconds: float = 60):
-    deadline = time.monotonic() + seconds
-    while True:
-        value = condition()
-        if value:
-            return value
-        assert time.monotonic() < deadline, f"{what}: not within {seconds} s"
-        time.sleep(0.05)
-
-
 def signature_is_valid(secret: str, headers: dict[str, str], body: bytes) -> bool:
     """The receiver's check, written from the Standard Webhooks spec (not the
     service's signer): HMAC-SHA256 keyed with the secret's bytes over
@@ -99,7 +93,8 @@ def signature_is_valid(secret: str, headers: dict[str, str], body: bytes) -> boo
 def test_registration_shows_the_secret_once_and_the_list_never(hook_app):
     http = hook_app.test_client()
     hook = register(http, "https://hooks.example.com/tabletell", ["turn", "game_finished"])
-    assert set(hook) == {"id", "url", "events", "secret", "created_at"}
+    assert set(hook) == {"secret", *LISTED}
+    assert not hook["disabled"] and hook["disabled_at"] is hook["disabled_reason"] is hook["failing_since"] is None
     assert hook["url"] == "https://hooks.example.com/tabletell" and hook["events"] == ["turn", "game_finished"]
     # Standard Webhooks' form: whsec_ and the base64 of 24 or more random bytes
     assert hook["secret"].startswith("whsec_") and len(base64.b64decode(hook["secret"][6:], validate=True)) >= 24
@@ -110,7 +105,7 @@ def test_registration_shows_the_secret_once_and_the_list_never(hook_app):
     assert listed.status_code == 200
     check("/v1/webhooks", "get", listed)
     assert [h["id"] for h in listed.get_json()["webhooks"]] == [hook["id"], other["id"]]
-    assert all(set(h) == {"id", "url", "events", "created_at"} for h in listed.get_json()["webhooks"])
+    assert all(set(h) == LISTED for h in listed.get_json()["webhooks"])
     assert hook["secret"] not in listed.get_data(as_text=True) and "whsec_" not in listed.get_data(as_text=True)
     assert attempts(http, hook["id"]) == []
 
@@ -131,6 +126,7 @@ ROUTES = [
     ("get", "/v1/webhooks", "/v1/webhooks", None),
     ("delete", "/v1/webhooks/{webhook_id}", "/v1/webhooks/" + "a" * 32, None),
     ("get", "/v1/webhooks/{webhook_id}/deliveries", "/v1/webhooks/" + "a" * 32 + "/deliveries", None),
+    ("post", "/v1/webhooks/{webhook_id}/enable", "/v1/webhooks/" + "a" * 32 + "/enable", None),
 ]
 
 
@@ -298,9 +294,18 @@ def test_publish_queues_a_job_per_subscribed_webhook_and_sends_nothing_itself(ho
         svc.webhooks.publish("turn", {}, "g 3\r\nx: y")
 
 
-def test_the_webhooks_queue_is_taken_after_the_games_work():
-    # then only the housekeeping (archiving), which nobody waits for
-    assert QUEUES[-2:] == (WEBHOOKS_QUEUE, HOUSEKEEPING_QUEUE) and len(set(QUEUES)) == len(QUEUES)
+def test_a_worker_takes_the_games_work_and_deliveries_on_workers_of_their_own(workers, redis_client):
+    """A worker process runs one RQ worker on the games' queues (timeouts,
+    bot moves, then the housekeeping), which never takes a delivery, and
+    WEBHOOK_CONCURRENCY delivery workers on the webhooks' queue alone."""
+    assert GAME_QUEUES[-1] == HOUSEKEEPING_QUEUE and WEBHOOKS_QUEUE not in GAME_QUEUES
+    assert set(QUEUES) == {*GAME_QUEUES, WEBHOOKS_QUEUE} and len(QUEUES) == len(set(QUEUES))
+    workers.start(WEBHOOK_CONCURRENCY="3")
+    listening = wait_for(
+        lambda: len(found := [worker.queue_names() for worker in Worker.all(connection=redis_client)]) == 4 and found,
+        "the worker's RQ workers",
+    )
+    assert sorted(listening) == sorted([list(GAME_QUEUES), *[[WEBHOOKS_QUEUE]] * 3])
 
 
 # -- deliveries by real workers ------------------------------------------------
@@ -394,6 +399,57 @@ def test_an_unreachable_receiver_is_a_failed_attempt_too(hook_app, workers):
     recorded = wait_for(lambda: (found := attempts(http, hook["id"])) and found[0]["status"] == "failed" and found, "given up on")
     assert [(a["attempt"], a["http_status"]) for a in recorded] == [(2, None), (1, None)]
     assert all(a["error"] for a in recorded)
+
+
+def test_games_and_their_archiving_never_wait_behind_deliveries_to_dead_receivers(
+    redis_client, workers, silent_receivers, tmp_path
+):
+    """Issue 50: ten webhooks to receivers that take a connection and never
+    answer, and thousands of deliveries queued to them, once kept every
+    finished game from the archive for minutes (the one worker sent them
+    one after another, each waiting out its timeout, before it took the
+    housekeeping). Now, with 500 queued (1,000 s of timeouts one after
+    another), an all-bot game is played and archived while they wait, and
+    each dead receiver is sent one attempt per backoff: a handful of
+    connections for its 50 deliveries' 150 attempts."""
+    archive_dir = str(tmp_path / "archive")
+    app = create_app(
+        Config(
+            operator_token=OPERATOR_TOKEN, rate_limits=False, webhooks_allow_private=True,
+            archive_after_seconds=1, archive_dir=archive_dir,
+        ),
+        client=redis_client,
+        clock=now_ms,
+    )  # fmt: skip
+    try:
+        http = app.test_client()
+        svc = app.extensions["tabletell"]
+        dead = [silent_receivers() for _ in range(10)]
+        hooks = [register(http, receiver.url, ["turn"]) for receiver in dead]
+        for n in range(50):
+            svc.webhooks.publish("turn", {"game_id": "g", "seat": 0, "version": n}, f"g-{n}-0")
+        assert redis_client.llen(QUEUE_KEY) == 500
+        workers.start(
+            **{
+                **WORKER_SETTINGS,  # three attempts a delivery
+                "WEBHOOK_RETRY_BASE_SECONDS": "1",
+                "WEBHOOK_TIMEOUT_SECONDS": "2",  # what each attempt sent waits
+                "ARCHIVE_AFTER_SECONDS": "1",
+                "ARCHIVE_DIR": archive_dir,
+            }
+        )
+        game_id = new_game(http, 2, options=SHORT["color-doubt"], bots=[{"seat": s, "level": "random"} for s in range(2)])
+        store = EventStore(redis_client)
+        wait_for(lambda: store.archived(game_id) is not None, "the game played and archived", seconds=90)
+        wait_for(lambda: redis_client.hlen(webhooks.PENDING) == 0, "every delivery given up on", seconds=180)
+        for hook, receiver in zip(hooks, dead):
+            tried = attempts(http, hook["id"])
+            assert len(tried) == 100 and all(a["status"] in ("retrying", "failed") for a in tried)
+            assert any(a["error"].startswith("not sent: the receiver has failed to answer") for a in tried)
+            # 150 attempts in all, about 1 + log2(their minute or two) of them sent
+            assert 1 <= receiver.count() <= 12, f"{receiver.count()} connections: more than one per backoff"
+    finally:
+        app.extensions["tabletell"].realtime.shutdown()
 
 
 def test_a_retry_scheduled_survives_its_worker_dying(hook_app, workers, receivers, redis_client):
@@ -536,6 +592,189 @@ def test_a_deleted_webhook_is_sent_nothing_more(clocked_app, redis_client, recei
     assert not redis_client.exists(webhooks.deliveries_key(hook["id"]))
 
 
+def queued_attempts(redis_client) -> list[tuple[str, int]]:
+    """The attempts queued for the workers, (delivery key, attempt), taken
+    off the queue (as a worker would)."""
+    found = []
+    while (job := redis_client.lpop(QUEUE_KEY)) is not None:
+        key, attempt = job.decode().removeprefix("tabletell-webhook-").rsplit("-", 1)
+        found.append((key, int(attempt)))
+    return found
+
+
+def listed_webhook(http, webhook_id: str) -> dict:
+    response = http.get("/v1/webhooks", headers=OPERATOR)
+    check("/v1/webhooks", "get", response)
+    return next(hook for hook in response.get_json()["webhooks"] if hook["id"] == webhook_id)
+
+
+def test_a_receiver_that_does_not_answer_is_tried_once_per_backoff_not_once_per_event(
+    clocked_app, clock, redis_client, receivers
+):
+    """While a receiver does not answer (here it answers 503, which asks the
+    sender to slow down, and is held as no answer is), its webhook is held:
+    the attempts due meanwhile fail unsent, at once, and once the hold is
+    over one attempt at a time (the probe) tries the receiver again, the
+    hold doubling with each failure. Attempts to a held webhook are not
+    queued for the workers at all: the scheduler records them. A probe
+    delivered makes the webhook well."""
+    http = clocked_app.test_client()
+    svc = clocked_app.extensions["tabletell"]
+    receiver = receivers(answers=[503, 503])
+    hook = register(http, receiver.url, ["turn"])
+    keys = [svc.webhooks.publish("turn", {"n": n}, f"g-{n}-0")[0] for n in range(5)]
+    queued_attempts(redis_client)  # run by hand below
+    started = clock()
+    assert svc.webhooks.deliver(keys[0], 1).startswith("retrying: attempt 1, the receiver answered 503")
+    for key in keys[1:]:
+        assert "not sent: the receiver has failed to answer" in svc.webhooks.deliver(key, 1)
+    assert receiver.count() == 1
+    assert listed_webhook(http, hook["id"])["failing_since"] == started
+    # a base later every delivery's second attempt is due: one is queued, the probe
+    clock.advance(svc.config.webhook_retry_base_seconds)
+    assert svc.webhooks.requeue_due() == 1
+    [(probe, attempt)] = queued_attempts(redis_client)
+    assert svc.webhooks.deliver(probe, attempt).startswith("retrying: attempt 2, the receiver answered 503")
+    assert receiver.count() == 2
+    # held now for twice the base: an event published meanwhile is no job, and fails unsent
+    [fresh] = svc.webhooks.publish("turn", {"n": 5}, "g-5-0")
+    assert queued_attempts(redis_client) == []
+    assert svc.webhooks.requeue_due() == 0
+    [unsent] = [a for a in attempts(http, hook["id"]) if a["event_id"] == "g-5-0"]
+    held_until = webhooks.publishing.iso(clock() + 2 * 1000 * svc.config.webhook_retry_base_seconds)
+    assert unsent["status"] == "retrying" and unsent["http_status"] is None and unsent["duration_ms"] is None
+    assert unsent["error"].startswith("not sent: the receiver has failed to answer since ") and held_until in unsent["error"]
+    assert receiver.count() == 2
+    # the hold over, one probe again: delivered (the receiver answers 200 now), the webhook is well
+    clock.advance(2 * svc.config.webhook_retry_base_seconds)
+    assert svc.webhooks.requeue_due() == 1
+    [(probe, attempt)] = queued_attempts(redis_client)
+    assert svc.webhooks.deliver(probe, attempt).startswith("delivered")
+    assert listed_webhook(http, hook["id"])["failing_since"] is None
+    # and every attempt is sent again as it comes due: the five left, delivered
+    clock.advance(webhooks.RETRY_CAP_SECONDS)
+    assert svc.webhooks.requeue_due() == 5
+    assert all(svc.webhooks.deliver(key, attempt).startswith("delivered") for key, attempt in queued_attempts(redis_client))
+    assert receiver.count() == 8 and redis_client.hlen(webhooks.PENDING) == 0
+
+
+@pytest.fixture
+def disabling_app(redis_client, clock):
+    """The API on the test's clock, disabling a webhook that fails for a minute."""
+    config = Config(
+        operator_token=OPERATOR_TOKEN, rate_limits=False, webhooks_allow_private=True, webhook_disable_after_seconds=60
+    )
+    app = create_app(config, client=redis_client, clock=clock)
+    yield app
+    app.extensions["tabletell"].realtime.shutdown()
+
+
+def test_a_webhook_failing_for_the_set_time_is_disabled_and_its_operators_told(
+    disabling_app, clock, redis_client, receivers
+):
+    """Every attempt failed for WEBHOOK_DISABLE_AFTER_SECONDS: the webhook is
+    disabled (its registration says when and why), the operators' webhooks
+    subscribed to ``webhook.disabled`` are told, nothing more is sent to it
+    (no delivery queued, those pending dropped), the metrics count it, and
+    an operator enables it again."""
+    http = disabling_app.test_client()
+    svc = disabling_app.extensions["tabletell"]
+    failing = receivers(answers=[500] * 3)
+    watcher = receivers()
+    hook = register(http, failing.url, ["turn"])
+    watch = register(http, watcher.url, ["webhook.disabled"])
+    started = clock()
+    [first] = svc.webhooks.publish("turn", {"n": 0}, "g-0-0")
+    assert svc.webhooks.deliver(first, 1).startswith("retrying: attempt 1, the receiver answered 500")
+    clock.advance(59)
+    [second] = svc.webhooks.publish("turn", {"n": 1}, "g-1-0")
+    assert svc.webhooks.deliver(second, 1).startswith("retrying")
+    assert listed_webhook(http, hook["id"]) | {"failing_since": started, "disabled": False} == listed_webhook(http, hook["id"])
+    clock.advance(1)
+    [third] = svc.webhooks.publish("turn", {"n": 2}, "g-2-0")
+    assert svc.webhooks.deliver(third, 1) == "failed: attempt 1, the receiver answered 500; the webhook is now disabled"
+    disabled_at = clock()
+    listed = listed_webhook(http, hook["id"])
+    assert listed["disabled"] and listed["disabled_at"] == disabled_at and listed["failing_since"] == started
+    assert listed["disabled_reason"] == (
+        f"every attempt has failed since {webhooks.publishing.iso(started)}, for 60 s "
+        "(WEBHOOK_DISABLE_AFTER_SECONDS: 60); the last: the receiver answered 500"
+    )
+    assert attempts(http, hook["id"])[0]["status"] == "failed"
+    # the operators' webhook for webhook.disabled is sent the event
+    told = [key for key, _ in queued_attempts(redis_client) if key.startswith(watch["id"])]
+    assert told == [webhooks.delivery_key(watch["id"], f"webhook-disabled-{hook['id']}-{disabled_at}")]
+    assert svc.webhooks.deliver(told[0], 1).startswith("delivered")
+    [(headers, body)] = watcher.received
+    assert signature_is_valid(watch["secret"], headers, body)
+    event = json.loads(body)
+    assert event["type"] == "webhook.disabled" and event["data"] == {
+        "webhook_id": hook["id"],
+        "url": failing.url,
+        "disabled_at": disabled_at,
+        "failing_since": started,
+        "reason": listed["disabled_reason"],
+        "text": f"The webhook to {failing.url} was disabled: {listed['disabled_reason']}.",
+    }
+    assert not redis_client.smembers(webhooks.UNTOLD)
+    # nothing more for the disabled webhook: no delivery queued, those pending dropped
+    assert svc.webhooks.publish("turn", {"n": 3}, "g-3-0") == []
+    clock.advance(webhooks.RETRY_CAP_SECONDS)
+    assert svc.webhooks.requeue_due() == 0 and redis_client.hlen(webhooks.PENDING) == 0
+    assert failing.count() == 3
+    metrics = http.get("/metrics").get_data(as_text=True)
+    for line in ('tabletell_webhooks{state="disabled"} 1.0', 'tabletell_webhooks{state="active"} 1.0',
+                 'tabletell_webhooks{state="failing"} 0.0', "tabletell_webhook_deliveries_pending 0.0"):  # fmt: skip
+        assert line in metrics
+    # enabled again, its failures forgotten: sent the events published from now on
+    for _ in range(2):  # enabling an enabled webhook changes nothing
+        response = http.post(f"/v1/webhooks/{hook['id']}/enable", headers=OPERATOR)
+        assert response.status_code == 200
+        check("/v1/webhooks/{webhook_id}/enable", "post", response)
+        assert response.get_json() == listed_webhook(http, hook["id"]) == {
+            **listed, "disabled": False, "disabled_at": None, "disabled_reason": None, "failing_since": None
+        }
+    [fourth] = svc.webhooks.publish("turn", {"n": 4}, "g-4-0")
+    assert svc.webhooks.deliver(fourth, 1).startswith("delivered")
+    unknown = http.post(f"/v1/webhooks/{'b' * 32}/enable", headers=OPERATOR)
+    assert unknown.status_code == 404 and unknown.get_json()["code"] == "webhook_not_found"
+    check("/v1/webhooks/{webhook_id}/enable", "post", unknown)
+
+
+def test_a_receiver_answering_410_gone_disables_its_webhook_at_once(clocked_app, clock, receivers):
+    """Standard Webhooks: 410 Gone says the receiver wants no more."""
+    http = clocked_app.test_client()
+    svc = clocked_app.extensions["tabletell"]
+    hook = register(http, receivers(answers=[410]).url, ["turn"])
+    [key] = svc.webhooks.publish("turn", {}, "g-1-0")
+    assert svc.webhooks.deliver(key, 1) == "failed: attempt 1, the receiver answered 410; the webhook is now disabled"
+    listed = listed_webhook(http, hook["id"])
+    assert listed["disabled"] and listed["disabled_reason"] == "the receiver answered 410 Gone"
+    assert listed["disabled_at"] == listed["failing_since"] == clock()
+
+
+def test_a_disabled_webhooks_event_owed_by_a_worker_that_died_is_published_by_the_scheduler(
+    clocked_app, clock, redis_client, receivers
+):
+    """The webhook is disabled and its worker dies before publishing
+    ``webhook.disabled``: the event is still owed (UNTOLD), and the next
+    scheduler tick publishes it, once."""
+    http = clocked_app.test_client()
+    svc = clocked_app.extensions["tabletell"]
+    watcher = receivers()
+    hook = register(http, receivers().url, ["turn"])
+    watch = register(http, watcher.url, ["webhook.disabled"])
+    assert svc.webhooks.health.disable(hook["id"], clock(), "a reason", clock() - 1000)  # and then the worker died
+    assert listed_webhook(http, hook["id"])["disabled"]
+    for _ in range(2):
+        svc.webhooks.requeue_due()
+    [(key, attempt)] = queued_attempts(redis_client)
+    assert key == webhooks.delivery_key(watch["id"], f"webhook-disabled-{hook['id']}-{clock()}")
+    assert svc.webhooks.deliver(key, attempt).startswith("delivered")
+    [(_, body)] = watcher.received
+    assert json.loads(body)["data"]["reason"] == "a reason" and not redis_client.smembers(webhooks.UNTOLD)
+
+
 def test_only_the_last_attempts_are_kept(clocked_app, receivers, monkeypatch):
     monkeypatch.setattr(webhooks.delivery, "KEEP_DELIVERIES", 3)  # what an attempt's record keeps
     http = clocked_app.test_client()
@@ -550,7 +789,10 @@ def test_only_the_last_attempts_are_kept(clocked_app, receivers, monkeypatch):
 def test_the_webhooks_keys_share_one_cluster_slot_and_work_on_a_cluster(cluster_client, redis_client, clock, receivers):
     """Every key under one hash tag, so the scripts run on a cluster store
     (the queues on a plain server, as QUEUE_URL has them)."""
-    keys = [webhooks.HOOKS, webhooks.PENDING, webhooks.STATE, webhooks.DUE, webhooks.SEEN, webhooks.deliveries_key("a" * 32)]
+    keys = [
+        webhooks.HOOKS, webhooks.PENDING, webhooks.STATE, webhooks.DUE, webhooks.SEEN, webhooks.deliveries_key("a" * 32),
+        webhooks.HEALTH, webhooks.DISABLED, webhooks.UNTOLD,
+    ]  # fmt: skip
     assert len({cluster_client.keyslot(key) for key in keys}) == 1
     svc = Services(cluster_client, clock, config=Config(webhooks_allow_private=True, webhook_max_attempts=2), queue_client=redis_client)
     try:

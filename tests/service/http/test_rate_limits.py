@@ -1,14 +1,20 @@
 """Rate limits (service/http/ratelimits.py): per client address, per token, game
 creation on its own quota. The first two are counted in each process and
-shared through the store (service/app/rate_counts.py); the tests' apps share
-when the test says so (``sync``), but for the one test of the background
-loop. The creation quota is counted in the store. Tiny limits, so a test
-reaches them in a few requests; no test waits for a window to pass."""
+shared through the store (service/app/rate_counts.py); the tests' apps,
+sharing every 0 s, leave every decision to the store, but those that test
+a process counting alone, which share when the test says so (``sync``), and
+the one test of the background loop. The creation quota is counted in the
+store. Tiny limits, so a test reaches them in a few requests; no test waits
+for a window to pass, but the one with several gunicorn workers, whose
+client waits what Retry-After says."""
 from __future__ import annotations
 
 import logging
 import re
 import time
+import urllib.error
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import redis
@@ -17,6 +23,7 @@ from service.http.app import create_app
 from service.app.ids import token_hash
 from service.config import Config, connect
 from service.runtime.embedded_redis import free_port
+from tests.conftest import ApiServer
 from tests.support.api import auth, seated_game
 from tests.support.openapi_contract import check
 
@@ -168,45 +175,51 @@ def test_health_and_metrics_are_never_limited(limited):
 
 
 def test_two_processes_on_one_store_share_the_counts(limited, redis_server):
-    # two apps, each with its own connection pool: two API processes (or hosts)
+    # two apps, each with its own connection pool: two API processes (or
+    # hosts); sharing every 0 s, the store decides every request
     first = limited(client=redis.Redis.from_url(redis_server.url), rate_limit_client="3/minute")
     second = limited(client=redis.Redis.from_url(redis_server.url), rate_limit_client="3/minute")
     assert first.get(GAME_TYPES).status_code == 200
     assert second.get(GAME_TYPES).status_code == 200
-    # before they share, each knows only its own
-    assert remaining(first.get(GAME_TYPES))["client"][0] == 1
-    sync(first, second)  # the second adds its one to the first's two, and reads three
+    assert remaining(first.get(GAME_TYPES))["client"][0] == 0
     rate_limited(second.get(GAME_TYPES), "client", "3 per 1 minute")
-    sync(first)  # the first reads the second's
     rate_limited(first.get(GAME_TYPES), "client", "3 per 1 minute")
 
 
-def test_between_syncs_a_process_counts_alone_and_nothing_it_counted_is_lost(limited, redis_server, redis_client):
-    first = limited(client=redis.Redis.from_url(redis_server.url), rate_limit_client="4/minute")
-    second = limited(client=redis.Redis.from_url(redis_server.url), rate_limit_client="4/minute")
-    for _ in range(3):
+def test_between_syncs_a_process_counts_alone_within_its_allowance_and_nothing_it_counted_is_lost(
+    limited, redis_server, redis_client
+):
+    # sharing every minute (no sync within the test but the test's), a
+    # day's limit whose share of that minute, each process's allowance, is 2
+    settings = {"rate_limit_client": f"{2 * 1440}/day", "rate_limit_sync_seconds": 60}
+    first = limited(client=redis.Redis.from_url(redis_server.url), **settings)
+    second = limited(client=redis.Redis.from_url(redis_server.url), **settings)
+    for _ in range(3):  # the store decides the first (not listed yet), then two alone
         assert first.get(GAME_TYPES).status_code == 200
-    # unsynced, the second lets through what the first counted: the bound the
-    # docs state (what the others sent since the last sync)
     for _ in range(2):
         assert second.get(GAME_TYPES).status_code == 200
+
+    def total() -> int:
+        return sum(int(redis_client.get(key)) for key in redis_client.keys("tabletell:ratelimit:client/*"))
+
+    assert total() == 2  # what each let through alone, the store has not heard of yet
     sync(first, second, first)
-    # the store holds all five, and both refuse from now on
-    totals = [int(redis_client.get(key)) for key in redis_client.keys("tabletell:ratelimit:client/*")]
-    assert sum(totals) == 5, totals
-    rate_limited(first.get(GAME_TYPES), "client", "4 per 1 minute")
-    rate_limited(second.get(GAME_TYPES), "client", "4 per 1 minute")
+    assert total() == 5  # and now has, each once
+    assert remaining(first.get(GAME_TYPES))["client"][0] == 2 * 1440 - 6
 
 
-def test_the_background_loop_shares_the_counts_by_itself(limited, redis_server):
-    first = limited(client=redis.Redis.from_url(redis_server.url), rate_limit_client="2/minute", rate_limit_sync_seconds=0.05)
-    second = limited(client=redis.Redis.from_url(redis_server.url), rate_limit_client="2/minute", rate_limit_sync_seconds=0.05)
+def test_the_background_loop_shares_the_counts_by_itself(limited, redis_server, redis_client):
+    settings = {"rate_limit_client": "2/minute", "rate_limit_sync_seconds": 0.05}
+    first = limited(client=redis.Redis.from_url(redis_server.url), **settings)
+    second = limited(client=redis.Redis.from_url(redis_server.url), **settings)
+    # the store decides the first (the process is not listed yet), the
+    # process the second (within its allowance of one)
     assert first.get(GAME_TYPES).status_code == 200
     assert first.get(GAME_TYPES).status_code == 200
-    # the second comes to know of them without a word from the test
+    # the store hears of it without a word from the test
     deadline = time.monotonic() + 60
-    while second.get(f"/v1/games/{'0' * 32}").headers.get("RateLimit", "").find('"client";r=0') < 0:
-        assert time.monotonic() < deadline, "the second process never learnt of the first's requests"
+    while sum(int(redis_client.get(key)) for key in redis_client.keys("tabletell:ratelimit:client/*")) < 2:
+        assert time.monotonic() < deadline, "the first process never shared its count"
         time.sleep(0.02)
     rate_limited(second.get(GAME_TYPES), "client", "2 per 1 minute")
 
@@ -234,6 +247,8 @@ def test_rate_limits_are_on_unless_the_environment_says_off(monkeypatch):
 def test_a_limit_that_is_not_a_rate_limit_is_refused_at_start(redis_client, clock):
     with pytest.raises(ValueError, match="RATE_LIMIT_TOKEN"):
         make_app(redis_client, clock, rate_limit_token="lots")
+    with pytest.raises(ValueError, match="RATE_LIMIT_CLIENT='0/minute' lets no request through"):
+        make_app(redis_client, clock, rate_limit_client="0/minute")
 
 
 def test_a_store_that_is_down_is_never_a_500_and_limits_hold_in_the_process(limited, clock, caplog):
@@ -270,3 +285,46 @@ def test_behind_a_trusted_proxy_the_forwarded_address_is_the_client_and_not_othe
     assert proxied.get(GAME_TYPES, headers={"X-Forwarded-For": "203.0.113.1"}, **at("10.0.0.8")).status_code == 429
     # another player behind the same proxy has a count of its own
     assert proxied.get(GAME_TYPES, headers={"X-Forwarded-For": "203.0.113.2"}, **at("10.0.0.8")).status_code == 200
+
+
+def answer(url: str) -> tuple[int, int | None, float]:
+    """GET ``url`` on a connection of its own: the status, Retry-After and
+    when it came (``time.monotonic``)."""
+    try:
+        with urllib.request.urlopen(url, timeout=60) as response:
+            return response.status, None, time.monotonic()
+    except urllib.error.HTTPError as error:
+        retry = error.headers.get("Retry-After")
+        return error.code, int(retry) if retry else None, time.monotonic()
+
+
+def test_with_four_workers_a_client_that_waits_what_retry_after_says_passes_on_its_first_retry(
+    redis_server, redis_client, tmp_path
+):
+    """The API as served (gunicorn, four worker processes sharing every half
+    second), 10 requests per 10 s per address: a burst of 60 at once, spread
+    over the workers, lets through at most the limit and an allowance (1) a
+    worker; then the client waits what the soonest of its 429s said, and
+    its request passes."""
+    limit, window, workers = 10, 10, 4
+    server = ApiServer(
+        redis_server.url, tmp_path, WEB_CONCURRENCY=str(workers), RATE_LIMITS="on",
+        RATE_LIMIT_CLIENT=f"{limit}/{window} seconds", RATE_LIMIT_SYNC_SECONDS="0.5",
+    )
+    try:
+        url = server.url + GAME_TYPES
+        # a burst that starts as a window does: no request of it slides out
+        # of the window before it ends, so nothing passes between its 429s
+        while time.time() % window > 1:
+            time.sleep(0.02)
+        with ThreadPoolExecutor(6 * limit) as pool:
+            answers = list(pool.map(answer, [url] * (6 * limit)))
+        passed = [status for status, _, _ in answers if status == 200]
+        refused = [(retry, at) for status, retry, at in answers if status == 429]
+        assert len(passed) + len(refused) == len(answers), answers
+        assert limit <= len(passed) <= limit + workers * 1, answers
+        # every 429 says when the same request passes: the soonest, too
+        time.sleep(max(0.0, min(at + retry for retry, at in refused) - time.monotonic()))
+        assert answer(url)[0] == 200
+    finally:
+        server.stop()

@@ -17,7 +17,7 @@ import httpx
 import pytest
 from httpx_sse import aconnect_sse
 
-from service.app.chat import chat_position
+from service.app.chat import chat_position, rate_key
 from service.config import Config
 from service.http.app import create_app
 from tests.conftest import OPERATOR_TOKEN
@@ -338,6 +338,26 @@ def test_a_seat_saying_too_much_is_429_with_retry_after(redis_client, clock):
     # per seat: the other seat still speaks
     assert http.post(f"/v1/games/{game_id}/chat", json={"text": "hi"}, headers=auth(other)).status_code == 201
     assert len(http.get(f"/v1/games/{game_id}/chat", headers=auth(other)).get_json()["messages"]) == 4
+    app.extensions["tabletell"].realtime.shutdown()
+
+
+def test_a_seats_retry_after_lasts_until_its_count_is_gone(redis_client, clock):
+    """The seat's count of the minute goes when its key expires: the same
+    message passes then, not a moment before, so Retry-After is never
+    shorter than the key's life (here 30.4 s: 31, not the 30 that rounding
+    the key's TTL gives)."""
+    app = create_app(Config(operator_token=OPERATOR_TOKEN, rate_limits=False, chat_per_minute=1), client=redis_client, clock=clock)
+    http = app.test_client()
+    game_id = http.post("/v1/games", json={"type": "color-doubt", "seats": 2}).get_json()["game_id"]
+    token = http.post(f"/v1/games/{game_id}/seats", json={"name": "ana"}).get_json()["token"]
+    assert http.post(f"/v1/games/{game_id}/chat", json={"text": "hi"}, headers=auth(token)).status_code == 201
+    (counter,) = redis_client.keys(rate_key(game_id, "*"))
+    redis_client.pexpire(counter, 30_400)
+    refused = http.post(f"/v1/games/{game_id}/chat", json={"text": "again"}, headers=auth(token))
+    assert refused.status_code == 429 and refused.get_json()["code"] == "chat_rate_limited"
+    retry_after = int(refused.headers["Retry-After"])
+    assert redis_client.pttl(counter) <= retry_after * 1000 <= 31_000
+    assert f"try again in {retry_after} s" in refused.get_json()["detail"]
     app.extensions["tabletell"].realtime.shutdown()
 
 

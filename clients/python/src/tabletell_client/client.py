@@ -489,6 +489,13 @@ class Tabletell:
         path = f"/v1/webhooks/{quote(webhook_id, safe='')}"
         self._request("DELETE", path, "idempotent", token=token, gone_on_retry_ok=True)
 
+    def enable_webhook(self, webhook_id: str, *, token: str | None = None) -> t.Webhook:
+        """``POST /v1/webhooks/{id}/enable`` (operators): the webhook enabled
+        again after the service disabled it. Sent again after a lost answer:
+        enabling twice enables once."""
+        path = f"/v1/webhooks/{quote(webhook_id, safe='')}/enable"
+        return self._json(t.Webhook, "POST", path, "idempotent", token=token)
+
     def list_webhook_deliveries(self, webhook_id: str, *, token: str | None = None) -> dict[str, Any]:
         """``GET /v1/webhooks/{id}/deliveries`` (operators): the last 100 attempts."""
         return self._json(JSON, "GET", f"/v1/webhooks/{quote(webhook_id, safe='')}/deliveries", "read", token=token)

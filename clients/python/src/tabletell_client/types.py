@@ -118,6 +118,10 @@ class Webhook(TypedDict):
     url: str
     events: list[str]
     created_at: int
+    disabled: bool  # by the service (failing too long, or a 410): sent nothing until enable_webhook
+    disabled_at: int | None
+    disabled_reason: str | None
+    failing_since: int | None  # when its run of failed attempts began (ms)
     secret: NotRequired[str]  # create_webhook only: shown this once
 
 
