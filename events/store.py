@@ -138,6 +138,16 @@ def parse_outbox_member(member: str) -> tuple[str, int, int]:
     return game_id, int(first), int(last)
 
 
+def announcement(data: bytes | str) -> tuple[int, list[Envelope]]:
+    """A message of a game's channel as the append script publishes it (its
+    new version, then each entry appended, as stored, a line each): the
+    version and the entries. A message of a version alone (a player's
+    feed's channel) has no entries."""
+    raw = data.decode() if isinstance(data, bytes) else data
+    version, _, rest = raw.partition("\n")
+    return int(version), [Envelope.from_json(line) for line in rest.split("\n")] if rest else []
+
+
 def versions_channel(game_id: str) -> str:
     """The shard channel on which every append announces the game's new
     version. It carries the game's hash tag, so in a cluster it lives on the
@@ -161,8 +171,10 @@ def versions_channel(game_id: str) -> str:
 # newer state's entry, and a command costs one round trip. So is the outbox's
 # member, when the caller says the append owes others work (see
 # ``outbox_key``): an append is never in without it. The script then
-# announces the new version on the game's shard channel (SPUBLISH), which
-# wakes the clients waiting on that game in every API process.
+# announces the new version on the game's shard channel (SPUBLISH), with the
+# entries it appended (``announcement``), which wakes the clients waiting on
+# that game in every API process, and lets each process that holds the game
+# live fold them on without reading the log.
 APPEND_SCRIPT = """
 local has, at = ARGV[9], 2
 local idempotency, tokens, due, outbox = false, false, false, false
@@ -192,7 +204,7 @@ end
 if outbox then
   redis.call('ZADD', outbox, ARGV[10], ARGV[11])
 end
-redis.call('SPUBLISH', ARGV[6], tostring(version))
+redis.call('SPUBLISH', ARGV[6], tostring(version) .. '\\n' .. table.concat(ARGV, '\\n', 12))
 return {'ok', tostring(version)}
 """
 

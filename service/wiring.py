@@ -27,7 +27,6 @@ from service.app.repository import Repository
 from service.app.retention import Retention, WaitingCap
 from service.app.scheduling import WEBHOOKS_QUEUE, Dispatcher
 from service.app.seats import Seats
-from service.app.views_cache import ViewCache
 from service.config import Config
 from service.realtime.streams import Realtime
 
@@ -54,7 +53,6 @@ class Services:
     retention: Retention
     waiting: WaitingCap
     lobby: Lobby
-    views: ViewCache
     chat: Chat
     realtime: Realtime
 
@@ -112,7 +110,12 @@ class Services:
         # a player deleting themselves: their seats left, then their ratings and records
         self.deletion = Deletion(self.commands, self.players, self.ratings)
         self.seats = Seats(
-            self.store, self.commands.exists, player_seat=self._player_seat, holder=self._holder, player_exists=self.players.exists
+            self.store,
+            self.commands.exists,
+            held=self.repository.games.get,
+            player_seat=self._player_seat,
+            holder=self._holder,
+            player_exists=self.players.exists,
         )
         self.lobby = Lobby(client, self.commands, self.player_feed, self.players, self.ratings, clock)
         # abandoned games deleted, waiting games capped per client address
@@ -120,13 +123,11 @@ class Services:
         self.retention = Retention(self.store, self.index, self.players)
         cap = config.max_waiting_games_per_client if config.rate_limits else 0
         self.waiting = WaitingCap(client, self.index, cap, config.waiting_game_ttl_seconds or 86_400, clock)
-        self.views = ViewCache()
         self.chat = Chat(client, clock, config.chat_per_minute, archived=self.archiver.chat)  # archived: beside the log
         self.realtime = Realtime(
             client,
             clock,
             self.commands,
-            self.views,
             config.stream_heartbeat_seconds,
             config.max_streams_per_token,
             config.max_streams_per_client,

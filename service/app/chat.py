@@ -98,22 +98,26 @@ def chat_keys(game_id: str) -> list[str]:
 
 # The end of both scripts: ``entry`` added to the chat (KEYS[2]) under an id
 # after the log's version (``version``, its length) and every chat id
-# before it, the game's channel (ARGV[4]) told; returns {code, id}.
-def _added(entry: str, code: int) -> str:
+# before it, the game's channel (ARGV[4]) told where (``said_in``: the
+# talk's channel, table or spectators): ``chat``, the new entry's id and that
+# channel, a line each, so a stream knows the chat moved, and for whom,
+# without reading it (``announced``); returns {code, id}.
+def _added(entry: str, code: int, said_in: str) -> str:
     return f"""local last = redis.call('XREVRANGE', KEYS[2], '+', '-', 'COUNT', 1)
 if last[1] then
   local ms = tonumber(string.match(last[1][1], '^(%d+)-'))
   if ms > version then version = ms end
 end
 local id = redis.call('XADD', KEYS[2], version .. '-*', 'e', {entry})
-redis.call('SPUBLISH', ARGV[4], 'chat')
+redis.call('SPUBLISH', ARGV[4], 'chat\\n' .. id .. '\\n' .. {said_in})
 return {{{code}, id}}
 """
 
 
 # KEYS: the log, the chat, the sender's counter, the closed mark; ARGV: the
-# entry, the sender's limit (0: none), the window, the channel, the cap. Past
-# the sender's limit: {-1, the milliseconds its counter has left}.
+# entry, the sender's limit (0: none), the window, the channel, the cap, the
+# talk's channel (table or spectators). Past the sender's limit: {-1, the
+# milliseconds its counter has left}.
 _SAY = """
 local version = redis.call('XLEN', KEYS[1])
 if version == 0 then return {-2, ''} end
@@ -128,11 +132,11 @@ if tonumber(ARGV[2]) > 0 then
     return {-1, tostring(ttl)}
   end
 end
-""" + _added("ARGV[1]", 0)
+""" + _added("ARGV[1]", 0, "ARGV[6]")
 
 # KEYS: the log, the chat, the removed marks, the closed mark; ARGV: the
 # stream id removed, the mark (JSON, without text), the removal entry, the
-# channel.
+# channel, the talk's channel of the message removed.
 _REMOVE = """
 if redis.call('EXISTS', KEYS[4]) == 1 then return {-4, ''} end
 local found = redis.call('XRANGE', KEYS[2], ARGV[1], ARGV[1])
@@ -143,7 +147,7 @@ end
 redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
 redis.call('XDEL', KEYS[2], ARGV[1])
 local version = redis.call('XLEN', KEYS[1])
-""" + _added("ARGV[3]", 2)
+""" + _added("ARGV[3]", 2, "ARGV[5]")
 
 # KEYS: the chat, the removed marks, the closed mark; ARGV: how long the mark
 # stands (ms). Closes the chat and returns what it holds, at once: what is
@@ -239,7 +243,7 @@ class Chat:
         who = f"seat-{seat}" if seat is not None else f"spectator-{sender}"
         code, found = self._say(
             keys=[stream_key(game_id), chat_key(game_id), rate_key(game_id, who), closed_key(game_id)],
-            args=[json.dumps(entry), self.per_minute, WINDOW_SECONDS, versions_channel(game_id), CHAT_MAX_MESSAGES],
+            args=[json.dumps(entry), self.per_minute, WINDOW_SECONDS, versions_channel(game_id), CHAT_MAX_MESSAGES, channel],
         )
         found = found.decode() if isinstance(found, bytes) else found
         if code == -1:
@@ -281,7 +285,7 @@ class Chat:
         removal = {"kind": "removal", "channel": entry["channel"], "removes": chat_id, "at": self.clock()}
         code, removed = self._remove(
             keys=[stream_key(game_id), chat_key(game_id), removed_key(game_id), closed_key(game_id)],
-            args=[inside, json.dumps(mark), json.dumps(removal), versions_channel(game_id)],
+            args=[inside, json.dumps(mark), json.dumps(removal), versions_channel(game_id), entry["channel"]],
         )
         if code == -4:
             raise chat_closed(game_id, "is moving to the archive")
@@ -310,11 +314,14 @@ class Chat:
         spectators_channel: bool,
         upto: int | None,
         count: int | None = None,
+        archived: bool | None = None,
     ) -> list[Said]:
         """The chat after position ``after`` (None: from the start) up to the
         game's version ``upto`` (None: all), oldest first, removal marks in
         place of removed messages; the spectators' channel only when
-        ``spectators_channel``."""
+        ``spectators_channel``. ``archived``: whether the game is archived
+        (its chat is then read from the archive), if the caller knows it; None:
+        the archive is asked when the store holds no chat."""
         if after is None:
             start = "-"
         elif after[1] == 0:  # version V: every message said at V is after it
@@ -324,10 +331,16 @@ class Chat:
         end = "+" if upto is None else f"{upto}-18446744073709551615"
         # a game's chat is bounded (CHAT_MAX_MESSAGES): read it whole past
         # ``after``, then filter by channel, then cut the page
-        raw = replies.entries(self.redis.xrange(chat_key(game_id), start, end))
-        entries = [(i, json.loads(fields["e"])) for i, fields in raw]
-        marks = {replies.decoded(i): replies.decoded(mark) for i, mark in self.redis.hgetall(removed_key(game_id)).items()}
-        if not entries and not marks and self.archived is not None:
+        if archived:
+            entries, marks = [], {}
+        else:  # the entries and the removal marks in one round trip
+            with self.redis.pipeline(transaction=False) as pipe:
+                pipe.xrange(chat_key(game_id), start, end)
+                pipe.hgetall(removed_key(game_id))
+                raw, found = pipe.execute()
+            entries = [(i, json.loads(fields["e"])) for i, fields in replies.entries(raw)]
+            marks = {replies.decoded(i): replies.decoded(mark) for i, mark in found.items()}
+        if not entries and not marks and archived is not False and self.archived is not None:
             kept = self.archived(game_id)  # the game's chat went to the archive with its log
             if kept is not None:
                 entries = [

@@ -16,11 +16,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Mapping
 
+from events.envelope import Envelope
 from events.store import Appended, EventStore, Idempotency, VersionConflict
 from games.contract import RuleError
 from games.registry import GAMES
 from games.timing import clocks
-from projections.folding import Folded, fold, step
+from projections.folding import Folded, advance
+from service.app.live import LiveGame
 from service.app.repository import Repository, Public
 from projections.views import feed
 from service.telemetry import metrics
@@ -42,10 +44,13 @@ INTERNAL_KEY_TTL_SECONDS = 300
 log = logging.getLogger("tabletell.commands")
 
 
+INTERNAL = "internal"  # the scope of the service's own keys
+
+
 def internal_key() -> Idempotency:
     """The service's own idempotency key for an append no client key names
     (see INTERNAL_KEY_TTL_SECONDS)."""
-    return Idempotency("internal", uuid.uuid4().hex, "", INTERNAL_KEY_TTL_SECONDS)
+    return Idempotency(INTERNAL, uuid.uuid4().hex, "", INTERNAL_KEY_TTL_SECONDS)
 
 
 def with_bots_clock(options: Mapping[str, Any], seats: int, bots: list, game_type: str) -> Mapping[str, Any]:
@@ -159,23 +164,16 @@ class Commands:
             command["rematch_of"] = rematch_of
         if rated:
             command["rated"] = True
+        # its command id is its idempotency key, as a command's: so the log
+        # names every record its commands left (service.app.archive); a
+        # resend after a lost answer finds this append (a duplicate: the
+        # same events), as for commands
+        key = internal_key()
         try:
-            # its command id is its idempotency key, as a command's: so the
-            # log names every record its commands left (service.app.archive)
-            key = internal_key()
-            envelopes = step(None, GAMES[game_type], command, None, key.key, "system")
+            envelopes, folded = advance(None, GAMES[game_type], command, None, key.key, "system", game_id=game_id)
         except RuleError as error:
             raise rule_problem(error)
-        folded = fold(envelopes, None, game_id)
-        assert folded is not None, "a creation's events (game_created first) fold to a table"
-        plan = self._plan(folded)
-        owed = self._owed(None, folded, plan)
-        # a resend after a lost answer finds this append (a duplicate: the
-        # same events), as for commands
-        appended = self.store.append(
-            game_id, 0, envelopes, key, due=plan.due if plan is not None else None, outbox_at=self._outbox_at(owed)
-        )
-        self._appended(None, folded, plan, appended, owed)
+        appended = self._append(None, folded, envelopes, key)
         _require_durable(appended, game_id=game_id)
         return folded
 
@@ -183,46 +181,30 @@ class Commands:
         """Takes the first free seat (for ``player``, when a player key took
         it); returns it with its new bearer token."""
         token = secrets.token_urlsafe(32)  # 256 bits
-        for _ in range(RETRIES_WITHOUT_IF_MATCH):
-            folded = self.load(game_id)
-            command = {"type": "join", "name": name, "at": self.clock()}
-            if player is not None:
-                command["player"] = player
-            try:
-                key = internal_key()  # its command id too, as a creation's
-                envelopes = step(folded, folded.game, command, None, key.key, "player")
-            except RuleError as error:
-                raise rule_problem(error)
-            seat = envelopes[0].public["seat"]
-            after = fold(envelopes, folded, game_id)
-            plan = self._plan(after)
-            owed = self._owed(folded, after, plan)
-            try:
-                appended = self.store.append(
-                    game_id,
-                    folded.version,
-                    envelopes,
-                    key,
-                    (token_hash(token), seat),
-                    due=plan.due if plan is not None else None,
-                    outbox_at=self._outbox_at(owed),
-                )
-            except VersionConflict:
-                metrics.VERSION_CONFLICTS.labels("retried").inc()
-                continue
-            self._appended(folded, after, plan, appended, owed)
-            # the seat is taken either way: the client needs its token
-            _require_durable(appended, seat=seat, token=token)
-            return seat, token, after
-        raise Problem(409, "version_conflict", "The table changed too often while joining; try again.")
+        command = {"type": "join", "name": name}
+        if player is not None:
+            command["player"] = player
+        key = internal_key()  # its command id too, as a creation's
+        appended, envelopes, after = self._decide_and_append(
+            self._live(game_id), command, None, key, "player", None, token=token_hash(token)
+        )
+        seat = envelopes[0].public["seat"]
+        # the seat is taken either way: the client needs its token
+        _require_durable(appended, seat=seat, token=token)
+        return seat, token, after
+
+    def live(self, game_id: str, known: int = 0) -> LiveGame:
+        """The game live in this process as of its newest event, or 404
+        (``known``: see ``Repository.live``)."""
+        live = self.repository.live(game_id, known) if GAME_ID.fullmatch(game_id) else None
+        if live is None:
+            raise game_not_found(game_id)
+        return live
 
     def load(self, game_id: str, known: int = 0) -> Folded:
         """The game as of its newest event, or 404 (``known``: see
-        ``Repository.load``)."""
-        folded = self.repository.load(game_id, known) if GAME_ID.fullmatch(game_id) else None
-        if folded is None:
-            raise game_not_found(game_id)
-        return folded
+        ``Repository.live``)."""
+        return self.live(game_id, known).folded
 
     def public(self, game_id: str, known: int = 0) -> Public:
         """The game as spectators may see it now (behind by its
@@ -245,111 +227,125 @@ class Commands:
         expected_version: int | None = None,
         idempotency_key: str | None = None,
         actor: str = "player",
-        loaded: Folded | None = None,
     ) -> Outcome:
-        """Shape-check, decide and append one command for ``seat``.
-
-        ``loaded``: the game as the caller already has it (from the process's
-        fold, without asking the store: ``Realtime.current``); should it be
-        behind, the append's version check says so and the command is
-        decided again on the log as it is (or, with ``If-Match``, compared
-        with the log before any 409).
+        """One command for ``seat``, as boardgame.io's master serves a move
+        in one method: fetch the game (live in this process: no store read
+        when it is held), check the shape (the one schema load), decide and
+        append (``_decide_and_append``: the decision's table is the new
+        state, folded once), and answer; the live game is the new state, and
+        its streams are woken by the append's announcement.
 
         ``body`` is the command as sent (``type`` and its fields); ``actor``
         is "player", "bot", or "system" for the system's own commands
-        (timeouts), which no client can send.
+        (timeouts), which no client can send. ``expected_version``: the
+        client's If-Match, compared with the log (not with what this process
+        holds) before any 409.
         """
         with timed_command() as timer:  # tabletell_command_duration_seconds
-            return self._execute(timer, game_id, seat, body, expected_version, idempotency_key, actor, loaded)
-
-    def _execute(
-        self,
-        timer: CommandTimer,
-        game_id: str,
-        seat: int | None,
-        body: Mapping[str, Any],
-        expected_version: int | None,
-        idempotency_key: str | None,
-        actor: str,
-        loaded: Folded | None = None,
-    ) -> Outcome:
-        folded = loaded if loaded is not None and loaded.game_id == game_id else self.load(game_id)
-        timer.game_type = folded.game.type
-        if actor != "system":
-            body = load_command(folded.game, body)
-        client_key = idempotency_key is not None
-        if idempotency_key is not None:
-            scope = "system" if seat is None else f"seat-{seat}"
-            idempotency = Idempotency(scope, idempotency_key, request_hash(body))
-        else:
-            # the service's own key (its own scope: no client key can meet it;
-            # no request hash: no other request can ever send it)
-            idempotency = internal_key()
-            idempotency_key = idempotency.key
-        attempts = 1 if expected_version is not None else RETRIES_WITHOUT_IF_MATCH
-
-        def first_answer_or(problem: Problem) -> Outcome:
-            """A retry of a command already appended gets its first answer
-            (the append script finds its key too; this is for a retry the
-            game has moved past); anything else gets ``problem``. The
-            service's own key has no earlier request to find."""
-            if client_key:
-                prior = self.store.prior_answer(game_id, idempotency)
-                if prior is not None:
-                    return self._replayed(game_id, seat, idempotency, prior)
-            raise problem
-
-        for attempt in range(attempts):
-            if attempt:
-                folded = self.load(game_id)
-            if expected_version is not None and expected_version != folded.version and folded is loaded:
-                folded = self.load(game_id)  # the caller's fold may be behind: the log decides
-            if expected_version is not None and expected_version != folded.version:
-                return first_answer_or(_conflict(expected_version, folded.version))
-            command = {**body, "seat": seat, "at": self.clock(), "actor": actor}
+            live = self._live(game_id)
+            timer.game_type = live.folded.game.type
+            if actor != "system":
+                body = load_command(live.folded.game, body)
+            idempotency = self._idempotency(seat, body, idempotency_key)
             try:
-                envelopes = step(folded, folded.game, command, seat, idempotency_key, actor)
-            except RuleError as error:
-                if folded is not loaded:
-                    return first_answer_or(rule_problem(error))
-                # the caller's fold may be behind (an append not yet
-                # announced): refuse only on the log as it is
-                fresh = self.load(game_id)
-                if fresh.version == folded.version:
-                    return first_answer_or(rule_problem(error))
-                if expected_version is not None:
-                    return first_answer_or(_conflict(expected_version, fresh.version))
-                continue  # decided again on the log
-            after = fold(envelopes, folded, game_id)
-            plan = self._plan(after)
-            owed = self._owed(folded, after, plan)
-            try:
-                appended = self.store.append(
-                    game_id,
-                    folded.version,
-                    envelopes,
-                    idempotency,
-                    due=plan.due if plan is not None else None,
-                    outbox_at=self._outbox_at(owed),
-                )
-            except VersionConflict as conflict:
-                if expected_version is not None:
-                    return first_answer_or(_conflict(expected_version, conflict.actual))
-                metrics.VERSION_CONFLICTS.labels("retried").inc()
-                continue
-            # a duplicate of the service's own key is this very append, sent
-            # again after its answer was lost: these events are in the log,
-            # answered (and remembered) as appended below
-            if appended.duplicate and client_key:
+                appended, envelopes, after = self._decide_and_append(live, body, seat, idempotency, actor, expected_version)
+            except Problem as problem:
+                return self._first_answer_or(game_id, seat, idempotency, problem)
+            if appended.duplicate and idempotency.scope != INTERNAL:
+                # a retry that raced its own first attempt: its first answer
+                assert appended.record is not None, "a duplicate carries its first answer's record"
                 _require_durable(appended, version=appended.last)
-                assert appended.record is not None, "a duplicate is answered with its first append's record"
                 return self._replayed(game_id, seat, idempotency, appended.record)
-            self._appended(folded, after, plan, appended, owed)
             _require_durable(appended, version=after.version)
             return Outcome(after.version, feed(after, envelopes, seat), after)
-        return first_answer_or(
-            Problem(409, "version_conflict", "The game changed too often while deciding; try again.")
-        )
+
+    def _decide_and_append(
+        self,
+        live: LiveGame,
+        body: Mapping[str, Any],
+        seat: int | None,
+        idempotency: Idempotency,
+        actor: str,
+        expected_version: int | None,
+        token: str | None = None,
+    ) -> tuple[Appended, list[Envelope], Folded]:
+        """The loop every write takes: decide ``body`` on the game as this
+        process holds it and append it at that version. The held game may
+        be behind the log (an append not yet heard of): the append's version
+        check says so, and then, and before refusing the command or
+        answering If-Match with a 409, the log is read and the command
+        decided again on it (a client without If-Match meant the game as it
+        is; up to RETRIES_WITHOUT_IF_MATCH times). ``token``: a seat's
+        token hash to record with a join (its seat is the first event's)."""
+        fresh = False  # ``live`` was read from the store during this command
+        conflicts = 0
+        shaped = actor != "system"  # the shape was checked (load_command): not again by the rules
+        while True:
+            folded = live.folded
+            if expected_version is not None and expected_version != folded.version:
+                if fresh:
+                    raise _conflict(expected_version, folded.version)
+                live, fresh = self._fresh(live), True
+                continue
+            command = {**body, "seat": seat, "at": self.clock(), "actor": actor}
+            try:
+                envelopes, after = advance(folded, folded.game, command, seat, idempotency.key, actor, shaped)
+            except RuleError as error:
+                if fresh:
+                    raise rule_problem(error)
+                live, fresh = self._fresh(live), True
+                if live.version == folded.version:
+                    raise rule_problem(error)
+                continue  # decided again on the log (or, with If-Match, a 409 above)
+            seated = (token, envelopes[0].public["seat"]) if token is not None else None
+            try:
+                return self._append(folded, after, envelopes, idempotency, seated), envelopes, after
+            except VersionConflict as conflict:
+                if expected_version is not None:
+                    raise _conflict(expected_version, conflict.actual)
+                conflicts += 1
+                if conflicts >= RETRIES_WITHOUT_IF_MATCH:
+                    raise Problem(409, "version_conflict", "The game changed too often while deciding; try again.")
+                metrics.VERSION_CONFLICTS.labels("retried").inc()
+                live, fresh = self._fresh(live), True
+
+    def _live(self, game_id: str) -> LiveGame:
+        """The game to decide on: as this process holds it (no store read;
+        the append's version check tells when it is behind), else loaded; 404
+        for an unknown game."""
+        live = self.repository.games.get(game_id) if GAME_ID.fullmatch(game_id) else None
+        if live is None:
+            live = self.repository.live(game_id) if GAME_ID.fullmatch(game_id) else None
+        if live is None:
+            raise game_not_found(game_id)
+        return live
+
+    def _fresh(self, live: LiveGame) -> LiveGame:
+        """``live`` as the store's log has it now."""
+        found = self.repository.live(live.game_id)
+        if found is None:  # deleted meanwhile (an abandoned game's retention)
+            raise game_not_found(live.game_id)
+        return found
+
+    def _idempotency(self, seat: int | None, body: Mapping[str, Any], key: str | None) -> Idempotency:
+        """The client's key, scoped to the seat (or the system), with the
+        request's hash; or, without one, the service's own (its own scope:
+        no client key can meet it; no request hash: no other request can
+        ever send it)."""
+        if key is None:
+            return internal_key()
+        return Idempotency("system" if seat is None else f"seat-{seat}", key, request_hash(body))
+
+    def _first_answer_or(self, game_id: str, seat: int | None, idempotency: Idempotency, problem: Problem) -> Outcome:
+        """A retry of a command already appended gets its first answer (the
+        append script finds its key too; this is for a retry the game has
+        moved past); anything else gets ``problem``. The service's own key
+        has no earlier request to find."""
+        if idempotency.scope != INTERNAL:
+            prior = self.store.prior_answer(game_id, idempotency)
+            if prior is not None:
+                return self._replayed(game_id, seat, idempotency, prior)
+        raise problem
 
     def chain(
         self,
@@ -384,30 +380,51 @@ class Commands:
                 seat, body, key = move
                 try:
                     command = {**load_command(after.game, body), "seat": seat, "at": self.clock(), "actor": "bot"}
-                    envelopes = step(after, after.game, command, seat, key, "bot")
+                    envelopes, after = advance(after, after.game, command, seat, key, "bot", shaped=True)
                 except (RuleError, Problem):
                     move = None
                 else:
                     pending += envelopes
-                    after = fold(envelopes, after, after.game_id)
                     moves += 1
             if pending and (move is None or moves % batch == 0):
-                plan = self._plan(after)
-                owed = self._owed(base, after, plan)
                 try:
                     # a resend after a lost answer finds this batch (its own key)
-                    appended = self.store.append(
-                        base.game_id, base.version, pending, internal_key(), due=plan.due if plan is not None else None,
-                        outbox_at=self._outbox_at(owed),
-                    )
+                    appended = self._append(base, after, pending, internal_key())
                 except VersionConflict:
                     return outcome
-                self._appended(base, after, plan, appended, owed)
                 _require_durable(appended, version=after.version)
                 outcome = Outcome(after.version, [], after)  # several seats moved: no one seat's events
                 base, pending = after, []
             if move is None:
                 return outcome
+
+    def _append(
+        self,
+        before: Folded | None,
+        after: Folded,
+        envelopes: list[Envelope],
+        idempotency: Idempotency,
+        token: tuple[str, int] | None = None,
+    ) -> Appended:
+        """``envelopes`` (from ``before`` to ``after``) appended at ``before``'s
+        version, with what the append schedules (its due entry) and owes
+        others (its outbox member), then what follows it (``_appended``)
+        unless it is a client's retry found already appended (its first
+        answer is the caller's to give). Raises VersionConflict."""
+        plan = self._plan(after)
+        owed = self._owed(before, after, plan)
+        appended = self.store.append(
+            after.game_id,
+            before.version if before is not None else 0,
+            envelopes,
+            idempotency,
+            token,
+            due=plan.due if plan is not None else None,
+            outbox_at=self._outbox_at(owed),
+        )
+        if not (appended.duplicate and idempotency.scope != INTERNAL):
+            self._appended(before, after, plan, appended, owed)
+        return appended
 
     def _plan(self, after: Folded) -> Plan | None:
         return self.dispatcher.plan(after) if self.dispatcher is not None else None
@@ -453,7 +470,7 @@ class Commands:
         return Outcome(prior["last"], feed(self.load(game_id), envelopes, seat), None)
 
 
-def _after_append(what: str, after: Folded, write: Callable[..., None], *args: Any) -> None:
+def _after_append(what: str, after: Folded, write: Callable[..., object], *args: Any) -> None:
     """``write(*args)``, one of the writes after ``after``'s append: a
     failure is logged and counted, never raised (see ``Commands._appended``)."""
     try:

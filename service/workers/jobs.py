@@ -55,7 +55,10 @@ CHAIN_BATCH = 20
 def run_work(kind: str, game_id: str, version: int, seat: int, due: int, svc: Services | None = None) -> str:
     svc = svc or services()
     item = Work(kind, game_id, version, seat, due)
-    folded = svc.commands.load(game_id)
+    # the game as this worker holds it, when it is at the job's version (no
+    # store read: the worker appended it, or heard nothing newer; the
+    # append's version check tells if the log went on), else from the store
+    folded = svc.commands.load(game_id, known=version)
     if folded.version != version:
         return "stale: the game has moved on"
     now = svc.clock()
@@ -136,7 +139,7 @@ def execute(svc: Services, item: Work, seat: int | None, body: dict, actor: str,
     it), with its own idempotency key; None when another writer moved the
     game first."""
     try:
-        return svc.commands.execute(item.game_id, seat, body, item.version, item.idempotency_key, actor, loaded=folded)
+        return svc.commands.execute(item.game_id, seat, body, item.version, item.idempotency_key, actor)
     except Problem as problem:
         if problem.code == "version_conflict":
             return None

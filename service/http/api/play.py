@@ -21,16 +21,18 @@ def view(game_id: str):
     seat = auth.seat(game_id)
     # no query string (the common read): the schema's defaults without it
     query = schemas.load(schemas.Wait, request.args.to_dict(), "query") if request.args else NO_WAIT
-    folded = svc.realtime.current(game_id)  # often without a store round trip
+    live = svc.realtime.current(game_id)  # often without a store round trip
+    folded = live.folded
     known = version_header("If-None-Match")
     if known is not None and known == folded.version and query["wait"]:
         # long poll: the process's notifier wakes us when the next event lands
         with waiting(game_id, seat) as waiter:
-            folded = svc.realtime.wait(waiter, game_id, seat, known, query["wait"]).folded
+            visible = svc.realtime.wait(waiter, game_id, seat, known, query["wait"])
+            live, folded = visible.live, visible.folded
     headers = {"ETag": etag(folded.version), "Cache-Control": "private, no-cache", "Vary": "Authorization"}
     if known is not None and known == folded.version:
         return Response(status=304, headers=headers)
-    body = svc.views.seat_view(folded, seat)
+    body = live.view(seat, folded)
     return Response(body, mimetype="application/json", headers=headers)
 
 
@@ -42,9 +44,7 @@ def send_command(game_id: str):
     key = request.headers.get("Idempotency-Key")
     if key is not None and not 1 <= len(key) <= 128:
         raise Problem(400, "invalid_header", "Idempotency-Key must be 1 to 128 characters.")
-    outcome = svc.commands.execute(
-        game_id, seat, body, version_header("If-Match"), key, loaded=svc.realtime.current(game_id)
-    )
+    outcome = svc.commands.execute(game_id, seat, body, version_header("If-Match"), key)
     return json_response({"version": outcome.version, "events": outcome.events}, headers={"ETag": etag(outcome.version)})
 
 

@@ -1,0 +1,197 @@
+"""Live games: each game a process serves, held once, as Lichess holds a
+round in its round actor and Colyseus a room, but without their lock: the
+game's log in the store stays the only truth and the append's expected
+version the only lock, so any process may serve any game.
+
+A ``LiveGame`` owns what the process knows of one game: its fold (the
+table at the newest version it knows, and that version's hash), the views
+rendered from that fold (each seat's and the spectators', once a version),
+the spectators' delayed fold, the seats its tokens name, and the version of
+its last snapshot. It is kept current three ways, none of which folds an
+event twice:
+
+- the process's own appends: the table the rules' decision reached is the
+  new state (``advance``);
+- the announcements the notifier hears of other processes' appends, which
+  carry the entries appended (``events.store``'s append script publishes
+  them): folded on in place when they follow on (``follow``);
+- a read of what came after it (``Repository.sync``), when neither told it
+  (a process new to the game, or one whose subscription was broken).
+
+``LiveGames`` holds them, bounded by bytes (``LIVE_GAMES_BYTES``): each game
+weighs its table's pickled size times ``MEMORY_PER_PICKLED_BYTE`` (measured:
+``bench/live_memory.py``) plus the views it has rendered, and the games used
+least recently go first. A game evicted is folded again from its snapshot
+and log on its next use: the same table, the same views, byte for byte.
+"""
+from __future__ import annotations
+
+import json
+import pickle
+import threading
+from collections import OrderedDict
+from typing import Iterator
+
+from events.envelope import Envelope
+from projections.folding import Folded, fold
+from projections.views import seat_view
+
+# a live game's table, held as Python objects, against its pickled size (the
+# tables are frozen dataclasses of tuples and small dicts): measured with
+# tracemalloc over the four games' tables at 2 to 10 seats in
+# bench/live_memory.py, which prints the ratio it finds
+MEMORY_PER_PICKLED_BYTE = 4
+# what a live game costs beside its table and views (the object, its dicts)
+OVERHEAD_BYTES = 2_000
+# a game is weighed again after so many versions (a table grows with its
+# deal, and as cards move): pickling it then costs a few microseconds a move
+WEIGH_EVERY = 50
+
+
+def weigh(folded: Folded) -> int:
+    """What ``folded``'s table takes in memory, about (see MEMORY_PER_PICKLED_BYTE)."""
+    return OVERHEAD_BYTES + MEMORY_PER_PICKLED_BYTE * len(pickle.dumps(folded.table, pickle.HIGHEST_PROTOCOL))
+
+
+class LiveGame:
+    """One game as this process holds it (see the module)."""
+
+    __slots__ = (
+        "game_id", "_rendered", "public", "_public_view", "seats", "snapshotted", "weight", "weighed_at", "views_bytes",
+        "__weakref__",
+    )  # fmt: skip
+
+    def __init__(self, folded: Folded, snapshotted: int = 0):
+        self.game_id = folded.game_id
+        # the fold and the views rendered from it, swapped as one: a view
+        # rendered while the game moves on is kept with the fold it shows
+        self._rendered: tuple[Folded, dict[int | None, bytes]] = (folded, {})
+        self.public: Folded | None = None  # the spectators' fold, behind by the game's spectator_delay
+        self._public_view: tuple[Folded, bytes] | None = None  # and its view, rendered once
+        # token hash -> (seat, the player who took it with a player key, or None)
+        self.seats: dict[str, tuple[int, str | None]] = {}
+        self.snapshotted = snapshotted  # the version of its newest snapshot (0: none)
+        self.weight = weigh(folded)  # its table's bytes in memory, about
+        self.weighed_at = folded.version
+        self.views_bytes = 0
+
+    @property
+    def folded(self) -> Folded:
+        return self._rendered[0]
+
+    @property
+    def version(self) -> int:
+        return self._rendered[0].version
+
+    def view(self, seat: int | None, of: Folded | None = None) -> bytes:
+        """``seat``'s view (None: the spectators', undelayed) as JSON,
+        rendered once a version for every reader of it. ``of``: the fold the
+        caller read (its version in an ETag, say), should the game have
+        moved on since: that one is rendered."""
+        folded, views = self._rendered
+        if of is not None and of is not folded:
+            return json.dumps(seat_view(of, seat)).encode()
+        body = views.get(seat)
+        if body is None:
+            body = json.dumps(seat_view(folded, seat)).encode()
+            views[seat] = body
+            self.views_bytes += len(body)
+        return body
+
+    def delayed_view(self, folded: Folded) -> bytes:
+        """The spectators' view of ``folded``, a fold of this game behind its
+        newest (its ``spectator_delay``), rendered once a version."""
+        if folded is self._rendered[0]:
+            return self.view(None)
+        kept = self._public_view
+        if kept is not None and kept[0].version == folded.version and kept[0].last_hash == folded.last_hash:
+            return kept[1]
+        body = json.dumps(seat_view(folded, None)).encode()
+        self._public_view = (folded, body)
+        return body
+
+    def advance(self, folded: Folded) -> bool:
+        """The game moved on to ``folded`` (a fold of this game, after this
+        one's version); False, and nothing changes, for one not newer."""
+        if folded.version <= self._rendered[0].version:
+            return False
+        self._rendered = (folded, {})
+        self.views_bytes = 0
+        if folded.version - self.weighed_at >= WEIGH_EVERY:
+            self.weight, self.weighed_at = weigh(folded), folded.version
+        return True
+
+    def follow(self, entries: list[Envelope]) -> bool:
+        """``entries`` announced as appended after some version: folded on
+        when they follow this game's version and chain on its last hash (a
+        game already past them takes nothing); False when they leave a gap or
+        do not chain on (announcements were missed, or the log was rewritten):
+        the caller reads the store."""
+        folded = self._rendered[0]
+        if not entries or entries[-1].version <= folded.version:
+            return True
+        fresh = [e for e in entries if e.version > folded.version]
+        if fresh[0].version != folded.version + 1 or fresh[0].prev_hash != folded.last_hash:
+            return False
+        after = fold(fresh, folded)
+        assert after is not None, "entries folded on"
+        self.advance(after)
+        return True
+
+    @property
+    def size(self) -> int:
+        return self.weight + self.views_bytes
+
+
+class LiveGames:
+    """The live games of one process, at most ``budget`` bytes of them (by
+    ``LiveGame.size``), the least recently used let go first. Thread-safe
+    (a lock around the order; a game itself is swapped whole)."""
+
+    def __init__(self, budget: int):
+        self.budget = budget
+        self._games: OrderedDict[str, LiveGame] = OrderedDict()
+        self._bytes = 0  # the sum of the games' sizes when each was last put
+        self._sizes: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def get(self, game_id: str) -> LiveGame | None:
+        with self._lock:
+            live = self._games.get(game_id)
+            if live is not None:
+                self._games.move_to_end(game_id)
+            return live
+
+    def put(self, live: LiveGame) -> LiveGame:
+        """Holds ``live`` (or the one already held for its game, if that is
+        as new: two readers that loaded it at once keep one), weighed anew,
+        and lets go of the least used games past the budget. Returns the one held."""
+        with self._lock:
+            held = self._games.get(live.game_id)
+            if held is not None and held is not live and held.version >= live.version:
+                live = held
+            self._games[live.game_id] = live
+            self._games.move_to_end(live.game_id)
+            size = live.size
+            self._bytes += size - self._sizes.get(live.game_id, 0)
+            self._sizes[live.game_id] = size
+            while self._bytes > self.budget and len(self._games) > 1:
+                game_id, _ = self._games.popitem(last=False)
+                self._bytes -= self._sizes.pop(game_id)
+            return live
+
+    def discard(self, game_id: str) -> None:
+        with self._lock:
+            if self._games.pop(game_id, None) is not None:
+                self._bytes -= self._sizes.pop(game_id)
+
+    def __len__(self) -> int:
+        return len(self._games)
+
+    def __iter__(self) -> Iterator[LiveGame]:
+        with self._lock:
+            return iter(list(self._games.values()))
+
+    @property
+    def bytes(self) -> int:
+        return self._bytes
