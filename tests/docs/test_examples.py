@@ -15,11 +15,11 @@ import pytest
 
 from tests.support.docs import Block, blocks, check
 from tests.support.paths import ROOT
+from tests.support.patience import PATIENCE
 from tests.support.stack import make_run
 
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 OPERATOR = "docs-operator-token"
-STEP_SECONDS = 120  # a step that waits for a bot game's end, on a busy machine
 
 
 @pytest.fixture(scope="module")
@@ -60,11 +60,11 @@ class Shell:
         self.process.stdin.write(f"{commands}\nprintf '\\n{self.MARK} %s\\n' $?\n".encode())
         self.process.stdin.flush()
         mark = f"\n{self.MARK} ".encode()
-        deadline = time.monotonic() + STEP_SECONDS
+        deadline = time.monotonic() + PATIENCE  # a step may wait for a bot game's end
         while mark not in self.pending or not self.pending.split(mark, 1)[1].count(b"\n"):
             ready, _, _ = select.select([self.process.stdout], [], [], max(0.0, deadline - time.monotonic()))
             if not ready:
-                raise AssertionError(f"no end within {STEP_SECONDS} s; printed so far: {self.pending.decode()[-2000:]}")
+                raise AssertionError(f"no end within {PATIENCE:.0f} s; printed so far: {self.pending.decode()[-2000:]}")
             chunk = os.read(self.process.stdout.fileno(), 65536)
             if not chunk:
                 raise AssertionError(f"the shell ended; printed: {self.pending.decode()[-2000:]}")
@@ -75,7 +75,7 @@ class Shell:
 
     def close(self) -> None:
         self.process.stdin.close()
-        self.process.wait(timeout=10)
+        self.process.wait(timeout=PATIENCE)
 
 
 @pytest.mark.parametrize("document", [d for d in DOCUMENTS if any(b.example for b in blocks(d))], ids=lambda d: d.name)

@@ -12,8 +12,9 @@ import time
 import httpx
 
 from projections.player_events import player_events
-from tests.support.streams import BOUND, play
-from tests.service.realtime.test_streams import auth
+from tests.support.api import auth
+from tests.support.patience import PATIENCE
+from tests.support.streams import play
 
 KINDS = {"game_started", "turn", "window", "game_finished", "rematch_offered"}
 
@@ -44,11 +45,11 @@ class Reader:
         self.thread = threading.Thread(target=self._read, args=(url + "/v1/players/me/stream", headers), daemon=True)
         self.connected = threading.Event()
         self.thread.start()
-        assert self.connected.wait(BOUND), "the stream never answered"
+        assert self.connected.wait(PATIENCE), "the stream never answered"
 
     def _read(self, url: str, headers: dict) -> None:
         try:
-            with httpx.stream("GET", url, headers=headers, timeout=BOUND) as response:
+            with httpx.stream("GET", url, headers=headers, timeout=PATIENCE) as response:
                 self.status = response.status_code
                 self.connected.set()
                 for line in response.iter_lines():
@@ -62,9 +63,10 @@ class Reader:
             self.connected.set()
             self.ended.set()
 
-    def until(self, wanted, seconds: float = BOUND) -> list[dict]:
-        """Messages until one satisfies ``wanted``; all of them."""
-        seen, deadline = [], time.monotonic() + seconds
+    def until(self, wanted) -> list[dict]:
+        """Messages until one satisfies ``wanted`` (``PATIENCE`` at most);
+        all of them."""
+        seen, deadline = [], time.monotonic() + PATIENCE
         while True:
             message = self.messages.get(timeout=max(0.01, deadline - time.monotonic()))
             seen.append(message)
@@ -73,7 +75,7 @@ class Reader:
 
 
 def test_a_players_stream_says_your_turn_for_their_games_and_nothing_of_others(api_server):
-    client = httpx.Client(base_url=api_server.url, timeout=BOUND)
+    client = httpx.Client(base_url=api_server.url, timeout=PATIENCE)
     ana, bea, cid = player(client, "ana"), player(client, "bea"), player(client, "cid")
     reader = Reader(api_server.url, ana)
     assert reader.status == 200
@@ -96,7 +98,7 @@ def test_a_players_stream_says_your_turn_for_their_games_and_nothing_of_others(a
 
 
 def test_a_players_stream_resumes_after_the_last_id_it_had(api_server):
-    client = httpx.Client(base_url=api_server.url, timeout=BOUND)
+    client = httpx.Client(base_url=api_server.url, timeout=PATIENCE)
     ana, bea = player(client, "ana"), player(client, "bea")
     first = Reader(api_server.url, ana)
     game_id, tokens = game_of_players(client, [ana, bea])
@@ -113,11 +115,11 @@ def test_a_players_stream_resumes_after_the_last_id_it_had(api_server):
 
 
 def test_a_replaced_key_ends_the_stream(api_server):
-    client = httpx.Client(base_url=api_server.url, timeout=BOUND)
+    client = httpx.Client(base_url=api_server.url, timeout=PATIENCE)
     old = player(client, "ana")
     reader = Reader(api_server.url, old)
     assert client.post("/v1/players/me/keys", headers=auth(old)).status_code == 201
-    assert reader.ended.wait(BOUND), "the old key's stream went on"
+    assert reader.ended.wait(PATIENCE), "the old key's stream went on"
     assert client.get("/v1/players/me/stream", headers=auth(old)).status_code == 401
 
 
