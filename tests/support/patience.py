@@ -12,8 +12,9 @@ that never comes still fails, with what was awaited. pytest.ini's
 Every wait, request timeout and browser timeout of the suite is this one
 setting; a wait that must bound a whole run of work (a game the bots play
 to its end) waits ``PATIENCE`` from the last sign of progress instead
-(``until``'s ``progress``). ``tests/test_suite_rules.py`` holds the suite to
-it.
+(``until``'s ``progress``), and a process that does a test's whole work is
+given ``WHOLE_RUN``. ``tests/test_suite_rules.py`` holds the suite to it:
+no number written as a bound anywhere else.
 """
 from __future__ import annotations
 
