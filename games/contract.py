@@ -233,11 +233,14 @@ class Game(Protocol):
 
 @dataclass(frozen=True)
 class RulesGame:
-    """A ``Game`` put together from a game's modules: each package names every
-    function it wires in ``games/<game>/__init__.py``, so a reader finds where
-    each lives without a look-up by name. Every member is there: the layout
-    (``games.layout``) takes each from its module, and
-    ``tests/games/test_layout.py`` holds every package to it."""
+    """A ``Game`` put together from a game's modules: ``games.layout.game``
+    takes each member from the module of the package that the canonical
+    layout puts it in (``games/layout.py``'s ``LAYOUT``, the same modules and
+    names in every package), so a reader finds where each lives by the
+    layout alone; the package's ``__init__.py`` names none of them: it
+    imports its modules and hands itself to ``layout.game`` with the game's
+    catalogue entries (type, name, summary, seats). Every member is there
+    (``tests/games/test_layout.py`` holds every package to it)."""
 
     type: str
     name: str

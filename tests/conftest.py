@@ -6,19 +6,28 @@ from __future__ import annotations
 
 import pytest
 import redis
+from hypothesis import HealthCheck, settings
 
 from service.http.app import create_app
 from service.config import Config, connect
 from service.runtime.embedded_cluster import EmbeddedCluster
 from service.runtime.embedded_redis import EmbeddedRedis
+from tests.support.patience import PATIENCE
+from tests.support.stack import OPERATOR_TOKEN, ApiServer, Workers
 
 # fixtures kept beside their helpers: `receivers`, `silent_receivers` (webhook receivers)
 pytest_plugins = ["tests.support.receivers"]
 
+# Hypothesis's own clocks off for every property test: a deadline per example
+# and the health check on slow data generation would fail a test for the
+# machine's speed (tests/support/patience.py), not for what it tests
+settings.register_profile("patient", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("patient")
+
 
 @pytest.fixture(scope="session")
 def redis_server(tmp_path_factory):
-    server = EmbeddedRedis(tmp_path_factory.mktemp("valkey"), persistent=False).start()
+    server = EmbeddedRedis(tmp_path_factory.mktemp("valkey"), persistent=False).start(PATIENCE)
     yield server
     server.stop()
 
@@ -27,7 +36,7 @@ def redis_server(tmp_path_factory):
 def cluster_server(tmp_path_factory):
     """A real local Valkey Cluster: 3 primaries with a replica each, on free
     ports, from the same binaries (one per test process)."""
-    cluster = EmbeddedCluster(tmp_path_factory.mktemp("cluster")).start()
+    cluster = EmbeddedCluster(tmp_path_factory.mktemp("cluster")).start(PATIENCE)
     yield cluster
     cluster.stop()
 
@@ -102,9 +111,6 @@ def clock():
     return Clock()
 
 
-OPERATOR_TOKEN = "operator-secret-for-tests"
-
-
 @pytest.fixture
 def app(redis_client, clock):
     app = create_app(Config(operator_token=OPERATOR_TOKEN, rate_limits=False), client=redis_client, clock=clock)
@@ -115,45 +121,6 @@ def app(redis_client, clock):
 @pytest.fixture
 def http(app):
     return app.test_client()
-
-
-class Workers:
-    """Real RQ workers (``python -m service.worker``) in their own process
-    groups, stopped at the end of the test."""
-
-    def __init__(self, url: str):
-        self.url = url
-        self.processes: list = []
-
-    def start(self, grace_seconds: float = 1.0, **env: str):
-        import os
-        import subprocess
-        import sys
-
-        process = subprocess.Popen(
-            [sys.executable, "-m", "service.worker", "--url", self.url, "--grace", str(grace_seconds)],
-            # expert bots think 20 ms a move here, not 100: the suite's time
-            env={**os.environ, "EXPERT_BUDGET_MS": "20", **env},
-            start_new_session=True,  # its own process group: a kill takes the scheduler too
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        self.processes.append(process)
-        return process
-
-    def kill(self, process) -> None:
-        import os
-        import signal
-
-        try:
-            os.killpg(process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        process.wait()
-
-    def stop_all(self) -> None:
-        for process in self.processes:
-            self.kill(process)
 
 
 @pytest.fixture
@@ -171,89 +138,6 @@ def live_app(redis_client):
     app = create_app(Config(operator_token=OPERATOR_TOKEN, rate_limits=False), client=redis_client, clock=now_ms)
     yield app
     app.extensions["tabletell"].realtime.shutdown()
-
-
-def wait_healthy(url: str, process, seconds: float = 60, what: str = "the API") -> None:
-    """Until ``url``'s /v1/health answers 200 (``process`` still running)."""
-    import time
-    import urllib.request
-
-    deadline = time.monotonic() + seconds
-    while True:
-        assert process.poll() is None, f"{what} exited"
-        try:
-            with urllib.request.urlopen(url + "/v1/health", timeout=2) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            pass
-        assert time.monotonic() < deadline, f"{what} did not come up"
-        time.sleep(0.1)
-
-
-class ApiServer:
-    """The API as `make run` serves it (gunicorn, its worker class, two
-    processes), on a free port, against the tests' store."""
-
-    def __init__(self, redis_url: str, metrics_dir, **settings: str):
-        import os
-        import subprocess
-
-        from service.runtime.embedded_redis import free_port
-        from service.runtime.run import gunicorn_command
-
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.metrics_dir = metrics_dir  # each process's figures (prometheus-client multiprocess mode)
-        env = {
-            **os.environ,
-            "REDIS_URL": redis_url,
-            "OPERATOR_TOKEN": OPERATOR_TOKEN,
-            "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir),
-            "HOST": "127.0.0.1",
-            "WEB_CONCURRENCY": "2",
-            "ACCESS_LOG": "off",
-            "GRACEFUL_SECONDS": "3",
-            "RATE_LIMITS": "off",  # every test client is 127.0.0.1
-            **settings,
-        }
-        env["PORT"] = str(self.port)
-        self.process = subprocess.Popen(
-            gunicorn_command(Config.from_env(env)),
-            env=env,
-            start_new_session=True,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        self._wait_healthy()
-
-    def _wait_healthy(self, seconds: float = 60) -> None:
-        wait_healthy(self.url, self.process, seconds, "gunicorn")
-
-    def metric(self, name: str, **labels: str) -> float:
-        """A figure of ``/metrics``, summed over the server's processes."""
-        import urllib.request
-
-        with urllib.request.urlopen(self.url + "/metrics", timeout=10) as response:
-            text = response.read().decode()
-        wanted = name + ("{" + ",".join(f'{k}="{v}"' for k, v in labels.items()) + "}" if labels else "")
-        for line in text.splitlines():
-            if line.startswith(wanted + " "):
-                return float(line.rsplit(" ", 1)[1])
-        return 0.0
-
-    def stop(self) -> None:
-        import os
-        import signal
-
-        try:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            self.process.wait(timeout=15)
-        except ProcessLookupError:
-            pass
-        except Exception:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait()
 
 
 @pytest.fixture(scope="session")

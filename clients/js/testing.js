@@ -10,8 +10,11 @@ if (!BASE_URL) throw new Error("TABLETELL_URL must name a running Tabletell (mak
 /** A game of two with few cards and no clocks (tests/support/api.py's SHORT). */
 export const SHORT = { two_player_suits: 2, cards_per_suit: 6, two_player_removed_cards: 0, turn_seconds: 0 };
 
-/** Each test's bound (node:test's timeout): generous, so it fails a test that hangs, never a slow one. */
-export const BOUND_MS = 120_000;
+/**
+ * Each test's bound (node:test's timeout): generous, so it fails a test that hangs, never a slow one.
+ * The pytest run that starts these tests sets it (TABLETELL_BOUND_MS) to its own bound for the whole run.
+ */
+export const BOUND_MS = Number(process.env.TABLETELL_BOUND_MS) || 120_000;
 
 export function client(options = {}) {
   return new Tabletell({ baseUrl: BASE_URL, backoffMs: 20, ...options });

@@ -10,8 +10,9 @@ import os
 import re
 import subprocess
 
-from tests.conftest import OPERATOR_TOKEN
+from tests.support.stack import OPERATOR_TOKEN
 from tests.support.node import JS_CLIENT, node
+from tests.support.patience import WHOLE_RUN
 
 
 def test_the_js_clients_own_tests_pass_against_a_running_stack(api_server, workers):
@@ -19,10 +20,13 @@ def test_the_js_clients_own_tests_pass_against_a_running_stack(api_server, worke
     result = subprocess.run(
         [node(), "--test", "--test-reporter=spec", "test/"],
         cwd=JS_CLIENT,
-        env={**os.environ, "TABLETELL_URL": api_server.url, "TABLETELL_OPERATOR_TOKEN": OPERATOR_TOKEN, "NO_COLOR": "1"},
+        env={
+            **os.environ, "TABLETELL_URL": api_server.url, "TABLETELL_OPERATOR_TOKEN": OPERATOR_TOKEN, "NO_COLOR": "1",
+            "TABLETELL_BOUND_MS": str(int(WHOLE_RUN * 1000)),  # each test may take what the run may: slow, never red
+        },
         capture_output=True,
         text=True,
-        timeout=280,  # a hang fails here, within pytest's own timeout (300 s)
+        timeout=WHOLE_RUN,  # a hang fails here, within pytest's own timeout
     )
     assert result.returncode == 0, f"node --test failed:\n{result.stdout}\n{result.stderr}"
     passed = re.search(r"^\S* ?pass (\d+)$", result.stdout, re.MULTILINE)

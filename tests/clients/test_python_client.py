@@ -16,6 +16,7 @@ import pytest
 from tabletell_client import Conflict, RuleRefused, Tabletell
 from tests.support.api import SHORT
 from tests.support.paths import ROOT
+from tests.support.patience import PATIENCE, WHOLE_RUN
 
 
 class Cut(httpx.SyncByteStream):
@@ -86,7 +87,7 @@ def test_a_whole_game_through_the_client(api_server):
     each once; the player's own stream too, opened again where it was."""
     network = Network()
     rng = random.Random(7)
-    with Tabletell(api_server.url, transport=network) as client:
+    with Tabletell(api_server.url, timeout=PATIENCE, transport=network) as client:
         client.backoff_base = 0.05  # quicker retries; nothing here waits on the clock
         keys = [client.create_player({"name": f"player{n}"})["key"] for n in range(2)]
         game_id = client.create_game({"type": "color-doubt", "seats": 2, "options": SHORT["color-doubt"]})["game_id"]
@@ -164,14 +165,14 @@ def test_the_external_bot_finishes_a_game_against_a_heuristic_bot(api_server, wo
     """examples/bot.py, run as its users run it, with a fresh player key:
     it creates a game with a heuristic bot, plays it to the end, exits 0."""
     workers.start()
-    with Tabletell(api_server.url) as client:
+    with Tabletell(api_server.url, timeout=PATIENCE) as client:
         key = client.create_player({"name": "external"})["key"]
         command = [
             sys.executable, "examples/bot.py", "--url", api_server.url, "--key", key,
             "--type", "color-doubt", "--seats", "2", "--bots", "1", "--seed", "1",
             "--options", json.dumps(SHORT["color-doubt"]),
         ]
-        done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=240)
+        done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=WHOLE_RUN)
         assert done.returncode == 0, done.stdout + done.stderr
         [game] = client.list_player_games(token=key)["games"]
         assert game["status"] == "finished" and game["seat"] == 0
@@ -181,7 +182,7 @@ def test_the_external_bot_finishes_a_game_against_a_heuristic_bot(api_server, wo
 def test_table_talk_and_ratings_through_the_client(api_server):
     """Chat said, read, streamed in order among the versions and resumed
     after a chat id; a rated game's ratings and the leaderboard read."""
-    with Tabletell(api_server.url) as anyone:
+    with Tabletell(api_server.url, timeout=PATIENCE) as anyone:
         game_id = anyone.create_game({"type": "color-doubt", "seats": 2, "options": SHORT["color-doubt"], "rated": True})["game_id"]
         tokens = [anyone.take_seat(game_id, {"name": name})["token"] for name in ("ana", "bea")]
         first = anyone.send_chat(game_id, {"text": "hello"}, token=tokens[0])
@@ -232,7 +233,7 @@ def test_a_player_deleted_whose_answer_was_lost_is_deleted_once(api_server):
     from tabletell_client import Unauthorized
 
     network = LoseDeletion()
-    with Tabletell(api_server.url, transport=network) as client:
+    with Tabletell(api_server.url, timeout=PATIENCE, transport=network) as client:
         client.backoff_base = 0.01
         key = client.create_player({"name": "cy"})["key"]
         assert client.get_player(token=key)["name"] == "cy"

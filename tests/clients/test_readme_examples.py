@@ -12,6 +12,7 @@ import sys
 
 from tests.support.node import JS_CLIENT, node
 from tests.support.paths import ROOT
+from tests.support.patience import WHOLE_RUN
 
 MAKE_RUN_URL = "http://localhost:8000"
 
@@ -31,7 +32,7 @@ def test_the_python_readme_game_runs_as_written(api_server, workers, tmp_path):
     assert MAKE_RUN_URL in source
     script = tmp_path / "game.py"
     script.write_text(source.replace(MAKE_RUN_URL, api_server.url))
-    result = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=240)
+    result = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=WHOLE_RUN)
     assert result.returncode == 0, result.stderr
     assert re.search(r"'winners': \[\d", result.stdout), result.stdout
 
@@ -47,7 +48,7 @@ def test_the_js_readme_game_runs_as_written(api_server, workers):
         cwd=JS_CLIENT,
         capture_output=True,
         text=True,
-        timeout=240,
+        timeout=WHOLE_RUN,
         env={**os.environ, "NO_COLOR": "1"},
     )
     assert result.returncode == 0, result.stderr

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import base64
 import json
-import time
 
 import pytest
 
@@ -17,9 +16,10 @@ from service.app.ids import now_ms
 from service.config import Config
 from service.http.app import create_app
 from tabletell_client import Tabletell, WebhookSignatureError
-from tests.conftest import OPERATOR_TOKEN
+from tests.support.stack import OPERATOR_TOKEN
 from tests.support.api import auth
 from tests.support.node import evaluate
+from tests.support.patience import until
 from tests.support.receivers import WORKER_SETTINGS
 
 
@@ -39,10 +39,7 @@ def delivered(redis_client, workers, receivers):
         workers.start(**WORKER_SETTINGS)
         data = {"game_id": "7a1f" * 8, "seat": 1, "version": 9, "name": "Zoë"}
         app.extensions["tabletell"].webhooks.publish("turn", data, "7a1f-9-1")
-        deadline = time.monotonic() + 60
-        while receiver.count() == 0:
-            assert time.monotonic() < deadline, "no delivery within 60 s"
-            time.sleep(0.05)
+        until(lambda: receiver.count() > 0, "a delivery")
         headers, body = receiver.received[0]
         headers = {name: value for name, value in headers.items() if name.startswith("webhook-")}
         yield answer.get_json()["secret"], headers, body, data

@@ -1,8 +1,8 @@
 """The docs run: every shell block of the README and docs/*.md marked as an
 example is run as written against `make run`'s stack (the supervisor, its
-own store, the API, a worker), and what it prints is checked for the shape
-the doc shows; every other shell block says why it does not run
-(``tests/support/docs.py``)."""
+own store, the API, a worker), and what it prints is checked against what
+the doc shows, value by value (``...`` where a run's chance decides); every
+other shell block says why it does not run (``tests/support/docs.py``)."""
 from __future__ import annotations
 
 import os
@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.docs import Block, blocks, check
+from tests.support.docs import Block, Step, blocks, check
 from tests.support.paths import ROOT
+from tests.support.patience import PATIENCE
 from tests.support.stack import make_run
 
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 OPERATOR = "docs-operator-token"
-STEP_SECONDS = 120  # a step that waits for a bot game's end, on a busy machine
 
 
 @pytest.fixture(scope="module")
@@ -41,6 +41,25 @@ def test_every_shell_block_is_an_example_or_says_why_it_does_not_run():
     assert loose == []
 
 
+def test_what_an_example_prints_is_compared_with_what_its_doc_shows_value_by_value():
+    """An example's output checked for its shape alone let the README show
+    a view (``{"seat":0,"to_act":[1],"actions":[]}``) that no run printed:
+    each value shown must be the one printed, but where the doc says
+    ``...``; and every line shown must be printed."""
+    shown = Step("curl ...", ['{"seat":0,"to_act":[1],"actions":[]}'])
+    assert check(shown, '{"seat":0,"to_act":[0],"actions":["play"]}\n') is not None
+    assert check(shown, '{"seat":0,"to_act":[1],"actions":[]}\n') is None
+    loose = Step("curl ...", ['{"version":...,"events":["doubted",...],...}'])
+    assert check(loose, '{"version":8,"events":["doubted","cards_taken"],"seat":1}') is None
+    assert check(loose, '{"version":8,"events":["played"]}') is not None
+    assert check(Step("curl ...", ['{"seat":0}']), '{"seat":0,"status":"active"}') is not None  # a key not shown
+    text = Step("verify", ["game 5b0c22e4a9d1437f8e0b6c3d2a1f9e88: seat 0", "finished at version ...: winners [...], seat 0 ..."])
+    assert check(text, "game d50abe530c104b8c8c6f94e74f161cbe: seat 0\nfinished at version 23: winners [1], seat 0 lost\n") is None
+    assert check(text, "game d50abe530c104b8c8c6f94e74f161cbe: seat 1\nfinished at version 23: winners [1], seat 1 lost\n") is not None
+    assert check(text, "game d50abe530c104b8c8c6f94e74f161cbe: seat 0\n") is not None  # a line shown, not printed
+    assert check(Step("curl ...", ["id: 9"]), "id: 7") is not None  # a number is itself
+
+
 class Shell:
     """One bash for a document's examples, run step by step."""
 
@@ -60,11 +79,11 @@ class Shell:
         self.process.stdin.write(f"{commands}\nprintf '\\n{self.MARK} %s\\n' $?\n".encode())
         self.process.stdin.flush()
         mark = f"\n{self.MARK} ".encode()
-        deadline = time.monotonic() + STEP_SECONDS
+        deadline = time.monotonic() + PATIENCE  # a step may wait for a bot game's end
         while mark not in self.pending or not self.pending.split(mark, 1)[1].count(b"\n"):
             ready, _, _ = select.select([self.process.stdout], [], [], max(0.0, deadline - time.monotonic()))
             if not ready:
-                raise AssertionError(f"no end within {STEP_SECONDS} s; printed so far: {self.pending.decode()[-2000:]}")
+                raise AssertionError(f"no end within {PATIENCE:.0f} s; printed so far: {self.pending.decode()[-2000:]}")
             chunk = os.read(self.process.stdout.fileno(), 65536)
             if not chunk:
                 raise AssertionError(f"the shell ended; printed: {self.pending.decode()[-2000:]}")
@@ -75,7 +94,7 @@ class Shell:
 
     def close(self) -> None:
         self.process.stdin.close()
-        self.process.wait(timeout=10)
+        self.process.wait(timeout=PATIENCE)
 
 
 @pytest.mark.parametrize("document", [d for d in DOCUMENTS if any(b.example for b in blocks(d))], ids=lambda d: d.name)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import random
-import time
 
 import pytest
 import redis
@@ -15,6 +14,7 @@ from service.http.app import create_app
 from service.config import Config, connect
 from service.runtime.embedded_redis import EmbeddedRedis
 from tests.support.api import auth, command, seated_game, view
+from tests.support.patience import PATIENCE, PATIENCE_MS, until
 
 
 def play_one(http, game_id: str, tokens: list[str], rng: random.Random):
@@ -29,15 +29,12 @@ def announced(http, game_id: str, version: int) -> None:
     """Until the app's notifier has taken in the announcement of ``version``
     (it trusts a version for READ_FRESH_MS after it is announced)."""
     notifier = http.application.extensions["tabletell"].realtime.notifier
-    deadline = time.monotonic() + 10
-    while notifier._channels[game_id].version < version:
-        assert time.monotonic() < deadline, "never announced"
-        time.sleep(0.01)
+    until(lambda: notifier._channels[game_id].version >= version, f"version {version} announced", every=0.01)
 
 
 @pytest.fixture
 def aof_server(tmp_path):
-    server = EmbeddedRedis(tmp_path / "aof", persistent=True).start()
+    server = EmbeddedRedis(tmp_path / "aof", persistent=True).start(PATIENCE)
     yield server
     server.stop()
 
@@ -91,15 +88,14 @@ def test_durability_replica_waits_for_a_replica_and_says_so_when_none_confirms(a
         client.config_set("repl-diskless-sync-delay", 0)  # sync the replica at once, not after 5 s
         replica = EmbeddedRedis(
             tmp_path / "replica", persistent=False, extra_args=("--replicaof", "127.0.0.1", str(aof_server.port))
-        ).start()
+        ).start(PATIENCE)
         try:
             replica_client = redis.Redis(port=replica.port)
-            while replica_client.info("replication").get("master_link_status") != "up":
-                time.sleep(0.02)  # the first sync: a moment
+            until(lambda: replica_client.info("replication").get("master_link_status") == "up", "the replica's first sync", every=0.02)
             assert http.get("/v1/health/ready").status_code == 200
             # with a replica, a process allowed a wait no busy machine runs
             # past (200 ms is for the refusal above, not for a confirmation)
-            patient, _ = app_on(aof_server.url, clock, durability="replica", durability_timeout_ms=30_000)
+            patient, _ = app_on(aof_server.url, clock, durability="replica", durability_timeout_ms=PATIENCE_MS)
             try:
                 http = patient.test_client()
                 game_id, tokens = seated_game(http, 2)

@@ -11,7 +11,7 @@ import pytest
 from events.envelope import Envelope
 from games.contract import Event
 from games.hashing import canonical_json, sha256_hex
-from tests.games.test_conformance import entry_is_canonical
+from tests.support.entries import entry_is_canonical
 
 
 def sealed(public: dict, private: dict | None = None, prev_hash: str | None = "ab" * 32) -> Envelope:

@@ -43,11 +43,11 @@ from marshmallow import validate
 
 from games import table as tables
 from games.contract import RuleError
-from games.hashing import canonical_json, sha256_hex
 from games.registry import GAMES
 from projections.folding import fold
 from projections.local import LocalGame
 from projections.views import feed, seat_view
+from tests.support.entries import entry_is_canonical
 from tests.support.legal_check import accepted_is_listed, listed_moves_are_accepted, sampler_keeps_the_view
 from tests.support.soak import games
 from tests.support import worlds
@@ -264,17 +264,6 @@ def fits_its_description(game_type: str, view: dict, body: dict) -> None:
                 assert 0 <= item <= len(view["table"]["piles"]), (name, item)  # a new pile is one past the last
             elif refers == "die":
                 assert 0 <= item < len(view["dice"]), (name, item)
-
-
-def entry_is_canonical(envelope) -> None:
-    """An entry is encoded once (events/envelope.py), which is canonical
-    only while its events' data has no key that is not a string: its
-    stored JSON must be canonical_json's (which encodes, decodes and
-    encodes again), and its hash the hash of that."""
-    whole = envelope.whole()
-    assert envelope.to_json() == canonical_json(whole), f"{envelope.type}: its data is not JSON as it stands"
-    del whole["hash"]
-    assert envelope.hash == sha256_hex(canonical_json(whole)) == envelope.digest()
 
 
 # -- the harness --------------------------------------------------------------------------

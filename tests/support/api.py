@@ -28,11 +28,17 @@ def body_of(response) -> Any:
     return response.get_json() if hasattr(response, "get_json") else response.json()
 
 
-def new_game(http, seats=3, game_type="color-doubt", options=None, bots=None) -> str:
+def create_game(http, seats=3, game_type="color-doubt", options=None, bots=None):
+    """The answer to creating a game, whatever it is (``new_game`` insists
+    on a 201; a client riding out outages takes what comes)."""
     body = {"type": game_type, "seats": seats, "options": options or {}}
     if bots:
         body["bots"] = bots
-    response = http.post("/v1/games", json=body)
+    return http.post("/v1/games", json=body)
+
+
+def new_game(http, seats=3, game_type="color-doubt", options=None, bots=None) -> str:
+    response = create_game(http, seats, game_type, options, bots)
     assert response.status_code == 201, body_of(response)
     return body_of(response)["game_id"]
 
@@ -47,6 +53,12 @@ def seated_game(http, seats=3, game_type="color-doubt", options=None) -> tuple[s
         assert body_of(response)["seat"] == n
         tokens.append(body_of(response)["token"])
     return game_id, tokens
+
+
+def seated(http, seats: int = 2, options: dict | None = None) -> tuple[str, list[str]]:
+    """A started game with no clocks (nothing times out under a test that
+    waits), and its seats' tokens."""
+    return seated_game(http, seats, options={"turn_seconds": 0, **(options or {})})
 
 
 def view(http, game_id: str, token: str) -> dict:
@@ -64,16 +76,18 @@ def play_once_held(app, game_id: str, token: str, card: str) -> list[bool]:
     ``card`` as red, once a request is held waiting on a game (the app's
     notifier watches one more): what a waiting reader waits for. The list
     returned gets True once the move is sent while a request was held (False
-    if none was within a minute)."""
+    if none was within ``PATIENCE``)."""
     import threading
     import time
+
+    from tests.support.patience import PATIENCE
 
     notifier = app.extensions["tabletell"].realtime.notifier
     watching = notifier.counts()[0]
     held: list[bool] = []
 
     def play():
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + PATIENCE
         while notifier.counts()[0] <= watching and time.monotonic() < deadline:
             time.sleep(0.01)
         held.append(notifier.counts()[0] > watching)

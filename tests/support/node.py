@@ -10,6 +10,7 @@ from functools import lru_cache
 import pytest
 
 from tests.support.paths import ROOT
+from tests.support.patience import PATIENCE
 
 JS_CLIENT = ROOT / "clients" / "js"
 MINIMUM = 20
@@ -30,7 +31,7 @@ def evaluate(source: str):
     """The JSON that ES module ``source`` prints (run from clients/js, so it
     imports ``./tabletell.js``)."""
     result = subprocess.run(
-        [node(), "--input-type=module", "-e", source], cwd=JS_CLIENT, capture_output=True, text=True, timeout=60
+        [node(), "--input-type=module", "-e", source], cwd=JS_CLIENT, capture_output=True, text=True, timeout=PATIENCE
     )
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)

@@ -10,6 +10,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
+from tests.support.patience import PATIENCE
+
 # the workers': fast retries (no test measures them), three attempts
 WORKER_SETTINGS = {
     "WEBHOOKS_ALLOW_PRIVATE": "1",
@@ -41,7 +43,7 @@ class Receiver:
                     status = receiver.answers.pop(0) if receiver.answers else 200
                     first = len(receiver.received) == 1
                 if first:
-                    receiver.released.wait(120)
+                    receiver.released.wait(PATIENCE)
                 self.send_response(status)
                 self.send_header("Content-Length", "0")
                 self.end_headers()

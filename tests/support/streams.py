@@ -8,21 +8,30 @@ import random
 import time
 
 import httpx
+import pytest
 from httpx_sse import aconnect_sse
 
 from games.registry import GAMES
-from tests.support.api import auth, new_game, seated_game
+from tests.support.api import auth, new_game
+from tests.support.patience import PATIENCE
+from tests.support.stack import ApiServer
 
-BOUND = 60  # seconds any condition may take on a busy machine before the test fails
+# a heartbeat far longer than any wait of a test: what came with the first
+# heartbeat (a stream's headers, a backlog's rest) would miss that wait by minutes
+LONG_HEARTBEAT_SECONDS = 3 * PATIENCE
+
+
+@pytest.fixture
+def long_heartbeat_server(redis_server, redis_client, tmp_path):
+    """An API server (one process) whose streams' heartbeat is LONG_HEARTBEAT_SECONDS."""
+    server = ApiServer(
+        redis_server.url, tmp_path, STREAM_HEARTBEAT_SECONDS=str(LONG_HEARTBEAT_SECONDS), WEB_CONCURRENCY="1"
+    )
+    yield server
+    server.stop()
 
 
 # -- driving games over HTTP ------------------------------------------------------
-
-
-def seated(client: httpx.Client, seats: int = 2, options: dict | None = None) -> tuple[str, list[str]]:
-    """A started game with no clocks (nothing times out under a test that
-    waits), and its seats' tokens."""
-    return seated_game(client, seats, options={"turn_seconds": 0, **(options or {})})
 
 
 def play(client: httpx.Client, game_id: str, tokens: list[str], rng: random.Random) -> int:
@@ -42,34 +51,38 @@ def bot_game(client: httpx.Client) -> str:
     return new_game(client, 2, options={"turn_seconds": 0}, bots=[{"seat": 0, "level": "heuristic"}, {"seat": 1, "level": "random"}])
 
 
-async def messages(url: str, headers: dict | None = None, limit: float = BOUND) -> list:
+async def messages(url: str, headers: dict | None = None) -> list:
     """Every SSE message of a stream until the server closes it."""
-    async with httpx.AsyncClient(timeout=limit) as client:
+    async with httpx.AsyncClient(timeout=PATIENCE) as client:
         async with aconnect_sse(client, "GET", url, headers=headers or {}) as source:
             assert source.response.status_code == 200, await source.response.aread()
             return [sse async for sse in source.aiter_sse()]
 
 
-async def until_finished(server, game_id: str, limit: float = BOUND) -> dict:
-    async with httpx.AsyncClient(base_url=server.url) as client:
-        deadline = time.monotonic() + limit
+async def until_finished(server, game_id: str) -> dict:
+    """The summary of a game the workers play, once it has finished: waited
+    for while it moves (``PATIENCE`` from its last new version)."""
+    async with httpx.AsyncClient(base_url=server.url, timeout=PATIENCE) as client:
+        version, deadline = None, time.monotonic() + PATIENCE
         while True:
             summary = (await client.get(f"/v1/games/{game_id}")).json()
             if summary["status"] == "finished":
                 return summary
-            assert time.monotonic() < deadline, "the bots did not finish the game"
+            if summary["version"] != version:
+                version, deadline = summary["version"], time.monotonic() + PATIENCE
+            assert time.monotonic() < deadline, f"the bots left the game at version {version} for {PATIENCE:.0f} s"
             await asyncio.sleep(0.1)
 
 
-async def wait_for(condition, limit: float = BOUND, tasks=()) -> None:
-    """Until ``condition()`` holds; fails at once if one of ``tasks`` (the
-    clients) failed, with its error."""
-    deadline = time.monotonic() + limit
+async def wait_for(condition, tasks=()) -> None:
+    """Until ``condition()`` holds (``PATIENCE`` at most); fails at once if
+    one of ``tasks`` (the clients) failed, with its error."""
+    deadline = time.monotonic() + PATIENCE
     while not condition():
         for task in tasks:
             if task.done() and not task.cancelled() and task.exception():
                 raise task.exception()
-        assert time.monotonic() < deadline, "timed out waiting for a condition"
+        assert time.monotonic() < deadline, f"not within {PATIENCE:.0f} s: a condition"
         await asyncio.sleep(0.02)
 
 

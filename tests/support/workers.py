@@ -2,19 +2,22 @@
 checking the games' logs."""
 from __future__ import annotations
 
-import time
-
 from events.store import EventStore
+from tests.support.patience import until
 
 
-def wait_until_finished(http, game_id: str, seconds: float) -> dict:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        summary = http.get(f"/v1/games/{game_id}").get_json()
-        if summary["status"] == "finished":
-            return summary
-        time.sleep(0.1)
-    raise AssertionError(f"not finished after {seconds}s: {summary}")
+def wait_until_finished(http, game_id: str) -> dict:
+    """The game's summary once it has finished, waited for while the
+    workers move it on (``until``'s progress: its version)."""
+
+    def summary() -> dict:
+        return http.get(f"/v1/games/{game_id}").get_json()
+
+    def finished() -> dict | None:
+        found = summary()
+        return found if found["status"] == "finished" else None
+
+    return until(finished, f"game {game_id} played to its end", progress=lambda: summary()["version"], every=0.1)
 
 
 def assert_clean_log(redis_client, game_id: str) -> list:

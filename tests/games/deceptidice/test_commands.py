@@ -80,7 +80,7 @@ def test_commands_decide_answers_any_body_with_events_or_a_rule_error(name, body
     decided_or_refused(STATES[name], {"seat": STATES[name].turn, "at": 0, **body})
 
 
-@settings(max_examples=examples(quick=100, soak=2000), deadline=None)
+@settings(max_examples=examples(quick=100, soak=2000), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(name=st.sampled_from(sorted(STATES)), command=json_values)
 def test_commands_decide_refuses_a_command_that_is_no_object(name, command):
     with pytest.raises(RuleError) as error:

@@ -67,3 +67,21 @@ def answer_all(state: State, calls: dict[int, str] | None = None) -> tuple[list[
         more, state = act(state, seat, "call", card=calls[seat]) if seat in calls else act(state, seat, "pass")
         events += more
     return events, state
+
+
+# the deck under the hands of ``four`` and of the call tests
+DECK = ["purple moon", "orange sun", "yellow sun", "blue sun", "red moon", "green sun"]
+
+
+def four(deck=DECK, **options) -> State:
+    """Four seats of three cards each, dealt over ``deck``: the calls' table."""
+    return dealt(
+        [
+            ["red sun", "red sun", "blue moon"],
+            ["green sun", "purple sun", "eclipse"],
+            ["eclipse", "yellow moon", "purple moon"],
+            ["orange sun", "blue sun", "red moon"],
+        ],
+        list(deck),
+        options=options,
+    )

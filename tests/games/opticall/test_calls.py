@@ -11,22 +11,7 @@ import pytest
 from games.contract import Deadline, RuleError
 from games.opticall import GAME
 from projections.local import LocalGame
-from tests.games.opticall.tables import act, answer_all, dealt, of, play, refused, types
-
-DECK = ["purple moon", "orange sun", "yellow sun", "blue sun", "red moon", "green sun"]
-
-
-def four(deck=DECK, **options):
-    return dealt(
-        [
-            ["red sun", "red sun", "blue moon"],
-            ["green sun", "purple sun", "eclipse"],
-            ["eclipse", "yellow moon", "purple moon"],
-            ["orange sun", "blue sun", "red moon"],
-        ],
-        list(deck),
-        options=options,
-    )
+from tests.games.opticall.tables import DECK, act, answer_all, dealt, four, of, play, refused, types
 
 
 # -- calling a play -----------------------------------------------------------------

@@ -63,7 +63,7 @@ def test_commands_decide_answers_any_body_with_events_or_a_rule_error(name, body
         assert isinstance(error.code, str) and isinstance(error.rule, str) and error.message
 
 
-@settings(max_examples=examples(quick=100, soak=2000), deadline=None)
+@settings(max_examples=examples(quick=100, soak=2000), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(name=st.sampled_from(sorted(STATES)), command=json_values)
 def test_commands_decide_refuses_a_command_that_is_no_object(name, command):
     with pytest.raises(RuleError) as error:

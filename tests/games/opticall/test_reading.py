@@ -11,8 +11,7 @@ from games.opticall.bots import heuristic_bot, holds_probability
 from games.opticall.reading import play_truth, reading_heuristic
 from projections.local import LocalGame
 from tests.support.legal_check import plays_from_views_alone
-from tests.games.opticall.tables import play
-from tests.games.opticall.test_calls import four
+from tests.games.opticall.tables import four, play
 
 
 def _seat_view(state, seat: int) -> dict:

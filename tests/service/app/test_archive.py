@@ -13,7 +13,7 @@ from service.config import Config
 from service.http.app import create_app
 from service.runtime.replay import run_verify
 from service.workers.jobs import run_work
-from tests.conftest import OPERATOR_TOKEN
+from tests.support.stack import OPERATOR_TOKEN
 from tests.support.api import SHORT, auth, new_game, new_player, play_to_the_end, sit
 from tests.support.openapi_contract import check
 

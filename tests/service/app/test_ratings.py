@@ -18,7 +18,7 @@ from service.app import webhooks
 from service.app.ratings import Ratings, fold_results
 from service.config import Config
 from service.http.app import create_app
-from tests.conftest import OPERATOR_TOKEN
+from tests.support.stack import OPERATOR_TOKEN
 from tests.support.api import auth, new_player
 from tests.support.openapi_contract import check
 from tests.support.rated import RATED_TYPE, new_players, play_out, rated_game, workers_play

@@ -15,7 +15,7 @@ from service.app.scheduling import NO_SEAT
 from service.config import Config
 from service.http.app import create_app
 from service.workers.jobs import run_work
-from tests.conftest import OPERATOR_TOKEN
+from tests.support.stack import OPERATOR_TOKEN
 from tests.support.api import SHORT, auth, new_game, new_player, play_to_the_end, sit
 from tests.support.paths import ROOT
 from tests.support.rated import new_players, play_out, rated_game

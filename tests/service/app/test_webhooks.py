@@ -4,7 +4,8 @@ local HTTP server), retry failures, and record every attempt.
 
 Receivers are on 127.0.0.1, so the apps and workers here run with
 WEBHOOKS_ALLOW_PRIVATE=1, but for the tests of that rule itself. No test
-waits a fixed time: each waits for what it expects, with a generous deadline.
+waits a fixed time: each waits for what it expects, for as long as the
+suite waits (tests/support/patience.py).
 """
 from __future__ import annotations
 
@@ -26,8 +27,9 @@ from service.app.scheduling import GAME_QUEUES, HOUSEKEEPING_QUEUE, QUEUES, WEBH
 from service.wiring import Services
 from events.store import EventStore
 from tests.support.api import SHORT, auth, new_game
-from tests.conftest import OPERATOR_TOKEN
+from tests.support.stack import OPERATOR_TOKEN
 from tests.support.openapi_contract import check
+from tests.support.patience import until
 from tests.support.receivers import WORKER_SETTINGS, Receiver
 from tests.support.workers import wait_for
 
@@ -320,7 +322,7 @@ def test_a_worker_delivers_each_event_signed(hook_app, workers, receivers):
     data = {"game_id": "5b0c" * 8, "seat": 1, "version": 12, "name": "Zoë"}
     svc.webhooks.publish("turn", data, "5b0c-12-1")
     svc.webhooks.publish("game_finished", {"game_id": "5b0c" * 8, "winners": [1]}, "5b0c-40-x")
-    wait_for(lambda: receiver.count() == 2, "both deliveries")
+    until(lambda: receiver.count() == 2, "both deliveries")
     by_id = {headers["webhook-id"]: (headers, body) for headers, body in receiver.received}
     assert set(by_id) == {"5b0c-12-1", "5b0c-40-x"}
     headers, body = by_id["5b0c-12-1"]
@@ -336,7 +338,7 @@ def test_a_worker_delivers_each_event_signed(hook_app, workers, receivers):
     headers, body = by_id["5b0c-40-x"]
     assert signature_is_valid(hook["secret"], headers, body) and json.loads(body)["type"] == "game_finished"
 
-    recorded = wait_for(lambda: len(attempts(http, hook["id"])) == 2 and attempts(http, hook["id"]), "two attempts recorded")
+    recorded = until(lambda: len(attempts(http, hook["id"])) == 2 and attempts(http, hook["id"]), "two attempts recorded")
     assert {(a["event_id"], a["event"]) for a in recorded} == {("5b0c-12-1", "turn"), ("5b0c-40-x", "game_finished")}
     for attempt in recorded:
         assert attempt["status"] == "delivered" and attempt["http_status"] == 200 and attempt["attempt"] == 1
@@ -350,11 +352,11 @@ def test_a_receiver_that_fails_twice_gets_it_on_the_third_try_with_the_same_id(h
     hook = register(http, receiver.url, ["window"])
     workers.start(**WORKER_SETTINGS)
     svc.webhooks.publish("window", {"game_id": "g", "window": "doubt"}, "g-7-window")
-    wait_for(lambda: receiver.count() == 3, "three attempts")
+    until(lambda: receiver.count() == 3, "three attempts")
     assert {headers["webhook-id"] for headers, _ in receiver.received} == {"g-7-window"}
     assert len({body for _, body in receiver.received}) == 1  # the same bytes every time
     assert all(signature_is_valid(hook["secret"], headers, body) for headers, body in receiver.received)
-    recorded = wait_for(
+    recorded = until(
         lambda: (found := attempts(http, hook["id"])) and found[0]["status"] == "delivered" and found, "the success recorded"
     )
     assert [(a["attempt"], a["status"], a["http_status"]) for a in recorded] == [
@@ -373,7 +375,7 @@ def test_a_receiver_that_always_fails_ends_as_one_failed_delivery(hook_app, work
     hook = register(http, receiver.url, ["turn"])
     workers.start(**WORKER_SETTINGS)
     svc.webhooks.publish("turn", {"game_id": "g"}, "g-3-0")
-    recorded = wait_for(
+    recorded = until(
         lambda: (found := attempts(http, hook["id"])) and found[0]["status"] == "failed" and found, "given up on"
     )
     assert [(a["attempt"], a["status"], a["http_status"]) for a in recorded] == [
@@ -396,7 +398,7 @@ def test_an_unreachable_receiver_is_a_failed_attempt_too(hook_app, workers):
     hook = register(http, f"http://127.0.0.1:{port}/", ["turn"])
     workers.start(**{**WORKER_SETTINGS, "WEBHOOK_MAX_ATTEMPTS": "2"})
     svc.webhooks.publish("turn", {}, "g-1-0")
-    recorded = wait_for(lambda: (found := attempts(http, hook["id"])) and found[0]["status"] == "failed" and found, "given up on")
+    recorded = until(lambda: (found := attempts(http, hook["id"])) and found[0]["status"] == "failed" and found, "given up on")
     assert [(a["attempt"], a["http_status"]) for a in recorded] == [(2, None), (1, None)]
     assert all(a["error"] for a in recorded)
 
@@ -462,12 +464,12 @@ def test_a_retry_scheduled_survives_its_worker_dying(hook_app, workers, receiver
     # a retry an hour away: the worker is surely gone before it
     first = workers.start(**{**WORKER_SETTINGS, "WEBHOOK_RETRY_BASE_SECONDS": "3600"})
     [key] = svc.webhooks.publish("turn", {"game_id": "g"}, "g-9-0")
-    wait_for(lambda: attempts(http, hook["id"]), "the first attempt recorded")
+    until(lambda: attempts(http, hook["id"]), "the first attempt recorded")
     workers.kill(first)
     assert redis_client.zscore(webhooks.DUE, key) is not None
     redis_client.zadd(webhooks.DUE, {key: 0})  # the hour has passed
     workers.start(**WORKER_SETTINGS)
-    recorded = wait_for(lambda: (found := attempts(http, hook["id"])) and found[0]["status"] == "delivered" and found, "delivered")
+    recorded = until(lambda: (found := attempts(http, hook["id"])) and found[0]["status"] == "delivered" and found, "delivered")
     assert [(a["attempt"], a["status"]) for a in recorded] == [(2, "delivered"), (1, "retrying")]
     assert [headers["webhook-id"] for headers, _ in receiver.received] == ["g-9-0", "g-9-0"]
 
@@ -482,13 +484,13 @@ def test_an_attempt_whose_worker_died_mid_send_is_sent_again_with_the_same_id(ho
     hook = register(http, receiver.url, ["turn"])
     first = workers.start(**WORKER_SETTINGS)
     [key] = svc.webhooks.publish("turn", {"game_id": "g"}, "g-4-1")
-    wait_for(lambda: receiver.count() == 1, "the first attempt under way")
+    until(lambda: receiver.count() == 1, "the first attempt under way")
     workers.kill(first)
     receiver.release()
     assert attempts(http, hook["id"]) == []  # the attempt was never recorded
     redis_client.zadd(webhooks.DUE, {key: 0})  # its lease has run out
     workers.start(**WORKER_SETTINGS)
-    recorded = wait_for(
+    recorded = until(
         lambda: (found := attempts(http, hook["id"])) and found[0]["status"] == "delivered" and found, "sent again"
     )
     assert [(a["attempt"], a["status"]) for a in recorded] == [(2, "delivered"), (1, "retrying")]
@@ -857,7 +859,7 @@ def test_a_players_game_sends_its_turns_and_its_start_to_the_webhooks(hook_app, 
     # publish before they answer): those are all the receiver will get
     published = [key for key in redis_client.zrange(webhooks.SEEN, 0, -1) if key.decode().startswith(f"{hook['id']}-")]
     assert len(published) == expected
-    wait_for(lambda: receiver.count() >= expected, "the player's events")
+    until(lambda: receiver.count() >= expected, "the player's events")
     payloads = [json.loads(body) for _, body in receiver.received]
     assert all(signature_is_valid(hook["secret"], headers, body) for headers, body in receiver.received)
     assert sorted(p["type"] for p in payloads) == sorted(["game_started"] + (["turn"] if 0 in to_act else []))

@@ -1,8 +1,6 @@
 """The HTTP API: every route's answers, every error code, against openapi.yaml."""
 from __future__ import annotations
 
-import threading
-
 import pytest
 from service.http.app import create_app
 from service.config import connect
@@ -388,8 +386,9 @@ def test_events_wait_holds_until_an_event_lands(app, http):
     game_id, tokens = seated_game(http, 3)
     version = view(http, game_id, tokens[0])["version"]
     seat, token, play = playable(http, game_id, tokens)
-    threading.Timer(0.3, lambda: app.test_client().post(f"/v1/games/{game_id}/commands", json=play, headers=auth(token))).start()
-    response = http.get(f"/v1/games/{game_id}/events?after={version}&wait=10")
+    held = play_once_held(app, game_id, token, play["cards"][0])  # the move, once the request below waits
+    response = http.get(f"/v1/games/{game_id}/events?after={version}&wait=30")
+    assert held == [True]
     assert [e["type"] for e in response.get_json()["events"]] == ["played"]
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 
@@ -13,6 +12,7 @@ from projections.folding import step
 from service.http.app import create_app
 from service.config import Config
 from tests.support.api import command, seated_game, view
+from tests.support.patience import PATIENCE, until
 
 
 def store_reads(redis_client) -> int:
@@ -22,7 +22,7 @@ def store_reads(redis_client) -> int:
 def confirmed(app, game_id: str) -> None:
     notifier = app.extensions["tabletell"].realtime.notifier
     channel = notifier._channels[game_id]
-    assert channel.confirmed.wait(10), "the store did not confirm the subscription"
+    assert channel.confirmed.wait(PATIENCE), "the store did not confirm the subscription"
 
 
 def test_a_view_read_again_asks_the_store_nothing_once_the_process_is_told_of_appends(app, http, redis_client):
@@ -51,10 +51,7 @@ def test_an_append_by_another_process_is_seen_by_the_next_read(app, http, redis_
         version = answer.get_json()["version"]
         # the announcement reaches this process's notifier (a moment), and
         # the clock never moved: no read is trusted past what was announced
-        deadline = time.monotonic() + 10
-        while view(http, game_id, tokens[0])["version"] != version:
-            assert time.monotonic() < deadline, "the append was never seen"
-            time.sleep(0.01)
+        until(lambda: view(http, game_id, tokens[0])["version"] == version, "the append seen by this process", every=0.01)
     finally:
         other.extensions["tabletell"].realtime.shutdown()
 

@@ -115,22 +115,23 @@ def test_the_reference_renders_in_chromium_from_this_server_alone(api_server):
     /openapi.yaml, with no request to another host and nothing the page's
     Content-Security-Policy refused."""
     import os
-    import shutil
 
     from playwright.sync_api import sync_playwright
 
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    assert chromium, "make test installs Debian's chromium"
+    from tests.support.browser import DESKTOP, chromium
+    from tests.support.patience import PATIENCE_MS
+
     requests, errors = [], []
     with sync_playwright() as playwright:
         args = ["--no-sandbox", "--disable-background-networking", "--disable-component-update"] if os.geteuid() == 0 else []
-        browser = playwright.chromium.launch(executable_path=chromium, args=args, headless=True)
+        browser = playwright.chromium.launch(executable_path=chromium(), args=args, headless=True)
         try:
-            page = browser.new_page(viewport={"width": 1280, "height": 800})
+            page = browser.new_page(viewport=DESKTOP)
+            page.set_default_timeout(PATIENCE_MS)
             page.on("request", lambda request: requests.append(request.url))
             page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
             page.goto(api_server.url + "/docs")
-            page.wait_for_selector(".opblock", timeout=60_000)
+            page.wait_for_selector(".opblock")
             # each operation is one block, id'd by its tag and operationId
             shown = {block.split("-", 2)[2] for block in page.eval_on_selector_all(".opblock[id]", "els => els.map(e => e.id)")}
         finally:

@@ -9,10 +9,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import OPERATOR_TOKEN
-from tests.support.api import auth, seated_game
+from tests.support.api import auth, seated, seated_game
 from tests.support.openapi_contract import check, operations_with_body, security_of
+from tests.support.patience import PATIENCE
 from tests.support.rated import new_players
+from tests.support.stack import OPERATOR_TOKEN, ApiServer
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats(allow_nan=False) | st.text(max_size=20),
@@ -32,9 +33,9 @@ header_text = st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126
 
 
 @pytest.fixture
-def seated(http):
+def game(http):
     """One seated game per test, shared by its examples."""
-    return seated_game(http, 3)
+    return seated(http, 3)
 
 
 def answered_well(response) -> None:
@@ -51,8 +52,8 @@ def answered_well(response) -> None:
     key=st.none() | header_text,
     authorization=st.none() | header_text | st.just("Bearer "),
 )
-def test_commands_never_answer_500(http, seated, body, if_match, key, authorization):
-    game_id, tokens = seated
+def test_commands_never_answer_500(http, game, body, if_match, key, authorization):
+    game_id, tokens = game
     headers = {"Authorization": authorization if authorization is not None else f"Bearer {tokens[0]}"}
     if if_match is not None:
         headers["If-Match"] = if_match
@@ -61,20 +62,20 @@ def test_commands_never_answer_500(http, seated, body, if_match, key, authorizat
     answered_well(http.post(f"/v1/games/{game_id}/commands", json=body, headers=headers))
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(body=json_values | st.fixed_dictionaries({"type": st.just("color-doubt"), "seats": json_values, "options": json_values, "bots": json_values}))
 def test_creating_games_never_answers_500(http, body):
     answered_well(http.post("/v1/games", json=body))
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(
     path_id=st.text(max_size=40),
     query=st.dictionaries(st.sampled_from(["wait", "after", "x"]), st.text(max_size=8), max_size=3),
     none_match=st.none() | header_text,
 )
-def test_reads_never_answer_500(http, seated, path_id, query, none_match):
-    game_id, tokens = seated
+def test_reads_never_answer_500(http, game, path_id, query, none_match):
+    game_id, tokens = game
     headers = {"Authorization": f"Bearer {tokens[1]}"}
     if none_match is not None:
         headers["If-None-Match"] = none_match
@@ -84,7 +85,7 @@ def test_reads_never_answer_500(http, seated, path_id, query, none_match):
         answered_well(http.get(path, query_string=query, headers=headers))
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(body=json_values)
 def test_taking_seats_never_answers_500(http, body):
     game_id = http.post("/v1/games", json={"type": "color-doubt", "seats": 2}).get_json()["game_id"]
@@ -126,8 +127,8 @@ def test_an_after_past_any_stream_id_is_400_not_500(http):
 # -- the event feed's `after` -------------------------------------------------
 
 
-def test_events_after_past_the_game_is_400_invalid_after_with_the_real_version(http, seated):
-    game_id, tokens = seated
+def test_events_after_past_the_game_is_400_invalid_after_with_the_real_version(http, game):
+    game_id, tokens = game
     current = http.get(f"/v1/games/{game_id}/view", headers={"Authorization": f"Bearer {tokens[0]}"}).get_json()["version"]
     for query in (f"after={current + 1}", f"after={current + 1000}&wait=30"):
         # with wait= too: answered at once, not held for a version that may never come
@@ -165,8 +166,8 @@ NOT_JSON = [
 
 
 @pytest.mark.parametrize("content_type, body", NOT_JSON)
-def test_a_body_that_is_not_sent_as_json_is_415_on_every_post(http, seated, content_type, body):
-    game_id, tokens = seated
+def test_a_body_that_is_not_sent_as_json_is_415_on_every_post(http, game, content_type, body):
+    game_id, tokens = game
     headers = {"Authorization": f"Bearer {tokens[0]}"}
     if content_type is not None:
         headers["Content-Type"] = content_type
@@ -244,7 +245,7 @@ def raw_request(url: str, request: bytes) -> tuple[int, dict[str, str], bytes]:
     from urllib.parse import urlsplit
 
     parts = urlsplit(url)
-    with socket.create_connection((parts.hostname, parts.port), timeout=10) as sock:
+    with socket.create_connection((parts.hostname, parts.port), timeout=PATIENCE) as sock:
         sock.sendall(request)
         answer = b""
         while chunk := sock.recv(65536):
@@ -326,8 +327,6 @@ def test_a_connection_that_sends_no_whole_request_in_time_is_answered_408(redis_
     request; past it, it is answered (408 request_timeout, RFC 9110: the
     client may send the request again), never closed without a word, whether
     it sent nothing or half a request."""
-    from tests.conftest import ApiServer
-
     server = ApiServer(redis_server.url, tmp_path, FIRST_REQUEST_SECONDS="1", WEB_CONCURRENCY="1")
     try:
         from concurrent.futures import ThreadPoolExecutor
@@ -351,26 +350,25 @@ def test_connections_past_a_workers_cap_are_answered_503_with_retry_after(redis_
 
     import httpx
 
-    from tests.conftest import ApiServer
-    from tests.support.streams import BOUND, answer, assert_answered
+    from tests.support.streams import answer, assert_answered
 
     cap = 10
     server = ApiServer(redis_server.url, tmp_path, WEB_CONNECTIONS=str(cap), WEB_CONCURRENCY="1")
     try:
-        with httpx.Client(base_url=server.url, timeout=BOUND, headers={"Connection": "close"}) as client:
+        with httpx.Client(base_url=server.url, timeout=PATIENCE, headers={"Connection": "close"}) as client:
             body = {"type": "color-doubt", "seats": 2, "options": {"turn_seconds": 0}}
             game_id = client.post("/v1/games", json=body).json()["game_id"]
         request = f"GET /v1/games/{game_id}/stream HTTP/1.1\r\nHost: x\r\n\r\n".encode()
 
         async def scenario():
             streams = []
-            async with httpx.AsyncClient(base_url=server.url, timeout=BOUND) as http:
+            async with httpx.AsyncClient(base_url=server.url, timeout=PATIENCE) as http:
                 for _ in range(cap):
                     response = await http.send(http.build_request("GET", f"/v1/games/{game_id}/stream"), stream=True)
                     assert response.status_code == 200
                     streams.append(response)
                 refused = await asyncio.wait_for(
-                    asyncio.gather(*(answer("127.0.0.1", server.port, request) for _ in range(20))), BOUND
+                    asyncio.gather(*(answer("127.0.0.1", server.port, request) for _ in range(20))), PATIENCE
                 )
                 await streams.pop().aclose()
                 served: list = []
@@ -379,7 +377,7 @@ def test_connections_past_a_workers_cap_are_answered_503_with_retry_after(redis_
                     served.append(await answer("127.0.0.1", server.port, request))
                     return served[-1][0].startswith(b"HTTP/1.1 200 ")
 
-                deadline = asyncio.get_running_loop().time() + BOUND
+                deadline = asyncio.get_running_loop().time() + PATIENCE
                 while not await again():
                     assert asyncio.get_running_loop().time() < deadline, served[-1]
                     await asyncio.sleep(0.05)
@@ -416,8 +414,6 @@ def test_what_a_late_first_request_left_unread_tells_the_worker():
 
 
 def test_the_thread_worker_answers_its_refusals_as_problem_json_too(redis_server, tmp_path):
-    from tests.conftest import ApiServer
-
     server = ApiServer(redis_server.url, tmp_path, WEB_WORKER_CLASS="gthread", WEB_CONCURRENCY="1")
     try:
         gunicorn_refusals(server.url)

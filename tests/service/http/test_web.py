@@ -25,29 +25,24 @@ logged no error.
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
-import shutil
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
-from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from games.registry import GAMES
 from service.http.schemas import describe_commands
 from tests.support.api import SHORT
+from tests.support.browser import DESKTOP, FITS, PHONE, SIZES, Page, api, browser, shots, stack, tab  # noqa: F401 (fixtures)
 from tests.support.paths import ROOT
-from tests.support.stack import make_run
+from tests.support.patience import PATIENCE, until
 
-DESKTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 390, "height": 844}
-SIZES = {"desktop": DESKTOP, "phone": PHONE}
 # each game's page is opened at one size and resized to the other: both
 # sizes are checked on every game, and each is the first for two of them
 FIRST = {"color-doubt": "desktop", "opticall": "phone", "deceptidice": "phone", "diez": "desktop"}
@@ -59,134 +54,9 @@ REFUSED = {
     "deceptidice": lambda view: {"type": "discard_die", "die": 9},
     "diez": lambda view: {"type": "play", "card": "0000000000"},
 }
-FITS = "() => document.documentElement.scrollWidth <= window.innerWidth"
 MAX_MOVES = 400  # the seat's own moves; a long Diez game of two takes about 110
 
 pytestmark = pytest.mark.xdist_group("browser")  # one stack and one browser for the module
-
-
-def chromium() -> str:
-    path = shutil.which("chromium") or shutil.which("chromium-browser")
-    if path is None:
-        pytest.fail("Chromium is not installed: `make test` installs Debian's chromium (apt-get, as root)")
-    return path
-
-
-@pytest.fixture(scope="module")
-def stack(tmp_path_factory):
-    """`make run` as it starts: its own store, the API, a worker."""
-    settings = {"RATE_LIMITS": "off", "ACCESS_LOG": "off", "WEB_CONCURRENCY": "1"}
-    with make_run(tmp_path_factory.mktemp("web-data"), **settings) as port:
-        yield f"http://127.0.0.1:{port}"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        args = ["--no-sandbox"] if os.geteuid() == 0 else []
-        launched = playwright.chromium.launch(executable_path=chromium(), args=args, headless=True)
-        yield launched
-        launched.close()
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory) -> Path:
-    directory = Path(os.environ.get("SCREENSHOT_DIR") or tmp_path_factory.mktemp("screenshots"))
-    directory.mkdir(parents=True, exist_ok=True)
-    return directory
-
-
-# Every call of the page to the API goes through Tabletell's JavaScript
-# client (clients/js/tabletell.js): fetch is watched from before the page's
-# first module runs, and a call to /v1 made from anywhere else is logged as
-# an error (which fails the test); the requests' types show no XHR or
-# EventSource went around it
-THROUGH_THE_CLIENT = """
-  (() => {
-    const fetch = window.fetch;
-    window.__apiCalls = 0;
-    window.fetch = function (resource, init) {
-      const url = new URL(resource instanceof Request ? resource.url : String(resource), location.href);
-      if (url.pathname.startsWith('/v1/')) {
-        const caller = (new Error().stack || '').split('\\n')[2] || '';
-        if (caller.includes('/static/js/tabletell.js:')) window.__apiCalls += 1;
-        else console.error('an API call made around the client: ' + url.pathname + ' from ' + caller.trim());
-      }
-      return fetch.apply(this, arguments);
-    };
-  })();
-"""
-
-
-class Page:
-    """A browser tab on the stack, recording every request it makes and
-    every error it logs."""
-
-    def __init__(self, browser, base: str, viewport: dict, init_script: str | None = None):
-        self.base = base
-        self.context = browser.new_context(viewport=viewport)
-        self.context.add_init_script(THROUGH_THE_CLIENT)
-        if init_script:
-            self.context.add_init_script(init_script)
-        self.page = self.context.new_page()
-        self.page.set_default_timeout(30_000)
-        self.requests: list[str] = []
-        self.api_requests: list[tuple[str, str]] = []
-        self.errors: list[str] = []
-        self.page.on("request", self.requested)
-        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
-        self.page.on("console", lambda message: message.type == "error" and self.errors.append(message.text))
-
-    def requested(self, request) -> None:
-        self.requests.append(request.url)
-        if urlparse(request.url).path.startswith("/v1/"):
-            self.api_requests.append((request.resource_type, request.url))
-
-    def goto(self, path: str):
-        self.page.goto(self.base + path)
-        self.page.wait_for_selector("main[data-ready]")
-        return self.page
-
-    def check_clean(self) -> None:
-        own = urlparse(self.base).netloc
-        others = [url for url in self.requests if urlparse(url).netloc != own]
-        assert others == [], f"the page asked other hosts: {others}"
-        # a link to the API (the replay's download of the log) is the browser's navigation
-        around = [(kind, url) for kind, url in self.api_requests if kind not in ("fetch", "document")]
-        assert around == [], f"API requests not made by fetch (the client's): {around}"
-        # the browser logs each 4xx answer (a refusal the page shows is one)
-        handled = re.compile(r"^Failed to load resource: the server responded with a status of 4\d\d")
-        assert [e for e in self.errors if not handled.match(e)] == [], self.errors
-
-    def close(self) -> None:
-        self.check_clean()
-        self.context.close()
-
-
-@pytest.fixture
-def tab(browser, stack):
-    tabs: list[Page] = []
-
-    def open_tab(viewport=DESKTOP, **options) -> Page:
-        tabs.append(Page(browser, stack, viewport, **options))
-        return tabs[-1]
-
-    yield open_tab
-    for each in tabs:
-        each.close()
-
-
-def api(base: str, path: str, token: str | None = None, body: dict | None = None) -> dict:
-    headers = {"Authorization": f"Bearer {token}"} if token else {}
-    data = None
-    if body is not None:
-        headers["Content-Type"] = "application/json"
-        data = json.dumps(body).encode()
-    request = urllib.request.Request(base + path, headers=headers, data=data)
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        return json.load(answer)
 
 
 # -- driving the page -----------------------------------------------------------------
@@ -222,15 +92,14 @@ def shown_version(page) -> int:
     return int(page.locator(".game-head").get_attribute("data-version"))
 
 
-def in_step(page, base: str, game_id: str, token: str, seconds: float = 30) -> dict:
+def in_step(page, base: str, game_id: str, token: str) -> dict:
     """The seat's view, once the page shows the very version the API has."""
-    deadline = time.monotonic() + seconds
-    while True:
+
+    def caught_up() -> dict | None:
         view = api(base, f"/v1/games/{game_id}/view", token)
-        if shown_version(page) == view["version"]:
-            return view
-        assert time.monotonic() < deadline, "the page did not catch up with the game"
-        page.wait_for_timeout(50)
+        return view if shown_version(page) == view["version"] else None
+
+    return until(caught_up, "the page showing the game's version")
 
 
 def newer(page, version: int) -> None:
@@ -301,21 +170,32 @@ def make_move(page, body: dict, view: dict, send: bool = True) -> None:
         # else a value the page says another way (Diez's needle "stop" is its
         # default, null): the button below says whether the choice fits
     button = form.locator("button[type=submit]")
+    # the page enables the button once it has drawn the choice (a loaded
+    # machine may take seconds), unless the table moves on first
     try:
-        form.locator("button[type=submit]:not([disabled])").wait_for(timeout=5_000)
-    except Exception:
+        page.wait_for_function(
+            """([command, version]) => {
+                 const button = document.querySelector(`form.action[data-command="${command}"] button[type=submit]`);
+                 return button && !button.disabled
+                   || Number(document.querySelector('.game-head')?.dataset.version) > version;
+               }""",
+            arg=[body["type"], view["version"]],
+        )
+        taken = button.is_enabled()
+    except PlaywrightTimeout:
+        taken = False
+    if not taken:
         raise AssertionError(f"the page does not take {body}: {form.locator('.why').all_text_contents()}")
     if send:
         button.click()
 
 
-def moved(page, before: int, seconds: float = 30) -> None:
+def moved(page, before: int) -> None:
     """Until the page shows a newer version, or a refusal."""
     page.wait_for_function(
         "before => Number(document.querySelector('.game-head')?.dataset.version) > before"
         " || [...document.querySelectorAll('.refusal')].some(e => e.textContent)",
         arg=before,
-        timeout=seconds * 1000,
     )
     refusals = [text for text in page.locator(".refusal").all_text_contents() if text]
     assert not refusals, f"the page refused a bot's move: {refusals}"
@@ -498,10 +378,10 @@ def test_each_game_is_played_to_the_end_through_the_page_then_rematched_replayed
     assert f"python -m service.replay verify {game_id}.ndjson" in command
     # the command shown, run as the page says, on the log the page offers to download
     download = page.get_attribute(".verification a[download]", "href")
-    with urllib.request.urlopen(stack + download, timeout=10) as answer:
+    with urllib.request.urlopen(stack + download, timeout=PATIENCE) as answer:
         (tmp_path / f"{game_id}.ndjson").write_bytes(answer.read())
     verified = subprocess.run([sys.executable, "-m", "service.replay", "verify", str(tmp_path / f"{game_id}.ndjson")],
-                              cwd=ROOT, capture_output=True, text=True, timeout=120)
+                              cwd=ROOT, capture_output=True, text=True, timeout=PATIENCE)
     assert verified.returncode == 0, verified.stdout + verified.stderr
     last = int(page.locator("#replay-version").get_attribute("max"))
     assert last == final["version"]
@@ -631,7 +511,7 @@ def test_leaving_the_table_a_bot_plays_the_seat_to_the_end_and_the_log_verifies(
     assert view["status"] == "active"
     page.get_by_role("button", name="Leave the table").click()
     page.get_by_role("group", name="Leave the table?").get_by_role("button", name="Leave", exact=True).click()
-    page.locator("[data-part=result]").wait_for(timeout=60_000)  # the bots played it out
+    page.locator("[data-part=result]").wait_for()  # the bots played it out
     page.locator("[data-part=log] li").filter(has_text="You left the table").wait_for()  # the log follows the view
     # the end tells the player what became of the seat: a bot's play, never "You won!"
     result = page.locator("[data-part=result]")
@@ -640,7 +520,7 @@ def test_leaving_the_table_a_bot_plays_the_seat_to_the_end_and_the_log_verifies(
     page.locator("[data-part=log] li").filter(has_text="Your bot ").first.wait_for()  # its moves: the bot's
     summary = api(stack, f"/v1/games/{game_id}")
     assert summary["status"] == "finished" and summary["seats"][seat]["left"]
-    log = [json.loads(line) for line in urllib.request.urlopen(f"{stack}/v1/games/{game_id}/log", timeout=10).read().splitlines()]
+    log = [json.loads(line) for line in urllib.request.urlopen(f"{stack}/v1/games/{game_id}/log", timeout=PATIENCE).read().splitlines()]
     left_at = next(entry["version"] for entry in log if entry["type"] == "seat_left")
     assert all(entry["actor"] == "bot" for entry in log if entry["version"] > left_at and entry["seat"] == seat)
     assert api(stack, f"/v1/games/{game_id}/verification")["ok"]
@@ -662,23 +542,28 @@ def test_a_warning_comes_before_the_autopilot_a_banner_while_it_plays_and_the_se
     page = player.page
     rng = random.Random(1)
 
-    def until(condition: str, seconds: float = 60) -> None:
-        deadline = time.monotonic() + seconds
-        while not page.evaluate(condition):
+    def shows(condition: str) -> None:
+        """Until the page shows ``condition``, Bea playing her turns meanwhile."""
+
+        def step() -> bool:
+            if page.evaluate(condition):
+                return True
             view = api(stack, f"/v1/games/{game_id}/view", other["token"])
-            assert view["status"] == "active" and time.monotonic() < deadline, f"never: {condition}"
+            assert view["status"] == "active", f"the game ended before: {condition}"
             if other["seat"] in view["to_act"]:
                 try:
                     api(stack, f"/v1/games/{game_id}/commands", other["token"], GAMES["color-doubt"].bots["heuristic"](view, rng))
                 except urllib.error.HTTPError:
                     pass  # a timeout came first
-            page.wait_for_timeout(100)
+            return False
 
-    until("() => document.querySelector('.banner')?.textContent.includes('One more timeout')")
-    until("() => document.querySelector('.banner')?.textContent.includes('A bot is playing for you')")
+        until(step, f"the page showing {condition}", every=0.1)
+
+    shows("() => document.querySelector('.banner')?.textContent.includes('One more timeout')")
+    shows("() => document.querySelector('.banner')?.textContent.includes('A bot is playing for you')")
     page.get_by_role("button", name="Take my seat back").click()
-    until("() => !document.querySelector('.banner')?.textContent.includes('A bot is playing for you')")
-    until("() => document.querySelector('[data-part=log]').textContent.includes('You are back')")
+    shows("() => !document.querySelector('.banner')?.textContent.includes('A bot is playing for you')")
+    shows("() => document.querySelector('[data-part=log]').textContent.includes('You are back')")
     assert "A bot now plays for you" in page.locator("[data-part=log]").text_content()
 
 
@@ -862,13 +747,13 @@ def test_rules_pages_link_each_rule_and_unknown_pages_are_pages(tab, stack):
         assert page.locator("h2[id]").count() > 5
         page.goto(f"{stack}/how-to-play/{game_type}")
         assert page.locator("h1").first.text_content() == f"How to play {game.name}"
-    with urllib.request.urlopen(stack + "/", timeout=10) as answer:
+    with urllib.request.urlopen(stack + "/", timeout=PATIENCE) as answer:
         assert "default-src 'self'" in answer.headers["Content-Security-Policy"]
     for path in ("/rules/chess", "/games/not-a-game"):
         page.goto(stack + path)
         assert page.locator("h1").text_content() == "Not found" and page.get_by_role("link", name="Back to the lobby").count()
         try:
-            urllib.request.urlopen(stack + path, timeout=10)
+            urllib.request.urlopen(stack + path, timeout=PATIENCE)
             raise AssertionError(f"{path} was found")
         except urllib.error.HTTPError as error:
             assert error.code == 404 and error.headers["Content-Type"] == "application/problem+json"
@@ -888,7 +773,7 @@ def test_the_shell_loads_its_es_modules_from_this_server_revalidated_as_it_is(st
     js = ROOT / "service" / "http" / "web" / "static" / "js"
     client = ROOT / "clients" / "js" / "tabletell.js"
     source = lambda name: (client if name == "tabletell.js" else js / name).read_text()  # noqa: E731
-    with urllib.request.urlopen(stack + "/", timeout=10) as answer:
+    with urllib.request.urlopen(stack + "/", timeout=PATIENCE) as answer:
         shell = answer.read().decode()
     entry = re.findall(r'<script type="module" src="/static/js/([\w-]+\.js)"></script>', shell)
     preloaded = re.findall(r'<link rel="modulepreload" href="/static/js/([\w-]+\.js)">', shell)
@@ -906,17 +791,17 @@ def test_the_shell_loads_its_es_modules_from_this_server_revalidated_as_it_is(st
         code = re.sub(r"^\s*//.*$", "", source(name), flags=re.M)  # what runs, not what the comments say
         for around in (r"\bfetch\s*\(", r"\bEventSource\b", r"\bXMLHttpRequest\b", r"\bnavigator\.sendBeacon\b"):
             assert not re.search(around, code), f"{name} calls the API around the client ({around})"
-    with urllib.request.urlopen(f"{stack}/static/js/tabletell.js", timeout=10) as answer:
+    with urllib.request.urlopen(f"{stack}/static/js/tabletell.js", timeout=PATIENCE) as answer:
         assert answer.read() == client.read_bytes()
     for name in entry + preloaded:
-        with urllib.request.urlopen(f"{stack}/static/js/{name}", timeout=10) as answer:
+        with urllib.request.urlopen(f"{stack}/static/js/{name}", timeout=PATIENCE) as answer:
             assert answer.headers.get_content_type() in ("text/javascript", "application/javascript")
             assert answer.headers["Cache-Control"] == "no-cache"
             assert answer.headers["X-Content-Type-Options"] == "nosniff"
             assert "script-src 'self'" in answer.headers["Content-Security-Policy"]
             etag = answer.headers["ETag"]
         try:
-            urllib.request.urlopen(urllib.request.Request(f"{stack}/static/js/{name}", headers={"If-None-Match": etag}), timeout=10)
+            urllib.request.urlopen(urllib.request.Request(f"{stack}/static/js/{name}", headers={"If-None-Match": etag}), timeout=PATIENCE)
             raise AssertionError(f"{name} was sent again")
         except urllib.error.HTTPError as error:
             assert error.code == 304

@@ -1,6 +1,7 @@
 """Ratings and table talk in a real browser (issue 45): Debian's Chromium,
-driven by Playwright, against `make run`'s stack, as in test_web.py (whose
-stack, browser and tab fixtures these tests share, one stack a module).
+driven by Playwright, against `make run`'s stack, as in test_web.py (the
+stack, browser and tab fixtures of tests/support/browser.py, one stack a
+module).
 
 - After rated games between player keys, a game's leaderboard page lists
   its players best first, each linked to their profile page (their rating
@@ -28,7 +29,7 @@ import urllib.error
 import pytest
 
 from games.registry import GAMES
-from tests.service.http.test_web import DESKTOP, PHONE, FITS, api, browser, shots, stack, tab  # noqa: F401 (fixtures)
+from tests.support.browser import DESKTOP, PHONE, FITS, api, browser, shots, stack, tab  # noqa: F401 (fixtures)
 from tests.support.api import SHORT
 
 pytestmark = pytest.mark.xdist_group("browser")  # beside test_web.py: one browser at a time

@@ -20,17 +20,18 @@ from httpx_sse import aconnect_sse
 from service.app.chat import chat_position, rate_key
 from service.config import Config
 from service.http.app import create_app
-from tests.conftest import OPERATOR_TOKEN
-from tests.support.api import SHORT, auth, play_to_the_end, seated_game
+from tests.support.stack import OPERATOR_TOKEN
+from tests.support.api import SHORT, auth, play_to_the_end, seated, seated_game
 from tests.support.openapi_contract import check
-from tests.support.streams import BOUND, play, seated, wait_for
+from tests.support.patience import PATIENCE
+from tests.support.streams import play, wait_for
 
 OPERATOR = auth(OPERATOR_TOKEN)
 
 
 @pytest.fixture
 def client(api_server, redis_client):
-    with httpx.Client(base_url=api_server.url, timeout=BOUND) as client:
+    with httpx.Client(base_url=api_server.url, timeout=PATIENCE) as client:
         yield client
 
 
@@ -60,7 +61,7 @@ def test_chat_reaches_seat_and_spectator_streams_in_order_and_resumes_after_a_dr
             said_by_spectators.append(say(client, game_id, f"spectator, {len(said_by_spectators)}")["id"])
 
     async def read(into: list, headers: dict) -> None:
-        async with httpx.AsyncClient(timeout=BOUND) as http:
+        async with httpx.AsyncClient(timeout=PATIENCE) as http:
             async with aconnect_sse(http, "GET", url, headers=headers) as source:
                 assert source.response.status_code == 200
                 async for sse in source.aiter_sse():
@@ -123,7 +124,7 @@ def test_a_view_stream_opened_afresh_carries_the_chat_said_after_its_view(api_se
         got: list = []
 
         async def read():
-            async with httpx.AsyncClient(timeout=BOUND) as http:
+            async with httpx.AsyncClient(timeout=PATIENCE) as http:
                 async with aconnect_sse(http, "GET", f"{api_server.url}/v1/games/{game_id}/stream", headers=auth(tokens[1])) as source:
                     async for sse in source.aiter_sse():
                         got.append(sse)
@@ -381,7 +382,7 @@ def test_an_operator_removal_leaves_a_mark_and_is_delivered(api_server, client):
 
     async def stream():
         got: list = []
-        async with httpx.AsyncClient(timeout=BOUND) as http:
+        async with httpx.AsyncClient(timeout=PATIENCE) as http:
             async with aconnect_sse(http, "GET", f"{api_server.url}/v1/games/{game_id}/stream?data=events", headers=auth(tokens[1])) as source:
                 async for sse in source.aiter_sse():
                     got.append(sse)
@@ -389,7 +390,7 @@ def test_an_operator_removal_leaves_a_mark_and_is_delivered(api_server, client):
                         return got
         return got
 
-    got = asyncio.run(asyncio.wait_for(stream(), BOUND))
+    got = asyncio.run(asyncio.wait_for(stream(), PATIENCE))
     chat = [m for m in got if m.event in ("chat", "chat_removed")]
     assert [m.event for m in chat] == ["chat", "chat", "chat_removed"]
     assert chat[0].json()["removed"] is True and "rude" not in chat[0].data

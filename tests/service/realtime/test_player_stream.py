@@ -14,8 +14,9 @@ import httpx
 from projections.player_events import player_events
 from service.app.ids import now_ms
 from service.app.player_feed import PAGE, PlayerFeed
-from tests.support.streams import BOUND, play
-from tests.service.realtime.test_streams import HEADERS_BOUND, LONG_HEARTBEAT_SECONDS, auth, long_heartbeat_server  # noqa: F401 (a fixture)
+from tests.support.api import auth
+from tests.support.patience import PATIENCE
+from tests.support.streams import LONG_HEARTBEAT_SECONDS, long_heartbeat_server, play  # noqa: F401 (a fixture)
 
 KINDS = {"game_started", "turn", "window", "game_finished", "rematch_offered"}
 
@@ -46,11 +47,11 @@ class Reader:
         self.thread = threading.Thread(target=self._read, args=(url + "/v1/players/me/stream", headers), daemon=True)
         self.connected = threading.Event()
         self.thread.start()
-        assert self.connected.wait(BOUND), "the stream never answered"
+        assert self.connected.wait(PATIENCE), "the stream never answered"
 
     def _read(self, url: str, headers: dict) -> None:
         try:
-            with httpx.stream("GET", url, headers=headers, timeout=BOUND) as response:
+            with httpx.stream("GET", url, headers=headers, timeout=PATIENCE) as response:
                 self.status = response.status_code
                 self.connected.set()
                 for line in response.iter_lines():
@@ -64,9 +65,10 @@ class Reader:
             self.connected.set()
             self.ended.set()
 
-    def until(self, wanted, seconds: float = BOUND) -> list[dict]:
-        """Messages until one satisfies ``wanted``; all of them."""
-        seen, deadline = [], time.monotonic() + seconds
+    def until(self, wanted) -> list[dict]:
+        """Messages until one satisfies ``wanted`` (``PATIENCE`` at most);
+        all of them."""
+        seen, deadline = [], time.monotonic() + PATIENCE
         while True:
             message = self.messages.get(timeout=max(0.01, deadline - time.monotonic()))
             seen.append(message)
@@ -75,7 +77,7 @@ class Reader:
 
 
 def test_a_players_stream_says_your_turn_for_their_games_and_nothing_of_others(api_server):
-    client = httpx.Client(base_url=api_server.url, timeout=BOUND)
+    client = httpx.Client(base_url=api_server.url, timeout=PATIENCE)
     ana, bea, cid = player(client, "ana"), player(client, "bea"), player(client, "cid")
     reader = Reader(api_server.url, ana)
     assert reader.status == 200
@@ -98,7 +100,7 @@ def test_a_players_stream_says_your_turn_for_their_games_and_nothing_of_others(a
 
 
 def test_a_players_stream_resumes_after_the_last_id_it_had(api_server):
-    client = httpx.Client(base_url=api_server.url, timeout=BOUND)
+    client = httpx.Client(base_url=api_server.url, timeout=PATIENCE)
     ana, bea = player(client, "ana"), player(client, "bea")
     first = Reader(api_server.url, ana)
     game_id, tokens = game_of_players(client, [ana, bea])
@@ -119,29 +121,29 @@ def test_a_players_stream_resumed_far_back_sends_its_whole_backlog_at_once(long_
     (228 events, a page is 200) sends all of it at once, not a page and
     then the rest a heartbeat later (15 s by default): the backlog was
     announced before the stream subscribed, so no wake comes for it. The
-    server's heartbeat is a minute, and every event must come within
-    HEADERS_BOUND, far less. The events are written to the feed as the
-    outbox writes them (``PlayerFeed.add``), on the server's store."""
-    assert PAGE < 228 and HEADERS_BOUND < LONG_HEARTBEAT_SECONDS
+    server's heartbeat is three times PATIENCE, and every event must come
+    within PATIENCE. The events are written to the feed as the outbox
+    writes them (``PlayerFeed.add``), on the server's store."""
+    assert PAGE < 228 and PATIENCE < LONG_HEARTBEAT_SECONDS
     server = long_heartbeat_server
-    with httpx.Client(base_url=server.url, timeout=BOUND) as client:
+    with httpx.Client(base_url=server.url, timeout=PATIENCE) as client:
         created = client.post("/v1/players", json={"name": "ana"}).json()
     feed = PlayerFeed(redis_client, now_ms)
     for n in range(228):
         feed.add(created["player_id"], "turn", {"game_id": f"g{n}", "seat": 0, "actions": ["claim"]}, f"g{n}:1:0:turn")
     reader = Reader(server.url, created["key"], after=0)
     assert reader.status == 200
-    got = reader.until(lambda m: m["id"] == 228, seconds=HEADERS_BOUND)
+    got = reader.until(lambda m: m["id"] == 228)
     assert [m["id"] for m in got] == list(range(1, 229))
     assert [m["data"]["game_id"] for m in got] == [f"g{n}" for n in range(228)]
 
 
 def test_a_replaced_key_ends_the_stream(api_server):
-    client = httpx.Client(base_url=api_server.url, timeout=BOUND)
+    client = httpx.Client(base_url=api_server.url, timeout=PATIENCE)
     old = player(client, "ana")
     reader = Reader(api_server.url, old)
     assert client.post("/v1/players/me/keys", headers=auth(old)).status_code == 201
-    assert reader.ended.wait(BOUND), "the old key's stream went on"
+    assert reader.ended.wait(PATIENCE), "the old key's stream went on"
     assert client.get("/v1/players/me/stream", headers=auth(old)).status_code == 401
 
 

@@ -20,12 +20,27 @@ from httpx_sse import aconnect_sse
 from games.registry import GAMES
 from service.realtime.streams import RETRY_MS
 from tests.support.openapi_contract import check_schema
-from tests.support.streams import BOUND, KEEP_ALIVE_SECONDS, answer, assert_answered, bot_game, messages, play, seated, store_connections, until_finished, wait_for
-from tests.support.api import auth
+from tests.support.patience import PATIENCE
+from tests.support.streams import (  # noqa: F401 (long_heartbeat_server: a fixture)
+    KEEP_ALIVE_SECONDS,
+    LONG_HEARTBEAT_SECONDS,
+    answer,
+    assert_answered,
+    bot_game,
+    long_heartbeat_server,
+    messages,
+    play,
+    store_connections,
+    until_finished,
+    wait_for,
+)
+from tests.support.api import auth, seated
+from tests.support.stack import ApiServer
+
 
 @pytest.fixture
 def client(api_server, redis_client):
-    with httpx.Client(base_url=api_server.url, timeout=BOUND) as client:
+    with httpx.Client(base_url=api_server.url, timeout=PATIENCE) as client:
         yield client
 
 
@@ -51,7 +66,7 @@ def test_stream_sends_every_event_then_the_result_and_closes(api_server, finishe
     # each event exactly as the public feed shows it
     assert [sse.json() for sse in events] == feed["events"]
     assert final.event == "finished" and int(final.id) == feed["version"]
-    summary = json.loads(httpx.get(f"{api_server.url}/v1/games/{game_id}").text)
+    summary = json.loads(httpx.get(f"{api_server.url}/v1/games/{game_id}", timeout=PATIENCE).text)
     assert final.json() == {"version": feed["version"], "status": "finished", "result": summary["result"], "log_hash": summary["log_hash"]}
 
 
@@ -63,7 +78,7 @@ def test_stream_of_views_follows_a_game_played_live(api_server, client):
         seen: list = []
 
         async def watch():
-            async with httpx.AsyncClient(timeout=BOUND) as http:
+            async with httpx.AsyncClient(timeout=PATIENCE) as http:
                 async with aconnect_sse(http, "GET", f"{api_server.url}/v1/games/{game_id}/stream", headers=auth(tokens[0])) as source:
                     async for sse in source.aiter_sse():
                         seen.append(sse)
@@ -88,7 +103,7 @@ def test_ndjson_stream_carries_the_same_messages_as_sse(api_server, finished_gam
     game_id, _ = finished_game
     url = f"{api_server.url}/v1/games/{game_id}/stream?data=events"
     sse = asyncio.run(messages(url))
-    response = httpx.get(url, headers={"Accept": "application/x-ndjson"}, timeout=BOUND)
+    response = httpx.get(url, headers={"Accept": "application/x-ndjson"}, timeout=PATIENCE)
     assert response.headers["content-type"].startswith("application/x-ndjson")
     lines = [json.loads(line) for line in response.text.splitlines() if line]
     assert lines == [{"event": m.event, "id": int(m.id), "data": m.json()} for m in sse]
@@ -127,7 +142,7 @@ def test_resume_of_a_running_game_loses_and_repeats_nothing(api_server, client):
         url = f"{api_server.url}/v1/games/{game_id}/stream?data=events"
 
         async def read(into, headers):
-            async with httpx.AsyncClient(timeout=BOUND) as http:
+            async with httpx.AsyncClient(timeout=PATIENCE) as http:
                 async with aconnect_sse(http, "GET", url, headers=headers) as source:
                     async for sse in source.aiter_sse():
                         into.append(sse)
@@ -154,7 +169,7 @@ def test_resume_of_a_running_game_loses_and_repeats_nothing(api_server, client):
 
 def test_reconnecting_after_the_end_is_204_so_eventsource_stops(api_server, finished_game):
     game_id, feed = finished_game
-    response = httpx.get(f"{api_server.url}/v1/games/{game_id}/stream", headers={"Last-Event-ID": str(feed["version"])})
+    response = httpx.get(f"{api_server.url}/v1/games/{game_id}/stream", headers={"Last-Event-ID": str(feed["version"])}, timeout=PATIENCE)
     assert response.status_code == 204
 
 
@@ -170,23 +185,6 @@ def test_a_last_event_id_past_the_game_is_400(api_server, client):
     assert response.status_code == 404 and response.json()["code"] == "game_not_found"
 
 
-# a heartbeat far longer than the wait for a stream's headers below: headers
-# that came with the first heartbeat would miss that wait by 40 s
-LONG_HEARTBEAT_SECONDS = 60
-HEADERS_BOUND = 20
-
-
-@pytest.fixture
-def long_heartbeat_server(redis_server, redis_client, tmp_path):
-    from tests.conftest import ApiServer
-
-    server = ApiServer(
-        redis_server.url, tmp_path, STREAM_HEARTBEAT_SECONDS=str(LONG_HEARTBEAT_SECONDS), WEB_CONCURRENCY="1"
-    )
-    yield server
-    server.stop()
-
-
 def test_a_stream_resumed_at_the_games_version_answers_at_once(long_heartbeat_server):
     """A stream resumed with Last-Event-ID at the game's version has nothing
     to send yet; its status line and headers (SSE: with retry:, NDJSON: an
@@ -197,14 +195,14 @@ def test_a_stream_resumed_at_the_games_version_answers_at_once(long_heartbeat_se
     at once too (with its ready message)."""
     server = long_heartbeat_server
     rng = random.Random(8)
-    with httpx.Client(base_url=server.url, timeout=BOUND) as client:
+    with httpx.Client(base_url=server.url, timeout=PATIENCE) as client:
         game_id, tokens = seated(client)
         version = client.get(f"/v1/games/{game_id}").json()["version"]
         key = client.post("/v1/players", json={"name": "ana"}).json()["key"]
 
         async def opening(path: str, headers: dict) -> tuple[httpx.Response, str]:
             # a read timeout far below the heartbeat: the headers, then the first line
-            async with httpx.AsyncClient(base_url=server.url, timeout=HEADERS_BOUND) as http:
+            async with httpx.AsyncClient(base_url=server.url, timeout=PATIENCE) as http:
                 async with http.stream("GET", path, headers=headers) as response:
                     async for line in response.aiter_lines():
                         return response, line
@@ -221,7 +219,7 @@ def test_a_stream_resumed_at_the_games_version_answers_at_once(long_heartbeat_se
         assert response.status_code == 200 and line == f"retry: {RETRY_MS}"
 
         async def next_message() -> object:
-            async with httpx.AsyncClient(timeout=HEADERS_BOUND) as http:
+            async with httpx.AsyncClient(timeout=PATIENCE) as http:
                 url = f"{server.url}/v1/games/{game_id}/stream?data=events"
                 async with aconnect_sse(http, "GET", url, headers={"Last-Event-ID": str(version)}) as source:
                     assert source.response.status_code == 200
@@ -244,7 +242,7 @@ def test_an_idle_stream_gets_heartbeats(api_server, client, accept, beat):
 
     async def lines():
         got = []
-        async with httpx.AsyncClient(timeout=BOUND) as http:
+        async with httpx.AsyncClient(timeout=PATIENCE) as http:
             async with http.stream("GET", f"{api_server.url}/v1/games/{game_id}/stream", headers={"Accept": accept}) as response:
                 async for line in response.aiter_lines():
                     got.append(line)
@@ -252,7 +250,7 @@ def test_an_idle_stream_gets_heartbeats(api_server, client, accept, beat):
                     if len(got) > 6 and beat in got[2:]:
                         return got
 
-    got = asyncio.run(asyncio.wait_for(lines(), BOUND))
+    got = asyncio.run(asyncio.wait_for(lines(), PATIENCE))
     assert got.count(beat) >= 1
 
 
@@ -261,7 +259,7 @@ def test_streams_past_the_token_cap_are_429_with_retry_after(api_server, client)
     url = f"{api_server.url}/v1/games/{game_id}/stream"
 
     async def scenario():
-        async with httpx.AsyncClient(timeout=BOUND) as http:
+        async with httpx.AsyncClient(timeout=PATIENCE) as http:
             open_ = []
             for _ in range(8):  # MAX_STREAMS_PER_TOKEN's default
                 request = http.build_request("GET", url, headers=auth(tokens[0]))
@@ -274,7 +272,7 @@ def test_streams_past_the_token_cap_are_429_with_retry_after(api_server, client)
             headers = {**auth(tokens[0]), "If-None-Match": f'"{version}"'}
             long_poll = await http.get(f"{api_server.url}/v1/games/{game_id}/view?wait=1", headers=headers)
             await open_.pop().aclose()
-            deadline = time.monotonic() + BOUND
+            deadline = time.monotonic() + PATIENCE
             while True:  # the server lets go of the closed stream's lease
                 again = await http.send(http.build_request("GET", url, headers=auth(tokens[0])), stream=True)
                 if again.status_code == 200 or time.monotonic() > deadline:
@@ -301,7 +299,7 @@ def test_clients_that_vanish_are_released_at_once(api_server, client, redis_clie
     before = store_connections(redis_client)
 
     async def scenario():
-        http = httpx.AsyncClient(timeout=BOUND, limits=httpx.Limits(max_connections=None))
+        http = httpx.AsyncClient(timeout=PATIENCE, limits=httpx.Limits(max_connections=None))
         responses = []
         for n in range(120):
             url = f"{api_server.url}/v1/games/{game_id}/stream"
@@ -400,7 +398,7 @@ def test_hundreds_of_concurrent_waiters_miss_no_event(api_server, client, redis_
 
     async def scenario():
         nonlocal http
-        http = httpx.AsyncClient(timeout=BOUND, limits=httpx.Limits(max_connections=None))
+        http = httpx.AsyncClient(timeout=PATIENCE, limits=httpx.Limits(max_connections=None))
         records = []  # (game index, mode, versions seen)
         tasks = []
         for index, (game_id, tokens) in enumerate(games):
@@ -473,7 +471,7 @@ def test_every_client_of_a_storm_gets_an_answer(api_server, client):
         storm = [asyncio.create_task(answer(host, port, request(n))) for n in range(1000)]
         await asyncio.sleep(KEEP_ALIVE_SECONDS + 1.5)
         late.set()
-        return await asyncio.wait_for(asyncio.gather(*slow, *storm), BOUND * 2)
+        return await asyncio.wait_for(asyncio.gather(*slow, *storm), PATIENCE)
 
     answers = asyncio.run(scenario())
     silent = sum(1 for status, _, _ in answers if not status)
@@ -543,7 +541,7 @@ def test_a_heartbeat_reads_nothing_from_the_store(redis_client, clock, monkeypat
         assert answer.status_code == 200, answer.get_json()
         version = answer.get_json()["version"]
         # heartbeats until the announcement wakes the stream, then the new view
-        for _, chunk in zip(range(int(BOUND / 0.01)), chunks):
+        for _, chunk in zip(range(int(PATIENCE / 0.01)), chunks):
             if chunk != b": heartbeat\n":
                 break
         assert chunk.startswith(f"id: {version}\n".encode()), chunk
@@ -564,7 +562,7 @@ def test_a_spectator_stream_with_a_delay_never_shows_an_event_before_its_time(ap
         mine: list = []
 
         async def read(into, headers):
-            async with httpx.AsyncClient(timeout=BOUND) as http:
+            async with httpx.AsyncClient(timeout=PATIENCE) as http:
                 url = f"{api_server.url}/v1/games/{game_id}/stream?data=events"
                 async with aconnect_sse(http, "GET", url, headers=headers) as source:
                     async for sse in source.aiter_sse():

@@ -8,7 +8,7 @@ from events.envelope import Envelope
 from games.registry import GAMES
 from service.runtime import replay
 from tests.support.api import auth, command, new_game, seated_game, view
-from tests.conftest import OPERATOR_TOKEN
+from tests.support.stack import OPERATOR_TOKEN
 from tests.support.openapi_contract import check
 
 OPERATOR = auth(OPERATOR_TOKEN)

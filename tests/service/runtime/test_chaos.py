@@ -18,17 +18,15 @@ from pathlib import Path
 
 import httpx
 import psutil
-import pytest
 
 from events.envelope import Envelope
 from games.registry import GAMES
 from projections.audit import verify
 from service.runtime.embedded_redis import free_port
-from tests.conftest import OPERATOR_TOKEN
+from tests.support.stack import OPERATOR_TOKEN
+from tests.support.api import create_game
 from tests.support.paths import ROOT
-
-pytestmark = pytest.mark.timeout(180)
-
+from tests.support.patience import PATIENCE, until
 
 def start_service(data_dir, port: int, **settings: str) -> subprocess.Popen:
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "PROMETHEUS_MULTIPROC_DIR")}
@@ -58,7 +56,7 @@ class Player(threading.Thread):
 
     def __init__(self, base: str, number: int):
         super().__init__(daemon=True)
-        self.http = httpx.Client(base_url=base, timeout=10)
+        self.http = httpx.Client(base_url=base, timeout=PATIENCE)
         self.rng = random.Random(number)
         self.stopping = threading.Event()
         self.acknowledged: list[tuple[str, int, list[dict]]] = []  # game, version, events
@@ -82,7 +80,7 @@ class Player(threading.Thread):
         game_id = token = None
         while not self.stopping.is_set():
             if token is None:
-                game_id, token = self.new_game()
+                game_id, token = self.next_game()
                 if token is None:
                     time.sleep(0.05)
                     continue
@@ -114,10 +112,13 @@ class Player(threading.Thread):
                     self.acknowledged.append((game_id, answer["version"], answer["events"]))
                 break
 
-    def new_game(self) -> tuple[str | None, str | None]:
-        response = self.call(
-            "POST", "/v1/games", json={"type": "color-doubt", "seats": 2, "bots": [{"seat": 1, "level": "random"}]}
-        )
+    def post(self, path: str, **kwargs) -> httpx.Response | None:
+        return self.call("POST", path, **kwargs)
+
+    def next_game(self) -> tuple[str | None, str | None]:
+        """A game against a random bot and the seat's token (None, None
+        after an outage)."""
+        response = create_game(self, 2, bots=[{"seat": 1, "level": "random"}])
         if response is None or response.status_code != 201:
             return None, None
         game_id = response.json()["game_id"]
@@ -126,13 +127,6 @@ class Player(threading.Thread):
         if response is None or response.status_code != 201:
             return None, None  # an outage mid-join: that game stays waiting; play another
         return game_id, response.json()["token"]
-
-
-def wait_until(check, seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while not check():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.1)
 
 
 def processes(service: subprocess.Popen, needle: str) -> list[psutil.Process]:
@@ -148,7 +142,7 @@ def processes(service: subprocess.Popen, needle: str) -> list[psutil.Process]:
 
 def ready(base: str) -> bool:
     try:
-        return httpx.get(f"{base}/v1/health/ready", timeout=2).status_code == 200
+        return httpx.get(f"{base}/v1/health/ready", timeout=PATIENCE).status_code == 200
     except httpx.TransportError:
         return False
 
@@ -159,7 +153,7 @@ def test_kill_9_of_an_api_worker_the_rq_worker_and_the_store_loses_no_acknowledg
     service = start_service(tmp_path / "var", port)
     players: list[Player] = []
     try:
-        wait_until(lambda: ready(base))
+        until(lambda: ready(base), "the service ready")
         players = [Player(base, n) for n in range(3)]
         for player in players:
             player.start()
@@ -167,30 +161,33 @@ def test_kill_9_of_an_api_worker_the_rq_worker_and_the_store_loses_no_acknowledg
         def progress(count: int = 5):
             # a few more commands acknowledged: the load goes on through each kill
             target = sum(len(p.acknowledged) for p in players) + count
-            wait_until(lambda: sum(len(p.acknowledged) for p in players) >= target)
+            until(lambda: sum(len(p.acknowledged) for p in players) >= target, f"{count} more commands acknowledged")
 
         progress()
         gunicorn_master = next(p for p in processes(service, "gunicorn") if p.parent().pid == service.pid)
         victim = gunicorn_master.children()[0]
         victim.send_signal(signal.SIGKILL)
-        wait_until(lambda: victim.pid not in [c.pid for c in gunicorn_master.children()] and len(gunicorn_master.children()) == 2)
+        until(
+            lambda: victim.pid not in [c.pid for c in gunicorn_master.children()] and len(gunicorn_master.children()) == 2,
+            "gunicorn's killed worker replaced",
+        )
         progress()
 
         (worker,) = processes(service, "service.worker")
         worker.send_signal(signal.SIGKILL)
-        wait_until(lambda: [p.pid for p in processes(service, "service.worker")] not in ([], [worker.pid]))
+        until(lambda: [p.pid for p in processes(service, "service.worker")] not in ([], [worker.pid]), "the RQ worker restarted")
         progress()  # bots move again: the restarted worker plays them
 
         (store,) = processes(service, "valkey-server")
         store.send_signal(signal.SIGKILL)
-        wait_until(lambda: [p.pid for p in processes(service, "valkey-server")] not in ([], [store.pid]))
-        wait_until(lambda: ready(base))
+        until(lambda: [p.pid for p in processes(service, "valkey-server")] not in ([], [store.pid]), "the store restarted")
+        until(lambda: ready(base), "the service ready again")
         progress()
     finally:
         for player in players:
             player.stopping.set()
         for player in players:
-            player.join(timeout=30)
+            player.join(timeout=PATIENCE)
 
     try:
         assert not any(p.is_alive() for p in players)
@@ -200,7 +197,7 @@ def test_kill_9_of_an_api_worker_the_rq_worker_and_the_store_loses_no_acknowledg
         operator = {"Authorization": f"Bearer {OPERATOR_TOKEN}"}
         logs = {}
         for game_id in {g for p in players for g in p.games}:
-            response = httpx.get(f"{base}/v1/games/{game_id}/log", headers=operator, timeout=10)
+            response = httpx.get(f"{base}/v1/games/{game_id}/log", headers=operator, timeout=PATIENCE)
             assert response.status_code == 200
             logs[game_id] = [Envelope.from_json(line) for line in response.text.splitlines()]
             audit = verify(logs[game_id], game_id)
@@ -213,7 +210,7 @@ def test_kill_9_of_an_api_worker_the_rq_worker_and_the_store_loses_no_acknowledg
                 assert (entry.type, entry.seen_by(0)["data"]) == (event["type"], event["data"])
     finally:
         service.send_signal(signal.SIGINT)
-        assert service.wait(timeout=60) == 0
+        assert service.wait(timeout=PATIENCE) == 0
     log = service_log(tmp_path / "var")
     # the supervisor said what it did
     assert "worker (RQ) exited (signal 9)" in log and "store (valkey-server) exited (signal 9)" in log
@@ -228,21 +225,21 @@ def test_ctrl_c_under_load_stops_in_order_and_answers_no_503(tmp_path):
     service = start_service(tmp_path / "var", port)
     players = [Player(base, n) for n in range(3)]
     try:
-        wait_until(lambda: ready(base))
+        until(lambda: ready(base), "the service ready")
         for player in players:
             player.start()
-        wait_until(lambda: sum(len(p.acknowledged) for p in players) >= 10)
+        until(lambda: sum(len(p.acknowledged) for p in players) >= 10, "10 commands acknowledged")
         children = psutil.Process(service.pid).children(recursive=True)
         service.send_signal(signal.SIGINT)
-        assert service.wait(timeout=60) == 0
+        assert service.wait(timeout=PATIENCE) == 0
     finally:
         for player in players:
             player.stopping.set()
         for player in players:
-            player.join(timeout=30)
+            player.join(timeout=PATIENCE)
         if service.poll() is None:
             service.kill()
-    assert psutil.wait_procs(children, timeout=10)[1] == []
+    assert psutil.wait_procs(children, timeout=PATIENCE)[1] == []
     assert sum(p.unavailable for p in players) == 0
     assert [error for p in players for error in p.errors] == []
     log = service_log(tmp_path / "var")
@@ -257,7 +254,7 @@ class PlayerPair(threading.Thread):
 
     def __init__(self, base: str, number: int, options: dict):
         super().__init__(daemon=True)
-        self.http = httpx.Client(base_url=base, timeout=10)
+        self.http = httpx.Client(base_url=base, timeout=PATIENCE)
         self.rng = random.Random(number)
         self.options = options
         self.stopping = threading.Event()
@@ -355,9 +352,9 @@ def test_every_player_event_and_webhook_the_logs_imply_survives_kill_9_of_api_an
     pairs: list[PlayerPair] = []
     rng = random.Random(43)
     try:
-        wait_until(lambda: ready(base))
+        until(lambda: ready(base), "the service ready")
         operator = {"Authorization": f"Bearer {OPERATOR_TOKEN}"}
-        hook = httpx.post(f"{base}/v1/webhooks", json={"url": receiver.url, "events": list(EVENTS)}, headers=operator)
+        hook = httpx.post(f"{base}/v1/webhooks", json={"url": receiver.url, "events": list(EVENTS)}, headers=operator, timeout=PATIENCE)
         assert hook.status_code == 201, hook.text
         pairs = [PlayerPair(base, n, SHORT["color-doubt"]) for n in range(4)]
         for pair in pairs:
@@ -376,31 +373,31 @@ def test_every_player_event_and_webhook_the_logs_imply_survives_kill_9_of_api_an
         def kill_some(count: int) -> None:
             for _ in range(count):
                 target = moves() + rng.randrange(3, 12)
-                wait_until(lambda: moves() >= target, 60)  # under load: commands go in between kills
+                until(lambda: moves() >= target, "moves between kills")  # under load: commands go in between kills
                 kill_one()
 
         def refused(count: int) -> None:
             target = sum(p.unavailable for p in pairs) + count
-            wait_until(lambda: sum(p.unavailable for p in pairs) >= target, 60)
+            until(lambda: sum(p.unavailable for p in pairs) >= target, f"{count} more refusals")
 
         kill_some(10)
         # the store's memory limit, hit midway: appends go in until it is
         # reached, and the writes after the one that reached it are refused
         used = store.info("memory")["used_memory"]
         store.config_set("maxmemory", str(used + 48 * 1024))
-        wait_until(lambda: store.info("memory")["used_memory"] > used + 48 * 1024, 60)
+        until(lambda: store.info("memory")["used_memory"] > used + 48 * 1024, "the store at its memory limit")
         refused(10)
         kill_one()
         refused(10)
         store.config_set("maxmemory", "2gb")
         kill_some(10)
         target = moves() + 20
-        wait_until(lambda: moves() >= target, 60)
+        until(lambda: moves() >= target, "20 more moves")
     finally:
         for pair in pairs:
             pair.stopping.set()
         for pair in pairs:
-            pair.join(timeout=30)
+            pair.join(timeout=PATIENCE)
 
     try:
         assert not any(p.is_alive() for p in pairs)
@@ -408,7 +405,7 @@ def test_every_player_event_and_webhook_the_logs_imply_survives_kill_9_of_api_an
         games = [g for p in pairs for g in p.games]
         logs = {}
         for game_id in games:
-            response = httpx.get(f"{base}/v1/games/{game_id}/log", headers=operator, timeout=10)
+            response = httpx.get(f"{base}/v1/games/{game_id}/log", headers=operator, timeout=PATIENCE)
             assert response.status_code == 200
             logs[game_id] = [Envelope.from_json(line) for line in response.text.splitlines()]
             audit = verify(logs[game_id], game_id)
@@ -435,10 +432,14 @@ def test_every_player_event_and_webhook_the_logs_imply_survives_kill_9_of_api_an
             fed, sent = feeds(), delivered()
             return owed == 0 and all(event_id in fed[player] and event_id in sent for player, _, event_id in implied)
 
-        # the workers' sweep does what killed workers left, and the webhooks are sent
-        deadline = time.monotonic() + 120
-        while not complete() and time.monotonic() < deadline:
-            time.sleep(0.2)
+        # the workers' sweep does what killed workers left, and the webhooks
+        # are sent: waited for while it goes on (the checks below say what
+        # is missing, should it stop short)
+        try:
+            until(complete, "the outbox worked off and every webhook sent", every=0.2,
+                  progress=lambda: (sum(store.zcard(key) for key in OUTBOX_KEYS), len(receiver.received)))
+        except AssertionError:
+            pass
         fed, bodies = feeds(), delivered()
         assert sum(store.zcard(key) for key in OUTBOX_KEYS) == 0
         for player in players:
@@ -451,4 +452,4 @@ def test_every_player_event_and_webhook_the_logs_imply_survives_kill_9_of_api_an
     finally:
         receiver.close()
         service.send_signal(signal.SIGINT)
-        assert service.wait(timeout=60) == 0
+        assert service.wait(timeout=PATIENCE) == 0

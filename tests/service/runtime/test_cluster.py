@@ -17,8 +17,9 @@ from projections.audit import verify
 from service.http.app import create_app
 from service.config import Config, connect
 from tests.support.api import SHORT, auth, command, play_once_held, seated_game, view
-from tests.conftest import OPERATOR_TOKEN, ApiServer, Workers
+from tests.support.stack import OPERATOR_TOKEN, ApiServer, Workers
 from tests.support.paths import ROOT
+from tests.support.patience import PATIENCE, until
 
 
 @pytest.fixture
@@ -87,15 +88,38 @@ def test_commands_and_views_on_the_cluster_keep_the_log_whole(cluster_app, clust
     assert verify(envelopes, game_id).ok
 
 
+# how long the failover test looks for a refusal it does not require
+A_WHILE = 10
+
+
 def get(url: str) -> dict:
-    with urllib.request.urlopen(url, timeout=10) as response:
+    with urllib.request.urlopen(url, timeout=PATIENCE) as response:
         return json.loads(response.read())
 
 
 def post(url: str, body: dict) -> dict:
     request = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=10) as response:
+    with urllib.request.urlopen(request, timeout=PATIENCE) as response:
         return json.loads(response.read())
+
+
+def until_all_finished(summary, games, what) -> None:
+    """Until every game of ``games`` has finished (``summary(game_id)``: its
+    public summary, or None when not answered), waited for while any of them
+    moves on; ``what(pending)`` says what was awaited, should it fail."""
+    pending, versions = set(games), {}
+
+    def done() -> bool:
+        for game_id in list(pending):
+            found = summary(game_id)
+            if found is None:
+                continue
+            versions[game_id] = found["version"]
+            if found["status"] == "finished":
+                pending.discard(game_id)
+        return not pending
+
+    until(done, lambda: what(pending), progress=lambda: sorted(versions.items()), every=0.2)
 
 
 def test_two_apis_and_two_workers_on_the_cluster_play_every_game_to_its_end(
@@ -117,20 +141,18 @@ def test_two_apis_and_two_workers_on_the_cluster_play_every_game_to_its_end(
             body = {"type": game_type, "seats": 2, "options": SHORT[game_type], "bots": bots}
             created = post(apis[n % 2].url + "/v1/games", body)
             games[created["game_id"]] = game_type
-        deadline, turn, pending = time.monotonic() + 240, 0, set(games)
-        while pending and time.monotonic() < deadline:
-            for game_id in list(pending):
-                turn += 1
-                if get(f"{apis[turn % 2].url}/v1/games/{game_id}")["status"] == "finished":
-                    pending.discard(game_id)
-            time.sleep(0.2)
-        assert not pending, f"unfinished: {[games[g] for g in pending]}"
+        turns = iter(range(1_000_000))  # the API asked goes round
+        until_all_finished(
+            lambda game_id: get(f"{apis[next(turns) % 2].url}/v1/games/{game_id}"),
+            games,
+            lambda pending: f"every game played to its end; unfinished: {[games[g] for g in pending]}",
+        )
         store = EventStore(cluster_client)
         for game_id in games:
             audit = verify(store.read(game_id), game_id)
             assert audit.ok, audit.problems
         assert redis_client.llen("rq:queue:tabletell") == 0  # the queues were on the plain server
-        with urllib.request.urlopen(apis[0].url + "/metrics", timeout=10) as response:
+        with urllib.request.urlopen(apis[0].url + "/metrics", timeout=PATIENCE) as response:
             text = response.read().decode()
         # the figures read from the cluster (the due sets) and the queue server at scrape time
         assert "\ntabletell_due_games " in text and 'tabletell_queue_depth{queue="tabletell-deadlines"}' in text
@@ -180,9 +202,11 @@ def test_a_primary_killed_under_load_fails_over_and_no_acknowledged_command_is_l
     killed_at: list[float] = []
     # the clients play on until a command is acknowledged again on the
     # failed primary's slots after the kill (however long the failover
-    # takes on a busy machine), or give up at the deadline
+    # takes on a busy machine), or give up at the deadline: PATIENCE after
+    # the start, then again at the kill, after the failover and once the
+    # killed primary is back
     recovered = threading.Event()
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + PATIENCE
 
     stopped = threading.Event()  # the kill or the restart failed: the clients stop too
 
@@ -249,24 +273,27 @@ def test_a_primary_killed_under_load_fails_over_and_no_acknowledged_command_is_l
                     assert response.status_code in (409, 422, 503), response.get_json()  # moved on meanwhile
 
     def kill_then_rejoin():
-        nonlocal victim
-        while len(acknowledged) < 20 and time.monotonic() < deadline:
-            time.sleep(0.05)  # under load: commands are being acknowledged
+        nonlocal victim, deadline
+        until(lambda: len(acknowledged) >= 20, "20 commands acknowledged before the kill")
+        deadline = time.monotonic() + PATIENCE  # the clients play on through the kill
         victim = cluster.primary_of(stream_key(games[-1]))  # the newest game's: being played
         victim_slots.update(cluster.slots_of(victim))
         assert victim_slots
         victim.process.kill()  # SIGKILL: no goodbye to the cluster
         victim.process.wait()
         killed_at.append(time.monotonic())
-        cluster.wait_failed_over(victim, victim_slots, timeout=60)  # its replica is promoted
+        cluster.wait_failed_over(victim, victim_slots, timeout=PATIENCE)  # its replica is promoted
+        deadline = time.monotonic() + PATIENCE
         # with no replica on those slots WAIT 1 fails: wait for a client to be
-        # answered 503 not_durable there (or 10 s, should none write to them)
+        # answered 503 not_durable there (or a while, should none write to
+        # them: nothing is asserted of it)
         seen = len(refused)
-        until = time.monotonic() + 10
-        while time.monotonic() < until and not any(r["code"] == "not_durable" for r in refused[seen:]):
+        awhile = time.monotonic() + A_WHILE
+        while time.monotonic() < awhile and not any(r["code"] == "not_durable" for r in refused[seen:]):
             time.sleep(0.05)
-        victim.start()  # back, as a replica of the new primary: WAIT 1 holds there again
-        cluster.wait_healthy(60)
+        victim.start(PATIENCE)  # back, as a replica of the new primary: WAIT 1 holds there again
+        cluster.wait_healthy(PATIENCE)
+        deadline = time.monotonic() + PATIENCE  # for the clients to be acknowledged there again
 
     try:
         with ThreadPoolExecutor(4) as pool:
@@ -301,8 +328,8 @@ def test_a_primary_killed_under_load_fails_over_and_no_acknowledged_command_is_l
     finally:
         app.extensions["tabletell"].realtime.shutdown()
         if victim.process is not None and victim.process.poll() is not None:
-            victim.start()  # a failure midway: the next tests still find the cluster whole
-            cluster.wait_healthy(60)
+            victim.start(PATIENCE)  # a failure midway: the next tests still find the cluster whole
+            cluster.wait_healthy(PATIENCE)
 
 
 def test_a_primary_let_go_or_a_slot_moved_ends_the_waits_and_the_next_watch_subscribes_anew(cluster_client):
@@ -413,33 +440,30 @@ def test_a_primary_killed_under_bot_games_and_timed_out_seats_and_every_game_fin
         def finished() -> int:
             return sum(1 for g in list(games) if http.get(f"/v1/games/{g}").get_json().get("status") == "finished")
 
-        deadline = time.monotonic() + 60
-        while finished() < 6 and time.monotonic() < deadline:  # the workers are at it
-            time.sleep(0.1)
+        until(lambda: finished() >= 6, "six games finished before the kill", every=0.1)  # the workers are at it
         slots = cluster.slots_of(victim)
         victim.process.kill()  # SIGKILL: under load, games being played on every primary
         victim.process.wait()
-        cluster.wait_failed_over(victim, slots, timeout=60)
+        cluster.wait_failed_over(victim, slots, timeout=PATIENCE)
         time.sleep(1)  # the load goes on with no replica on those slots (WAIT 1 fails there)
-        victim.start()  # back, as a replica of the new primary
-        cluster.wait_healthy(60)
+        victim.start(PATIENCE)  # back, as a replica of the new primary
+        cluster.wait_healthy(PATIENCE)
         time.sleep(1)
         stop.set()
-        creator.join(30)
+        creator.join(PATIENCE)
 
-        deadline = time.monotonic() + 120
-        pending = set(games)
-        while pending and time.monotonic() < deadline:
-            for game_id in list(pending):
-                response = http.get(f"/v1/games/{game_id}")
-                if response.status_code == 200 and response.get_json()["status"] == "finished":
-                    pending.discard(game_id)
-            time.sleep(0.5)
-        stalled = {
-            game_id: (http.get(f"/v1/games/{game_id}").get_json(), client.zscore(due_key(game_id), game_id))
-            for game_id in pending
-        }
-        assert not stalled, f"{len(stalled)} of {len(games)} games stalled: {stalled}"
+        def stalled(pending) -> str:
+            found = {
+                game_id: (http.get(f"/v1/games/{game_id}").get_json(), client.zscore(due_key(game_id), game_id))
+                for game_id in pending
+            }
+            return f"every game finished; {len(found)} of {len(games)} stalled: {found}"
+
+        def summary(game_id: str) -> dict | None:
+            response = http.get(f"/v1/games/{game_id}")
+            return response.get_json() if response.status_code == 200 else None
+
+        until_all_finished(summary, games, stalled)
         store = EventStore(client)
         for game_id in games:
             audit = verify(store.read(game_id), game_id)
@@ -449,5 +473,5 @@ def test_a_primary_killed_under_bot_games_and_timed_out_seats_and_every_game_fin
         workers.stop_all()
         app.extensions["tabletell"].realtime.shutdown()
         if victim.process is not None and victim.process.poll() is not None:
-            victim.start()
-            cluster.wait_healthy(60)
+            victim.start(PATIENCE)
+            cluster.wait_healthy(PATIENCE)

@@ -129,7 +129,8 @@ def test_the_docker_image_runs_the_command_make_run_builds(redis_server, tmp_pat
 
     from service.runtime.embedded_redis import free_port
     from service.runtime.run import gunicorn_command
-    from tests.conftest import wait_healthy
+    from tests.support.patience import PATIENCE
+    from tests.support.stack import wait_healthy
 
     dockerfile = (ROOT / "Dockerfile").read_text()
     cmd = json.loads(re.search(r"^CMD (\[.*\])$", dockerfile, re.M).group(1))
@@ -167,4 +168,4 @@ def test_the_docker_image_runs_the_command_make_run_builds(redis_server, tmp_pat
         assert running[running.index("--graceful-timeout") + 1] == "4"
     finally:
         process.terminate()
-        process.wait(timeout=30)
+        process.wait(timeout=PATIENCE)

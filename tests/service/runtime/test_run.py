@@ -7,7 +7,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 import urllib.request
 from pathlib import Path
 
@@ -15,7 +14,8 @@ import psutil
 
 from service.runtime.embedded_redis import free_port
 from tests.support.paths import ROOT
-
+from tests.support.patience import PATIENCE
+from tests.support.stack import wait_healthy
 
 
 def start(port: int, data_dir: Path, log: Path | None = None, **settings: str) -> subprocess.Popen:
@@ -46,7 +46,7 @@ def supervisor_lines(log: Path) -> list[str]:
 
 
 def fetch(port: int, path: str) -> int:
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5) as response:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=PATIENCE) as response:
         return response.status
 
 
@@ -57,27 +57,15 @@ def call(port: int, method: str, path: str, body: dict | None = None) -> dict:
         data=json.dumps(body).encode() if body is not None else None,
         headers={"Content-Type": "application/json"},
     )
-    with urllib.request.urlopen(request, timeout=5) as response:
+    with urllib.request.urlopen(request, timeout=PATIENCE) as response:
         return json.loads(response.read())
-
-
-def wait_healthy(port: int, seconds: float = 30) -> None:
-    deadline = time.monotonic() + seconds
-    while True:
-        try:
-            if call(port, "GET", "/v1/health") == {"status": "ok"}:
-                return
-        except OSError:
-            pass
-        assert time.monotonic() < deadline, "the service did not come up"
-        time.sleep(0.2)
 
 
 def interrupt(process: subprocess.Popen) -> list[psutil.Process]:
     """Ctrl-C the supervisor; returns its descendants as they were before."""
     children = psutil.Process(process.pid).children(recursive=True)
     process.send_signal(signal.SIGINT)
-    assert process.wait(timeout=30) == 0
+    assert process.wait(timeout=PATIENCE) == 0
     return children
 
 
@@ -86,14 +74,14 @@ def test_make_run_serves_persists_and_stops_cleanly(tmp_path):
     log = tmp_path / "run.log"
     service = start(port, tmp_path / "var", log)
     try:
-        wait_healthy(port)
+        wait_healthy(f"http://127.0.0.1:{port}", service, "make run's stack")
         children = psutil.Process(service.pid).children(recursive=True)
         names = " ".join(" ".join(c.cmdline()) for c in children)
         assert "valkey-server" in names and "gunicorn" in names and "service.worker" in names
         game = call(port, "POST", "/v1/games", {"type": "color-doubt", "seats": 2, "bots": [{"seat": 1, "level": "random"}]})
     finally:
         children = interrupt(service)
-    gone, alive = psutil.wait_procs(children, timeout=10)
+    gone, alive = psutil.wait_procs(children, timeout=PATIENCE)
     assert alive == [], [p.cmdline() for p in alive]
     assert (tmp_path / "var" / "appendonlydir").is_dir()
     said = "\n".join(supervisor_lines(log))
@@ -107,13 +95,13 @@ def test_make_run_serves_persists_and_stops_cleanly(tmp_path):
     log.write_text("")
     service = start(port, tmp_path / "var", log, OPERATOR_TOKEN="a-token-of-my-own")
     try:
-        wait_healthy(port)
+        wait_healthy(f"http://127.0.0.1:{port}", service, "make run's stack")
         summary = call(port, "GET", f"/v1/games/{game['game_id']}")
         assert summary["seats"][1]["bot"] == "random" and summary["status"] == "waiting"
         assert fetch(port, "/") == 200 and fetch(port, "/v1/game-types") == 200  # what it printed
     finally:
         children = interrupt(service)
-    assert psutil.wait_procs(children, timeout=10)[1] == []
+    assert psutil.wait_procs(children, timeout=PATIENCE)[1] == []
     said = "\n".join(supervisor_lines(log))
     assert f"http://localhost:{port}/v1/game-types" in said and "OPERATOR_TOKEN=" not in said
 
@@ -185,7 +173,7 @@ def test_make_run_with_a_cluster_needs_its_address_and_a_queue_server(tmp_path):
         env={**env, "REDIS_CLUSTER": "1", "DATA_DIR": str(tmp_path), "PORT": "0"},
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=PATIENCE,
     )
     assert result.returncode != 0
     assert "REDIS_URL" in result.stderr and "QUEUE_URL" in result.stderr

@@ -20,7 +20,8 @@ from service.telemetry import logs
 from service.http.app import create_app
 from service.config import Config
 from tests.support.api import auth, seated_game
-from tests.conftest import OPERATOR_TOKEN
+from tests.support.patience import PATIENCE
+from tests.support.stack import OPERATOR_TOKEN
 
 HEX32 = "0123456789abcdef"
 
@@ -249,12 +250,12 @@ def test_the_worker_logs_json_lines(redis_server, tmp_path):
         start_new_session=True,
     )
     try:
-        ready, _, _ = select.select([process.stderr], [], [], 60)
+        ready, _, _ = select.select([process.stderr], [], [], PATIENCE)
         assert ready, "the worker logged nothing"
         first = process.stderr.readline()
     finally:
         os.killpg(process.pid, signal.SIGKILL)
-        out, err = process.communicate(timeout=30)
+        out, err = process.communicate(timeout=PATIENCE)
     entry = json.loads(first)
     assert entry["logger"] == "tabletell.worker" and entry["level"] == "INFO"
     assert entry["message"].startswith("worker started") and entry["timestamp"]

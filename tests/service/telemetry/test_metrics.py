@@ -3,7 +3,6 @@ workers' timeouts and bots, and the sum over gunicorn's worker processes."""
 from __future__ import annotations
 
 import shutil
-import time
 import urllib.request
 
 from prometheus_client import CollectorRegistry, generate_latest, multiprocess
@@ -12,6 +11,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from service.app.scheduling import pending_work
 from service.workers.jobs import run_work
 from tests.support.api import auth, command, new_game, seated_game, view
+from tests.support.patience import PATIENCE, until
 
 COMMANDS_ROUTE = "/v1/games/<game_id>/commands"
 
@@ -195,21 +195,27 @@ def test_metrics_sum_the_counters_of_both_gunicorn_workers(api_server):
 
     # a fresh connection per request, until both workers have counted some
     # (each adds its count to its file within a second: RequestTally)
-    deadline = time.monotonic() + 120
     sent = 0
-    while len(serving()) < 2:
-        assert time.monotonic() < deadline, f"not both workers within 120 s: {serving()}"
-        with urllib.request.urlopen(api_server.url + "/v1/health", timeout=10) as response:
+
+    def both_counted() -> bool:
+        nonlocal sent
+        if len(serving()) >= 2:
+            return True
+        with urllib.request.urlopen(api_server.url + "/v1/health", timeout=PATIENCE) as response:
             assert response.status == 200
         sent += 1
+        return False
+
+    until(both_counted, lambda: f"both workers counting requests: {serving()}", every=0)
     # once every tally is in its file, the scrape says what the files sum to
-    while True:
-        scraped, by_pid = api_server.metric(name, **labels), serving()
-        if scraped == sum(by_pid.values()) and scraped >= sent:
-            break
-        assert time.monotonic() < deadline, f"the scrape ({scraped}) never summed the workers' files ({by_pid})"
-        time.sleep(0.1)
-    assert len(by_pid) >= 2
+    found: list = []
+
+    def summed() -> bool:
+        found[:] = [api_server.metric(name, **labels), serving()]
+        return found[0] == sum(found[1].values()) and found[0] >= sent
+
+    until(summed, lambda: f"the scrape ({found[0]}) summing the workers' files ({found[1]})", every=0.1)
+    assert len(found[1]) >= 2
 
 
 def test_the_token_header_never_reaches_the_metrics(http):

@@ -13,6 +13,7 @@ from service.wiring import Services
 from service.workers.jobs import run_work
 from service.app.scheduling import pending_work
 from tests.support.api import command, new_game, view
+from tests.support.patience import PATIENCE, until
 from tests.support.workers import assert_clean_log, wait_until_finished
 
 
@@ -20,7 +21,7 @@ def test_an_all_bot_game_plays_itself_to_the_end(live_app, workers, redis_client
     http = live_app.test_client()
     workers.start()
     game_id = new_game(http, 4, bots=[{"seat": s, "level": "heuristic" if s else "random"} for s in range(4)])
-    summary = wait_until_finished(http, game_id, 60)
+    summary = wait_until_finished(http, game_id)
     assert summary["result"]["winners"]
     envelopes = assert_clean_log(redis_client, game_id)
     moves = [e for e in envelopes if e.command is not None and e.actor == "bot"]
@@ -34,7 +35,7 @@ def test_a_silent_human_is_timed_out_taken_over_and_the_game_still_ends(live_app
         http, 3, options={"turn_seconds": 1, "autopilot_after": 2}, bots=[{"seat": 1, "level": "random"}, {"seat": 2, "level": "random"}]
     )
     http.post(f"/v1/games/{game_id}/seats", json={"name": "silent"})  # seat 0, never acts
-    summary = wait_until_finished(http, game_id, 90)
+    summary = wait_until_finished(http, game_id)
     envelopes = assert_clean_log(redis_client, game_id)
     timeouts = [e for e in envelopes if e.type == "seat_timed_out"]
     assert [e.public["streak"] for e in timeouts if e.public["seat"] == 0][:2] == [1, 2]
@@ -122,14 +123,11 @@ def test_a_worker_killed_in_the_middle_of_a_job_loses_nothing_and_duplicates_not
     slow = workers.start(BOT_THINK_SECONDS="60")
     game_id = new_game(http, 3, options={"turn_seconds": 0}, bots=[{"seat": s, "level": "random"} for s in range(3)])
     started = EventStore(redis_client).version(game_id)
-    deadline = time.monotonic() + 10
-    while not redis_client.keys("rq:wip:*") or not any(redis_client.zcard(k) for k in redis_client.keys("rq:wip:*")):
-        assert time.monotonic() < deadline, "the slow worker never started the job"
-        time.sleep(0.05)
+    until(lambda: any(redis_client.zcard(k) for k in redis_client.keys("rq:wip:*")), "the slow worker starting the job")
     workers.kill(slow)
     assert EventStore(redis_client).version(game_id) == started  # nothing was appended
     workers.start()  # a healthy worker takes over once the work is overdue
-    summary = wait_until_finished(http, game_id, 90)
+    summary = wait_until_finished(http, game_id)
     assert summary["result"]["winners"]
     assert_clean_log(redis_client, game_id)
 
@@ -323,9 +321,10 @@ def test_the_queues_may_live_on_a_server_of_their_own(redis_client, clock, tmp_p
     from service.config import Config, connect
     from service.app.scheduling import due_key
     from service.runtime.embedded_redis import EmbeddedRedis
-    from tests.conftest import OPERATOR_TOKEN
+    from tests.support.stack import OPERATOR_TOKEN
 
-    with EmbeddedRedis(tmp_path / "queues", persistent=False) as queues:
+    queues = EmbeddedRedis(tmp_path / "queues", persistent=False).start(PATIENCE)
+    try:
         queue_client = connect(queues.url)
         app = create_app(
             Config(operator_token=OPERATOR_TOKEN, rate_limits=False, queue_url=queues.url), client=redis_client, clock=clock
@@ -344,6 +343,8 @@ def test_the_queues_may_live_on_a_server_of_their_own(redis_client, clock, tmp_p
         finally:
             app.extensions["tabletell"].realtime.shutdown()
             queue_client.close()
+    finally:
+        queues.stop()
 
 
 def test_an_expert_seat_thinks_the_budget_the_workers_are_given(app, http, monkeypatch):

@@ -68,7 +68,8 @@ export function problemMessage(error, gameType) {
   if (error.status === 422) {
     const parts = [h("strong", {}, "Not allowed: "), error.detail || "the rules refuse this move."];
     if (error.rule && gameType) {
-      const link = h("a", { href: `/rules/${gameType}#${slug(error.rule)}`, class: "rule", target: "_blank" }, error.rule);
+      const link = h("a", { href: `/rules/${gameType}#${slug(error.rule)}`, class: "rule", target: "_blank" },
+        error.rule);
       parts.push(" (rule: ", link, ")");
     } else if (error.rule) parts.push(` (rule: ${error.rule})`);
     return h("span", code, parts);

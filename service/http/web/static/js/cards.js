@@ -42,7 +42,10 @@ export function cardFace(card) {
   }
   if (card.wild) return { color: "rainbow", big: "★", small: "wild", pip: "", label: "wildcard" };
   if (card.power !== undefined) {
-    return { color: "none", big: String(card.value ?? "?"), small: words(card.power), pip: "", label: `${words(card.power)} (${card.value})` };
+    return {
+      color: "none", big: String(card.value ?? "?"), small: words(card.power), pip: "",
+      label: `${words(card.power)} (${card.value})`,
+    };
   }
   if ("number" in card) {
     // Deceptidice
@@ -61,7 +64,9 @@ export function cardFace(card) {
   return { color, big: pip || color.slice(0, 1).toUpperCase(), small: words(color), pip: "", label: words(color) };
 }
 
-export function cardElement(card, { tag = "span", selected = false, playable = false, onClick = null, last = false } = {}) {
+export function cardElement(
+  card, { tag = "span", selected = false, playable = false, onClick = null, last = false } = {},
+) {
   const face = cardFace(card);
   const attrs = {
     class: `card c-${face.color}${playable ? " playable" : ""}${last ? " last" : ""}`,
@@ -85,7 +90,9 @@ export function cardElement(card, { tag = "span", selected = false, playable = f
     face.pip ? h("span", { class: "pip", "aria-hidden": "true" }, face.pip) : null,
     h("span", { class: "big", "aria-hidden": "true" }, face.big),
     // a long single word ("mulligan", "spectrum") set smaller, so no label is cut
-    face.small ? h("span", { class: `small${/^\S{7,}$/.test(face.small) ? " long" : ""}`, "aria-hidden": "true" }, face.small) : null
+    face.small
+      ? h("span", { class: `small${/^\S{7,}$/.test(face.small) ? " long" : ""}`, "aria-hidden": "true" }, face.small)
+      : null
   );
 }
 

@@ -63,7 +63,8 @@ export function chatPanel(gameId, token, you, names = (seat) => `Seat ${seat + 1
   });
   const error = h("p", { class: "errors", role: "alert", "data-part": "chat-error" });
   const form = h("form", { class: "chat-say", "aria-label": "Say something" },
-    h("label", { for: "chat-text", class: "visually-hidden" }, spectator ? "Message to the spectators" : "Message to the table"),
+    h("label", { for: "chat-text", class: "visually-hidden" },
+      spectator ? "Message to the spectators" : "Message to the table"),
     input, h("button", { type: "submit" }, "Send"));
   const element = h("section", { class: "panel chat", "data-part": "chat", "aria-label": "Table talk" },
     h("h2", {}, spectator ? "Spectators' talk" : "Table talk"),
@@ -100,7 +101,8 @@ export function chatPanel(gameId, token, you, names = (seat) => `Seat ${seat + 1
     const other = seat !== null && seat !== you;
     const text = message.removed ? h("em", { class: "meta" }, "removed by an operator") : message.text;
     const item = h("li", {
-      class: `chat-line${message.channel === "spectators" ? " spectators" : ""}${seat !== null && seat === you ? " mine" : ""}`,
+      class: `chat-line${message.channel === "spectators" ? " spectators" : ""}`
+        + `${seat !== null && seat === you ? " mine" : ""}`,
       "data-id": message.id, "data-seat": seat === null ? "" : String(seat), "data-channel": message.channel,
     },
     h("time", { datetime: new Date(message.at).toISOString(), title: new Date(message.at).toLocaleString() },

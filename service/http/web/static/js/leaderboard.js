@@ -30,21 +30,28 @@ export async function leaderboardPage(gameType) {
     h("td", { class: "num estimate" }, points(p.mu), h("span", { class: "sigma" }, ` ± ${points(p.sigma)}`)),
     h("td", { class: "num" }, String(p.games))));
   const pager = h("p", { class: "buttons" },
-    offset > 0 ? h("a", { class: "button", href: `?offset=${Math.max(0, offset - PAGE)}` }, "Better players") : null, " ",
+    offset > 0
+      ? h("a", { class: "button", href: `?offset=${Math.max(0, offset - PAGE)}` }, "Better players")
+      : null,
+    " ",
     offset + PAGE < board.total ? h("a", { class: "button", href: `?offset=${offset + PAGE}` }, "More players") : null);
   put(main, h("section", { class: "panel leaderboard", "data-part": "leaderboard" },
     h("h1", {}, `${type.name}: the leaderboard`),
     h("p", { class: "meta" }, board.total
       ? `${board.total} rated ${board.total === 1 ? "player" : "players"}. A rating is what the games say at the least `
         + "(the estimate less three times its uncertainty): it rises as a player wins and as the estimate firms up."
-      : "Nobody has finished a rated game of it yet: rated games are quick matches between players, and games created rated."),
+      : "Nobody has finished a rated game of it yet: rated games are quick matches between players, "
+        + "and games created rated."),
     board.total ? h("div", { class: "scroll" }, h("table", { class: "ranking" },
       h("caption", { class: "visually-hidden" }, `${type.name} leaderboard`),
       h("thead", {}, h("tr", {}, h("th", { scope: "col", class: "num" }, "#"), h("th", { scope: "col" }, "Player"),
-        h("th", { scope: "col", class: "num" }, "Rating"), h("th", { scope: "col", class: "num" }, "Estimate"), h("th", { scope: "col", class: "num" }, "Games"))),
+        h("th", { scope: "col", class: "num" }, "Rating"), h("th", { scope: "col", class: "num" }, "Estimate"),
+        h("th", { scope: "col", class: "num" }, "Games"))),
       h("tbody", {}, rows))) : null,
     pager,
-    others.length ? h("p", { class: "meta" }, "Other leaderboards: ", others.map((a, n) => [n ? " · " : "", a])) : null,
+    others.length
+      ? h("p", { class: "meta" }, "Other leaderboards: ", others.map((a, n) => [n ? " · " : "", a]))
+      : null,
     h("p", {}, h("a", { href: "/" }, "Back to the lobby"))));
 }
 
@@ -59,8 +66,9 @@ export async function profilePage(playerId) {
     rated.length
       ? h("div", { class: "scroll" }, h("table", { class: "ranking" },
           h("caption", {}, "Ratings"),
-          h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Game"), h("th", { scope: "col", class: "num" }, "Rating"),
-            h("th", { scope: "col", class: "num" }, "Estimate"), h("th", { scope: "col", class: "num" }, "Rated games"))),
+          h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Game"),
+            h("th", { scope: "col", class: "num" }, "Rating"), h("th", { scope: "col", class: "num" }, "Estimate"),
+            h("th", { scope: "col", class: "num" }, "Rated games"))),
           h("tbody", {}, rated.map(([gameType, r]) => h("tr", { "data-type": gameType },
             h("td", {}, h("a", { href: `/leaderboards/${gameType}` }, (types[gameType] || {}).name || gameType)),
             h("td", { class: "num" }, points(r.rating)),
@@ -76,7 +84,8 @@ export async function profilePage(playerId) {
 // answer is asked again a few times. Filled in once: the element is kept
 // by the table across its redraws.
 export function ratingChanges(gameId, you, names) {
-  const element = h("section", { class: "panel ratings-change", "data-part": "ratings", "aria-label": "Ratings", "aria-live": "polite" },
+  const element = h("section",
+    { class: "panel ratings-change", "data-part": "ratings", "aria-label": "Ratings", "aria-live": "polite" },
     h("h2", {}, "Ratings"), h("p", { class: "meta" }, "Rating the game…"));
   (async () => {
     for (let attempt = 0; attempt < 12; attempt++) {
@@ -93,16 +102,19 @@ export function ratingChanges(gameId, you, names) {
           return h("li", { "data-seat": String(p.seat), class: p.seat === you ? "mine" : null },
             h("a", { href: `/players/${p.player_id}` }, names(p.seat)), p.seat === you ? " (you)" : "", ": ",
             points(p.before.rating), " → ", h("strong", {}, points(p.after.rating)), " ",
-            h("span", { class: `delta ${up ? "up" : "down"}`, "data-delta": String(p.delta) }, `(${up ? "+" : "−"}${points(Math.abs(p.delta))})`));
+            h("span", { class: `delta ${up ? "up" : "down"}`, "data-delta": String(p.delta) },
+              `(${up ? "+" : "−"}${points(Math.abs(p.delta))})`));
         })), h("p", { class: "meta" }, h("a", { href: `/leaderboards/${data.type}` }, "The leaderboard")));
       }
       if (data && data.status === "unrated") {
         element.dataset.status = "unrated";
-        return put(element, h("h2", {}, "Ratings"), h("p", { class: "meta" }, "This game did not count for the ratings."));
+        return put(element, h("h2", {}, "Ratings"),
+          h("p", { class: "meta" }, "This game did not count for the ratings."));
       }
       await new Promise((resolve) => setTimeout(resolve, 250 * (attempt + 1)));
     }
-    put(element, h("h2", {}, "Ratings"), h("p", { class: "meta" }, "The ratings are not settled yet: look again in a moment."));
+    put(element, h("h2", {}, "Ratings"),
+      h("p", { class: "meta" }, "The ratings are not settled yet: look again in a moment."));
   })();
   return element;
 }

@@ -17,7 +17,8 @@ export async function replayPage(gameId) {
     [types, summary] = await Promise.all([listGameTypes(), getGame(gameId)]);
   } catch (error) {
     put(main, h("h1", {}, "Game not found"),
-      h("p", { role: "alert" }, error.status === 404 ? "There is no game at this link: it may have been mistyped." : problemMessage(error)),
+      h("p", { role: "alert" },
+        error.status === 404 ? "There is no game at this link: it may have been mistyped." : problemMessage(error)),
       h("p", {}, h("a", { href: "/" }, "Back to the lobby")));
     return;
   }
@@ -33,7 +34,8 @@ export async function replayPage(gameId) {
   const [log, feed] = await Promise.all([getLog(gameId), getEvents(gameId, null, 0)]);
   const told = new Map(feed.events.map((e) => [e.version, e]));
   const last = log.length;
-  const slider = h("input", { id: "replay-version", type: "range", min: "1", max: String(last), value: String(last), step: "1" });
+  const slider = h("input",
+    { id: "replay-version", type: "range", min: "1", max: String(last), value: String(last), step: "1" });
   const number = h("output", { for: "replay-version", id: "replay-at" }, String(last));
   const viewer = h("select", { id: "replay-seat" },
     h("option", { value: "everyone" }, "everyone (the whole log)"),
@@ -98,7 +100,9 @@ export async function replayPage(gameId) {
     const who = viewer.value;
     let content;
     const entry = log[version - 1];
-    const lastMove = entry && entry.seat !== null ? { seat: entry.seat, pile: (entry.public || {}).pile ?? null } : null;
+    const lastMove = entry && entry.seat !== null
+      ? { seat: entry.seat, pile: (entry.public || {}).pile ?? null }
+      : null;
     if (who === "everyone") {
       const [spectator, ...seats] = await Promise.all([null, ...summary.seats.map((s) => s.seat)]
         .map((seat) => getReplay(gameId, version, seat).then((r) => r.view)));
@@ -143,7 +147,8 @@ export async function replayPage(gameId) {
       h("p", { class: "meta" }, `${words(entry.type)} · ${when(entry.time)} · by ${by}${actor}`),
       h("details", {}, h("summary", {}, "What the log holds"),
         renderValue({ command: entry.command, public: entry.public }),
-        h("p", { class: "hash" }, "hash ", h("code", { title: entry.hash || "" }, entry.hash ? `${entry.hash.slice(0, 16)}…` : "—"))));
+        h("p", { class: "hash" }, "hash ",
+          h("code", { title: entry.hash || "" }, entry.hash ? `${entry.hash.slice(0, 16)}…` : "—"))));
   }
 
   show();
@@ -160,7 +165,9 @@ export async function replayPage(gameId) {
       h("p", { class: `verdict ${data.ok ? "ok" : "bad"}`, "data-ok": String(data.ok) },
         data.ok ? "✔ The log verifies." : "✘ The log does not verify."),
       h("p", { class: "proves" },
-        "It proves the deal was committed before play (the shuffle's hash was published at the start and matches the seed revealed at the end) and that every move was decided again by the rules to exactly what the log says happened."),
+        "It proves the deal was committed before play (the shuffle's hash was published at the start and "
+        + "matches the seed revealed at the end) and that every move was decided again by the rules to exactly "
+        + "what the log says happened."),
       h("ul", { class: "checks" }, Object.entries(names).map(([key, text]) => {
         const skipped = data.checks[key] === undefined;
         return h("li", { class: skipped ? "skipped" : data.checks[key] ? "ok" : "bad" },
@@ -169,10 +176,12 @@ export async function replayPage(gameId) {
       h("p", {}, `${data.events} events, ${data.commands} commands re-decided, ${data.chained} entries chained.`),
       data.problems.length ? h("ul", { class: "problems" }, data.problems.map((p) => h("li", {}, p))) : null,
       data.notes.length ? h("ul", { class: "notes" }, data.notes.map((p) => h("li", {}, p))) : null,
-      h("p", {}, "Check it yourself: ", h("a", { href: `/v1/games/${gameId}/log`, download: `${gameId}.ndjson` }, "download the log"),
+      h("p", {}, "Check it yourself: ",
+        h("a", { href: `/v1/games/${gameId}/log`, download: `${gameId}.ndjson` }, "download the log"),
         ", then, in a checkout of Tabletell:"),
       h("pre", { class: "command" }, h("code", {}, `python -m service.replay verify ${gameId}.ndjson`)),
-      h("p", { class: "hash" }, "log hash ", h("code", { title: data.log_hash || "" }, data.log_hash ? `${data.log_hash.slice(0, 16)}…` : "—")));
+      h("p", { class: "hash" }, "log hash ",
+        h("code", { title: data.log_hash || "" }, data.log_hash ? `${data.log_hash.slice(0, 16)}…` : "—")));
   } catch (error) {
     put(verification, h("h2", {}, "Verification"), h("p", { role: "alert" }, problemMessage(error)));
   }

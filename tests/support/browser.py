@@ -1,0 +1,153 @@
+"""The web client in a real browser, for the browser tests
+(tests/service/http/test_web*.py): Debian's Chromium driven by Playwright
+for Python, against `make run`'s stack; a tab that records every request
+the page makes and every error it logs; the API called beside the page.
+
+The fixtures (``stack``, ``browser``, ``shots``, ``tab``) are module-scoped
+where they start something: a test module imports those it uses, and gets
+one stack and one browser for its tests.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+from tests.support.patience import PATIENCE, PATIENCE_MS
+from tests.support.stack import make_run
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+SIZES = {"desktop": DESKTOP, "phone": PHONE}
+# the page is no wider than the window: nothing to scroll sideways
+FITS = "() => document.documentElement.scrollWidth <= window.innerWidth"
+
+
+def chromium() -> str:
+    path = shutil.which("chromium") or shutil.which("chromium-browser")
+    if path is None:
+        pytest.fail("Chromium is not installed: `make test` installs Debian's chromium (apt-get, as root)")
+    return path
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory):
+    """`make run` as it starts: its own store, the API, a worker."""
+    settings = {"RATE_LIMITS": "off", "ACCESS_LOG": "off", "WEB_CONCURRENCY": "1"}
+    with make_run(tmp_path_factory.mktemp("web-data"), **settings) as port:
+        yield f"http://127.0.0.1:{port}"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        args = ["--no-sandbox"] if os.geteuid() == 0 else []
+        launched = playwright.chromium.launch(executable_path=chromium(), args=args, headless=True)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory) -> Path:
+    directory = Path(os.environ.get("SCREENSHOT_DIR") or tmp_path_factory.mktemp("screenshots"))
+    directory.mkdir(parents=True, exist_ok=True)
+    return directory
+
+
+# Every call of the page to the API goes through Tabletell's JavaScript
+# client (clients/js/tabletell.js): fetch is watched from before the page's
+# first module runs, and a call to /v1 made from anywhere else is logged as
+# an error (which fails the test); the requests' types show no XHR or
+# EventSource went around it
+THROUGH_THE_CLIENT = """
+  (() => {
+    const fetch = window.fetch;
+    window.__apiCalls = 0;
+    window.fetch = function (resource, init) {
+      const url = new URL(resource instanceof Request ? resource.url : String(resource), location.href);
+      if (url.pathname.startsWith('/v1/')) {
+        const caller = (new Error().stack || '').split('\\n')[2] || '';
+        if (caller.includes('/static/js/tabletell.js:')) window.__apiCalls += 1;
+        else console.error('an API call made around the client: ' + url.pathname + ' from ' + caller.trim());
+      }
+      return fetch.apply(this, arguments);
+    };
+  })();
+"""
+
+
+class Page:
+    """A browser tab on the stack, recording every request it makes and
+    every error it logs."""
+
+    def __init__(self, browser, base: str, viewport: dict, init_script: str | None = None):
+        self.base = base
+        self.context = browser.new_context(viewport=viewport)
+        self.context.add_init_script(THROUGH_THE_CLIENT)
+        if init_script:
+            self.context.add_init_script(init_script)
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(PATIENCE_MS)  # every wait of the page, each for its condition
+        self.requests: list[str] = []
+        self.api_requests: list[tuple[str, str]] = []
+        self.errors: list[str] = []
+        self.page.on("request", self.requested)
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.page.on("console", lambda message: message.type == "error" and self.errors.append(message.text))
+
+    def requested(self, request) -> None:
+        self.requests.append(request.url)
+        if urlparse(request.url).path.startswith("/v1/"):
+            self.api_requests.append((request.resource_type, request.url))
+
+    def goto(self, path: str):
+        self.page.goto(self.base + path)
+        self.page.wait_for_selector("main[data-ready]")
+        return self.page
+
+    def check_clean(self) -> None:
+        own = urlparse(self.base).netloc
+        others = [url for url in self.requests if urlparse(url).netloc != own]
+        assert others == [], f"the page asked other hosts: {others}"
+        # a link to the API (the replay's download of the log) is the browser's navigation
+        around = [(kind, url) for kind, url in self.api_requests if kind not in ("fetch", "document")]
+        assert around == [], f"API requests not made by fetch (the client's): {around}"
+        # the browser logs each 4xx answer (a refusal the page shows is one)
+        handled = re.compile(r"^Failed to load resource: the server responded with a status of 4\d\d")
+        assert [e for e in self.errors if not handled.match(e)] == [], self.errors
+
+    def close(self) -> None:
+        self.check_clean()
+        self.context.close()
+
+
+@pytest.fixture
+def tab(browser, stack):
+    tabs: list[Page] = []
+
+    def open_tab(viewport=DESKTOP, **options) -> Page:
+        tabs.append(Page(browser, stack, viewport, **options))
+        return tabs[-1]
+
+    yield open_tab
+    for each in tabs:
+        each.close()
+
+
+def api(base: str, path: str, token: str | None = None, body: dict | None = None) -> dict:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    data = None
+    if body is not None:
+        headers["Content-Type"] = "application/json"
+        data = json.dumps(body).encode()
+    request = urllib.request.Request(base + path, headers=headers, data=data)
+    with urllib.request.urlopen(request, timeout=PATIENCE) as answer:
+        return json.load(answer)
