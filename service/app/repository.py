@@ -105,7 +105,10 @@ class Repository:
                 newer = self.store.read(game_id)
         if live is not None:
             if newer:
-                after = fold(newer, live.folded)
+                # on the fold the read went on from: the game may have moved on
+                # meanwhile (an announcement folded on, another reader), and
+                # ``advance`` keeps whichever is newer
+                after = fold(newer, base)
                 assert after is not None, "entries folded on"
                 if live.advance(after):
                     self.games.put(live)  # weighed anew
