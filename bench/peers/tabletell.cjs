@@ -6,8 +6,9 @@
 // stream (streamGame: NDJSON). A move: the seat its view says is to act sends
 // sendCommand with If-Match (that view's version) and a fresh
 // Idempotency-Key, and times it until it holds both the command's answer and
-// its stream's view at the answer's version. No retries: any refusal fails
-// the run.
+// its stream's view at the answer's version. Any refusal fails the run; a
+// network error alone (a kept-alive connection the server closed as the
+// client reused it, under load) is sent again, with the same Idempotency-Key.
 //
 //   node tabletell.cjs --server http://127.0.0.1:N --clients K --seconds S --options JSON
 const path = require("node:path");
@@ -37,7 +38,7 @@ async function seat(figures, client, gameId, token, onFirst) {
   let sending = null;
   const send = async (view) => {
     move = { sent: performance.now(), version: null };
-    const answer = await client.sendCommand(gameId, choose(view), { token, expectedVersion: view.version, retries: 0 });
+    const answer = await client.sendCommand(gameId, choose(view), { token, expectedVersion: view.version });
     move.version = answer.version;
     if (latest >= move.version) done(); // its view came before its answer
   };
@@ -67,7 +68,8 @@ async function seat(figures, client, gameId, token, onFirst) {
 
 /** Game after game at one table of two seats, until the deadline. */
 async function table(figures, Tabletell) {
-  const client = new Tabletell({ baseUrl: args.server, retries: 0 });
+  // retries: network errors only (no refusal is retryable; a 503 would be, and is counted in the latency)
+  const client = new Tabletell({ baseUrl: args.server, retries: 2 });
   while (figures.running()) {
     const started = performance.now();
     const { game_id: gameId } = await client.createGame({ type: "color-doubt", seats: 2, options: OPTIONS });

@@ -194,12 +194,20 @@ class Commands:
         return seat, token, after
 
     def live(self, game_id: str, known: int = 0) -> LiveGame:
-        """The game live in this process as of its newest event, or 404
-        (``known``: see ``Repository.live``)."""
+        """The game live in this process as of its newest event, or 404:
+        at ``known`` when it is held at that version (see
+        ``Repository.live``), else as ``current`` gives it."""
+        if not known:
+            return self._live(game_id)
         live = self.repository.live(game_id, known) if GAME_ID.fullmatch(game_id) else None
         if live is None:
             raise game_not_found(game_id)
         return live
+
+    def current(self, game_id: str) -> LiveGame:
+        """The game as of its newest version, as ``Repository.current``
+        gives it (without a store read when this process follows it), or 404."""
+        return self._live(game_id)
 
     def load(self, game_id: str, known: int = 0) -> Folded:
         """The game as of its newest event, or 404 (``known``: see
@@ -310,12 +318,11 @@ class Commands:
                 live, fresh = self._fresh(live), True
 
     def _live(self, game_id: str) -> LiveGame:
-        """The game to decide on: as this process holds it (no store read;
-        the append's version check tells when it is behind), else loaded; 404
-        for an unknown game."""
-        live = self.repository.games.get(game_id) if GAME_ID.fullmatch(game_id) else None
-        if live is None:
-            live = self.repository.live(game_id) if GAME_ID.fullmatch(game_id) else None
+        """The game to decide on: as this process holds it when it follows
+        the game (no store read; the append's version check tells should it
+        be behind all the same), else read (``Repository.current``); 404 for
+        an unknown game."""
+        live = self.repository.current(game_id) if GAME_ID.fullmatch(game_id) else None
         if live is None:
             raise game_not_found(game_id)
         return live

@@ -11,6 +11,7 @@ snapshot (``projections.snapshots``) and the log after it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Callable, Protocol
 
 from events.envelope import Envelope
 from events.store import EventStore
@@ -35,10 +36,35 @@ class Public:
     next_release: int | None  # ms; None: nothing newer is held back
 
 
+class Follower(Protocol):
+    """What tells the repository which of its games it may trust as current
+    without asking the store: an API process's notifier, subscribed to the
+    announcements of the games it holds (``service.realtime.notifier``), whose
+    entries it folds on as they come (``Repository.follow``)."""
+
+    def hint(self, game_id: str, now: int, fresh_ms: int) -> tuple[int, Any]:
+        """The newest version of the game announced and trusted (0: none, and
+        the game is followed from now on), and a ticket for a read."""
+
+    def read(self, ticket: Any, version: int, now: int) -> None:
+        """The store was read at ``version`` with ``ticket``."""
+
+    def distrust(self, game_id: str) -> None:
+        """The store holds less than was announced: it went back in time."""
+
+
 class Repository:
     """Holds the games this process serves live (at most ``budget`` bytes of
     them), loads the others from their snapshot and log, and the archived
     ones from the archive."""
+
+    # an API process's notifier (``Follower``), with how long an announced
+    # version is trusted (READ_FRESH_MS) and the service's clock: set by
+    # ``follow_with``; a worker has none, and reads the store (or trusts the
+    # version its job was queued at)
+    follower: Follower | None = None
+    fresh_ms = 0
+    clock: Callable[[], int] = staticmethod(lambda: 0)
 
     def __init__(
         self,
@@ -74,6 +100,29 @@ class Repository:
             if folded is not None:
                 found = self.games.put(LiveGame(folded))
         return found
+
+    def follow_with(self, follower: Follower, fresh_ms: int, clock: Callable[[], int]) -> None:
+        self.follower, self.fresh_ms, self.clock = follower, fresh_ms, clock
+
+    def current(self, game_id: str) -> LiveGame | None:
+        """The game as of its newest version, for a command or a read:
+        without asking the store when the process follows the game (its
+        announcements folded on as they come) and holds it at least at the
+        newest version announced (past it: the process appended those
+        versions itself); else read. None: no such game."""
+        if not self.fresh_ms or self.follower is None:
+            return self.live(game_id)
+        now = self.clock()
+        known, ticket = self.follower.hint(game_id, now, self.fresh_ms)
+        held = self.games.get(game_id)
+        if held is not None and (held.folded.archived or (known and held.version >= known)):
+            return held
+        live = self.live(game_id)
+        if live is not None and not live.folded.archived:
+            if live.version < known:
+                self.follower.distrust(game_id)  # the store went back in time
+            self.follower.read(ticket, live.version, now)
+        return live
 
     def load(self, game_id: str, known: int = 0) -> Folded | None:
         """``live``'s fold: the game as of its newest event, or None."""
@@ -171,7 +220,7 @@ class Repository:
     def public(self, game_id: str, now: int, known: int = 0) -> Public | None:
         """The game as spectators may see it at ``now`` (ms): behind by its
         ``spectator_delay`` while it runs (``projections.spectators``)."""
-        live = self.live(game_id, known)
+        live = self.live(game_id, known) if known else self.current(game_id)
         if live is None:
             return None
         newest = live.folded

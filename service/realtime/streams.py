@@ -41,7 +41,7 @@ from service.app.live import LiveGame
 from service.telemetry.metrics import OPEN_STREAMS
 from service.realtime.client import watch_client
 from service.realtime.limits import Lease, StreamLimits
-from service.realtime.notifier import ClusterNotifier, Notifier, Watch
+from service.realtime.notifier import ClusterNotifier, Notifier, Ticket, Watch
 
 log = logging.getLogger("tabletell.streams")
 
@@ -118,6 +118,7 @@ class Realtime:
         self.clock = clock
         self.commands = commands  # the games, as the command path loads them
         self.repository = commands.repository  # the live games, and the logs
+        self.repository.follow_with(self, fresh_ms, clock)
         self.fresh_ms = fresh_ms  # see ``current``
         self.heartbeat_seconds = heartbeat_seconds
         self.limits = StreamLimits(client, per_token, per_client, retry_after=max(1, int(heartbeat_seconds)))
@@ -143,22 +144,26 @@ class Realtime:
     def current(self, game_id: str) -> LiveGame:
         """The game live in this process as of its newest version, for a
         read: without asking the store when the notifier knows the newest
-        version and the process holds the game at it (``Notifier.hint``);
+        version and the process holds the game at it (``Repository.current``);
         404 for an unknown game."""
-        now = self.clock()
-        known, ticket = self.notifier.hint(game_id, now, self.fresh_ms) if self.fresh_ms else (0, None)
-        live = self.commands.live(game_id, known)
-        if live.version != known:  # it read the store
-            if live.version < known:
-                self.notifier.distrust(game_id)  # the store went back in time
-            self.notifier.read(ticket, live.version, now)
-        return live
+        return self.commands.current(game_id)
+
+    # what the repository asks of the notifier (``Follower``): the process
+    # follows every game it serves, and trusts what it was told of it
+    def hint(self, game_id: str, now: int, fresh_ms: int) -> tuple[int, Ticket | None]:
+        return self.notifier.hint(game_id, now, fresh_ms)
+
+    def read(self, ticket: Ticket | None, version: int, now: int) -> None:
+        self.notifier.read(ticket, version, now)
+
+    def distrust(self, game_id: str) -> None:
+        self.notifier.distrust(game_id)
 
     def visible(self, game_id: str, seat: int | None, known: int = 0) -> Visible:
         """The game as ``seat`` sees it now (``None``: spectators, delayed);
         404 for an unknown game."""
         if seat is not None:
-            live = self.commands.live(game_id, known)
+            live = self.commands.live(game_id, known) if known else self.commands.current(game_id)
             return Visible(live, live.folded, None)
         public = self.commands.public(game_id, known)
         return Visible(public.live, public.folded, public.next_release)
