@@ -37,7 +37,7 @@ Lifetime: as long as the game's log. Neither the log nor the chat expires
 in the hot store; when a finished game is archived (``service.app.archive``)
 its chat goes with the log, to a file beside it, and is read from there
 (``archived``: the game's chat as the store held it): an archived game's
-chat is closed (409 ``chat_closed``). The move closes it first (``close``:
+chat is closed (``chat_closed``). The move closes it first (``close``:
 one script marks it closed and returns what it holds, the copy the archive
 gets), so nothing is said or removed after the copy is fixed, and the say
 and remove scripts refuse while the mark stands. The mark lapses by itself
@@ -60,7 +60,7 @@ from redis.cluster import RedisCluster
 from events.store import stream_key, versions_channel
 from games import table as tables
 from service.app import replies
-from service.app.problems import Problem
+from service.app.errors import Conflict, Limited, NotFound
 from service.app.rate_counts import retry_after
 
 TABLE, SPECTATORS = "table", "spectators"
@@ -250,22 +250,20 @@ class Chat:
             # the count goes with its key, in ``found`` ms: the same message
             # passes then (TTL's whole seconds are rounded, sometimes down)
             wait = retry_after(int(found) / 1000)
-            problem = Problem(
-                429,
+            raise Limited(
                 "chat_rate_limited",
                 f"At most {self.per_minute} messages a minute from one {'seat' if seat is not None else 'spectator'}; "
                 f"try again in {wait} s.",
+                retry_after=wait,
             )
-            problem.headers["Retry-After"] = str(wait)
-            raise problem
         if code == -2:
             if self.archived is not None and self.archived(game_id) is not None:
                 raise chat_closed(game_id, "is archived")
-            raise Problem(404, "game_not_found", f"There is no game {game_id}.")
+            raise NotFound("game_not_found", f"There is no game {game_id}.")
         if code == -4:
             raise chat_closed(game_id, "is moving to the archive")
         if code == -3:
-            raise Problem(409, "chat_full", f"This game's chat holds its {CHAT_MAX_MESSAGES} messages: nothing more is kept.")
+            raise Conflict("chat_full", f"This game's chat holds its {CHAT_MAX_MESSAGES} messages: nothing more is kept.")
         return {"id": outside_id(found), **entry}
 
     def remove(self, game_id: str, chat_id: str) -> dict[str, Any]:
@@ -279,7 +277,7 @@ class Chat:
         if entry is None and self.archived is not None and self.archived(game_id) is not None:
             raise chat_closed(game_id, "is archived")
         if entry is None or entry.get("kind") != "message":
-            raise Problem(404, "chat_message_not_found", f"This game has no chat message {chat_id}.")
+            raise NotFound("chat_message_not_found", f"This game has no chat message {chat_id}.")
         assert inside is not None, "the message was read by its id"
         mark = {**entry, "text": None, "removed": True}
         removal = {"kind": "removal", "channel": entry["channel"], "removes": chat_id, "at": self.clock()}
@@ -297,7 +295,7 @@ class Chat:
         for said in self.read(game_id, None, True, None, None):
             if said.kind == "chat_removed" and said.data["removes"] == chat_id:
                 return {"id": said.id, **{k: v for k, v in said.data.items() if k != "id"}}
-        raise Problem(404, "chat_message_not_found", f"This game has no chat message {chat_id}.")
+        raise NotFound("chat_message_not_found", f"This game has no chat message {chat_id}.")
 
     def last_position(self, game_id: str) -> tuple[int, int] | None:
         """The position of the newest entry of the game's chat, if any."""
@@ -372,10 +370,10 @@ class Chat:
         return out if count is None else out[:count]
 
 
-def chat_closed(game_id: str, why: str) -> Problem:
+def chat_closed(game_id: str, why: str) -> Conflict:
     """Nothing more is said or removed: the game ``why`` ("is archived", "is
     moving to the archive"); what was said is kept and read as before."""
-    return Problem(409, "chat_closed", f"Game {game_id} {why}: its chat is kept, and closed.")
+    return Conflict("chat_closed", f"Game {game_id} {why}: its chat is kept, and closed.")
 
 
 def sees_spectators(seat: int | None, status: str) -> bool:

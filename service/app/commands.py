@@ -29,7 +29,7 @@ from service.telemetry import metrics
 from service.app.scheduling import Dispatcher, Plan
 from service.app.ids import GAME_ID, now_ms, token_hash
 from service.app.outbox import Outbox, Owed
-from service.app.problems import Problem
+from service.app.errors import AppError, Conflict, Invalid, NotFound, Refused, Unavailable
 from service.app.shapes import load_command
 
 # Without If-Match a command applies to the game as it is: when another write
@@ -71,10 +71,6 @@ def request_hash(body: Mapping[str, Any]) -> str:
     return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
 
 
-def rule_problem(error: RuleError) -> Problem:
-    return Problem(422, error.code, error.message, rule=error.rule)
-
-
 class CommandTimer:
     """What ``timed_command`` observes: the game type once the game is loaded."""
 
@@ -84,19 +80,19 @@ class CommandTimer:
 @contextmanager
 def timed_command() -> Iterator[CommandTimer]:
     """Times a command; ``outcome`` from how it ended (see COMMAND_SECONDS).
-    A command on no game (404) is not observed: it has no game type."""
+    A command on no game is not observed: it has no game type."""
     timer = CommandTimer()
     started = time.perf_counter()
     outcome = "error"
     try:
         yield timer
         outcome = "ok"
-    except Problem as problem:
-        if problem.status == 409:
-            outcome = "conflict"
-            metrics.VERSION_CONFLICTS.labels("refused").inc()
-        elif problem.status in (400, 422):
-            outcome = "refused"
+    except Conflict:
+        outcome = "conflict"
+        metrics.VERSION_CONFLICTS.labels("refused").inc()
+        raise
+    except (Invalid, Refused, RuleError):
+        outcome = "refused"
         raise
     finally:
         if timer.game_type is not None:
@@ -169,10 +165,7 @@ class Commands:
         # resend after a lost answer finds this append (a duplicate: the
         # same events), as for commands
         key = internal_key()
-        try:
-            envelopes, folded = advance(None, GAMES[game_type], command, None, key.key, "system", game_id=game_id)
-        except RuleError as error:
-            raise rule_problem(error)
+        envelopes, folded = advance(None, GAMES[game_type], command, None, key.key, "system", game_id=game_id)
         appended = self._append(None, folded, envelopes, key)
         _require_durable(appended, game_id=game_id)
         return folded
@@ -194,7 +187,8 @@ class Commands:
         return seat, token, after
 
     def live(self, game_id: str, known: int = 0) -> LiveGame:
-        """The game live in this process as of its newest event, or 404:
+        """The game live in this process as of its newest event, or
+        ``NotFound``:
         at ``known`` when it is held at that version (see
         ``Repository.live``), else as ``current`` gives it."""
         if not known:
@@ -206,17 +200,18 @@ class Commands:
 
     def current(self, game_id: str) -> LiveGame:
         """The game as of its newest version, as ``Repository.current``
-        gives it (without a store read when this process follows it), or 404."""
+        gives it (without a store read when this process follows it), or
+        ``NotFound``."""
         return self._live(game_id)
 
     def load(self, game_id: str, known: int = 0) -> Folded:
-        """The game as of its newest event, or 404 (``known``: see
+        """The game as of its newest event, or ``NotFound`` (``known``: see
         ``Repository.live``)."""
         return self.live(game_id, known).folded
 
     def public(self, game_id: str, known: int = 0) -> Public:
         """The game as spectators may see it now (behind by its
-        ``spectator_delay``), or 404."""
+        ``spectator_delay``), or ``NotFound``."""
         public = self.repository.public(game_id, self.clock(), known) if GAME_ID.fullmatch(game_id) else None
         if public is None:
             raise game_not_found(game_id)
@@ -247,7 +242,7 @@ class Commands:
         is "player", "bot", or "system" for the system's own commands
         (timeouts), which no client can send. ``expected_version``: the
         client's If-Match, compared with the log (not with what this process
-        holds) before any 409.
+        holds) before any ``Conflict``.
         """
         with timed_command() as timer:  # tabletell_command_duration_seconds
             live = self._live(game_id)
@@ -257,8 +252,8 @@ class Commands:
             idempotency = self._idempotency(seat, body, idempotency_key)
             try:
                 appended, envelopes, after = self._decide_and_append(live, body, seat, idempotency, actor, expected_version)
-            except Problem as problem:
-                return self._first_answer_or(game_id, seat, idempotency, problem)
+            except (AppError, RuleError) as refused:
+                return self._first_answer_or(game_id, seat, idempotency, refused)
             if appended.duplicate and idempotency.scope != INTERNAL:
                 # a retry that raced its own first attempt: its first answer
                 assert appended.record is not None, "a duplicate carries its first answer's record"
@@ -281,7 +276,7 @@ class Commands:
         process holds it and append it at that version. The held game may
         be behind the log (an append not yet heard of): the append's version
         check says so, and then, and before refusing the command or
-        answering If-Match with a 409, the log is read and the command
+        answering If-Match with a conflict, the log is read and the command
         decided again on it (a client without If-Match meant the game as it
         is; up to RETRIES_WITHOUT_IF_MATCH times). ``token``: a seat's
         token hash to record with a join (its seat is the first event's)."""
@@ -298,13 +293,13 @@ class Commands:
             command = {**body, "seat": seat, "at": self.clock(), "actor": actor}
             try:
                 envelopes, after = advance(folded, folded.game, command, seat, idempotency.key, actor, shaped)
-            except RuleError as error:
+            except RuleError:
                 if fresh:
-                    raise rule_problem(error)
+                    raise
                 live, fresh = self._fresh(live), True
                 if live.version == folded.version:
-                    raise rule_problem(error)
-                continue  # decided again on the log (or, with If-Match, a 409 above)
+                    raise
+                continue  # decided again on the log (or, with If-Match, a conflict above)
             seated = (token, envelopes[0].public["seat"]) if token is not None else None
             try:
                 return self._append(folded, after, envelopes, idempotency, seated), envelopes, after
@@ -313,15 +308,15 @@ class Commands:
                     raise _conflict(expected_version, conflict.actual)
                 conflicts += 1
                 if conflicts >= RETRIES_WITHOUT_IF_MATCH:
-                    raise Problem(409, "version_conflict", "The game changed too often while deciding; try again.")
+                    raise Conflict("version_conflict", "The game changed too often while deciding; try again.")
                 metrics.VERSION_CONFLICTS.labels("retried").inc()
                 live, fresh = self._fresh(live), True
 
     def _live(self, game_id: str) -> LiveGame:
         """The game to decide on: as this process holds it when it follows
         the game (no store read; the append's version check tells should it
-        be behind all the same), else read (``Repository.current``); 404 for
-        an unknown game."""
+        be behind all the same), else read (``Repository.current``);
+        ``NotFound`` for an unknown game."""
         live = self.repository.current(game_id) if GAME_ID.fullmatch(game_id) else None
         if live is None:
             raise game_not_found(game_id)
@@ -343,16 +338,18 @@ class Commands:
             return internal_key()
         return Idempotency("system" if seat is None else f"seat-{seat}", key, request_hash(body))
 
-    def _first_answer_or(self, game_id: str, seat: int | None, idempotency: Idempotency, problem: Problem) -> Outcome:
+    def _first_answer_or(
+        self, game_id: str, seat: int | None, idempotency: Idempotency, refused: AppError | RuleError
+    ) -> Outcome:
         """A retry of a command already appended gets its first answer (the
         append script finds its key too; this is for a retry the game has
-        moved past); anything else gets ``problem``. The service's own key
+        moved past); anything else gets ``refused``. The service's own key
         has no earlier request to find."""
         if idempotency.scope != INTERNAL:
             prior = self.store.prior_answer(game_id, idempotency)
             if prior is not None:
                 return self._replayed(game_id, seat, idempotency, prior)
-        raise problem
+        raise refused
 
     def chain(
         self,
@@ -388,7 +385,7 @@ class Commands:
                 try:
                     command = {**load_command(after.game, body), "seat": seat, "at": self.clock(), "actor": "bot"}
                     envelopes, after = advance(after, after.game, command, seat, key, "bot", shaped=True)
-                except (RuleError, Problem):
+                except (RuleError, AppError):
                     move = None
                 else:
                     pending += envelopes
@@ -453,7 +450,7 @@ class Commands:
         is answered so whatever happens here. A write that fails here (a
         full store, a broken connection, a bug) is logged and counted
         (``tabletell_after_append_failures_total``), never raised: raised, it
-        would answer an appended command as an error (503 "nothing was
+        would answer an appended command as an error ("nothing was
         written"), and a client retrying without an Idempotency-Key would
         play it twice. What it leaves undone is still owed: the append
         recorded it in the outbox, and a worker's sweep does it from the log
@@ -468,11 +465,7 @@ class Commands:
     def _replayed(self, game_id: str, seat: int | None, idempotency: Idempotency, prior: dict) -> Outcome:
         """A retry: the first answer again, rebuilt from the events it appended."""
         if prior["request"] != idempotency.request_hash:
-            raise Problem(
-                422,
-                "idempotency_key_reused",
-                "This Idempotency-Key was used for a different command.",
-            )
+            raise Refused("idempotency_key_reused", "This Idempotency-Key was used for a different command.")
         envelopes = self.store.read(game_id, after=prior["first"] - 1, upto=prior["last"])
         return Outcome(prior["last"], feed(self.load(game_id), envelopes, seat), None)
 
@@ -493,13 +486,12 @@ def _after_append(what: str, after: Folded, write: Callable[..., object], *args:
 
 
 def _require_durable(appended, **recorded: Any) -> None:
-    """503 for an append the store did not confirm (on disk or on a replica,
+    """``Unavailable`` for an append the store did not confirm (on disk or on a replica,
     as ``DURABILITY`` asks) in time. It is recorded, in memory: ``recorded``
     says what the client needs to go on (a retry with the same
     Idempotency-Key returns the first answer once it is confirmed)."""
     if not appended.durable:
-        raise Problem(
-            503,
+        raise Unavailable(
             "not_durable",
             "The store recorded this but did not confirm it is safe (on disk or on a replica) in time; "
             "it may be lost if the store fails now.",
@@ -507,13 +499,12 @@ def _require_durable(appended, **recorded: Any) -> None:
         )
 
 
-def game_not_found(game_id: str) -> Problem:
-    return Problem(404, "game_not_found", f"There is no game {game_id}.")
+def game_not_found(game_id: str) -> NotFound:
+    return NotFound("game_not_found", f"There is no game {game_id}.")
 
 
-def _conflict(expected: int, actual: int) -> Problem:
-    return Problem(
-        409,
+def _conflict(expected: int, actual: int) -> Conflict:
+    return Conflict(
         "version_conflict",
         f"The game is at version {actual}, not {expected}: reload the view and decide again.",
         expected_version=expected,

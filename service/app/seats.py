@@ -10,7 +10,7 @@ from events.store import EventStore
 from service.app.commands import game_not_found
 from service.app.ids import token_hash
 from service.app.live import LiveGame
-from service.app.problems import Problem
+from service.app.errors import Unauthenticated
 
 BEARER = re.compile(r"^Bearer\s+(\S+)\s*$", re.IGNORECASE)
 
@@ -36,7 +36,7 @@ class Seats:
         player_exists=None,
     ):
         self.store = store
-        self.exists = exists  # game id -> bool: an unknown game is a 404, not a 401
+        self.exists = exists  # game id -> bool: an unknown game is not found, not a seat refused
         # game id -> the game as this process holds it, if it does (its
         # ``seats``: token hash -> (seat, the player who took it or None))
         self.held = held
@@ -54,7 +54,7 @@ class Seats:
         names; None without a token when ``required`` is False.
 
         A known token costs no lookup; only when the answer is a refusal do we
-        ask whether the game exists, so an unknown game is a 404 either way.
+        ask whether the game exists, so an unknown game is not found either way.
         """
         if header is None:
             if required:
@@ -82,7 +82,8 @@ class Seats:
         return seat
 
     def _refuse(self, game_id: str, code: str, detail: str) -> NoReturn:
-        """Always raises: 404 for an unknown game, else 401 with ``code``."""
+        """Always raises: ``NotFound`` for an unknown game, else
+        ``Unauthenticated`` with ``code``."""
         if not self.exists(game_id):
             raise game_not_found(game_id)
-        raise Problem(401, code, detail)
+        raise Unauthenticated(code, detail)

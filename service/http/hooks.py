@@ -13,7 +13,7 @@ import time
 
 from flask import Response, g, json, request
 
-from service.app.problems import PROBLEM_JSON
+from service.http.problems import PROBLEM_JSON
 from service.telemetry import metrics
 from service.telemetry.logs import METHODS, REQUEST_ID_HEADER, SANE_REQUEST_ID, access, new_request_id
 

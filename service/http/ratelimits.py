@@ -52,7 +52,7 @@ from limits.storage import RedisStorage
 from limits.strategies import SlidingWindowCounterRateLimiter
 
 from service.app.ids import token_hash
-from service.app.problems import Problem
+from service.app.errors import Limited
 from service.app.rate_counts import SharedCounts, Verdict
 from service.config import Config
 from service.http.auth import bearer
@@ -152,7 +152,7 @@ class RateLimits:
             if not verdict.allowed:
                 raise self._refused(name, item, verdict)
 
-    def _refused(self, name: str, item: RateLimitItem, verdict: Verdict) -> Problem:
+    def _refused(self, name: str, item: RateLimitItem, verdict: Verdict) -> Limited:
         log.info(
             "rate limit %s per %s exceeded on %s %s",
             item,
@@ -163,14 +163,12 @@ class RateLimits:
         )
         # when this same request passes (the verdict's: the store's counts)
         retry_after = max(1, verdict.reset_seconds)
-        problem = Problem(
-            429,
+        return Limited(
             "rate_limited",
             f"Rate limit exceeded: {item} per {COUNTED_BY[name]}. Retry in {retry_after} s.",
+            retry_after=retry_after,
             policy=name,
         )
-        problem.headers["Retry-After"] = str(retry_after)
-        return problem
 
     def headers(self, response: Response) -> Response:
         counted = g.get("rate_limits")

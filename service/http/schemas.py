@@ -15,7 +15,7 @@ from games import table as tables
 from games.contract import Option
 from games.registry import GAMES
 from service.app.names import reads_as
-from service.app.problems import Problem, invalid_fields
+from service.app.errors import Invalid, invalid_fields
 from service.app.shapes import IMMUTABLE, load  # noqa: F401 (schemas.load: the request shapes' loader)
 from service.app.text import character_class, combining, emoji_formats, graphemes, stacked_marks
 
@@ -167,7 +167,7 @@ class PlayerName(fields.String):
             printed, whom = posing
             why = f"{name!r} reads as {printed!r}, which the table shows for {whom}: choose another name."
             detail = "This name reads as what the table shows for someone else."
-            raise Problem(400, "reserved_name", detail, errors={self.data_key or attr: [why]})
+            raise Invalid("reserved_name", detail, errors={self.data_key or attr: [why]})
         return name
 
 

@@ -225,7 +225,7 @@ class Notifier:
         """A watch on ``game_id``, once the process is subscribed to it.
 
         Raises ``redis.ConnectionError`` or ``redis.TimeoutError`` when the
-        store does not confirm the subscription (the caller answers 503).
+        store does not confirm the subscription (the store is unavailable).
         """
         with self._lock:
             channel = self._subscribed(game_id)

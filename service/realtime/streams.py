@@ -145,7 +145,7 @@ class Realtime:
         """The game live in this process as of its newest version, for a
         read: without asking the store when the notifier knows the newest
         version and the process holds the game at it (``Repository.current``);
-        404 for an unknown game."""
+        ``NotFound`` for an unknown game."""
         return self.commands.current(game_id)
 
     # what the repository asks of the notifier (``Follower``): the process
@@ -161,7 +161,7 @@ class Realtime:
 
     def visible(self, game_id: str, seat: int | None, known: int = 0) -> Visible:
         """The game as ``seat`` sees it now (``None``: spectators, delayed);
-        404 for an unknown game."""
+        ``NotFound`` for an unknown game."""
         if seat is not None:
             live = self.commands.live(game_id, known) if known else self.commands.current(game_id)
             return Visible(live, live.folded, None)
@@ -169,8 +169,8 @@ class Realtime:
         return Visible(public.live, public.folded, public.next_release)
 
     def open(self, kind: str, game_id: str, token_hash: str | None, address: str | None, environ: dict | None) -> Waiter:
-        """A waiter on ``game_id``: 429 past the caps, 503 if the store does
-        not confirm the subscription."""
+        """A waiter on ``game_id``: ``Limited`` past the caps, the store's
+        connection error if it does not confirm the subscription."""
         lease = self.limits.acquire(token_hash, address)
         try:
             watch = self.notifier.watch(game_id)
@@ -301,7 +301,7 @@ class Realtime:
                 woken = watch.wait(min(beat - now, self._until(visible.next_release)))
         except (redis.ConnectionError, redis.TimeoutError) as error:
             # the stream ends; its client reconnects with Last-Event-ID and
-            # gets a 503 until the store is back
+            # is told the store is unavailable until it is back
             log.warning("stream of %s ended: the store is unreachable (%s)", game_id, error)
         finally:
             waiter.close()

@@ -13,9 +13,10 @@ import time
 
 from rq import get_current_job
 
+from games.contract import RuleError
 from projections.views import seat_view
 from service.telemetry import metrics
-from service.app.problems import Problem
+from service.app.errors import AppError, Conflict
 from service.wiring import Services
 from service.app.scheduling import Work, bot_for
 
@@ -140,10 +141,10 @@ def execute(svc: Services, item: Work, seat: int | None, body: dict, actor: str,
     game first."""
     try:
         return svc.commands.execute(item.game_id, seat, body, item.version, item.idempotency_key, actor)
-    except Problem as problem:
-        if problem.code == "version_conflict":
+    except (AppError, RuleError) as refused:
+        if isinstance(refused, Conflict) and refused.code == "version_conflict":
             return None
-        log.error("%s for seat %s of %s at %s refused: %s", item.kind, seat, item.game_id, item.version, problem.body())
+        log.error("%s for seat %s of %s at %s refused: %s: %s", item.kind, seat, item.game_id, item.version, refused.code, refused)
         raise
 
 

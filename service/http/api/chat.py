@@ -12,7 +12,7 @@ from service.http import auth, schemas
 from service.http.api.common import json_body, json_response
 from service.http.current import services
 from service.app.chat import inside_id, sees_spectators
-from service.app.problems import Problem
+from service.app.errors import NotFound
 
 bp = Blueprint("chat", __name__)
 
@@ -63,5 +63,5 @@ def remove(game_id: str, chat_id: str):
     svc = services()
     svc.commands.load(game_id)  # 404 for an unknown game
     if not re.fullmatch(schemas.CHAT_ID_PATTERN, chat_id) or inside_id(chat_id) is None:
-        raise Problem(404, "chat_message_not_found", f"{chat_id!r} is not a chat message's id (like 12.1).")
+        raise NotFound("chat_message_not_found", f"{chat_id!r} is not a chat message's id (like 12.1).")
     return json_response(svc.chat.remove(game_id, chat_id))

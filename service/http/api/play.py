@@ -8,7 +8,7 @@ from service.http import schemas
 from service.http import auth
 from service.http.api.common import etag, json_body, json_response, version_header, waiting
 from service.http.current import services
-from service.app.problems import Problem
+from service.app.errors import Invalid
 
 bp = Blueprint("play", __name__)
 
@@ -43,7 +43,7 @@ def send_command(game_id: str):
     body = json_body()
     key = request.headers.get("Idempotency-Key")
     if key is not None and not 1 <= len(key) <= 128:
-        raise Problem(400, "invalid_header", "Idempotency-Key must be 1 to 128 characters.")
+        raise Invalid("invalid_header", "Idempotency-Key must be 1 to 128 characters.")
     outcome = svc.commands.execute(game_id, seat, body, version_header("If-Match"), key)
     return json_response({"version": outcome.version, "events": outcome.events}, headers={"ETag": etag(outcome.version)})
 
@@ -59,8 +59,7 @@ def event_feed(game_id: str):
     if after > visible.folded.version:
         # a version this reader was never shown: answering it would invent a
         # version, and a long poll would wait for one that may never come
-        raise Problem(
-            400,
+        raise Invalid(
             "invalid_after",
             f"Version {after} is past the game's {visible.folded.version}: ask for events after a version this feed sent.",
             current_version=visible.folded.version,

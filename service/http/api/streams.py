@@ -15,7 +15,7 @@ from service.http import schemas
 from service.http import auth
 from service.http.api.common import open_waiter
 from service.http.current import services
-from service.app.problems import Problem
+from service.app.errors import Invalid
 from service.realtime.streams import NDJSON, SSE, encode_ndjson, encode_sse
 
 bp = Blueprint("streams", __name__)
@@ -29,7 +29,7 @@ def last_event_id(query: dict) -> int | None:
     if header is not None:
         header = header.strip()
         if not (header.isascii() and header.isdigit()) or len(header) > 18:
-            raise Problem(400, "invalid_header", "Last-Event-ID must be a game version (a whole number).")
+            raise Invalid("invalid_header", "Last-Event-ID must be a game version (a whole number).")
         return int(header)
     return query.get("last_event_id")
 
@@ -42,7 +42,7 @@ def stream_position(query: dict) -> tuple[int, int] | None:
     if header is not None:
         header = header.strip()
         if not re.fullmatch(schemas.POSITION_PATTERN, header):
-            raise Problem(400, "invalid_header", "Last-Event-ID must be a game version (a whole number) or a chat message's id (12.1).")
+            raise Invalid("invalid_header", "Last-Event-ID must be a game version (a whole number) or a chat message's id (12.1).")
         found = header
     else:
         found = query.get("last_event_id")
@@ -61,8 +61,7 @@ def stream(game_id: str):
     ndjson = request.accept_mimetypes.best_match([SSE, NDJSON], default=SSE) == NDJSON
     folded = svc.realtime.visible(game_id, seat).folded
     if after is not None and after[0] > folded.version:
-        raise Problem(
-            400,
+        raise Invalid(
             "invalid_last_event_id",
             f"Version {after[0]} is past the game's {folded.version}: resume from an id this stream sent.",
             current_version=folded.version,
