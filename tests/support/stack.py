@@ -9,7 +9,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,7 +17,7 @@ from typing import Iterator
 from service.config import Config
 from service.runtime.embedded_redis import free_port
 from service.runtime.run import gunicorn_command
-from tests.support.patience import PATIENCE
+from tests.support.patience import PATIENCE, until
 from tests.support.paths import ROOT
 
 OPERATOR_TOKEN = "operator-secret-for-tests"
@@ -26,17 +25,16 @@ OPERATOR_TOKEN = "operator-secret-for-tests"
 
 def wait_healthy(url: str, process, what: str = "the API") -> None:
     """Until ``url``'s /v1/health answers 200 (``process`` still running)."""
-    deadline = time.monotonic() + PATIENCE
-    while True:
+
+    def healthy() -> bool:
         assert process.poll() is None, f"{what} exited"
         try:
             with urllib.request.urlopen(url + "/v1/health", timeout=PATIENCE) as response:
-                if response.status == 200:
-                    return
+                return response.status == 200
         except OSError:
-            pass
-        assert time.monotonic() < deadline, f"{what} did not come up within {PATIENCE:.0f} s"
-        time.sleep(0.1)
+            return False
+
+    until(healthy, f"{what} to come up", every=0.1)
 
 
 @contextmanager

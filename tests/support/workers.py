@@ -1,5 +1,5 @@
-"""What the workers do: waiting for it (a game's end, any condition),
-checking the games' logs."""
+"""What the workers do: waiting for a game's end (any other condition is
+waited for with tests.support.patience.until), checking the games' logs."""
 from __future__ import annotations
 
 from events.store import EventStore
@@ -27,15 +27,3 @@ def assert_clean_log(redis_client, game_id: str) -> list:
     commands = [(e.seat, e.command_id) for e in envelopes if e.command is not None]
     assert len(commands) == len(set(commands))
     return envelopes
-
-
-def wait_for(condition, what: str, seconds: float = 60):
-    """``condition()``'s first true value, asked every 50 ms; the test fails
-    if none comes within ``seconds`` (a generous bound, never a timing)."""
-    deadline = time.monotonic() + seconds
-    while True:
-        value = condition()
-        if value:
-            return value
-        assert time.monotonic() < deadline, f"{what}: not within {seconds} s"
-        time.sleep(0.05)

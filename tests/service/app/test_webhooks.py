@@ -31,7 +31,6 @@ from tests.support.stack import OPERATOR_TOKEN
 from tests.support.openapi_contract import check
 from tests.support.patience import until
 from tests.support.receivers import WORKER_SETTINGS, Receiver
-from tests.support.workers import wait_for
 
 OPERATOR = auth(OPERATOR_TOKEN)
 QUEUE_KEY = f"rq:queue:{WEBHOOKS_QUEUE}"
@@ -303,7 +302,7 @@ def test_a_worker_takes_the_games_work_and_deliveries_on_workers_of_their_own(wo
     assert GAME_QUEUES[-1] == HOUSEKEEPING_QUEUE and WEBHOOKS_QUEUE not in GAME_QUEUES
     assert set(QUEUES) == {*GAME_QUEUES, WEBHOOKS_QUEUE} and len(QUEUES) == len(set(QUEUES))
     workers.start(WEBHOOK_CONCURRENCY="3")
-    listening = wait_for(
+    listening = until(
         lambda: len(found := [worker.queue_names() for worker in Worker.all(connection=redis_client)]) == 4 and found,
         "the worker's RQ workers",
     )
@@ -442,8 +441,14 @@ def test_games_and_their_archiving_never_wait_behind_deliveries_to_dead_receiver
         )
         game_id = new_game(http, 2, options=SHORT["color-doubt"], bots=[{"seat": s, "level": "random"} for s in range(2)])
         store = EventStore(redis_client)
-        wait_for(lambda: store.archived(game_id) is not None, "the game played and archived", seconds=90)
-        wait_for(lambda: redis_client.hlen(webhooks.PENDING) == 0, "every delivery given up on", seconds=180)
+        until(lambda: store.archived(game_id) is not None, "the game played and archived")
+
+        def pending() -> int:
+            """The deliveries not yet given up on: over a minute or two, so
+            waited for while their number goes down."""
+            return redis_client.hlen(webhooks.PENDING)
+
+        until(lambda: pending() == 0, "every delivery given up on", progress=pending)
         for hook, receiver in zip(hooks, dead):
             tried = attempts(http, hook["id"])
             assert len(tried) == 100 and all(a["status"] in ("retrying", "failed") for a in tried)

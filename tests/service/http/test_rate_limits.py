@@ -23,10 +23,10 @@ from service.http.app import create_app
 from service.app.ids import token_hash
 from service.config import Config, connect
 from service.runtime.embedded_redis import free_port
-from tests.conftest import ApiServer
 from tests.support.api import auth, seated_game
 from tests.support.openapi_contract import check
-from tests.support.patience import until
+from tests.support.patience import PATIENCE, until
+from tests.support.stack import ApiServer
 
 GAME_TYPES = "/v1/game-types"
 NEW_GAME = {"type": "color-doubt", "seats": 3}
@@ -293,7 +293,7 @@ def answer(url: str) -> tuple[int, int | None, float]:
     """GET ``url`` on a connection of its own: the status, Retry-After and
     when it came (``time.monotonic``)."""
     try:
-        with urllib.request.urlopen(url, timeout=60) as response:
+        with urllib.request.urlopen(url, timeout=PATIENCE) as response:
             return response.status, None, time.monotonic()
     except urllib.error.HTTPError as error:
         retry = error.headers.get("Retry-After")

@@ -200,13 +200,13 @@ def test_a_post_without_a_body_is_a_clear_400(http):
 
 
 @pytest.mark.parametrize("path, method", operations_with_body())
-def test_a_body_that_names_a_key_twice_is_400_duplicate_key_on_every_json_route(http, seated, path, method):
+def test_a_body_that_names_a_key_twice_is_400_duplicate_key_on_every_json_route(http, game, path, method):
     """JSON leaves a key named twice open (most parsers keep the last, some
     the first), so no route guesses: each that reads a body refuses it,
     naming the key, at the top of the body or deep in it, and nothing is
     done. The request is otherwise one the route takes (its game, its
     token), so the refusal is the body's."""
-    game_id, tokens = seated
+    game_id, tokens = game
     schemes = security_of(path, method)
     headers = {}
     if "operatorToken" in schemes:

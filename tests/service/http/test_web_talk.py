@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 import urllib.error
 
 import pytest
@@ -31,6 +30,7 @@ import pytest
 from games.registry import GAMES
 from tests.support.browser import DESKTOP, PHONE, FITS, api, browser, shots, stack, tab  # noqa: F401 (fixtures)
 from tests.support.api import SHORT
+from tests.support.patience import until
 
 pytestmark = pytest.mark.xdist_group("browser")  # beside test_web.py: one browser at a time
 
@@ -131,17 +131,24 @@ def test_leaving_the_table_of_a_rated_game_the_end_screen_says_a_bot_played_the_
     game_id, tokens = rated_game(stack, [lea_key, max_key])
     api(stack, f"/v1/games/{game_id}/commands", tokens[0], {"type": "leave"})
     rng = random.Random(7)
-    deadline = time.monotonic() + 120
-    while (summary := api(stack, f"/v1/games/{game_id}"))["status"] == "active":  # Max plays; the workers play Lea's seat
-        assert time.monotonic() < deadline, f"no end: {summary}"
+    last = {}
+
+    def ended() -> dict | None:
+        """The game's summary once it is over; till then Max's move, when it
+        is his (the workers play Lea's seat)."""
+        last.update(api(stack, f"/v1/games/{game_id}"))
+        if last["status"] != "active":
+            return dict(last)
         view = api(stack, f"/v1/games/{game_id}/view", max_key)
         if view["actions"]:
             try:
                 api(stack, f"/v1/games/{game_id}/commands", max_key, GAMES[GAME].bots["random"](view, rng))
             except urllib.error.HTTPError as refused:  # the game moved on meanwhile: look again
                 assert refused.code in (409, 422), refused.read()
-        else:
-            time.sleep(0.05)  # the bot's move: looked for again, until the deadline
+        return None
+
+    # waited for while the game moves (PATIENCE from its last new version)
+    summary = until(ended, lambda: f"no end: {last}", progress=lambda: last.get("version"))
     assert summary["status"] == "finished"
     page = tab(DESKTOP, init_script=seats_script(game_id, tokens[0], 0, "Lea")).goto(f"/games/{game_id}")
     result = page.locator("[data-part=result]")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from service.config import Config
 from service.wiring import Services
 from service.workers import deliveries, jobs
-from tests.support.workers import wait_for
+from tests.support.patience import PATIENCE, until
 
 
 def test_a_delivery_thread_whose_rq_worker_stops_starts_another(redis_client, receivers, monkeypatch):
@@ -19,13 +19,13 @@ def test_a_delivery_thread_whose_rq_worker_stops_starts_another(redis_client, re
     sending = deliveries.start(svc, 1, "test")
     try:
         svc.webhooks.publish("turn", {}, "g-1-0")
-        wait_for(lambda: receiver.count() == 1, "the first delivery")
+        until(lambda: receiver.count() == 1, "the first delivery")
         first = sending.workers[0]
         first._stop_requested = True  # its loop ends after the job it waits for, as on an error
         svc.webhooks.publish("turn", {}, "g-2-0")
-        wait_for(lambda: receiver.count() == 2 and sending.workers[0] is not first, "another worker on the thread")
+        until(lambda: receiver.count() == 2 and sending.workers[0] is not first, "another worker on the thread")
         svc.webhooks.publish("turn", {}, "g-3-0")
-        wait_for(lambda: receiver.count() == 3, "a delivery by the new worker")
+        until(lambda: receiver.count() == 3, "a delivery by the new worker")
         assert sending.threads[0].is_alive() and sending.workers[0].name == "test-deliveries-0.1"
     finally:
         sending.stop(5)
@@ -34,5 +34,5 @@ def test_a_delivery_thread_whose_rq_worker_stops_starts_another(redis_client, re
         for n in range(len(sending.threads)):
             svc.webhooks.publisher.enqueue(f"wake-{n}", 1)
         for thread in sending.threads:
-            thread.join(30)
+            thread.join(PATIENCE)
     assert not any(thread.is_alive() for thread in sending.threads)

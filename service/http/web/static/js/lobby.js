@@ -103,7 +103,8 @@ function createForm(types) {
   const typeSelect = h("select", { id: "create-type", name: "type" },
     Object.values(types).map((t) => h("option", { value: t.type }, t.name)));
   const seatsInput = h("input", { id: "create-seats", name: "seats", type: "number", inputmode: "numeric" });
-  const nameInput = h("input", { id: "create-name", name: "name", maxlength: "40", value: "Player", autocomplete: "nickname" });
+  const nameInput = h("input",
+    { id: "create-name", name: "name", maxlength: "40", value: "Player", autocomplete: "nickname" });
   const sitDown = h("input", { id: "create-sit", type: "checkbox", checked: true });
   const listed = h("input", { id: "create-public", type: "checkbox" });
   const seatList = h("div", { class: "seat-choices" });
@@ -113,7 +114,8 @@ function createForm(types) {
 
   const values = () => {
     const type = types[typeSelect.value];
-    return Object.fromEntries(type.options.map((o) => [o.name, optionValue(o, options.querySelector(`[name="${o.name}"]`))]));
+    return Object.fromEntries(
+      type.options.map((o) => [o.name, optionValue(o, options.querySelector(`[name="${o.name}"]`))]));
   };
   function drawSeats() {
     const type = types[typeSelect.value];
@@ -150,7 +152,8 @@ function createForm(types) {
       if (!field.dataset.touched) field.value = String(botsAlone ? 0 : option.default);
     }
     clockNote.textContent = botsAlone && clocks.every(([, field]) => !field.dataset.touched)
-      ? "Against bots alone there is no clock: take your time, your turns and windows wait for you (set the seconds under Options for a clock)."
+      ? "Against bots alone there is no clock: take your time, your turns and windows wait for you "
+        + "(set the seconds under Options for a clock)."
       : "";
   }
   function drawType() {
@@ -159,7 +162,8 @@ function createForm(types) {
     seatsInput.max = type.max_seats;
     const twoByOption = type.options.some((o) => o.name === "two_players" && !o.default);
     seatsInput.value = String(Math.max(type.min_seats, Math.min(type.max_seats, twoByOption ? 3 : 2)));
-    put(options, h("summary", {}, `Options of ${type.name}`), h("div", { class: "option-grid" }, type.options.map(optionControl)));
+    put(options, h("summary", {}, `Options of ${type.name}`),
+      h("div", { class: "option-grid" }, type.options.map(optionControl)));
     for (const field of options.querySelectorAll('[name$="_seconds"]')) {
       field.addEventListener("input", () => (field.dataset.touched = "true"));
     }
@@ -199,7 +203,8 @@ function createForm(types) {
       .filter((s) => s.value.startsWith("bot:"))
       .map((s) => ({ seat: s.seat, level: s.value.slice(4) }));
     try {
-      const data = await createGame({ type: type.type, seats: Number(seatsInput.value), options: chosen, bots, public: listed.checked });
+      const data = await createGame(
+        { type: type.type, seats: Number(seatsInput.value), options: chosen, bots, public: listed.checked });
       if (sitDown.checked && bots.length < Number(seatsInput.value)) {
         const seat = await takeSeat(data.game_id, { name: nameInput.value });
         Seats.put(data.game_id, { token: seat.token, seat: seat.seat, name: nameInput.value, type: type.type });
@@ -234,7 +239,8 @@ function yourGames(types) {
     }).catch(() => (status.textContent = "· gone"));
     return item;
   });
-  return h("section", { class: "panel yours", "aria-label": "Your games" }, h("h2", {}, "Your games"), h("ul", {}, items));
+  return h("section", { class: "panel yours", "aria-label": "Your games" },
+    h("h2", {}, "Your games"), h("ul", {}, items));
 }
 
 function openForm() {

@@ -63,7 +63,9 @@ const norm = (value) => (value === undefined ? null : value);
 const same = (a, b) => JSON.stringify(norm(a)) === JSON.stringify(norm(b));
 
 function specFits(spec, value) {
-  if ("one_of" in spec) return spec.one_of.some((option) => same(option, value) && typeof option === typeof norm(value));
+  if ("one_of" in spec) {
+    return spec.one_of.some((option) => same(option, value) && typeof option === typeof norm(value));
+  }
   if (!Array.isArray(value) || new Set(value).size !== value.length) return false;
   return spec.min <= value.length && value.length <= spec.max && value.every((item) => spec.from.includes(item));
 }
@@ -123,7 +125,9 @@ function openTo(moves, field, chosen) {
   if (!field || !chosen.length) return moves;
   return moves.filter((m) => {
     const spec = (m.choose || {})[field.name];
-    if (field.type === "array") return spec ? chosen.every((id) => (spec.from || []).includes(id)) : same(m[field.name], chosen);
+    if (field.type === "array") {
+      return spec ? chosen.every((id) => (spec.from || []).includes(id)) : same(m[field.name], chosen);
+    }
     if (chosen.length !== 1) return false;
     return spec ? specFits(spec, chosen[0]) : same(m[field.name], chosen[0]);
   });
@@ -166,8 +170,9 @@ export function model(ctx, kind) {
     const onlyOne = field.refers && plain.length <= 1 && values.length === 2 && values.includes(null);
     if (!list && (values.length <= 1 || onlyOne)) {
       // fixed by the moves (or its default will do): no control
-      if (plain.length === 1 && values.length === 1 && !same(plain[0], defaults[field.name])) body[field.name] = plain[0];
-      else if (onlyOne && plain.length === 1) implicit.push([field.name, plain[0]]);
+      if (plain.length === 1 && values.length === 1 && !same(plain[0], defaults[field.name])) {
+        body[field.name] = plain[0];
+      } else if (onlyOne && plain.length === 1) implicit.push([field.name, plain[0]]);
       continue;
     }
     const key = `${kind}.${field.name}`;
@@ -189,7 +194,10 @@ export function model(ctx, kind) {
       ok = true;
     }
   }
-  return { kind, hand, chosen, controls, body, ok, why: ok ? null : why(ctx, moves, hand, chosen, open, controls, defaults) };
+  return {
+    kind, hand, chosen, controls, body, ok,
+    why: ok ? null : why(ctx, moves, hand, chosen, open, controls, defaults),
+  };
 }
 
 // why the body chosen fits no move, in a few words
@@ -198,14 +206,20 @@ function why(ctx, moves, hand, chosen, open, controls, defaults) {
     const spec = moves.map((m) => (m.choose || {})[hand.name]).find((s) => s && "from" in s);
     if (!chosen.length) {
       if (hand.type !== "array") return "Press a card in your hand.";
-      if (spec) return spec.min === spec.max ? `Press ${plural(spec.min, "card")} in your hand.` : `Press at least ${plural(Math.max(1, spec.min), "card")} in your hand.`;
+      if (spec) {
+        return spec.min === spec.max
+          ? `Press ${plural(spec.min, "card")} in your hand.`
+          : `Press at least ${plural(Math.max(1, spec.min), "card")} in your hand.`;
+      }
       return "Press the cards in your hand.";
     }
     if (!open.length) {
       if (hand.type !== "array") return "That card cannot be played now: the ones you can play are marked.";
       return "Those cards cannot go together now.";
     }
-    if (spec && hand.type === "array" && chosen.length < spec.min) return `Press at least ${spec.min} cards: the claim on the table asks for ${spec.min}.`;
+    if (spec && hand.type === "array" && chosen.length < spec.min) {
+      return `Press at least ${spec.min} cards: the claim on the table asks for ${spec.min}.`;
+    }
   }
   let left = open;
   const before = [];
@@ -249,7 +263,9 @@ export function valueText(ctx, control, value) {
   }
   if (field.refers === "die") {
     const die = (ctx.view.dice || []).find((d) => d.die === value);
-    return die ? `die ${value + 1} (${plural(die.size, "card")}${die.top ? `, ${cardFace(die.top).label} on top` : ""})` : `die ${value + 1}`;
+    return die
+      ? `die ${value + 1} (${plural(die.size, "card")}${die.top ? `, ${cardFace(die.top).label} on top` : ""})`
+      : `die ${value + 1}`;
   }
   if (typeof value === "boolean") return value ? "yes" : "no";
   return words(value);
@@ -305,10 +321,15 @@ function control(ctx, form, c) {
     return h("div", { class: "field check" }, box, h("label", { for: id }, label));
   }
   const options = c.values.map((v) =>
-    h("option", { value: JSON.stringify(v), selected: c.list ? (c.value || []).includes(v) || null : same(v, c.value) || null },
-      valueText(ctx, c, v)));
-  const placeholder = !c.list && c.value === undefined ? h("option", { value: "", selected: true, disabled: true }, "choose…") : null;
-  const select = h("select", { id, name: c.field.name, multiple: c.list || null, "data-refers": c.field.refers || null },
+    h("option", {
+      value: JSON.stringify(v),
+      selected: c.list ? (c.value || []).includes(v) || null : same(v, c.value) || null,
+    }, valueText(ctx, c, v)));
+  const placeholder = !c.list && c.value === undefined
+    ? h("option", { value: "", selected: true, disabled: true }, "choose…")
+    : null;
+  const select = h("select",
+    { id, name: c.field.name, multiple: c.list || null, "data-refers": c.field.refers || null },
     placeholder, options);
   select.addEventListener("change", () => {
     if (c.list) changed([...select.selectedOptions].map((o) => JSON.parse(o.value)));
@@ -334,11 +355,13 @@ export function commandForm(ctx, kind) {
     ctx.refusal && ctx.refusal.kind === kind ? ctx.refusal.message : null);
   const chosenCards = m.hand
     ? h("p", { class: "chosen" }, m.chosen.length
-        ? `${m.hand.type === "array" ? "Cards" : "Card"}: ${m.chosen.map((id) => cardFace(ctx.view.hand.find((c) => c.id === id)).label).join(", ")}`
+        ? `${m.hand.type === "array" ? "Cards" : "Card"}: `
+          + `${m.chosen.map((id) => cardFace(ctx.view.hand.find((c) => c.id === id)).label).join(", ")}`
         : null)
     : null;
   const form = h("form", { class: "action", "data-command": kind, "aria-label": label },
-    chosenCards, m.controls.map((c) => control(ctx, null, c)), h("div", { class: "send" }, button, m.why ? reason : null), refusal);
+    chosenCards, m.controls.map((c) => control(ctx, null, c)),
+    h("div", { class: "send" }, button, m.why ? reason : null), refusal);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const now = model(ctx, kind);

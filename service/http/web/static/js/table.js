@@ -12,7 +12,9 @@
 
 import { chatPanel } from "./chat.js";
 import { ratingChanges } from "./leaderboard.js";
-import { getEvents, getGame, getView, listGameTypes, problemMessage, rematch, Seats, sendCommand, streamGame, takeSeat } from "./api.js";
+import {
+  getEvents, getGame, getView, listGameTypes, problemMessage, rematch, Seats, sendCommand, streamGame, takeSeat,
+} from "./api.js";
 import { cardBack, cardElement, cardFace, kindName, renderValue } from "./cards.js";
 import { clock, h, main, plural, put, setWhere, words } from "./dom.js";
 import { choosesSeveral, commandForm, handField, playableCards } from "./moves.js";
@@ -69,7 +71,9 @@ const said = (view, part, attrs = {}) => (view.says && view.says[part] ? h("p", 
 // a claim: what was said of it, and the cards face down under it
 function claim(text, count, { last = true, color = null } = {}) {
   const backs = Array.from({ length: Math.min(count, 6) }, () => cardBack());
-  const chip = color ? h("span", { class: `chip c-${color}`, "aria-hidden": "true" }, (cardFace({ color }).big || "")) : null;
+  const chip = color
+    ? h("span", { class: `chip c-${color}`, "aria-hidden": "true" }, (cardFace({ color }).big || ""))
+    : null;
   return h("div", { class: `claim${last ? " last" : ""}`, "data-last": last ? "true" : null },
     h("div", { class: "backs small-cards" }, backs, count > 6 ? h("span", { class: "more" }, `+${count - 6}`) : null),
     h("p", {}, chip, " ", text));
@@ -80,12 +84,15 @@ function colorDoubtCenter(view, you, t) {
   const parts = [said(view, "pile", { class: "pile-count" })];
   if (t.claim) parts.push(claim(says.claim, t.claim.count, { color: t.claim.color }));
   else parts.push(said(view, "claim", { class: "hint" }));
-  parts.push(said(view, "last_card", { class: "hint strong" }), said(view, "required", { class: "hint" }), said(view, "game", { class: "meta" }));
+  parts.push(said(view, "last_card", { class: "hint strong" }), said(view, "required", { class: "hint" }),
+    said(view, "game", { class: "meta" }));
   if (t.revealed && t.revealed.length) {
     parts.push(h("div", { class: "revealed" }, h("span", { class: "meta" }, "Turned up this game: "),
       h("span", { class: "cards small-cards" }, t.revealed.map((card) => cardElement(card)))));
   }
-  return { parts, drawn: ["pile", "claim", "required", "doubt_open", "last_card", "turn", "revealed", "game", "games"] };
+  return {
+    parts, drawn: ["pile", "claim", "required", "doubt_open", "last_card", "turn", "revealed", "game", "games"],
+  };
 }
 
 function opticallCenter(view, you, t) {
@@ -99,7 +106,11 @@ function opticallCenter(view, you, t) {
       h("span", { class: "cards small-cards" }, (t.last_call.cards || []).map((card) => cardElement(card)))));
   }
   parts.push(said(view, "piles", { class: "meta" }));
-  return { parts, drawn: ["to_beat", "window", "last_call", "pile", "deck", "discard", "turn", "plays", "phase", "reveal", "winner", "discard_seen", "dealer", "deal"] };
+  return {
+    parts,
+    drawn: ["to_beat", "window", "last_call", "pile", "deck", "discard", "turn", "plays", "phase", "reveal", "winner",
+      "discard_seen", "dealer", "deal"],
+  };
 }
 
 function deceptidiceCenter(view, you, t) {
@@ -114,7 +125,10 @@ function deceptidiceCenter(view, you, t) {
         h("div", { class: "top-row" }, h("span", { class: "meta" }, `${nameOf(view, seat)}: `),
           h("span", { class: "cards small-cards" }, row.map((card) => cardElement(card))))))));
   }
-  return { parts, drawn: ["round", "liar", "current", "guesses", "challenge", "draw_pile", "turn", "phase", "must_reveal", "history"] };
+  return {
+    parts,
+    drawn: ["round", "liar", "current", "guesses", "challenge", "draw_pile", "turn", "phase", "must_reveal", "history"],
+  };
 }
 
 function diezCenter(view, you, t, last) {
@@ -124,16 +138,24 @@ function diezCenter(view, you, t, last) {
     h("figure", { class: "pile" }, cardBack("the draw pile"), h("figcaption", {}, `draw pile: ${t.draw_pile}`)),
     piles.map((pile) => {
       const isLast = last && last.pile === pile.index;
-      return h("figure", { class: `pile${isLast ? " last" : ""}`, "data-pile": String(pile.index), "data-last": isLast ? "true" : null },
+      return h("figure",
+        { class: `pile${isLast ? " last" : ""}`, "data-pile": String(pile.index), "data-last": isLast ? "true" : null },
         pile.top ? cardElement(pile.top, { last: isLast }) : h("span", { class: "card empty" }, "∅"),
-        h("figcaption", {}, `${piles.length > 1 ? `pile ${pile.index + 1}: ` : ""}${pile.color ? words(pile.color) : "any colour"}, ${plural(pile.count, "card")}`));
+        h("figcaption", {}, `${piles.length > 1 ? `pile ${pile.index + 1}: ` : ""}`
+          + `${pile.color ? words(pile.color) : "any colour"}, ${plural(pile.count, "card")}`));
     })));
-  parts.push(said(view, "direction", { class: "meta" }), said(view, "stack", { class: "hint strong" }), said(view, "window", { class: "hint" }),
-    said(view, "challenge", { class: "hint strong" }), said(view, "offer", { class: "hint" }));
-  return { parts, drawn: ["piles", "draw_pile", "direction", "stack", "window", "challenge", "offer", "turn", "phase", "winner"] };
+  parts.push(said(view, "direction", { class: "meta" }), said(view, "stack", { class: "hint strong" }),
+    said(view, "window", { class: "hint" }), said(view, "challenge", { class: "hint strong" }),
+    said(view, "offer", { class: "hint" }));
+  return {
+    parts,
+    drawn: ["piles", "draw_pile", "direction", "stack", "window", "challenge", "offer", "turn", "phase", "winner"],
+  };
 }
 
-const CENTERS = { "color-doubt": colorDoubtCenter, opticall: opticallCenter, deceptidice: deceptidiceCenter, diez: diezCenter };
+const CENTERS = {
+  "color-doubt": colorDoubtCenter, opticall: opticallCenter, deceptidice: deceptidiceCenter, diez: diezCenter,
+};
 
 // the seats around the table: names, cards, who acts, who moved last
 export function seatsRing(view, you, lastSeat = null) {
@@ -146,17 +168,27 @@ export function seatsRing(view, you, lastSeat = null) {
     if (Array.isArray(s.dice)) extras.push(plural(s.dice.length, "die", "dice"));
     const known = Array.isArray(s.known) && s.known.length && s.seat !== you ? s.known : null;
     return h("li", {
-      class: `seat${acting.has(s.seat) ? " acting" : ""}${s.seat === you ? " you" : ""}${s.seat === lastSeat ? " moved" : ""}`,
+      class: `seat${acting.has(s.seat) ? " acting" : ""}${s.seat === you ? " you" : ""}`
+        + `${s.seat === lastSeat ? " moved" : ""}`,
       "data-seat": String(s.seat),
       "aria-current": acting.has(s.seat) ? "true" : null,
     },
     h("span", { class: "name" }, s.display_name || s.name || `Seat ${s.seat + 1}`, s.seat === you ? " (you)" : ""),
-    typeof s.cards === "number" ? h("span", { class: "count", title: `${s.cards} cards` }, h("span", { class: "back-icon", "aria-hidden": "true" }), `${s.cards}`, h("span", { class: "visually-hidden" }, " cards")) : null,
+    typeof s.cards === "number"
+      ? h("span", { class: "count", title: `${s.cards} cards` },
+        h("span", { class: "back-icon", "aria-hidden": "true" }), `${s.cards}`,
+        h("span", { class: "visually-hidden" }, " cards"))
+      : null,
     acting.has(s.seat) ? h("span", { class: "badge turn" }, s.seat === you ? "your turn" : "to play") : null,
     s.seat === lastSeat && !acting.has(s.seat) ? h("span", { class: "badge moved" }, "last move") : null,
-    s.left ? h("span", { class: "badge" }, "left: a bot plays") : s.autopilot ? h("span", { class: "badge warn" }, "autopilot") : null,
+    s.left
+      ? h("span", { class: "badge" }, "left: a bot plays")
+      : s.autopilot ? h("span", { class: "badge warn" }, "autopilot") : null,
     extras.length ? h("span", { class: "extras" }, extras.join(" · ")) : null,
-    known ? h("span", { class: "known" }, h("span", { class: "meta" }, "known: "), h("span", { class: "cards small-cards" }, known.map((c) => cardElement(c)))) : null);
+    known
+      ? h("span", { class: "known" }, h("span", { class: "meta" }, "known: "),
+        h("span", { class: "cards small-cards" }, known.map((c) => cardElement(c))))
+      : null);
   }));
 }
 
@@ -180,7 +212,10 @@ export function tableSection(view, you, last = null) {
   return h("section", { class: "felt", "data-part": "table", "aria-label": "The table" },
     seatsRing(view, you, last ? last.seat : null),
     view.table ? h("div", { class: "center" }, center.parts) : null,
-    shown.length ? h("details", { class: "more" }, h("summary", {}, "More about the table"), renderValue(Object.fromEntries(shown))) : null,
+    shown.length
+      ? h("details", { class: "more" }, h("summary", {}, "More about the table"),
+        renderValue(Object.fromEntries(shown)))
+      : null,
     settingsPanel(view, setup));
 }
 
@@ -205,7 +240,10 @@ export function handSection(ctx) {
   return h("section", { class: "hand", "data-part": "hand", "aria-label": "Your hand" },
     h("h2", {}, "Your hand ", h("span", { class: "meta" }, `· ${plural(view.hand.length, "card")}`)),
     view.hand.length
-      ? h("div", { class: `cards${pressing ? "" : " idle"}`, role: "group", "aria-label": pressing ? "Cards in your hand: press to choose" : "Cards in your hand" },
+      ? h("div", {
+          class: `cards${pressing ? "" : " idle"}`, role: "group",
+          "aria-label": pressing ? "Cards in your hand: press to choose" : "Cards in your hand",
+        },
           view.hand.map((card) => cardElement(card, pressing ? {
             tag: "button",
             selected: ctx.selected.has(card.id),
@@ -236,11 +274,15 @@ export function standings(view) {
       .map((x) => ({ seat: x.seat, place: x.rank, why: `${plural(x.cards, "card")} left` }));
   }
   if (Array.isArray(r.scores) && r.scores.length) {
-    const rows = seats.map((s) => ({ seat: s, score: r.scores[s], why: `${r.scores[s]} points` })).sort((a, b) => b.score - a.score);
+    const rows = seats.map((s) => ({ seat: s, score: r.scores[s], why: `${r.scores[s]} points` }))
+      .sort((a, b) => b.score - a.score);
     return placed(rows, (x) => x.score);
   }
   if (Array.isArray(r.cards_left)) {
-    const rows = seats.map((s) => ({ seat: s, n: r.cards_left[s], why: r.cards_left[s] ? `${plural(r.cards_left[s], "card")} left` : "played every card" }))
+    const rows = seats.map((s) => ({
+      seat: s, n: r.cards_left[s],
+      why: r.cards_left[s] ? `${plural(r.cards_left[s], "card")} left` : "played every card",
+    }))
       .sort((a, b) => a.n - b.n);
     return placed(rows, (x) => x.n);
   }
@@ -255,7 +297,10 @@ export function standings(view) {
   const cards = (s) => (view.seats[s] && typeof view.seats[s].cards === "number" ? view.seats[s].cards : 0);
   const rows = seats.map((s) => {
     const minus = view.seats[s] && view.seats[s].minus ? `, ${view.seats[s].minus} minus` : "";
-    return { seat: s, won: winners.includes(s), n: cards(s), why: winners.includes(s) ? "got rid of every card" : `${plural(cards(s), "card")} in hand${minus}` };
+    return {
+      seat: s, won: winners.includes(s), n: cards(s),
+      why: winners.includes(s) ? "got rid of every card" : `${plural(cards(s), "card")} in hand${minus}`,
+    };
   }).sort((a, b) => b.won - a.won || a.n - b.n);
   return placed(rows, (x) => `${x.won}:${x.n}`);
 }
@@ -279,15 +324,20 @@ export function resultSection(view, you, { onRematch = null } = {}) {
   const rematchButton = onRematch
     ? h("button", { type: "button", class: "primary", onclick: onRematch }, "Rematch")
     : null;
-  return h("section", { class: `result${won ? " won" : ""}`, "data-part": "result", "aria-label": "Result", tabindex: "-1" },
+  return h("section", {
+    class: `result${won ? " won" : ""}`,
+    "data-part": "result", "aria-label": "Result", tabindex: "-1",
+  },
     h("h2", {}, headline),
     you !== null && !won ? h("p", {}, `${listOf(byName)} won.`.replace(/^your/, "Your")) : null,
     left && view.rated
-      ? h("p", { class: "note resigned" }, "Leaving a rated game counts as a resignation: for the ratings you are ranked below every player who stayed.")
+      ? h("p", { class: "note resigned" }, "Leaving a rated game counts as a resignation: "
+          + "for the ratings you are ranked below every player who stayed.")
       : null,
     h("ol", { class: "standings" }, standings(view).map((row) =>
       h("li", { "data-seat": String(row.seat) }, h("span", { class: "place" }, `${row.place}.`), " ",
-        h("strong", {}, nameOf(view, row.seat), row.seat === you ? (left ? " (your seat, played by a bot)" : " (you)") : ""), ` · ${row.why}`))),
+        h("strong", {}, nameOf(view, row.seat),
+          row.seat === you ? (left ? " (your seat, played by a bot)" : " (you)") : ""), ` · ${row.why}`))),
     h("p", { class: "buttons" }, rematchButton,
       h("a", { href: "/", class: "button" }, "New game"),
       h("a", { href: `/games/${view.game_id}/replay`, class: "button replay-link" }, "Replay and verify")),
@@ -328,7 +378,10 @@ function alertsPanel() {
   sound.addEventListener("change", () => saveAlerts({ ...alertSettings(), sound: sound.checked }));
   const supported = typeof Notification !== "undefined";
   const granted = supported && Notification.permission === "granted";
-  const notify = h("input", { id: "alert-notify", type: "checkbox", checked: settings.notify && granted ? true : null, disabled: supported ? null : true });
+  const notify = h("input", {
+    id: "alert-notify", type: "checkbox",
+    checked: settings.notify && granted ? true : null, disabled: supported ? null : true,
+  });
   notify.addEventListener("change", async () => {
     if (notify.checked && Notification.permission !== "granted") {
       notify.checked = (await Notification.requestPermission()) === "granted";
@@ -338,7 +391,8 @@ function alertsPanel() {
   return h("details", { class: "alerts" }, h("summary", {}, "Turn alerts"),
     h("p", { class: "meta" }, "When it is your turn and this tab is hidden, its title says so, and:"),
     h("div", { class: "field check" }, sound, h("label", { for: "alert-sound" }, "play a sound")),
-    h("div", { class: "field check" }, notify, h("label", { for: "alert-notify" }, "show a notification (your browser asks first)")));
+    h("div", { class: "field check" }, notify,
+      h("label", { for: "alert-notify" }, "show a notification (your browser asks first)")));
 }
 
 function yourTurnAlert(gameName, line) {
@@ -364,7 +418,8 @@ export async function tablePage(gameId, watchOnly) {
     [types, summary] = await Promise.all([listGameTypes(), getGame(gameId)]);
   } catch (error) {
     put(main, h("h1", {}, "Game not found"),
-      h("p", { role: "alert" }, error.status === 404 ? "There is no game at this link: it may have been mistyped." : problemMessage(error)),
+      h("p", { role: "alert" },
+        error.status === 404 ? "There is no game at this link: it may have been mistyped." : problemMessage(error)),
       h("p", {}, h("a", { href: "/" }, "Back to the lobby")));
     return;
   }
@@ -385,7 +440,8 @@ export async function tablePage(gameId, watchOnly) {
   const live = h("p", { class: "live visually-hidden", role: "status", "aria-live": "polite" });
   // table talk: a seat at the table, a spectator among the spectators (chat.js)
   const talk = chatPanel(gameId, token, you, (seat) => nameOf(ctx.view || summary, seat));
-  put(main, head, banner, h("div", { class: "board" }, play, h("aside", { class: "side" }, log.element, talk.element)), live);
+  put(main, head, banner,
+    h("div", { class: "board" }, play, h("aside", { class: "side" }, log.element, talk.element)), live);
   let ratings = null; // a rated game's rating change, made once at its end (leaderboard.js)
   let wasMyTurn = false;
   let shownResult = false;
@@ -481,7 +537,9 @@ export async function tablePage(gameId, watchOnly) {
       // told by the table's sentence of whom it waits for
       const window = (view.deadlines || []).find((d) => d.seat === you && d.kind !== "turn");
       const open = view.table && view.table.window && view.says && view.says.window;
-      status = window ? `Your move: the ${words(window.kind).replace("jump in", "jump-in")} window is open.` : open || "Your turn.";
+      status = window
+        ? `Your move: the ${words(window.kind).replace("jump in", "jump-in")} window is open.`
+        : open || "Your turn.";
     }
     else status = acting.length ? `Waiting for ${listOf(acting.map((s) => nameOf(view, s)))}…` : "…";
     const myDeadline = (view.deadlines || []).find((d) => d.seat === you);
@@ -496,11 +554,21 @@ export async function tablePage(gameId, watchOnly) {
       h("div", { class: "title-row" },
         h("h1", {}, type.name, " ", h("small", {}, you === null ? "watching" : nameOf(view, you))),
         h("p", { class: `status${mine ? " yours" : ""}${over ? " over" : ""}` }, status,
-          myDeadline ? [" ", h("time", { class: "deadline", "data-deadline-at": String(myDeadline.at), datetime: new Date(myDeadline.at).toISOString() }, clock(myDeadline.at - Date.now()))] : null)),
+          myDeadline
+            ? [" ", h("time", {
+                class: "deadline", "data-deadline-at": String(myDeadline.at),
+                datetime: new Date(myDeadline.at).toISOString(),
+              }, clock(myDeadline.at - Date.now()))]
+            : null)),
       h("nav", { class: "links", "aria-label": "This game" },
         links.flatMap((link, n) => (n ? [" · ", link] : [link])),
         you !== null && view.status === "active" ? [" · ", alertsPanel()] : null,
-        canLeave ? [" · ", h("button", { type: "button", class: "link leave", "aria-expanded": leaving ? "true" : "false", onclick: () => { leaving = !leaving; draw(); } }, "Leave the table")] : null),
+        canLeave
+          ? [" · ", h("button", {
+              type: "button", class: "link leave", "aria-expanded": leaving ? "true" : "false",
+              onclick: () => { leaving = !leaving; draw(); },
+            }, "Leave the table")]
+          : null),
       canLeave && leaving
         ? h("div", { class: "confirm", role: "group", "aria-label": "Leave the table?" },
             h("p", {}, "Leave this game? A bot plays your seat to the end; you cannot take it back."),
@@ -517,7 +585,10 @@ export async function tablePage(gameId, watchOnly) {
     if (you === null || view.status !== "active") return null;
     const me = view.seats.find((s) => s.seat === you);
     if (!me) return null;
-    if (me.left) return h("p", { class: "note" }, "You left the table: a bot plays your seat to the end. ", h("a", { href: "/" }, "New game"));
+    if (me.left) {
+      return h("p", { class: "note" }, "You left the table: a bot plays your seat to the end. ",
+        h("a", { href: "/" }, "New game"));
+    }
     if (me.autopilot) {
       return h("div", { class: "warn" },
         `A bot is playing for you after ${plural(me.timeouts, "timeout")} in a row. `,
@@ -527,7 +598,8 @@ export async function tablePage(gameId, watchOnly) {
     const after = (view.options || {}).autopilot_after;
     const clocked = (view.deadlines || []).some((d) => d.seat === you);
     if (after && me.timeouts && me.timeouts === after - 1 && clocked) {
-      return h("p", { class: "warn" }, "One more timeout and a bot plays for you: make your move before the clock runs out.");
+      return h("p", { class: "warn" },
+        "One more timeout and a bot plays for you: make your move before the clock runs out.");
     }
     return null;
   }
@@ -549,11 +621,19 @@ export async function tablePage(gameId, watchOnly) {
     put(banner, bannerFor(view));
     const moves = ctx.interactive
       ? h("section", { class: "moves", "data-part": "moves", "aria-label": "Your moves" },
-          mine ? (view.actions || []).map((kind) => commandForm(ctx, kind)) : h("p", { class: "meta" }, "Your moves show here on your turn."))
+          mine
+            ? (view.actions || []).map((kind) => commandForm(ctx, kind))
+            : h("p", { class: "meta" }, "Your moves show here on your turn."))
       : null;
-    const dock = you !== null && view.status !== "waiting" ? h("div", { class: `dock${mine ? " yours" : ""}` }, handSection(ctx), moves) : null;
-    const result = over && view.result ? resultSection(view, you, { onRematch: you !== null && token ? askRematch : null }) : null;
-    if (result && view.status === "finished" && view.rated && !ratings) ratings = ratingChanges(gameId, you, (seat) => nameOf(ctx.view, seat));
+    const dock = you !== null && view.status !== "waiting"
+      ? h("div", { class: `dock${mine ? " yours" : ""}` }, handSection(ctx), moves)
+      : null;
+    const result = over && view.result
+      ? resultSection(view, you, { onRematch: you !== null && token ? askRematch : null })
+      : null;
+    if (result && view.status === "finished" && view.rated && !ratings) {
+      ratings = ratingChanges(gameId, you, (seat) => nameOf(ctx.view, seat));
+    }
     put(play, result, result ? ratings : null, tableSection(view, you, log.last()), dock);
     refocus(kept);
     if (result && !shownResult) {
@@ -676,7 +756,9 @@ export function logPanel() {
       for (const event of events) {
         entries.push(event);
         const fresh = !first && event === events.at(-1);
-        const item = h("li", { class: `line${fresh ? " new" : ""}`, "data-version": String(event.version), "data-seat": event.seat ?? null },
+        const item = h("li", {
+          class: `line${fresh ? " new" : ""}`, "data-version": String(event.version), "data-seat": event.seat ?? null,
+        },
           h("time", { datetime: new Date(event.time).toISOString(), title: new Date(event.time).toLocaleString() },
             new Date(event.time).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })),
           " ", event.text);
@@ -691,7 +773,8 @@ export function logPanel() {
     last() {
       for (let n = entries.length - 1; n >= 0; n--) {
         const e = entries[n];
-        if (e.actor !== "system" && e.seat !== null && e.seat !== undefined && !["seat_taken", "game_created"].includes(e.type)) {
+        if (e.actor !== "system" && e.seat !== null && e.seat !== undefined
+            && !["seat_taken", "game_created"].includes(e.type)) {
           return { seat: e.seat, pile: e.data && typeof e.data.pile === "number" ? e.data.pile : null };
         }
       }
@@ -705,7 +788,8 @@ function otherDeadlines(view) {
   if (!others.length) return null;
   return h("ul", { class: "deadlines", "aria-label": "Clocks" }, others.map((d) =>
     h("li", {}, `${nameOf(view, d.seat)}: ${words(d.kind)} `,
-      h("time", { "data-deadline-at": String(d.at), datetime: new Date(d.at).toISOString() }, clock(d.at - Date.now())))));
+      h("time", { "data-deadline-at": String(d.at), datetime: new Date(d.at).toISOString() },
+        clock(d.at - Date.now())))));
 }
 
 setInterval(() => {
@@ -731,16 +815,21 @@ function invitePanel(gameId, view) {
     h("h2", {}, "Invite players"),
     h("p", {}, "Each free seat goes to whoever opens this link first:"),
     h("ul", {}, free.map((s) =>
-      h("li", {}, `Seat ${s.seat + 1}: `, h("a", { href: link, class: "share", "data-seat": String(s.seat) }, link), " ",
-        h("button", { type: "button", "aria-label": `Copy the link for seat ${s.seat + 1}`, onclick: () => copy(s.seat) }, "Copy")))),
+      h("li", {}, `Seat ${s.seat + 1}: `,
+        h("a", { href: link, class: "share", "data-seat": String(s.seat) }, link), " ",
+        h("button",
+          { type: "button", "aria-label": `Copy the link for seat ${s.seat + 1}`, onclick: () => copy(s.seat) },
+          "Copy")))),
     copied);
 }
 
 function fullTable(gameId, summary, type) {
   put(main, h("section", { class: "panel join" },
     h("h1", {}, `This game of ${type.name} is full`),
-    h("p", {}, `Every seat is taken (${listOf(summary.seats.map((s) => s.display_name || s.name))}): you can watch it.`),
-    h("p", { class: "buttons" }, h("a", { href: `/games/${gameId}/watch`, class: "button primary" }, "Watch the game"), " ",
+    h("p", {},
+      `Every seat is taken (${listOf(summary.seats.map((s) => s.display_name || s.name))}): you can watch it.`),
+    h("p", { class: "buttons" },
+      h("a", { href: `/games/${gameId}/watch`, class: "button primary" }, "Watch the game"), " ",
       h("a", { href: "/", class: "button" }, "Start a game of your own"))));
 }
 
@@ -752,7 +841,8 @@ function joinForm(gameId, summary, type) {
   const seated = summary.seats.filter((s) => s.name).map((s) => s.display_name || s.name);
   const form = h("form", { class: "panel join", "aria-label": "Take a seat" },
     h("h1", {}, `Join a game of ${type.name}`),
-    h("p", {}, `${free.length} of ${summary.seats.length} seats ${free.length === 1 ? "is" : "are"} free${seated.length ? `; at the table: ${listOf(seated)}` : ""}.`,
+    h("p", {}, `${free.length} of ${summary.seats.length} seats ${free.length === 1 ? "is" : "are"} free`
+      + `${seated.length ? `; at the table: ${listOf(seated)}` : ""}.`,
       " ", h("a", { href: `/how-to-play/${type.type}`, target: "_blank", rel: "noopener" }, "How to play")),
     h("div", { class: "field" }, h("label", { for: "join-name" }, "Your name"), name),
     error,
