@@ -59,12 +59,13 @@ def archived_key(game_id: str) -> str:
 # KEYS: the stream, the archived record, the other streams copied with it
 # (each to go only if it still ends at the entry it ended at when copied),
 # then the game's other keys to go (tokens, snapshot, idempotency records);
-# ARGV: the version archived, its entry's hash, how many streams are
-# guarded, the id of each one's last entry ('': none), then the record's
-# field/value pairs (none: a game deleted, with no record). The log is still
-# the one archived (nothing appended since: the archive holds all of it),
-# and so is each guarded stream, or nothing happens: then the record goes in
-# and the game's keys go, at once.
+# ARGV: the version archived, its entry's hash, the game's channel, how many
+# streams are guarded, the id of each one's last entry ('': none), then the
+# record's field/value pairs (none: a game deleted, with no record). The log
+# is still the one archived (nothing appended since: the archive holds all of
+# it), and so is each guarded stream, or nothing happens: then the record
+# goes in and the game's keys go, at once, and the game's channel is told
+# ``retired``, so every process that holds the game live lets it go.
 RETIRE_SCRIPT = """
 if redis.call('XLEN', KEYS[1]) ~= tonumber(ARGV[1]) then return 0 end
 local last = redis.call('XRANGE', KEYS[1], ARGV[1] .. '-0', ARGV[1] .. '-0')
@@ -72,15 +73,16 @@ if #last ~= 1 then return 0 end
 local hash = cjson.decode(last[1][2][2])['hash']
 if hash == nil or hash == cjson.null then hash = '' end
 if hash ~= ARGV[2] then return 0 end
-local guarded = tonumber(ARGV[3])
+local guarded = tonumber(ARGV[4])
 for i = 1, guarded do
   local newest = redis.call('XREVRANGE', KEYS[2 + i], '+', '-', 'COUNT', 1)
   local id = ''
   if newest[1] then id = newest[1][1] end
-  if id ~= ARGV[3 + i] then return 0 end
+  if id ~= ARGV[4 + i] then return 0 end
 end
-if #ARGV > 3 + guarded then redis.call('HSET', KEYS[2], unpack(ARGV, 4 + guarded)) end
+if #ARGV > 4 + guarded then redis.call('HSET', KEYS[2], unpack(ARGV, 5 + guarded)) end
 redis.call('DEL', KEYS[1], unpack(KEYS, 3))
+redis.call('SPUBLISH', ARGV[3], 'retired')
 return 1
 """
 
@@ -477,8 +479,8 @@ class EventStore:
         ``unchanged`` (stream key -> the id of its last entry, "" for none:
         a stream copied with the log) still ends there, write ``record`` (its
         archived record; empty: none) and delete the log, those streams and
-        ``keys`` (all in the game's slot), in one script; False when any of
-        them changed meanwhile."""
+        ``keys`` (all in the game's slot), in one script, and tell the game's
+        channel (``retired``); False when any of them changed meanwhile."""
         guarded = dict(unchanged or {})
         fields = [item for pair in record.items() for item in pair]
         retire = self.redis.register_script(RETIRE_SCRIPT)
@@ -486,7 +488,7 @@ class EventStore:
         return bool(
             retire(
                 keys=[stream_key(game_id), archived_key(game_id), *guarded, *others],
-                args=[version, last_hash or "", len(guarded), *guarded.values(), *fields],
+                args=[version, last_hash or "", versions_channel(game_id), len(guarded), *guarded.values(), *fields],
             )
         )
 

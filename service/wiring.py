@@ -73,8 +73,8 @@ class Services:
         # finished games' logs, moved out of the store (ARCHIVE_DIR: every
         # process must see the same one)
         self.archive = FileArchive(config.archive_path)
-        self.archiver = Archiver(self.store, self.archive)
         self.repository = Repository(self.store, snapshots=Snapshots(client, config.snapshot_every), archive=self.archive)
+        self.archiver = Archiver(self.store, self.archive, forget=self.repository.forget)
         # the grace of queued work (GRACE_SECONDS): the API's dispatcher marks
         # what it queues as fresh for as long as the workers wait for it
         self.dispatcher = Dispatcher(
@@ -120,7 +120,7 @@ class Services:
         self.lobby = Lobby(client, self.commands, self.player_feed, self.players, self.ratings, clock)
         # abandoned games deleted, waiting games capped per client address
         # (a limit per address, off with the rate limits: RATE_LIMITS=off)
-        self.retention = Retention(self.store, self.index, self.players)
+        self.retention = Retention(self.store, self.index, self.players, forget=self.repository.forget)
         cap = config.max_waiting_games_per_client if config.rate_limits else 0
         self.waiting = WaitingCap(client, self.index, cap, config.waiting_game_ttl_seconds or 86_400, clock)
         self.chat = Chat(client, clock, config.chat_per_minute, archived=self.archiver.chat)  # archived: beside the log

@@ -65,7 +65,7 @@ import logging
 import os
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Mapping, Protocol
+from typing import Any, Callable, Mapping, Protocol
 
 from events.envelope import Envelope
 from events.store import EventStore, idempotency_key, snapshot_key, tokens_key
@@ -250,9 +250,12 @@ def idempotency_keys(game_id: str, envelopes: list[Envelope]) -> list[str]:
 
 
 class Archiver:
-    def __init__(self, store: EventStore, archive: GameArchive):
+    def __init__(self, store: EventStore, archive: GameArchive, forget: Callable[[str], None] = lambda game_id: None):
         self.store = store
         self.archive = archive
+        # this process lets go of a game it archived at once (the others on
+        # the retire script's announcement): ``Repository.forget``
+        self.forget = forget
 
     def reached(self, step: str) -> None:
         """Each step of the move, as it is reached ("before_write": the
@@ -300,6 +303,7 @@ class Archiver:
         if not retired:
             chat.reopen(self.store.redis, game_id)
             return "the log or its chat changed while it was archived: left in the store"
+        self.forget(game_id)
         self.reached("deleted")
         log.info("game %s archived: %s events, %s bytes at %s", game_id, folded.version, len(data), location)
         return f"archived: {folded.version} events, {len(data)} bytes"

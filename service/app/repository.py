@@ -186,6 +186,13 @@ class Repository:
         self.games.discard(game_id)
         return False
 
+    def forget(self, game_id: str) -> None:
+        """Lets go of ``game_id``: its log left the store (archived, or deleted
+        by retention), here or in another process (its ``retired``
+        announcement). Its next use reads what is left: the archive's
+        record, or nothing."""
+        self.games.discard(game_id)
+
     def brief(self, game_id: str) -> Brief | None:
         """What a list shows of the game (an archived one's from its record,
         without reading its log); None if it does not exist."""

@@ -42,10 +42,11 @@ log = logging.getLogger("tabletell.retention")
 
 
 class Retention:
-    def __init__(self, store: EventStore, index: GameIndex, players: Players):
+    def __init__(self, store: EventStore, index: GameIndex, players: Players, forget: Callable[[str], None] = lambda game_id: None):
         self.store = store
         self.index = index
         self.players = players
+        self.forget = forget  # this process lets go of a game it deleted (``Repository.forget``)
 
     def delete_game(self, game_id: str) -> str:
         """Deletes abandoned ``game_id``: first from the index and its
@@ -63,6 +64,7 @@ class Retention:
         keys += chat_keys(game_id)  # its table talk goes with it
         if not self.store.retire(game_id, folded.version, folded.last_hash, {}, keys):
             return "the log changed: left in the store"
+        self.forget(game_id)
         log.info("abandoned game %s deleted", game_id)
         return "deleted"
 

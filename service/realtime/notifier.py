@@ -146,6 +146,7 @@ class Notifier:
         confirm_seconds: float = 5.0,
         clock=lambda: int(time.time() * 1000),
         appended: Callable[[str, int, str], object] | None = None,
+        retired: Callable[[str], object] | None = None,
     ):
         # a connection of its own, outside the request pool: it is held for
         # as long as the process subscribes to anything
@@ -167,6 +168,9 @@ class Notifier:
         # appended as the announcement carries them: lines of stored JSON),
         # before the game's waiters are woken, so they find it folded on
         self.appended = appended
+        # told of a game whose log left the store (archived, or deleted by
+        # retention): the process lets it go, and reads what is left of it
+        self.retired = retired
 
     # -- reading without asking the store ------------------------------------
 
@@ -332,6 +336,15 @@ class Notifier:
             head, _, entries = data.partition("\n")
             if head == "chat":  # ``service.app.chat``: chat, the entry's id, its channel
                 said = _said(entries)
+            elif head == "retired":  # ``events.store``'s retire script
+                game_id = self._games.get(name)
+                if game_id is not None and self.retired is not None:
+                    self.retired(game_id)
+                with self._lock:
+                    channel = self._channels.get(game_id) if game_id else None
+                    if channel is not None:
+                        channel.known = 0  # nothing of it is current any more
+                return
             else:
                 announced = int(head)
                 game_id = self._games.get(name)

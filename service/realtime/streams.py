@@ -130,9 +130,11 @@ class Realtime:
             # what other processes append is folded on as it is announced,
             # so a wake finds its game current, with no store read
             if isinstance(self.redis, RedisCluster):
-                self._notifier = ClusterNotifier(self.redis, clock=self.clock, appended=self.repository.follow)
+                self._notifier = ClusterNotifier(
+                    self.redis, clock=self.clock, appended=self.repository.follow, retired=self.repository.forget
+                )
             else:
-                self._notifier = Notifier(self.redis, clock=self.clock, appended=self.repository.follow)
+                self._notifier = Notifier(self.redis, clock=self.clock, appended=self.repository.follow, retired=self.repository.forget)
         return self._notifier
 
     def shutdown(self) -> None:
