@@ -1,7 +1,8 @@
 """A game's socket (``GET /v1/games/{id}/socket``) from a test: a client on
 simple-websocket's (the library the server speaks through, on wsproto's
 framing), which keeps every message the server sends in order, answers
-and stream messages apart, and tells how the connection was closed."""
+and stream messages apart, counts the heartbeats (empty messages) and tells
+how the connection was closed."""
 from __future__ import annotations
 
 import json
@@ -26,6 +27,7 @@ class GameSocket:
         self.streamed: list[dict] = []  # the stream's messages, in order
         self.answers: list[dict] = []  # answers and problems not yet taken
         self.closed: tuple[int, str | None] | None = None  # the close's code and reason, once closed
+        self.heartbeats = 0  # empty messages
         self._next_id = 0
 
     def hello(self, token: str | None = None, last_event_id: Any = None, data: str = "view") -> None:
@@ -79,6 +81,9 @@ class GameSocket:
             self.closed = (self.ws.close_reason, self.ws.close_message)
             return
         assert text is not None, f"nothing from the socket within {PATIENCE:.0f} s, waiting for {what}"
+        if text == "":
+            self.heartbeats += 1
+            return
         message = json.loads(text)
         (self.answers if message["event"] in ("answer", "problem") else self.streamed).append(message)
 

@@ -11,7 +11,9 @@ What it shares with the rest, so a reader has one path to follow:
 
 - out, exactly the messages of the game's stream: ``Realtime.stream`` makes
   them (the one code that decides what a reader sees), each the NDJSON line
-  in one text frame (``encode_frame``); its heartbeats are pings;
+  in one text frame (``encode_frame``); its heartbeat is an empty message, as
+  the NDJSON stream's is an empty line (a page's WebSocket sees no pings, and
+  a client must see the heartbeat to tell a quiet game from a dead link);
 - in, a command goes to ``Commands.execute`` as ``POST .../commands`` sends
   it (the seat found again from its token for each, as for each request; the
   rate limits count it as the request it stands for), a chat message to the
@@ -42,12 +44,12 @@ import json
 import logging
 import socket
 import threading
+import time
 from contextlib import nullcontext
 from typing import Any
 
 from flask import Blueprint, Response, current_app, g, request
 from simple_websocket import ConnectionClosed, Server
-from wsproto.events import Ping
 
 from service.app.ids import token_hash
 from service.app.problems import Problem, invalid_fields
@@ -78,7 +80,7 @@ MESSAGE_HARD_CAP = 1024 * 1024
 # it closes the connection (a close with unread input resets it)
 CLOSE_LINGER_SECONDS = 1.0
 # the WebSocket close codes (docs/api.md, "The socket")
-NORMAL = 1000  # the game is over: its `finished` message was sent
+NORMAL = 1000  # the game is over: its `finished` was sent, and the client has since been quiet
 GOING_AWAY = 1001  # the stream ended without it (the server stops, the store went): resume
 REFUSED = 4000  # + the status of the problem that refused the connection (4401: a wrong token)
 
@@ -100,7 +102,7 @@ def problem_body(error: Exception) -> dict[str, Any]:
 def encode_frame(kind: str | None, version: int | str | None, data: bytes, retry: int | None) -> tuple[str, str] | None:
     """A stream message (``Realtime.stream``'s ``encode``) as the socket
     sends it: its kind, and the NDJSON line less its newline, for one text
-    frame. A heartbeat (``kind`` None) is None: a ping."""
+    frame. A heartbeat (``kind`` None) is None: an empty message."""
     if kind is None:
         return None
     return kind, encode_ndjson(kind, version, data, retry)[:-1].decode()
@@ -162,11 +164,6 @@ class GameSocket(Server):
         self.sock = _Writes(self.sock)
         super().handshake()
 
-    def ping(self) -> None:
-        if not self.connected:
-            raise ConnectionClosed(self.close_reason, self.close_message)
-        self.sock.send(self.ws.send(Ping()))
-
     def close(self, reason: int | None = None, message: str | None = None) -> None:
         """simple-websocket's close, which also wakes a ``receive`` waiting
         (it would wait for the client's close frame, which may never come)."""
@@ -189,12 +186,14 @@ class Session:
         self.limits = current_app.extensions.get("tabletell.ratelimits")  # None: RATE_LIMITS=off
         self.max_bytes = current_app.config["MAX_CONTENT_LENGTH"]
         self.token: str | None = None  # the hello's: a seat's token or a player key; None, a spectator
-        # the pusher ends the connection when the stream ends, but not in the
-        # middle of an answer: a command that finishes the game is answered
-        # before the close (``_end``)
+        # after the game's `finished` the connection stays open while the
+        # client still talks (a command sent again after a drop as the game
+        # ended, table talk after the end): the pusher closes it once the
+        # client has been quiet for a heartbeat's interval (``_linger``)
         self._state = threading.Lock()
         self._answering = False
-        self._ending: tuple[int, str] | None = None
+        self._heard_at = 0.0  # time.monotonic() when the last message was answered
+        self._closing = False
 
     # -- the connection ------------------------------------------------------
 
@@ -243,27 +242,42 @@ class Session:
         return seat, hello["data"], after, waiter
 
     def _push(self, waiter, seat: int | None, mode: str, after: tuple[int, int] | None) -> None:
-        """The pusher: the game's stream, frame by frame, then the close."""
+        """The pusher: the game's stream, frame by frame, then the close
+        (after ``finished``, once the client is quiet: ``_linger``)."""
         ending = (GOING_AWAY, "going away")  # ended without `finished`: the client resumes
+        finished = False
         try:
             for frame in self.svc.realtime.stream(waiter, self.game_id, seat, mode, after, encode_frame):
                 if frame is None:
-                    self.ws.ping()
+                    self.ws.send("")  # the heartbeat
                     continue
                 kind, text = frame
                 self.ws.send(text)
-                if kind == "finished":
-                    ending = (NORMAL, "finished")
+                finished = kind == "finished"  # the last: the stream then ends, its lease released
+            if finished:
+                return self._linger()
         except (ConnectionClosed, OSError):
             return  # the client is gone
         except Exception as error:  # the game went meanwhile (a deleted abandoned game), or a bug
             body = problem_body(error)
             ending = (REFUSED + body["status"], body["code"])
-            try:
-                self.ws.send(message("problem", None, body))
-            except (ConnectionClosed, OSError):
-                return
-        self._end(*ending)
+            self._send(message("problem", None, body))
+        self._close(*ending)
+
+    def _linger(self) -> None:
+        """After ``finished``: the client's messages still answered (the
+        game's are refused: it is over), the connection closed (1000) once
+        the client has sent nothing for a heartbeat's interval."""
+        quiet = self.svc.realtime.heartbeat_seconds
+        since = time.monotonic()
+        while self.ws.connected:
+            with self._state:
+                left = max(since, self._heard_at) + quiet - time.monotonic()
+                if left <= 0 and not self._answering and not self.ws.input_buffer:
+                    self._closing = True
+                    break
+            time.sleep(left if left > 0 else quiet)
+        self._close(NORMAL, "finished")
 
     def _serve(self) -> None:
         """Each message in turn, answered before the next is read, until
@@ -274,7 +288,7 @@ class Session:
             except ConnectionClosed:
                 return
             with self._state:
-                if self._ending is not None:
+                if self._closing:
                     return
                 self._answering = True
             try:
@@ -282,18 +296,7 @@ class Session:
             finally:
                 with self._state:
                     self._answering = False
-                    ending = self._ending
-                if ending is not None:
-                    self._close(*ending)
-                    return
-
-    def _end(self, code: int, reason: str) -> None:
-        """The stream is over: close now, or once the answer being made is sent."""
-        with self._state:
-            self._ending = (code, reason)
-            if self._answering:
-                return
-        self._close(code, reason)
+                    self._heard_at = time.monotonic()
 
     def _send(self, text: str) -> None:
         try:

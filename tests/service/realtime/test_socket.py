@@ -73,6 +73,11 @@ def test_a_game_is_played_to_its_end_over_two_seats_sockets(api_server, client):
     for seat, token in zip(seats, tokens):
         seat.hello(token)
     final = play_over(seats, random.Random(1))
+    # after the end the socket still answers, until its client is quiet:
+    # table talk said, a move refused (the game is over)
+    assert seats[0].say("good game")["event"] == "answer"
+    late = seats[1].command({"type": "pass"})
+    assert (late["event"], late["data"]["status"]) == ("problem", 422)
     for n, seat in enumerate(seats):
         # the game's end: its last view, `finished`, then a normal close
         assert seat.until_closed() == (1000, "finished")
@@ -330,6 +335,15 @@ def test_a_socket_that_never_says_hello_is_closed_4408_and_messages_count_agains
         socket.close()
     finally:
         server.stop()
+
+
+def test_an_idle_socket_gets_heartbeats_as_empty_messages(api_server, client):
+    game_id, tokens = seated(client)
+    socket = GameSocket(api_server.url, game_id)
+    socket.hello(tokens[0])
+    socket.until(lambda: socket.heartbeats >= 2, "two heartbeats")  # every 0.5 s here
+    assert [m["event"] for m in socket.streamed] == ["view"]  # and nothing else meanwhile
+    socket.close()
 
 
 def test_a_client_gone_mid_stream_releases_its_place(api_server, client):
