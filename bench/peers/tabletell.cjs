@@ -86,9 +86,13 @@ async function table(figures, Tabletell) {
   }
 }
 
-import(CLIENT)
-  .then(({ Tabletell }) => run((figures) => table(figures, Tabletell)))
-  .catch((error) => {
-    console.error(error);
-    process.exit(1);
-  });
+module.exports = { choose }; // tabletell_ws.cjs plays the same moves
+
+if (require.main === module) {
+  import(CLIENT)
+    .then(({ Tabletell }) => run((figures) => table(figures, Tabletell)))
+    .catch((error) => {
+      console.error(error);
+      process.exit(1);
+    });
+}

@@ -278,6 +278,9 @@ class SocketHello(Schema):
 # a socket message's id: the client's number, which its answer repeats
 # (JavaScript's safe integers)
 MESSAGE_ID = validate.Range(min=0, max=2**53)
+# If-Match's version (at most 15 digits, as the header's) and an Idempotency-Key's length
+IF_MATCH = validate.Range(min=0, max=10**15 - 1)
+KEY_LENGTH = validate.Length(min=1, max=128)
 
 
 class SocketCommand(Schema):
@@ -287,9 +290,8 @@ class SocketCommand(Schema):
     type = fields.String(required=True, validate=validate.Equal("command"))
     id = fields.Integer(required=True, strict=True, validate=MESSAGE_ID)
     body = fields.Dict(required=True)
-    # If-Match: a version (at most 15 digits, as the header's)
-    if_match = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(min=0, max=10**15 - 1))
-    idempotency_key = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=128))
+    if_match = fields.Integer(strict=True, load_default=None, allow_none=True, validate=IF_MATCH)
+    idempotency_key = fields.String(load_default=None, allow_none=True, validate=KEY_LENGTH)
 
 
 class SocketChat(Schema):
