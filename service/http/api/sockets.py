@@ -455,8 +455,8 @@ def handshake_problem() -> Problem | None:
 @bp.get("/games/<game_id>/socket")
 def connect(game_id: str):
     svc = services()
+    svc.commands.live(game_id)  # 404 for an unknown game, before anything else
     problem = handshake_problem()
     if problem is not None:
         raise problem
-    svc.commands.live(game_id)  # 404 for an unknown game, before the upgrade
     return Upgraded(Session(svc, game_id, request.remote_addr))
