@@ -228,7 +228,7 @@ export class Tabletell {
   connectGame(gameId, options = {}) {
     const WebSocket = this.#WebSocket ?? globalThis.WebSocket;
     if (typeof WebSocket !== "function") {
-      throw new TypeError("Tabletell: no WebSocket here: pass one (the WebSocket option), or run node with --experimental-websocket");
+      throw new TypeError("Tabletell: no WebSocket here: pass one (the WebSocket option), or run node 20 with --experimental-websocket");
     }
     const url = this.#url(OPERATIONS.connectGame, { game_id: gameId }, options).replace(/^http/, "ws");
     return new GameSocket({
@@ -577,7 +577,10 @@ export class GameSocket {
     this.#run();
   }
 
-  /** A command for the seat; `expectedVersion` is If-Match, `idempotencyKey` Idempotency-Key. Resolves to `{version, events}`. */
+  /**
+   * A command for the seat; `expectedVersion` is If-Match, `idempotencyKey`
+   * Idempotency-Key. Resolves to `{version, events}`.
+   */
   send(body, { expectedVersion, idempotencyKey = newKey() } = {}) {
     const id = (this.#nextId += 1);
     const message = { type: "command", id, body, idempotency_key: idempotencyKey };
@@ -647,7 +650,8 @@ export class GameSocket {
     if (this.#ended) return;
     this.#ended = true;
     this.#error = error;
-    for (const pending of this.#pending.values()) pending.reject(error ?? networkError(new Error("the socket is closed")));
+    const reason = error ?? networkError(new Error("the socket is closed"));
+    for (const pending of this.#pending.values()) pending.reject(reason);
     this.#pending.clear();
     try {
       this.#ws?.close(SOCKET_FINISHED);
@@ -667,7 +671,7 @@ export class GameSocket {
       let wait = null;
       const status = code - SOCKET_REFUSED;
       if (refusal !== null && status === refusal.status) {
-        const problem = new ProblemError(refusal, { status, retryAfter: refusal.retry_after ?? null });
+        const problem = socketProblem(refusal);
         if (!SOCKET_RECONNECT_STATUSES.has(status)) return this.#end(problem);
         wait = problem.retryAfter != null ? problem.retryAfter * 1000 : null;
       }
@@ -681,7 +685,10 @@ export class GameSocket {
     }
   }
 
-  /** One connection, until it closes: its close code, the refusal it was told (a problem with no id), and whether it brought a message. */
+  /**
+   * One connection, until it closes: its close code, the refusal it was
+   * told (a problem with no id), and whether it brought a message.
+   */
   #connect() {
     return new Promise((resolve) => {
       let ws;
@@ -751,7 +758,7 @@ export class GameSocket {
           if (pending === undefined) return;
           this.#pending.delete(message.id);
           if (message.event === "answer") pending.resolve(message.data);
-          else pending.reject(new ProblemError(message.data, { status: message.data.status, retryAfter: message.data.retry_after ?? null }));
+          else pending.reject(socketProblem(message.data));
           if (this.#closeWhenAnswered && this.#pending.size === 0) this.#end();
           return;
         }
@@ -767,6 +774,11 @@ export class GameSocket {
       ws.onerror = () => {}; // a close follows
     });
   }
+}
+
+/** A problem a game's socket sent, as the ProblemError its request would have thrown. */
+function socketProblem(body) {
+  return new ProblemError(body, { status: body.status, retryAfter: body.retry_after ?? null });
 }
 
 function retryable(kind, problem) {
