@@ -209,6 +209,7 @@ class Session:
         self._answering = False
         self._heard_at = 0.0  # time.monotonic() when the last message was answered
         self._closing = False
+        self._served = threading.Event()  # the client's side is over: the pusher stops lingering
 
     # -- the connection ------------------------------------------------------
 
@@ -232,6 +233,7 @@ class Session:
                 self._serve()
             finally:
                 waiter.watch.client_gone()  # the stream ends, if it has not
+                self._served.set()
                 pusher.join()
         finally:
             self._close(GOING_AWAY, "going away")
@@ -285,13 +287,14 @@ class Session:
         the client has sent nothing for a heartbeat's interval."""
         quiet = self.svc.realtime.heartbeat_seconds
         since = time.monotonic()
-        while self.ws.connected:
+        while True:
             with self._state:
                 left = max(since, self._heard_at) + quiet - time.monotonic()
                 if left <= 0 and not self._answering and not self.ws.input_buffer:
                     self._closing = True
                     break
-            time.sleep(left if left > 0 else quiet)
+            if self._served.wait(left if left > 0 else quiet):
+                return  # the client closed it first
         self._close(NORMAL, "finished")
 
     def _serve(self) -> None:
