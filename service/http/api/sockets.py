@@ -235,6 +235,7 @@ class Session:
                 waiter.watch.client_gone()  # the stream ends, if it has not
                 self._served.set()
                 pusher.join()
+                waiter.close()  # the stream's own close did it, unless it was left mid-way
         finally:
             self._close(GOING_AWAY, "going away")
             self.ws.thread.join(CLOSE_LINGER_SECONDS)  # the client's close frame, before gunicorn closes the socket
