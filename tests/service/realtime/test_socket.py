@@ -17,6 +17,7 @@ import httpx
 import pytest
 
 from games.registry import GAMES
+from service.app.ids import token_hash
 from tests.support.api import auth, seated
 from tests.support.patience import PATIENCE, until
 from tests.support.sockets import GameSocket
@@ -346,14 +347,16 @@ def test_an_idle_socket_gets_heartbeats_as_empty_messages(api_server, client):
     socket.close()
 
 
-def test_a_client_gone_mid_stream_releases_its_place(api_server, client):
+def test_a_client_gone_mid_stream_releases_its_place(api_server, client, redis_client):
     """A socket whose client vanishes (its connection shut, no close frame)
-    lets go of its lease: the open sockets' gauge goes back down."""
+    lets go of its lease under the stream caps (the token's, counted in the
+    store) at once."""
     game_id, tokens = seated(client)
-    before = api_server.metric("tabletell_open_streams", kind="socket")
+    leases = f"tabletell:streams:token:{token_hash(tokens[0])}"
     socket = GameSocket(api_server.url, game_id)
     socket.hello(tokens[0])
     socket.until(lambda: socket.views(), "the first view")
-    assert api_server.metric("tabletell_open_streams", kind="socket") == before + 1
+    assert redis_client.zcard(leases) == 1  # a stream's place, held
+    assert api_server.metric("tabletell_open_streams", kind="socket") >= 1
     socket.ws.sock.shutdown(sockets.SHUT_RDWR)  # gone without a close frame
-    until(lambda: api_server.metric("tabletell_open_streams", kind="socket") == before, "the server let go of the socket")
+    until(lambda: redis_client.zcard(leases) == 0, "the server let go of the socket's lease")
