@@ -3,11 +3,11 @@ machine, in rounds that take turns.
 
     .venv/bin/python bench/peers/run.py [--clients 8,32] [--rounds 6] [--seconds 10] [--quick]
 
-Three servers run side by side for the whole run, and each round gives one of
-them ``--seconds`` of K clients while the others idle; the rounds rotate
-(Tabletell, boardgame.io in memory, boardgame.io with FlatFile, then starting
-one further on), so a machine that speeds up or slows down (other tenants)
-weighs on each alike. K clients are K seats: K / 2 tables of two, each
+Three servers run side by side for the whole run, and each round gives one
+system ``--seconds`` of K clients while the others idle; the rounds rotate
+(Tabletell over HTTP, Tabletell over its WebSocket, boardgame.io in memory,
+boardgame.io with FlatFile, then starting one further on), so a machine that
+speeds up or slows down (other tenants) weighs on each alike. K clients are K seats: K / 2 tables of two, each
 playing game after game back to back until the round's end, the set-up of
 each game (create, join, connect) inside the round like its moves.
 
@@ -31,6 +31,16 @@ each game (create, join, connect) inside the round like its moves.
   the version, the rules, appends the events to the log (one EVALSHA), tells
   the game's streams, answers the events, and sends each of the two seats
   its new view (about 1.4 KB of JSON each) on its stream.
+- **Tabletell over its WebSocket** (``tabletell_ws``): the same stack (the
+  same processes, measured alike, in rounds of its own), its clients
+  (``tabletell_ws.cjs``) the JavaScript client's ``connectGame``, in node
+  with a global WebSocket (``--experimental-websocket`` on node 20). A game
+  is set up over HTTP as above (``createGame``, ``takeSeat`` for each seat),
+  then each seat opens the game's socket (``GET /v1/games/{id}/socket``:
+  its hello, then its view messages). **A move**: the same command, sent as
+  a message on the mover's socket (with ``if_match`` and a fresh
+  ``idempotency_key``), answered on it, the new views pushed on both
+  seats' sockets: no HTTP request.
 - **boardgame.io** 0.50.2 (``bench/peers/server.cjs``, its ``Server`` on
   127.0.0.1, the lobby API and the socket.io transport on one port), its
   matches in memory (``InMemory``) or in its ``FlatFile`` storage (files
@@ -68,7 +78,8 @@ Measured for each (all the rounds of a system and K together):
   the server's state after it: boardgame.io, the mover's client's state with
   a higher ``_stateID`` (the server's update on its socket: the move is not
   run on the client); Tabletell, both the command's answer and the seat's
-  stream's view at the answer's version (whichever comes last).
+  view at the answer's version, on its stream or its socket (whichever comes
+  last).
 
 Also printed: games finished a second, the set-up p50 (create to both seats
 holding the first state) and the clients' own CPU per move. The clients,
@@ -81,8 +92,9 @@ run`` or ``make test``.
 
 The last line is the figures as JSON: for each K (``k8``, ``k32``), each
 system's ``moves_per_second``, ``p50_ms``, ``p99_ms``, ``cpu_ms_per_move``
-(and more), and ``ratios``: Tabletell's server CPU a move and its rate over
-each of boardgame.io's.
+(and more), and ``ratios`` (over HTTP) and ``ratios_ws`` (over the
+WebSocket): Tabletell's server CPU a move and its rate over each of
+boardgame.io's.
 """
 from __future__ import annotations
 
@@ -108,7 +120,8 @@ from streams import Stack, percentile  # noqa: E402
 
 # tests/support/api.py's SHORT["color-doubt"] (clients/js/testing.js's SHORT)
 SHORT = {"two_player_suits": 2, "cards_per_suit": 6, "two_player_removed_cards": 0, "turn_seconds": 0}
-SYSTEMS = ("tabletell", "bgio_memory", "bgio_flatfile")
+SYSTEMS = ("tabletell", "tabletell_ws", "bgio_memory", "bgio_flatfile")
+TRANSPORTS = {"tabletell": "ratios", "tabletell_ws": "ratios_ws"}  # Tabletell's two, and where their ratios go
 TICK = os.sysconf("SC_CLK_TCK")
 
 
@@ -146,11 +159,13 @@ def pinned(cpus: set[int] | None):
     return (lambda: os.sched_setaffinity(0, cpus)) if cpus else None
 
 
-def node_round(script: str, server: str, clients: int, seconds: float, cpus: set[int] | None, measure, *extra: str) -> Round:
+def node_round(
+    script: str, server: str, clients: int, seconds: float, cpus: set[int] | None, measure, *extra: str, flags: tuple = ()
+) -> Round:
     """One round of ``script``'s K clients (``runner.cjs``) against ``server``:
     started and loaded off the clock, then told to go; ``measure()`` just
-    before the go and again once their figures are in."""
-    command = ["node", script, "--server", server, "--clients", str(clients), "--seconds", str(seconds), *extra]
+    before the go and again once their figures are in. ``flags``: node's."""
+    command = ["node", *flags, script, "--server", server, "--clients", str(clients), "--seconds", str(seconds), *extra]
     runner = subprocess.Popen(command, cwd=HERE, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, preexec_fn=pinned(cpus))
     if runner.stdout.readline().strip() != "ready":
         raise SystemExit(f"{script}'s clients did not start")
@@ -172,10 +187,15 @@ def node_round(script: str, server: str, clients: int, seconds: float, cpus: set
 
 
 class Tabletell:
-    name = "tabletell"
+    """``make run``'s stack, its clients over HTTP (``tabletell.cjs``: each
+    move a request, the views on a stream)."""
 
-    def __init__(self, data_dir: str, servers: set[int] | None, clients: set[int] | None):
-        self.stack = Stack(data_dir, servers)
+    name = "tabletell"
+    script = "tabletell.cjs"
+    flags: tuple[str, ...] = ()
+
+    def __init__(self, data_dir: str, servers: set[int] | None, clients: set[int] | None, stack: Stack | None = None):
+        self.stack = stack if stack is not None else Stack(data_dir, servers)
         self.clients = clients
 
     def processes(self) -> tuple[list[int], list[int], list[int]]:
@@ -190,8 +210,8 @@ class Tabletell:
         marks: list[list[float]] = []
         parts = self.processes()
         figures = node_round(
-            "tabletell.cjs", self.stack.url, clients, seconds, self.clients,
-            lambda: marks.append([cpu_ms(pids) for pids in parts]), "--options", json.dumps(SHORT),
+            self.script, self.stack.url, clients, seconds, self.clients,
+            lambda: marks.append([cpu_ms(pids) for pids in parts]), "--options", json.dumps(SHORT), flags=self.flags,
         )  # fmt: skip
         api, store, others = (after - before for before, after in zip(*marks))
         figures.server_cpu_ms, figures.store_cpu_ms, figures.other_cpu_ms = api + store, store, others
@@ -199,6 +219,22 @@ class Tabletell:
 
     def stop(self) -> None:
         self.stack.stop()
+
+
+class TabletellSocket(Tabletell):
+    """The same stack (its processes measured alike), its clients over the
+    WebSocket transport (``tabletell_ws.cjs``: the set-up over HTTP, then
+    each move a message on the seat's socket, the views on the same socket)."""
+
+    name = "tabletell_ws"
+    script = "tabletell_ws.cjs"
+    # node 20 has a global WebSocket with this flag (22 and later, always)
+    flags = ("--experimental-websocket",) if int(subprocess.run(
+        ["node", "--version"], capture_output=True, text=True, check=True
+    ).stdout.strip().lstrip("v").split(".")[0]) < 22 else ()  # fmt: skip
+
+    def stop(self) -> None:
+        pass  # the HTTP system's stack: it stops it
 
 
 # -- boardgame.io: a node server ---------------------------------------------------
@@ -298,6 +334,7 @@ def main() -> None:
         systems = {}
         try:
             systems["tabletell"] = Tabletell(data, servers, clients)
+            systems["tabletell_ws"] = TabletellSocket(data, servers, clients, stack=systems["tabletell"].stack)
             systems["bgio_memory"] = BoardgameIO("memory", None, servers, clients)
             systems["bgio_flatfile"] = BoardgameIO("flatfile", files, servers, clients)
             figures: dict = {}
@@ -306,7 +343,7 @@ def main() -> None:
                     systems[name].round(k, args.warmup)
                 rounds: dict[str, list[Round]] = {name: [] for name in SYSTEMS}
                 for n in range(args.rounds):
-                    for name in SYSTEMS[n % 3:] + SYSTEMS[: n % 3]:
+                    for name in SYSTEMS[n % len(SYSTEMS):] + SYSTEMS[: n % len(SYSTEMS)]:
                         rounds[name].append(systems[name].round(k, args.seconds))
                 figures[f"k{k}"] = {name: summary(rs, args.seconds) for name, rs in rounds.items()}
         finally:
@@ -328,28 +365,31 @@ def main() -> None:
                 f"{name:15} {r['cpu_ms_per_move']:13.3f} ms {r['moves_per_second']:9,.0f} {r['p50_ms']:8.2f} {r['p99_ms']:8.2f} "
                 f"{r['client_cpu_ms_per_move']:13.3f} ms {r['games_per_second']:8.1f} {r['setup_p50_ms']:8.1f} ms"
             )
-        tt, flat, memory = row["tabletell"], row["bgio_flatfile"], row["bgio_memory"]
+        flat, memory = row["bgio_flatfile"], row["bgio_memory"]
         print("  rounds (moves/s): " + "; ".join(f"{name} {', '.join(f'{x:.0f}' for x in row[name]['rounds'])}" for name in SYSTEMS))
-        print(
-            f"  Tabletell's server CPU a move: gunicorn {tt['cpu_ms_per_move'] - tt['store_cpu_ms_per_move']:.3f} ms, "
-            f"valkey-server {tt['store_cpu_ms_per_move']:.3f} ms; its RQ worker meanwhile {tt['other_cpu_ms_per_move']:.3f} ms "
-            "(not counted)"
-        )
-        row["ratios"] = ratios = {
-            "cpu_to_bgio_flatfile": ratio(tt["cpu_ms_per_move"], flat["cpu_ms_per_move"]),
-            "cpu_to_bgio_memory": ratio(tt["cpu_ms_per_move"], memory["cpu_ms_per_move"]),
-            "tabletell_to_bgio_flatfile": ratio(tt["moves_per_second"], flat["moves_per_second"]),
-            "tabletell_to_bgio_memory": ratio(tt["moves_per_second"], memory["moves_per_second"]),
-            "p99_below_bgio_flatfile": tt["p99_ms"] < flat["p99_ms"],
-        }
-        print(
-            f"  Tabletell's server CPU a move: {ratios['cpu_to_bgio_flatfile']}x boardgame.io FlatFile's (aim: at most 1), "
-            f"{ratios['cpu_to_bgio_memory']}x its in-memory's (aim: at most 3)"
-        )
-        print(
-            f"  Tabletell's rate: {ratios['tabletell_to_bgio_flatfile']}x boardgame.io FlatFile's (aim: at least 1.5), "
-            f"p99 {'below' if ratios['p99_below_bgio_flatfile'] else 'not below'} FlatFile's (aim: below)"
-        )
+        for name, key in TRANSPORTS.items():
+            tt = row[name]
+            label = "Tabletell's" if name == "tabletell" else "Tabletell's over its WebSocket"
+            print(
+                f"  {label} server CPU a move: gunicorn {tt['cpu_ms_per_move'] - tt['store_cpu_ms_per_move']:.3f} ms, "
+                f"valkey-server {tt['store_cpu_ms_per_move']:.3f} ms; its RQ worker meanwhile {tt['other_cpu_ms_per_move']:.3f} ms "
+                "(not counted)"
+            )
+            row[key] = ratios = {
+                "cpu_to_bgio_flatfile": ratio(tt["cpu_ms_per_move"], flat["cpu_ms_per_move"]),
+                "cpu_to_bgio_memory": ratio(tt["cpu_ms_per_move"], memory["cpu_ms_per_move"]),
+                "tabletell_to_bgio_flatfile": ratio(tt["moves_per_second"], flat["moves_per_second"]),
+                "tabletell_to_bgio_memory": ratio(tt["moves_per_second"], memory["moves_per_second"]),
+                "p99_below_bgio_flatfile": tt["p99_ms"] < flat["p99_ms"],
+            }
+            print(
+                f"  {label} server CPU a move: {ratios['cpu_to_bgio_flatfile']}x boardgame.io FlatFile's (aim: at most 1), "
+                f"{ratios['cpu_to_bgio_memory']}x its in-memory's (aim: at most 3)"
+            )
+            print(
+                f"  {label} rate: {ratios['tabletell_to_bgio_flatfile']}x boardgame.io FlatFile's (aim: at least 1.5), "
+                f"p99 {'below' if ratios['p99_below_bgio_flatfile'] else 'not below'} FlatFile's (aim: below)"
+            )
     print(json.dumps(figures))
 
 

@@ -45,6 +45,7 @@ TITLES = {
     413: "Content too large",
     415: "Unsupported media type",
     422: "Rule violation",
+    426: "Upgrade required",
     429: "Too many requests",
     500: "Internal error",
     503: "Service unavailable",

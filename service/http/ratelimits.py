@@ -125,12 +125,22 @@ class RateLimits:
         address = served.remote_addr or "unknown"
         counted: list[tuple[str, RateLimitItem, Verdict]] = []
         g.rate_limits = counted
-        self._count(counted, "client", address)
-        token = bearer(served)
-        if token is not None:
-            self._count(counted, "token", token_hash(token))
+        self._count_request(counted, address, bearer(served))
         if served.method == "POST" and served.endpoint in CREATE_ENDPOINTS:
             self._count(counted, "create", address, exact=True)
+
+    def count(self, address: str | None, token: str | None) -> None:
+        """Counts one message of a socket as the request it stands for (a
+        command, a chat message: ``POST`` requests otherwise), against the
+        ``client`` policy of ``address`` and the ``token`` policy of
+        ``token`` (each when given); 429 ``rate_limited`` past one."""
+        self._count_request([], address, token)
+
+    def _count_request(self, counted: list, address: str | None, token: str | None) -> None:
+        if address is not None:
+            self._count(counted, "client", address)
+        if token is not None:
+            self._count(counted, "token", token_hash(token))
 
     def _count(self, counted: list, name: str, key: str, exact: bool = False) -> None:
         for item in self.policies[name]:

@@ -13,6 +13,7 @@ from service.http.api.common import json_body, json_response
 from service.http.current import services
 from service.app.chat import inside_id, sees_spectators
 from service.app.errors import NotFound
+from service.wiring import Services
 
 bp = Blueprint("chat", __name__)
 
@@ -22,10 +23,17 @@ def say(game_id: str):
     svc = services()
     seat = auth.seat(game_id, required=False)  # none: a spectator
     body = schemas.load(schemas.ChatMessage, json_body())
+    said = say_as(svc, game_id, seat, body["text"], request.remote_addr)
+    return json_response(said, 201, {"Cache-Control": "no-store"})
+
+
+def say_as(svc: Services, game_id: str, seat: int | None, text: str, address: str | None) -> dict:
+    """``text`` said at ``game_id`` by ``seat`` (None: a spectator) from
+    ``address``: the message as the chat keeps it (a request's, or a
+    socket's chat message)."""
     folded = svc.commands.load(game_id)
     name = folded.table.names[seat] if seat is not None else None
-    said = svc.chat.say(game_id, folded.table.status, seat, name, body["text"], request.remote_addr or "unknown")
-    return json_response(said, 201, {"Cache-Control": "no-store"})
+    return svc.chat.say(game_id, folded.table.status, seat, name, text, address or "unknown")
 
 
 @bp.get("/games/<game_id>/chat")

@@ -121,18 +121,27 @@ def json_body() -> Any:
             accepted=["application/json", "application/*+json"],
         )
     try:
-        body = json.loads(data.decode("utf-8"), object_pairs_hook=unique_keys)
-    except DuplicateKey as twice:
-        raise Invalid("duplicate_key", f"The body names the key {twice.key!r} twice in one object.", key=twice.key)
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise Invalid("invalid_json", "The body must be JSON in UTF-8.")
+    return json_object(text)
+
+
+def json_object(text: str, what: str = "body") -> dict[str, Any]:
+    """``text`` (a request's body, a socket's message: ``what``) as one JSON
+    object: 400 ``invalid_json`` when it is not one, ``duplicate_key`` for an
+    object that names a key twice (see ``json_body``)."""
+    try:
+        value = json.loads(text, object_pairs_hook=unique_keys)
+    except DuplicateKey as twice:
+        raise Invalid("duplicate_key", f"The {what} names the key {twice.key!r} twice in one object.", key=twice.key)
     except RecursionError:  # JSON nested thousands deep
-        raise Invalid("invalid_json", "The body is nested too deeply to be a command.")
+        raise Invalid("invalid_json", f"The {what} is nested too deeply to be a command.")
     except ValueError:
-        raise Invalid("invalid_json", "The body must be JSON." if data else "A JSON object body is required.")
-    if not isinstance(body, dict):
-        raise Invalid("invalid_json", "The body must be a JSON object.")
-    return body
+        raise Invalid("invalid_json", f"The {what} must be JSON." if text else f"A JSON object {what} is required.")
+    if not isinstance(value, dict):
+        raise Invalid("invalid_json", f"The {what} must be a JSON object.")
+    return value
 
 
 def version_header(name: str) -> int | None:
