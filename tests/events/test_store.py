@@ -29,6 +29,7 @@ from projections.local import LocalGame
 from projections.snapshots import Snapshots
 from projections.views import seat_view
 from service.app.commands import Commands
+from tests.support.patience import until
 
 
 def commands_on(client, snapshot_every: int = 0) -> Commands:
@@ -222,3 +223,32 @@ def test_a_connection_closed_under_its_check_is_a_connection_error_not_a_type_er
     with pytest.raises(TypeError):  # what redis-py itself does: the case still exists upstream
         plain.can_read()
     plain.disconnect()
+
+
+def test_a_pooled_connections_check_sees_a_reply_left_unread_and_a_connection_the_server_closed(redis_server):
+    """What the pool asks of each connection it hands out (``can_read``:
+    anything left on it?), which ours answers "nothing" from one poll of the
+    socket, without gevent's machinery: it still sees a reply left unread,
+    and a connection the server closed is a ConnectionError (redis-py's own
+    check, which the poll leaves a readable socket to)."""
+    import redis
+
+    from service.config import connect
+
+    client = connect(redis_server.url)
+    client.set("left", "unread")
+    connection = client.connection_pool.get_connection()
+    try:
+        assert connection.can_read() is False  # nothing on it
+        connection.send_command("GET", "left")  # its reply never read
+        until(lambda: connection.can_read(), "the reply on the socket")
+        assert connection.read_response() == b"unread"
+        assert connection.can_read() is False
+        connection.send_command("CLIENT", "ID")
+        own = connection.read_response()
+        redis.Redis.from_url(redis_server.url).client_kill_filter(_id=own)
+        with pytest.raises(redis.ConnectionError):
+            until(lambda: connection.can_read(), "the server's close seen")
+    finally:
+        client.connection_pool.release(connection)
+    assert client.set("after", "ok") and client.get("after") == b"ok"
