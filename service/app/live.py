@@ -36,6 +36,8 @@ from events.envelope import Envelope
 from projections.folding import Folded, fold
 from projections.views import seat_view
 
+MB = 2**20  # LIVE_GAMES_MB's unit
+
 # a live game's table, held as Python objects, against its pickled size (the
 # tables are frozen dataclasses of tuples and small dicts): measured with
 # tracemalloc over the four games' tables at 2 to 10 seats in
