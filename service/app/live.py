@@ -50,6 +50,18 @@ OVERHEAD_BYTES = 2_000
 WEIGH_EVERY = 50
 
 
+def render(folded: Folded, seat: int | None) -> bytes:
+    """``seat``'s view of ``folded`` (None: the spectators') as JSON, its
+    keys sorted. A table the process's own decisions reached holds the
+    dicts the rules built, in the order they built them; one folded from
+    the log (or from announced entries, or a snapshot of either) holds them
+    in the stored JSON's order, which is sorted: the same view, and only
+    sorted the same bytes. So a view's bytes are its version's and seat's
+    alone, whichever process serves them (its ETag is the version), and a
+    game let go and loaded again serves what it served before."""
+    return json.dumps(seat_view(folded, seat), sort_keys=True).encode()
+
+
 def weigh(folded: Folded) -> int:
     """What ``folded``'s table takes in memory, about (see MEMORY_PER_PICKLED_BYTE)."""
     return OVERHEAD_BYTES + MEMORY_PER_PICKLED_BYTE * len(pickle.dumps(folded.table, pickle.HIGHEST_PROTOCOL))
@@ -92,10 +104,10 @@ class LiveGame:
         moved on since: that one is rendered."""
         folded, views = self._rendered
         if of is not None and of is not folded:
-            return json.dumps(seat_view(of, seat)).encode()
+            return render(of, seat)
         body = views.get(seat)
         if body is None:
-            body = json.dumps(seat_view(folded, seat)).encode()
+            body = render(folded, seat)
             views[seat] = body
             self.views_bytes += len(body)
         return body
@@ -108,7 +120,7 @@ class LiveGame:
         kept = self._public_view
         if kept is not None and kept[0].version == folded.version and kept[0].last_hash == folded.last_hash:
             return kept[1]
-        body = json.dumps(seat_view(folded, None)).encode()
+        body = render(folded, None)
         self._public_view = (folded, body)
         return body
 
