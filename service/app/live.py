@@ -72,7 +72,7 @@ class LiveGame:
 
     __slots__ = (
         "game_id", "_rendered", "public", "_public_view", "seats", "snapshotted", "weight", "weighed_at", "views_bytes",
-        "__weakref__",
+        "held", "__weakref__",
     )  # fmt: skip
 
     def __init__(self, folded: Folded, snapshotted: int = 0):
@@ -87,7 +87,10 @@ class LiveGame:
         self.snapshotted = snapshotted  # the version of its newest snapshot (0: none)
         self.weight = weigh(folded)  # its table's bytes in memory, about
         self.weighed_at = folded.version
-        self.views_bytes = 0
+        self.views_bytes = 0  # of the views rendered at its version
+        # the LiveGames holding it, which a view counts against as it is
+        # rendered (an idle game's views would otherwise never count)
+        self.held: LiveGames | None = None
 
     @property
     def folded(self) -> Folded:
@@ -110,6 +113,7 @@ class LiveGame:
             body = render(folded, seat)
             views[seat] = body
             self.views_bytes += len(body)
+            self._grew(len(body))
         return body
 
     def delayed_view(self, folded: Folded) -> bytes:
@@ -122,7 +126,12 @@ class LiveGame:
             return kept[1]
         body = render(folded, None)
         self._public_view = (folded, body)
+        self._grew(len(body) - (len(kept[1]) if kept is not None else 0))
         return body
+
+    def _grew(self, grown: int) -> None:
+        if self.held is not None:
+            self.held.grew(self, grown)
 
     def advance(self, folded: Folded) -> bool:
         """The game moved on to ``folded`` (a fold of this game, after this
@@ -154,7 +163,10 @@ class LiveGame:
 
     @property
     def size(self) -> int:
-        return self.weight + self.views_bytes
+        """Its bytes in memory as the budget counts them: its weight and the
+        views it holds rendered."""
+        public = self._public_view
+        return self.weight + self.views_bytes + (len(public[1]) if public is not None else 0)
 
 
 class LiveGames:
@@ -165,7 +177,7 @@ class LiveGames:
     def __init__(self, budget: int):
         self.budget = budget
         self._games: OrderedDict[str, LiveGame] = OrderedDict()
-        self._bytes = 0  # the sum of the games' sizes when each was last put
+        self._bytes = 0  # the sum of the games' sizes as last counted (put, or a view rendered)
         self._sizes: dict[str, int] = {}
         self._lock = threading.Lock()
 
@@ -186,13 +198,30 @@ class LiveGames:
                 live = held
             self._games[live.game_id] = live
             self._games.move_to_end(live.game_id)
+            live.held = self
             size = live.size
             self._bytes += size - self._sizes.get(live.game_id, 0)
             self._sizes[live.game_id] = size
-            while self._bytes > self.budget and len(self._games) > 1:
-                game_id, _ = self._games.popitem(last=False)
-                self._bytes -= self._sizes.pop(game_id)
+            self._shed()
             return live
+
+    def grew(self, live: LiveGame, grown: int) -> None:
+        """``live`` rendered a view (``grown`` bytes more; fewer for one
+        that replaced a longer one): counted now, used now, and the least
+        used let go past the budget. Nothing for a game no longer held."""
+        with self._lock:
+            if self._games.get(live.game_id) is not live:
+                return
+            self._games.move_to_end(live.game_id)
+            self._sizes[live.game_id] += grown
+            self._bytes += grown
+            self._shed()
+
+    def _shed(self) -> None:
+        """The least recently used let go while past the budget (never the last one)."""
+        while self._bytes > self.budget and len(self._games) > 1:
+            game_id, _ = self._games.popitem(last=False)
+            self._bytes -= self._sizes.pop(game_id)
 
     def discard(self, game_id: str) -> None:
         with self._lock:

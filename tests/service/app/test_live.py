@@ -63,6 +63,31 @@ def test_a_live_game_is_weighed_again_as_it_advances():
     assert held.bytes == live.size
 
 
+def test_views_count_against_the_budget_as_they_are_rendered():
+    """A view rendered after its game was put (a stream waking on a held
+    game) counts at once, not at the game's next move: an idle game's
+    views would otherwise never count."""
+    roomy = LiveGames(10 * MB)
+    live = roomy.put(live_game(0))
+    before = roomy.bytes
+    body = live.view(0)
+    assert roomy.bytes == before + len(body) == live.size
+    assert live.view(0) is body and roomy.bytes == before + len(body)  # rendered once a version: counted once
+    # past the budget, the least recently used is let go at once
+    games = [live_game(n) for n in range(3)]
+    tight = LiveGames(sum(live.size for live in games) + 10)
+    for live in games:
+        tight.put(live)
+    games[2].view(0)
+    assert tight.get("game-0") is None
+    assert tight.bytes == sum(live.size for live in tight) <= tight.budget
+    # the spectators' delayed view counts too, in place of the one before it
+    older = fold(random_game("color-doubt", 3, seed=1, commands=20).envelopes[:12], None, "game-1")
+    delayed = games[1].delayed_view(older)
+    assert games[1].size == games[1].weight + games[1].views_bytes + len(delayed)
+    assert tight.bytes == sum(live.size for live in tight) <= tight.budget
+
+
 def test_follow_folds_on_what_follows_and_refuses_a_gap_or_another_history(redis_client):
     entries = random_game("color-doubt", 3, seed=4, commands=40).envelopes
     at = 12
