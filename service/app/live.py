@@ -33,6 +33,7 @@ from collections import OrderedDict
 from typing import Iterator
 
 from events.envelope import Envelope
+from projections import spectators
 from projections.folding import Folded, fold
 from projections.views import seat_view
 
@@ -43,10 +44,14 @@ MB = 2**20  # LIVE_GAMES_MB's unit
 # tracemalloc over the four games' tables at 2 to 10 seats in
 # bench/live_memory.py, which prints the ratio it finds
 MEMORY_PER_PICKLED_BYTE = 4
-# what a live game costs beside its table and views (the object, its dicts)
+# what a live game costs beside its table and its views' bytes: the object,
+# its fold, its place in the LRU, and for each seat its token's entry and a
+# view's (its bytes object, its key), measured beside the tables
 OVERHEAD_BYTES = 2_000
-# a game is weighed again after so many versions (a table grows with its
-# deal, and as cards move): pickling it then costs a few microseconds a move
+SEAT_BYTES = 0
+# a game is weighed again when its status changes (its start deals the
+# cards: a table many times the waiting one) and after so many versions (a
+# table grows as its history does): pickling it costs tens of microseconds
 WEIGH_EVERY = 50
 
 
@@ -63,8 +68,13 @@ def render(folded: Folded, seat: int | None) -> bytes:
 
 
 def weigh(folded: Folded) -> int:
-    """What ``folded``'s table takes in memory, about (see MEMORY_PER_PICKLED_BYTE)."""
-    return OVERHEAD_BYTES + MEMORY_PER_PICKLED_BYTE * len(pickle.dumps(folded.table, pickle.HIGHEST_PROTOCOL))
+    """What ``folded``'s game holds beside its views' bytes, about (see
+    MEMORY_PER_PICKLED_BYTE): its table, twice while spectators see the
+    game late (their delayed fold is a table too, sharing what has not
+    changed since), and its overhead."""
+    tables = 2 if spectators.delay_ms(folded.table) else 1
+    pickled = len(pickle.dumps(folded.table, pickle.HIGHEST_PROTOCOL))
+    return OVERHEAD_BYTES + SEAT_BYTES * folded.table.seats + tables * MEMORY_PER_PICKLED_BYTE * pickled
 
 
 class LiveGame:
@@ -136,11 +146,12 @@ class LiveGame:
     def advance(self, folded: Folded) -> bool:
         """The game moved on to ``folded`` (a fold of this game, after this
         one's version); False, and nothing changes, for one not newer."""
-        if folded.version <= self._rendered[0].version:
+        before = self._rendered[0]
+        if folded.version <= before.version:
             return False
         self._rendered = (folded, {})
         self.views_bytes = 0
-        if folded.version - self.weighed_at >= WEIGH_EVERY:
+        if folded.version - self.weighed_at >= WEIGH_EVERY or folded.table.status != before.table.status:
             self.weight, self.weighed_at = weigh(folded), folded.version
         return True
 

@@ -17,7 +17,7 @@ from projections.folding import fold
 from projections.snapshots import Snapshots
 from projections.views import seat_view
 from service.app.commands import Commands
-from service.app.live import MB, WEIGH_EVERY, LiveGame, LiveGames, weigh
+from service.app.live import MB, OVERHEAD_BYTES, SEAT_BYTES, WEIGH_EVERY, LiveGame, LiveGames, weigh
 from service.app.repository import Repository
 from tests.support.visibility import random_game
 
@@ -61,6 +61,28 @@ def test_a_live_game_is_weighed_again_as_it_advances():
     held.put(live)
     assert live.weight == weigh(far) != weigh(first)
     assert held.bytes == live.size
+
+
+def test_a_live_game_is_weighed_again_as_it_starts():
+    """The start deals the cards: a table many times the waiting one, a
+    few versions after it, weighed then (a short game would otherwise
+    count its waiting table to its end)."""
+    entries = random_game("deceptidice", 3, seed=2, commands=0).envelopes
+    waiting = fold(entries[:1], None, "game")
+    started = fold(entries, None, "game")
+    assert (waiting.table.status, started.table.status) == ("waiting", "active")
+    assert started.version - waiting.version < WEIGH_EVERY
+    live = LiveGame(waiting)
+    assert live.advance(started)
+    assert live.weight == weigh(started) > weigh(waiting)
+
+
+def test_a_game_spectators_see_late_weighs_their_delayed_fold_too():
+    local = random_game("color-doubt", 3, seed=3, commands=10, options={"spectator_delay": 30})
+    delayed = local.folded
+    plain = dataclasses.replace(delayed, table=dataclasses.replace(delayed.table, options={**delayed.table.options, "spectator_delay": 0}))
+    beside = OVERHEAD_BYTES + SEAT_BYTES * delayed.table.seats
+    assert weigh(delayed) - beside == 2 * (weigh(plain) - beside)
 
 
 def test_views_count_against_the_budget_as_they_are_rendered():
