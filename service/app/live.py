@@ -18,11 +18,17 @@ event twice:
 - a read of what came after it (``Repository.sync``), when neither told it
   (a process new to the game, or one whose subscription was broken).
 
-``LiveGames`` holds them, bounded by bytes (``LIVE_GAMES_BYTES``): each game
-weighs its table's pickled size times ``MEMORY_PER_PICKLED_BYTE`` (measured:
-``bench/live_memory.py``) plus the views it has rendered, and the games used
-least recently go first. A game evicted is folded again from its snapshot
-and log on its next use: the same table, the same views, byte for byte.
+``LiveGames`` holds them within a budget of bytes (``LIVE_GAMES_MB``): a
+game counts its table's pickled size times ``MEMORY_PER_PICKLED_BYTE``
+(twice while spectators see it late: their delayed fold), an overhead and
+so much a seat, and each view's bytes as it is rendered; past the budget
+the games used least recently go first. Measured (``bench/live_memory.py``:
+10,000 mid-game games of every kind, every seat's view and the spectators'
+rendered), a game counted 84 KiB on average and never less than letting
+it go freed (1.01 times it at the least, a Deceptidice game), and the
+process's RSS grew 79 KiB a game. A game let
+go is folded again from its snapshot and log on its next use: the same
+table, and the same views byte for byte (``render``).
 """
 from __future__ import annotations
 
@@ -40,19 +46,27 @@ from projections.views import seat_view
 MB = 2**20  # LIVE_GAMES_MB's unit
 
 # a live game's table, held as Python objects, against its pickled size (the
-# tables are frozen dataclasses of tuples and small dicts): measured with
-# tracemalloc over the four games' tables at 2 to 10 seats in
-# bench/live_memory.py, which prints the ratio it finds
-MEMORY_PER_PICKLED_BYTE = 4
-# what a live game costs beside its table and its views' bytes: the object,
+# tables are frozen dataclasses of tuples and small dicts), measured by
+# bench/live_memory.py with tracemalloc over 10,000 mid-game tables of the
+# four games at 2 to 10 seats (docs/benchmarks.md, "Live games in memory"):
+# folded from the store, 5.4 to 7.9 a kind, the worst table 7.92
+# (Deceptidice's, its history of guesses many small dicts); as the process's
+# own decisions left it, 2.6 to 4.3 (its strings shared with the rules'
+# code). The worst, rounded up: a table weighed is never counted for less
+# than it holds
+MEMORY_PER_PICKLED_BYTE = 8
+# what a live game holds beside its table and its views' bytes: the object,
 # its fold, its place in the LRU, and for each seat its token's entry and a
-# view's (its bytes object, its key), measured beside the tables
-OVERHEAD_BYTES = 2_000
-SEAT_BYTES = 0
+# view's (its bytes object, its key); measured 1,150 to 1,260 bytes at two
+# seats, 3,400 at ten
+OVERHEAD_BYTES = 1_000
+SEAT_BYTES = 250
 # a game is weighed again when its status changes (its start deals the
-# cards: a table many times the waiting one) and after so many versions (a
-# table grows as its history does): pickling it costs tens of microseconds
-WEIGH_EVERY = 50
+# cards: a table 3 to 8 times the waiting one) and after so many versions,
+# as its table grows (pickling one costs 40 to 200 us here); between two
+# weighings a table outgrew its weight by at most 1.04 (Diez) to 1.41
+# (Deceptidice, whose history grows by a round at each challenge)
+WEIGH_EVERY = 20
 
 
 def render(folded: Folded, seat: int | None) -> bytes:
