@@ -267,6 +267,8 @@ def by_kind(measured: list[dict]) -> dict[str, dict]:
             # the budget's count of a game to what letting it go frees: 1 or more, the bound holds
             "accounted_per_freed_min": min(m["accounted"] / f for m, f in zip(games, freed)),
             "games_per_mb": MB / mean("accounted"),
+            # with no view rendered (the game's readers on other processes)
+            "games_per_mb_unviewed": MB / (mean("accounted") - mean("views")),
         }
     return rows
 
@@ -327,18 +329,20 @@ def main() -> None:
     )
     print(
         f"{'kind':<14} {'events':>6} {'pickled':>8} {'table':>7} {'ratio':>5} {'(max)':>5} {'decided':>7} {'views':>7} {'beside':>6}"
-        f" {'freed':>7} {'counted':>7} {'min':>5} {'lag':>5} {'games/MB':>8}"
+        f" {'freed':>7} {'counted':>7} {'min':>5} {'lag':>5} {'games/MB':>8} {'unviewed':>8}"
     )
     for name, row in figures["kinds"].items():
         print(
             f"{name:<14} {row['events']:>6.0f} {row['pickled']:>8.0f} {row['table']:>7.0f} {row['table_per_pickled']:>5.2f}"
             f" {row['table_per_pickled_max']:>5.2f} {row['decided_per_pickled']:>7.2f} {row['views']:>7.0f} {row['beside']:>6.0f} {row['freed']:>7.0f}"
             f" {row['accounted']:>7.0f} {row['accounted_per_freed_min']:>5.2f} {row['weight_lag']:>5.2f} {row['games_per_mb']:>8.1f}"
+            f" {row['games_per_mb_unviewed']:>8.1f}"
         )
     print(
         "bytes a game; ratio: a table's bytes to its pickled size, folded from the store (the kind's, its worst game's),"
         " and as its own decisions left it; min: the budget's count to what letting it go frees (1 or more: the bound"
-        " holds); lag: the most a game's weight fell behind its table between two weighings"
+        " holds); lag: the most a game's weight fell behind its table between two weighings; games a MB as counted,"
+        " and with no view rendered"
     )
     print(json.dumps(figures))
 
