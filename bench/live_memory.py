@@ -1,6 +1,6 @@
 """What live games cost a process's memory, and what LIVE_GAMES_MB holds.
 
-    python bench/live_memory.py [--games 10000] [--played 16]
+    python bench/live_memory.py [--games 10000] [--played 16] [--budget 256]
 
 Each API process (and each worker) holds the games it serves live
 (``service.app.live``): a game's table, the views rendered from it, its
@@ -31,6 +31,10 @@ they really cost against what the budget counts.
    rest less the views' bytes is what ``OVERHEAD_BYTES`` and
    ``SEAT_BYTES`` stand for; and the budget's count of a game
    (``LiveGame.size``) against what it frees says whether the bound holds.
+3. A third process, of ``LIVE_GAMES_MB`` ``--budget`` (the default's, 256),
+   uses them all twice over, the second time in another order, letting the
+   least recently used go as it must: what it holds, what that counts, and
+   its RSS after each round (what a full process really takes).
 
 Ends with one JSON line of the figures.
 """
@@ -173,11 +177,13 @@ def rss() -> int:
     return psutil.Process().memory_info().rss
 
 
-def holding(path: str, url: str, trace: bool) -> dict:
+def holding(path: str, url: str, trace: bool, budget_mb: int = HOLD_ALL_MB) -> dict:
     """The holding process (``--hold``): every game of ``path`` held, then
-    its memory measured (see the module)."""
+    its memory measured (see the module). With a ``budget_mb`` too small to
+    hold them all, the games are used twice over (the second time in
+    another order): what it holds, and the RSS, after each round."""
     games = json.loads(Path(path).read_text())
-    svc = Services(connect(url), config=Config(redis_url=url, live_games_mb=HOLD_ALL_MB))
+    svc = Services(connect(url), config=Config(redis_url=url, live_games_mb=budget_mb))
     live_games = svc.repository.games
     # warm: one game of each kind held and let go, so what every process
     # builds once (schemas, caches, the store's scripts) is not counted
@@ -198,6 +204,11 @@ def holding(path: str, url: str, trace: bool) -> dict:
         "miss_ms": missed / len(games) * 1000,
         "hold_ms": elapsed / len(games) * 1000,
     }
+    if budget_mb != HOLD_ALL_MB:
+        again = random.Random(2).sample(games, len(games))
+        figures["again_miss_ms"] = sum(hold(svc, game) for game in again) / len(games) * 1000
+        figures["again_games"], figures["again_accounted_bytes"] = len(live_games), live_games.bytes
+        figures["again_rss_bytes"] = rss() - before
     if trace:
         figures["traced_bytes"] = tracemalloc.get_traced_memory()[0]
         figures["games_measured"] = [let_go(svc, game) for game in games]
@@ -233,8 +244,9 @@ def let_go(svc: Services, game: dict) -> dict:
     return measured
 
 
-def held_in_a_process(path: str, url: str, trace: bool) -> dict:
-    command = [sys.executable, __file__, "--hold", path, "--url", url, *(["--trace"] if trace else [])]
+def held_in_a_process(path: str, url: str, trace: bool = False, budget_mb: int = HOLD_ALL_MB) -> dict:
+    command = [sys.executable, __file__, "--hold", path, "--url", url, "--budget", str(budget_mb)]
+    command += ["--trace"] if trace else []
     out = subprocess.run(command, check=True, stdout=subprocess.PIPE, text=True).stdout
     return json.loads(out.strip().splitlines()[-1])
 
@@ -273,7 +285,7 @@ def by_kind(measured: list[dict]) -> dict[str, dict]:
     return rows
 
 
-def measure(games: int, played: int) -> dict:
+def measure(games: int, played: int, budget_mb: int) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         server = EmbeddedRedis(tmp, persistent=False).start()
         try:
@@ -283,8 +295,9 @@ def measure(games: int, played: int) -> dict:
             svc.realtime.shutdown()
             path = os.path.join(tmp, "games.json")
             Path(path).write_text(json.dumps(held))
-            plain = held_in_a_process(path, server.url, trace=False)
+            plain = held_in_a_process(path, server.url)
             traced = held_in_a_process(path, server.url, trace=True)
+            bounded = held_in_a_process(path, server.url, budget_mb=budget_mb)
         finally:
             server.stop()
     n = plain["games"]
@@ -307,6 +320,17 @@ def measure(games: int, played: int) -> dict:
         "weight_lag_max": max(lag for _, lag in ratios.values()),
         "accounted_per_freed_min": min(row["accounted_per_freed_min"] for row in kinds_measured.values()),
         "kinds": kinds_measured,
+        # the same games used twice over by a process of LIVE_GAMES_MB=budget_mb
+        "bounded": {
+            "budget_mb": budget_mb,
+            "held": bounded["games"],
+            "counted_mb": bounded["accounted_bytes"] / MB,
+            "rss_mb": bounded["rss_bytes"] / MB,
+            "again_held": bounded["again_games"],
+            "again_counted_mb": bounded["again_accounted_bytes"] / MB,
+            "again_rss_mb": bounded["again_rss_bytes"] / MB,
+            "again_miss_ms": bounded["again_miss_ms"],
+        },
     }
 
 
@@ -314,14 +338,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--played", type=int, default=16, help="games of each kind played; the rest are copies")
+    parser.add_argument(
+        "--budget", type=int, default=Config.live_games_mb, help="LIVE_GAMES_MB of the last holding process (MB)"
+    )
     parser.add_argument("--hold", help=argparse.SUPPRESS)  # the holding process: its games' file
     parser.add_argument("--url", help=argparse.SUPPRESS)
     parser.add_argument("--trace", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.hold:
-        print(json.dumps(holding(args.hold, args.url, args.trace)))
+        print(json.dumps(holding(args.hold, args.url, args.trace, args.budget)))
         return
-    figures = measure(args.games, args.played)
+    figures = measure(args.games, args.played, args.budget)
     print(
         f"{figures['games']:,} live games held in one process (mid-game, every seat's view and the spectators'"
         f" rendered): {figures['rss_per_game'] / 1024:.1f} KiB a game of RSS, {figures['traced_per_game'] / 1024:.1f} KiB"
@@ -343,6 +370,13 @@ def main() -> None:
         " and as its own decisions left it; min: the budget's count to what letting it go frees (1 or more: the bound"
         " holds); lag: the most a game's weight fell behind its table between two weighings; games a MB as counted,"
         " and with no view rendered"
+    )
+    bounded = figures["bounded"]
+    print(
+        f"LIVE_GAMES_MB={bounded['budget_mb']}, the {figures['games']:,} games used twice over: held"
+        f" {bounded['held']:,} ({bounded['counted_mb']:.0f} MB counted), RSS +{bounded['rss_mb']:.0f} MB;"
+        f" after the second round {bounded['again_held']:,} ({bounded['again_counted_mb']:.0f} MB),"
+        f" RSS +{bounded['again_rss_mb']:.0f} MB, a miss {bounded['again_miss_ms']:.2f} ms"
     )
     print(json.dumps(figures))
 
