@@ -111,7 +111,7 @@ class LiveGame:
         # token hash -> (seat, the player who took it with a player key, or None)
         self.seats: dict[str, tuple[int, str | None]] = {}
         self.snapshotted = snapshotted  # the version of its newest snapshot (0: none)
-        self.weight = weigh(folded)  # its table's bytes in memory, about
+        self.weight = weigh(folded)  # what it holds beside its views, about
         self.weighed_at = folded.version
         self.views_bytes = 0  # of the views rendered at its version
         # the LiveGames holding it, which a view counts against as it is
@@ -156,6 +156,7 @@ class LiveGame:
         return body
 
     def _grew(self, grown: int) -> None:
+        """A view rendered: counted against the budget of the games holding this one."""
         if self.held is not None:
             self.held.grew(self, grown)
 

@@ -80,7 +80,8 @@ def test_a_live_game_is_weighed_again_as_it_starts():
 def test_a_game_spectators_see_late_weighs_their_delayed_fold_too():
     local = random_game("color-doubt", 3, seed=3, commands=10, options={"spectator_delay": 30})
     delayed = local.folded
-    plain = dataclasses.replace(delayed, table=dataclasses.replace(delayed.table, options={**delayed.table.options, "spectator_delay": 0}))
+    undelayed = {**delayed.table.options, "spectator_delay": 0}
+    plain = dataclasses.replace(delayed, table=dataclasses.replace(delayed.table, options=undelayed))
     beside = OVERHEAD_BYTES + SEAT_BYTES * delayed.table.seats
     assert weigh(delayed) - beside == 2 * (weigh(plain) - beside)
 
