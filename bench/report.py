@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from games.registry import GAMES  # noqa: E402
+from service.app.live import MEMORY_PER_PICKLED_BYTE  # noqa: E402
 
 
 def run(script: str, *args: str) -> dict | None:
@@ -210,6 +211,25 @@ def main() -> None:
             add(
                 f"archived {game_type}: bytes kept in the store (aim < 2,048), archive KiB",
                 f"{row['archived_store_bytes_per_game']:.0f}, {row['archive_file_bytes_per_game'] / 1024:.1f}",
+            )
+    live = run("live_memory.py", *(["--games", "500", "--played", "2"] if quick else []))
+    if live:
+        add(
+            f"{live['games']:,} live games in one process: KiB a game, RSS / traced / as LIVE_GAMES_MB counts it (ratio: RSS to the count)",
+            f"{live['rss_per_game'] / 1024:.1f} / {live['traced_per_game'] / 1024:.1f} / {live['accounted_per_game'] / 1024:.1f}",
+            live["rss_to_accounted"],
+        )
+        add(
+            f"live games: a table's bytes to its pickled size, worst game (MEMORY_PER_PICKLED_BYTE {MEMORY_PER_PICKLED_BYTE})",
+            f"{live['table_per_pickled_max']:.2f}",
+        )
+        add("live games: the count of a game to what letting it go frees, least (aim: 1 or more)", f"{live['accounted_per_freed_min']:.2f}")
+        for game_type in GAMES:
+            rows = [row for row in live["kinds"].values() if row["type"] == game_type]
+            per_mb = [row["games_per_mb"] for row in rows]
+            add(
+                f"live games a MB, {game_type} at {rows[0]['seats']} to {rows[-1]['seats']} seats (mid-game, views rendered)",
+                f"{min(per_mb):.0f}-{max(per_mb):.0f}",
             )
     outbox = run("outbox.py", *(["--seconds", "1", "--rounds", "1", "--grace", "1"] if quick else []))
     if outbox:

@@ -111,6 +111,11 @@ class Config:
     # a game's folded table is stored beside its log every this many events,
     # so a process new to the game folds only what came after (0: never)
     snapshot_every: int = 200
+    # the live games one process (an API process, a worker) holds in memory,
+    # in MB as ``service.app.live`` weighs them (their tables, the views
+    # rendered from them, their seats); past it the least recently used are
+    # let go, and folded again from their snapshot and log on their next use
+    live_games_mb: int = 256
     # webhooks (service/app/webhooks/): a URL whose host is (or resolves to) a
     # private, loopback, link-local, multicast or reserved address is refused
     # at registration and at every delivery, since the service would
@@ -227,6 +232,7 @@ class Config:
             trusted_proxies=number("TRUSTED_PROXIES", cls.trusted_proxies),
             read_fresh_ms=number("READ_FRESH_MS", cls.read_fresh_ms),
             snapshot_every=number("SNAPSHOT_EVERY", cls.snapshot_every),
+            live_games_mb=number("LIVE_GAMES_MB", cls.live_games_mb),
             webhooks_allow_private=switch("WEBHOOKS_ALLOW_PRIVATE", False),
             webhook_timeout_seconds=seconds("WEBHOOK_TIMEOUT_SECONDS", cls.webhook_timeout_seconds),
             webhook_retry_base_seconds=seconds("WEBHOOK_RETRY_BASE_SECONDS", cls.webhook_retry_base_seconds),

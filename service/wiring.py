@@ -18,6 +18,7 @@ from service.app.commands import Commands
 from service.app.deletion import Deletion
 from service.app.ids import now_ms
 from service.app.index import GameIndex
+from service.app.live import MB
 from service.app.lobby import Lobby
 from service.app.outbox import Outbox
 from service.app.player_feed import PlayerFeed
@@ -73,7 +74,13 @@ class Services:
         # finished games' logs, moved out of the store (ARCHIVE_DIR: every
         # process must see the same one)
         self.archive = FileArchive(config.archive_path)
-        self.repository = Repository(self.store, snapshots=Snapshots(client, config.snapshot_every), archive=self.archive)
+        # the games this process holds live, at most LIVE_GAMES_MB of them
+        self.repository = Repository(
+            self.store,
+            budget=config.live_games_mb * MB,
+            snapshots=Snapshots(client, config.snapshot_every),
+            archive=self.archive,
+        )
         self.archiver = Archiver(self.store, self.archive, forget=self.repository.forget)
         # the grace of queued work (GRACE_SECONDS): the API's dispatcher marks
         # what it queues as fresh for as long as the workers wait for it

@@ -21,10 +21,12 @@ from projections.folding import Folded, fold
 from projections.lru import LRU
 from projections.snapshots import Snapshot, Snapshots
 from service.app.archive import ArchivedLogs, Brief, GameArchive
-from service.app.live import LiveGame, LiveGames
+from service.app.live import MB, LiveGame, LiveGames
+from service.config import Config
 
 ARCHIVED_LOGS_KEPT = 32  # archived games' logs a process keeps at hand
-LIVE_GAMES_BYTES = 256 * 1024 * 1024  # the live games a process holds (LIVE_GAMES_MB)
+# the live games a process holds unless told (LIVE_GAMES_MB: service.wiring)
+LIVE_GAMES_BYTES = Config.live_games_mb * MB
 
 
 @dataclass(frozen=True)

@@ -169,3 +169,14 @@ def test_the_docker_image_runs_the_command_make_run_builds(redis_server, tmp_pat
     finally:
         process.terminate()
         process.wait(timeout=PATIENCE)
+
+
+def test_live_games_mb_is_the_budget_of_each_process_live_games(redis_client):
+    """LIVE_GAMES_MB reaches the repository every process's services build
+    (the API's and the workers' alike): its live games are bounded by it."""
+    from service.app.live import MB
+    from service.wiring import Services
+
+    svc = Services(redis_client, config=Config.from_env({"LIVE_GAMES_MB": "7"}))
+    assert svc.repository.games.budget == 7 * MB
+    assert Services(redis_client, config=Config()).repository.games.budget == Config.live_games_mb * MB == 256 * MB
