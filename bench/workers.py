@@ -39,7 +39,8 @@ sys.path.insert(0, str(ROOT))
 
 from rq import Worker  # noqa: E402
 
-from events.store import EventStore  # noqa: E402
+from events.envelope import Envelope  # noqa: E402
+from events.store import EventStore, stream_key  # noqa: E402
 from games import timing  # noqa: E402
 from games.registry import GAMES  # noqa: E402
 from projections.folding import advance, fold  # noqa: E402
@@ -185,7 +186,10 @@ def main() -> None:
             workers_cpu, cpu_until = float("nan"), None
             while pending and time.time() - started < args.limit:
                 for game_id in list(pending):
-                    if svc.commands.load(game_id).table.status == "finished":
+                    # its last entry alone (a fold of every game each poll
+                    # took a core as the workers' share of the machine)
+                    last = svc.redis.xrevrange(stream_key(game_id), count=1)
+                    if last and Envelope.from_json(last[0][1][b"e"]).type == "game_finished":
                         finished_at[game_id] = time.time()
                         pending.discard(game_id)
                 if cpu_until is None and not pending & set(all_bot):
