@@ -122,13 +122,20 @@ def pending_work(
         return waiting
     if table.status != tables.ACTIVE:
         return []
-    work = [
-        Work("bot", folded.game_id, folded.version, seat, now)
-        for seat in tables.to_act(game, table)
-        if seat in table.bots or seat in table.autopilot or seat in table.left
-    ]
+    work = [Work("bot", folded.game_id, folded.version, seat, now) for seat in bots_to_act(folded)]
     work += [Work("timeout", folded.game_id, folded.version, d.seat, d.at) for d in game.deadlines(table.game)]
     return work
+
+
+def bots_to_act(folded: Folded) -> list[int]:
+    """The seats of a game under way whose bot is to act: a bot seat, a
+    seat on autopilot, or one its player left (``leave``)."""
+    table = folded.table
+    return [
+        seat
+        for seat in tables.to_act(folded.game, table)
+        if seat in table.bots or seat in table.autopilot or seat in table.left
+    ]
 
 
 def bot_for(folded: Folded, seat: int, expert_budget_ms: float | None = None) -> Bot:

@@ -45,7 +45,8 @@ from rq.exceptions import DequeueTimeout
 from projections.folding import Folded
 from projections.views import seat_view
 from service.app.commands import BotRun, NextMove, Played
-from service.app.scheduling import Work, bot_for
+from games import table as tables
+from service.app.scheduling import Work, bot_for, bots_to_act
 from service.telemetry import metrics
 from service.wiring import Services
 
@@ -126,7 +127,8 @@ class Turns:
             if held is None or held.folded.version < folded.version:
                 self._held[folded.game_id] = Held(folded, seat, self.clock() + self.think_ms, chances(folded))
             return "held: its bots move in turns"
-        [played] = self._play([Held(folded, seat, 0, chances(folded))])
+        # its run is as long as a turn's of one more game (no longer: the held games wait)
+        [played] = self._play([Held(folded, seat, 0, chances(folded))], share=TURN_SECONDS / (len(self._held) + 1))
         if played is None:
             return "stale: another writer won"
         return f"appended up to version {played.folded.version}"
@@ -166,12 +168,14 @@ class Turns:
             except redis.RedisError:  # its lease runs out instead: the scheduler queues it then
                 log.exception("handing on game %s at %s failed", held.folded.game_id, held.folded.version)
 
-    def _play(self, due: list[Held]) -> list[Played | None]:
-        """A run of bot moves of each of ``due`` (``_moves``), all appended
-        together; a game stays in the turns while a bot is still to act, and
-        leaves them otherwise, or when nothing was appended (another writer
-        moved it first, or a move failed: its lease brings it back)."""
-        share, failed = TURN_SECONDS / len(due), set[str]()
+    def _play(self, due: list[Held], share: float | None = None) -> list[Played | None]:
+        """A run of bot moves of each of ``due`` (``_moves``: each its
+        ``share`` of seconds, TURN_SECONDS over them unless given), all
+        appended together; a game stays in the turns while a bot is still
+        to act, and leaves them otherwise, or when nothing was appended
+        (another writer moved it first, or a move failed: its lease brings
+        it back)."""
+        share, failed = TURN_SECONDS / len(due) if share is None else share, set[str]()
         runs = [BotRun(held.folded, self._moves(held, share, failed)) for held in due]
         try:
             played = self.commands.play(runs)
@@ -205,10 +209,10 @@ class Turns:
             elif self.think_ms or (moves >= MOVES_PER_TURN and time.monotonic() >= deadline):
                 return None
             else:
-                work = next((w for w in self.dispatcher.pending(folded, self.clock()) if w.kind == "bot"), None)
-                if work is None:
+                seats = bots_to_act(folded) if folded.table.status == tables.ACTIVE else []
+                if not seats:
                     return None
-                seat = work.seat
+                seat = seats[0]
             moves += 1
             try:
                 body = bot_move(folded, seat, self.expert_budget_ms, held.rng)
