@@ -92,6 +92,7 @@ class Services:
             queue_client=self.queue_redis,
             archive_after_ms=config.archive_after_seconds * 1000,
             abandoned_retention_ms=config.abandoned_retention_seconds * 1000,
+            think_ms=int(config.bot_think_seconds * 1000),
         )
         self.index = GameIndex(client)
         self.players = Players(client, clock)

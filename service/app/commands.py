@@ -14,10 +14,10 @@ import time
 import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping, NamedTuple, Sequence
 
 from events.envelope import Envelope
-from events.store import Appended, EventStore, Idempotency, VersionConflict
+from events.store import Append, Appended, EventStore, Idempotency, VersionConflict
 from games.contract import RuleError
 from games.registry import GAMES
 from games.timing import clocks
@@ -26,7 +26,7 @@ from service.app.live import LiveGame
 from service.app.repository import Repository, Public
 from projections.views import feed
 from service.telemetry import metrics
-from service.app.scheduling import Dispatcher, Plan
+from service.app.scheduling import Dispatcher, Plan, Work
 from service.app.ids import GAME_ID, now_ms, token_hash
 from service.app.outbox import Outbox, Owed
 from service.app.errors import AppError, Conflict, Invalid, NotFound, Refused, Unavailable
@@ -50,7 +50,7 @@ INTERNAL = "internal"  # the scope of the service's own keys
 def internal_key() -> Idempotency:
     """The service's own idempotency key for an append no client key names
     (see INTERNAL_KEY_TTL_SECONDS)."""
-    return Idempotency(INTERNAL, uuid.uuid4().hex, "", INTERNAL_KEY_TTL_SECONDS)
+    return Idempotency(INTERNAL, secrets.token_hex(16), "", INTERNAL_KEY_TTL_SECONDS)
 
 
 def with_bots_clock(options: Mapping[str, Any], seats: int, bots: list, game_type: str) -> Mapping[str, Any]:
@@ -97,6 +97,28 @@ def timed_command() -> Iterator[CommandTimer]:
     finally:
         if timer.game_type is not None:
             metrics.COMMAND_SECONDS.labels(timer.game_type, outcome).observe(time.perf_counter() - started)
+
+
+# a bot's next move in a game as it stands: (seat, body, command id), or
+# None for no more now (see ``Commands.play``)
+NextMove = Callable[[Folded], "tuple[int, Mapping[str, Any], str] | None"]
+
+
+class BotRun(NamedTuple):
+    """Bot moves of one game for a worker to append (``Commands.play``)."""
+
+    folded: Folded  # the game as the worker holds it
+    next_move: NextMove
+
+
+@dataclass(frozen=True)
+class Played:
+    """Bot moves appended: the game after them, and the bot moves due in
+    it (the worker that holds the game plays them: none is queued; none
+    either after a move the rules refused, which ended the run)."""
+
+    folded: Folded
+    bots: tuple[Work, ...]
 
 
 @dataclass(frozen=True)
@@ -351,56 +373,62 @@ class Commands:
                 return self._replayed(game_id, seat, idempotency, prior)
         raise refused
 
-    def chain(
-        self,
-        folded: Folded,
-        next_move: Callable[[Folded], tuple[int, Mapping[str, Any], str] | None],
-        limit: int,
-        seconds: float,
-        batch: int,
-    ) -> Outcome | None:
-        """Bot moves decided one after another on ``folded`` (the game as a
-        worker's job has it), appended ``batch`` at a time: up to ``limit``
-        moves or ``seconds``, while ``next_move`` gives one (seat, body,
-        idempotency key) for the game as it stands.
+    def play(self, runs: Sequence[BotRun]) -> list[Played | None]:
+        """Bot moves of several games (a worker's turn of the games it
+        holds), as boardgame.io's master serves a move: each game's moves
+        decided one after another on the game as the worker holds it (no
+        store read, no fold), while its ``next_move`` gives one, and
+        appended at its version; every game's append in one round trip
+        (``EventStore.append_many``). For each game, the game after its moves
+        (the table the last decision reached) and the bots due in it, which
+        the worker plays itself (the append writes its due entry, and queues
+        no bot); None when another writer overtook it (nothing appended: the
+        log decides, and that writer's dispatch queues what follows), or
+        when it failed (logged; the game's due entry brings it back).
 
         Each move is shape-checked and decided as ``execute`` decides it,
-        and its events are the ones it alone would append; a batch goes in
-        with one append at the version it was decided on, so a batch another
-        writer overtook appends nothing (its moves are that writer's
-        dispatch's to queue again). A move refused (a bot never is) ends the
-        chain before it: the job queues it, and the single path reports it.
-        Returns the outcome of the last batch appended, or None if none was.
+        recorded under its own command id (its work's idempotency key: the
+        same move decided twice is the same command), and its events are the
+        ones it alone would append. An append carries the service's own key,
+        so a resend after a lost answer finds it. A move the rules refuse (a
+        bot's never is) ends its game's run before it, logged.
         """
-        started, outcome = time.monotonic(), None
-        base = after = folded
-        pending: list = []
-        moves = 0
-        while True:
-            move = None
-            if moves < limit and time.monotonic() - started < seconds:
-                move = next_move(after)
-            if move is not None:
-                seat, body, key = move
+        decided = []
+        for n, run in enumerate(runs):
+            before = after = run.folded
+            envelopes: list[Envelope] = []
+            refused = False
+            while (move := run.next_move(after)) is not None:
+                seat, body, command_id = move
                 try:
                     command = {**load_command(after.game, body), "seat": seat, "at": self.clock(), "actor": "bot"}
-                    envelopes, after = advance(after, after.game, command, seat, key, "bot", shaped=True)
-                except (RuleError, AppError):
-                    move = None
-                else:
-                    pending += envelopes
-                    moves += 1
-            if pending and (move is None or moves % batch == 0):
-                try:
-                    # a resend after a lost answer finds this batch (its own key)
-                    appended = self._append(base, after, pending, internal_key())
-                except VersionConflict:
-                    return outcome
-                _require_durable(appended, version=after.version)
-                outcome = Outcome(after.version, [], after)  # several seats moved: no one seat's events
-                base, pending = after, []
-            if move is None:
-                return outcome
+                    events, after = advance(after, after.game, command, seat, command_id, "bot", shaped=True)
+                except (RuleError, AppError) as error:
+                    log.error("bot move for seat %s of %s at %s refused: %s", seat, after.game_id, after.version, error)
+                    refused = True
+                    break
+                envelopes += events
+            if not envelopes:
+                continue
+            plan = self._plan(after, held=True)
+            owed = self._owed(before, after, plan)
+            due = plan.due if plan is not None else None
+            request = Append(after.game_id, before.version, envelopes, internal_key(), due, self._outbox_at(owed))
+            decided.append((n, before, after, plan, owed, refused, request))
+        answers = self.store.append_many([request for *_, request in decided]) if decided else []
+        played: list[Played | None] = [None] * len(runs)
+        for (n, before, after, plan, owed, refused, _), answer in zip(decided, answers):
+            if isinstance(answer, VersionConflict):
+                continue
+            if isinstance(answer, Exception):
+                log.error("bot moves of %s at %s not appended: %s", before.game_id, before.version, answer)
+                continue
+            self._appended(before, after, plan, answer, owed)
+            if not answer.durable:  # recorded, not confirmed: not acknowledged, as a command's would not be
+                log.warning("bot moves of %s at %s not confirmed durable in time", before.game_id, before.version)
+                continue
+            played[n] = Played(after, () if refused or plan is None else plan.bots)
+        return played
 
     def _append(
         self,
@@ -430,8 +458,8 @@ class Commands:
             self._appended(before, after, plan, appended, owed)
         return appended
 
-    def _plan(self, after: Folded) -> Plan | None:
-        return self.dispatcher.plan(after) if self.dispatcher is not None else None
+    def _plan(self, after: Folded, held: bool = False) -> Plan | None:
+        return self.dispatcher.plan(after, held) if self.dispatcher is not None else None
 
     def _owed(self, before: Folded | None, after: Folded, plan: Plan | None) -> Owed | None:
         """What the append from ``before`` to ``after`` owes others (on a

@@ -11,6 +11,7 @@ import pytest
 from redis.cluster import RedisCluster
 
 from events.store import (
+    Append,
     Due,
     EventStore,
     Idempotency,
@@ -107,6 +108,35 @@ def test_a_retry_with_its_key_gets_the_first_answer_and_appends_nothing(any_stor
     assert (again.first, again.last) == (first.first, first.last) == (2, 3)
     assert store.version(game_id) == 3
     assert store.prior_answer(game_id, key)["last"] == 3
+
+
+def test_appends_of_several_games_go_together_each_answered_in_order(any_store):
+    """``append_many`` (a worker's turn of the games it holds): each append
+    as ``append`` makes it, answered in order; one whose game moved on
+    meanwhile answers its conflict and appends nothing, the others go in.
+    On one server they go in one round trip, by the script's digest: a store
+    that lost its scripts (a restart) is given the script and they go in."""
+    store = EventStore(any_store)
+    logs = [LocalGame("color-doubt", 2, seed=n).envelopes for n in range(3)]
+    games = [f"{n + 1:032x}" for n in range(3)]
+    for game_id, log in zip(games, logs):
+        store.append(game_id, 0, log[:2])
+    store.append(games[1], 2, logs[1][2:3])  # another writer, meanwhile
+    if not isinstance(any_store, RedisCluster):
+        any_store.script_flush()
+    answers = store.append_many(
+        [
+            Append(games[0], 2, logs[0][2:4], due=Due("due", games[0], 500)),
+            Append(games[1], 2, logs[1][2:4], due=Due("due", games[1], 700)),
+            Append(games[2], 2, logs[2][2:3]),
+        ]
+    )
+    assert [(a.first, a.last, a.duplicate) for a in (answers[0], answers[2])] == [(3, 4, False), (3, 3, False)]
+    assert isinstance(answers[1], VersionConflict) and answers[1].actual == 3
+    assert [len(store.read(game_id)) for game_id in games] == [4, 3, 3]
+    assert store.read(games[0]) == logs[0][:4]
+    if not isinstance(any_store, RedisCluster):  # on a cluster the due set is owed after the script
+        assert any_store.zscore("due", games[0]) == 500 and any_store.zscore("due", games[1]) is None
 
 
 def test_an_append_writes_its_due_entry_and_a_refused_one_none(redis_client):
