@@ -41,7 +41,7 @@ from service.app.live import LiveGame
 from service.telemetry.metrics import OPEN_STREAMS
 from service.realtime.client import watch_client
 from service.realtime.limits import Lease, StreamLimits
-from service.realtime.notifier import ClusterNotifier, Notifier, Ticket, Watch
+from service.realtime.notifier import ClusterNotifier, Notifier, Watch
 
 log = logging.getLogger("tabletell.streams")
 
@@ -118,28 +118,22 @@ class Realtime:
         self.clock = clock
         self.commands = commands  # the games, as the command path loads them
         self.repository = commands.repository  # the live games, and the logs
-        self.repository.follow_with(self, fresh_ms, clock)
         self.fresh_ms = fresh_ms  # see ``current``
         self.heartbeat_seconds = heartbeat_seconds
         self.limits = StreamLimits(client, per_token, per_client, retry_after=max(1, int(heartbeat_seconds)))
-        self._notifier: Notifier | None = None
-
-    @property
-    def notifier(self) -> Notifier:
-        if self._notifier is None:  # only processes that serve waiters subscribe
-            # what other processes append is folded on as it is announced,
-            # so a wake finds its game current, with no store read
-            if isinstance(self.redis, RedisCluster):
-                self._notifier = ClusterNotifier(
-                    self.redis, clock=self.clock, appended=self.repository.follow, retired=self.repository.forget
-                )
-            else:
-                self._notifier = Notifier(self.redis, clock=self.clock, appended=self.repository.follow, retired=self.repository.forget)
-        return self._notifier
+        # what other processes append is folded on as it is announced, so a
+        # wake finds its game current with no store read; it connects when
+        # the process first follows a game (a read, a command or a stream)
+        notifier_of = ClusterNotifier if isinstance(client, RedisCluster) else Notifier
+        self.notifier: Notifier | ClusterNotifier = notifier_of(
+            client, clock=clock, appended=self.repository.follow, retired=self.repository.forget
+        )
+        # the repository asks the notifier itself which games it may trust
+        # as current (``Follower``): the process follows every game it serves
+        self.repository.follow_with(self.notifier, fresh_ms, clock)
 
     def shutdown(self) -> None:
-        if self._notifier is not None:
-            self._notifier.shutdown()
+        self.notifier.shutdown()
 
     # -- what a reader may see --------------------------------------------
 
@@ -149,17 +143,6 @@ class Realtime:
         version and the process holds the game at it (``Repository.current``);
         ``NotFound`` for an unknown game."""
         return self.commands.current(game_id)
-
-    # what the repository asks of the notifier (``Follower``): the process
-    # follows every game it serves, and trusts what it was told of it
-    def hint(self, game_id: str, now: int, fresh_ms: int) -> tuple[int, Ticket | None]:
-        return self.notifier.hint(game_id, now, fresh_ms)
-
-    def read(self, ticket: Ticket | None, version: int, now: int) -> None:
-        self.notifier.read(ticket, version, now)
-
-    def distrust(self, game_id: str) -> None:
-        self.notifier.distrust(game_id)
 
     def visible(self, game_id: str, seat: int | None, known: int = 0) -> Visible:
         """The game as ``seat`` sees it now (``None``: spectators, delayed);
