@@ -149,6 +149,16 @@ def main() -> None:
         flatfile, memory = row["bgio_flatfile"], row["bgio_memory"]
         for name, key in (("tabletell", "ratios"), ("tabletell_ws", "ratios_ws")):
             ratios, ours, label = row[key], row[name], ours_label[name]
+            add(
+                f"{clients}: {label} server CPU a move to FlatFile's (aim: 1 or less)",
+                f"{ours['cpu_ms_per_move']:.2f} vs {flatfile['cpu_ms_per_move']:.2f} ms",
+                ratios["cpu_to_bgio_flatfile"],
+            )
+            add(
+                f"{clients}: {label} server CPU a move to in memory's (aim: 3 or less)",
+                f"{ours['cpu_ms_per_move']:.2f} vs {memory['cpu_ms_per_move']:.2f} ms",
+                ratios["cpu_to_bgio_memory"],
+            )
             lower = "lower" if ratios["p99_below_bgio_flatfile"] else "not lower"
             add(
                 f"{clients}: {label} to FlatFile's rate, p99 {lower} (aim: 1.5 or more, p99 lower)",
