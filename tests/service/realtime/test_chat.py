@@ -12,6 +12,7 @@ import asyncio
 import json
 import random
 import threading
+import uuid
 import unicodedata
 
 import httpx
@@ -449,6 +450,14 @@ class StoreMonitor:
     def touching(self, key: str) -> list[str]:
         return [command for command in list(self.commands) if key in command]
 
+    def caught_up(self, client) -> None:
+        """Waits until this monitor has read every command the store ran
+        before now (MONITOR's feed is in order, and read behind the store on
+        a loaded machine): a marker sent now, seen."""
+        marker = f"monitor-mark:{uuid.uuid4().hex}"
+        client.exists(marker)
+        until(lambda: any(marker in command for command in list(self.commands)), "the monitor reading up to its mark")
+
     def close(self) -> None:
         self._monitor.connection.disconnect()
 
@@ -469,9 +478,11 @@ def test_a_stream_reads_the_chat_only_when_its_announcements_say_the_chat_moved(
         for _ in range(6):
             version = play(client, game_id, tokens, rng)
             until(lambda: all(reader.versions[-1] >= version for reader in readers), f"version {version} on both streams")
+        monitor.caught_up(redis_client)
         quiet = monitor.touching(chat_key(game_id)) + monitor.touching(f"game:{{{game_id}}}:archived")
         say(client, game_id, "hello", tokens[0])
         until(lambda: all("hello" in reader.said for reader in readers), "the message on both streams")
+        monitor.caught_up(redis_client)
         talk = monitor.touching(chat_key(game_id))
     finally:
         if monitor is not None:
