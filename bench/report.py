@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from games.registry import GAMES  # noqa: E402
+from service.app.live import MEMORY_PER_PICKLED_BYTE  # noqa: E402
 
 
 def run(script: str, *args: str) -> dict | None:
@@ -137,25 +138,38 @@ def main() -> None:
     peers = run("peers/run.py", *(["--quick"] if quick else []))
     for k, row in (peers or {}).items():
         clients = f"peer, {k[1:]} clients"
-        for name, label in (("tabletell", "Tabletell"), ("bgio_flatfile", "boardgame.io FlatFile"), ("bgio_memory", "boardgame.io in memory")):
+        ours_label = {"tabletell": "Tabletell", "tabletell_ws": "Tabletell over its WebSocket"}
+        systems = (*ours_label.items(), ("bgio_flatfile", "boardgame.io FlatFile"), ("bgio_memory", "boardgame.io in memory"))
+        for name, label in systems:
             system = row[name]
             add(
                 f"{clients}: {label} moves a second (p99, server CPU a move)",
                 f"{system['moves_per_second']:,.0f}/s ({system['p99_ms']:.0f} ms, {system['cpu_ms_per_move']:.2f} ms)",
             )
-        ratios, ours = row["ratios"], row["tabletell"]
         flatfile, memory = row["bgio_flatfile"], row["bgio_memory"]
-        lower = "lower" if ratios["p99_below_bgio_flatfile"] else "not lower"
-        add(
-            f"{clients}: Tabletell to FlatFile's rate, p99 {lower} (aim: 1.5 or more, p99 lower)",
-            f"{ours['p99_ms']:.0f} vs {flatfile['p99_ms']:.0f} ms",
-            ratios["tabletell_to_bgio_flatfile"],
-        )
-        add(
-            f"{clients}: Tabletell to the in-memory rate (aim: 0.4 or more)",
-            f"{ours['moves_per_second']:,.0f} vs {memory['moves_per_second']:,.0f}/s",
-            ratios["tabletell_to_bgio_memory"],
-        )
+        for name, key in (("tabletell", "ratios"), ("tabletell_ws", "ratios_ws")):
+            ratios, ours, label = row[key], row[name], ours_label[name]
+            add(
+                f"{clients}: {label} server CPU a move to FlatFile's (aim: 1 or less)",
+                f"{ours['cpu_ms_per_move']:.2f} vs {flatfile['cpu_ms_per_move']:.2f} ms",
+                ratios["cpu_to_bgio_flatfile"],
+            )
+            add(
+                f"{clients}: {label} server CPU a move to in memory's (aim: 3 or less)",
+                f"{ours['cpu_ms_per_move']:.2f} vs {memory['cpu_ms_per_move']:.2f} ms",
+                ratios["cpu_to_bgio_memory"],
+            )
+            lower = "lower" if ratios["p99_below_bgio_flatfile"] else "not lower"
+            add(
+                f"{clients}: {label} to FlatFile's rate, p99 {lower} (aim: 1.5 or more, p99 lower)",
+                f"{ours['p99_ms']:.0f} vs {flatfile['p99_ms']:.0f} ms",
+                ratios["tabletell_to_bgio_flatfile"],
+            )
+            add(
+                f"{clients}: {label} to the in-memory rate (aim: 0.4 or more)",
+                f"{ours['moves_per_second']:,.0f} vs {memory['moves_per_second']:,.0f}/s",
+                ratios["tabletell_to_bgio_memory"],
+            )
     ratings = run("ratings.py", *(["--games", "200", "--rebuild", "5000"] if quick else []))
     if ratings:
         add(
@@ -207,6 +221,25 @@ def main() -> None:
             add(
                 f"archived {game_type}: bytes kept in the store (aim < 2,048), archive KiB",
                 f"{row['archived_store_bytes_per_game']:.0f}, {row['archive_file_bytes_per_game'] / 1024:.1f}",
+            )
+    live = run("live_memory.py", *(["--games", "500", "--played", "2"] if quick else []))
+    if live:
+        add(
+            f"{live['games']:,} live games in one process: KiB a game, RSS / traced / as LIVE_GAMES_MB counts it (ratio: RSS to the count)",
+            f"{live['rss_per_game'] / 1024:.1f} / {live['traced_per_game'] / 1024:.1f} / {live['accounted_per_game'] / 1024:.1f}",
+            live["rss_to_accounted"],
+        )
+        add(
+            f"live games: a table's bytes to its pickled size, worst game (MEMORY_PER_PICKLED_BYTE {MEMORY_PER_PICKLED_BYTE})",
+            f"{live['table_per_pickled_max']:.2f}",
+        )
+        add("live games: the count of a game to what letting it go frees, least (aim: 1 or more)", f"{live['accounted_per_freed_min']:.2f}")
+        for game_type in GAMES:
+            rows = [row for row in live["kinds"].values() if row["type"] == game_type]
+            per_mb = [row["games_per_mb"] for row in rows]
+            add(
+                f"live games a MB, {game_type} at {rows[0]['seats']} to {rows[-1]['seats']} seats (mid-game, views rendered)",
+                f"{min(per_mb):.0f}-{max(per_mb):.0f}",
             )
     outbox = run("outbox.py", *(["--seconds", "1", "--rounds", "1", "--grace", "1"] if quick else []))
     if outbox:

@@ -48,15 +48,18 @@ def kind_of(key: bytes) -> str:
     return name.split(":", 1)[0]
 
 
-def play(svc: Services, game_type: str, seats: int, rng: random.Random) -> str:
+def play(
+    svc: Services, game_type: str, seats: int, rng: random.Random, until: int | None = None, options: dict | None = None
+) -> tuple[str, list[str]]:
+    """A game played by random bots through the command path, to its end
+    or to ``until`` events (mid-game, say): its id and its seats' tokens."""
     bot = GAMES[game_type].bots["random"]
-    game_id = svc.commands.create(game_type, seats, {}, []).game_id
-    for n in range(seats):
-        svc.commands.join(game_id, f"player {n}")
+    game_id = svc.commands.create(game_type, seats, options or {}, []).game_id
+    tokens = [svc.commands.join(game_id, f"player {n}")[1] for n in range(seats)]
     while True:
         folded = svc.commands.load(game_id)
-        if folded.table.status != "active":
-            return game_id
+        if folded.table.status != "active" or (until is not None and folded.version >= until):
+            return game_id, tokens
         seat = rng.choice(folded.game.to_act(folded.table.game))
         svc.commands.execute(game_id, seat, bot(seat_view(folded, seat), rng), folded.version, uuid.uuid4().hex)
 
@@ -86,7 +89,7 @@ def measure(games: int, seats: int) -> dict:
                 client.flushall()
                 before = client.info("memory")["used_memory"]
                 rng = random.Random(1)
-                ids = [play(svc, game_type, at, rng) for _ in range(games)]
+                ids = [play(svc, game_type, at, rng)[0] for _ in range(games)]
                 after = client.info("memory")["used_memory"]
                 per_kind = {kind: 0 for kind in KINDS}
                 events = 0

@@ -94,13 +94,16 @@ def percentile(values: list[float], q: float) -> float:
 
 
 class Stack:
-    def __init__(self, data_dir: str):
+    def __init__(self, data_dir: str, cpus: set[int] | None = None):
+        """``make run``'s stack on a free port; ``cpus``: the cores it (and
+        every process it starts) may run on, as ``taskset`` pins them."""
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "PROMETHEUS_MULTIPROC_DIR")}
         env.update(PORT=str(self.port), DATA_DIR=data_dir, MAX_STREAMS_PER_CLIENT="0", RATE_LIMITS="off")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "service.run"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            [sys.executable, "-m", "service.run"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            preexec_fn=(lambda: os.sched_setaffinity(0, cpus)) if cpus else None,
         )
         self.client = Tabletell(self.url, retries=0, timeout=2)
         deadline = time.monotonic() + 60

@@ -59,12 +59,13 @@ def archived_key(game_id: str) -> str:
 # KEYS: the stream, the archived record, the other streams copied with it
 # (each to go only if it still ends at the entry it ended at when copied),
 # then the game's other keys to go (tokens, snapshot, idempotency records);
-# ARGV: the version archived, its entry's hash, how many streams are
-# guarded, the id of each one's last entry ('': none), then the record's
-# field/value pairs (none: a game deleted, with no record). The log is still
-# the one archived (nothing appended since: the archive holds all of it),
-# and so is each guarded stream, or nothing happens: then the record goes in
-# and the game's keys go, at once.
+# ARGV: the version archived, its entry's hash, the game's channel, how many
+# streams are guarded, the id of each one's last entry ('': none), then the
+# record's field/value pairs (none: a game deleted, with no record). The log
+# is still the one archived (nothing appended since: the archive holds all of
+# it), and so is each guarded stream, or nothing happens: then the record
+# goes in and the game's keys go, at once, and the game's channel is told
+# ``retired``, so every process that holds the game live lets it go.
 RETIRE_SCRIPT = """
 if redis.call('XLEN', KEYS[1]) ~= tonumber(ARGV[1]) then return 0 end
 local last = redis.call('XRANGE', KEYS[1], ARGV[1] .. '-0', ARGV[1] .. '-0')
@@ -72,15 +73,16 @@ if #last ~= 1 then return 0 end
 local hash = cjson.decode(last[1][2][2])['hash']
 if hash == nil or hash == cjson.null then hash = '' end
 if hash ~= ARGV[2] then return 0 end
-local guarded = tonumber(ARGV[3])
+local guarded = tonumber(ARGV[4])
 for i = 1, guarded do
   local newest = redis.call('XREVRANGE', KEYS[2 + i], '+', '-', 'COUNT', 1)
   local id = ''
   if newest[1] then id = newest[1][1] end
-  if id ~= ARGV[3 + i] then return 0 end
+  if id ~= ARGV[4 + i] then return 0 end
 end
-if #ARGV > 3 + guarded then redis.call('HSET', KEYS[2], unpack(ARGV, 4 + guarded)) end
+if #ARGV > 4 + guarded then redis.call('HSET', KEYS[2], unpack(ARGV, 5 + guarded)) end
 redis.call('DEL', KEYS[1], unpack(KEYS, 3))
+redis.call('SPUBLISH', ARGV[3], 'retired')
 return 1
 """
 
@@ -138,6 +140,16 @@ def parse_outbox_member(member: str) -> tuple[str, int, int]:
     return game_id, int(first), int(last)
 
 
+def announcement(data: bytes | str) -> tuple[int, list[Envelope]]:
+    """A message of a game's channel as the append script publishes it (its
+    new version, then each entry appended, as stored, a line each): the
+    version and the entries. A message of a version alone (a player's
+    feed's channel) has no entries."""
+    raw = data.decode() if isinstance(data, bytes) else data
+    version, _, rest = raw.partition("\n")
+    return int(version), [Envelope.from_json(line) for line in rest.split("\n")] if rest else []
+
+
 def versions_channel(game_id: str) -> str:
     """The shard channel on which every append announces the game's new
     version. It carries the game's hash tag, so in a cluster it lives on the
@@ -161,8 +173,10 @@ def versions_channel(game_id: str) -> str:
 # newer state's entry, and a command costs one round trip. So is the outbox's
 # member, when the caller says the append owes others work (see
 # ``outbox_key``): an append is never in without it. The script then
-# announces the new version on the game's shard channel (SPUBLISH), which
-# wakes the clients waiting on that game in every API process.
+# announces the new version on the game's shard channel (SPUBLISH), with the
+# entries it appended (``announcement``), which wakes the clients waiting on
+# that game in every API process, and lets each process that holds the game
+# live fold them on without reading the log.
 APPEND_SCRIPT = """
 local has, at = ARGV[9], 2
 local idempotency, tokens, due, outbox = false, false, false, false
@@ -192,7 +206,7 @@ end
 if outbox then
   redis.call('ZADD', outbox, ARGV[10], ARGV[11])
 end
-redis.call('SPUBLISH', ARGV[6], tostring(version))
+redis.call('SPUBLISH', ARGV[6], tostring(version) .. '\\n' .. table.concat(ARGV, '\\n', 12))
 return {'ok', tostring(version)}
 """
 
@@ -249,6 +263,38 @@ class Idempotency:
     ttl: int = IDEMPOTENCY_TTL_SECONDS  # seconds the record is kept
 
 
+@dataclass(frozen=True)
+class Append:
+    """One append (``EventStore.append``'s arguments but a seat's token):
+    ``envelopes`` of ``game_id``, if its log is at ``expected_version``."""
+
+    game_id: str
+    expected_version: int
+    envelopes: Sequence[Envelope]
+    idempotency: Idempotency | None = None
+    due: Due | None = None
+    outbox_at: int | None = None
+
+    def __post_init__(self) -> None:
+        versions = [e.version for e in self.envelopes]
+        assert versions == list(range(self.first, self.last + 1)), "versions must follow the log"
+
+    @property
+    def first(self) -> int:
+        return self.expected_version + 1
+
+    @property
+    def last(self) -> int:
+        return self.expected_version + len(self.envelopes)
+
+    @property
+    def record(self) -> dict | None:
+        """The idempotency record kept with it: what the first attempt asked."""
+        if self.idempotency is None:
+            return None
+        return {"request": self.idempotency.request_hash, "first": self.first, "last": self.last}
+
+
 class EventStore:
     def __init__(self, client: redis.Redis | RedisCluster, durability: str = "os", durability_timeout_ms: int = 2000):
         if durability not in DURABILITY:
@@ -281,55 +327,111 @@ class EventStore:
         ``outbox_key``), which the sweep may take from this time (ms) on; its
         member is written with the events. Raises ``VersionConflict``.
         """
-        first = expected_version + 1
-        last = expected_version + len(envelopes)
-        assert [e.version for e in envelopes] == list(range(first, last + 1)), "versions must follow the log"
-        record = None
-        if idempotency is not None:
-            record = {"request": idempotency.request_hash, "first": first, "last": last}
+        request = Append(game_id, expected_version, envelopes, idempotency, due, outbox_at)
+        keys, args = self._script_args(request, token)
+        durable = True
+        if self.durability == "os":
+            answer = self._append(keys=keys, args=args)
+        else:
+            # the wait must follow the write on the same connection: one
+            # pipeline, on a cluster to the primary that holds the game
+            answer, confirmed = self._append_and_wait(game_id, keys, args)
+            durable = self._confirmed(confirmed)
+        return self._appended(request, answer, durable)
+
+    def append_many(self, requests: Sequence[Append]) -> list[Appended | Exception]:
+        """Appends of several games (a worker's turn of the games it holds),
+        each as ``append`` makes it, sent to one server in one round trip
+        (followed by one durability wait for them all); on a cluster, where
+        their slots may be on several shards, one after another. Each is
+        answered, in order, with its ``Appended`` or the error it met (a
+        ``VersionConflict``: it appended nothing)."""
+        if self.cluster:
+            return [self._one(request) for request in requests]
+        calls = [self._script_args(request) for request in requests]
+        with self.redis.pipeline(transaction=False) as pipe:
+            for keys, args in calls:
+                # by its digest: a pipeline of scripts would ask the server
+                # whether it knows them at each send (a round trip more)
+                pipe.evalsha(self._append.sha, len(keys), *keys, *args)
+            if self.durability == "fsync":
+                pipe.execute_command("WAITAOF", 1, 0, self.durability_timeout_ms)
+            elif self.durability == "replica":
+                pipe.execute_command("WAIT", 1, self.durability_timeout_ms)
+            answers = pipe.execute(raise_on_error=False)
+        durable = self.durability == "os" or self._confirmed(answers.pop())
+        if any(isinstance(answer, redis.exceptions.NoScriptError) for answer in answers):
+            # a store that lost its scripts (restarted, flushed) ran none of
+            # them: sent again once it has the script
+            self.redis.script_load(APPEND_SCRIPT)
+            return self.append_many(requests)
+        results: list[Appended | Exception] = []
+        for request, answer in zip(requests, answers):
+            try:
+                if isinstance(answer, Exception):
+                    raise answer
+                results.append(self._appended(request, answer, durable))
+            except (VersionConflict, redis.RedisError) as error:
+                results.append(error)
+        return results
+
+    def _one(self, request: Append) -> Appended | Exception:
+        """``request`` appended on its own, or the error it met."""
+        try:
+            return self.append(
+                request.game_id, request.expected_version, request.envelopes, request.idempotency, None, request.due,
+                request.outbox_at,
+            )  # fmt: skip
+        except (VersionConflict, redis.RedisError) as error:
+            return error
+
+    def _script_args(self, request: Append, token: tuple[str, int] | None = None) -> tuple[list[str], list]:
+        """The append script's keys and arguments for ``request``."""
+        idempotency, game_id = request.idempotency, request.game_id
         # on a cluster the due set is in another slot than the game: the
         # caller owes it (see ``Due``)
-        due_in_script = due if due is not None and not self.cluster else None
+        due = request.due if request.due is not None and not self.cluster else None
         optional = [
             idempotency_key(game_id, idempotency.scope, idempotency.key) if idempotency else None,
             tokens_key(game_id) if token else None,
-            due_in_script.key if due_in_script else None,
-            outbox_key(game_id, self.cluster) if outbox_at is not None else None,
+            due.key if due else None,
+            outbox_key(game_id, self.cluster) if request.outbox_at is not None else None,
         ]
         keys = [stream_key(game_id), *(key for key in optional if key is not None)]
+        record = request.record
         args: list[str | int | float] = [
-            expected_version,
+            request.expected_version,
             json.dumps(record) if record else "",
             idempotency.ttl if idempotency else IDEMPOTENCY_TTL_SECONDS,
             token[0] if token else "",
             token[1] if token else "",
             versions_channel(game_id),
-            due_in_script.member if due_in_script else "",
-            "" if due_in_script is None or due_in_script.score is None else due_in_script.score,
+            due.member if due else "",
+            "" if due is None or due.score is None else due.score,
             "".join("0" if key is None else "1" for key in optional),
-            outbox_at if outbox_at is not None else "",
-            outbox_member(game_id, first, last),
-            *(e.to_json() for e in envelopes),
+            request.outbox_at if request.outbox_at is not None else "",
+            outbox_member(game_id, request.first, request.last),
+            *(e.to_json() for e in request.envelopes),
         ]
-        durable = True
-        if self.durability == "os":
-            outcome, value = self._append(keys=keys, args=args)
-        else:
-            # the wait must follow the write on the same connection: one
-            # pipeline, on a cluster to the primary that holds the game
-            appended, confirmed = self._append_and_wait(game_id, keys, args)
-            outcome, value = appended
-            # an error (WAITAOF on a store without its append-only file) confirms nothing
-            durable = not isinstance(confirmed, Exception) and (
-                confirmed[0] if self.durability == "fsync" else confirmed
-            ) >= 1
+        return keys, args
+
+    def _appended(self, request: Append, answer, durable: bool) -> Appended:
+        """The script's answer to ``request``; raises ``VersionConflict``."""
+        outcome, value = answer
         outcome = outcome.decode() if isinstance(outcome, bytes) else outcome
         if outcome == "duplicate":
             prior = json.loads(value)
             return Appended(prior["first"], prior["last"], True, prior, durable)
         if outcome == "conflict":
-            raise VersionConflict(expected_version, int(value))
-        return Appended(first, last, False, record, durable)
+            raise VersionConflict(request.expected_version, int(value))
+        return Appended(request.first, request.last, False, request.record, durable)
+
+    def _confirmed(self, confirmed) -> bool:
+        """Did the durability wait confirm the writes before it? An error
+        (WAITAOF on a store without its append-only file) confirms nothing."""
+        if isinstance(confirmed, Exception):
+            return False
+        return (confirmed[0] if self.durability == "fsync" else confirmed) >= 1
 
     def _append_and_wait(self, game_id: str, keys: list[str], args: list[str | int | float]) -> tuple:
         """The append script and the durability wait, pipelined on one
@@ -465,8 +567,8 @@ class EventStore:
         ``unchanged`` (stream key -> the id of its last entry, "" for none:
         a stream copied with the log) still ends there, write ``record`` (its
         archived record; empty: none) and delete the log, those streams and
-        ``keys`` (all in the game's slot), in one script; False when any of
-        them changed meanwhile."""
+        ``keys`` (all in the game's slot), in one script, and tell the game's
+        channel (``retired``); False when any of them changed meanwhile."""
         guarded = dict(unchanged or {})
         fields = [item for pair in record.items() for item in pair]
         retire = self.redis.register_script(RETIRE_SCRIPT)
@@ -474,7 +576,7 @@ class EventStore:
         return bool(
             retire(
                 keys=[stream_key(game_id), archived_key(game_id), *guarded, *others],
-                args=[version, last_hash or "", len(guarded), *guarded.values(), *fields],
+                args=[version, last_hash or "", versions_channel(game_id), len(guarded), *guarded.values(), *fields],
             )
         )
 

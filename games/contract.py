@@ -163,8 +163,9 @@ class Game(Protocol):
         """Options completed with defaults; raises RuleError
         ``invalid_option`` naming the option when a value cannot be played."""
 
-    def start(self, state: Any, at: int) -> list[Event]:
-        """The events that start the game once every seat is filled."""
+    def start(self, state: Any, at: int) -> tuple[list[Event], Any]:
+        """The events that start the game once every seat is filled, and the
+        state they lead to (as ``step`` gives a command's)."""
 
     def decide(self, state: Any, command: Mapping[str, Any]) -> list[Event]:
         """Events for a legal command; raises RuleError otherwise. The command
@@ -251,7 +252,7 @@ class RulesGame:
     # (seats, given) -> the options completed with defaults, or RuleError
     validate_options: Callable[[int, Mapping[str, Any]], dict[str, Any]]
     initial_state: Callable[..., Any]
-    start: Callable[..., list[Event]]
+    start: Callable[..., tuple[list[Event], Any]]
     decide: Callable[..., list[Event]]
     evolve: Callable[..., Any]
     view: Callable[..., dict[str, Any]]

@@ -87,30 +87,41 @@ def shuffle_commitment(seed: str, dealt: list[Event]) -> str:
 
 def decide(game: Game, table: Table | None, command: Mapping[str, Any]) -> list[Event]:
     """Events for ``command`` at ``table`` (None before the game exists)."""
+    return step(game, table, command)[0]
+
+
+def step(game: Game, table: Table | None, command: Mapping[str, Any], shaped: bool = False) -> tuple[list[Event], Table]:
+    """``decide``'s events and the table they lead to, at once: each event
+    is evolved once, as it is decided (the game's own by its ``step``), so
+    the command path keeps the table this gives as the game's new state
+    and folds nothing again. ``shaped``: the command's fields were loaded
+    by the game's schema already (the service's shape check, which answers
+    a malformed command field by field), so the rules do not load them a
+    second time; every other path (a log re-decided, a local game) leaves
+    it False and the rules check the shape themselves."""
     kind = command.get("type")
     if not isinstance(kind, str):
         raise RuleError("unknown_command", "commands", f"A command's type is a string, not {kind!r}.")
+    at = command["at"]
     if table is None:
         if kind != "create":
             raise RuleError("unknown_game", "game exists", "There is no such game.")
-        return _stamp(_create(game, command), command["at"])
+        return _create(game, command, at)
     if kind == "create":
         raise RuleError("game_exists", "game exists", "The game has been created already.")
     if kind == "join":
-        events = _join(game, table, command)
-    elif kind == "fill_bots":
-        events = _fill_bots(game, table, command)
-    elif kind == "timeout":
-        events = _timeout(game, table, command)
-    elif kind == "abandon":
-        events = _abandon(table, command)
-    elif kind == "leave":
-        events = _leave(game, table, command)
-    elif kind == "return":
-        events = _return(table, command)
-    else:
-        events = _play(game, table, command)
-    return _stamp(events, command["at"])
+        return _join(game, table, command, at)
+    if kind == "fill_bots":
+        return _fill_bots(game, table, command, at)
+    if kind == "timeout":
+        return _timeout(game, table, command, at)
+    if kind == "abandon":
+        return _told(game, table, _abandon(table, command, at))
+    if kind == "leave":
+        return _told(game, table, _leave(game, table, command, at))
+    if kind == "return":
+        return _told(game, table, _return(table, command, at))
+    return _play(game, table, command, at, shaped)
 
 
 def evolve(game: Game, table: Table | None, event: Event) -> Table:
@@ -235,11 +246,14 @@ def actions(game: Game, table: Table, seat: int) -> list[str]:
     return game.actions(table.game, seat) if table.status == ACTIVE else []
 
 
-def _stamp(events: list[Event], at: int) -> list[Event]:
-    return [evolved(event, at=at) for event in events]
+def _told(game: Game, table: Table, events: list[Event]) -> tuple[list[Event], Table]:
+    """``events`` of the table's own (none of the game's) and the table after them."""
+    for event in events:
+        table = evolve(game, table, event)
+    return events, table
 
 
-def _create(game: Game, command: Mapping[str, Any]) -> list[Event]:
+def _create(game: Game, command: Mapping[str, Any], at: int) -> tuple[list[Event], Table]:
     seats = command["seats"]
     if not game.min_seats <= seats <= game.max_seats:
         raise RuleError(
@@ -300,15 +314,15 @@ def _create(game: Game, command: Mapping[str, Any]) -> list[Event]:
             # (or one to come) would change every seat's odds unevenly
             raise RuleError("rated_with_bots", "bots", "A rated game seats no bots: leave out bots and fill_with_bots_after, or rated.")
         public["rated"] = True
-    created = Event("game_created", public=public, secret={"seed": command["seed"]})
-    events = [created]
-    if all(name is not None for name in names):
-        table = evolve(game, None, created)
-        events += _start(game, table, command["at"])
-    return events
+    created = Event("game_created", public=public, secret={"seed": command["seed"]}, at=at)
+    table = evolve(game, None, created)
+    if any(name is None for name in names):
+        return [created], table
+    started, table = _start(game, table, at)
+    return [created, *started], table
 
 
-def _join(game: Game, table: Table, command: Mapping[str, Any]) -> list[Event]:
+def _join(game: Game, table: Table, command: Mapping[str, Any], at: int) -> tuple[list[Event], Table]:
     free = free_seats(table)
     if not isinstance(command.get("name"), str) or not command["name"].strip():
         raise RuleError("malformed_command", "commands", "A seat is taken with a name.")
@@ -316,20 +330,22 @@ def _join(game: Game, table: Table, command: Mapping[str, Any]) -> list[Event]:
         raise _abandoned()
     if table.status != WAITING or not free:
         raise RuleError("table_full", "players", "Every seat at this table is taken.")
-    taken = Event("seat_taken", public={"seat": free[0], "name": command["name"]})
+    taken = Event("seat_taken", public={"seat": free[0], "name": command["name"]}, at=at)
     player = command.get("player")
     if player is not None:
         if not isinstance(player, str):
             raise RuleError("malformed_command", "commands", "A player is named by their id.")
         if player in table.players:
             raise RuleError("already_seated", "players", "This player holds a seat at this table already.")
-        taken = Event("seat_taken", public={"seat": free[0], "name": command["name"], "player": player})
+        taken = Event("seat_taken", public={"seat": free[0], "name": command["name"], "player": player}, at=at)
+    table = evolve(game, table, taken)
     if len(free) > 1:
-        return [taken]
-    return [taken, *_start(game, evolve(game, table, taken), command["at"])]
+        return [taken], table
+    started, table = _start(game, table, at)
+    return [taken, *started], table
 
 
-def _fill_bots(game: Game, table: Table, command: Mapping[str, Any]) -> list[Event]:
+def _fill_bots(game: Game, table: Table, command: Mapping[str, Any], at: int) -> tuple[list[Event], Table]:
     """The system gives a waiting game's free seats to bots once its
     ``fill_with_bots_after`` has passed, so nobody waits forever; the game
     starts. The strongest bot the game has (the heuristic where there is one)."""
@@ -340,16 +356,20 @@ def _fill_bots(game: Game, table: Table, command: Mapping[str, Any]) -> list[Eve
     if table.fill_bots_at is None or command["at"] < table.fill_bots_at:
         raise RuleError("too_early", "players", "This game's free seats do not go to bots yet.")
     level = "heuristic" if "heuristic" in game.bots else next(iter(game.bots))
-    seated = Event("bots_seated", public={"bots": [{"seat": seat, "level": level} for seat in free_seats(table)]})
-    return [seated, *_start(game, evolve(game, table, seated), command["at"])]
+    seated = Event("bots_seated", public={"bots": [{"seat": seat, "level": level} for seat in free_seats(table)]}, at=at)
+    started, table = _start(game, evolve(game, table, seated), at)
+    return [seated, *started], table
 
 
-def _start(game: Game, table: Table, at: int) -> list[Event]:
-    dealt = game.start(table.game, at)
-    return [Event("game_started", public={"shuffle_commitment": shuffle_commitment(table.seed, dealt)}), *dealt]
+def _start(game: Game, table: Table, at: int) -> tuple[list[Event], Table]:
+    """The game starts: ``game_started`` (the table's: its status), then the
+    game's deal, and the table after them."""
+    dealt, state = game.start(table.game, at)
+    started = Event("game_started", public={"shuffle_commitment": shuffle_commitment(table.seed, dealt)}, at=at)
+    return [started, *dealt], changed(evolve(game, table, started), {"game": state})
 
 
-def _timeout(game: Game, table: Table, command: Mapping[str, Any]) -> list[Event]:
+def _timeout(game: Game, table: Table, command: Mapping[str, Any], at: int) -> tuple[list[Event], Table]:
     """The system acts for a seat whose deadline passed (the game's timeout
     policy), and hands the seat to a bot after too many timeouts in a row."""
     _require_active(table)
@@ -357,15 +377,16 @@ def _timeout(game: Game, table: Table, command: Mapping[str, Any]) -> list[Event
     due = [d for d in game.deadlines(table.game) if d.seat == seat and d.at <= command["at"]]
     if not due:
         raise RuleError("no_deadline_passed", "timeouts", f"Seat {seat} has no deadline that has passed.")
-    events = game.decide(table.game, command)
+    events, state = game.step(table.game, command)
     streak = table.timeouts[seat] + 1
-    events.append(Event("seat_timed_out", public={"seat": seat, "kind": due[0].kind, "streak": streak}))
+    told = [Event("seat_timed_out", public={"seat": seat, "kind": due[0].kind, "streak": streak}, at=at)]
     if streak >= table.options.get("autopilot_after", 3) and seat not in table.autopilot and seat not in table.left:
-        events.append(Event("autopilot_started", public={"seat": seat}))
-    return _with_finish(game, table, events)
+        told.append(Event("autopilot_started", public={"seat": seat}, at=at))
+    _, after = _told(game, changed(table, {"game": state}), told)
+    return _with_finish(game, after, events + told, at)
 
 
-def _abandon(table: Table, command: Mapping[str, Any]) -> list[Event]:
+def _abandon(table: Table, command: Mapping[str, Any], at: int) -> list[Event]:
     """The system gives up on a game still waiting for players. When is the
     service's policy (``WAITING_GAME_TTL_SECONDS``), not a rule: the table
     accepts it from the system whenever the game waits. The seed is revealed
@@ -375,10 +396,10 @@ def _abandon(table: Table, command: Mapping[str, Any]) -> list[Event]:
         raise RuleError("unknown_command", "commands", "Only the service abandons a game.")
     if table.status != WAITING:
         raise RuleError("game_not_waiting", "players", "Only a game still waiting for players can be abandoned.")
-    return [Event("game_abandoned", public={"reason": "no_players", "seed": table.seed})]
+    return [Event("game_abandoned", public={"reason": "no_players", "seed": table.seed}, at=at)]
 
 
-def _leave(game: Game, table: Table, command: Mapping[str, Any]) -> list[Event]:
+def _leave(game: Game, table: Table, command: Mapping[str, Any], at: int) -> list[Event]:
     """Rule "leaving the table": a player gets up from a game under way; a
     bot (the game's strongest quick one, as on autopilot) plays the seat to
     the end, and the player's own commands are refused from then on. The
@@ -395,10 +416,10 @@ def _leave(game: Game, table: Table, command: Mapping[str, Any]) -> list[Event]:
     fields = {key for key in command if key not in ENVELOPE_FIELDS}
     if fields:
         raise RuleError("malformed_command", "commands", f"A 'leave' command has no fields, not {sorted(fields)}.")
-    return [Event("seat_left", public={"seat": seat})]
+    return [Event("seat_left", public={"seat": seat}, at=at)]
 
 
-def _return(table: Table, command: Mapping[str, Any]) -> list[Event]:
+def _return(table: Table, command: Mapping[str, Any], at: int) -> list[Event]:
     """Rule "timeouts": a player takes their seat back from the autopilot
     (or clears a streak of timeouts) without a move of the game; any move of
     theirs does the same. While the bot plays the seat at once, its turns
@@ -414,20 +435,24 @@ def _return(table: Table, command: Mapping[str, Any]) -> list[Event]:
     fields = {key for key in command if key not in ENVELOPE_FIELDS}
     if fields:
         raise RuleError("malformed_command", "commands", f"A 'return' command has no fields, not {sorted(fields)}.")
-    return [Event("seat_returned", public={"seat": seat})]
+    return [Event("seat_returned", public={"seat": seat}, at=at)]
 
 
-def _play(game: Game, table: Table, command: Mapping[str, Any]) -> list[Event]:
+def _play(game: Game, table: Table, command: Mapping[str, Any], at: int, shaped: bool) -> tuple[list[Event], Table]:
     _require_active(table)
     seat = command["seat"]
     if seat in table.left and command.get("actor") != "bot":
         raise _left()
-    events = game.decide(table.game, well_formed(game, command))
+    events, state = game.step(table.game, command if shaped else well_formed(game, command))
+    after = changed(table, {"game": state})
     if command.get("actor") != "bot" and (table.timeouts[seat] or seat in table.autopilot):
         # the player is back: their timeout streak restarts and a bot that
-        # was playing for them stops
-        events.insert(0, Event("seat_returned", public={"seat": seat}))
-    return _with_finish(game, table, events)
+        # was playing for them stops (first in the log; it changes none of
+        # what the game's events change)
+        returned = Event("seat_returned", public={"seat": seat}, at=at)
+        events.insert(0, returned)
+        after = evolve(game, after, returned)
+    return _with_finish(game, after, events, at)
 
 
 def well_formed(game: Game, command: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -452,13 +477,15 @@ def _schema(schema: type[Schema]) -> Schema:
     return schema()
 
 
-def _with_finish(game: Game, table: Table, events: list[Event]) -> list[Event]:
-    after = fold(game, events, table)
-    assert after is not None, "a table folded on"
+def _with_finish(game: Game, after: Table, events: list[Event], at: int) -> tuple[list[Event], Table]:
+    """``events`` and the table ``after`` them, with the game's end told
+    when they end it."""
     result = game.result(after.game)
-    if result is not None:
-        events.append(Event("game_finished", public={"result": result, "seed": table.seed}))
-    return events
+    if result is None:
+        return events, after
+    finished = Event("game_finished", public={"result": result, "seed": after.seed}, at=at)
+    events.append(finished)
+    return events, evolve(game, after, finished)
 
 
 def _require_active(table: Table) -> None:

@@ -57,7 +57,26 @@ def step(
 ) -> list[Envelope]:
     """Decide ``command`` on ``folded`` (None: a game not yet created) and wrap
     its events as the envelopes that follow the log. Raises RuleError."""
-    events = tables.decide(game, folded.table if folded else None, command)
+    return advance(folded, game, command, seat, command_id, actor)[0]
+
+
+def advance(
+    folded: Folded | None,
+    game: Game,
+    command: Mapping[str, Any],
+    seat: int | None,
+    command_id: str,
+    actor: str,
+    shaped: bool = False,
+    game_id: str = "",
+) -> tuple[list[Envelope], Folded]:
+    """``step``'s envelopes and the game after them, at once: the table the
+    rules' decision reached (``games.table.step``: each event evolved once)
+    is the game's new state, never folded again. ``shaped``: see
+    ``games.table.step``."""
+    events, table = tables.step(game, folded.table if folded else None, command, shaped)
     if folded is None:
-        return Envelope.wrap_all(events, 0, None, seat, command_id, command, actor)
-    return Envelope.wrap_all(events, folded.version, folded.last_hash, seat, command_id, command, actor)
+        envelopes = Envelope.wrap_all(events, 0, None, seat, command_id, command, actor)
+        return envelopes, Folded(game_id, envelopes[-1].version, game, table, envelopes[-1].hash)
+    envelopes = Envelope.wrap_all(events, folded.version, folded.last_hash, seat, command_id, command, actor)
+    return envelopes, Folded(folded.game_id, envelopes[-1].version, game, table, envelopes[-1].hash)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, Mapping, overload
+from typing import TYPE_CHECKING, Any, Callable, Literal, Mapping, overload
 
 if TYPE_CHECKING:
     import redis
@@ -111,6 +111,11 @@ class Config:
     # a game's folded table is stored beside its log every this many events,
     # so a process new to the game folds only what came after (0: never)
     snapshot_every: int = 200
+    # the live games one process (an API process, a worker) holds in memory,
+    # in MB as ``service.app.live`` weighs them (their tables, the views
+    # rendered from them, their seats); past it the least recently used are
+    # let go, and folded again from their snapshot and log on their next use
+    live_games_mb: int = 256
     # webhooks (service/app/webhooks/): a URL whose host is (or resolves to) a
     # private, loopback, link-local, multicast or reserved address is refused
     # at registration and at every delivery, since the service would
@@ -227,6 +232,7 @@ class Config:
             trusted_proxies=number("TRUSTED_PROXIES", cls.trusted_proxies),
             read_fresh_ms=number("READ_FRESH_MS", cls.read_fresh_ms),
             snapshot_every=number("SNAPSHOT_EVERY", cls.snapshot_every),
+            live_games_mb=number("LIVE_GAMES_MB", cls.live_games_mb),
             webhooks_allow_private=switch("WEBHOOKS_ALLOW_PRIVATE", False),
             webhook_timeout_seconds=seconds("WEBHOOK_TIMEOUT_SECONDS", cls.webhook_timeout_seconds),
             webhook_retry_base_seconds=seconds("WEBHOOK_RETRY_BASE_SECONDS", cls.webhook_retry_base_seconds),
@@ -305,23 +311,57 @@ def connect(
 
 @lru_cache(maxsize=None)
 def _connection_class() -> type:
-    """redis-py's connection, but for one race: a connection taken from the
-    pool is checked for a closed socket (``can_read``), and when another
-    thread closed it meanwhile (a cluster client resetting its nodes in a
-    failover) hiredis's check raises ``TypeError`` on the socket it no
-    longer has. That is a broken connection like any other: a
-    ``ConnectionError`` (retried, or answered 503 store_unavailable), not a
-    500. (redis-py 8.1, ``_parsers/hiredis.py``, ``_socket_is_closed``.)"""
+    """redis-py's connection, with two changes to its ``can_read``, which the
+    pool asks of every connection it hands out (is anything left unread on
+    it, or did the server close it?):
+
+    - the common answer, "nothing to read", comes from one ``poll`` of the
+      socket with no wait, the operating system's own, not gevent's: under
+      gevent's monkey patch redis-py's check builds a gevent poll object and
+      goes through the hub on every command, 10-13% of an API worker's CPU
+      in a move (bench/peers, profiled); a readable socket is left to
+      redis-py to tell data from a close, as before;
+    - for one race: when another thread closed the connection meanwhile (a
+      cluster client resetting its nodes in a failover), hiredis's check
+      raises ``TypeError`` on the socket it no longer has. That is a broken
+      connection like any other: a ``ConnectionError`` (retried, or answered
+      503 store_unavailable), not a 500. (redis-py 8.1,
+      ``_parsers/hiredis.py``, ``_socket_is_closed``.)"""
+    import select
+
     import redis
+
+    poll = _unpatched_poll(select)
 
     class Connection(redis.Connection):
         def can_read(self, timeout: float = 0) -> bool:
+            sock: Any = self._sock  # a socket once connected (redis-py types it None)
             try:
+                # (a parser that lost its socket, closed by another thread, is
+                # left to the check below, which fails it)
+                if timeout == 0 and poll is not None and sock is not None and getattr(self._parser, "_sock", None) is not None:
+                    reader = getattr(self._parser, "_reader", None)
+                    if reader is not None and not reader.has_data():
+                        poller = poll()
+                        poller.register(sock.fileno(), select.POLLIN)
+                        if not poller.poll(0):
+                            return False  # nothing buffered, nothing on the socket
                 return super().can_read(timeout)
             except TypeError as error:
                 raise redis.ConnectionError(f"the connection was closed under this request ({error})")
 
     return Connection
+
+
+def _unpatched_poll(select_module: Any) -> Callable[[], Any] | None:
+    """The operating system's ``select.poll`` (None where there is none), even
+    under gevent's monkey patch: a poll with no wait never blocks, so it
+    needs no hub."""
+    try:
+        from gevent import monkey
+    except ImportError:
+        return getattr(select_module, "poll", None)
+    return monkey.get_original("select", "poll") if monkey.is_module_patched("select") else getattr(select_module, "poll", None)
 
 
 def connect_store(config: Config) -> redis.Redis | RedisCluster:

@@ -18,6 +18,7 @@ from service.app.commands import Commands
 from service.app.deletion import Deletion
 from service.app.ids import now_ms
 from service.app.index import GameIndex
+from service.app.live import MB
 from service.app.lobby import Lobby
 from service.app.outbox import Outbox
 from service.app.player_feed import PlayerFeed
@@ -27,7 +28,6 @@ from service.app.repository import Repository
 from service.app.retention import Retention, WaitingCap
 from service.app.scheduling import WEBHOOKS_QUEUE, Dispatcher
 from service.app.seats import Seats
-from service.app.views_cache import ViewCache
 from service.config import Config
 from service.realtime.streams import Realtime
 
@@ -54,7 +54,6 @@ class Services:
     retention: Retention
     waiting: WaitingCap
     lobby: Lobby
-    views: ViewCache
     chat: Chat
     realtime: Realtime
 
@@ -75,8 +74,14 @@ class Services:
         # finished games' logs, moved out of the store (ARCHIVE_DIR: every
         # process must see the same one)
         self.archive = FileArchive(config.archive_path)
-        self.archiver = Archiver(self.store, self.archive)
-        self.repository = Repository(self.store, snapshots=Snapshots(client, config.snapshot_every), archive=self.archive)
+        # the games this process holds live, at most LIVE_GAMES_MB of them
+        self.repository = Repository(
+            self.store,
+            budget=config.live_games_mb * MB,
+            snapshots=Snapshots(client, config.snapshot_every),
+            archive=self.archive,
+        )
+        self.archiver = Archiver(self.store, self.archive, forget=self.repository.forget)
         # the grace of queued work (GRACE_SECONDS): the API's dispatcher marks
         # what it queues as fresh for as long as the workers wait for it
         self.dispatcher = Dispatcher(
@@ -87,6 +92,7 @@ class Services:
             queue_client=self.queue_redis,
             archive_after_ms=config.archive_after_seconds * 1000,
             abandoned_retention_ms=config.abandoned_retention_seconds * 1000,
+            think_ms=int(config.bot_think_seconds * 1000),
         )
         self.index = GameIndex(client)
         self.players = Players(client, clock)
@@ -112,21 +118,24 @@ class Services:
         # a player deleting themselves: their seats left, then their ratings and records
         self.deletion = Deletion(self.commands, self.players, self.ratings)
         self.seats = Seats(
-            self.store, self.commands.exists, player_seat=self._player_seat, holder=self._holder, player_exists=self.players.exists
+            self.store,
+            self.commands.exists,
+            held=self.repository.games.get,
+            player_seat=self._player_seat,
+            holder=self._holder,
+            player_exists=self.players.exists,
         )
         self.lobby = Lobby(client, self.commands, self.player_feed, self.players, self.ratings, clock)
         # abandoned games deleted, waiting games capped per client address
         # (a limit per address, off with the rate limits: RATE_LIMITS=off)
-        self.retention = Retention(self.store, self.index, self.players)
+        self.retention = Retention(self.store, self.index, self.players, forget=self.repository.forget)
         cap = config.max_waiting_games_per_client if config.rate_limits else 0
         self.waiting = WaitingCap(client, self.index, cap, config.waiting_game_ttl_seconds or 86_400, clock)
-        self.views = ViewCache()
         self.chat = Chat(client, clock, config.chat_per_minute, archived=self.archiver.chat)  # archived: beside the log
         self.realtime = Realtime(
             client,
             clock,
             self.commands,
-            self.views,
             config.stream_heartbeat_seconds,
             config.max_streams_per_token,
             config.max_streams_per_client,

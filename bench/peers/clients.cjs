@@ -1,35 +1,23 @@
 // K boardgame.io clients for bench/peers/run.py: K / 2 tables of two seats,
-// each table playing match after match of game.cjs's Bump. A match is made
-// and joined through the lobby API (LobbyClient: POST create, then POST join
-// for each seat); each seat is a boardgame.io Client on the SocketIO
-// transport (a socket.io connection of its own, websocket only). On its
-// turn a seat calls moves.bump() and times it until its client holds the
+// each table playing match after match of game.cjs's Bump (runner.cjs). A
+// match is made and joined through the lobby API (LobbyClient: POST create,
+// then POST join for each seat); each seat is a boardgame.io Client on the
+// SocketIO transport (a socket.io connection of its own, websocket only). On
+// its turn a seat calls moves.bump() and times it until its client holds the
 // server's state after the move (the subscription's state with a higher
-// _stateID). After loading, it waits for a line on stdin, plays for
-// --seconds, then prints one JSON line: the moves completed in time, their
-// latencies (ms), each match's set-up (ms), the matches finished, and this
-// process's CPU time.
+// _stateID).
 //
 //   node clients.cjs --server http://127.0.0.1:N --clients K --seconds S
-const readline = require("node:readline");
-const { performance } = require("node:perf_hooks");
 const { Client, LobbyClient } = require("boardgame.io/client");
 const { SocketIO } = require("boardgame.io/multiplayer");
 const { Bump } = require("./game.cjs");
+const { args, run, performance } = require("./runner.cjs");
 
-const args = Object.fromEntries(
-  process.argv.slice(2).reduce((pairs, arg, n, all) => (arg.startsWith("--") ? [...pairs, [arg.slice(2), all[n + 1]]] : pairs), []),
-);
 const server = args.server;
 const lobby = new LobbyClient({ server });
-const latencies = [];
-const live = new Set(); // every seat's client and its stop, to end them all at the deadline
-let deadline = Infinity;
-const setups = []; // ms, a match created to both seats holding its first state
-let games = 0;
 
 /** One seat of a match until it is over (or the run is). */
-function seat(matchID, playerID, credentials, onSynced) {
+function seat(figures, matchID, playerID, credentials, onSynced) {
   return new Promise((resolve) => {
     const client = Client({
       game: Bump,
@@ -45,11 +33,11 @@ function seat(matchID, playerID, credentials, onSynced) {
     const stop = () => {
       if (stopped) return; // client.stop() notifies the subscription once more
       stopped = true;
-      live.delete(stop);
+      figures.stops.delete(stop);
       client.stop();
       resolve();
     };
-    live.add(stop);
+    figures.stops.add(stop);
     client.subscribe((state) => {
       if (state === null || stopped) return; // not synced yet, or over
       if (!synced) {
@@ -57,12 +45,11 @@ function seat(matchID, playerID, credentials, onSynced) {
         onSynced();
       }
       if (pending && state._stateID > pending.stateID) {
-        const now = performance.now();
-        if (now <= deadline) latencies.push(now - pending.sentAt);
+        figures.moved(pending.sentAt);
         pending = null;
       }
       if (state.ctx.gameover) return stop();
-      if (!pending && state.isActive && state.ctx.currentPlayer === playerID && performance.now() < deadline) {
+      if (!pending && state.isActive && state.ctx.currentPlayer === playerID && figures.running()) {
         pending = { stateID: state._stateID, sentAt: 0 };
         setImmediate(() => {
           pending.sentAt = performance.now();
@@ -75,8 +62,8 @@ function seat(matchID, playerID, credentials, onSynced) {
 }
 
 /** Match after match at one table of two seats, until the deadline. */
-async function table() {
-  while (performance.now() < deadline) {
+async function table(figures) {
+  while (figures.running()) {
     const started = performance.now();
     const { matchID } = await lobby.createMatch(Bump.name, { numPlayers: 2 });
     const credentials = [];
@@ -85,33 +72,13 @@ async function table() {
       credentials.push(joined.playerCredentials);
     }
     let waiting = 2;
-    const onSynced = () => --waiting === 0 && setups.push(performance.now() - started);
-    await Promise.all(["0", "1"].map((playerID, n) => seat(matchID, playerID, credentials[n], onSynced)));
-    if (performance.now() <= deadline) games += 1;
+    const onSynced = () => --waiting === 0 && figures.setups.push(performance.now() - started);
+    await Promise.all(["0", "1"].map((playerID, n) => seat(figures, matchID, playerID, credentials[n], onSynced)));
+    if (figures.running()) figures.games += 1;
   }
 }
 
-async function main() {
-  const lines = readline.createInterface({ input: process.stdin });
-  console.log("ready");
-  await new Promise((resolve) => lines.once("line", resolve));
-  lines.close();
-  const cpu = process.cpuUsage();
-  const started = performance.now();
-  deadline = started + 1000 * Number(args.seconds);
-  for (let n = 0; n < Number(args.clients) / 2; n++) table();
-  await new Promise((resolve) => setTimeout(resolve, deadline - started));
-  for (const stop of [...live]) stop(); // matches left unfinished: their seats stop
-  // (a lobby request still out is not waited for: nothing after the deadline counts)
-  const used = process.cpuUsage(cpu);
-  const line = JSON.stringify({ moves: latencies.length, latencies_ms: latencies, setups_ms: setups, games, cpu_ms: (used.user + used.system) / 1000 });
-  // exit once the line is written: to a pipe, stdout writes asynchronously,
-  // and process.exit() right after a console.log cut it at 64 KiB (a round
-  // of some 6,000 moves on a quiet machine)
-  process.stdout.write(line + "\n", () => process.exit(0));
-}
-
-main().catch((error) => {
+run(table).catch((error) => {
   console.error(error);
   process.exit(1);
 });

@@ -12,6 +12,12 @@ export interface TabletellOptions {
   token?: string | null;
   /** The fetch to use (default: the global one, looked up at each call). */
   fetch?: (input: string, init?: RequestInit) => Promise<Response>;
+  /**
+   * The WebSocket constructor connectGame uses (default: the global one,
+   * looked up at each connection: a browser's, or node 22's; node 20 has one
+   * with --experimental-websocket).
+   */
+  WebSocket?: new (url: string) => WebSocket;
   /** How many times a request is sent again when it may be (default 5). */
   retries?: number;
   /** The first backoff step in ms, doubled each retry, with jitter (default 250). */
@@ -65,7 +71,7 @@ export const OPERATIONS: Readonly<Record<OperationId, Operation>>;
 export type OperationId =
   | "health" | "healthLive" | "healthReady" | "metrics" | "listGameTypes"
   | "listGames" | "createGame" | "getGame" | "takeSeat"
-  | "getView" | "sendCommand" | "getEvents" | "streamGame"
+  | "getView" | "sendCommand" | "getEvents" | "streamGame" | "connectGame"
   | "getLog" | "getReplay" | "getVerification"
   | "createPlayer" | "getPlayer" | "deletePlayer" | "replacePlayerKey" | "listPlayerGames" | "streamPlayer"
   | "getLobby" | "matchmaking" | "getRematch" | "rematch"
@@ -142,6 +148,17 @@ export class Tabletell {
     gameId: string,
     options?: CallOptions & { data?: "view" | "events"; lastEventId?: number | string },
   ): AsyncGenerator<GameStreamMessage, void, undefined>;
+  /**
+   * The game over one WebSocket (`GET /v1/games/{id}/socket`), connected at
+   * once: the messages streamGame gives, and the seat's commands and table
+   * talk, answered on the same connection (see GameSocket). `token`: the
+   * seat's token or player key (default: the client's; null: a spectator).
+   * Throws a TypeError when there is no WebSocket (see TabletellOptions).
+   */
+  connectGame(
+    gameId: string,
+    options?: { token?: string | null; data?: "view" | "events"; lastEventId?: number | string; signal?: AbortSignal },
+  ): GameSocket;
 
   // audit
   /** The whole log's entries, oldest first (its NDJSON lines, parsed). Retry kind: idempotent. */
@@ -247,6 +264,27 @@ export class WebhookSignatureError extends Error {
 // -- errors -------------------------------------------------------------------
 
 /** An RFC 9457 problem, as the API sends it. */
+/**
+ * A game over one WebSocket (Tabletell.connectGame). Iterate it for the
+ * game's stream messages (as streamGame gives them: it resumes after a drop
+ * with nothing lost or given twice, and ends after `finished`); `send` a
+ * command and `say` table talk, each answered in the order sent. A command
+ * unanswered when the connection drops is sent again on the next one with
+ * its Idempotency-Key (played once); a chat message rejects with
+ * `network_error`. A refusal of the connection that will not pass (a wrong
+ * token: 401 invalid_token, close 4401; an unknown game; a malformed hello)
+ * is thrown by the iterator and rejects what waits.
+ */
+export class GameSocket implements AsyncIterable<GameStreamMessage> {
+  [Symbol.asyncIterator](): AsyncGenerator<GameStreamMessage, void, undefined>;
+  /** A command for the seat: `expectedVersion` is If-Match; `idempotencyKey` (default: a random UUID) its Idempotency-Key. */
+  send(body: Command, options?: { expectedVersion?: number; idempotencyKey?: string }): Promise<{ version: number; events: GameEvent[] }>;
+  /** Says `text` at the table (a seat) or among the spectators (none). */
+  say(text: string): Promise<ChatMessage>;
+  /** Closes it at once: the iterator ends, sends waiting reject with `network_error`. */
+  close(): void;
+}
+
 export interface Problem {
   type: string;
   title: string;

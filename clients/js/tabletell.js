@@ -24,6 +24,14 @@ const MAX_RETRY_AFTER_MS = 30_000;
 // 15 s, for this long is taken for dead (a half-open connection) and resumed.
 const STREAM_IDLE_MS = 45_000;
 
+// A game's socket's close codes (docs/api.md, "The socket"): 1000 after the
+// game's `finished`; 4000 + the status of the problem that refused the
+// connection, which is connected again after for these statuses only (no
+// hello in time, past a cap, a store outage); any other close, again.
+const SOCKET_FINISHED = 1000;
+const SOCKET_REFUSED = 4000;
+const SOCKET_RECONNECT_STATUSES = new Set([408, 429, 503]);
+
 /**
  * Every operation of openapi.yaml's `paths`, by operationId: its method, its
  * path, the query parameters and headers the client sends, and when a request
@@ -60,6 +68,7 @@ export const OPERATIONS = Object.freeze({
   sendCommand: op("POST", "/v1/games/{game_id}/commands", "idempotent", [], ["If-Match", "Idempotency-Key"]),
   getEvents: op("GET", "/v1/games/{game_id}/events", "idempotent", ["after", "wait"]),
   streamGame: op("GET", "/v1/games/{game_id}/stream", "idempotent", ["data", "last_event_id"]),
+  connectGame: op("GET", "/v1/games/{game_id}/socket", "idempotent"),
   getLog: op("GET", "/v1/games/{game_id}/log", "idempotent"),
   getReplay: op("GET", "/v1/games/{game_id}/replay", "idempotent", ["version", "seat"]),
   getVerification: op("GET", "/v1/games/{game_id}/verification", "idempotent"),
@@ -146,19 +155,21 @@ function fromBase64(text) {
 
 export class Tabletell {
   #fetch;
+  #WebSocket;
   #retries;
   #backoffMs;
 
   /**
-   * @param {{baseUrl?: string, token?: string|null, fetch?: Function, retries?: number, backoffMs?: number}} options
+   * @param {{baseUrl?: string, token?: string|null, fetch?: Function, WebSocket?: Function, retries?: number, backoffMs?: number}} options
    */
-  constructor({ baseUrl, token = null, fetch, retries = 5, backoffMs = 250 } = {}) {
+  constructor({ baseUrl, token = null, fetch, WebSocket, retries = 5, backoffMs = 250 } = {}) {
     const base = baseUrl ?? globalThis.location?.origin;
     if (!base) throw new TypeError("Tabletell: baseUrl is required outside a browser page");
     this.baseUrl = String(base).replace(/\/+$/, "");
     this.token = token;
     // called without a receiver: a browser's fetch must not be called as a method of ours
     this.#fetch = fetch ? (url, init) => fetch(url, init) : (url, init) => globalThis.fetch(url, init);
+    this.#WebSocket = WebSocket ?? null; // else the global one, looked up at each connection
     this.#retries = retries;
     this.#backoffMs = backoffMs;
   }
@@ -206,6 +217,29 @@ export class Tabletell {
   /** The game as it happens: an async iterator of `{event, id, data}` (see #stream). */
   streamGame(gameId, options = {}) {
     return this.#stream("streamGame", { game_id: gameId }, options, gameId);
+  }
+
+  /**
+   * The game over one WebSocket (see GameSocket): the stream's messages in
+   * (`data`: "view" or "events"; `lastEventId`: where to resume), commands
+   * and table talk out. `token`: the seat's (default: the client's; null, a
+   * spectator). Connects at once.
+   */
+  connectGame(gameId, options = {}) {
+    const WebSocket = this.#WebSocket ?? globalThis.WebSocket;
+    if (typeof WebSocket !== "function") {
+      throw new TypeError("Tabletell: no WebSocket here: pass one (the WebSocket option), or run node 20 with --experimental-websocket");
+    }
+    const url = this.#url(OPERATIONS.connectGame, { game_id: gameId }, options).replace(/^http/, "ws");
+    return new GameSocket({
+      url,
+      WebSocket,
+      token: "token" in options ? options.token : this.token,
+      data: options.data ?? "view",
+      lastEventId: options.lastEventId ?? null,
+      signal: options.signal,
+      backoff: (attempt) => this.#backoff(attempt, STREAM_BACKOFF_CAP_MS),
+    });
   }
 
   // -- audit ---------------------------------------------------------------
@@ -485,6 +519,266 @@ export class Tabletell {
       data: { version: summary.version, status: summary.status, result: summary.result, log_hash: summary.log_hash },
     };
   }
+}
+
+/**
+ * A game over one WebSocket (`GET /v1/games/{id}/socket`; Tabletell's
+ * connectGame): an async iterable of the game's stream's messages (`{event,
+ * id, data}`, exactly as streamGame gives them; heartbeats skipped), and
+ * `send` (a command) and `say` (table talk), each resolving to its answer or
+ * rejecting with its ProblemError, answered in the order sent.
+ *
+ * A dropped connection, a close that is not the game's end (the server
+ * stopping), a refusal that may pass later (4408, 4429, 4503) or 45 s without
+ * even a heartbeat is followed by a new connection whose hello resumes after
+ * the last message given, after a backoff (the refusal's `retry_after`
+ * when it has one, else exponential with jitter, capped at 30 s): nothing is
+ * lost or given twice. A command still unanswered is sent again on it with
+ * the same Idempotency-Key (generated unless given), so the server plays it
+ * once and answers with its first answer; a chat message is not (it may
+ * have been said): it rejects with a `network_error`. Any other refusal (a
+ * wrong token, 4401; an unknown game, 4404; a malformed hello, 4400) ends
+ * it: the iterator throws the ProblemError, as do sends waiting. The
+ * iterator ends after `finished`, or when its loop breaks, and the
+ * connection then closes once every send is answered; `close()` and
+ * `signal` close it at once (sends waiting reject with a `network_error`).
+ */
+export class GameSocket {
+  #url;
+  #WebSocket;
+  #token;
+  #data;
+  #backoff;
+  #signal;
+  #last; // the id of the last stream message given: where a new connection resumes
+  #ws = null; // the connection, once it has said hello
+  #messages = []; // stream messages not yet taken by the iterator
+  #wake = null; // the iterator waiting for one
+  #pending = new Map(); // message id -> {frame, resolve, reject, again, sent}
+  #nextId = 0;
+  #finished = false; // the game's `finished` came
+  #closeWhenAnswered = false; // the iterator is done: close once the sends waiting are answered
+  #ended = false; // no more connections: finished, closed, or refused for good
+  #error = null; // what refused it for good
+
+  constructor({ url, WebSocket, token, data, lastEventId, signal, backoff }) {
+    this.#url = url;
+    this.#WebSocket = WebSocket;
+    this.#token = token ?? null;
+    this.#data = data;
+    this.#last = lastEventId;
+    this.#signal = signal;
+    this.#backoff = backoff;
+    if (signal?.aborted) {
+      this.#end();
+      return;
+    }
+    signal?.addEventListener("abort", () => this.close(), { once: true });
+    this.#run();
+  }
+
+  /**
+   * A command for the seat; `expectedVersion` is If-Match, `idempotencyKey`
+   * Idempotency-Key. Resolves to `{version, events}`.
+   */
+  send(body, { expectedVersion, idempotencyKey = newKey() } = {}) {
+    const id = (this.#nextId += 1);
+    const message = { type: "command", id, body, idempotency_key: idempotencyKey };
+    if (expectedVersion != null) message.if_match = expectedVersion;
+    return this.#ask(id, JSON.stringify(message), true);
+  }
+
+  /** Says `text` at the table (a seat) or among the spectators; resolves to the message as kept. */
+  say(text) {
+    const id = (this.#nextId += 1);
+    return this.#ask(id, JSON.stringify({ type: "chat", id, text }), false);
+  }
+
+  /** Ends it: the connection closes, the iterator ends, answers not yet come reject. */
+  close() {
+    this.#end();
+  }
+
+  async *[Symbol.asyncIterator]() {
+    try {
+      for (;;) {
+        if (this.#messages.length) {
+          const message = this.#messages.shift();
+          yield message;
+          if (message.event === "finished") return;
+          continue;
+        }
+        if (this.#ended) {
+          if (this.#error) throw this.#error;
+          return;
+        }
+        await new Promise((resolve) => {
+          this.#wake = resolve;
+        });
+      }
+    } finally {
+      // the loop broke, or the game is over: close, once what was sent is answered
+      if (this.#pending.size > 0 && !this.#ended) this.#closeWhenAnswered = true;
+      else this.#end();
+    }
+  }
+
+  #ask(id, frame, again) {
+    if (this.#ended) return Promise.reject(this.#error ?? networkError(new Error("the socket is closed")));
+    return new Promise((resolve, reject) => {
+      const pending = { frame, resolve, reject, again, sent: false };
+      this.#pending.set(id, pending);
+      if (this.#ws !== null) {
+        this.#ws.send(frame);
+        pending.sent = true;
+      } // else sent once connected, after the hello
+    });
+  }
+
+  #give(message) {
+    this.#messages.push(message);
+    this.#notify();
+  }
+
+  #notify() {
+    const wake = this.#wake;
+    this.#wake = null;
+    wake?.();
+  }
+
+  #end(error = null) {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#error = error;
+    const reason = error ?? networkError(new Error("the socket is closed"));
+    for (const pending of this.#pending.values()) pending.reject(reason);
+    this.#pending.clear();
+    try {
+      this.#ws?.close(SOCKET_FINISHED);
+    } catch {
+      // closing already
+    }
+    this.#ws = null;
+    this.#notify();
+  }
+
+  async #run() {
+    let attempt = 0;
+    while (!this.#ended) {
+      const { code, refusal, healthy } = await this.#connect();
+      if (this.#ended) return;
+      if (code === SOCKET_FINISHED && this.#finished) return this.#end();
+      let wait = null;
+      const status = code - SOCKET_REFUSED;
+      if (refusal !== null && status === refusal.status) {
+        const problem = socketProblem(refusal);
+        if (!SOCKET_RECONNECT_STATUSES.has(status)) return this.#end(problem);
+        wait = problem.retryAfter != null ? problem.retryAfter * 1000 : null;
+      }
+      if (healthy) attempt = 0;
+      try {
+        await sleep(wait ?? this.#backoff(attempt), this.#signal);
+      } catch {
+        return this.#end(); // aborted while waiting
+      }
+      attempt += 1;
+    }
+  }
+
+  /**
+   * One connection, until it closes: its close code, the refusal it was
+   * told (a problem with no id), and whether it brought a message.
+   */
+  #connect() {
+    return new Promise((resolve) => {
+      let ws;
+      let refusal = null;
+      let healthy = false;
+      let idle;
+      let over = false;
+      const done = (code) => {
+        if (over) return;
+        over = true;
+        clearTimeout(idle);
+        if (this.#ws === ws) this.#ws = null;
+        // what was sent and not answered: a command again on the next
+        // connection (its key makes that safe), a chat message fails
+        for (const [id, pending] of this.#pending) {
+          pending.sent = false;
+          if (!pending.again) {
+            this.#pending.delete(id);
+            pending.reject(networkError(new Error("the socket closed before the answer")));
+          }
+        }
+        resolve({ code, refusal, healthy });
+      };
+      const arm = () => {
+        clearTimeout(idle);
+        idle = setTimeout(() => {
+          try {
+            ws.close();
+          } catch {
+            // closing already
+          }
+          done(1006); // taken for dead: not waiting for a close that may never come
+        }, STREAM_IDLE_MS);
+      };
+      try {
+        ws = new this.#WebSocket(this.#url);
+      } catch (error) {
+        return done(1006);
+      }
+      arm();
+      ws.onopen = () => {
+        if (over || this.#ended) return ws.close(SOCKET_FINISHED);
+        ws.send(JSON.stringify({ type: "hello", token: this.#token, last_event_id: this.#last, data: this.#data }));
+        this.#ws = ws;
+        for (const pending of this.#pending.values()) {
+          ws.send(pending.frame);
+          pending.sent = true;
+        }
+      };
+      ws.onmessage = ({ data }) => {
+        if (over) return;
+        arm();
+        if (typeof data !== "string" || data === "") return; // the heartbeat
+        let message;
+        try {
+          message = parseLine(data);
+        } catch (error) {
+          ws.close();
+          return this.#end(error);
+        }
+        if (message.event === "answer" || message.event === "problem") {
+          if (message.id == null) {
+            refusal = message.data; // the connection's, its close follows
+            return;
+          }
+          const pending = this.#pending.get(message.id);
+          if (pending === undefined) return;
+          this.#pending.delete(message.id);
+          if (message.event === "answer") pending.resolve(message.data);
+          else pending.reject(socketProblem(message.data));
+          if (this.#closeWhenAnswered && this.#pending.size === 0) this.#end();
+          return;
+        }
+        if (message.event === "finished") {
+          if (this.#finished) return; // again, on a connection made to send what waited
+          this.#finished = true;
+        } else if (this.#last != null && !after(message.id, this.#last)) return; // given before the reconnection
+        else this.#last = message.id;
+        healthy = true;
+        this.#give(message);
+      };
+      ws.onclose = ({ code }) => done(code);
+      ws.onerror = () => {}; // a close follows
+    });
+  }
+}
+
+/** A problem a game's socket sent, as the ProblemError its request would have thrown. */
+function socketProblem(body) {
+  return new ProblemError(body, { status: body.status, retryAfter: body.retry_after ?? null });
 }
 
 function retryable(kind, problem) {

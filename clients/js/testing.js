@@ -154,3 +154,50 @@ export function cuttingStreams(lines) {
     },
   });
 }
+
+/**
+ * A WebSocket constructor (the client's `WebSocket` option) whose every
+ * connection is cut after `messages` stream messages (heartbeats and
+ * answers do not count): the real connection is closed and the client told
+ * of an abnormal close (1006), as when the network drops, with nothing more
+ * delivered. `connections` lists each connection's URL and the hello it sent.
+ */
+export function cuttingSockets(messages) {
+  const connections = [];
+  class Cut {
+    constructor(url) {
+      const real = new globalThis.WebSocket(url);
+      const connection = { url, hello: null };
+      connections.push(connection);
+      let given = 0;
+      let cut = false;
+      this.send = (data) => {
+        if (cut) return;
+        if (connection.hello === null) connection.hello = JSON.parse(data);
+        real.send(data);
+      };
+      this.close = (code) => {
+        if (!cut) real.close(code);
+      };
+      const drop = () => {
+        cut = true;
+        real.close();
+        this.onclose?.({ code: 1006 });
+      };
+      real.onopen = (event) => this.onopen?.(event);
+      real.onerror = (event) => this.onerror?.(event);
+      real.onclose = (event) => {
+        if (!cut) this.onclose?.(event);
+      };
+      real.onmessage = (event) => {
+        if (cut) return;
+        const text = typeof event.data === "string" ? event.data : "";
+        const kind = text ? JSON.parse(text).event : null;
+        if (kind !== null && kind !== "answer" && kind !== "problem") given += 1;
+        this.onmessage?.(event);
+        if (given >= messages && kind !== "finished") drop();
+      };
+    }
+  }
+  return { WebSocket: Cut, connections };
+}

@@ -57,10 +57,10 @@ def initial_state(seats: int, options: Mapping[str, Any], seed: str, rules: int 
     return State(seats=seats, options=dict(options), seed=seed, rules=rules, scores=(0,) * seats)
 
 
-def start(state: State, at: int) -> list[Event]:
+def start(state: State, at: int) -> tuple[list[Event], State]:
     story = Story(state, at, evolve)
     deal(story, game_no=1, first=derive(state.seed, "first player").randrange(state.seats))
-    return story.events
+    return story.events, story.state
 
 
 # -- decide ------------------------------------------------------------------

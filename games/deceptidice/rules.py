@@ -78,11 +78,11 @@ def initial_state(seats: int, options: Mapping[str, Any], seed: str, rules: int 
     return State(seats=seats, options=dict(options), seed=seed, rules=rules, faces={})
 
 
-def start(state: State, at: int) -> list[Event]:
+def start(state: State, at: int) -> tuple[list[Event], State]:
     story = Story(state, at, evolve)
     deal(story)
     roll(story)
-    return story.events
+    return story.events, story.state
 
 
 # -- decide ------------------------------------------------------------------

@@ -56,7 +56,7 @@ def initial_state(seats: int, options: Mapping[str, Any], seed: str, rules: int 
     return replace(state, bag=tokens.full_bag()) if tokens.enabled(state) else state
 
 
-def start(state: State, at: int) -> list[Event]:
+def start(state: State, at: int) -> tuple[list[Event], State]:
     """Rule "the starting card": shuffle, deal, then turn up cards until a
     non-white number; the others turned up are shown and shuffled back."""
     size = state.options["hand_size"]
@@ -74,21 +74,21 @@ def start(state: State, at: int) -> list[Event]:
     draw_pile = rest[at_start + 1 :] + turned
     if turned:
         rng.shuffle(draw_pile)
-    return [
-        Event(
-            "dealt",
-            public={
-                "first": derive(state.seed, "first player").randrange(state.seats),
-                "direction": 1,
-                "hand_size": size,
-                "start": first_card,
-                "turned": turned,
-                "draw_pile": len(draw_pile),
-            },
-            private={seat: {"hand": hand} for seat, hand in enumerate(hands)},
-            secret={"draw_pile": draw_pile},
-        )
-    ]
+    dealt = Event(
+        "dealt",
+        public={
+            "first": derive(state.seed, "first player").randrange(state.seats),
+            "direction": 1,
+            "hand_size": size,
+            "start": first_card,
+            "turned": turned,
+            "draw_pile": len(draw_pile),
+        },
+        private={seat: {"hand": hand} for seat, hand in enumerate(hands)},
+        secret={"draw_pile": draw_pile},
+        at=at,
+    )
+    return [dealt], evolve(state, dealt)
 
 
 # -- decide -------------------------------------------------------------------

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from games.contract import RuleError
+from games.contract import Event, RuleError
 from games.opticall.cards import REVEAL_ROUNDS, card, deck_faces
 from games.opticall.state import REVEAL, State
 from games.opticall.evolve import evolve
@@ -18,11 +18,11 @@ def hand_size(options: Mapping[str, Any]) -> int:
     return EASY_HAND if options["setup"] == EASY else options["hand_size"]
 
 
-def start(state: State, at: int) -> list:
+def start(state: State, at: int) -> tuple[list[Event], State]:
     """The dealer is drawn from the seed (decision "easy setup")."""
     story = Story(state, at, evolve)
     deal(story, 1, derive(state.seed, "dealer").randrange(state.seats))
-    return story.events
+    return story.events, story.state
 
 
 def deal(story: Story, number: int, dealer: int) -> None:

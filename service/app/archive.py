@@ -18,7 +18,7 @@ its stream id, the marks as marks; none when nobody spoke), read back and
 checked before anything is deleted, named in the record (``chat``), and
 deleted from the store with the log. ``GET /v1/games/{id}/chat`` and the
 game's streams read it from there (``Archiver.chat``); an archived game's
-chat is closed (nothing more is said, nor removed: 409 ``chat_closed``, as
+chat is closed (nothing more is said, nor removed: ``chat_closed``, as
 while it moves). Every read path serves an archived game as before
 (``Repository.load``/``entries`` fold it from the archive, kept per process
 in a small cache), and commands on it are refused as on any finished game.
@@ -29,8 +29,8 @@ at each step):
 
 1. the whole log is read from the store (a finished game: nothing is
    appended to it any more), and the chat is closed and read in one script
-   (``chat.close``): from then on a message or a removal is refused (409
-   ``chat_closed``), so what is copied is all there will be;
+   (``chat.close``): from then on a message or a removal is refused
+   (``chat_closed``), so what is copied is all there will be;
 2. they are written to temporary names beside their place, and synced;
 3. they are read back from there and checked entry by entry against what
    the store holds, the log's last hash against the store's last entry;
@@ -65,7 +65,7 @@ import logging
 import os
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Mapping, Protocol
+from typing import Any, Callable, Mapping, Protocol
 
 from events.envelope import Envelope
 from events.store import EventStore, idempotency_key, snapshot_key, tokens_key
@@ -73,15 +73,15 @@ from games import table as tables
 from projections.folding import Folded, fold
 from projections.lru import LRU
 from service.app import chat
-from service.app.problems import Problem
+from service.app.errors import Unavailable
 
 log = logging.getLogger("tabletell.archive")
 
 
-def archive_unavailable(detail: str) -> Problem:
+def archive_unavailable(detail: str) -> Unavailable:
     """An archived game's log cannot be read from the archive (its file is
     missing or does not match its record), or a copy did not check out."""
-    return Problem(503, "archive_unavailable", detail)
+    return Unavailable("archive_unavailable", detail)
 
 
 class Staged(Protocol):
@@ -250,9 +250,12 @@ def idempotency_keys(game_id: str, envelopes: list[Envelope]) -> list[str]:
 
 
 class Archiver:
-    def __init__(self, store: EventStore, archive: GameArchive):
+    def __init__(self, store: EventStore, archive: GameArchive, forget: Callable[[str], None] = lambda game_id: None):
         self.store = store
         self.archive = archive
+        # this process lets go of a game it archived at once (the others on
+        # the retire script's announcement): ``Repository.forget``
+        self.forget = forget
 
     def reached(self, step: str) -> None:
         """Each step of the move, as it is reached ("before_write": the
@@ -300,6 +303,7 @@ class Archiver:
         if not retired:
             chat.reopen(self.store.redis, game_id)
             return "the log or its chat changed while it was archived: left in the store"
+        self.forget(game_id)
         self.reached("deleted")
         log.info("game %s archived: %s events, %s bytes at %s", game_id, folded.version, len(data), location)
         return f"archived: {folded.version} events, {len(data)} bytes"

@@ -37,7 +37,7 @@ Lifetime: as long as the game's log. Neither the log nor the chat expires
 in the hot store; when a finished game is archived (``service.app.archive``)
 its chat goes with the log, to a file beside it, and is read from there
 (``archived``: the game's chat as the store held it): an archived game's
-chat is closed (409 ``chat_closed``). The move closes it first (``close``:
+chat is closed (``chat_closed``). The move closes it first (``close``:
 one script marks it closed and returns what it holds, the copy the archive
 gets), so nothing is said or removed after the copy is fixed, and the say
 and remove scripts refuse while the mark stands. The mark lapses by itself
@@ -60,7 +60,7 @@ from redis.cluster import RedisCluster
 from events.store import stream_key, versions_channel
 from games import table as tables
 from service.app import replies
-from service.app.problems import Problem
+from service.app.errors import Conflict, Limited, NotFound
 from service.app.rate_counts import retry_after
 
 TABLE, SPECTATORS = "table", "spectators"
@@ -98,22 +98,26 @@ def chat_keys(game_id: str) -> list[str]:
 
 # The end of both scripts: ``entry`` added to the chat (KEYS[2]) under an id
 # after the log's version (``version``, its length) and every chat id
-# before it, the game's channel (ARGV[4]) told; returns {code, id}.
-def _added(entry: str, code: int) -> str:
+# before it, the game's channel (ARGV[4]) told where (``said_in``: the
+# talk's channel, table or spectators): ``chat``, the new entry's id and that
+# channel, a line each, so a stream knows the chat moved, and for whom,
+# without reading it (``announced``); returns {code, id}.
+def _added(entry: str, code: int, said_in: str) -> str:
     return f"""local last = redis.call('XREVRANGE', KEYS[2], '+', '-', 'COUNT', 1)
 if last[1] then
   local ms = tonumber(string.match(last[1][1], '^(%d+)-'))
   if ms > version then version = ms end
 end
 local id = redis.call('XADD', KEYS[2], version .. '-*', 'e', {entry})
-redis.call('SPUBLISH', ARGV[4], 'chat')
+redis.call('SPUBLISH', ARGV[4], 'chat\\n' .. id .. '\\n' .. {said_in})
 return {{{code}, id}}
 """
 
 
 # KEYS: the log, the chat, the sender's counter, the closed mark; ARGV: the
-# entry, the sender's limit (0: none), the window, the channel, the cap. Past
-# the sender's limit: {-1, the milliseconds its counter has left}.
+# entry, the sender's limit (0: none), the window, the channel, the cap, the
+# talk's channel (table or spectators). Past the sender's limit: {-1, the
+# milliseconds its counter has left}.
 _SAY = """
 local version = redis.call('XLEN', KEYS[1])
 if version == 0 then return {-2, ''} end
@@ -128,11 +132,11 @@ if tonumber(ARGV[2]) > 0 then
     return {-1, tostring(ttl)}
   end
 end
-""" + _added("ARGV[1]", 0)
+""" + _added("ARGV[1]", 0, "ARGV[6]")
 
 # KEYS: the log, the chat, the removed marks, the closed mark; ARGV: the
 # stream id removed, the mark (JSON, without text), the removal entry, the
-# channel.
+# channel, the talk's channel of the message removed.
 _REMOVE = """
 if redis.call('EXISTS', KEYS[4]) == 1 then return {-4, ''} end
 local found = redis.call('XRANGE', KEYS[2], ARGV[1], ARGV[1])
@@ -143,7 +147,7 @@ end
 redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
 redis.call('XDEL', KEYS[2], ARGV[1])
 local version = redis.call('XLEN', KEYS[1])
-""" + _added("ARGV[3]", 2)
+""" + _added("ARGV[3]", 2, "ARGV[5]")
 
 # KEYS: the chat, the removed marks, the closed mark; ARGV: how long the mark
 # stands (ms). Closes the chat and returns what it holds, at once: what is
@@ -239,29 +243,27 @@ class Chat:
         who = f"seat-{seat}" if seat is not None else f"spectator-{sender}"
         code, found = self._say(
             keys=[stream_key(game_id), chat_key(game_id), rate_key(game_id, who), closed_key(game_id)],
-            args=[json.dumps(entry), self.per_minute, WINDOW_SECONDS, versions_channel(game_id), CHAT_MAX_MESSAGES],
+            args=[json.dumps(entry), self.per_minute, WINDOW_SECONDS, versions_channel(game_id), CHAT_MAX_MESSAGES, channel],
         )
         found = found.decode() if isinstance(found, bytes) else found
         if code == -1:
             # the count goes with its key, in ``found`` ms: the same message
             # passes then (TTL's whole seconds are rounded, sometimes down)
             wait = retry_after(int(found) / 1000)
-            problem = Problem(
-                429,
+            raise Limited(
                 "chat_rate_limited",
                 f"At most {self.per_minute} messages a minute from one {'seat' if seat is not None else 'spectator'}; "
                 f"try again in {wait} s.",
+                retry_after=wait,
             )
-            problem.headers["Retry-After"] = str(wait)
-            raise problem
         if code == -2:
             if self.archived is not None and self.archived(game_id) is not None:
                 raise chat_closed(game_id, "is archived")
-            raise Problem(404, "game_not_found", f"There is no game {game_id}.")
+            raise NotFound("game_not_found", f"There is no game {game_id}.")
         if code == -4:
             raise chat_closed(game_id, "is moving to the archive")
         if code == -3:
-            raise Problem(409, "chat_full", f"This game's chat holds its {CHAT_MAX_MESSAGES} messages: nothing more is kept.")
+            raise Conflict("chat_full", f"This game's chat holds its {CHAT_MAX_MESSAGES} messages: nothing more is kept.")
         return {"id": outside_id(found), **entry}
 
     def remove(self, game_id: str, chat_id: str) -> dict[str, Any]:
@@ -275,13 +277,13 @@ class Chat:
         if entry is None and self.archived is not None and self.archived(game_id) is not None:
             raise chat_closed(game_id, "is archived")
         if entry is None or entry.get("kind") != "message":
-            raise Problem(404, "chat_message_not_found", f"This game has no chat message {chat_id}.")
+            raise NotFound("chat_message_not_found", f"This game has no chat message {chat_id}.")
         assert inside is not None, "the message was read by its id"
         mark = {**entry, "text": None, "removed": True}
         removal = {"kind": "removal", "channel": entry["channel"], "removes": chat_id, "at": self.clock()}
         code, removed = self._remove(
             keys=[stream_key(game_id), chat_key(game_id), removed_key(game_id), closed_key(game_id)],
-            args=[inside, json.dumps(mark), json.dumps(removal), versions_channel(game_id)],
+            args=[inside, json.dumps(mark), json.dumps(removal), versions_channel(game_id), entry["channel"]],
         )
         if code == -4:
             raise chat_closed(game_id, "is moving to the archive")
@@ -293,7 +295,7 @@ class Chat:
         for said in self.read(game_id, None, True, None, None):
             if said.kind == "chat_removed" and said.data["removes"] == chat_id:
                 return {"id": said.id, **{k: v for k, v in said.data.items() if k != "id"}}
-        raise Problem(404, "chat_message_not_found", f"This game has no chat message {chat_id}.")
+        raise NotFound("chat_message_not_found", f"This game has no chat message {chat_id}.")
 
     def last_position(self, game_id: str) -> tuple[int, int] | None:
         """The position of the newest entry of the game's chat, if any."""
@@ -310,11 +312,14 @@ class Chat:
         spectators_channel: bool,
         upto: int | None,
         count: int | None = None,
+        archived: bool | None = None,
     ) -> list[Said]:
         """The chat after position ``after`` (None: from the start) up to the
         game's version ``upto`` (None: all), oldest first, removal marks in
         place of removed messages; the spectators' channel only when
-        ``spectators_channel``."""
+        ``spectators_channel``. ``archived``: whether the game is archived
+        (its chat is then read from the archive), if the caller knows it; None:
+        the archive is asked when the store holds no chat."""
         if after is None:
             start = "-"
         elif after[1] == 0:  # version V: every message said at V is after it
@@ -324,10 +329,16 @@ class Chat:
         end = "+" if upto is None else f"{upto}-18446744073709551615"
         # a game's chat is bounded (CHAT_MAX_MESSAGES): read it whole past
         # ``after``, then filter by channel, then cut the page
-        raw = replies.entries(self.redis.xrange(chat_key(game_id), start, end))
-        entries = [(i, json.loads(fields["e"])) for i, fields in raw]
-        marks = {replies.decoded(i): replies.decoded(mark) for i, mark in self.redis.hgetall(removed_key(game_id)).items()}
-        if not entries and not marks and self.archived is not None:
+        if archived:
+            entries, marks = [], {}
+        else:  # the entries and the removal marks in one round trip
+            with self.redis.pipeline(transaction=False) as pipe:
+                pipe.xrange(chat_key(game_id), start, end)
+                pipe.hgetall(removed_key(game_id))
+                raw, found = pipe.execute()
+            entries = [(i, json.loads(fields["e"])) for i, fields in replies.entries(raw)]
+            marks = {replies.decoded(i): replies.decoded(mark) for i, mark in found.items()}
+        if not entries and not marks and archived is not False and self.archived is not None:
             kept = self.archived(game_id)  # the game's chat went to the archive with its log
             if kept is not None:
                 entries = [
@@ -359,10 +370,10 @@ class Chat:
         return out if count is None else out[:count]
 
 
-def chat_closed(game_id: str, why: str) -> Problem:
+def chat_closed(game_id: str, why: str) -> Conflict:
     """Nothing more is said or removed: the game ``why`` ("is archived", "is
     moving to the archive"); what was said is kept and read as before."""
-    return Problem(409, "chat_closed", f"Game {game_id} {why}: its chat is kept, and closed.")
+    return Conflict("chat_closed", f"Game {game_id} {why}: its chat is kept, and closed.")
 
 
 def sees_spectators(seat: int | None, status: str) -> bool:

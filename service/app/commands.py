@@ -14,20 +14,22 @@ import time
 import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping, NamedTuple, Sequence
 
-from events.store import Appended, EventStore, Idempotency, VersionConflict
+from events.envelope import Envelope
+from events.store import Append, Appended, EventStore, Idempotency, VersionConflict
 from games.contract import RuleError
 from games.registry import GAMES
 from games.timing import clocks
-from projections.folding import Folded, fold, step
+from projections.folding import Folded, advance
+from service.app.live import LiveGame
 from service.app.repository import Repository, Public
 from projections.views import feed
 from service.telemetry import metrics
-from service.app.scheduling import Dispatcher, Plan
+from service.app.scheduling import Dispatcher, Plan, Work
 from service.app.ids import GAME_ID, now_ms, token_hash
 from service.app.outbox import Outbox, Owed
-from service.app.problems import Problem
+from service.app.errors import AppError, Conflict, Invalid, NotFound, Refused, Unavailable
 from service.app.shapes import load_command
 
 # Without If-Match a command applies to the game as it is: when another write
@@ -42,10 +44,13 @@ INTERNAL_KEY_TTL_SECONDS = 300
 log = logging.getLogger("tabletell.commands")
 
 
+INTERNAL = "internal"  # the scope of the service's own keys
+
+
 def internal_key() -> Idempotency:
     """The service's own idempotency key for an append no client key names
     (see INTERNAL_KEY_TTL_SECONDS)."""
-    return Idempotency("internal", uuid.uuid4().hex, "", INTERNAL_KEY_TTL_SECONDS)
+    return Idempotency(INTERNAL, secrets.token_hex(16), "", INTERNAL_KEY_TTL_SECONDS)
 
 
 def with_bots_clock(options: Mapping[str, Any], seats: int, bots: list, game_type: str) -> Mapping[str, Any]:
@@ -66,10 +71,6 @@ def request_hash(body: Mapping[str, Any]) -> str:
     return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
 
 
-def rule_problem(error: RuleError) -> Problem:
-    return Problem(422, error.code, error.message, rule=error.rule)
-
-
 class CommandTimer:
     """What ``timed_command`` observes: the game type once the game is loaded."""
 
@@ -79,23 +80,45 @@ class CommandTimer:
 @contextmanager
 def timed_command() -> Iterator[CommandTimer]:
     """Times a command; ``outcome`` from how it ended (see COMMAND_SECONDS).
-    A command on no game (404) is not observed: it has no game type."""
+    A command on no game is not observed: it has no game type."""
     timer = CommandTimer()
     started = time.perf_counter()
     outcome = "error"
     try:
         yield timer
         outcome = "ok"
-    except Problem as problem:
-        if problem.status == 409:
-            outcome = "conflict"
-            metrics.VERSION_CONFLICTS.labels("refused").inc()
-        elif problem.status in (400, 422):
-            outcome = "refused"
+    except Conflict:
+        outcome = "conflict"
+        metrics.VERSION_CONFLICTS.labels("refused").inc()
+        raise
+    except (Invalid, Refused, RuleError):
+        outcome = "refused"
         raise
     finally:
         if timer.game_type is not None:
             metrics.COMMAND_SECONDS.labels(timer.game_type, outcome).observe(time.perf_counter() - started)
+
+
+# a bot's next move in a game as it stands: (seat, body, command id), or
+# None for no more now (see ``Commands.play``)
+NextMove = Callable[[Folded], "tuple[int, Mapping[str, Any], str] | None"]
+
+
+class BotRun(NamedTuple):
+    """Bot moves of one game for a worker to append (``Commands.play``)."""
+
+    folded: Folded  # the game as the worker holds it
+    next_move: NextMove
+
+
+@dataclass(frozen=True)
+class Played:
+    """Bot moves appended: the game after them, and the bot moves due in
+    it (the worker that holds the game plays them: none is queued; none
+    either after a move the rules refused, which ended the run)."""
+
+    folded: Folded
+    bots: tuple[Work, ...]
 
 
 @dataclass(frozen=True)
@@ -159,23 +182,13 @@ class Commands:
             command["rematch_of"] = rematch_of
         if rated:
             command["rated"] = True
-        try:
-            # its command id is its idempotency key, as a command's: so the
-            # log names every record its commands left (service.app.archive)
-            key = internal_key()
-            envelopes = step(None, GAMES[game_type], command, None, key.key, "system")
-        except RuleError as error:
-            raise rule_problem(error)
-        folded = fold(envelopes, None, game_id)
-        assert folded is not None, "a creation's events (game_created first) fold to a table"
-        plan = self._plan(folded)
-        owed = self._owed(None, folded, plan)
-        # a resend after a lost answer finds this append (a duplicate: the
+        # its command id is its idempotency key, as a command's: so the log
+        # names every record its commands left (service.app.archive); a
+        # resend after a lost answer finds this append (a duplicate: the
         # same events), as for commands
-        appended = self.store.append(
-            game_id, 0, envelopes, key, due=plan.due if plan is not None else None, outbox_at=self._outbox_at(owed)
-        )
-        self._appended(None, folded, plan, appended, owed)
+        key = internal_key()
+        envelopes, folded = advance(None, GAMES[game_type], command, None, key.key, "system", game_id=game_id)
+        appended = self._append(None, folded, envelopes, key)
         _require_durable(appended, game_id=game_id)
         return folded
 
@@ -183,50 +196,44 @@ class Commands:
         """Takes the first free seat (for ``player``, when a player key took
         it); returns it with its new bearer token."""
         token = secrets.token_urlsafe(32)  # 256 bits
-        for _ in range(RETRIES_WITHOUT_IF_MATCH):
-            folded = self.load(game_id)
-            command = {"type": "join", "name": name, "at": self.clock()}
-            if player is not None:
-                command["player"] = player
-            try:
-                key = internal_key()  # its command id too, as a creation's
-                envelopes = step(folded, folded.game, command, None, key.key, "player")
-            except RuleError as error:
-                raise rule_problem(error)
-            seat = envelopes[0].public["seat"]
-            after = fold(envelopes, folded, game_id)
-            plan = self._plan(after)
-            owed = self._owed(folded, after, plan)
-            try:
-                appended = self.store.append(
-                    game_id,
-                    folded.version,
-                    envelopes,
-                    key,
-                    (token_hash(token), seat),
-                    due=plan.due if plan is not None else None,
-                    outbox_at=self._outbox_at(owed),
-                )
-            except VersionConflict:
-                metrics.VERSION_CONFLICTS.labels("retried").inc()
-                continue
-            self._appended(folded, after, plan, appended, owed)
-            # the seat is taken either way: the client needs its token
-            _require_durable(appended, seat=seat, token=token)
-            return seat, token, after
-        raise Problem(409, "version_conflict", "The table changed too often while joining; try again.")
+        command = {"type": "join", "name": name}
+        if player is not None:
+            command["player"] = player
+        key = internal_key()  # its command id too, as a creation's
+        appended, envelopes, after = self._decide_and_append(
+            self._live(game_id), command, None, key, "player", None, token=token_hash(token)
+        )
+        seat = envelopes[0].public["seat"]
+        # the seat is taken either way: the client needs its token
+        _require_durable(appended, seat=seat, token=token)
+        return seat, token, after
+
+    def live(self, game_id: str, known: int = 0) -> LiveGame:
+        """The game live in this process as of its newest event, or
+        ``NotFound``:
+        at ``known`` when it is held at that version (see
+        ``Repository.live``), else as ``current`` gives it."""
+        if not known:
+            return self._live(game_id)
+        live = self.repository.live(game_id, known) if GAME_ID.fullmatch(game_id) else None
+        if live is None:
+            raise game_not_found(game_id)
+        return live
+
+    def current(self, game_id: str) -> LiveGame:
+        """The game as of its newest version, as ``Repository.current``
+        gives it (without a store read when this process follows it), or
+        ``NotFound``."""
+        return self._live(game_id)
 
     def load(self, game_id: str, known: int = 0) -> Folded:
-        """The game as of its newest event, or 404 (``known``: see
-        ``Repository.load``)."""
-        folded = self.repository.load(game_id, known) if GAME_ID.fullmatch(game_id) else None
-        if folded is None:
-            raise game_not_found(game_id)
-        return folded
+        """The game as of its newest event, or ``NotFound`` (``known``: see
+        ``Repository.live``)."""
+        return self.live(game_id, known).folded
 
     def public(self, game_id: str, known: int = 0) -> Public:
         """The game as spectators may see it now (behind by its
-        ``spectator_delay``), or 404."""
+        ``spectator_delay``), or ``NotFound``."""
         public = self.repository.public(game_id, self.clock(), known) if GAME_ID.fullmatch(game_id) else None
         if public is None:
             raise game_not_found(game_id)
@@ -245,172 +252,214 @@ class Commands:
         expected_version: int | None = None,
         idempotency_key: str | None = None,
         actor: str = "player",
-        loaded: Folded | None = None,
     ) -> Outcome:
-        """Shape-check, decide and append one command for ``seat``.
-
-        ``loaded``: the game as the caller already has it (from the process's
-        fold, without asking the store: ``Realtime.current``); should it be
-        behind, the append's version check says so and the command is
-        decided again on the log as it is (or, with ``If-Match``, compared
-        with the log before any 409).
+        """One command for ``seat``, as boardgame.io's master serves a move
+        in one method: fetch the game (live in this process: no store read
+        when it is held), check the shape (the one schema load), decide and
+        append (``_decide_and_append``: the decision's table is the new
+        state, folded once), and answer; the live game is the new state, and
+        its streams are woken by the append's announcement.
 
         ``body`` is the command as sent (``type`` and its fields); ``actor``
         is "player", "bot", or "system" for the system's own commands
-        (timeouts), which no client can send.
+        (timeouts), which no client can send. ``expected_version``: the
+        client's If-Match, compared with the log (not with what this process
+        holds) before any ``Conflict``.
         """
         with timed_command() as timer:  # tabletell_command_duration_seconds
-            return self._execute(timer, game_id, seat, body, expected_version, idempotency_key, actor, loaded)
-
-    def _execute(
-        self,
-        timer: CommandTimer,
-        game_id: str,
-        seat: int | None,
-        body: Mapping[str, Any],
-        expected_version: int | None,
-        idempotency_key: str | None,
-        actor: str,
-        loaded: Folded | None = None,
-    ) -> Outcome:
-        folded = loaded if loaded is not None and loaded.game_id == game_id else self.load(game_id)
-        timer.game_type = folded.game.type
-        if actor != "system":
-            body = load_command(folded.game, body)
-        client_key = idempotency_key is not None
-        if idempotency_key is not None:
-            scope = "system" if seat is None else f"seat-{seat}"
-            idempotency = Idempotency(scope, idempotency_key, request_hash(body))
-        else:
-            # the service's own key (its own scope: no client key can meet it;
-            # no request hash: no other request can ever send it)
-            idempotency = internal_key()
-            idempotency_key = idempotency.key
-        attempts = 1 if expected_version is not None else RETRIES_WITHOUT_IF_MATCH
-
-        def first_answer_or(problem: Problem) -> Outcome:
-            """A retry of a command already appended gets its first answer
-            (the append script finds its key too; this is for a retry the
-            game has moved past); anything else gets ``problem``. The
-            service's own key has no earlier request to find."""
-            if client_key:
-                prior = self.store.prior_answer(game_id, idempotency)
-                if prior is not None:
-                    return self._replayed(game_id, seat, idempotency, prior)
-            raise problem
-
-        for attempt in range(attempts):
-            if attempt:
-                folded = self.load(game_id)
-            if expected_version is not None and expected_version != folded.version and folded is loaded:
-                folded = self.load(game_id)  # the caller's fold may be behind: the log decides
-            if expected_version is not None and expected_version != folded.version:
-                return first_answer_or(_conflict(expected_version, folded.version))
-            command = {**body, "seat": seat, "at": self.clock(), "actor": actor}
+            live = self._live(game_id)
+            timer.game_type = live.folded.game.type
+            if actor != "system":
+                body = load_command(live.folded.game, body)
+            idempotency = self._idempotency(seat, body, idempotency_key)
             try:
-                envelopes = step(folded, folded.game, command, seat, idempotency_key, actor)
-            except RuleError as error:
-                if folded is not loaded:
-                    return first_answer_or(rule_problem(error))
-                # the caller's fold may be behind (an append not yet
-                # announced): refuse only on the log as it is
-                fresh = self.load(game_id)
-                if fresh.version == folded.version:
-                    return first_answer_or(rule_problem(error))
-                if expected_version is not None:
-                    return first_answer_or(_conflict(expected_version, fresh.version))
-                continue  # decided again on the log
-            after = fold(envelopes, folded, game_id)
-            plan = self._plan(after)
-            owed = self._owed(folded, after, plan)
-            try:
-                appended = self.store.append(
-                    game_id,
-                    folded.version,
-                    envelopes,
-                    idempotency,
-                    due=plan.due if plan is not None else None,
-                    outbox_at=self._outbox_at(owed),
-                )
-            except VersionConflict as conflict:
-                if expected_version is not None:
-                    return first_answer_or(_conflict(expected_version, conflict.actual))
-                metrics.VERSION_CONFLICTS.labels("retried").inc()
-                continue
-            # a duplicate of the service's own key is this very append, sent
-            # again after its answer was lost: these events are in the log,
-            # answered (and remembered) as appended below
-            if appended.duplicate and client_key:
+                appended, envelopes, after = self._decide_and_append(live, body, seat, idempotency, actor, expected_version)
+            except (AppError, RuleError) as refused:
+                return self._first_answer_or(game_id, seat, idempotency, refused)
+            if appended.duplicate and idempotency.scope != INTERNAL:
+                # a retry that raced its own first attempt: its first answer
+                assert appended.record is not None, "a duplicate carries its first answer's record"
                 _require_durable(appended, version=appended.last)
-                assert appended.record is not None, "a duplicate is answered with its first append's record"
                 return self._replayed(game_id, seat, idempotency, appended.record)
-            self._appended(folded, after, plan, appended, owed)
             _require_durable(appended, version=after.version)
             return Outcome(after.version, feed(after, envelopes, seat), after)
-        return first_answer_or(
-            Problem(409, "version_conflict", "The game changed too often while deciding; try again.")
-        )
 
-    def chain(
+    def _decide_and_append(
         self,
-        folded: Folded,
-        next_move: Callable[[Folded], tuple[int, Mapping[str, Any], str] | None],
-        limit: int,
-        seconds: float,
-        batch: int,
-    ) -> Outcome | None:
-        """Bot moves decided one after another on ``folded`` (the game as a
-        worker's job has it), appended ``batch`` at a time: up to ``limit``
-        moves or ``seconds``, while ``next_move`` gives one (seat, body,
-        idempotency key) for the game as it stands.
+        live: LiveGame,
+        body: Mapping[str, Any],
+        seat: int | None,
+        idempotency: Idempotency,
+        actor: str,
+        expected_version: int | None,
+        token: str | None = None,
+    ) -> tuple[Appended, list[Envelope], Folded]:
+        """The loop every write takes: decide ``body`` on the game as this
+        process holds it and append it at that version. The held game may
+        be behind the log (an append not yet heard of): the append's version
+        check says so, and then, and before refusing the command or
+        answering If-Match with a conflict, the log is read and the command
+        decided again on it (a client without If-Match meant the game as it
+        is; up to RETRIES_WITHOUT_IF_MATCH times). ``token``: a seat's
+        token hash to record with a join (its seat is the first event's)."""
+        fresh = False  # ``live`` was read from the store during this command
+        conflicts = 0
+        shaped = actor != "system"  # the shape was checked (load_command): not again by the rules
+        while True:
+            folded = live.folded
+            if expected_version is not None and expected_version != folded.version:
+                if fresh:
+                    raise _conflict(expected_version, folded.version)
+                live, fresh = self._fresh(live), True
+                continue
+            command = {**body, "seat": seat, "at": self.clock(), "actor": actor}
+            try:
+                envelopes, after = advance(folded, folded.game, command, seat, idempotency.key, actor, shaped)
+            except RuleError:
+                if fresh:
+                    raise
+                live, fresh = self._fresh(live), True
+                if live.version == folded.version:
+                    raise
+                continue  # decided again on the log (or, with If-Match, a conflict above)
+            seated = (token, envelopes[0].public["seat"]) if token is not None else None
+            try:
+                return self._append(folded, after, envelopes, idempotency, seated), envelopes, after
+            except VersionConflict as conflict:
+                if expected_version is not None:
+                    raise _conflict(expected_version, conflict.actual)
+                conflicts += 1
+                if conflicts >= RETRIES_WITHOUT_IF_MATCH:
+                    raise Conflict("version_conflict", "The game changed too often while deciding; try again.")
+                metrics.VERSION_CONFLICTS.labels("retried").inc()
+                live, fresh = self._fresh(live), True
+
+    def _live(self, game_id: str) -> LiveGame:
+        """The game to decide on: as this process holds it when it follows
+        the game (no store read; the append's version check tells should it
+        be behind all the same), else read (``Repository.current``);
+        ``NotFound`` for an unknown game."""
+        live = self.repository.current(game_id) if GAME_ID.fullmatch(game_id) else None
+        if live is None:
+            raise game_not_found(game_id)
+        return live
+
+    def _fresh(self, live: LiveGame) -> LiveGame:
+        """``live`` as the store's log has it now."""
+        found = self.repository.live(live.game_id)
+        if found is None:  # deleted meanwhile (an abandoned game's retention)
+            raise game_not_found(live.game_id)
+        return found
+
+    def _idempotency(self, seat: int | None, body: Mapping[str, Any], key: str | None) -> Idempotency:
+        """The client's key, scoped to the seat (or the system), with the
+        request's hash; or, without one, the service's own (its own scope:
+        no client key can meet it; no request hash: no other request can
+        ever send it)."""
+        if key is None:
+            return internal_key()
+        return Idempotency("system" if seat is None else f"seat-{seat}", key, request_hash(body))
+
+    def _first_answer_or(
+        self, game_id: str, seat: int | None, idempotency: Idempotency, refused: AppError | RuleError
+    ) -> Outcome:
+        """A retry of a command already appended gets its first answer (the
+        append script finds its key too; this is for a retry the game has
+        moved past); anything else gets ``refused``. The service's own key
+        has no earlier request to find."""
+        if idempotency.scope != INTERNAL:
+            prior = self.store.prior_answer(game_id, idempotency)
+            if prior is not None:
+                return self._replayed(game_id, seat, idempotency, prior)
+        raise refused
+
+    def play(self, runs: Sequence[BotRun]) -> list[Played | None]:
+        """Bot moves of several games (a worker's turn of the games it
+        holds), as boardgame.io's master serves a move: each game's moves
+        decided one after another on the game as the worker holds it (no
+        store read, no fold), while its ``next_move`` gives one, and
+        appended at its version; every game's append in one round trip
+        (``EventStore.append_many``). For each game, the game after its moves
+        (the table the last decision reached) and the bots due in it, which
+        the worker plays itself (the append writes its due entry, and queues
+        no bot); None when another writer overtook it (nothing appended: the
+        log decides, and that writer's dispatch queues what follows), or
+        when it failed (logged; the game's due entry brings it back).
 
         Each move is shape-checked and decided as ``execute`` decides it,
-        and its events are the ones it alone would append; a batch goes in
-        with one append at the version it was decided on, so a batch another
-        writer overtook appends nothing (its moves are that writer's
-        dispatch's to queue again). A move refused (a bot never is) ends the
-        chain before it: the job queues it, and the single path reports it.
-        Returns the outcome of the last batch appended, or None if none was.
+        recorded under its own command id (its work's idempotency key: the
+        same move decided twice is the same command), and its events are the
+        ones it alone would append. An append carries the service's own key,
+        so a resend after a lost answer finds it. A move the rules refuse (a
+        bot's never is) ends its game's run before it, logged.
         """
-        started, outcome = time.monotonic(), None
-        base = after = folded
-        pending: list = []
-        moves = 0
-        while True:
-            move = None
-            if moves < limit and time.monotonic() - started < seconds:
-                move = next_move(after)
-            if move is not None:
-                seat, body, key = move
+        decided = []
+        for n, run in enumerate(runs):
+            before = after = run.folded
+            envelopes: list[Envelope] = []
+            refused = False
+            while (move := run.next_move(after)) is not None:
+                seat, body, command_id = move
                 try:
                     command = {**load_command(after.game, body), "seat": seat, "at": self.clock(), "actor": "bot"}
-                    envelopes = step(after, after.game, command, seat, key, "bot")
-                except (RuleError, Problem):
-                    move = None
-                else:
-                    pending += envelopes
-                    after = fold(envelopes, after, after.game_id)
-                    moves += 1
-            if pending and (move is None or moves % batch == 0):
-                plan = self._plan(after)
-                owed = self._owed(base, after, plan)
-                try:
-                    # a resend after a lost answer finds this batch (its own key)
-                    appended = self.store.append(
-                        base.game_id, base.version, pending, internal_key(), due=plan.due if plan is not None else None,
-                        outbox_at=self._outbox_at(owed),
-                    )
-                except VersionConflict:
-                    return outcome
-                self._appended(base, after, plan, appended, owed)
-                _require_durable(appended, version=after.version)
-                outcome = Outcome(after.version, [], after)  # several seats moved: no one seat's events
-                base, pending = after, []
-            if move is None:
-                return outcome
+                    events, after = advance(after, after.game, command, seat, command_id, "bot", shaped=True)
+                except (RuleError, AppError) as error:
+                    log.error("bot move for seat %s of %s at %s refused: %s", seat, after.game_id, after.version, error)
+                    refused = True
+                    break
+                envelopes += events
+            if not envelopes:
+                continue
+            plan = self._plan(after, held=True)
+            owed = self._owed(before, after, plan)
+            due = plan.due if plan is not None else None
+            request = Append(after.game_id, before.version, envelopes, internal_key(), due, self._outbox_at(owed))
+            decided.append((n, before, after, plan, owed, refused, request))
+        answers = self.store.append_many([request for *_, request in decided]) if decided else []
+        played: list[Played | None] = [None] * len(runs)
+        for (n, before, after, plan, owed, refused, _), answer in zip(decided, answers):
+            if isinstance(answer, VersionConflict):
+                continue
+            if isinstance(answer, Exception):
+                log.error("bot moves of %s at %s not appended: %s", before.game_id, before.version, answer)
+                continue
+            self._appended(before, after, plan, answer, owed)
+            if not answer.durable:  # recorded, not confirmed: not acknowledged, as a command's would not be
+                log.warning("bot moves of %s at %s not confirmed durable in time", before.game_id, before.version)
+                continue
+            played[n] = Played(after, () if refused or plan is None else plan.bots)
+        return played
 
-    def _plan(self, after: Folded) -> Plan | None:
-        return self.dispatcher.plan(after) if self.dispatcher is not None else None
+    def _append(
+        self,
+        before: Folded | None,
+        after: Folded,
+        envelopes: list[Envelope],
+        idempotency: Idempotency,
+        token: tuple[str, int] | None = None,
+    ) -> Appended:
+        """``envelopes`` (from ``before`` to ``after``) appended at ``before``'s
+        version, with what the append schedules (its due entry) and owes
+        others (its outbox member), then what follows it (``_appended``)
+        unless it is a client's retry found already appended (its first
+        answer is the caller's to give). Raises VersionConflict."""
+        plan = self._plan(after)
+        owed = self._owed(before, after, plan)
+        appended = self.store.append(
+            after.game_id,
+            before.version if before is not None else 0,
+            envelopes,
+            idempotency,
+            token,
+            due=plan.due if plan is not None else None,
+            outbox_at=self._outbox_at(owed),
+        )
+        if not (appended.duplicate and idempotency.scope != INTERNAL):
+            self._appended(before, after, plan, appended, owed)
+        return appended
+
+    def _plan(self, after: Folded, held: bool = False) -> Plan | None:
+        return self.dispatcher.plan(after, held) if self.dispatcher is not None else None
 
     def _owed(self, before: Folded | None, after: Folded, plan: Plan | None) -> Owed | None:
         """What the append from ``before`` to ``after`` owes others (on a
@@ -429,7 +478,7 @@ class Commands:
         is answered so whatever happens here. A write that fails here (a
         full store, a broken connection, a bug) is logged and counted
         (``tabletell_after_append_failures_total``), never raised: raised, it
-        would answer an appended command as an error (503 "nothing was
+        would answer an appended command as an error ("nothing was
         written"), and a client retrying without an Idempotency-Key would
         play it twice. What it leaves undone is still owed: the append
         recorded it in the outbox, and a worker's sweep does it from the log
@@ -444,16 +493,12 @@ class Commands:
     def _replayed(self, game_id: str, seat: int | None, idempotency: Idempotency, prior: dict) -> Outcome:
         """A retry: the first answer again, rebuilt from the events it appended."""
         if prior["request"] != idempotency.request_hash:
-            raise Problem(
-                422,
-                "idempotency_key_reused",
-                "This Idempotency-Key was used for a different command.",
-            )
+            raise Refused("idempotency_key_reused", "This Idempotency-Key was used for a different command.")
         envelopes = self.store.read(game_id, after=prior["first"] - 1, upto=prior["last"])
         return Outcome(prior["last"], feed(self.load(game_id), envelopes, seat), None)
 
 
-def _after_append(what: str, after: Folded, write: Callable[..., None], *args: Any) -> None:
+def _after_append(what: str, after: Folded, write: Callable[..., object], *args: Any) -> None:
     """``write(*args)``, one of the writes after ``after``'s append: a
     failure is logged and counted, never raised (see ``Commands._appended``)."""
     try:
@@ -469,13 +514,12 @@ def _after_append(what: str, after: Folded, write: Callable[..., None], *args: A
 
 
 def _require_durable(appended, **recorded: Any) -> None:
-    """503 for an append the store did not confirm (on disk or on a replica,
+    """``Unavailable`` for an append the store did not confirm (on disk or on a replica,
     as ``DURABILITY`` asks) in time. It is recorded, in memory: ``recorded``
     says what the client needs to go on (a retry with the same
     Idempotency-Key returns the first answer once it is confirmed)."""
     if not appended.durable:
-        raise Problem(
-            503,
+        raise Unavailable(
             "not_durable",
             "The store recorded this but did not confirm it is safe (on disk or on a replica) in time; "
             "it may be lost if the store fails now.",
@@ -483,13 +527,12 @@ def _require_durable(appended, **recorded: Any) -> None:
         )
 
 
-def game_not_found(game_id: str) -> Problem:
-    return Problem(404, "game_not_found", f"There is no game {game_id}.")
+def game_not_found(game_id: str) -> NotFound:
+    return NotFound("game_not_found", f"There is no game {game_id}.")
 
 
-def _conflict(expected: int, actual: int) -> Problem:
-    return Problem(
-        409,
+def _conflict(expected: int, actual: int) -> Conflict:
+    return Conflict(
         "version_conflict",
         f"The game is at version {actual}, not {expected}: reload the view and decide again.",
         expected_version=expected,

@@ -18,7 +18,7 @@ that leaves nothing half done.
 Each step may be done again: a deletion cut short (a process killed, the
 store away) leaves the record, so the same key asks again, and a seat left
 already is refused ``seat_left`` and passed over. The record goes last: from
-then on the key and the seats' tokens are refused (401).
+then on the key and the seats' tokens are refused (``invalid_token``).
 
 A seat at a game still waiting for players is not left (a table has no
 leaving before its start): the game starts without its player, and the
@@ -32,9 +32,9 @@ same.
 from __future__ import annotations
 
 from games import table as tables
+from games.contract import RuleError
 from service.app.commands import Commands
 from service.app.players import Player, Players
-from service.app.problems import Problem
 from service.app.ratings import Ratings
 
 # the refusals that say the seat needs no leaving: left already, or the
@@ -50,8 +50,9 @@ class Deletion:
 
     def delete(self, player: Player) -> list[str]:
         """Deletes ``player`` (the module's steps); the games whose seats it
-        left. Raises a ``Problem`` when a seat could not be left (the game
-        moved too often): nothing is deleted yet, and asking again goes on."""
+        left. Raises the command path's ``Conflict`` when a seat could not
+        be left (the game moved too often): nothing is deleted yet, and
+        asking again goes on."""
         left = self.leave_seats(player.id)
         self.ratings.forget(player.id)
         self.players.delete(player)
@@ -66,8 +67,8 @@ class Deletion:
                 continue
             try:
                 self.commands.execute(game_id, brief.players.index(player_id), {"type": "leave"})
-            except Problem as problem:
-                if problem.code not in NOTHING_TO_LEAVE:
+            except RuleError as refused:
+                if refused.code not in NOTHING_TO_LEAVE:
                     raise
                 continue
             left.append(game_id)

@@ -50,12 +50,13 @@ import redis
 from redis.cluster import RedisCluster
 
 from games import table as tables
+from games.contract import RuleError
 from projections.folding import Folded
 from projections.views import display_names
 from service.telemetry import metrics
 from service.app.commands import Commands
 from service.app.player_feed import PlayerFeed
-from service.app.problems import Problem
+from service.app.errors import Conflict, NotFound, Refused, Unavailable
 from service.app.players import Player, Players, seat_of
 from service.app.ratings import Ratings
 from projections.ratings import MU
@@ -142,7 +143,7 @@ class Lobby:
         deadline = time.monotonic() + WAIT_SECONDS
         while not self.redis.set(lock, mine, nx=True, px=LOCK_MS):
             if time.monotonic() > deadline:
-                raise Problem(503, "matchmaking_busy", "No table could be found in time; try again.")
+                raise Unavailable("matchmaking_busy", "No table could be found in time; try again.")
             time.sleep(0.01)
         try:
             seated = self._matched(key, player)  # matched while we waited for the lock
@@ -245,11 +246,11 @@ class Lobby:
                 try:
                     seat, token, folded = self.commands.join(game_id, player.name, player.id)
                     return folded, seat, token, opened
-                except Problem as problem:
-                    if problem.code == "already_seated":
+                except (RuleError, NotFound) as refused:
+                    if refused.code == "already_seated":
                         folded = self.commands.load(game_id)
                         return folded, _held_seat(folded, player.id), None, False
-                    if problem.code not in ("table_full", "game_not_found", "game_abandoned"):
+                    if refused.code not in ("table_full", "game_not_found", "game_abandoned"):
                         raise
                     self._delete_if(keys=[bucket], args=[game_id])  # full or gone: the next opens a new one
                     own = None
@@ -268,7 +269,7 @@ class Lobby:
                     self._delete_if(keys=[lock], args=[mine])
                 continue
             time.sleep(0.01)  # another player is opening the game: join it next
-        raise Problem(503, "matchmaking_busy", "No table could be found in time; try again.")
+        raise Unavailable("matchmaking_busy", "No table could be found in time; try again.")
 
     def rematch(self, folded: Folded, seat: int) -> tuple[Folded, int, str | None]:
         """The rematch of finished ``folded`` for ``seat``: created by the
@@ -276,9 +277,9 @@ class Lobby:
         there already)."""
         table = folded.table
         if table.status != tables.FINISHED:
-            raise Problem(409, "game_not_finished", "A rematch is offered once the game has finished.")
+            raise Conflict("game_not_finished", "A rematch is offered once the game has finished.")
         if seat in table.bots:
-            raise Problem(422, "bot_seat", "Bots come back as bots: only a player's seat asks for a rematch.")
+            raise Refused("bot_seat", "Bots come back as bots: only a player's seat asks for a rematch.")
         key = rematch_key(folded.game_id)
         deadline = time.monotonic() + WAIT_SECONDS
         rematch_id = None
@@ -300,7 +301,7 @@ class Lobby:
                 after_write("rematch offers", self._offer, folded, seat, created)
                 break
             if time.monotonic() > deadline:
-                raise Problem(503, "rematch_busy", "The rematch is being set up; try again.")
+                raise Unavailable("rematch_busy", "The rematch is being set up; try again.")
             time.sleep(0.01)
         player = table.players[seat]
         name = table.names[seat]
@@ -310,8 +311,8 @@ class Lobby:
             return self.commands.load(rematch_id), int(taken), None
         try:
             seat_there, token, joined = self.commands.join(rematch_id, name, player)
-        except Problem as problem:
-            if problem.code != "already_seated":
+        except RuleError as refused:
+            if refused.code != "already_seated":
                 raise
             assert player is not None, "only a seat taken with a player's id is refused as already seated"
             joined = self.commands.load(rematch_id)

@@ -24,7 +24,7 @@ after an append (their games list, their feed) write only while the record
 exists: work owed before a deletion and done after it brings nothing back.
 
 Replacing a key writes the new one's hash over the old one's: every later
-request with the old key is refused (401), and a player stream opened with
+request with the old key is refused (``invalid_token``), and a player stream opened with
 it ends at its next look.
 """
 from __future__ import annotations
@@ -43,7 +43,7 @@ from projections.folding import Folded
 from service.app import replies
 from service.app.ids import token_hash
 from service.app.player_feed import feed_key, ids_key, player_key, seq_key
-from service.app.problems import Problem
+from service.app.errors import Unauthenticated
 
 KEY_PREFIX = "tp_"  # a player key, told apart from a seat token at a glance
 # tp_<player id>.<secret>; a key made before keys carried the id is tp_<secret>
@@ -127,13 +127,13 @@ class Players:
         return key
 
     def of_key(self, key: str | None, required: bool = True) -> Player | None:
-        """The player ``key`` (a bearer secret, ``tp_...``) belongs to; 401
-        when ``required`` and there is none."""
+        """The player ``key`` (a bearer secret, ``tp_...``) belongs to;
+        ``Unauthenticated`` when ``required`` and there is none."""
         player = self.by_key(key) if key else None
         if player is None and required:
             if key is None:
-                raise Problem(401, "missing_token", "Send the player key as 'Authorization: Bearer <key>'.")
-            raise Problem(401, "invalid_token", "This is not a player key (or it was replaced, or its player deleted).")
+                raise Unauthenticated("missing_token", "Send the player key as 'Authorization: Bearer <key>'.")
+            raise Unauthenticated("invalid_token", "This is not a player key (or it was replaced, or its player deleted).")
         return player
 
     # -- the games of each player: a projection of the logs ----------------------

@@ -1,13 +1,17 @@
 """The repository the application loads games through (as the
-``eventsourcing`` library names it): a game is its log, folded; this keeps
-the newest fold of each game per process and reads only what came after it,
-starts a game it has not folded from its snapshot (``projections.snapshots``),
-and checks a kept fold against the log each time (a store that went back in
-time is followed, not fought with 409s).
+``eventsourcing`` library names it): a game is its log, folded. It holds
+each game this process serves live (``service.app.live``: its fold, its
+rendered views, its seats' tokens, its spectators' fold, held once) and
+keeps it current by what the process appends and hears announced, reading
+the store only for what neither told it: what came after its version,
+checked against the entry it was folded to (a store that went back in time
+is followed, not fought with 409s). A game it does not hold starts from its
+snapshot (``projections.snapshots``) and the log after it.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Callable, Protocol
 
 from events.envelope import Envelope
 from events.store import EventStore
@@ -17,65 +21,187 @@ from projections.folding import Folded, fold
 from projections.lru import LRU
 from projections.snapshots import Snapshot, Snapshots
 from service.app.archive import ArchivedLogs, Brief, GameArchive
+from service.app.live import MB, LiveGame, LiveGames
+from service.config import Config
 
 ARCHIVED_LOGS_KEPT = 32  # archived games' logs a process keeps at hand
+# the live games a process holds unless told (LIVE_GAMES_MB: service.wiring)
+LIVE_GAMES_BYTES = Config.live_games_mb * MB
 
 
 @dataclass(frozen=True)
 class Public:
     """A game as spectators may see it now, and when they may see more."""
 
-    folded: Folded
+    live: LiveGame
+    folded: Folded  # the game's newest fold, or one behind it by its spectator_delay
     next_release: int | None  # ms; None: nothing newer is held back
 
 
+class Follower(Protocol):
+    """What tells the repository which of its games it may trust as current
+    without asking the store: an API process's notifier, subscribed to the
+    announcements of the games it holds (``service.realtime.notifier``), whose
+    entries it folds on as they come (``Repository.follow``)."""
+
+    def hint(self, game_id: str, now: int, fresh_ms: int) -> tuple[int, Any]:
+        """The newest version of the game announced and trusted (0: none, and
+        the game is followed from now on), and a ticket for a read."""
+
+    def read(self, ticket: Any, version: int, now: int) -> None:
+        """The store was read at ``version`` with ``ticket``."""
+
+    def distrust(self, game_id: str) -> None:
+        """The store holds less than was announced: it went back in time."""
+
+
 class Repository:
-    """Loads games from the store, remembering the newest fold per game
-    (and, for games with a spectators' delay, the newest public fold), and
-    starting a game this process has not folded from its snapshot."""
+    """Holds the games this process serves live (at most ``budget`` bytes of
+    them), loads the others from their snapshot and log, and the archived
+    ones from the archive."""
+
+    # an API process's notifier (``Follower``), with how long an announced
+    # version is trusted (READ_FRESH_MS) and the service's clock: set by
+    # ``follow_with``; a worker has none, and reads the store (or trusts the
+    # version its job was queued at)
+    follower: Follower | None = None
+    fresh_ms = 0
+    clock: Callable[[], int] = staticmethod(lambda: 0)
 
     def __init__(
         self,
         store: EventStore,
-        capacity: int = 2048,
+        budget: int = LIVE_GAMES_BYTES,
         snapshots: Snapshots | None = None,
         archive: GameArchive | None = None,
     ):
         self.store = store
-        self._cache: LRU[str, Folded] = LRU(capacity)
-        self._public: LRU[str, Folded] = LRU(capacity)
+        self.games = LiveGames(budget)
         # a game this process has not folded starts from its snapshot, if any
         self.snapshots = snapshots
-        self._snapshotted: LRU[str, int] = LRU(capacity)  # game -> version of its newest snapshot
         # finished games moved out of the store (service.app.archive)
         self.archived = ArchivedLogs(store, archive, LRU(ARCHIVED_LOGS_KEPT))
 
-    def load(self, game_id: str, known: int = 0) -> Folded | None:
-        """The game as of its newest event; None if it does not exist.
+    def live(self, game_id: str, known: int = 0) -> LiveGame | None:
+        """The game live in this process, as of its newest event; None if it
+        does not exist.
 
         ``known``: a version the caller knows the log has reached (announced
-        by the store's notifications); a cached fold at exactly it is served
-        without asking the store (one past it may be of a history the store
-        no longer has). A game moved to the archive is folded from there
-        (once per process: it never changes again).
-        """
-        cached = self._cache.get(game_id)
-        if cached is not None and cached.archived:
-            return cached
-        folded = self._load_live(game_id, known)
-        if folded is None:
+        by the store's notifications, and so folded on already: see
+        ``follow``); a live game at exactly it is served without asking the
+        store (one past it may be of a history the store no longer has).
+        Otherwise the store is asked what came after it. A game moved to the
+        archive is folded from there (once per process: it never changes
+        again)."""
+        live = self.games.get(game_id)
+        if live is not None and (live.folded.archived or (known and live.version == known)):
+            return live
+        found = self.sync(game_id, live)
+        if found is None:
             folded = self.archived.folded(game_id)
             if folded is not None:
-                self._cache.put(game_id, folded)
-        return folded
+                found = self.games.put(LiveGame(folded))
+        return found
+
+    def follow_with(self, follower: Follower, fresh_ms: int, clock: Callable[[], int]) -> None:
+        self.follower, self.fresh_ms, self.clock = follower, fresh_ms, clock
+
+    def current(self, game_id: str) -> LiveGame | None:
+        """The game as of its newest version, for a command or a read:
+        without asking the store when the process follows the game (its
+        announcements folded on as they come) and holds it at least at the
+        newest version announced (past it: the process appended those
+        versions itself); else read. None: no such game."""
+        if not self.fresh_ms or self.follower is None:
+            return self.live(game_id)
+        now = self.clock()
+        known, ticket = self.follower.hint(game_id, now, self.fresh_ms)
+        held = self.games.get(game_id)
+        if held is not None and (held.folded.archived or (known and held.version >= known)):
+            return held
+        live = self.live(game_id)
+        if live is not None and not live.folded.archived:
+            if live.version < known:
+                self.follower.distrust(game_id)  # the store went back in time
+            self.follower.read(ticket, live.version, now)
+        return live
+
+    def load(self, game_id: str, known: int = 0) -> Folded | None:
+        """``live``'s fold: the game as of its newest event, or None."""
+        live = self.live(game_id, known)
+        return live.folded if live is not None else None
+
+    def sync(self, game_id: str, live: LiveGame | None = None) -> LiveGame | None:
+        """``live`` (this process's, or None) brought up to the store's log:
+        the entries after its version read and folded on, checked against
+        the entry it was folded to; a game new to the process folded from
+        its snapshot and what came after. None: not in the store."""
+        if live is not None and live.folded.archived:
+            live = None
+        base = live.folded if live is not None else self._snapshot(game_id)
+        if base is None:
+            newer = self.store.read(game_id)
+        else:
+            # read from the base fold's own last entry: if the store no
+            # longer has it as it was folded, the store went back in time (a
+            # restore, a failover, a lost fsync window) or the snapshot is
+            # stale, and the fold is dropped, instead of answering every
+            # command with a conflict
+            newer = self.store.read(game_id, after=base.version - 1)
+            if newer and newer[0].version == base.version and newer[0].hash == base.last_hash:
+                newer = newer[1:]
+            else:
+                self.games.discard(game_id)
+                live = base = None
+                newer = self.store.read(game_id)
+        if live is not None:
+            if newer:
+                # on the fold the read went on from: the game may have moved on
+                # meanwhile (an announcement folded on, another reader), and
+                # ``advance`` keeps whichever is newer
+                after = fold(newer, base)
+                assert after is not None, "entries folded on"
+                if live.advance(after):
+                    self.games.put(live)  # weighed anew
+                    self._snapshot_if_due(live)
+            return live
+        folded = fold(newer, base, game_id)
+        if folded is None:
+            return None
+        live = self.games.put(LiveGame(folded, base.version if base is not None else 0))
+        self._snapshot_if_due(live)
+        return live
+
+    def follow(self, game_id: str, version: int, entries: str) -> bool:
+        """The entries ``game_id``'s log reached ``version`` with, announced
+        by whichever process appended them (``events.store.announcement``:
+        lines of stored JSON), folded on where the game is live here and
+        they follow on (``LiveGame.follow``); read only then. False when they
+        do not (a gap, another history): the game is let go, and its next
+        use reads the store."""
+        live = self.games.get(game_id)
+        if live is None or live.folded.archived or version <= live.version:
+            return True  # not held here, or known already (this process appended it)
+        if live.follow([Envelope.from_json(line) for line in entries.split("\n")]):
+            self.games.put(live)  # weighed anew
+            return True
+        self.games.discard(game_id)
+        return False
+
+    def forget(self, game_id: str) -> None:
+        """Lets go of ``game_id``: its log left the store (archived, or deleted
+        by retention), here or in another process (its ``retired``
+        announcement). Its next use reads what is left: the archive's
+        record, or nothing."""
+        self.games.discard(game_id)
 
     def brief(self, game_id: str) -> Brief | None:
         """What a list shows of the game (an archived one's from its record,
         without reading its log); None if it does not exist."""
-        cached = self._cache.get(game_id)
-        folded = cached if cached is not None and cached.archived else self._load_live(game_id)
-        if folded is not None:
-            return Brief.of(folded)
+        held = self.games.get(game_id)
+        live = held if held is not None and held.folded.archived else self.sync(game_id, held)
+        if live is not None:
+            return Brief.of(live.folded)
         record = self.archived.record(game_id)
         return Brief.of_record(game_id, record) if record is not None else None
 
@@ -94,77 +220,54 @@ class Repository:
             return entries
         return self.archived.entries(game_id) or []
 
-    def _load_live(self, game_id: str, known: int = 0) -> Folded | None:
-        """The game as the store holds it (None: not in the store)."""
-        cached = self._cache.get(game_id)
-        if cached is not None and cached.archived:
-            cached = None
-        if cached is not None and known and cached.version == known:
-            return cached
-        base = cached if cached is not None else self._snapshot(game_id)
-        if base is None:
-            newer = self.store.read(game_id)
-        else:
-            # read from the base fold's own last entry: if the store no
-            # longer has it as it was folded, the store went back in time (a
-            # restore, a failover, a lost fsync window) or the snapshot is
-            # stale, and the fold is dropped, instead of answering every
-            # command with a conflict
-            newer = self.store.read(game_id, after=base.version - 1)
-            if newer and newer[0].version == base.version and newer[0].hash == base.last_hash:
-                newer = newer[1:]
-            else:
-                self._cache.discard(game_id)
-                self._public.discard(game_id)
-                self._snapshotted.discard(game_id)
-                cached = base = None
-                newer = self.store.read(game_id)
-        folded = fold(newer, base, game_id)
-        if folded is not None and folded is not cached:
-            self.remember(folded)
-        return folded
-
     def _snapshot(self, game_id: str) -> Folded | None:
         snapshot = self.snapshots.get(game_id) if self.snapshots is not None else None
         if snapshot is None or snapshot.table.game_type not in GAMES:
             return None
-        self._snapshotted.put(game_id, snapshot.version)
         return Folded(game_id, snapshot.version, GAMES[snapshot.table.game_type], snapshot.table, snapshot.last_hash)
 
     def public(self, game_id: str, now: int, known: int = 0) -> Public | None:
         """The game as spectators may see it at ``now`` (ms): behind by its
         ``spectator_delay`` while it runs (``projections.spectators``)."""
-        newest = self.load(game_id, known)
-        if newest is None:
+        live = self.live(game_id, known) if known else self.current(game_id)
+        if live is None:
             return None
+        newest = live.folded
         delay = spectators.delay_ms(newest.table)
         if not delay:
-            return Public(newest, None)
-        shown = self._public.get(game_id)
-        went_back = shown is not None and shown.version > newest.version
-        if went_back:
+            return Public(live, newest, None)
+        shown = live.public
+        if shown is not None and shown.version > newest.version:
             shown = None  # the store went back in time: fold afresh
         pending = self.store.read(game_id, after=shown.version if shown else 0, upto=newest.version)
         count = spectators.released(pending, now, delay)
         public = fold(pending[:count], shown, game_id)
         # from nothing, pending starts at the game's creation, which is public at once
         assert public is not None, "game_created is released without delay (projections.spectators)"
-        if public is not shown:
-            self._public.put(game_id, public, None if went_back else _newer)
+        if live.public is None or public.version > live.public.version or shown is None:
+            live.public = public
         if public.version == newest.version:
-            return Public(newest, None)
-        return Public(public, spectators.release_at(pending[count], delay))
+            return Public(live, newest, None)
+        return Public(live, public, spectators.release_at(pending[count], delay))
 
-    def remember(self, folded: Folded) -> None:
-        """Keep a table the command path has just folded past the cache, and
-        snapshot it every ``snapshots.every`` events."""
+    def remember(self, folded: Folded) -> LiveGame | None:
+        """The game as this process has just appended it (the table the
+        rules' decision reached: never folded again) is its live game now;
+        it is snapshotted every ``snapshots.every`` events."""
         if folded.archived:
-            return
-        self._cache.put(folded.game_id, folded, _newer)
-        if self.snapshots is not None and self.snapshots.due(self._snapshotted.get(folded.game_id) or 0, folded.version):
+            return None
+        live = self.games.get(folded.game_id)
+        if live is None:
+            live = self.games.put(LiveGame(folded))
+        elif live.advance(folded):
+            self.games.put(live)  # weighed anew
+        self._snapshot_if_due(live)
+        return live
+
+    def _snapshot_if_due(self, live: LiveGame) -> None:
+        """Snapshots ``live`` every ``snapshots.every`` events (by whichever
+        process gets there: a snapshot written twice is the same)."""
+        folded = live.folded
+        if self.snapshots is not None and self.snapshots.due(live.snapshotted, folded.version):
             self.snapshots.put(Snapshot(folded.game_id, folded.version, folded.last_hash, folded.table))
-            self._snapshotted.put(folded.game_id, folded.version)
-
-
-def _newer(kept: Folded, new: Folded) -> bool:
-    return new.version > kept.version
+            live.snapshotted = folded.version

@@ -7,9 +7,9 @@ players who leave.
   ``delete``, scheduled in the game's due set as the archive is) takes the
   game out of the index and its players' lists, then deletes its log and
   its other keys in one script (``Retention.delete_game``). The game is then
-  404, like one that never existed.
+  not found, like one that never existed.
 - **Waiting games per client address**: creating a game (``POST
-  /v1/games``) is refused 429 ``too_many_waiting_games`` while the address
+  /v1/games``) is refused (``too_many_waiting_games``) while the address
   has created ``MAX_WAITING_GAMES_PER_CLIENT`` games still waiting for
   players (``WaitingCap``): a client cannot fill the store with tables
   nobody joins, whatever its rate limit allows.
@@ -36,16 +36,17 @@ from service.app.archive import idempotency_keys
 from service.app.chat import chat_keys
 from service.app.index import GameIndex
 from service.app.players import Players
-from service.app.problems import Problem
+from service.app.errors import Limited
 
 log = logging.getLogger("tabletell.retention")
 
 
 class Retention:
-    def __init__(self, store: EventStore, index: GameIndex, players: Players):
+    def __init__(self, store: EventStore, index: GameIndex, players: Players, forget: Callable[[str], None] = lambda game_id: None):
         self.store = store
         self.index = index
         self.players = players
+        self.forget = forget  # this process lets go of a game it deleted (``Repository.forget``)
 
     def delete_game(self, game_id: str) -> str:
         """Deletes abandoned ``game_id``: first from the index and its
@@ -63,6 +64,7 @@ class Retention:
         keys += chat_keys(game_id)  # its table talk goes with it
         if not self.store.retire(game_id, folded.version, folded.last_hash, {}, keys):
             return "the log changed: left in the store"
+        self.forget(game_id)
         log.info("abandoned game %s deleted", game_id)
         return "deleted"
 
@@ -84,7 +86,7 @@ class WaitingCap:
         self.clock = clock
 
     def admit(self, address: str | None) -> None:
-        """429 when ``address`` holds as many waiting games as it may."""
+        """``Limited`` when ``address`` holds as many waiting games as it may."""
         if not self.cap or not address:
             return
         key = waiting_key(address)
@@ -96,14 +98,12 @@ class WaitingCap:
         if gone:
             self.redis.zrem(key, *gone)
         if len(held) - len(gone) >= self.cap:
-            problem = Problem(
-                429,
+            raise Limited(
                 "too_many_waiting_games",
                 f"This address has {self.cap} games waiting for players: fill one, or wait until one starts or is "
                 "abandoned, before creating another.",
+                retry_after=60,
             )
-            problem.headers["Retry-After"] = "60"
-            raise problem
 
     def add(self, address: str | None, game_id: str) -> None:
         if not self.cap or not address:

@@ -122,13 +122,20 @@ def pending_work(
         return waiting
     if table.status != tables.ACTIVE:
         return []
-    work = [
-        Work("bot", folded.game_id, folded.version, seat, now)
-        for seat in tables.to_act(game, table)
-        if seat in table.bots or seat in table.autopilot or seat in table.left
-    ]
+    work = [Work("bot", folded.game_id, folded.version, seat, now) for seat in bots_to_act(folded)]
     work += [Work("timeout", folded.game_id, folded.version, d.seat, d.at) for d in game.deadlines(table.game)]
     return work
+
+
+def bots_to_act(folded: Folded) -> list[int]:
+    """The seats of a game under way whose bot is to act: a bot seat, a
+    seat on autopilot, or one its player left (``leave``)."""
+    table = folded.table
+    return [
+        seat
+        for seat in tables.to_act(folded.game, table)
+        if seat in table.bots or seat in table.autopilot or seat in table.left
+    ]
 
 
 def bot_for(folded: Folded, seat: int, expert_budget_ms: float | None = None) -> Bot:
@@ -165,10 +172,13 @@ FAILURE_TTL_SECONDS = 24 * 3600  # a failed job stays a day for diagnosis
 @dataclass(frozen=True)
 class Plan:
     """What an append schedules: the game's due-set entry, written by the
-    append itself, and the bot moves to queue once it is appended."""
+    append itself, and the bot moves due after it, queued once it is
+    appended unless ``held``: a worker holding the game plays them itself
+    (``Dispatcher.playing``)."""
 
     due: Due
     bots: tuple[Work, ...]
+    held: bool = False
 
 
 class Dispatcher:
@@ -181,6 +191,7 @@ class Dispatcher:
         queue_client: redis.Redis | None = None,
         archive_after_ms: int = 0,
         abandoned_retention_ms: int = 0,
+        think_ms: int = 0,
     ):
         self.redis = client  # the store: the due sets
         # the queues' server (QUEUE_URL; RQ needs one plain server): the jobs
@@ -198,32 +209,35 @@ class Dispatcher:
         self.archive_after_ms = archive_after_ms
         # ABANDONED_RETENTION_SECONDS in ms (0: abandoned games stay)
         self.abandoned_retention_ms = abandoned_retention_ms
+        # BOT_THINK_SECONDS in ms: a bot's move comes this long after it is
+        # due, so its look (the worker's lease: see ``playing``) comes later
+        self.think_ms = think_ms
         self.queues = {name: Queue(name, connection=self.queue_redis) for name in QUEUES}
         self._local = threading.local()
 
     @contextmanager
     def playing(self, game_id: str) -> Iterator[None]:
-        """While a worker's job plays ``game_id``'s bot seats one after
-        another itself, its appends are not dispatched: the job dispatches
-        the game as it leaves it. Meanwhile the due set keeps what the
-        append that queued the job put there (its bot work, due at once, so
-        the scheduler's look comes at most a grace period later): should the
-        worker die mid-way, the scheduler queues the rest then."""
+        """While a worker plays ``game_id``'s bot seats itself (it holds the
+        game: ``service.workers.turns``), its appends queue no bot moves:
+        each still writes the game's due entry, so bot work the game is
+        left with is due a grace period (and a bot's think time) after the
+        last move. That entry is the worker's lease: should it die, the
+        scheduler finds the game due then and queues its bot again, for any
+        worker to take."""
         self._local.playing = game_id
         try:
             yield
         finally:
             self._local.playing = None
 
-    def plan(self, after: Folded) -> Plan | None:
-        """What appending the events that lead to ``after`` schedules; None
-        while a worker's job plays the game on (it dispatches the game as
-        it leaves it)."""
-        if getattr(self._local, "playing", None) == after.game_id:
-            return None
+    def plan(self, after: Folded, held: bool = False) -> Plan:
+        """What appending the events that lead to ``after`` schedules: its
+        due entry, and the bot moves due after it, queued unless ``held`` (a
+        worker that holds the game plays them: see ``playing``)."""
         now = self.clock()
         work = self.pending(after, now)
-        return Plan(self._due(after, work, now), tuple(item for item in work if item.kind == "bot"))
+        held = held or getattr(self._local, "playing", None) == after.game_id
+        return Plan(self._due(after, work, now), tuple(item for item in work if item.kind == "bot"), held)
 
     def pending(self, folded: Folded, now: int) -> list[Work]:
         """``pending_work`` of ``folded`` under this process's settings."""
@@ -236,11 +250,12 @@ class Dispatcher:
         return self._due(folded, self.pending(folded, now), now)
 
     def _due(self, folded: Folded, work: list[Work], now: int) -> Due:
-        return Due(due_key(folded.game_id), folded.game_id, next_look(work, now, self.grace_ms) if work else None)
+        look = next_look(work, now, self.grace_ms, self.think_ms) if work else None
+        return Due(due_key(folded.game_id), folded.game_id, look)
 
     def queue_bots(self, plan: Plan | None) -> None:
         """Queue the bot moves ``plan`` found due, once its append is in."""
-        if plan is not None and plan.bots:
+        if plan is not None and plan.bots and not plan.held:
             self._send(plan.bots, None)
 
     def forget(self, game_id: str) -> None:
@@ -248,11 +263,11 @@ class Dispatcher:
         write_due(self.redis, Due(due_key(game_id), game_id, None))
 
     def dispatch(self, folded: Folded) -> None:
-        """Schedule ``folded`` apart from any append: a worker's job leaving
-        the game it played on (see ``playing``)."""
+        """Schedule ``folded`` apart from any append (its due entry, its bot
+        moves queued): a game moved to the archive, or a worker that stops
+        handing on the games it held (see ``playing``)."""
         plan = self.plan(folded)
-        if plan is not None:
-            self._send(plan.bots, plan.due)
+        self._send(() if plan.held else plan.bots, plan.due)
 
     def _send(self, bots: tuple[Work, ...], due: Due | None) -> None:
         if due is not None:  # on the store; the jobs on the queues' server
@@ -288,10 +303,13 @@ def due_key(game_id: str) -> str:
     return DUE_KEYS[zlib.crc32(game_id.encode()) % DUE_SHARDS]
 
 
-def next_look(work: list[Work], now: int, grace_ms: int) -> int:
+def next_look(work: list[Work], now: int, grace_ms: int, think_ms: int = 0) -> int:
     """When the scheduler must look at a game again: at its next deadline, or
-    when the grace of work already due runs out."""
-    return min(item.due if item.due > now else now + grace_ms for item in work)
+    when the grace of work already due runs out (a bot's, after its think
+    time ``think_ms``: a worker holding the game moves it only then)."""
+    return min(
+        item.due if item.due > now else now + grace_ms + (think_ms if item.kind == "bot" else 0) for item in work
+    )
 
 
 class QueueCollector(Collector):

@@ -1,7 +1,7 @@
 """The first of a command's two checks: its shape, by the marshmallow schema
 of its game and type (the rules check its legality). Every command is
 checked so, whoever sends it: a player over HTTP, a bot, a worker. A shape
-refused is a 400 ``invalid_request`` naming each field."""
+refused is ``Invalid`` (``invalid_request``), naming each field."""
 from __future__ import annotations
 
 from functools import lru_cache
@@ -12,7 +12,7 @@ from marshmallow import RAISE, Schema, ValidationError
 from games import table as tables
 from games.contract import Game
 from games.registry import GAMES
-from service.app.problems import Problem, invalid_fields
+from service.app.errors import Invalid, invalid_fields
 
 
 @lru_cache(maxsize=None)
@@ -28,8 +28,8 @@ _DEFAULTS: dict[Schema, dict[str, Any]] = {}
 
 
 def load(schema: type[Schema] | Schema, data: Any, where: str = "body") -> dict[str, Any]:
-    """``data`` checked against ``schema`` (a class, or an instance), or a
-    400 naming each field that is wrong."""
+    """``data`` checked against ``schema`` (a class, or an instance), or
+    ``Invalid`` naming each field that is wrong."""
     if isinstance(schema, type):
         schema = _instance(schema)
     if data == {}:  # most reads send no query: the defaults, worked out once per schema
@@ -53,7 +53,7 @@ def _command_schema(game_type: str, kind: str) -> Schema:
 def load_command(game: Game, body: Any) -> dict[str, Any]:
     """A command's fields, shape-checked against its type's schema."""
     if not isinstance(body, dict):
-        raise Problem(400, "invalid_json", "The body must be a JSON object.")
+        raise Invalid("invalid_json", "The body must be a JSON object.")
     kind = body.get("type")
     fields_only = {key: value for key, value in body.items() if key != "type"}
     if kind in tables.PLAYER_TABLE_COMMANDS:  # the table's (``leave``, ``return``): no fields

@@ -13,8 +13,9 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from service.app.ids import now_ms
 from service.config import Config, connect_queues, connect_store
 from service.http import ratelimits
-from service.app.problems import PROBLEM_JSON, Problem
-from service.http.problems import render
+from games.contract import RuleError
+from service.app.errors import AppError, Unavailable
+from service.http.problems import PROBLEM_JSON, Problem, render
 from service.wiring import Services
 
 log = logging.getLogger("tabletell")
@@ -67,7 +68,7 @@ def create_app(
         queue_client = connect_queues(config, client)
     app.extensions["tabletell"] = Services(client, clock, config=config, queue_client=queue_client)
 
-    from service.http.api import audit, chat, games, lobby, meta, play, players, ratings, streams, webhooks
+    from service.http.api import audit, chat, games, lobby, meta, play, players, ratings, sockets, streams, webhooks
     from service.http.hooks import observe_requests
 
     observe_requests(app, access_log=config.access_log)  # X-Request-ID, request metrics, access log
@@ -78,7 +79,7 @@ def create_app(
     from service.http import docs, web
 
     with _no_collection():
-        for module in (meta, games, play, streams, audit, players, ratings, lobby, webhooks, chat):
+        for module in (meta, games, play, streams, sockets, audit, players, ratings, lobby, webhooks, chat):
             app.register_blueprint(module.bp, url_prefix="/v1")
         app.register_blueprint(meta.root)
         app.register_blueprint(web.bp)  # the web client, at / (it uses only /v1, like any client)
@@ -110,8 +111,12 @@ def _no_collection():
 def _register_errors(app: Flask) -> None:
     from service.http import web
 
+    # what the application raises (and the rules refuse), and the HTTP
+    # layer's own problems: each with its status (service.http.problems)
+    @app.errorhandler(AppError)
+    @app.errorhandler(RuleError)
     @app.errorhandler(Problem)
-    def problem(error: Problem) -> Response:
+    def problem(error: AppError | RuleError | Problem) -> Response:
         return render(error)
 
     @app.errorhandler(HTTPException)
@@ -147,15 +152,13 @@ def _register_errors(app: Flask) -> None:
     @app.errorhandler(redis.exceptions.ReadOnlyError)
     def store_down(error: Exception) -> Response:
         log.warning("event store unreachable: %s", error)
-        problem = Problem(503, "store_unavailable", "The event store is unreachable; try again shortly.")
-        problem.headers["Retry-After"] = "1"
-        return render(problem)
+        return render(Unavailable("store_unavailable", "The event store is unreachable; try again shortly.", retry_after=1))
 
     @app.errorhandler(redis.exceptions.OutOfMemoryError)
     def store_full(error: Exception) -> Response:
         # the store is at its maxmemory and evicts nothing: nothing was written
         log.error("event store full: %s", error)
-        return render(Problem(503, "store_full", "The event store is full; nothing was written. Try again later."))
+        return render(Unavailable("store_full", "The event store is full; nothing was written. Try again later."))
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception) -> Response:

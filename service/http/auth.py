@@ -7,7 +7,7 @@ import hmac
 from flask import Request, request
 
 from service.app.players import Player
-from service.app.problems import Problem
+from service.app.errors import Forbidden, Unauthenticated
 from service.app.seats import BEARER
 from service.http.current import services
 
@@ -27,11 +27,11 @@ def is_operator(operator_token: str | None) -> bool:
 def require_operator(operator_token: str | None) -> None:
     """Operators' routes: 403 when the server has no operator token set."""
     if not operator_token:
-        raise Problem(403, "operator_only", "Operator access is not configured on this server (OPERATOR_TOKEN).")
+        raise Forbidden("operator_only", "Operator access is not configured on this server (OPERATOR_TOKEN).")
     if "Authorization" not in request.headers:
-        raise Problem(401, "missing_token", "Send the operator token as 'Authorization: Bearer <token>'.")
+        raise Unauthenticated("missing_token", "Send the operator token as 'Authorization: Bearer <token>'.")
     if not is_operator(operator_token):
-        raise Problem(401, "invalid_token", "This is not the operator token.")
+        raise Unauthenticated("invalid_token", "This is not the operator token.")
 
 
 def seat(game_id: str, required: bool = True) -> int | None:

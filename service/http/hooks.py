@@ -9,13 +9,41 @@ only (``request.path``) and the route.
 """
 from __future__ import annotations
 
+import itertools
+import os
+import re
 import time
+import uuid
 
 from flask import Response, g, json, request
 
-from service.app.problems import PROBLEM_JSON
+from service.http.problems import PROBLEM_JSON
 from service.telemetry import metrics
-from service.telemetry.logs import METHODS, REQUEST_ID_HEADER, SANE_REQUEST_ID, access, new_request_id
+from service.telemetry.logs import METHODS, access
+
+# the request id's header, and what of a client's is kept as its id
+REQUEST_ID_HEADER = "X-Request-ID"
+SANE_REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,128}")
+
+
+# A new request id: this process's random 64 bits, then a count. Unique
+# across processes and restarts (drawn at import, and again in a forked child,
+# should a process fork after importing this module), and no system call per
+# request as uuid4's 16 random bytes were.
+_ids: list = []
+
+
+def _new_id_prefix() -> None:
+    _ids[:] = [uuid.uuid4().hex[:16], itertools.count(1)]
+
+
+_new_id_prefix()
+os.register_at_fork(after_in_child=_new_id_prefix)
+
+
+def new_request_id() -> str:
+    prefix, count = _ids
+    return f"{prefix}{next(count):016x}"
 
 
 def request_id() -> str:

@@ -52,7 +52,7 @@ from limits.storage import RedisStorage
 from limits.strategies import SlidingWindowCounterRateLimiter
 
 from service.app.ids import token_hash
-from service.app.problems import Problem
+from service.app.errors import Limited
 from service.app.rate_counts import SharedCounts, Verdict
 from service.config import Config
 from service.http.auth import bearer
@@ -125,12 +125,22 @@ class RateLimits:
         address = served.remote_addr or "unknown"
         counted: list[tuple[str, RateLimitItem, Verdict]] = []
         g.rate_limits = counted
-        self._count(counted, "client", address)
-        token = bearer(served)
-        if token is not None:
-            self._count(counted, "token", token_hash(token))
+        self._count_request(counted, address, bearer(served))
         if served.method == "POST" and served.endpoint in CREATE_ENDPOINTS:
             self._count(counted, "create", address, exact=True)
+
+    def count(self, address: str | None, token: str | None) -> None:
+        """Counts one message of a socket as the request it stands for (a
+        command, a chat message: ``POST`` requests otherwise), against the
+        ``client`` policy of ``address`` and the ``token`` policy of
+        ``token`` (each when given); 429 ``rate_limited`` past one."""
+        self._count_request([], address, token)
+
+    def _count_request(self, counted: list, address: str | None, token: str | None) -> None:
+        if address is not None:
+            self._count(counted, "client", address)
+        if token is not None:
+            self._count(counted, "token", token_hash(token))
 
     def _count(self, counted: list, name: str, key: str, exact: bool = False) -> None:
         for item in self.policies[name]:
@@ -152,7 +162,7 @@ class RateLimits:
             if not verdict.allowed:
                 raise self._refused(name, item, verdict)
 
-    def _refused(self, name: str, item: RateLimitItem, verdict: Verdict) -> Problem:
+    def _refused(self, name: str, item: RateLimitItem, verdict: Verdict) -> Limited:
         log.info(
             "rate limit %s per %s exceeded on %s %s",
             item,
@@ -163,14 +173,12 @@ class RateLimits:
         )
         # when this same request passes (the verdict's: the store's counts)
         retry_after = max(1, verdict.reset_seconds)
-        problem = Problem(
-            429,
+        return Limited(
             "rate_limited",
             f"Rate limit exceeded: {item} per {COUNTED_BY[name]}. Retry in {retry_after} s.",
+            retry_after=retry_after,
             policy=name,
         )
-        problem.headers["Retry-After"] = str(retry_after)
-        return problem
 
     def headers(self, response: Response) -> Response:
         counted = g.get("rate_limits")

@@ -5,6 +5,7 @@ reaches the rules, whose refusals are 422s.
 """
 from __future__ import annotations
 
+import re
 import unicodedata
 from functools import lru_cache
 from typing import Any, Callable, Mapping
@@ -15,7 +16,7 @@ from games import table as tables
 from games.contract import Option
 from games.registry import GAMES
 from service.app.names import reads_as
-from service.app.problems import Problem, invalid_fields
+from service.app.errors import Invalid, invalid_fields
 from service.app.shapes import IMMUTABLE, load  # noqa: F401 (schemas.load: the request shapes' loader)
 from service.app.text import character_class, combining, emoji_formats, graphemes, stacked_marks
 
@@ -167,7 +168,7 @@ class PlayerName(fields.String):
             printed, whom = posing
             why = f"{name!r} reads as {printed!r}, which the table shows for {whom}: choose another name."
             detail = "This name reads as what the table shows for someone else."
-            raise Problem(400, "reserved_name", detail, errors={self.data_key or attr: [why]})
+            raise Invalid("reserved_name", detail, errors={self.data_key or attr: [why]})
         return name
 
 
@@ -241,6 +242,64 @@ class StreamQuery(Schema):
     data = fields.String(load_default="view", validate=validate.OneOf(["view", "events"]))
     # a version, or a chat message's id ("12.1")
     last_event_id = fields.String(validate=validate.Regexp(POSITION_PATTERN))
+
+
+def position(text: str) -> tuple[int, int]:
+    """A stream's position as sent (POSITION_PATTERN's: ``12`` or ``12.1``)
+    as ``(version, k)``."""
+    version, _, k = text.partition(".")
+    return int(version), int(k or 0)
+
+
+class StreamPosition(fields.Field):
+    """Where a game's stream resumes, as a socket's hello names it: a
+    version (``12``, or ``"12"``) or a chat message's id (``"12.1"``),
+    loaded as ``(version, k)`` (``k`` 0 for a version)."""
+
+    def _deserialize(self, value, attr, data, **kwargs) -> tuple[int, int]:
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 10**15:
+            return value, 0
+        if isinstance(value, str) and re.fullmatch(POSITION_PATTERN, value):
+            return position(value)
+        raise ValidationError("Must be a version (12) or a chat message's id (\"12.1\") this stream sent.")
+
+
+class SocketHello(Schema):
+    """A socket's first message (``GET /v1/games/{id}/socket``): who is
+    there (a seat's token or a player key; none: a spectator), what they
+    read (the stream's ``data``) and where they resume."""
+
+    type = fields.String(required=True, validate=validate.Equal("hello"))
+    token = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=4096))
+    last_event_id = StreamPosition(load_default=None, allow_none=True)
+    data = fields.String(load_default="view", validate=validate.OneOf(["view", "events"]))
+
+
+# a socket message's id: the client's number, which its answer repeats
+# (JavaScript's safe integers)
+MESSAGE_ID = validate.Range(min=0, max=2**53)
+# If-Match's version (at most 15 digits, as the header's) and an Idempotency-Key's length
+IF_MATCH = validate.Range(min=0, max=10**15 - 1)
+KEY_LENGTH = validate.Length(min=1, max=128)
+
+
+class SocketCommand(Schema):
+    """A command sent on a socket: the body ``POST .../commands`` takes,
+    with its headers' values as fields."""
+
+    type = fields.String(required=True, validate=validate.Equal("command"))
+    id = fields.Integer(required=True, strict=True, validate=MESSAGE_ID)
+    body = fields.Dict(required=True)
+    if_match = fields.Integer(strict=True, load_default=None, allow_none=True, validate=IF_MATCH)
+    idempotency_key = fields.String(load_default=None, allow_none=True, validate=KEY_LENGTH)
+
+
+class SocketChat(Schema):
+    """A chat message said on a socket: ``POST .../chat``'s body."""
+
+    type = fields.String(required=True, validate=validate.Equal("chat"))
+    id = fields.Integer(required=True, strict=True, validate=MESSAGE_ID)
+    text = ChatText(required=True)
 
 
 class GamesQuery(Schema):

@@ -3,7 +3,7 @@
 A wait or a stream holds a lease in the store: a member of a sorted set per
 token (``tabletell:streams:token:<hash>``) and per client address, scored by
 when it lapses. Opening one counts the live leases and refuses past the cap
-(429); closing one removes its lease; each process renews the leases of its
+(``too_many_streams``); closing one removes its lease; each process renews the leases of its
 open streams while they stay open. A process killed with streams open leaves
 leases that lapse by themselves within ``LEASE_SECONDS``. Counting in the
 store makes the caps hold across API processes and hosts.
@@ -18,7 +18,7 @@ from collections import defaultdict
 
 import redis
 
-from service.app.problems import Problem
+from service.app.errors import Limited
 
 log = logging.getLogger("tabletell.limits")
 
@@ -73,7 +73,8 @@ class StreamLimits:
         self._renewer: threading.Thread | None = None
 
     def acquire(self, token_hash: str | None, address: str | None) -> Lease:
-        """A lease for one more open stream or wait, or 429 ``too_many_streams``."""
+        """A lease for one more open stream or wait, or ``Limited``
+        (``too_many_streams``)."""
         caps = []
         if token_hash is not None and self.per_token:
             caps.append((token_key(token_hash), self.per_token, "token"))
@@ -85,14 +86,12 @@ class StreamLimits:
             # one key per call: in a cluster each set may live on its own shard
             if not self._acquire(keys=[key], args=[now, cap, now + LEASE_SECONDS * 1000, lease.id, LEASE_SECONDS * 2000]):
                 lease.release()
-                problem = Problem(
-                    429,
+                raise Limited(
                     "too_many_streams",
                     f"This {who} has {cap} streams and waits open, the most it may; close one first.",
+                    retry_after=self.retry_after,
                     limit=cap,
                 )
-                problem.headers["Retry-After"] = str(self.retry_after)
-                raise problem
             lease.keys.append(key)
         if lease.keys:
             with self._lock:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from typing import Callable
 
 import redis
 
@@ -47,6 +48,16 @@ class Watch:
     def version(self) -> int:
         """The newest version announced since the channel was subscribed (0: none)."""
         return self.channel.version
+
+    @property
+    def talk(self) -> tuple[int, tuple[int, int], tuple[int, int]]:
+        """What is known of the game's table talk without reading it: the
+        subscription's epoch (a new one: announcements may have been lost
+        while it was down), and the position of the newest message announced
+        since in each channel, the table's and the spectators' ((0, 0): none).
+        A stream reads the chat when this says it moved, never on a plain wake."""
+        channel = self.channel
+        return channel.epoch, channel.talk_table, channel.talk_spectators
 
     @property
     def ended(self) -> bool:
@@ -80,7 +91,10 @@ class Watch:
 
 
 class _Channel:
-    __slots__ = ("name", "confirmed", "watches", "idle_since", "version", "epoch", "known", "read_at", "dropped")
+    __slots__ = (
+        "name", "confirmed", "watches", "idle_since", "version", "epoch", "known", "read_at", "dropped", "talk_table",
+        "talk_spectators",
+    )  # fmt: skip
 
     def __init__(self, name: str):
         self.name = name
@@ -95,6 +109,10 @@ class _Channel:
         self.epoch = -1
         self.known = 0
         self.read_at = 0
+        # the position (version, k) of the newest chat message announced in
+        # each of the talk's channels (``Watch.talk``)
+        self.talk_table = (0, 0)
+        self.talk_spectators = (0, 0)
 
 
 class Ticket:
@@ -122,7 +140,13 @@ class _OneChannelACommand(redis.client.PubSub):
 
 class Notifier:
     def __init__(
-        self, client: redis.Redis, linger_seconds: float = 30.0, confirm_seconds: float = 5.0, clock=lambda: int(time.time() * 1000)
+        self,
+        client: redis.Redis,
+        linger_seconds: float = 30.0,
+        confirm_seconds: float = 5.0,
+        clock=lambda: int(time.time() * 1000),
+        appended: Callable[[str, int, str], object] | None = None,
+        retired: Callable[[str], object] | None = None,
     ):
         # a connection of its own, outside the request pool: it is held for
         # as long as the process subscribes to anything
@@ -140,6 +164,13 @@ class Notifier:
         self._started = False
         self._epoch = 0  # counts broken connections: announcements may have been lost
         self.on_broken = None  # told when the connection breaks (ClusterNotifier)
+        # told of each append announced (game id, its version, the entries
+        # appended as the announcement carries them: lines of stored JSON),
+        # before the game's waiters are woken, so they find it folded on
+        self.appended = appended
+        # told of a game whose log left the store (archived, or deleted by
+        # retention): the process lets it go, and reads what is left of it
+        self.retired = retired
 
     # -- reading without asking the store ------------------------------------
 
@@ -198,7 +229,7 @@ class Notifier:
         """A watch on ``game_id``, once the process is subscribed to it.
 
         Raises ``redis.ConnectionError`` or ``redis.TimeoutError`` when the
-        store does not confirm the subscription (the caller answers 503).
+        store does not confirm the subscription (the store is unavailable).
         """
         with self._lock:
             channel = self._subscribed(game_id)
@@ -297,15 +328,45 @@ class Notifier:
         kind = kind.decode() if isinstance(kind, bytes) else kind
         name = message["channel"]
         name = name if isinstance(name, bytes) else str(name).encode()
+        announced = 0
+        said: tuple[str, tuple[int, int]] | None = None
+        if kind == "smessage":
+            data = message["data"]
+            data = data.decode() if isinstance(data, bytes) else data
+            head, _, entries = data.partition("\n")
+            if head == "chat":  # ``service.app.chat``: chat, the entry's id, its channel
+                said = _said(entries)
+            elif head == "retired":  # ``events.store``'s retire script
+                game_id = self._games.get(name)
+                if game_id is not None and self.retired is not None:
+                    self.retired(game_id)
+                with self._lock:
+                    channel = self._channels.get(game_id) if game_id else None
+                    if channel is not None:
+                        channel.known = 0  # nothing of it is current any more
+                return
+            else:
+                announced = int(head)
+                game_id = self._games.get(name)
+                if game_id is not None and entries and self.appended is not None:
+                    # folded on before anyone is woken (``Repository.follow``);
+                    # should that fail, the waiters read the store
+                    try:
+                        self.appended(game_id, announced, entries)
+                    except Exception:
+                        log.exception("the announcement of %s at %s was not folded on", game_id, announced)
         with self._lock:
             game_id = self._games.get(name)
             channel = self._channels.get(game_id) if game_id else None
             if channel is None:
                 return
-            if kind == "smessage" and message["data"] in (b"chat", "chat"):
-                pass  # table talk (``service.app.chat``): its waiters read the chat again
+            if said is not None:
+                # table talk: its waiters read the chat again, those that hear it
+                if said[0] == "spectators":
+                    channel.talk_spectators = max(channel.talk_spectators, said[1])
+                else:
+                    channel.talk_table = max(channel.talk_table, said[1])
             elif kind == "smessage":
-                announced = int(message["data"])
                 channel.version = max(channel.version, announced)
                 if channel.epoch == self._epoch and channel.known:
                     if announced > channel.known:
@@ -364,6 +425,14 @@ class Notifier:
         if channel is not None:
             self._games.pop(channel.name.encode(), None)
             WATCHED_GAMES.dec()
+
+
+def _said(announced: str) -> tuple[str, tuple[int, int]]:
+    """A chat announcement's rest (the entry's stream id "V-n", its talk's
+    channel) as (channel, position (V, n + 1): ``service.app.chat``'s)."""
+    stream_id, _, talk = announced.partition("\n")
+    version, _, n = stream_id.partition("-")
+    return talk, (int(version), int(n) + 1)
 
 
 class ClusterNotifier:

@@ -37,7 +37,7 @@ from projections.folding import Folded
 from projections.views import stream_messages
 from service.app.chat import Chat, sees_spectators
 from service.app.commands import Commands
-from service.app.views_cache import ViewCache
+from service.app.live import LiveGame
 from service.telemetry.metrics import OPEN_STREAMS
 from service.realtime.client import watch_client
 from service.realtime.limits import Lease, StreamLimits
@@ -54,8 +54,16 @@ RETRY_MS = 2000  # how soon EventSource reconnects after a drop
 
 @dataclass(frozen=True)
 class Visible:
-    folded: Folded
+    live: LiveGame  # the game, live in this process
+    folded: Folded  # what the reader may see of it: its newest fold, or the spectators' delayed one
     next_release: int | None  # ms: when spectators may see more; None: nothing held back
+
+    def view(self, seat: int | None) -> bytes:
+        """The reader's view of ``folded``, rendered once a version for
+        every reader of it (by the live game)."""
+        if seat is None and self.folded is not self.live.folded:
+            return self.live.delayed_view(self.folded)
+        return self.live.view(seat, self.folded)
 
 
 class Waiter:
@@ -98,7 +106,6 @@ class Realtime:
         client: redis.Redis,
         clock: Callable[[], int],
         commands: Commands,
-        views: ViewCache,
         heartbeat_seconds: float,
         per_token: int,
         per_client: int,
@@ -110,51 +117,45 @@ class Realtime:
         self.redis = client  # the store: its notifications and the caps' leases
         self.clock = clock
         self.commands = commands  # the games, as the command path loads them
-        self.views = views  # rendered views, shared with the API's reads
+        self.repository = commands.repository  # the live games, and the logs
         self.fresh_ms = fresh_ms  # see ``current``
         self.heartbeat_seconds = heartbeat_seconds
         self.limits = StreamLimits(client, per_token, per_client, retry_after=max(1, int(heartbeat_seconds)))
-        self._notifier: Notifier | None = None
-
-    @property
-    def notifier(self) -> Notifier:
-        if self._notifier is None:  # only processes that serve waiters subscribe
-            if isinstance(self.redis, RedisCluster):
-                self._notifier = ClusterNotifier(self.redis, clock=self.clock)
-            else:
-                self._notifier = Notifier(self.redis, clock=self.clock)
-        return self._notifier
+        # what other processes append is folded on as it is announced, so a
+        # wake finds its game current with no store read; it connects when
+        # the process first follows a game (a read, a command or a stream)
+        notifier_of = ClusterNotifier if isinstance(client, RedisCluster) else Notifier
+        self.notifier: Notifier | ClusterNotifier = notifier_of(
+            client, clock=clock, appended=self.repository.follow, retired=self.repository.forget
+        )
+        # the repository asks the notifier itself which games it may trust
+        # as current (``Follower``): the process follows every game it serves
+        self.repository.follow_with(self.notifier, fresh_ms, clock)
 
     def shutdown(self) -> None:
-        if self._notifier is not None:
-            self._notifier.shutdown()
+        self.notifier.shutdown()
 
     # -- what a reader may see --------------------------------------------
 
-    def current(self, game_id: str) -> Folded:
-        """The game as of its newest version, for a read: without asking the
-        store when the notifier knows the newest version and the process
-        has it folded (``Notifier.hint``); 404 for an unknown game."""
-        now = self.clock()
-        known, ticket = self.notifier.hint(game_id, now, self.fresh_ms) if self.fresh_ms else (0, None)
-        folded = self.commands.load(game_id, known)
-        if folded.version != known:  # it read the store
-            if folded.version < known:
-                self.notifier.distrust(game_id)  # the store went back in time
-            self.notifier.read(ticket, folded.version, now)
-        return folded
+    def current(self, game_id: str) -> LiveGame:
+        """The game live in this process as of its newest version, for a
+        read: without asking the store when the notifier knows the newest
+        version and the process holds the game at it (``Repository.current``);
+        ``NotFound`` for an unknown game."""
+        return self.commands.current(game_id)
 
     def visible(self, game_id: str, seat: int | None, known: int = 0) -> Visible:
         """The game as ``seat`` sees it now (``None``: spectators, delayed);
-        404 for an unknown game."""
+        ``NotFound`` for an unknown game."""
         if seat is not None:
-            return Visible(self.commands.load(game_id, known), None)
+            live = self.commands.live(game_id, known) if known else self.commands.current(game_id)
+            return Visible(live, live.folded, None)
         public = self.commands.public(game_id, known)
-        return Visible(public.folded, public.next_release)
+        return Visible(public.live, public.folded, public.next_release)
 
     def open(self, kind: str, game_id: str, token_hash: str | None, address: str | None, environ: dict | None) -> Waiter:
-        """A waiter on ``game_id``: 429 past the caps, 503 if the store does
-        not confirm the subscription."""
+        """A waiter on ``game_id``: ``Limited`` past the caps, the store's
+        connection error if it does not confirm the subscription."""
         lease = self.limits.acquire(token_hash, address)
         try:
             watch = self.notifier.watch(game_id)
@@ -218,6 +219,8 @@ class Realtime:
         # read_at: the announced version (and the subscription's epoch, which
         # a reconnection renews) when the game was last read
         woken, read_at = True, None
+        # the talk as the chat was last read with (``Watch.talk``); None: not yet
+        talk_read: tuple | None = None
         visible: Visible | None = None
         try:
             while not watch.ended:
@@ -232,7 +235,7 @@ class Realtime:
                     messages: list[tuple[tuple[int, int], str, Any, bytes]] = []
                     if position is None or folded.version > position[0]:
                         last = position[0] if position is not None else None
-                        for kind, version, data in self._messages(game_id, seat, mode, folded, last):
+                        for kind, version, data in self._messages(visible, seat, mode, last):
                             messages.append(((version, 0), kind, version, data))
                     chat_after = position if position is not None else (folded.version, 0)
                     if floor is not None:
@@ -243,8 +246,14 @@ class Realtime:
                     # position (what was said before it, a client reads
                     # with GET .../chat: a stream never goes back)
                     spectators = sees_spectators(seat, folded.table.status)
-                    for said in self.chat.read(game_id, chat_after, spectators, folded.version):
-                        messages.append((said.position, said.kind, said.id, json.dumps(said.data).encode()))
+                    # read only when the talk moved past what this stream has
+                    # (its announcements say so without a round trip), never
+                    # on a plain wake; an archived game's from the archive
+                    talk = watch.talk
+                    if _talk_moved(talk, talk_read, spectators, chat_after):
+                        talk_read = talk
+                        for said in self.chat.read(game_id, chat_after, spectators, folded.version, archived=folded.archived):
+                            messages.append((said.position, said.kind, said.id, json.dumps(said.data).encode()))
                     messages.sort(key=lambda m: m[0])
                     for place, kind, message_id, data in messages:
                         yield encode(kind, message_id, data, RETRY_MS if first else None)
@@ -277,19 +286,32 @@ class Realtime:
                 woken = watch.wait(min(beat - now, self._until(visible.next_release)))
         except (redis.ConnectionError, redis.TimeoutError) as error:
             # the stream ends; its client reconnects with Last-Event-ID and
-            # gets a 503 until the store is back
+            # is told the store is unavailable until it is back
             log.warning("stream of %s ended: the store is unreachable (%s)", game_id, error)
         finally:
             waiter.close()
 
-    def _messages(self, game_id: str, seat: int | None, mode: str, folded: Folded, last: int | None):
+    def _messages(self, visible: Visible, seat: int | None, mode: str, last: int | None):
+        folded = visible.folded
         if mode == "view":
             # the view stream_messages gives, rendered once for every reader
-            yield "view", folded.version, self.views.seat_view(folded, seat)
+            yield "view", folded.version, visible.view(seat)
             return
-        envelopes = self.commands.repository.entries(folded, after=last or 0, upto=folded.version)
+        envelopes = self.repository.entries(folded, after=last or 0, upto=folded.version)
         for kind, version, data in stream_messages(folded, envelopes, seat, mode):
             yield kind, version, json.dumps(data).encode()
+
+
+def _talk_moved(talk: tuple, read: tuple | None, spectators: bool, after: tuple[int, int]) -> bool:
+    """Whether a stream reads the chat on this wake: never read yet, the
+    subscription renewed (announcements may have been lost), or a message
+    announced since in a channel its reader hears, past the stream's
+    position. (A spectator's message held back by the game's delay keeps
+    it reading on each version until it is shown.)"""
+    if read is None or talk[0] != read[0]:
+        return True
+    newest = max(talk[1], talk[2]) if spectators else talk[1]
+    return newest > after
 
 
 def finished(folded: Folded) -> dict[str, Any]:

@@ -108,9 +108,9 @@ def problem_response(
     status: int, reason: str, code: str, detail: str, request_id: str, headers: dict[str, str] | None = None
 ) -> bytes:
     """A whole HTTP/1.1 answer: the status line, the headers, the problem."""
-    from service.app.problems import PROBLEM_JSON, Problem  # in the worker only (see above)
+    from service.http.problems import PROBLEM_JSON, document  # in the worker only (see above)
 
-    body = json.dumps({**Problem(status, code, detail).body(), "request_id": request_id}).encode()
+    body = json.dumps({**document(status, code, detail), "request_id": request_id}).encode()
     extra = "".join(f"{name}: {value}\r\n" for name, value in (headers or {}).items())
     head = (
         f"HTTP/1.1 {status} {reason}\r\n"

@@ -26,14 +26,11 @@ only (``request.path``) and the route.
 from __future__ import annotations
 
 import atexit
-import itertools
 import logging
 import os
-import re
 import sys
 import threading
 import time
-import uuid
 from datetime import datetime, timezone
 from json.encoder import encode_basestring
 
@@ -44,8 +41,6 @@ from pythonjsonlogger.json import JsonFormatter
 # its workers.
 
 ACCESS = logging.getLogger("tabletell.access")
-REQUEST_ID_HEADER = "X-Request-ID"
-SANE_REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,128}")
 FORMATS = ("json", "text")
 METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"
@@ -208,23 +203,3 @@ def _json_text(value: str) -> str:
 access = AccessLog()
 os.register_at_fork(after_in_child=access._after_fork)
 atexit.register(access.flush)
-
-
-# A new request id: this process's random 64 bits, then a count. Unique
-# across processes and restarts (drawn again in every forked child: gunicorn's
-# master imports this module before it forks its workers), and no system call
-# per request as uuid4's 16 random bytes were.
-_ids: list = []
-
-
-def _new_id_prefix() -> None:
-    _ids[:] = [uuid.uuid4().hex[:16], itertools.count(1)]
-
-
-_new_id_prefix()
-os.register_at_fork(after_in_child=_new_id_prefix)
-
-
-def new_request_id() -> str:
-    prefix, count = _ids
-    return f"{prefix}{next(count):016x}"

@@ -5,5 +5,6 @@ to move now, a deadline to enforce later), records it after every append and que
 never imports this package). Here, on the workers: ``scheduler`` (in every
 worker) queues timeouts at their deadlines and queues again work a dead
 worker left undone; ``jobs`` runs the work through the same command path as
-a player's move.
+a player's move, a bot's by handing its game to ``turns``, which plays the
+bots of every game the worker holds in turns between its jobs.
 """

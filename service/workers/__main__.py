@@ -1,7 +1,8 @@
 """A worker: ``python -m service.worker``.
 
 An RQ worker on the games' queues (timeouts first, then bot moves, then the
-housekeeping), with the scheduler beside it (a thread: see
+housekeeping) that plays the bots of the games its jobs hand it in turns
+between jobs (``service.workers.turns``), with the scheduler beside it (a thread: see
 ``service.workers.scheduler``) and ``WEBHOOK_CONCURRENCY`` delivery threads
 on the webhooks' queue (``service.workers.deliveries``), so no game's work
 waits behind a webhook's receiver. Run as many as you like against the same
@@ -13,12 +14,11 @@ import argparse
 import dataclasses
 import logging
 
-from rq import SimpleWorker
-
 from service.telemetry import logs
 from service.config import Config, connect_queues, connect_store
 from service.wiring import Services
 from service.workers import deliveries, jobs, scheduler
+from service.workers.turns import TurnsWorker
 from service.app.scheduling import GAME_QUEUES, WEBHOOKS_QUEUE
 
 log = logging.getLogger("tabletell.worker")
@@ -51,14 +51,17 @@ def main(argv: list[str] | None = None) -> None:
         config.grace_seconds,
     )  # never the URL: it may hold a password
     services = worker_services(config)
-    jobs.use(services)  # the jobs this process runs share it
+    turns = jobs.use(services)  # the jobs this process runs share it, and its turns
     scheduler.start(services)
     sending = deliveries.start(services, config.webhook_concurrency, args.name)
     try:
-        # SimpleWorker runs jobs in its own process: our jobs take milliseconds,
-        # and a fork per job would cost more than the job
+        # a SimpleWorker runs jobs in its own process: our jobs take
+        # milliseconds, and a fork per job would cost more than the job; and
+        # the games this process holds are played between them (turns)
         # the deadlines' queue first: a timeout never waits behind bot moves
-        SimpleWorker(list(GAME_QUEUES), connection=services.queue_redis, name=args.name).work(logging_level="WARNING")
+        TurnsWorker(list(GAME_QUEUES), connection=services.queue_redis, name=args.name, turns=turns).work(
+            logging_level="WARNING"
+        )
     finally:
         sending.stop(config.graceful_seconds)
 

@@ -89,7 +89,7 @@ def tick(svc: Services) -> int:
                 dispatcher.enqueue(item)
                 queued += 1
         if svc.store.version(game_id) == folded.version:  # an append since would have set its own
-            reschedule(svc, game_id, seen, next_look(work, now, dispatcher.grace_ms), key)
+            reschedule(svc, game_id, seen, next_look(work, now, dispatcher.grace_ms, dispatcher.think_ms), key)
     return queued
 
 

@@ -2,7 +2,8 @@
 (node's test runner, clients/js/test/) run with ``TABLETELL_URL`` naming the
 API as `make run` serves it (gunicorn, on the tests' store), with RQ
 workers for the bots' moves, and the operator token. They call every
-operation, play games, lose answers and cut streams on purpose (see
+operation, play games (over streams and over sockets, node given a global
+WebSocket), lose answers and cut streams and sockets on purpose (see
 clients/js/testing.js); node's output is shown on failure."""
 from __future__ import annotations
 
@@ -11,14 +12,14 @@ import re
 import subprocess
 
 from tests.support.stack import OPERATOR_TOKEN
-from tests.support.node import JS_CLIENT, node
+from tests.support.node import JS_CLIENT, node, with_websocket
 from tests.support.patience import WHOLE_RUN
 
 
 def test_the_js_clients_own_tests_pass_against_a_running_stack(api_server, workers):
     workers.start()
     result = subprocess.run(
-        [node(), "--test", "--test-reporter=spec", "test/"],
+        [node(), *with_websocket(), "--test", "--test-reporter=spec", "test/"],
         cwd=JS_CLIENT,
         env={
             **os.environ, "TABLETELL_URL": api_server.url, "TABLETELL_OPERATOR_TOKEN": OPERATOR_TOKEN, "NO_COLOR": "1",

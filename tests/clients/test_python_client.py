@@ -13,7 +13,7 @@ import sys
 import httpx
 import pytest
 
-from tabletell_client import Conflict, RuleRefused, Tabletell
+from tabletell_client import Conflict, RuleRefused, Tabletell, Unauthorized
 from tests.support.api import SHORT
 from tests.support.paths import ROOT
 from tests.support.patience import PATIENCE, WHOLE_RUN
@@ -177,6 +177,60 @@ def test_the_external_bot_finishes_a_game_against_a_heuristic_bot(api_server, wo
         [game] = client.list_player_games(token=key)["games"]
         assert game["status"] == "finished" and game["seat"] == 0
         assert f"game {game['game_id']}: seat 0" in done.stdout and "finished at version" in done.stdout
+
+
+def test_a_game_over_the_clients_game_socket(api_server):
+    """``connect_game``: two seats play a short game each over its own
+    socket, one of them dropped twice mid-game (its connection closed as a
+    network would) and resumed where it was; a spectator's socket of events
+    follows. Each seat's views come in order, none twice; the spectator's
+    messages are the public feed, each once; a move out of turn is raised
+    as ``RuleRefused`` and the socket goes on; a wrong token is raised as
+    ``Unauthorized`` (the socket closed 4401)."""
+    rng = random.Random(11)
+    with Tabletell(api_server.url, timeout=PATIENCE) as client:
+        client.backoff_base = 0.05  # quicker reconnections; nothing here waits on the clock
+        game_id = client.create_game({"type": "color-doubt", "seats": 2, "options": SHORT["color-doubt"]})["game_id"]
+        tokens = [client.take_seat(game_id, {"name": name})["token"] for name in ("ana", "bea")]
+        seats = [client.connect_game(game_id, token=token) for token in tokens]
+        watcher = client.connect_game(game_id, token="", data="events")
+        latest: list = [None, None]  # each seat's newest message
+        views: list[list[int]] = [[], []]
+        refused, version = False, 0
+        while True:
+            for n, seat in enumerate(seats):
+                while latest[n] is None or (latest[n].event == "view" and latest[n].id < version):
+                    latest[n] = next(seat)
+                    views[n].append(latest[n].id)
+                    if n == 0 and len(views[0]) in (1, 2):
+                        seat.drop()  # as a network would, between two messages
+            view = latest[0].data
+            if latest[0].event != "view" or view["status"] != "active":
+                break
+            mover = view["to_act"][0]
+            body = body_of(rng.choice(latest[mover].data["moves"]), rng)
+            if not refused:
+                refused = True
+                with pytest.raises(RuleRefused) as refusal:
+                    seats[1 - mover].send(body)
+                assert refusal.value.code == "not_your_turn" and refusal.value.rule == "turns"
+            answer = seats[mover].send(body, expected_version=view["version"])
+            assert answer["version"] > view["version"] and answer["events"]
+            version = answer["version"]
+        for n, seat in enumerate(seats):
+            assert [m.event for m in seat][-1:] in ([], ["finished"])
+        for ids in views:
+            assert ids == sorted(set(ids)), ids
+        assert seats[0].reconnects == 2
+        events = [m for m in watcher]
+        assert events[-1].event == "finished"
+        assert [m.data for m in events[:-1]] == client.get_events(game_id)["events"]
+        for each in seats + [watcher]:
+            each.close()
+        wrong = client.connect_game(game_id, token="not-a-token")
+        with pytest.raises(Unauthorized) as unauthorized:
+            next(wrong)
+        assert unauthorized.value.code == "invalid_token"
 
 
 def test_table_talk_and_ratings_through_the_client(api_server):

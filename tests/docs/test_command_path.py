@@ -3,7 +3,10 @@ route to its append, and how many: a real command, traced, holds it to that.
 
 The trace is of a play in a Color Doubt game of two, sent through Flask's
 test client on a real store by a seat that has read its view (as clients
-do): every module of the product (``games``, ``events``, ``projections``,
+do) once the process follows the game (its subscription confirmed by the
+store, and a read made since: the path of a game served live; before it, a
+command reads the log, and how soon the store confirms depends on the
+machine's load): every module of the product (``games``, ``events``, ``projections``,
 ``service``) whose code runs, from the request to ``EventStore.append``
 (``sys.setprofile``: each function entered, in this thread). Should the path
 change, the failure says the list and count to write in the doc.
@@ -16,6 +19,7 @@ from pathlib import Path
 
 from events.store import EventStore
 from tests.support.api import command, seated, view
+from tests.support.patience import until
 from tests.support.paths import ROOT
 
 DOC = ROOT / "docs" / "architecture.md"
@@ -35,11 +39,25 @@ def documented() -> tuple[int, list[str]]:
     return int(count.group(1)), re.findall(r"`([\w/]+\.py)`", listed.group(1))
 
 
+def followed(http, game_id: str, token: str) -> None:
+    """Reads the seat's view until the process knows the version it read
+    from the store, as it does once its notifier's subscription to the
+    game is confirmed (``Notifier.hint``)."""
+    realtime = http.application.extensions["tabletell"].realtime
+
+    def known() -> int:
+        view(http, game_id, token)
+        return realtime.notifier.hint(game_id, realtime.clock(), realtime.fresh_ms)[0]
+
+    until(known, f"the process following game {game_id}")
+
+
 def traced(http) -> list[str]:
     """The product's modules a command enters before its append, as paths
     from the repository's root, in the order first entered."""
     game_id, tokens = seated(http, 2)
     seat = view(http, game_id, tokens[0])["to_act"][0]
+    followed(http, game_id, tokens[seat])
     hand = view(http, game_id, tokens[seat])["hand"]
     append = EventStore.append.__code__
     entered: list[str] = []

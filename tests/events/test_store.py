@@ -11,6 +11,7 @@ import pytest
 from redis.cluster import RedisCluster
 
 from events.store import (
+    Append,
     Due,
     EventStore,
     Idempotency,
@@ -29,6 +30,7 @@ from projections.local import LocalGame
 from projections.snapshots import Snapshots
 from projections.views import seat_view
 from service.app.commands import Commands
+from tests.support.patience import until
 
 
 def commands_on(client, snapshot_every: int = 0) -> Commands:
@@ -106,6 +108,35 @@ def test_a_retry_with_its_key_gets_the_first_answer_and_appends_nothing(any_stor
     assert (again.first, again.last) == (first.first, first.last) == (2, 3)
     assert store.version(game_id) == 3
     assert store.prior_answer(game_id, key)["last"] == 3
+
+
+def test_appends_of_several_games_go_together_each_answered_in_order(any_store):
+    """``append_many`` (a worker's turn of the games it holds): each append
+    as ``append`` makes it, answered in order; one whose game moved on
+    meanwhile answers its conflict and appends nothing, the others go in.
+    On one server they go in one round trip, by the script's digest: a store
+    that lost its scripts (a restart) is given the script and they go in."""
+    store = EventStore(any_store)
+    logs = [LocalGame("color-doubt", 2, seed=n).envelopes for n in range(3)]
+    games = [f"{n + 1:032x}" for n in range(3)]
+    for game_id, log in zip(games, logs):
+        store.append(game_id, 0, log[:2])
+    store.append(games[1], 2, logs[1][2:3])  # another writer, meanwhile
+    if not isinstance(any_store, RedisCluster):
+        any_store.script_flush()
+    answers = store.append_many(
+        [
+            Append(games[0], 2, logs[0][2:4], due=Due("due", games[0], 500)),
+            Append(games[1], 2, logs[1][2:4], due=Due("due", games[1], 700)),
+            Append(games[2], 2, logs[2][2:3]),
+        ]
+    )
+    assert [(a.first, a.last, a.duplicate) for a in (answers[0], answers[2])] == [(3, 4, False), (3, 3, False)]
+    assert isinstance(answers[1], VersionConflict) and answers[1].actual == 3
+    assert [len(store.read(game_id)) for game_id in games] == [4, 3, 3]
+    assert store.read(games[0]) == logs[0][:4]
+    if not isinstance(any_store, RedisCluster):  # on a cluster the due set is owed after the script
+        assert any_store.zscore("due", games[0]) == 500 and any_store.zscore("due", games[1]) is None
 
 
 def test_an_append_writes_its_due_entry_and_a_refused_one_none(redis_client):
@@ -222,3 +253,32 @@ def test_a_connection_closed_under_its_check_is_a_connection_error_not_a_type_er
     with pytest.raises(TypeError):  # what redis-py itself does: the case still exists upstream
         plain.can_read()
     plain.disconnect()
+
+
+def test_a_pooled_connections_check_sees_a_reply_left_unread_and_a_connection_the_server_closed(redis_server):
+    """What the pool asks of each connection it hands out (``can_read``:
+    anything left on it?), which ours answers "nothing" from one poll of the
+    socket, without gevent's machinery: it still sees a reply left unread,
+    and a connection the server closed is a ConnectionError (redis-py's own
+    check, which the poll leaves a readable socket to)."""
+    import redis
+
+    from service.config import connect
+
+    client = connect(redis_server.url)
+    client.set("left", "unread")
+    connection = client.connection_pool.get_connection()
+    try:
+        assert connection.can_read() is False  # nothing on it
+        connection.send_command("GET", "left")  # its reply never read
+        until(lambda: connection.can_read(), "the reply on the socket")
+        assert connection.read_response() == b"unread"
+        assert connection.can_read() is False
+        connection.send_command("CLIENT", "ID")
+        own = connection.read_response()
+        redis.Redis.from_url(redis_server.url).client_kill_filter(_id=own)
+        with pytest.raises(redis.ConnectionError):
+            until(lambda: connection.can_read(), "the server's close seen")
+    finally:
+        client.connection_pool.release(connection)
+    assert client.set("after", "ok") and client.get("after") == b"ok"

@@ -1,6 +1,8 @@
 """Every problem ``code`` the code can answer, found in the source: the
-service's own (a ``Problem`` raised, an HTTP error named, gunicorn's
-refusals) and the rules' (a ``RuleError`` of a game or of the table: 422)."""
+service's own (an application error raised, whose class
+``service.http.problems.STATUSES`` gives a status; the HTTP layer's own
+``Problem``; an HTTP error named; gunicorn's refusals) and the rules' (a
+``RuleError`` of a game or of the table: 422)."""
 from __future__ import annotations
 
 import ast
@@ -13,12 +15,17 @@ from tests.support.paths import ROOT
 def service_codes() -> dict[str, int]:
     """code -> status, for what the service itself answers."""
     from service.http.app import HTTP_CODES
+    from service.http.problems import STATUSES
     from service.runtime.gunicorn_workers import REQUEST_ERRORS
 
     codes = {code: status for status, code in HTTP_CODES.items()}
     codes.update({code: status for _, status, _, code in REQUEST_ERRORS if code})
+    statuses = {kind.__name__: status for kind, status in STATUSES.items()}
+    raised = re.compile(rf'\b({"|".join(statuses)})\(\s*"([a-z_]+)"')
     for path in (ROOT / "service").rglob("*.py"):
         text = path.read_text()
+        for kind, code in raised.findall(text):
+            codes[code] = statuses[kind]
         for status, code in re.findall(r'Problem\(\s*(\d{3}),\s*"([a-z_]+)"', text):
             codes[code] = int(status)
         for status, code in re.findall(r'problem_response\(\s*(\d{3}),\s*"[^"]*",\s*"([a-z_]+)"', text):

@@ -27,6 +27,14 @@ def node() -> str:
     return path
 
 
+def with_websocket() -> list[str]:
+    """node's flags for a global WebSocket (``connectGame``'s default): node
+    20 and 21 have one only with ``--experimental-websocket``; 22 and later
+    by default."""
+    version = subprocess.run([node(), "--version"], capture_output=True, text=True, check=True).stdout.strip()
+    return ["--experimental-websocket"] if int(version.lstrip("v").split(".")[0]) < 22 else []
+
+
 def evaluate(source: str):
     """The JSON that ES module ``source`` prints (run from clients/js, so it
     imports ``./tabletell.js``)."""

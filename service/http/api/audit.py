@@ -16,7 +16,7 @@ from service.http import auth
 from service.http.api.common import json_response
 from service.http.current import services
 from service.http.auth import is_operator, require_operator
-from service.app.problems import Problem, invalid_fields
+from service.app.errors import Forbidden, invalid_fields
 
 bp = Blueprint("audit", __name__)
 
@@ -77,7 +77,7 @@ def published(game_id: str):
     (or was abandoned) to anyone, before that to operators only."""
     folded = services().commands.load(game_id)
     if folded.table.status not in tables.OVER and not is_operator(operator_token()):
-        raise Problem(403, "game_in_progress", "The whole log is published when the game finishes; until then only to operators.")
+        raise Forbidden("game_in_progress", "The whole log is published when the game finishes; until then only to operators.")
     return folded
 
 
@@ -118,7 +118,7 @@ def replay(game_id: str):
     current = svc.commands.load(game_id)
     if "seat" in query:
         if current.table.status not in tables.OVER:
-            raise Problem(403, "game_in_progress", "Any seat's view is published when the game finishes; until then a seat sees its own, by its token.")
+            raise Forbidden("game_in_progress", "Any seat's view is published when the game finishes; until then a seat sees its own, by its token.")
         if query["seat"] >= current.table.seats:
             raise invalid_fields({"seat": [f"The game has seats 0 to {current.table.seats - 1}."]}, "query")
         seat = query["seat"]

@@ -12,7 +12,8 @@ from service.http import auth, schemas
 from service.http.api.common import json_body, json_response
 from service.http.current import services
 from service.app.chat import inside_id, sees_spectators
-from service.app.problems import Problem
+from service.app.errors import NotFound
+from service.wiring import Services
 
 bp = Blueprint("chat", __name__)
 
@@ -22,10 +23,17 @@ def say(game_id: str):
     svc = services()
     seat = auth.seat(game_id, required=False)  # none: a spectator
     body = schemas.load(schemas.ChatMessage, json_body())
+    said = say_as(svc, game_id, seat, body["text"], request.remote_addr)
+    return json_response(said, 201, {"Cache-Control": "no-store"})
+
+
+def say_as(svc: Services, game_id: str, seat: int | None, text: str, address: str | None) -> dict:
+    """``text`` said at ``game_id`` by ``seat`` (None: a spectator) from
+    ``address``: the message as the chat keeps it (a request's, or a
+    socket's chat message)."""
     folded = svc.commands.load(game_id)
     name = folded.table.names[seat] if seat is not None else None
-    said = svc.chat.say(game_id, folded.table.status, seat, name, body["text"], request.remote_addr or "unknown")
-    return json_response(said, 201, {"Cache-Control": "no-store"})
+    return svc.chat.say(game_id, folded.table.status, seat, name, text, address or "unknown")
 
 
 @bp.get("/games/<game_id>/chat")
@@ -63,5 +71,5 @@ def remove(game_id: str, chat_id: str):
     svc = services()
     svc.commands.load(game_id)  # 404 for an unknown game
     if not re.fullmatch(schemas.CHAT_ID_PATTERN, chat_id) or inside_id(chat_id) is None:
-        raise Problem(404, "chat_message_not_found", f"{chat_id!r} is not a chat message's id (like 12.1).")
+        raise NotFound("chat_message_not_found", f"{chat_id!r} is not a chat message's id (like 12.1).")
     return json_response(svc.chat.remove(game_id, chat_id))

@@ -13,7 +13,8 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from service.http.auth import bearer
 from service.http.current import services
 from service.app.ids import token_hash
-from service.app.problems import Problem
+from service.app.errors import Invalid
+from service.http.problems import Problem
 
 # a version: at most 15 digits (a log is far shorter; a longer number is no
 # version, and int() of thousands of digits is refused by Python)
@@ -107,32 +108,40 @@ def json_body() -> Any:
     except BODY_ERRORS as error:
         # the server could not read the body (a malformed chunked encoding,
         # the client gone mid-body): the client's fault, not a 500
-        raise Problem(400, "invalid_body", f"The request body could not be read: {error}.")
+        raise Invalid("invalid_body", f"The request body could not be read: {error}.")
     content_type = request.headers.get("Content-Type")
     if content_type is None and not data:
-        raise Problem(400, "invalid_json", "A JSON object body is required (Content-Type: application/json).")
+        raise Invalid("invalid_json", "A JSON object body is required (Content-Type: application/json).")
     if not _json_type(request.mimetype, request.mimetype_params.get("charset")):
-        problem = Problem(
+        raise Problem(
             415,
             "unsupported_media_type",
             f"The body must be JSON: Content-Type {ACCEPTED_BODY}, not {content_type or 'none'}.",
+            {"Accept-Post": "application/json"},
             accepted=["application/json", "application/*+json"],
         )
-        problem.headers["Accept-Post"] = "application/json"
-        raise problem
     try:
-        body = json.loads(data.decode("utf-8"), object_pairs_hook=unique_keys)
-    except DuplicateKey as twice:
-        raise Problem(400, "duplicate_key", f"The body names the key {twice.key!r} twice in one object.", key=twice.key)
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
-        raise Problem(400, "invalid_json", "The body must be JSON in UTF-8.")
+        raise Invalid("invalid_json", "The body must be JSON in UTF-8.")
+    return json_object(text)
+
+
+def json_object(text: str, what: str = "body") -> dict[str, Any]:
+    """``text`` (a request's body, a socket's message: ``what``) as one JSON
+    object: 400 ``invalid_json`` when it is not one, ``duplicate_key`` for an
+    object that names a key twice (see ``json_body``)."""
+    try:
+        value = json.loads(text, object_pairs_hook=unique_keys)
+    except DuplicateKey as twice:
+        raise Invalid("duplicate_key", f"The {what} names the key {twice.key!r} twice in one object.", key=twice.key)
     except RecursionError:  # JSON nested thousands deep
-        raise Problem(400, "invalid_json", "The body is nested too deeply to be a command.")
+        raise Invalid("invalid_json", f"The {what} is nested too deeply to be a command.")
     except ValueError:
-        raise Problem(400, "invalid_json", "The body must be JSON." if data else "A JSON object body is required.")
-    if not isinstance(body, dict):
-        raise Problem(400, "invalid_json", "The body must be a JSON object.")
-    return body
+        raise Invalid("invalid_json", f"The {what} must be JSON." if text else f"A JSON object {what} is required.")
+    if not isinstance(value, dict):
+        raise Invalid("invalid_json", f"The {what} must be a JSON object.")
+    return value
 
 
 def version_header(name: str) -> int | None:
@@ -142,7 +151,7 @@ def version_header(name: str) -> int | None:
         return None
     match = ETAG.match(value)
     if not match:
-        raise Problem(400, "invalid_header", f'{name} must be a game version in quotes, like "12".')
+        raise Invalid("invalid_header", f'{name} must be a game version in quotes, like "12".')
     return int(match.group(1))
 
 

@@ -9,7 +9,7 @@ from service.http import auth
 from service.http.api.common import json_body, json_response
 from service.http.current import services
 from service.app.lobby import Lobby, Queued
-from service.app.problems import Problem
+from service.app.errors import NotFound, Refused
 
 bp = Blueprint("lobby", __name__)
 
@@ -57,7 +57,7 @@ def matchmaking():
     options = schemas.load_options(body["type"], body["options"])
     rated = body["rated"] if body["rated"] is not None else body["fill_with_bots_after"] is None
     if rated and body["fill_with_bots_after"] is not None:
-        raise Problem(422, "rated_with_bots", "A rated game seats no bots: leave out fill_with_bots_after, or ask with rated false.")
+        raise Refused("rated_with_bots", "A rated game seats no bots: leave out fill_with_bots_after, or ask with rated false.")
     if rated:
         found = lobby().match_rated(player, body["type"], body["seats"], options)
         if isinstance(found, Queued):
@@ -93,5 +93,5 @@ def rematch_of(game_id: str):
     svc.commands.load(game_id)  # 404 for an unknown game
     found = lobby().rematch_of(game_id)
     if found is None:
-        raise Problem(404, "no_rematch", "Nobody has asked for a rematch of this game yet.")
+        raise NotFound("no_rematch", "Nobody has asked for a rematch of this game yet.")
     return json_response({"game_id": found, "rematch_of": game_id})

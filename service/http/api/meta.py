@@ -11,7 +11,7 @@ from service.http.current import services
 from service.app.scheduling import QueueCollector
 from service.app.webhooks import WebhooksCollector
 from service.telemetry.metrics import exposition
-from service.app.problems import Problem
+from service.app.errors import Unavailable
 
 bp = Blueprint("meta", __name__)
 root = Blueprint("metrics", __name__)
@@ -48,7 +48,7 @@ def ready():
     svc.redis.ping()  # a store outage becomes 503 store_unavailable
     unmet = svc.store.durability_unmet()
     if unmet is not None:
-        raise Problem(503, "not_ready", unmet)
+        raise Unavailable("not_ready", unmet)
     return json_response({"status": "ready", "durability": svc.store.durability})
 
 

@@ -8,7 +8,7 @@ from service.http import schemas
 from service.http import auth
 from service.http.api.common import etag, json_body, json_response, version_header, waiting
 from service.http.current import services
-from service.app.problems import Problem
+from service.app.errors import Invalid
 
 bp = Blueprint("play", __name__)
 
@@ -21,16 +21,18 @@ def view(game_id: str):
     seat = auth.seat(game_id)
     # no query string (the common read): the schema's defaults without it
     query = schemas.load(schemas.Wait, request.args.to_dict(), "query") if request.args else NO_WAIT
-    folded = svc.realtime.current(game_id)  # often without a store round trip
+    live = svc.realtime.current(game_id)  # often without a store round trip
+    folded = live.folded
     known = version_header("If-None-Match")
     if known is not None and known == folded.version and query["wait"]:
         # long poll: the process's notifier wakes us when the next event lands
         with waiting(game_id, seat) as waiter:
-            folded = svc.realtime.wait(waiter, game_id, seat, known, query["wait"]).folded
+            visible = svc.realtime.wait(waiter, game_id, seat, known, query["wait"])
+            live, folded = visible.live, visible.folded
     headers = {"ETag": etag(folded.version), "Cache-Control": "private, no-cache", "Vary": "Authorization"}
     if known is not None and known == folded.version:
         return Response(status=304, headers=headers)
-    body = svc.views.seat_view(folded, seat)
+    body = live.view(seat, folded)
     return Response(body, mimetype="application/json", headers=headers)
 
 
@@ -41,10 +43,8 @@ def send_command(game_id: str):
     body = json_body()
     key = request.headers.get("Idempotency-Key")
     if key is not None and not 1 <= len(key) <= 128:
-        raise Problem(400, "invalid_header", "Idempotency-Key must be 1 to 128 characters.")
-    outcome = svc.commands.execute(
-        game_id, seat, body, version_header("If-Match"), key, loaded=svc.realtime.current(game_id)
-    )
+        raise Invalid("invalid_header", "Idempotency-Key must be 1 to 128 characters.")
+    outcome = svc.commands.execute(game_id, seat, body, version_header("If-Match"), key)
     return json_response({"version": outcome.version, "events": outcome.events}, headers={"ETag": etag(outcome.version)})
 
 
@@ -59,8 +59,7 @@ def event_feed(game_id: str):
     if after > visible.folded.version:
         # a version this reader was never shown: answering it would invent a
         # version, and a long poll would wait for one that may never come
-        raise Problem(
-            400,
+        raise Invalid(
             "invalid_after",
             f"Version {after} is past the game's {visible.folded.version}: ask for events after a version this feed sent.",
             current_version=visible.folded.version,

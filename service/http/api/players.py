@@ -10,7 +10,7 @@ from service.http.current import services
 from service.http.api.streams import last_event_id
 from service.http.auth import bearer
 from service.app.ids import token_hash
-from service.app.problems import Problem
+from service.app.errors import Invalid
 from service.realtime.players import player_messages
 from service.realtime.streams import NDJSON, SSE, encode_ndjson, encode_sse
 
@@ -103,8 +103,7 @@ def my_stream():
     after = last_event_id(query)
     newest = svc.player_feed.last(player.id)
     if after is not None and after > newest:
-        raise Problem(
-            400,
+        raise Invalid(
             "invalid_last_event_id",
             f"Event {after} is past the player's {newest}: resume from an id this stream sent.",
             current_version=newest,

@@ -10,7 +10,7 @@ from service.http import auth, schemas
 from service.http.api.common import json_response
 from service.http.current import services
 from service.app.ids import GAME_ID
-from service.app.problems import Problem
+from service.app.errors import NotFound
 from service.app.ratings import shown
 
 bp = Blueprint("ratings", __name__)
@@ -18,7 +18,7 @@ bp = Blueprint("ratings", __name__)
 
 def game_type_of(name: str) -> str:
     if name not in GAMES:
-        raise Problem(404, "game_type_not_found", f"There is no game type {name!r}: GET /v1/game-types lists them.")
+        raise NotFound("game_type_not_found", f"There is no game type {name!r}: GET /v1/game-types lists them.")
     return name
 
 
@@ -44,7 +44,7 @@ def profile(player_id: str):
     svc = services()
     player = svc.players.get(player_id) if GAME_ID.fullmatch(player_id) else None
     if player is None:
-        raise Problem(404, "player_not_found", f"There is no player {player_id}.")
+        raise NotFound("player_not_found", f"There is no player {player_id}.")
     ratings = {game_type: shown(rating) for game_type, rating in svc.ratings.of_player(player.id).items()}
     return json_response(
         {

@@ -11,12 +11,13 @@ import re
 from flask import Blueprint, Response, request
 
 from games import table as tables
+from projections.folding import Folded
 from service.http import schemas
 from service.http import auth
 from service.http.api.common import open_waiter
 from service.http.current import services
-from service.app.problems import Problem
-from service.realtime.streams import NDJSON, SSE, encode_ndjson, encode_sse
+from service.app.errors import Invalid
+from service.realtime.streams import NDJSON, SSE, Realtime, encode_ndjson, encode_sse
 
 bp = Blueprint("streams", __name__)
 
@@ -29,7 +30,7 @@ def last_event_id(query: dict) -> int | None:
     if header is not None:
         header = header.strip()
         if not (header.isascii() and header.isdigit()) or len(header) > 18:
-            raise Problem(400, "invalid_header", "Last-Event-ID must be a game version (a whole number).")
+            raise Invalid("invalid_header", "Last-Event-ID must be a game version (a whole number).")
         return int(header)
     return query.get("last_event_id")
 
@@ -42,14 +43,25 @@ def stream_position(query: dict) -> tuple[int, int] | None:
     if header is not None:
         header = header.strip()
         if not re.fullmatch(schemas.POSITION_PATTERN, header):
-            raise Problem(400, "invalid_header", "Last-Event-ID must be a game version (a whole number) or a chat message's id (12.1).")
+            raise Invalid("invalid_header", "Last-Event-ID must be a game version (a whole number) or a chat message's id (12.1).")
         found = header
     else:
         found = query.get("last_event_id")
-    if found is None:
-        return None
-    version, _, k = found.partition(".")
-    return int(version), int(k or 0)
+    return schemas.position(found) if found is not None else None
+
+
+def resumable(realtime: Realtime, game_id: str, seat: int | None, after: tuple[int, int] | None) -> Folded:
+    """The game as the reader (``seat``; None: a spectator) sees it now, for
+    a stream (or a socket) that resumes ``after``: 400
+    ``invalid_last_event_id`` for a position past it."""
+    folded = realtime.visible(game_id, seat).folded
+    if after is not None and after[0] > folded.version:
+        raise Invalid(
+            "invalid_last_event_id",
+            f"Version {after[0]} is past the game's {folded.version}: resume from an id this stream sent.",
+            current_version=folded.version,
+        )
+    return folded
 
 
 @bp.get("/games/<game_id>/stream")
@@ -59,14 +71,7 @@ def stream(game_id: str):
     query = schemas.load(schemas.StreamQuery, request.args.to_dict(), "query")
     after = stream_position(query)
     ndjson = request.accept_mimetypes.best_match([SSE, NDJSON], default=SSE) == NDJSON
-    folded = svc.realtime.visible(game_id, seat).folded
-    if after is not None and after[0] > folded.version:
-        raise Problem(
-            400,
-            "invalid_last_event_id",
-            f"Version {after[0]} is past the game's {folded.version}: resume from an id this stream sent.",
-            current_version=folded.version,
-        )
+    folded = resumable(svc.realtime, game_id, seat, after)
     if after is not None and after[0] >= folded.version and folded.table.status in tables.OVER:
         # nothing more will come: 204 tells EventSource to stop reconnecting
         return Response(status=204)

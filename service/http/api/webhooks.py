@@ -17,7 +17,7 @@ from service.app import webhooks
 from service.http.api.common import json_body, json_response
 from service.http.current import services
 from service.http.auth import require_operator
-from service.app.problems import Problem, invalid_fields
+from service.app.errors import Conflict, Invalid, NotFound, invalid_fields
 
 bp = Blueprint("webhooks", __name__)
 
@@ -40,8 +40,8 @@ def operators_only() -> None:
     require_operator(current_app.config["OPERATOR_TOKEN"])
 
 
-def webhook_not_found(webhook_id: str) -> Problem:
-    return Problem(404, "webhook_not_found", f"No webhook {webhook_id}.")
+def webhook_not_found(webhook_id: str) -> NotFound:
+    return NotFound("webhook_not_found", f"No webhook {webhook_id}.")
 
 
 @bp.post("/webhooks")
@@ -55,10 +55,10 @@ def register():
     except webhooks.UrlRefused as refused:
         if refused.shape:
             raise invalid_fields({"url": [str(refused)]})
-        raise Problem(400, "webhook_url_refused", str(refused), errors={"url": [str(refused)]})
+        raise Invalid("webhook_url_refused", str(refused), errors={"url": [str(refused)]})
     hook = svc.webhooks.register(url, body["events"])
     if hook is None:
-        raise Problem(409, "too_many_webhooks", f"{webhooks.MAX_WEBHOOKS} webhooks are registered; delete one first.")
+        raise Conflict("too_many_webhooks", f"{webhooks.MAX_WEBHOOKS} webhooks are registered; delete one first.")
     # the secret is shown once: no cache keeps it
     return json_response({**webhooks.listed(hook), "secret": hook["secret"]}, 201, {"Cache-Control": "no-store"})
 

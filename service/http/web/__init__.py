@@ -29,7 +29,7 @@ import markdown
 from flask import Blueprint, Response, request, send_from_directory
 
 from games.registry import GAMES
-from service.app.problems import Problem
+from service.app.errors import NotFound
 
 STATIC = Path(__file__).parent / "static"
 DOCS = Path(__file__).resolve().parents[3] / "docs"
@@ -86,7 +86,7 @@ def wants_a_page() -> bool:
 def not_found(code: str, detail: str) -> Response:
     """A page for a browser, problem+json for anyone else."""
     if not wants_a_page():
-        raise Problem(404, code, detail)
+        raise NotFound(code, detail)
     return not_found_page(detail)
 
 

@@ -43,7 +43,7 @@ FOUR = [
 
 def started(seats: int, seed: str = "s", **options) -> State:
     state = rules.initial_state(seats, GAME.validate_options(seats, options), seed, GAME.rules_version)
-    for event in rules.start(state, at=0):
+    for event in rules.start(state, at=0)[0]:
         state = evolve(state, event)
     return state
 
@@ -150,7 +150,7 @@ def test_setup_start_player_is_random_and_opens_as_liar():
 
 def test_setup_hands_are_private_and_the_draw_pile_secret():
     state = rules.initial_state(3, GAME.validate_options(3, {}), "s", GAME.rules_version)
-    dealt = rules.start(state, at=0)[0]
+    dealt = rules.start(state, at=0)[0][0]
     assert "shown" not in dealt.public
     assert [len(dealt.private[s]["hand"]) for s in range(3)] == [9, 9, 9]
     assert len(dealt.secret["draw_pile"]) == 48 - 27 and dealt.public["draw_pile"] == 21
@@ -275,7 +275,7 @@ def test_dice_are_split_afresh_every_round():
 
 def test_rolling_owner_alone_sees_its_tops():
     state = rules.initial_state(4, GAME.validate_options(4, {}), "s", GAME.rules_version)
-    roll = rules.start(state, at=0)[1]
+    roll = rules.start(state, at=0)[0][1]
     assert set(roll.public) == {"round", "liar", "sizes"}
     for seat in range(4):
         tops = [c["id"] for c in roll.private[seat]["tops"]]

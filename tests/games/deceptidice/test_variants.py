@@ -211,7 +211,7 @@ def test_variant_swap_is_unseen_by_the_table():
 
 def started(**options) -> State:
     state = rules.initial_state(4, GAME.validate_options(4, options), "s", GAME.rules_version)
-    for event in rules.start(state, at=0):
+    for event in rules.start(state, at=0)[0]:
         state = evolve(state, event)
     return state
 

@@ -16,6 +16,7 @@ from service.workers.jobs import run_work
 from tests.support.stack import OPERATOR_TOKEN
 from tests.support.api import SHORT, auth, new_game, new_player, play_to_the_end, sit
 from tests.support.openapi_contract import check
+from tests.support.patience import until
 
 OPERATOR = auth(OPERATOR_TOKEN)
 STEPS = ("before_write", "written", "renamed", "deleted")
@@ -121,6 +122,23 @@ def test_a_finished_game_moves_to_the_archive_and_every_route_serves_it_as_befor
     # its look is gone: nothing more to do
     svc = app.extensions["tabletell"]
     assert svc.dispatcher.pending(svc.commands.load(game_id), clock()) == []
+
+
+def test_a_process_holding_a_game_another_archives_lets_it_go_and_serves_it_from_the_archive(archiving, clock, redis_client):
+    """A process that holds a finished game live (and follows it: its
+    announcements) while another process archives it is told (the retire
+    script's ``retired``): it lets the game go, and serves it from the
+    archive as before, never from a log the store no longer has."""
+    holder, mover = archiving(), archiving()
+    http = holder.test_client()
+    game_id, _, key, _ = finished_game(http)
+    before = served(http, game_id, key)
+    games = holder.extensions["tabletell"].repository.games
+    assert games.get(game_id) is not None and not games.get(game_id).folded.archived
+    assert archive_now(mover, clock, game_id).startswith("archived")
+    until(lambda: games.get(game_id) is None, "the holder letting the archived game go")
+    assert served(http, game_id, key) == before
+    assert games.get(game_id).folded.archived
 
 
 @pytest.mark.parametrize("step", STEPS)

@@ -18,7 +18,7 @@ from games import table as tables
 from games.contract import RuleError
 from games.registry import GAMES
 from projections.local import LocalGame
-from service.app.problems import Problem
+from service.app.errors import Invalid
 from service.app.shapes import load_command
 from tests.support.soak import examples
 
@@ -84,8 +84,8 @@ def test_any_json_in_any_field_is_a_400_problem_or_a_well_shaped_command(case):
     game_type, body = case
     try:
         loaded = load_command(GAMES[game_type], body)
-    except Problem as problem:
-        assert problem.status == 400 and problem.code in ("invalid_request", "invalid_json"), problem.code
+    except Invalid as invalid:
+        assert invalid.code in ("invalid_request", "invalid_json"), invalid.code
         return
     assert loaded["type"] in GAMES[game_type].command_schemas
 
@@ -97,9 +97,9 @@ def test_a_command_type_that_is_no_string_is_refused_on_both_paths(game_type, va
     with pytest.raises(RuleError) as refused:
         tables.decide(local.game, local.table, {"type": value, "seat": 0, "at": local.now, "actor": "player"})
     assert refused.value.code == "unknown_command"
-    with pytest.raises(Problem) as problem:
+    with pytest.raises(Invalid) as invalid:
         load_command(local.game, {"type": value})
-    assert problem.value.status == 400 and problem.value.code == "invalid_request"
+    assert invalid.value.code == "invalid_request"
 
 
 @pytest.mark.parametrize("value", [["play"], {"a": 1}])

@@ -5,6 +5,7 @@ import re
 
 from openapi_spec_validator import validate
 
+from tests.support.codes import service_codes
 from tests.support.openapi_contract import spec
 from tests.support.paths import ROOT
 
@@ -75,27 +76,10 @@ def test_every_operation_documents_what_the_http_layer_may_answer():
                 assert "415" in codes, (method, path)
 
 
-def answered_codes() -> dict[str, int]:
-    """Every problem ``code`` the service answers with, and its status: the
-    ``Problem``s it raises, the HTTP errors it names (``service.http.app``) and
-    gunicorn's refusals (``service.runtime.gunicorn_workers``). A rule's refusal
-    (422) is named by its game's rules document instead."""
-
-    from service.http.app import HTTP_CODES
-    from service.runtime.gunicorn_workers import REQUEST_ERRORS
-
-    root = ROOT
-    codes = {code: status for status, code in HTTP_CODES.items()}
-    codes.update({code: status for _, status, _, code in REQUEST_ERRORS if code})
-    for path in (root / "service").rglob("*.py"):
-        for status, code in re.findall(r'Problem\(\s*(\d{3}),\s*"([a-z_]+)"', path.read_text()):
-            codes[code] = int(status)
-    return codes
-
-
 def test_every_code_the_service_answers_is_listed_in_the_api_doc_and_in_openapi_yaml():
     doc, api = (ROOT / "docs" / "api.md").read_text(), (ROOT / "openapi.yaml").read_text()
-    codes = answered_codes()
+    # a rule's refusal (422) is named by its game's rules document instead
+    codes = service_codes()
     assert {"game_in_progress", "store_full", "uri_too_long", "not_found"} <= set(codes)  # the search finds them
     assert sorted(code for code in codes if f"`{code}`" not in doc) == []
     assert sorted(code for code in codes if f"`{code}`" not in api) == []

@@ -10,6 +10,7 @@ from games.contract import RuleError
 from games.registry import GAMES
 from projections.folding import step
 from service.http.app import create_app
+from service.app.live import LiveGame
 from service.config import Config
 from tests.support.api import command, seated_game, view
 from tests.support.patience import PATIENCE, until
@@ -71,9 +72,10 @@ def test_with_read_fresh_ms_0_every_read_asks_the_store(redis_client, clock):
 
 
 def test_a_command_decided_on_a_fold_that_is_behind_is_decided_again_on_the_log(app, http):
-    """The process's fold may trail an append another process made and has
-    not yet announced: a refusal or an If-Match on it is checked against the
-    log before it is answered."""
+    """The game a process holds live may trail an append another process made
+    and has not yet announced: a refusal or an If-Match on it is checked
+    against the log before it is answered, and the command decided again on
+    the log."""
     game_id, tokens = seated_game(http, 2)
     svc = app.extensions["tabletell"]
     behind = svc.commands.load(game_id)
@@ -88,5 +90,16 @@ def test_a_command_decided_on_a_fold_that_is_behind_is_decided_again_on_the_log(
     # on the fold behind, it is not this seat's turn: refused there, accepted on the log
     with pytest.raises(RuleError):
         step(behind, behind.game, {**body, "seat": nxt, "at": svc.clock(), "actor": "player"}, nxt, "x", "player")
-    outcome = svc.commands.execute(game_id, nxt, body, now["version"], None, loaded=behind)
+    # this process holds the game as it was before the first command (as one
+    # would whose announcement of it has not come yet)
+    svc.repository.games.discard(game_id)
+    svc.repository.games.put(LiveGame(behind))
+    outcome = svc.commands.execute(game_id, nxt, body, now["version"], None)
     assert outcome.version > now["version"]
+    # without If-Match too: held two versions behind, decided again on the log
+    follow = view(http, game_id, tokens[0])
+    mover = follow["to_act"][0]
+    reply = bot(view(http, game_id, tokens[mover]), rng)
+    svc.repository.games.discard(game_id)
+    svc.repository.games.put(LiveGame(behind))
+    assert svc.commands.execute(game_id, mover, reply).version > follow["version"]

@@ -99,25 +99,25 @@ def test_the_bots_settings_come_from_the_workers_config_not_the_environment_at_e
     read as it starts: the environment changed afterwards changes nothing."""
     from games import table as tables
     from service.wiring import Services
-    from service.workers import jobs
+    from service.workers import turns
 
     budgets = []
-    bot_for = jobs.bot_for
+    bot_for = turns.bot_for
 
     def seen(folded, seat, budget):
         budgets.append(budget)
         return bot_for(folded, seat, budget)
 
-    monkeypatch.setattr(jobs, "bot_for", seen)
+    monkeypatch.setattr(turns, "bot_for", seen)
     svc = Services(redis_client, clock, config=Config(expert_budget_ms=5, bot_think_seconds=0))
     monkeypatch.setenv("EXPERT_BUDGET_MS", "7")
-    monkeypatch.setenv("BOT_THINK_SECONDS", "600")  # read at the move, the test would wait ten minutes
+    monkeypatch.setenv("BOT_THINK_SECONDS", "600")  # read at the move, the game would be held ten minutes
     bots = [{"seat": 0, "level": "expert"}, {"seat": 1, "level": "expert"}]
     game_id = http.post("/v1/games", json={"type": "color-doubt", "seats": 2, "bots": bots}).get_json()["game_id"]
     folded = svc.commands.load(game_id)
     seat = tables.to_act(folded.game, folded.table)[0]
-    body, actor = jobs.bot_move(svc, folded, seat)
-    assert actor == "bot" and body["type"] and budgets == [5]
+    assert turns.Turns(svc).take(folded, seat).startswith("appended")  # moved at once: no think time
+    assert budgets and set(budgets) == {5}
 
 
 def test_the_docker_image_runs_the_command_make_run_builds(redis_server, tmp_path):
@@ -169,3 +169,14 @@ def test_the_docker_image_runs_the_command_make_run_builds(redis_server, tmp_pat
     finally:
         process.terminate()
         process.wait(timeout=PATIENCE)
+
+
+def test_live_games_mb_is_the_budget_of_each_process_live_games(redis_client):
+    """LIVE_GAMES_MB reaches the repository every process's services build
+    (the API's and the workers' alike): its live games are bounded by it."""
+    from service.app.live import MB
+    from service.wiring import Services
+
+    svc = Services(redis_client, config=Config.from_env({"LIVE_GAMES_MB": "7"}))
+    assert svc.repository.games.budget == 7 * MB
+    assert Services(redis_client, config=Config()).repository.games.budget == Config.live_games_mb * MB == 256 * MB

@@ -266,11 +266,11 @@ def test_the_worker_logs_json_lines(redis_server, tmp_path):
 
 
 def test_request_ids_made_in_forked_workers_never_repeat():
-    """gunicorn's master imports the module and forks its workers: each draws
-    its own prefix, so two workers' first ids differ."""
+    """A process that forks after importing the hooks (as gunicorn's master
+    may): each child draws its own prefix, so two workers' first ids differ."""
     import os
 
-    from service.telemetry.logs import new_request_id
+    from service.http.hooks import new_request_id
 
     read, write = os.pipe()
     pid = os.fork()

@@ -8,7 +8,6 @@ import pytest
 
 from events.store import EventStore
 from games.registry import GAMES
-from service.workers import jobs
 from service.wiring import Services
 from service.workers.jobs import run_work
 from service.app.scheduling import pending_work
@@ -117,39 +116,29 @@ def test_a_stale_timeout_does_nothing(live_app, redis_client):
     assert svc.store.version(game_id) == version
 
 
-def test_a_worker_killed_in_the_middle_of_a_job_loses_nothing_and_duplicates_nothing(live_app, workers, redis_client):
-    http = live_app.test_client()
-    # the first worker's bots think for a minute: it is killed mid-job
-    slow = workers.start(BOT_THINK_SECONDS="60")
-    game_id = new_game(http, 3, options={"turn_seconds": 0}, bots=[{"seat": s, "level": "random"} for s in range(3)])
-    started = EventStore(redis_client).version(game_id)
-    until(lambda: any(redis_client.zcard(k) for k in redis_client.keys("rq:wip:*")), "the slow worker starting the job")
-    workers.kill(slow)
-    assert EventStore(redis_client).version(game_id) == started  # nothing was appended
-    workers.start()  # a healthy worker takes over once the work is overdue
-    summary = wait_until_finished(http, game_id)
-    assert summary["result"]["winners"]
-    assert_clean_log(redis_client, game_id)
+def test_a_job_plays_its_games_bots_and_keeps_the_game_queuing_nothing(app, http, redis_client):
+    """A bot job plays its move and the bots due after it (a run of at least
+    MOVES_PER_TURN moves), each appended once under its own key, and keeps
+    the game in its worker's turns rather than queuing what follows: the
+    game's due entry, written by each append, is the worker's lease."""
+    from service.app.scheduling import due_key
+    from service.workers.turns import MOVES_PER_TURN, Turns
 
-
-def test_a_job_plays_the_bots_due_after_its_move_itself_then_queues_the_rest(app, http, redis_client):
-    """After its own move a job plays the next bot moves of the same game
-    (up to CHAIN_MOVES), each appended once under its own key, instead of a
-    trip through the queue per move; it queues the bot due where it stops."""
     game_id = new_game(http, 2, bots=[{"seat": 0, "level": "random"}, {"seat": 1, "level": "random"}])
     svc = app.extensions["tabletell"]
     redis_client.delete("rq:queue:tabletell")
     item = next(w for w in pending_work(svc.commands.load(game_id), svc.clock()) if w.kind == "bot")
-    answer = run_work(item.kind, item.game_id, item.version, item.seat, item.due, svc=svc)
+    turns = Turns(svc)
+    answer = run_work(item.kind, item.game_id, item.version, item.seat, item.due, svc=svc, turns=turns)
     envelopes = assert_clean_log(redis_client, game_id)
     moves = [e for e in envelopes if e.command is not None and e.actor == "bot" and e.version > item.version]
-    assert 1 < len(moves) <= jobs.CHAIN_MOVES
-    assert answer.endswith(f"({len(moves)} moves)")
     folded = svc.commands.load(game_id)
+    assert answer == f"appended up to version {folded.version}"
+    assert len(moves) >= MOVES_PER_TURN or folded.table.status == "finished"
+    assert redis_client.llen("rq:queue:tabletell") == 0  # nothing queued: the turns play on
     if folded.table.status == "active":
-        # exactly the work due where it stopped is queued: one job, for this version
-        queued = [job.decode() for job in redis_client.lrange("rq:queue:tabletell", 0, -1)]
-        assert len(queued) == 1 and f"-{folded.version}-" in queued[0]
+        assert game_id in turns
+        assert redis_client.zscore(due_key(game_id), game_id) == svc.clock() + svc.dispatcher.grace_ms
 
 
 def test_a_job_stops_playing_at_a_human_seat(app, http, redis_client):
@@ -228,51 +217,6 @@ def test_the_append_script_writes_a_due_entry_only_with_its_events(redis_client)
     assert redis_client.zscore("due", game_id) is None
     store.append(game_id, 2, envelopes[2:3])  # no entry asked: none written
     assert redis_client.zcard("due") == 0
-
-
-def test_a_jobs_chained_moves_go_to_the_store_together(app, http, redis_client, monkeypatch):
-    """The moves a job plays on are decided on its fold and appended
-    CHAIN_BATCH at a time: one round trip for many moves, each still its own
-    command in the log (recorded, re-decided by verify)."""
-    from projections.audit import verify
-
-    monkeypatch.setattr(jobs, "CHAIN_BATCH", 5)
-    # the job plays on until CHAIN_MOVES or CHAIN_SECONDS: the moves, not a
-    # busy machine's clock, end it here (0.05 s gave 6 moves beside other work)
-    monkeypatch.setattr(jobs, "CHAIN_MOVES", 20)
-    monkeypatch.setattr(jobs, "CHAIN_SECONDS", 600)
-    game_id = new_game(http, 3, bots=[{"seat": s, "level": "random"} for s in range(3)])
-    svc = app.extensions["tabletell"]
-    item = next(w for w in pending_work(svc.commands.load(game_id), svc.clock()) if w.kind == "bot")
-    before = redis_client.info("commandstats").get("cmdstat_evalsha", {}).get("calls", 0)
-    answer = run_work(item.kind, item.game_id, item.version, item.seat, item.due, svc=svc)
-    appends = redis_client.info("commandstats")["cmdstat_evalsha"]["calls"] - before
-    envelopes = assert_clean_log(redis_client, game_id)
-    moves = [e for e in envelopes if e.command is not None and e.actor == "bot" and e.version > item.version]
-    assert len(moves) > 6 and answer.endswith(f"({len(moves)} moves)")
-    # the job's own move, then the chained ones five to an append
-    assert appends == 1 + -(-(len(moves) - 1) // 5)
-    assert verify(envelopes).ok
-
-
-def test_a_chained_batch_another_writer_overtook_appends_nothing(app, http, redis_client):
-    game_id = new_game(http, 3, bots=[{"seat": s, "level": "random"} for s in range(3)])
-    svc = app.extensions["tabletell"]
-    start = svc.commands.load(game_id)
-    rival_seat = next(w for w in pending_work(start, svc.clock()) if w.kind == "bot").seat
-    calls = []
-
-    def next_move(after):
-        calls.append(after.version)
-        if len(calls) == 2:  # another writer (a second job, say) plays the first move meanwhile
-            svc.commands.execute(game_id, rival_seat, jobs.bot_move(svc, start, rival_seat)[0], start.version, "rival", "bot")
-        follow = next((w for w in pending_work(after, svc.clock()) if w.kind == "bot"), None)
-        return (follow.seat, jobs.bot_move(svc, after, follow.seat)[0], follow.idempotency_key) if follow else None
-
-    outcome = svc.commands.chain(start, next_move, limit=10, seconds=5, batch=10)
-    assert outcome is None  # its batch lost the version check: nothing of it was appended
-    envelopes = assert_clean_log(redis_client, game_id)
-    assert [e.command_id for e in envelopes if e.version > start.version and e.command is not None] == ["rival"]
 
 
 def test_timeouts_go_to_the_deadlines_queue_which_workers_take_first(app, http, clock, redis_client):
@@ -365,3 +309,4 @@ def test_an_expert_seat_thinks_the_budget_the_workers_are_given(app, http, monke
     assert expert.func is bots["expert"].func and expert.keywords == {**bots["expert"].keywords, "budget_ms": 7.0}
     assert bot_for(folded, 2, budget) is bots["random"]
     assert bot_for(folded, 0, budget) is bots["heuristic"]  # were it on autopilot
+

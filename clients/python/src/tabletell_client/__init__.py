@@ -1,7 +1,8 @@
 """A client of Tabletell's HTTP API (openapi.yaml): one method per
-operation, commands retried with one Idempotency-Key, streams that resume
-where they were dropped, and the API's problems as exceptions."""
-from .client import USER_AGENT, Message, Stream, Tabletell, WebhookSignatureError, __version__
+operation, commands retried with one Idempotency-Key, streams and game
+sockets that resume where they were dropped, and the API's problems as
+exceptions."""
+from .client import USER_AGENT, GameSocket, Message, Stream, Tabletell, WebhookSignatureError, __version__
 from .problems import (
     BadRequest,
     Conflict,
@@ -18,6 +19,7 @@ __all__ = [
     "BadRequest",
     "Conflict",
     "Forbidden",
+    "GameSocket",
     "Message",
     "NotFound",
     "Problem",

@@ -29,7 +29,9 @@ No 4xx is retried (a 409 ``version_conflict`` asks the caller to decide
 again; a 429 says to slow down): each is raised as a ``Problem``.
 
 Streams (``stream_game``, ``stream_player``) read NDJSON and reconnect on
-their own, resuming after the last id received: see ``Stream``.
+their own, resuming after the last id received: see ``Stream``. A game's
+socket (``connect_game``) carries the same messages one way and the seat's
+commands the other: see ``GameSocket``.
 """
 from __future__ import annotations
 
@@ -40,14 +42,16 @@ import json
 import random
 import time
 import uuid
+from collections import deque
 from dataclasses import dataclass
 from typing import Any, Callable, Generator, Iterator, Literal, Mapping, TypeVar, cast, overload
 from urllib.parse import quote
 
 import httpx
+from simple_websocket import Client as WebSocket, ConnectionClosed, ConnectionError as Refused
 
 from . import types as t
-from .problems import problem_of, retry_after
+from .problems import Problem, problem_from, problem_of, retry_after
 
 __version__ = "0.1.0"
 USER_AGENT = f"tabletell-client-python/{__version__} httpx/{httpx.__version__}"
@@ -336,6 +340,23 @@ class Tabletell:
         ``finished``, after which the iteration ends. Resumes after
         ``last_event_id``; reconnects by itself (see ``Stream``)."""
         return Stream(self, _game(game_id, "stream"), token, {"data": data}, last_event_id, ends_when_finished=True)
+
+    def connect_game(
+        self,
+        game_id: str,
+        *,
+        token: str | None = None,
+        data: Literal["view", "events"] = "view",
+        last_event_id: int | str | None = None,
+    ) -> "GameSocket":
+        """``GET /v1/games/{id}/socket``: the game over one WebSocket, the
+        messages ``stream_game`` gives one way (iterate it), the seat's
+        commands (``send``) and table talk (``say``) the other, each
+        answered on it. ``token``: the seat's (``""``: a spectator). See
+        ``GameSocket``."""
+        bearer = self.token if token is None else token
+        url = "ws" + self.base_url.removeprefix("http") + _game(game_id, "socket")
+        return GameSocket(self, url, bearer or None, data, last_event_id)
 
     # -- audit ------------------------------------------------------------------------------
 
@@ -653,6 +674,196 @@ class Stream:
             client.sleep(wait if wait is not None else client.backoff(failures - 1))
 
 
+class GameSocket:
+    """A game over one WebSocket (``Tabletell.connect_game``), on
+    simple-websocket's client: an iterator of ``Message`` (the game's stream
+    messages, heartbeats skipped, ending after ``finished``), and ``send``
+    (a command: its answer, ``{version, events}``, or its ``Problem``
+    raised) and ``say`` (table talk), each answered before it returns. For
+    one thread at a time: ``send`` reads the socket until its answer comes,
+    keeping the stream's messages for the iteration.
+
+    A dropped connection (a close that is not the game's end, or
+    ``stream_read_timeout`` without even a heartbeat) or a refusal that may
+    pass (408, 429, 503: the close code 4000 + the status) is not an end: it
+    connects again, after a backoff (the refusal's ``retry_after``, else the
+    client's exponential one), its hello resuming after the last message
+    given, so nothing is lost or given twice. A command sent and not yet
+    answered is sent again with the same Idempotency-Key (the server plays
+    it once and answers the first answer); a chat message is not (it may
+    have been said): ``ConnectionError``. It gives up after the client's
+    ``retries`` attempts in a row that brought nothing; any other refusal (a
+    wrong token: 401, close 4401) is raised as its ``Problem``.
+    ``reconnects`` counts the new connections; ``drop()`` closes the current
+    one as a failing network would; ``close()`` ends it. A context manager."""
+
+    def __init__(self, client: Tabletell, url: str, token: str | None, data: str, last_event_id: int | str | None):
+        self.client = client
+        self.url = url
+        self.token = token
+        self.data = data
+        self.last_event_id = last_event_id
+        self._ws: WebSocket | None = None
+        self._connections = 0  # each new connection's number: a send knows its own was lost
+        self._messages: deque[Message] = deque()
+        self._answers: dict[int, dict[str, Any]] = {}
+        self._next_id = 0
+        self._finished = False  # the game's `finished` came
+        self._given_finished = False
+        self._closed = False
+        self._failures = 0  # connections in a row that brought nothing
+        self._refusal: dict[str, Any] | None = None  # the problem that refused the connection, its close to follow
+
+    @property
+    def reconnects(self) -> int:
+        """The connections made after the first."""
+        return max(0, self._connections - 1)
+
+    def __iter__(self) -> Iterator[Message]:
+        return self
+
+    def __next__(self) -> Message:
+        while not self._messages:
+            if self._closed or self._given_finished:
+                raise StopIteration
+            self._read()
+        message = self._messages.popleft()
+        self._given_finished = message.event == "finished"
+        return message
+
+    def __enter__(self) -> "GameSocket":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def send(
+        self, body: Mapping[str, Any], *, expected_version: int | None = None, idempotency_key: str | None = None
+    ) -> t.CommandResult:
+        """A command for the seat; ``expected_version`` is If-Match,
+        ``idempotency_key`` (a uuid4 unless given) its Idempotency-Key."""
+        message: dict[str, Any] = {"type": "command", "body": dict(body), "idempotency_key": idempotency_key or str(uuid.uuid4())}
+        if expected_version is not None:
+            message["if_match"] = expected_version
+        return cast(t.CommandResult, self._ask(message, again=True))
+
+    def say(self, text: str) -> dict[str, Any]:
+        """Says ``text`` at the table (a seat) or among the spectators."""
+        return self._ask({"type": "chat", "text": text}, again=False)
+
+    def drop(self) -> None:
+        """Close the current connection: the next read connects again and resumes."""
+        ws, self._ws = self._ws, None
+        if ws is not None:
+            try:
+                ws.close()
+            except ConnectionClosed:
+                pass
+
+    def close(self) -> None:
+        self._closed = True
+        self.drop()
+
+    def _ask(self, message: dict[str, Any], again: bool) -> dict[str, Any]:
+        self._next_id += 1
+        message_id = message["id"] = self._next_id
+        frame = json.dumps(message)
+        while True:
+            ws = self._connection()
+            connection = self._connections
+            try:
+                ws.send(frame)
+            except ConnectionClosed:
+                pass
+            while message_id not in self._answers and self._connections == connection and not self._closed:
+                self._read()
+            if message_id in self._answers:
+                break
+            if self._closed:
+                raise ConnectionError("the socket was closed before the answer")
+            if not again:
+                raise ConnectionError("the socket closed before the answer (the message may have been said)")
+        answer = self._answers.pop(message_id)
+        if answer["event"] == "problem":
+            raise problem_from(answer["data"])
+        return cast(dict[str, Any], answer["data"])
+
+    def _connection(self) -> WebSocket:
+        """The connection, made (and said hello on) if there is none."""
+        while self._ws is None:
+            if self._closed:
+                raise ConnectionError("the socket is closed")
+            try:
+                ws = WebSocket.connect(self.url)
+            except (Refused, OSError) as error:
+                status = getattr(error, "status_code", None)
+                if isinstance(status, int) and status not in (429, 503):  # refused before the upgrade
+                    raise Problem(status, {"title": "Refused", "detail": f"the socket was refused ({status})"}) from None
+                self._retry(None)
+                continue
+            ws.send(json.dumps({"type": "hello", "token": self.token, "last_event_id": self.last_event_id, "data": self.data}))
+            self._ws = ws
+            self._connections += 1
+        return self._ws
+
+    def _read(self) -> None:
+        """One message read (a stream message kept, an answer filed), or
+        the connection's end dealt with."""
+        ws = self._connection()
+        try:
+            text = ws.receive(timeout=self.client.stream_read_timeout)
+        except ConnectionClosed:
+            return self._ended(ws)
+        if text is None:  # not even a heartbeat: taken for dead
+            self.drop()
+            return self._retry(None)
+        if not text:
+            return  # the heartbeat
+        found = json.loads(text)
+        self._failures = 0  # something came: the next failure is the first in a row
+        if found["event"] in ("answer", "problem"):
+            if found["id"] is None:
+                self._refusal = found["data"]  # the connection's: its close follows
+            else:
+                self._answers[found["id"]] = found
+            return
+        message = _message(found)
+        if message.event == "finished":
+            if self._finished:
+                return  # again, on a connection made to send what waited
+            self._finished = True
+        elif self.last_event_id is not None and message.position <= _position(self.last_event_id):
+            return  # given before the reconnection
+        else:
+            self.last_event_id = message.id
+        self._messages.append(message)
+
+    def _ended(self, ws: WebSocket) -> None:
+        """The server closed the connection: the game's end, a refusal, or a drop."""
+        if self._ws is ws:
+            self._ws = None
+        code, refusal = ws.close_reason, self._refusal
+        self._refusal = None
+        if code == 1000 and self._finished:
+            return  # the game's end: a send still waiting connects again
+        wait = None
+        if refusal is not None and code == 4000 + refusal.get("status", 0):
+            problem = problem_from(refusal)
+            if problem.status not in (408, 429, 503):
+                self._closed = True
+                raise problem
+            wait = problem.retry_after
+        self._retry(wait)
+
+    def _retry(self, wait: float | None) -> None:
+        """The wait before connecting again, or the giving up."""
+        if self._failures >= self.client.retries:
+            self._closed = True
+            raise ConnectionError(f"the socket failed {self._failures + 1} times in a row")
+        self._failures += 1
+        self.client.sleep(wait if wait is not None else self.client.backoff(self._failures - 1))
+
+
 def _message(line: dict[str, Any]) -> Message:
     found = line["id"]
     return Message(event=line["event"], id=found if isinstance(found, str) else int(found), data=line["data"])
@@ -688,4 +899,4 @@ def _query_value(value: Any) -> Any:
     return ("true" if value else "false") if isinstance(value, bool) else value
 
 
-__all__ = ["Message", "Stream", "Tabletell", "WebhookSignatureError", "USER_AGENT"]
+__all__ = ["GameSocket", "Message", "Stream", "Tabletell", "WebhookSignatureError", "USER_AGENT"]

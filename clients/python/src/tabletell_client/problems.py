@@ -102,3 +102,10 @@ def problem_of(response: httpx.Response) -> Problem:
     if not isinstance(body, dict):
         body = {"title": response.reason_phrase, "detail": response.text[:500]}
     return CLASSES.get(response.status_code, Problem)(response.status_code, body, retry_after(response))
+
+
+def problem_from(body: dict[str, Any]) -> Problem:
+    """The exception for a problem a game's socket sent (its ``retry_after``:
+    the seconds a Retry-After would have said)."""
+    status = body.get("status", 0)
+    return CLASSES.get(status, Problem)(status, body, body.get("retry_after"))
