@@ -451,7 +451,7 @@ class EventStore:
                         pipe.execute_command("WAITAOF", 1, 0, self.durability_timeout_ms)
                     else:
                         pipe.execute_command("WAIT", 1, self.durability_timeout_ms)
-                    appended, confirmed = pipe.execute(raise_on_error=False)
+                    appended, confirmed = _sent(pipe)
                 if isinstance(appended, Exception):
                     raise appended
                 return appended, confirmed
@@ -597,6 +597,20 @@ class EventStore:
     def seat_for_token(self, game_id: str, token_hash: str) -> int | None:
         seat = self.redis.hget(tokens_key(game_id), token_hash)
         return int(seat) if seat is not None else None
+
+
+def _sent(pipe) -> list:
+    """``pipe``'s commands sent and answered (errors as answers). On a
+    cluster, a thread of the cluster client handling a failover closes the
+    connections of the failed node, the ones other threads are using too:
+    redis-py then finds that connection's socket gone between its check and
+    its send and raises AttributeError (``'NoneType' object has no attribute
+    'sendall'``). That is a connection lost, said as one (503, and the
+    client's retry with its Idempotency-Key), not an internal error."""
+    try:
+        return pipe.execute(raise_on_error=False)
+    except AttributeError as error:
+        raise redis.ConnectionError(f"the connection closed under the command: {error}") from error
 
 
 def _text(raw) -> str:

@@ -151,6 +151,42 @@ def test_an_append_writes_its_due_entry_and_a_refused_one_none(redis_client):
     assert redis_client.zscore("tabletell:due", game_id) is None
 
 
+def test_on_a_cluster_a_connection_closed_under_the_append_is_a_connection_lost_and_writes_nothing(cluster_client):
+    """A failover handled by another thread of the cluster client closes the
+    failed node's connections, those other threads are using too; redis-py
+    then finds the socket gone between its check and its send
+    (AttributeError, a 500 in a cluster test under load). Here the game's
+    primary's connection closes at that very point, as that thread closes it
+    (a real connection to the real cluster, closed once after redis-py's
+    check): the append is a ``ConnectionError`` (503, the client retries with
+    its key), nothing is written, and the next append goes in."""
+    import redis
+
+    store = EventStore(cluster_client, durability="replica", durability_timeout_ms=1000)
+    game_id = "c" * 32
+    pool = store._primary_of(game_id).connection_pool
+    closed: list[bool] = []
+
+    def check_health(connection) -> None:
+        base.check_health(connection)
+        if not closed:
+            closed.append(True)
+            connection.disconnect()  # what the failover's thread does
+
+    base = pool.connection_class
+    pool.connection_class = type("ClosedUnderTheCommand", (base,), {"check_health": check_health})
+    pool.reset()  # its next connection is of that class
+    envelopes = LocalGame("color-doubt", 2, seed=4).envelopes
+    try:
+        with pytest.raises(redis.ConnectionError):
+            store.append(game_id, 0, envelopes[:1])
+        assert closed and store.version(game_id) == 0
+        assert store.append(game_id, 0, envelopes[:1]).last == 1
+    finally:
+        pool.connection_class = base
+        pool.reset()
+
+
 def test_on_a_cluster_an_append_owes_its_due_entry_with_its_outbox_member(cluster_client):
     """The due set is in another slot than the game: the append records the
     entry as owed (its outbox member, in the game's slot) and the caller
