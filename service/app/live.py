@@ -162,7 +162,9 @@ class LiveGame:
 
     def advance(self, folded: Folded) -> bool:
         """The game moved on to ``folded`` (a fold of this game, after this
-        one's version); False, and nothing changes, for one not newer."""
+        one's version), counted anew by the games holding it (its views let
+        go, weighed again when due); False, and nothing changes, for one not
+        newer."""
         before = self._rendered[0]
         if folded.version <= before.version:
             return False
@@ -170,6 +172,8 @@ class LiveGame:
         self.views_bytes = 0
         if folded.version - self.weighed_at >= WEIGH_EVERY or folded.table.status != before.table.status:
             self.weight, self.weighed_at = weigh(folded), folded.version
+        if self.held is not None:
+            self.held.put(self)
         return True
 
     def follow(self, entries: list[Envelope]) -> bool:

@@ -162,7 +162,6 @@ class Repository:
                 after = fold(newer, base)
                 assert after is not None, "entries folded on"
                 if live.advance(after):
-                    self.games.put(live)  # weighed anew
                     self._snapshot_if_due(live)
             return live
         folded = fold(newer, base, game_id)
@@ -183,7 +182,6 @@ class Repository:
         if live is None or live.folded.archived or version <= live.version:
             return True  # not held here, or known already (this process appended it)
         if live.follow([Envelope.from_json(line) for line in entries.split("\n")]):
-            self.games.put(live)  # weighed anew
             return True
         self.games.discard(game_id)
         return False
@@ -259,8 +257,8 @@ class Repository:
         live = self.games.get(folded.game_id)
         if live is None:
             live = self.games.put(LiveGame(folded))
-        elif live.advance(folded):
-            self.games.put(live)  # weighed anew
+        else:
+            live.advance(folded)
         self._snapshot_if_due(live)
         return live
 
