@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 DATA_DIR ?= ./var
 
-.PHONY: run test soak bench bench-peers venv clean browser tools node lock
+.PHONY: run test soak bench bench-peers venv clean browser tools node npm js-dev lock
 
 UV := uv==0.13.9
 
@@ -79,7 +79,7 @@ node:
 ## a 2-core machine: much of the suite waits on the servers, the browser and
 ## the cluster it starts, and two processes left the cores idle (quiet, on
 ## 2 cores: 9 min 12 s with two, 7 min 30 s with four).
-test: venv tools node
+test: venv tools node js-dev
 	$(VENV)/bin/lint-imports
 	$(PY) -m mypy
 	$(PY) -m pytest -n 4 --dist loadgroup
@@ -88,18 +88,33 @@ test: venv tools node
 soak: venv
 	SOAK=1 $(PY) -m pytest tests/games
 
+## npm: Debian's nodejs comes without npm (its own package): installed as
+## chromium is when missing, for the two npm ci below.
+npm: node
+	@command -v npm >/dev/null 2>&1 || { \
+	  echo "installing Debian's npm"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; elif command -v sudo >/dev/null 2>&1; then SUDO="sudo -n"; \
+	  else echo "make needs npm: run 'apt-get install npm' as root" >&2; exit 1; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq npm >/dev/null; }
+
+## js-dev: the JavaScript client's dev tools, TypeScript alone, as
+## clients/js/package-lock.json pins it (npm ci into clients/js/node_modules,
+## git-ignored; again only when the lock changes: about 2 s, from npm's cache
+## after the first): tests/clients/test_readme_examples.py compiles the
+## client's README game under `tsc --strict` against tabletell.d.ts.
+JSDEV := clients/js/node_modules/.installed
+$(JSDEV): clients/js/package.json clients/js/package-lock.json | npm
+	cd clients/js && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+js-dev: $(JSDEV)
+
 ## bench-peers: boardgame.io, the peer bench/peers/run.py measures beside us,
 ## as bench/peers/package-lock.json pins it (npm ci into bench/peers/node_modules,
-## git-ignored; again only when the lock changes). Debian's nodejs comes
-## without npm (its own package): installed as chromium is when missing. Only
-## make bench asks for it: make run and make test never run npm.
+## git-ignored; again only when the lock changes). Only make bench asks for
+## it; make run never runs npm.
 PEERS := bench/peers/node_modules/.installed
-$(PEERS): bench/peers/package.json bench/peers/package-lock.json
-	@command -v npm >/dev/null 2>&1 || { \
-	  echo "installing Debian's npm for bench/peers"; \
-	  if [ "$$(id -u)" = 0 ]; then SUDO=; elif command -v sudo >/dev/null 2>&1; then SUDO="sudo -n"; \
-	  else echo "make bench needs npm: run 'apt-get install npm' as root" >&2; exit 1; fi; \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq npm >/dev/null; }
+$(PEERS): bench/peers/package.json bench/peers/package-lock.json | npm
 	cd bench/peers && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 

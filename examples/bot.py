@@ -10,8 +10,8 @@ With ``--game`` it joins that game (or goes on playing its seat there, if
 the key holds one already); without, it creates a game of ``--type`` with
 ``--bots`` bots of ``--level`` in the last seats and takes the first. Then
 it follows its view's stream (which reconnects by itself when dropped,
-resuming after the last version it had) and, on every view that lists
-moves for its seat, plays one:
+resuming after the last version it had), prints the table's talk as it
+comes, and, on every view that lists moves for its seat, plays one:
 
 - it picks one of the view's ``moves`` at random (``--seed`` for the same
   choices every run);
@@ -122,7 +122,9 @@ def main() -> int:
                         outcome = "won" if seat in winners else "lost"
                         print(f"{message.data['status']} at version {message.id}: winners {winners}, seat {seat} {outcome}")
                         return 0 if message.data["status"] == "finished" else 1
-                    if message.id >= acted_at:  # not a view from before its own move
+                    if message.event == "chat":  # table talk, between the views
+                        print(f"{message.data['name'] or 'a spectator'}: {message.data['text']}", flush=True)
+                    elif message.event == "view" and message.id >= acted_at:  # not a view from before its own move
                         acted_at = play(client, game_id, message.data, rng) or acted_at
         except (Problem, httpx.TransportError) as error:  # the client has retried what it could
             print(f"error: {error!r}" if isinstance(error, httpx.TransportError) else f"error: {error}", file=sys.stderr)

@@ -224,9 +224,9 @@ export class Tabletell {
   /** Says `text` at the table (a seat's token or player key) or among the spectators (no token). Retry kind: once. */
   sendChat(gameId: string, body: { text: string }, options?: CallOptions): Promise<ChatMessage>;
   /** The chat the bearer may read, oldest first. Retry kind: idempotent. */
-  getChat(gameId: string, options?: CallOptions & { after?: string; limit?: number }): Promise<{ game_id: string; version: number; messages: (ChatMessage & { event: "chat" | "chat_removed" })[] }>;
+  getChat(gameId: string, options?: CallOptions & { after?: string; limit?: number }): Promise<{ game_id: string; version: number; messages: ((ChatMessage & { event: "chat" }) | (ChatRemoval & { event: "chat_removed" }))[] }>;
   /** Operators: removes a message; resolves to the removal. Retry kind: idempotent. */
-  removeChatMessage(gameId: string, chatId: string, options?: CallOptions): Promise<{ id: string; channel: ChatChannel; removes: string; at: number }>;
+  removeChatMessage(gameId: string, chatId: string, options?: CallOptions): Promise<ChatRemoval>;
 
   // webhooks (operators)
   /** Retry kind: idempotent. */
@@ -402,19 +402,26 @@ export interface GameRatings {
 export type ChatChannel = "table" | "spectators";
 
 /**
- * One entry of a game's chat: a message (`seat`/`name` null for a
- * spectator; `text` null and `removed` true once an operator removed it) or
- * a removal (`removes`). `id`: "<version>.<n>", the n-th said at that version.
+ * A chat message: `seat` and `name` null for a spectator's; `text` null and
+ * `removed` true once an operator removed it. `id`: "<version>.<n>", the
+ * n-th said at that version.
  */
 export interface ChatMessage {
   id: string;
   channel: ChatChannel;
-  seat?: number | null;
-  name?: string | null;
-  text?: string | null;
+  seat: number | null;
+  name: string | null;
+  text: string | null;
   at: number;
-  removed?: boolean;
-  removes?: string;
+  removed: boolean;
+}
+
+/** An operator's removal of the chat message `removes` (a mark stays in its place). */
+export interface ChatRemoval {
+  id: string;
+  channel: ChatChannel;
+  removes: string;
+  at: number;
 }
 
 export interface CreateGame {
@@ -460,13 +467,19 @@ export interface CommandField {
   description?: string;
 }
 
-export interface SeatSummary {
+/** What every game says of each seat, beside the game's own counts. */
+export interface SeatCommon {
   seat: number;
+  /** null: a free seat. */
   name: string | null;
+  /** The name people read: "Bot 2 (expert)" for a bot, "Seat 3" for a free seat. */
+  display_name: string;
+  /** The bot's level, null for a player. */
   bot: string | null;
   autopilot: boolean;
   timeouts: number;
-  [field: string]: unknown;
+  /** The player left the table: a bot plays the seat to the end. */
+  left: boolean;
 }
 
 export interface Deadline {
@@ -475,26 +488,37 @@ export interface Deadline {
   at: number;
 }
 
-export interface Summary {
+/**
+ * What every game's summary says. A game's summary (ColorDoubtSummary...)
+ * adds its own `table`, `seats`, `result` and parts; `Summary` is their union,
+ * told apart by `type`.
+ */
+export interface SummaryCommon {
   game_id: string;
-  type: string;
   version: number;
   log_hash: string | null;
   status: Status;
-  table: Record<string, unknown> | null;
-  /** The middle of the table told in sentences from the reader's side: part -> sentence. */
-  says?: Record<string, string>;
-  seats: SeatSummary[];
   to_act: number[];
   deadlines: Deadline[];
-  result: ({ winners: number[] } & Record<string, unknown>) | null;
-  options?: Record<string, unknown>;
-  rules?: number;
+  options: Record<string, unknown>;
+  rules: number;
+  /** Its result moves the players' ratings. */
+  rated: boolean;
+  /** The middle of the table told in sentences from the reader's side: part -> sentence. */
+  says: Record<string, string>;
 }
 
+/** What a seat's view adds to the summary (a spectator's: `seat` null, no actions, no moves). */
+export interface ViewCommon {
+  seat: number | null;
+  actions: string[];
+  /** Complete command bodies, or structural ones whose free fields are under `choose`. */
+  moves: Move[];
+}
+
+/** A card: its `id` and its face (the game's: ColorDoubtCard, DiezCard...). */
 export interface Card {
   id: string;
-  [face: string]: unknown;
 }
 
 /** A move the seat may send: a whole command, or under `choose` the free fields' values. */
@@ -504,12 +528,188 @@ export interface Move {
   [field: string]: unknown;
 }
 
-export interface View extends Summary {
-  seat: number;
-  hand: Card[];
-  actions: string[];
-  moves?: Move[];
+// Color Doubt
+export interface ColorDoubtCard extends Card {
+  color: string;
 }
+export interface ColorDoubtTable {
+  colors: string[];
+  cards_per_suit: number;
+  game: number;
+  games: number;
+  /** Cards face down on the table. */
+  pile: number;
+  claim: { seat: number; count: number; color: string; on: number } | null;
+  /** How many cards the seat to play must lay. */
+  required: number;
+  doubt_open: boolean;
+  last_card: boolean;
+  turn: number | null;
+  /** The cards doubts revealed this game. */
+  revealed: ColorDoubtCard[];
+}
+export interface ColorDoubtSeat extends SeatCommon {
+  /** The counts: not before the deal. */
+  cards?: number;
+  minus?: number;
+  score?: number | null;
+  known?: ColorDoubtCard[];
+}
+export interface ColorDoubtSummary extends SummaryCommon {
+  type: "color-doubt";
+  /** null: not dealt yet. */
+  table: ColorDoubtTable | null;
+  seats: ColorDoubtSeat[];
+  result: { winners: number[]; scores: number[] | null; games: Record<string, unknown>[] } | null;
+  /** The reader's minus pile (empty for a spectator); not before the deal. */
+  minus?: ColorDoubtCard[];
+}
+export interface ColorDoubtView extends ColorDoubtSummary, ViewCommon {
+  hand: ColorDoubtCard[];
+}
+
+// Deceptidice
+export interface DeceptidiceCard extends Card {
+  color?: string;
+  number?: number;
+  wild?: boolean;
+  power?: string;
+  value?: number;
+}
+export interface DeceptidiceTable {
+  round: number;
+  liar: number | null;
+  phase: string;
+  turn: number | null;
+  must_reveal: boolean;
+  deck: Record<string, unknown>;
+  guessing: Record<string, unknown>;
+  rules: Record<string, unknown>;
+  guesses: Record<string, unknown>[];
+  current: Record<string, unknown> | null;
+  challenge: Record<string, unknown> | null;
+  draw_pile: number;
+  discards: Record<string, unknown>[];
+  history: Record<string, unknown>[];
+}
+export interface DeceptidiceSeat extends SeatCommon {
+  cards?: number;
+  dice?: number;
+  die_sizes?: number[];
+  /** This round's tops everyone has seen (null: still secret). */
+  tops?: (DeceptidiceCard | null)[];
+  shown?: DeceptidiceCard[];
+  seen?: DeceptidiceCard[];
+}
+export interface DeceptidiceSummary extends SummaryCommon {
+  type: "deceptidice";
+  table: DeceptidiceTable | null;
+  seats: DeceptidiceSeat[];
+  result: { winners: number[]; ranking: { seat: number; cards: number; rank: number }[]; cards: number[] } | null;
+  /** The reader's dice (empty for a spectator). */
+  dice?: { die: number; size: number; top: DeceptidiceCard; revealed: boolean }[];
+}
+export interface DeceptidiceView extends DeceptidiceSummary, ViewCommon {
+  hand: DeceptidiceCard[];
+}
+
+// Diez
+export interface DiezCard extends Card {
+  color: string | null;
+  kind: string;
+  number: number | null;
+}
+export interface DiezTable {
+  phase: string;
+  turn: number;
+  direction: "clockwise" | "counterclockwise";
+  draw_pile: number;
+  piles: { index: number; top: DiezCard; color: string | null; count: number; cards: DiezCard[] }[];
+  stack: { pile: number; total: number; victim: number; by: number | null } | null;
+  window: Record<string, unknown> | null;
+  challenge: Record<string, unknown> | null;
+  winner: number | null;
+  colors: string[];
+  choice_effects: string[];
+  challengeable: string[];
+  deck: { cards: number; colors: Record<string, number> };
+  /** Rule "tokens": the bag, a token being given, the underlined numbers. */
+  tokens?: Record<string, unknown>;
+  offer?: Record<string, unknown> | null;
+}
+export interface DiezSeat extends SeatCommon {
+  cards?: number;
+  tokens?: string[];
+  /** What the table saw when the seat last drew in its turn. */
+  drew?: { piles: { top: unknown; color: string | null }[]; held: number };
+  /** Rule "reveal": the holder's hand lies face up. */
+  hand?: DiezCard[];
+}
+export interface DiezSummary extends SummaryCommon {
+  type: "diez";
+  table: DiezTable | null;
+  seats: DiezSeat[];
+  result: { winners: number[]; cards_left: number[] } | null;
+  /** The card the reader just drew, in its turn. */
+  drawn?: DiezCard | null;
+  /** The reader's cards that may be played now, and on which piles. */
+  playable?: { card: string; piles: number[] }[];
+}
+export interface DiezView extends DiezSummary, ViewCommon {
+  hand: DiezCard[];
+  /** Rule "tokens": what a Token card played now may do. */
+  token_actions?: string[];
+  /** The draw pile the reader searches (rule "offers"). */
+  search?: DiezCard[];
+  /** The cards a Magnet lets the reader give. */
+  offered?: DiezCard[];
+}
+
+// Opticall
+export interface OpticallCard extends Card {
+  color: string;
+  suit: string | null;
+}
+export interface OpticallTable {
+  setup: string;
+  phase: string;
+  deal: number;
+  dealer: number;
+  composition: { color: string; suit: string | null; count: number }[];
+  deck: number;
+  discard: number;
+  pile: number;
+  plays: Record<string, unknown>[];
+  to_beat: { seat: number; count: number; color: string; suit: string | null } | null;
+  turn: number | null;
+  window: Record<string, unknown> | null;
+  reveal: Record<string, unknown> | null;
+  last_call: Record<string, unknown> | null;
+  discard_seen: OpticallCard[];
+  winner: number | null;
+}
+export interface OpticallSeat extends SeatCommon {
+  cards?: number;
+  calling?: boolean;
+  out?: boolean;
+  owed?: number;
+  known?: OpticallCard[];
+}
+export interface OpticallSummary extends SummaryCommon {
+  type: "opticall";
+  table: OpticallTable | null;
+  seats: OpticallSeat[];
+  result: { winners: number[]; eliminated: number[] } | null;
+  eliminated?: number[];
+}
+export interface OpticallView extends OpticallSummary, ViewCommon {
+  hand: OpticallCard[];
+}
+
+/** A game's public summary: one of the four games', told apart by `type`. */
+export type Summary = ColorDoubtSummary | DeceptidiceSummary | DiezSummary | OpticallSummary;
+/** A seat's view: one of the four games', told apart by `type` (narrow on it to read `table`). */
+export type View = ColorDoubtView | DeceptidiceView | DiezView | OpticallView;
 
 export interface GameEvent {
   version: number;
@@ -518,6 +718,8 @@ export interface GameEvent {
   seat: number | null;
   actor: "player" | "bot" | "system";
   data: Record<string, unknown>;
+  /** The event told in a sentence from the reader's side. */
+  text: string;
   command_id?: string;
 }
 
@@ -546,16 +748,22 @@ export interface Finished {
 }
 
 /**
- * One message of a game's stream; `id` is the game version it brings the
- * reader to, or for table talk the chat message's id ("12.1": said after
- * version 12).
+ * One message of a game's stream (streamGame, GameSocket), told apart by
+ * `event`: look at it before `data` (only a view has `moves`, `to_act`...).
+ * `id` is the game version it brings the reader to, or for table talk the
+ * chat message's id ("12.1": said after version 12). Heartbeats are not given.
  */
-export type GameStreamMessage =
-  | { event: "view"; id: number; data: View }
-  | { event: "event"; id: number; data: GameEvent }
-  | { event: "chat"; id: string; data: ChatMessage }
-  | { event: "chat_removed"; id: string; data: ChatMessage }
-  | { event: "finished"; id: number; data: Finished };
+export type GameStreamMessage = ViewMessage | EventMessage | ChatStreamMessage | ChatRemovedMessage | FinishedMessage;
+/** The reader's view at version `id` (a view stream: at once, then each time it changes). */
+export interface ViewMessage { event: "view"; id: number; data: View }
+/** One event as the reader may see it (`data: "events"`: one per version). */
+export interface EventMessage { event: "event"; id: number; data: GameEvent }
+/** Table talk, after the version it was said at (or a removed message's mark). */
+export interface ChatStreamMessage { event: "chat"; id: string; data: ChatMessage }
+/** An operator removed the chat message `data.removes`. */
+export interface ChatRemovedMessage { event: "chat_removed"; id: string; data: ChatRemoval }
+/** The game's end (or its abandonment): the stream ends after it. */
+export interface FinishedMessage { event: "finished"; id: number; data: Finished }
 
 export interface PlayerEventData {
   game_id: string;

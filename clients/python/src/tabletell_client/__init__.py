@@ -2,7 +2,7 @@
 operation, commands retried with one Idempotency-Key, streams and game
 sockets that resume where they were dropped, and the API's problems as
 exceptions."""
-from .client import USER_AGENT, GameSocket, Message, Stream, Tabletell, WebhookSignatureError, __version__
+from .client import USER_AGENT, GameSocket, Stream, Tabletell, WebhookSignatureError, __version__
 from .problems import (
     BadRequest,
     Conflict,
@@ -14,14 +14,30 @@ from .problems import (
     Unauthorized,
     Unavailable,
 )
+from .types import (
+    ChatMessage,
+    ChatRemovedMessage,
+    EventMessage,
+    FinishedMessage,
+    GameMessage,
+    Message,
+    PlayerMessage,
+    ViewMessage,
+)
 
 __all__ = [
     "BadRequest",
+    "ChatMessage",
+    "ChatRemovedMessage",
     "Conflict",
+    "EventMessage",
+    "FinishedMessage",
     "Forbidden",
+    "GameMessage",
     "GameSocket",
     "Message",
     "NotFound",
+    "PlayerMessage",
     "Problem",
     "RateLimited",
     "RuleRefused",
@@ -30,6 +46,7 @@ __all__ = [
     "USER_AGENT",
     "Unauthorized",
     "Unavailable",
+    "ViewMessage",
     "WebhookSignatureError",
     "__version__",
 ]

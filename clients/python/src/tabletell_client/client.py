@@ -43,14 +43,14 @@ import random
 import time
 import uuid
 from collections import deque
-from dataclasses import dataclass
-from typing import Any, Callable, Generator, Iterator, Literal, Mapping, TypeVar, cast, overload
+from typing import Any, Callable, Generator, Generic, Iterator, Literal, Mapping, TypeVar, cast, overload
 from urllib.parse import quote
 
 import httpx
 from simple_websocket import Client as WebSocket, ConnectionClosed, ConnectionError as Refused
 
 from . import types as t
+from .types import GAME_MESSAGES, GameMessage, Message, PlayerMessage, position_of
 from .problems import Problem, problem_from, problem_of, retry_after
 
 __version__ = "0.1.0"
@@ -59,6 +59,7 @@ USER_AGENT = f"tabletell-client-python/{__version__} httpx/{httpx.__version__}"
 Policy = Literal["read", "idempotent", "unsafe", "probe"]
 JSON = dict[str, Any]
 T = TypeVar("T")
+M = TypeVar("M", bound=Message)
 # 503 codes after which nothing was written: any request may be sent again
 NOTHING_WRITTEN = frozenset({"server_busy", "store_full", "matchmaking_busy", "rematch_busy"})
 # transport errors raised before the request left: any request may be sent again
@@ -69,23 +70,6 @@ HOPELESS = (httpx.UnsupportedProtocol, httpx.LocalProtocolError, httpx.ProxyErro
 
 class WebhookSignatureError(ValueError):
     """A webhook request whose signature or timestamp does not verify."""
-
-
-@dataclass(frozen=True)
-class Message:
-    """One message of a stream: ``event`` its kind (``view``, ``event``,
-    ``finished``; a player's ``ready``, ``turn``, ...), ``id`` the game
-    version (or the player's event number) it brings the reader to,
-    ``data`` its JSON."""
-
-    event: str
-    id: int | str  # a chat message's id is a string, "12.1": said after version 12
-    data: dict[str, Any]
-
-    @property
-    def position(self) -> tuple[int, int]:
-        """Where it comes in its stream: version N is (N, 0), chat "N.k" (N, k)."""
-        return _position(self.id)
 
 
 class Tabletell:
@@ -245,7 +229,7 @@ class Tabletell:
 
     def get_game(self, game_id: str, *, token: str | None = None) -> t.Summary:
         """``GET /v1/games/{id}``: the public summary."""
-        return self._json(t.Summary, "GET", _game(game_id), "read", token=token)
+        return cast(t.Summary, self._request("GET", _game(game_id), "read", token=token).json())
 
     def take_seat(self, game_id: str, body: Mapping[str, Any] | None = None, *, token: str | None = None) -> t.Seated:
         """``POST /v1/games/{id}/seats``: the first free seat and its token.
@@ -333,13 +317,18 @@ class Tabletell:
         token: str | None = None,
         data: Literal["view", "events"] = "view",
         last_event_id: int | str | None = None,
-    ) -> "Stream":
+    ) -> "Stream[GameMessage]":
         """``GET /v1/games/{id}/stream`` as NDJSON: ``view`` messages (the
         bearer's view each time it changes) or, with ``data="events"``,
         ``event`` messages (every event it may see, one per version), then
-        ``finished``, after which the iteration ends. Resumes after
-        ``last_event_id``; reconnects by itself (see ``Stream``)."""
-        return Stream(self, _game(game_id, "stream"), token, {"data": data}, last_event_id, ends_when_finished=True)
+        ``finished``, after which the iteration ends; table talk comes
+        between them (``chat``, ``chat_removed``). Each message is the class
+        of its kind (``t.GameMessage``: look at ``event`` before ``data``).
+        Resumes after ``last_event_id``; reconnects by itself (see
+        ``Stream``)."""
+        return Stream(
+            self, _game(game_id, "stream"), token, {"data": data}, last_event_id, ends_when_finished=True, kinds=GAME_MESSAGES
+        )
 
     def connect_game(
         self,
@@ -414,15 +403,15 @@ class Tabletell:
         params = {"status": status, "limit": limit}
         return self._json(JSON, "GET", "/v1/players/me/games", "read", token=token, params=params)
 
-    def stream_player(self, *, token: str | None = None, last_event_id: int | None = None) -> "Stream":
+    def stream_player(self, *, token: str | None = None, last_event_id: int | None = None) -> "Stream[PlayerMessage]":
         """``GET /v1/players/me/stream`` as NDJSON: ``ready`` (its id the
         player's last event so far; only when opened without
         ``last_event_id``: on a resumption it repeats the id resumed from,
         and is skipped as any message at or before it), then
         ``game_started``, ``turn``, ``window``, ``game_finished``,
         ``rematch_offered``, ``rating_changed``, numbered by the player's feed. It never ends by
-        itself: stop iterating, or ``close()``."""
-        return Stream(self, "/v1/players/me/stream", token, {}, last_event_id, ends_when_finished=False)
+        itself: stop iterating, or ``close()``. Each is a ``PlayerMessage``."""
+        return Stream(self, "/v1/players/me/stream", token, {}, last_event_id, ends_when_finished=False, kinds=None)
 
     # -- lobby ---------------------------------------------------------------------------------
 
@@ -551,9 +540,10 @@ class Tabletell:
         return cast(t.WebhookEvent, json.loads(body))
 
 
-class Stream:
+class Stream(Generic[M]):
     """The messages of a stream, read as NDJSON (heartbeats skipped), as an
-    iterator of ``Message``.
+    iterator of ``Message``: a game's each of the class of its kind
+    (``t.GameMessage``), a player's ``PlayerMessage``.
 
     A dropped connection (an httpx error while reading, or the server
     closing the stream early) or a 503/429 answer is not an end: it
@@ -582,8 +572,10 @@ class Stream:
         last_event_id: int | str | None,
         *,
         ends_when_finished: bool,
+        kinds: Mapping[str, type[Message]] | None,
     ):
         self.client = client
+        self._kinds = kinds
         self.path = path
         self.last_event_id = last_event_id
         self.reconnects = 0
@@ -594,13 +586,13 @@ class Stream:
         self._closed = False
         self._messages = self._run()
 
-    def __iter__(self) -> Iterator[Message]:
+    def __iter__(self) -> Iterator[M]:
         return self
 
-    def __next__(self) -> Message:
+    def __next__(self) -> M:
         return next(self._messages)
 
-    def __enter__(self) -> "Stream":
+    def __enter__(self) -> "Stream[M]":
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -620,7 +612,7 @@ class Stream:
         except ValueError:  # closed from another thread while it reads: it ends at its next step
             pass
 
-    def _run(self) -> Generator[Message, None, None]:
+    def _run(self) -> Generator[M, None, None]:
         client = self.client
         timeout = httpx.Timeout(client.timeout, read=client.stream_read_timeout)
         failures = 0  # attempts in a row that brought nothing
@@ -649,10 +641,10 @@ class Stream:
                             failures = 0  # something came: the next failure is the first in a row
                             if not line.strip():
                                 continue  # a heartbeat
-                            message = _message(json.loads(line))
+                            message = cast(M, _message(json.loads(line), self._kinds))
                             if (
                                 self.last_event_id is not None
-                                and message.position <= _position(self.last_event_id)
+                                and message.position <= position_of(self.last_event_id)
                                 and message.event != "finished"  # it repeats the last view's id
                             ):
                                 continue
@@ -676,8 +668,9 @@ class Stream:
 
 class GameSocket:
     """A game over one WebSocket (``Tabletell.connect_game``), on
-    simple-websocket's client: an iterator of ``Message`` (the game's stream
-    messages, heartbeats skipped, ending after ``finished``), and ``send``
+    simple-websocket's client: an iterator of the game's stream messages
+    (``t.GameMessage``, each the class of its kind, as ``stream_game`` gives
+    them: heartbeats skipped, ending after ``finished``), and ``send``
     (a command: its answer, ``{version, events}``, or its ``Problem``
     raised) and ``say`` (table talk), each answered before it returns. For
     one thread at a time: ``send`` reads the socket until its answer comes,
@@ -705,7 +698,7 @@ class GameSocket:
         self.last_event_id = last_event_id
         self._ws: WebSocket | None = None
         self._connections = 0  # each new connection's number: a send knows its own was lost
-        self._messages: deque[Message] = deque()
+        self._messages: deque[GameMessage] = deque()
         self._answers: dict[int, dict[str, Any]] = {}
         self._next_id = 0
         self._finished = False  # the game's `finished` came
@@ -719,10 +712,10 @@ class GameSocket:
         """The connections made after the first."""
         return max(0, self._connections - 1)
 
-    def __iter__(self) -> Iterator[Message]:
+    def __iter__(self) -> Iterator[GameMessage]:
         return self
 
-    def __next__(self) -> Message:
+    def __next__(self) -> GameMessage:
         while not self._messages:
             if self._closed or self._given_finished:
                 raise StopIteration
@@ -827,12 +820,12 @@ class GameSocket:
             else:
                 self._answers[found["id"]] = found
             return
-        message = _message(found)
+        message = cast(GameMessage, _message(found, GAME_MESSAGES))
         if message.event == "finished":
             if self._finished:
                 return  # again, on a connection made to send what waited
             self._finished = True
-        elif self.last_event_id is not None and message.position <= _position(self.last_event_id):
+        elif self.last_event_id is not None and message.position <= position_of(self.last_event_id):
             return  # given before the reconnection
         else:
             self.last_event_id = message.id
@@ -864,14 +857,11 @@ class GameSocket:
         self.client.sleep(wait if wait is not None else self.client.backoff(self._failures - 1))
 
 
-def _message(line: dict[str, Any]) -> Message:
+def _message(line: dict[str, Any], kinds: Mapping[str, type[Message]] | None) -> Message:
+    """A line of a stream as the class of its kind (``kinds`` None: a player's stream)."""
     found = line["id"]
-    return Message(event=line["event"], id=found if isinstance(found, str) else int(found), data=line["data"])
-
-
-def _position(message_id: int | str) -> tuple[int, int]:
-    version, _, k = str(message_id).partition(".")
-    return int(version), int(k or 0)
+    kind = PlayerMessage if kinds is None else kinds.get(line["event"], Message)
+    return kind(event=line["event"], id=found if isinstance(found, str) else int(found), data=line["data"])
 
 
 def _may_retry_503(policy: Policy, response: httpx.Response) -> bool:
@@ -899,4 +889,4 @@ def _query_value(value: Any) -> Any:
     return ("true" if value else "false") if isinstance(value, bool) else value
 
 
-__all__ = ["GameSocket", "Message", "Stream", "Tabletell", "WebhookSignatureError", "USER_AGENT"]
+__all__ = ["GameSocket", "Stream", "Tabletell", "WebhookSignatureError", "USER_AGENT"]

@@ -1,11 +1,24 @@
-"""The shapes of the API's main answers, as openapi.yaml describes them.
+"""The shapes of the API's answers, as openapi.yaml describes them, and the
+messages of its streams.
 
-Type hints only: the client returns the decoded JSON (plain dicts), which
-hold these fields and may hold more (a game's own, in ``table`` and in a
-view)."""
+The answers are type hints only: the client returns the decoded JSON (plain
+dicts). A view (and a summary) is one game's: ``View`` is the union of the
+four games' views, told apart by ``type``, each listing the fields that game's
+view carries (its ``table``'s own parts, nested deeper than its first level,
+are left open).
+
+The messages are classes: a stream or a game's socket gives each message as
+the class of its kind (``ViewMessage``, ``EventMessage``, ``ChatMessage``,
+``ChatRemovedMessage``, ``FinishedMessage``; a player's stream
+``PlayerMessage``), each a ``Message`` with ``event`` (the kind), ``id`` and
+``data``, so a type checker knows ``data["moves"]`` only on a view (after
+``message.event == "view"`` or ``isinstance(message, ViewMessage)``), and a
+chat message read as a view is an error before it is a ``KeyError``.
+Heartbeats never reach the caller."""
 from __future__ import annotations
 
-from typing import Any, Literal, NotRequired, TypedDict
+from dataclasses import dataclass
+from typing import Any, Literal, NotRequired, TypedDict, Union
 
 Status = Literal["waiting", "active", "finished", "abandoned"]
 
@@ -56,29 +69,288 @@ class Deadline(TypedDict):
     at: int
 
 
-class Summary(TypedDict):
+class SeatCommon(TypedDict):
+    """What every game says of each seat (a seat's ``seats`` entry), beside its own counts."""
+
+    seat: int
+    name: str | None  # None: a free seat
+    display_name: str  # the name people read: "Bot 2 (expert)", "Seat 3"
+    bot: str | None  # the bot's level
+    autopilot: bool
+    timeouts: int
+    left: bool  # the player left the table: a bot plays the seat to the end
+
+
+class Result(TypedDict):
+    winners: list[int]
+
+
+class Finished(TypedDict):
+    """A stream's last message: the game's end."""
+
+    version: int
+    status: Literal["finished", "abandoned"]
+    result: dict[str, Any] | None
+    log_hash: str | None
+
+
+# -- Color Doubt ------------------------------------------------------------------------
+
+
+class ColorDoubtCard(TypedDict):
+    id: str
+    color: str
+
+
+class ColorDoubtClaim(TypedDict):
+    seat: int
+    count: int
+    color: str
+    on: int
+
+
+class ColorDoubtTable(TypedDict):
+    colors: list[str]
+    cards_per_suit: int
+    game: int
+    games: int
+    pile: int
+    claim: ColorDoubtClaim | None
+    required: int
+    doubt_open: bool
+    last_card: bool
+    turn: int | None
+    revealed: list[ColorDoubtCard]
+
+
+class ColorDoubtSeat(SeatCommon):
+    cards: NotRequired[int]  # the counts: not before the deal
+    minus: NotRequired[int]
+    score: NotRequired[int | None]
+    known: NotRequired[list[ColorDoubtCard]]
+
+
+class ColorDoubtResult(Result):
+    scores: list[int] | None
+    games: list[dict[str, Any]]
+
+
+# -- Deceptidice -----------------------------------------------------------------------
+
+
+class DeceptidiceCard(TypedDict):
+    id: str
+    color: NotRequired[str]
+    number: NotRequired[int]
+    wild: NotRequired[bool]
+    power: NotRequired[str]
+    value: NotRequired[int]
+
+
+class DeceptidiceDie(TypedDict):
+    die: int
+    size: int
+    top: DeceptidiceCard
+    revealed: bool
+
+
+class DeceptidiceTable(TypedDict):
+    round: int
+    liar: int | None
+    phase: str
+    turn: int | None
+    must_reveal: bool
+    deck: dict[str, Any]
+    guessing: dict[str, Any]
+    rules: dict[str, Any]
+    guesses: list[dict[str, Any]]
+    current: dict[str, Any] | None
+    challenge: dict[str, Any] | None
+    draw_pile: int
+    discards: list[dict[str, Any]]
+    history: list[dict[str, Any]]
+
+
+class DeceptidiceSeat(SeatCommon):
+    cards: NotRequired[int]
+    dice: NotRequired[int]
+    die_sizes: NotRequired[list[int]]
+    tops: NotRequired[list[DeceptidiceCard | None]]  # this round's tops everyone saw (None: secret)
+    shown: NotRequired[list[DeceptidiceCard]]
+    seen: NotRequired[list[DeceptidiceCard]]
+
+
+class DeceptidiceResult(Result):
+    ranking: list[dict[str, int]]  # seat, cards, rank
+    cards: list[int]
+
+
+# -- Diez --------------------------------------------------------------------------------
+
+
+class DiezCard(TypedDict):
+    id: str
+    color: str | None
+    kind: str
+    number: int | None
+
+
+class DiezPlayable(TypedDict):
+    card: str  # a card of the hand
+    piles: list[int]  # the piles it may go on
+
+
+class DiezTable(TypedDict):
+    phase: str
+    turn: int
+    direction: Literal["clockwise", "counterclockwise"]
+    draw_pile: int
+    piles: list[dict[str, Any]]  # index, top, color, count, cards
+    stack: dict[str, Any] | None
+    window: dict[str, Any] | None
+    challenge: dict[str, Any] | None
+    winner: int | None
+    colors: list[str]
+    choice_effects: list[str]
+    challengeable: list[str]
+    deck: dict[str, Any]
+    tokens: NotRequired[dict[str, Any]]  # rule "tokens": the bag, a token being given
+    offer: NotRequired[dict[str, Any] | None]
+
+
+class DiezSeat(SeatCommon):
+    cards: NotRequired[int]
+    tokens: NotRequired[list[str]]
+    drew: NotRequired[dict[str, Any]]  # what the table saw when the seat last drew
+    hand: NotRequired[list[DiezCard]]  # rule "reveal": the hand face up
+
+
+class DiezResult(Result):
+    cards_left: list[int]
+
+
+# -- Opticall ------------------------------------------------------------------------------
+
+
+class OpticallCard(TypedDict):
+    id: str
+    color: str
+    suit: str | None
+
+
+class OpticallTable(TypedDict):
+    setup: str
+    phase: str
+    deal: int
+    dealer: int
+    composition: list[dict[str, Any]]
+    deck: int
+    discard: int
+    pile: int
+    plays: list[dict[str, Any]]
+    to_beat: dict[str, Any] | None
+    turn: int | None
+    window: dict[str, Any] | None
+    reveal: dict[str, Any] | None
+    last_call: dict[str, Any] | None
+    discard_seen: list[OpticallCard]
+    winner: int | None
+
+
+class OpticallSeat(SeatCommon):
+    cards: NotRequired[int]
+    calling: NotRequired[bool]
+    out: NotRequired[bool]
+    owed: NotRequired[int]
+    known: NotRequired[list[OpticallCard]]
+
+
+class OpticallResult(Result):
+    eliminated: list[int]
+
+
+# -- summaries and views ---------------------------------------------------------------------
+
+
+class SummaryCommon(TypedDict):
+    """What every game's summary says; a game's adds its own (``table``, ``seats``, ...)."""
+
     game_id: str
-    type: str
     version: int
     log_hash: str | None
     status: Status
-    table: dict[str, Any] | None
-    # the middle of the table told in sentences from the reader's side: part -> sentence
-    says: NotRequired[dict[str, str]]
-    seats: list[dict[str, Any]]
     to_act: list[int]
     deadlines: list[Deadline]
-    result: dict[str, Any] | None
-    options: NotRequired[dict[str, Any]]
-    rules: NotRequired[int]
+    options: dict[str, Any]
+    rules: int
+    rated: bool
+    # the middle of the table told in sentences from the reader's side: part -> sentence
+    says: dict[str, str]
 
 
-class View(Summary):
-    seat: int
-    hand: list[dict[str, Any]]
+class ColorDoubtSummary(SummaryCommon):
+    type: Literal["color-doubt"]
+    table: ColorDoubtTable | None  # None: not dealt yet
+    seats: list[ColorDoubtSeat]
+    result: ColorDoubtResult | None
+    minus: NotRequired[list[ColorDoubtCard]]  # the reader's minus pile (empty for a spectator); not before the deal
+
+
+class DeceptidiceSummary(SummaryCommon):
+    type: Literal["deceptidice"]
+    table: DeceptidiceTable | None
+    seats: list[DeceptidiceSeat]
+    result: DeceptidiceResult | None
+    dice: NotRequired[list[DeceptidiceDie]]  # the reader's dice (empty for a spectator)
+
+
+class DiezSummary(SummaryCommon):
+    type: Literal["diez"]
+    table: DiezTable | None
+    seats: list[DiezSeat]
+    result: DiezResult | None
+    drawn: NotRequired[DiezCard | None]  # the card the reader just drew, in its turn
+    playable: NotRequired[list[DiezPlayable]]  # the reader's cards that may be played now, and where
+
+
+class OpticallSummary(SummaryCommon):
+    type: Literal["opticall"]
+    table: OpticallTable | None
+    seats: list[OpticallSeat]
+    result: OpticallResult | None
+    eliminated: NotRequired[list[int]]
+
+
+class ViewCommon(TypedDict):
+    """What every seat's view adds to the summary (a spectator's: ``seat`` None, nothing to do)."""
+
+    seat: int | None
     actions: list[str]
     # complete command bodies, or structural ones with "choose": see games/legal.py
-    moves: NotRequired[list[dict[str, Any]]]
+    moves: list[dict[str, Any]]
+
+
+class ColorDoubtView(ColorDoubtSummary, ViewCommon):
+    hand: list[ColorDoubtCard]
+
+
+class DeceptidiceView(DeceptidiceSummary, ViewCommon):
+    hand: list[DeceptidiceCard]
+
+
+class DiezView(DiezSummary, ViewCommon):
+    hand: list[DiezCard]
+    token_actions: NotRequired[list[str]]  # rule "tokens": what a Token card played now may do
+    search: NotRequired[list[DiezCard]]  # the draw pile the reader searches (rule "offers")
+    offered: NotRequired[list[DiezCard]]  # the cards a Magnet lets the reader give
+
+
+class OpticallView(OpticallSummary, ViewCommon):
+    hand: list[OpticallCard]
+
+
+Summary = Union[ColorDoubtSummary, DeceptidiceSummary, DiezSummary, OpticallSummary]
+View = Union[ColorDoubtView, DeceptidiceView, DiezView, OpticallView]
 
 
 class Event(TypedDict):
@@ -88,6 +360,7 @@ class Event(TypedDict):
     seat: int | None
     actor: str
     data: dict[str, Any]
+    text: str  # the event told in a sentence from the reader's side
     command_id: NotRequired[str]
 
 
@@ -129,3 +402,124 @@ class WebhookEvent(TypedDict):
     type: str
     timestamp: str
     data: dict[str, Any]
+
+
+# -- table talk ------------------------------------------------------------------------------
+
+ChatChannel = Literal["table", "spectators"]
+
+
+class ChatEntry(TypedDict):
+    """A chat message as readers see it (``send_chat``'s answer, a ``chat``
+    message's data): ``seat`` and ``name`` None for a spectator's; once an
+    operator removed it, ``text`` None and ``removed`` true."""
+
+    id: str  # "<version>.<n>": the n-th said at that version
+    channel: ChatChannel
+    seat: int | None
+    name: str | None
+    text: str | None
+    at: int
+    removed: bool
+
+
+class ChatRemoval(TypedDict):
+    """An operator's removal of a chat message (a ``chat_removed`` message's data)."""
+
+    id: str
+    channel: ChatChannel
+    removes: str  # the id of the message removed
+    at: int
+
+
+# -- the streams' messages ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Message:
+    """One message of a stream: ``event`` its kind, ``id`` the game version
+    (or the player's event number) it brings the reader to, or a chat
+    message's id (``"12.1"``: said after version 12), ``data`` its JSON. The
+    client gives each as the subclass of its kind; a kind it does not know
+    (a newer server's) as a plain ``Message``."""
+
+    event: str
+    id: int | str
+    data: Any
+
+    @property
+    def position(self) -> tuple[int, int]:
+        """Where it comes in its stream: version N is (N, 0), chat "N.k" (N, k)."""
+        return position_of(self.id)
+
+
+def position_of(message_id: int | str) -> tuple[int, int]:
+    """A message's id as its place in a stream (see ``Message.position``)."""
+    version, _, k = str(message_id).partition(".")
+    return int(version), int(k or 0)
+
+
+@dataclass(frozen=True)
+class ViewMessage(Message):
+    """The reader's view at version ``id`` (a view stream: at once, then each time it changes)."""
+
+    event: Literal["view"]
+    id: int
+    data: View
+
+
+@dataclass(frozen=True)
+class EventMessage(Message):
+    """One event as the reader may see it (an events stream: one per version)."""
+
+    event: Literal["event"]
+    id: int
+    data: Event
+
+
+@dataclass(frozen=True)
+class ChatMessage(Message):
+    """Table talk, after the version it was said at (or a removed message's mark)."""
+
+    event: Literal["chat"]
+    id: str
+    data: ChatEntry
+
+
+@dataclass(frozen=True)
+class ChatRemovedMessage(Message):
+    """An operator removed the chat message ``data["removes"]``."""
+
+    event: Literal["chat_removed"]
+    id: str
+    data: ChatRemoval
+
+
+@dataclass(frozen=True)
+class FinishedMessage(Message):
+    """The game's end (or its abandonment): a game's stream ends after it."""
+
+    event: Literal["finished"]
+    id: int
+    data: Finished
+
+
+@dataclass(frozen=True)
+class PlayerMessage(Message):
+    """A player's stream's message: ``ready`` (once, first), then
+    ``game_started``, ``turn``, ``window``, ``game_finished``,
+    ``rematch_offered``, ``rating_changed``, numbered 1, 2, 3..."""
+
+    id: int
+    data: dict[str, Any]
+
+
+# what a game's stream and its socket give: switch on ``event`` (or match the class)
+GameMessage = Union[ViewMessage, EventMessage, ChatMessage, ChatRemovedMessage, FinishedMessage]
+GAME_MESSAGES: dict[str, type[Message]] = {
+    "view": ViewMessage,
+    "event": EventMessage,
+    "chat": ChatMessage,
+    "chat_removed": ChatRemovedMessage,
+    "finished": FinishedMessage,
+}
