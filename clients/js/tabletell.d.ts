@@ -1,7 +1,9 @@
 // TypeScript declarations of tabletell.js: every method (one per operationId
 // of openapi.yaml), what it answers, and the messages of the streams.
-// The shapes follow openapi.yaml's schemas; fields that depend on the game
-// (a table, a card's face, a command's fields) are left open.
+// The shapes follow openapi.yaml's schemas. A view (and a summary) is one
+// game's, told apart by `type`, with the fields that game's view carries; a
+// table's parts nested deeper than its first level, and a command's fields,
+// are left open. A stream's messages are told apart by `event`.
 
 // -- the client ---------------------------------------------------------------
 
