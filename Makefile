@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 DATA_DIR ?= ./var
 
-.PHONY: run test soak bench bench-peers venv clean browser tools node lock
+.PHONY: run dev test soak bench bench-peers venv clean browser tools node npm lock
 
 UV := uv==0.13.9
 
@@ -38,6 +38,13 @@ venv: $(VENV)/.installed
 ## REDIS_URL) a private valkey-server persisting to DATA_DIR. Ctrl-C stops all.
 run: venv
 	PORT=$(PORT) DATA_DIR=$(DATA_DIR) $(PY) -m service.run
+
+## dev: make run for developing a client on this machine (TABLETELL_PROFILE=dev,
+## docs/operations.md): no rate limits, creation quota or cap on waiting games,
+## so a client's own tests run again and again from one address; it says so
+## as it starts. Never for a server anyone else uses.
+dev: venv
+	TABLETELL_PROFILE=dev PORT=$(PORT) DATA_DIR=$(DATA_DIR) $(PY) -m service.run
 
 ## tools: what the tests use beside Python, installed when missing: Debian's
 ## chromium for the web client's tests (tests/service/http/test_web.py) and
