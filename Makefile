@@ -5,23 +5,33 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 DATA_DIR ?= ./var
 
-.PHONY: run test soak bench bench-peers venv clean browser tools node npm js-dev lock
+.PHONY: run dev test soak bench bench-peers venv clean browser tools node npm js-dev lock
 
 UV := uv==0.13.9
 
 ## the environment: requirements.lock (every package, pinned) installed by uv,
 ## which fetches and installs in parallel (about 15 s against pip's 45 on
-## this machine: CI sets it up on every run), then the Python client
-## (clients/python, editable: the tests, benchmarks and examples/bot.py use
-## it; its one dependency, httpx, is in the lock); should uv fail, pip
-## installs requirements-dev.txt instead (which names the client too),
-## resolving it as it always did.
-$(VENV)/.installed: requirements.txt requirements-dev.txt requirements.lock clients/python/pyproject.toml
+## this machine: CI sets it up on every run); should uv fail, pip installs
+## requirements-dev.txt instead, resolving it as it always did.
+$(VENV)/.installed: requirements.txt requirements-dev.txt requirements.lock
 	$(PYTHON) -m venv $(VENV)
 	{ $(PY) -m pip install --quiet --disable-pip-version-check $(UV) && \
-	  $(VENV)/bin/uv pip install --quiet --python $(PY) --no-deps --compile-bytecode -r requirements.lock && \
-	  $(VENV)/bin/uv pip install --quiet --python $(PY) --no-deps -e clients/python; } || \
+	  $(VENV)/bin/uv pip install --quiet --python $(PY) --no-deps --compile-bytecode -r requirements.lock; } || \
 	  $(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	touch $@
+
+## the Python client (clients/python: the tests, benchmarks and examples/bot.py
+## use it) as a user gets it: `python -m build` makes its sdist and, from that,
+## its wheel in dist/python (the build's own environment set up by uv when
+## there is one: about 5 s), and the wheel is installed in .venv, not the
+## source tree, so the suite runs the package as it would be published.
+## Again only when a file of the client changes. Its dependencies (httpx,
+## simple-websocket) are in the lock.
+CLIENT_PY := $(shell find clients/python -type f -not -path '*.egg-info/*' -not -path '*/__pycache__/*')
+$(VENV)/.client: $(VENV)/.installed $(CLIENT_PY)
+	rm -rf dist/python
+	$(PY) -m build --quiet $$(test -x $(VENV)/bin/uv && echo --installer=uv) --outdir dist/python clients/python
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --force-reinstall dist/python/*.whl
 	touch $@
 
 ## lock: requirements.lock again, from requirements-dev.txt resolved by pip
@@ -32,12 +42,19 @@ lock:
 	{ sed -n '1,3p' requirements.lock; .lock-venv/bin/python -m pip freeze --exclude-editable; } > requirements.lock.new
 	mv requirements.lock.new requirements.lock && rm -rf .lock-venv
 
-venv: $(VENV)/.installed
+venv: $(VENV)/.installed $(VENV)/.client
 
 ## run: the API under gunicorn (gevent workers), an RQ worker with its scheduler, and (without
 ## REDIS_URL) a private valkey-server persisting to DATA_DIR. Ctrl-C stops all.
 run: venv
 	PORT=$(PORT) DATA_DIR=$(DATA_DIR) $(PY) -m service.run
+
+## dev: make run for developing a client on this machine (TABLETELL_PROFILE=dev,
+## docs/operations.md): no rate limits, creation quota or cap on waiting games,
+## so a client's own tests run again and again from one address; it says so
+## as it starts. Never for a server anyone else uses.
+dev: venv
+	TABLETELL_PROFILE=dev PORT=$(PORT) DATA_DIR=$(DATA_DIR) $(PY) -m service.run
 
 ## tools: what the tests use beside Python, installed when missing: Debian's
 ## chromium for the web client's tests (tests/service/http/test_web.py) and
@@ -54,6 +71,17 @@ tools:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; }
 
 browser: tools
+
+## npm: Debian's nodejs comes without npm (its own package), which packs the
+## JavaScript client and installs its tarball for its tests (make test), its
+## dev tools (js-dev) and bench/peers (make bench): installed as chromium is
+## when missing.
+npm: node
+	@command -v npm >/dev/null 2>&1 || { \
+	  echo "installing Debian's npm"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; elif command -v sudo >/dev/null 2>&1; then SUDO="sudo -n"; \
+	  else echo "make needs npm: run 'apt-get install npm' as root" >&2; exit 1; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq npm >/dev/null; }
 
 ## node: Node.js 20 or later for the JavaScript client's tests (clients/js, run
 ## by tests/clients/test_js_client.py against a running stack), installed when
@@ -75,11 +103,13 @@ node:
 ## the whole suite, against real servers the fixtures start, in four
 ## processes (pytest-xdist; each starts its own servers on free ports; the
 ## browser tests share one stack and one browser, on one of them; the
-## JavaScript client's own tests run under node against one stack). Four on
+## JavaScript client's own tests run under node against one stack, on its
+## npm package: packed and installed by npm; the Python client's are run on
+## its wheel, which venv installs). Four on
 ## a 2-core machine: much of the suite waits on the servers, the browser and
 ## the cluster it starts, and two processes left the cores idle (quiet, on
 ## 2 cores: 9 min 12 s with two, 7 min 30 s with four).
-test: venv tools node js-dev
+test: venv tools npm js-dev
 	$(VENV)/bin/lint-imports
 	$(PY) -m mypy
 	$(PY) -m pytest -n 4 --dist loadgroup
@@ -87,15 +117,6 @@ test: venv tools node js-dev
 ## soak: the long property runs (1,000+ random games per game), which CI need not run.
 soak: venv
 	SOAK=1 $(PY) -m pytest tests/games
-
-## npm: Debian's nodejs comes without npm (its own package): installed as
-## chromium is when missing, for the two npm ci below.
-npm: node
-	@command -v npm >/dev/null 2>&1 || { \
-	  echo "installing Debian's npm"; \
-	  if [ "$$(id -u)" = 0 ]; then SUDO=; elif command -v sudo >/dev/null 2>&1; then SUDO="sudo -n"; \
-	  else echo "make needs npm: run 'apt-get install npm' as root" >&2; exit 1; fi; \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq npm >/dev/null; }
 
 ## js-dev: the JavaScript client's dev tools, TypeScript alone, as
 ## clients/js/package-lock.json pins it (npm ci into clients/js/node_modules,
@@ -112,13 +133,13 @@ js-dev: $(JSDEV)
 ## bench-peers: boardgame.io, the peer bench/peers/run.py measures beside us,
 ## as bench/peers/package-lock.json pins it (npm ci into bench/peers/node_modules,
 ## git-ignored; again only when the lock changes). Only make bench asks for
-## it; make run never runs npm.
+## it: make run and make test never install it.
 PEERS := bench/peers/node_modules/.installed
 $(PEERS): bench/peers/package.json bench/peers/package-lock.json | npm
 	cd bench/peers && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-bench-peers: node $(PEERS)
+bench-peers: npm $(PEERS)
 
 ## bench: every benchmark (bench/report.py runs them), then one table of their
 ## figures with the machine they ran on: the API against a plain Flask endpoint
@@ -132,4 +153,4 @@ bench: venv tools bench-peers
 	$(PY) bench/report.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis dist

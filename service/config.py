@@ -22,6 +22,17 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Config:
+    # -- the profile -------------------------------------------------------------
+    # TABLETELL_PROFILE=dev (make dev): a server for developing a client on
+    # one machine, whose own test suite creates games and players from one
+    # address run after run. It changes defaults only (a variable given
+    # explicitly still wins): no rate limits (RATE_LIMITS=off: per address,
+    # per token and the creation quota) and no cap on waiting games
+    # (MAX_WAITING_GAMES_PER_CLIENT=0). Never on unless asked for, and every
+    # API process and make run say so as a warning when it is
+    # (``profile_warning``). None: production's defaults.
+    profile: str | None = None
+
     # -- make run (service/run.py): what it starts and how ---------------------
     # the API's port, and the address it binds to (this machine only by
     # default; the Docker image binds 0.0.0.0)
@@ -177,6 +188,23 @@ class Config:
         """Where the file archive keeps finished games' logs."""
         return self.archive_dir or os.path.join(self.data_dir, "archive")
 
+    def profile_warning(self) -> str | None:
+        """What a process started under a profile logs as a warning, so
+        that a server without its quotas is never taken for one with them;
+        None under production's defaults."""
+        if self.profile != "dev":
+            return None
+        off = []
+        if not self.rate_limits:
+            off.append("the rate limits (per client address, per token, the creation quota)")
+        if not self.rate_limits or not self.max_waiting_games_per_client:
+            off.append("the cap on waiting games per client address")
+        return (
+            "TABLETELL_PROFILE=dev: a server for local development, with "
+            + (" and ".join(off) + " OFF" if off else "every quota on (as set explicitly)")
+            + "; never serve others with it"
+        )
+
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> "Config":
         """The settings ``env`` (the process's environment) gives; the
@@ -196,7 +224,16 @@ class Config:
             value = env.get(name)
             return default if value is None else value.strip().lower() not in ("", "0", "off", "false", "no")
 
+        profile = env.get("TABLETELL_PROFILE", "").strip().lower() or None
+        if profile not in (None, "dev"):
+            raise ValueError(
+                f"TABLETELL_PROFILE={env['TABLETELL_PROFILE']!r} is not a profile: 'dev' (local development, "
+                "make dev) or unset (production's defaults)"
+            )
+        dev = profile == "dev"
+
         return cls(
+            profile=profile,
             port=number("PORT", cls.port),
             host=text("HOST", cls.host),
             web_concurrency=number("WEB_CONCURRENCY", cls.web_concurrency),
@@ -223,7 +260,7 @@ class Config:
             durability_timeout_ms=number("DURABILITY_TIMEOUT_MS", cls.durability_timeout_ms),
             log_format=text("LOG_FORMAT", cls.log_format),
             access_log=text("ACCESS_LOG", "on") != "off",
-            rate_limits=text("RATE_LIMITS", "on") != "off",
+            rate_limits=text("RATE_LIMITS", "off" if dev else "on") != "off",
             rate_limit_client=text("RATE_LIMIT_CLIENT", cls.rate_limit_client),
             rate_limit_token=text("RATE_LIMIT_TOKEN", cls.rate_limit_token),
             rate_limit_create=text("RATE_LIMIT_CREATE", cls.rate_limit_create),
@@ -246,7 +283,7 @@ class Config:
             archive_after_seconds=number("ARCHIVE_AFTER_SECONDS", cls.archive_after_seconds),
             archive_dir=env.get("ARCHIVE_DIR") or None,
             abandoned_retention_seconds=number("ABANDONED_RETENTION_SECONDS", cls.abandoned_retention_seconds),
-            max_waiting_games_per_client=number("MAX_WAITING_GAMES_PER_CLIENT", cls.max_waiting_games_per_client),
+            max_waiting_games_per_client=number("MAX_WAITING_GAMES_PER_CLIENT", 0 if dev else cls.max_waiting_games_per_client),
         )
 
 

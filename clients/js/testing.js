@@ -2,7 +2,12 @@
 // run it as a test file of its own): the stack's URL, a short game, a Color
 // Doubt player, and fetch wrappers that break the network on purpose (a
 // lost answer, a connection cut mid-line), in front of the real server.
-import { Tabletell } from "./tabletell.js";
+// The client is imported by its package's name, as its users import it: here
+// (npm test in clients/js) node resolves the name to this folder's own
+// module; `make test` copies test/ and this file beside the package npm pack
+// made, installed from its tarball (tests/clients/test_js_client.py), so the
+// tests run what would be published.
+import { Tabletell } from "tabletell-client";
 
 export const BASE_URL = process.env.TABLETELL_URL;
 if (!BASE_URL) throw new Error("TABLETELL_URL must name a running Tabletell (make run, or the pytest fixture)");

@@ -54,6 +54,9 @@ def create_app(
     config: Config | None = None, client: redis.Redis | None = None, clock=now_ms, queue_client: redis.Redis | None = None
 ) -> Flask:
     config = config or Config.from_env()
+    warning = config.profile_warning()
+    if warning:  # every API process says it as it starts: a server without its quotas is no production server
+        log.warning("%s", warning)
     app = App(__name__, static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = config.max_body_bytes
     app.config["OPERATOR_TOKEN"] = config.operator_token

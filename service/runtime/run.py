@@ -309,6 +309,8 @@ def main(argv: list[str] | None = None) -> int:
         worker.start()
         for line in welcome(config):
             log.info("%s", line)
+        if config.profile_warning():  # last, where it is seen
+            log.warning("%s", config.profile_warning())
         supervise(parts, lambda: stops > 0)
         return 0
     finally:

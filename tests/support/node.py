@@ -6,6 +6,7 @@ import json
 import shutil
 import subprocess
 from functools import lru_cache
+from pathlib import Path
 
 import pytest
 
@@ -25,6 +26,41 @@ def node() -> str:
     if int(version.lstrip("v").split(".")[0]) < MINIMUM:
         pytest.fail(f"node {version} is too old: the JavaScript client's tests need node {MINIMUM} or later")
     return path
+
+
+@lru_cache(maxsize=None)
+def npm() -> str:
+    path = shutil.which("npm")
+    if path is None:
+        pytest.fail("npm is not installed: the JavaScript client's package is packed and installed by npm (make test installs it)")
+    return path
+
+
+def pack(destination: Path) -> tuple[Path, list[str]]:
+    """clients/js packed as ``npm publish`` would upload it (``npm pack``):
+    the tarball, written into ``destination``, and the files it holds."""
+    result = subprocess.run(
+        [npm(), "pack", "--json", "--pack-destination", str(destination)],
+        cwd=JS_CLIENT, capture_output=True, text=True, timeout=PATIENCE,
+    )
+    assert result.returncode == 0, result.stderr
+    [packed] = json.loads(result.stdout)
+    return destination / packed["filename"], sorted(entry["path"] for entry in packed["files"])
+
+
+def installed_client(project: Path) -> Path:
+    """A fresh ES module project in ``project`` (created) with the client
+    installed in it from its tarball (``npm install``, offline: it has no
+    dependencies), as a user of the package has it; the tarball returned."""
+    project.mkdir(parents=True, exist_ok=True)
+    (project / "package.json").write_text(json.dumps({"private": True, "type": "module"}))
+    tarball, _ = pack(project)
+    result = subprocess.run(
+        [npm(), "install", "--offline", "--no-audit", "--no-fund", "--no-package-lock", "--loglevel=error", str(tarball)],
+        cwd=project, capture_output=True, text=True, timeout=PATIENCE,
+    )
+    assert result.returncode == 0, result.stderr
+    return tarball
 
 
 def with_websocket() -> list[str]:

@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:net";
 
-import { ProblemError, Tabletell } from "../tabletell.js";
+import { ProblemError, Tabletell } from "tabletell-client";
 import { BOUND_MS, client, newGame, wiretap } from "../testing.js";
 
 test("a refused move is a ProblemError with its code and rule; a conflict carries both versions", { timeout: BOUND_MS }, async () => {

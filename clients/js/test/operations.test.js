@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { OPERATIONS } from "../tabletell.js";
+import { OPERATIONS } from "tabletell-client";
 import { BOUND_MS, client, newGame, playSeat } from "../testing.js";
 
 const OPERATOR_TOKEN = process.env.TABLETELL_OPERATOR_TOKEN;

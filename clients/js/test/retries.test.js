@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { ProblemError } from "../tabletell.js";
+import { ProblemError } from "tabletell-client";
 import { BOUND_MS, chooseMove, client, newGame, problemResponse, wiretap } from "../testing.js";
 
 const commands = (call) => call.method === "POST" && call.url.endsWith("/commands");

@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { GameSocket, ProblemError } from "../tabletell.js";
+import { GameSocket, ProblemError } from "tabletell-client";
 import { BOUND_MS, chooseMove, client, cuttingSockets, newGame } from "../testing.js";
 
 /**

@@ -9,6 +9,7 @@ for a window to pass, but the one with several gunicorn workers, whose
 client waits what Retry-After says."""
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 import time
@@ -244,6 +245,60 @@ def test_rate_limits_are_on_unless_the_environment_says_off(monkeypatch):
     assert configured.rate_limits is True and configured.rate_limit_create == "5/hour"
     monkeypatch.setenv("RATE_LIMITS", "off")
     assert Config.from_env().rate_limits is False
+
+
+def test_the_dev_profile_turns_the_quotas_off_by_default_only_and_nothing_else(monkeypatch):
+    monkeypatch.delenv("RATE_LIMITS", raising=False)
+    production, dev = Config.from_env({}), Config.from_env({"TABLETELL_PROFILE": "dev"})
+    assert production.profile is None and production.profile_warning() is None
+    assert dev.rate_limits is False and dev.max_waiting_games_per_client == 0
+    # every other setting as production has it
+    assert dataclasses.replace(dev, profile=None, rate_limits=True, max_waiting_games_per_client=20) == production
+    # a variable given explicitly still wins, and the warning says what is off
+    explicit = Config.from_env({"TABLETELL_PROFILE": "dev", "RATE_LIMITS": "on"})
+    assert explicit.rate_limits is True and explicit.max_waiting_games_per_client == 0
+    assert "the cap on waiting games per client address OFF" in (explicit.profile_warning() or "")
+    assert "rate limits" not in (explicit.profile_warning() or "")
+    with pytest.raises(ValueError, match="TABLETELL_PROFILE='prod' is not a profile"):
+        Config.from_env({"TABLETELL_PROFILE": "prod"})
+
+
+def test_under_the_dev_profile_one_address_creates_past_every_quota_that_production_holds_it_to(
+    apps, redis_client, clock, caplog
+):
+    """What a client's own test suite does run after run against one local
+    server: more creations from one address than the quotas let through in
+    an hour. Without the profile (production's defaults, counted in the
+    store) the 61st creation is refused and the 21st waiting game; with it,
+    on the same store, the same address goes on, and the API says at start,
+    as a warning, that its quotas are off."""
+
+    def app(env: dict):
+        built = create_app(Config.from_env(env), client=redis_client, clock=clock)
+        apps.append(built)
+        return built.test_client()
+
+    production = app({})
+    for _ in range(60):
+        assert production.post("/v1/players", json={"name": "ann"}).status_code == 201
+    rate_limited(production.post("/v1/players", json={"name": "ann"}), "create", "60 per 1 hour")
+    for _ in range(20):  # another address: its quota left for the cap on waiting games
+        assert production.post("/v1/games", json=NEW_GAME, **at("10.0.0.9")).status_code == 201
+    capped = production.post("/v1/games", json=NEW_GAME, **at("10.0.0.9"))
+    assert capped.status_code == 429 and capped.get_json()["code"] == "too_many_waiting_games"
+
+    with caplog.at_level(logging.WARNING, logger="tabletell"):
+        dev = app({"TABLETELL_PROFILE": "dev"})
+    warned = [record for record in caplog.records if record.levelno == logging.WARNING]
+    assert [record.getMessage() for record in warned] == [
+        "TABLETELL_PROFILE=dev: a server for local development, with the rate limits (per client address, per "
+        "token, the creation quota) and the cap on waiting games per client address OFF; never serve others with it"
+    ]
+    for _ in range(61):
+        created = dev.post("/v1/players", json={"name": "ann"})
+        assert created.status_code == 201 and "RateLimit" not in created.headers
+    for _ in range(21):
+        assert dev.post("/v1/games", json=NEW_GAME, **at("10.0.0.9")).status_code == 201
 
 
 def test_a_limit_that_is_not_a_rate_limit_is_refused_at_start(redis_client, clock):

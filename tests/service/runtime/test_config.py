@@ -23,7 +23,7 @@ def documented_settings() -> list[str]:
 
 
 # values to try a setting with: one of them changes what Config holds
-TRIES = ("7", "off", "1", "text", "gthread", "fsync", "redis://example.invalid:1/0", "/elsewhere")
+TRIES = ("7", "off", "1", "text", "gthread", "fsync", "redis://example.invalid:1/0", "/elsewhere", "dev")
 
 
 def read_by_config(name: str) -> bool:

@@ -53,7 +53,10 @@ from . import types as t
 from .types import GAME_MESSAGES, GameMessage, Message, PlayerMessage, position_of
 from .problems import Problem, problem_from, problem_of, retry_after
 
-__version__ = "0.1.0"
+# the package's version (pyproject.toml reads it from here): major.minor is
+# the API's (openapi.yaml's info.version) that this client speaks, the patch
+# the client's own; CHANGELOG.md beside pyproject.toml says what each changed
+__version__ = "1.0.0"
 USER_AGENT = f"tabletell-client-python/{__version__} httpx/{httpx.__version__}"
 
 Policy = Literal["read", "idempotent", "unsafe", "probe"]
