@@ -39,6 +39,7 @@ whether the token or key still holds the seat anyway.
 from __future__ import annotations
 
 import json
+import math
 import re
 import secrets
 from dataclasses import asdict, dataclass
@@ -83,6 +84,9 @@ class Ticket:
 
 
 class StreamTickets:
+    """Issues stream tickets, and finds the stream one opens (the module
+    says for how long, and what ends it)."""
+
     def __init__(
         self,
         client: redis.Redis | RedisCluster,
@@ -120,7 +124,7 @@ class StreamTickets:
         ticket whose key the store let go of while its stream ran comes back
         as it was)."""
         renewed = Ticket(**{**asdict(ticket), "expires_at": self.clock() + self.lifetime_ms})
-        seconds = -(-self.lifetime_ms // 1000) + KEPT_SECONDS
+        seconds = math.ceil(self.lifetime_ms / 1000) + KEPT_SECONDS
         self.redis.set(ticket_key(token_hash(secret)), json.dumps(asdict(renewed)), ex=seconds)
         return renewed
 
