@@ -84,6 +84,10 @@ class Config:
     # (0: no limit)
     max_streams_per_token: int = 8
     max_streams_per_client: int = 256
+    # a stream ticket (what a browser's EventSource opens a seat's stream
+    # with, ``service.app.tickets``) opens streams for this long after it is
+    # issued, and again for this long after a stream opened with it ends
+    stream_ticket_seconds: float = 60.0
     # table talk: messages one seat (or one spectator's address) may say a minute (0: no limit)
     chat_per_minute: int = 20
     # when an append counts as done: os (in the store's memory), fsync
@@ -255,6 +259,7 @@ class Config:
             stream_heartbeat_seconds=seconds("STREAM_HEARTBEAT_SECONDS", cls.stream_heartbeat_seconds),
             max_streams_per_token=number("MAX_STREAMS_PER_TOKEN", cls.max_streams_per_token),
             max_streams_per_client=number("MAX_STREAMS_PER_CLIENT", cls.max_streams_per_client),
+            stream_ticket_seconds=seconds("STREAM_TICKET_SECONDS", cls.stream_ticket_seconds),
             chat_per_minute=number("CHAT_PER_MINUTE", cls.chat_per_minute),
             durability=text("DURABILITY", cls.durability),
             durability_timeout_ms=number("DURABILITY_TIMEOUT_MS", cls.durability_timeout_ms),

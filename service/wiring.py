@@ -28,6 +28,7 @@ from service.app.repository import Repository
 from service.app.retention import Retention, WaitingCap
 from service.app.scheduling import WEBHOOKS_QUEUE, Dispatcher
 from service.app.seats import Seats
+from service.app.tickets import StreamTickets
 from service.config import Config
 from service.realtime.streams import Realtime
 
@@ -51,6 +52,7 @@ class Services:
     commands: Commands
     deletion: Deletion
     seats: Seats
+    tickets: StreamTickets
     retention: Retention
     waiting: WaitingCap
     lobby: Lobby
@@ -124,6 +126,11 @@ class Services:
             player_seat=self._player_seat,
             holder=self._holder,
             player_exists=self.players.exists,
+            key_seat=self._key_seat,
+        )
+        # what a browser's EventSource opens a seat's (or a player's) stream with
+        self.tickets = StreamTickets(
+            client, self.seats, self.players.holds_key, self.commands.exists, clock, config.stream_ticket_seconds
         )
         self.lobby = Lobby(client, self.commands, self.player_feed, self.players, self.ratings, clock)
         # abandoned games deleted, waiting games capped per client address
@@ -153,9 +160,18 @@ class Services:
         players = self.commands.load(game_id).table.players
         return players[seat] if 0 <= seat < len(players) else None
 
-    def _player_seat(self, game_id: str, key: str) -> int | None:
-        """The seat the player holding ``key`` has at ``game_id``, if any."""
+    def _player_seat(self, game_id: str, key: str) -> tuple[int, str] | None:
+        """The seat the player holding ``key`` has at ``game_id``, if any,
+        and that player's id."""
         player = self.players.by_key(key)
         if player is None:
             return None
-        return seat_of(self.commands.load(game_id), player.id)
+        seat = seat_of(self.commands.load(game_id), player.id)
+        return None if seat is None else (seat, player.id)
+
+    def _key_seat(self, game_id: str, player_id: str, key_hash: str) -> int | None:
+        """The seat ``player_id`` has at ``game_id`` while the key hashed
+        ``key_hash`` is still theirs (not replaced, the player not deleted)."""
+        if not self.players.holds_key(player_id, key_hash):
+            return None
+        return seat_of(self.commands.load(game_id), player_id)

@@ -67,15 +67,23 @@ export interface Operation {
   headers: readonly string[];
 }
 
+/** A stream ticket: `url` is the stream's path with it, for `new EventSource(url)`. */
+export interface StreamTicket {
+  ticket: string;
+  /** ms since the epoch: until when it opens its stream (moved on as each stream opened with it ends) */
+  expires_at: number;
+  url: string;
+}
+
 /** Every operation of openapi.yaml's paths, by operationId (the method's name). */
 export const OPERATIONS: Readonly<Record<OperationId, Operation>>;
 
 export type OperationId =
   | "health" | "healthLive" | "healthReady" | "metrics" | "listGameTypes"
   | "listGames" | "createGame" | "getGame" | "takeSeat"
-  | "getView" | "sendCommand" | "getEvents" | "streamGame" | "connectGame"
+  | "getView" | "sendCommand" | "getEvents" | "streamGame" | "createStreamTicket" | "connectGame"
   | "getLog" | "getReplay" | "getVerification"
-  | "createPlayer" | "getPlayer" | "deletePlayer" | "replacePlayerKey" | "listPlayerGames" | "streamPlayer"
+  | "createPlayer" | "getPlayer" | "deletePlayer" | "replacePlayerKey" | "listPlayerGames" | "streamPlayer" | "createPlayerStreamTicket"
   | "getLobby" | "matchmaking" | "getRematch" | "rematch"
   | "getLeaderboard" | "getPlayerProfile" | "getRatingHistory" | "getGameRatings"
   | "sendChat" | "getChat" | "removeChatMessage"
@@ -148,8 +156,15 @@ export class Tabletell {
    */
   streamGame(
     gameId: string,
-    options?: CallOptions & { data?: "view" | "events"; lastEventId?: number | string },
+    options?: CallOptions & { data?: "view" | "events"; lastEventId?: number | string; ticket?: string },
   ): AsyncGenerator<GameStreamMessage, void, undefined>;
+  /**
+   * A stream ticket: what a browser's native EventSource opens the seat's
+   * stream with (`new EventSource(url)`), as it cannot send the token; it
+   * opens that stream alone, for 60 s and again after each stream opened
+   * with it ends. Retry kind: once.
+   */
+  createStreamTicket(gameId: string, options?: CallOptions): Promise<StreamTicket>;
   /**
    * The game over one WebSocket (`GET /v1/games/{id}/socket`), connected at
    * once: the messages streamGame gives, and the seat's commands and table
@@ -188,7 +203,9 @@ export class Tabletell {
    * backs off as streamGame does; runs until `signal` aborts or the loop
    * breaks (or throws a ProblemError 401 once the key is replaced).
    */
-  streamPlayer(options?: CallOptions & { lastEventId?: number }): AsyncGenerator<PlayerStreamMessage, void, undefined>;
+  streamPlayer(options?: CallOptions & { lastEventId?: number; ticket?: string }): AsyncGenerator<PlayerStreamMessage, void, undefined>;
+  /** A stream ticket for the player's stream, as createStreamTicket. Retry kind: once. */
+  createPlayerStreamTicket(options?: CallOptions): Promise<StreamTicket>;
 
   // lobby
   /** Public games waiting for players. Retry kind: idempotent. */

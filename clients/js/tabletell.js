@@ -67,7 +67,8 @@ export const OPERATIONS = Object.freeze({
   getView: op("GET", "/v1/games/{game_id}/view", "idempotent", ["wait"], ["If-None-Match"]),
   sendCommand: op("POST", "/v1/games/{game_id}/commands", "idempotent", [], ["If-Match", "Idempotency-Key"]),
   getEvents: op("GET", "/v1/games/{game_id}/events", "idempotent", ["after", "wait"]),
-  streamGame: op("GET", "/v1/games/{game_id}/stream", "idempotent", ["data", "last_event_id"]),
+  streamGame: op("GET", "/v1/games/{game_id}/stream", "idempotent", ["data", "last_event_id", "ticket"]),
+  createStreamTicket: op("POST", "/v1/games/{game_id}/stream-tickets", "once"),
   connectGame: op("GET", "/v1/games/{game_id}/socket", "idempotent"),
   getLog: op("GET", "/v1/games/{game_id}/log", "idempotent"),
   getReplay: op("GET", "/v1/games/{game_id}/replay", "idempotent", ["version", "seat"]),
@@ -77,7 +78,8 @@ export const OPERATIONS = Object.freeze({
   deletePlayer: op("DELETE", "/v1/players/me", "idempotent", [], [], 401),
   replacePlayerKey: op("POST", "/v1/players/me/keys", "once"),
   listPlayerGames: op("GET", "/v1/players/me/games", "idempotent", ["status", "limit"]),
-  streamPlayer: op("GET", "/v1/players/me/stream", "idempotent", ["last_event_id"]),
+  streamPlayer: op("GET", "/v1/players/me/stream", "idempotent", ["last_event_id", "ticket"]),
+  createPlayerStreamTicket: op("POST", "/v1/players/me/stream-tickets", "once"),
   getLobby: op("GET", "/v1/lobby", "idempotent", ["type", "limit"]),
   matchmaking: op("POST", "/v1/matchmaking", "once"),
   getRematch: op("GET", "/v1/games/{game_id}/rematch", "idempotent"),
@@ -220,6 +222,13 @@ export class Tabletell {
   }
 
   /**
+   * A stream ticket, `{ticket, expires_at, url}`: what a browser's native
+   * EventSource opens the seat's stream with (`new EventSource(url)`), as it
+   * cannot send the token.
+   */
+  createStreamTicket(gameId, options = {}) { return this.#call("createStreamTicket", { game_id: gameId }, options); }
+
+  /**
    * The game over one WebSocket (see GameSocket): the stream's messages in
    * (`data`: "view" or "events"; `lastEventId`: where to resume), commands
    * and table talk out. `token`: the seat's (default: the client's; null, a
@@ -259,6 +268,9 @@ export class Tabletell {
 
   /** Everything that concerns the player: an async iterator of `{event, id, data}`. */
   streamPlayer(options = {}) { return this.#stream("streamPlayer", {}, options, null); }
+
+  /** A stream ticket for the player's stream, for a browser's EventSource (as createStreamTicket). */
+  createPlayerStreamTicket(options = {}) { return this.#call("createPlayerStreamTicket", {}, options); }
 
   // -- lobby ---------------------------------------------------------------
 

@@ -118,6 +118,13 @@ class Players:
         player = self.get(player_id)
         return player if player is not None and hmac.compare_digest(player.key_hash, hashed) else None
 
+    def holds_key(self, player_id: str, key_hash: str) -> bool:
+        """Whether the key hashed ``key_hash`` is still ``player_id``'s (not
+        replaced, the player not deleted): what a ticket got with a key
+        asks at each use, with no key to hand."""
+        player = self.get(player_id)
+        return player is not None and hmac.compare_digest(player.key_hash, key_hash)
+
     def replace_key(self, player: Player) -> str:
         """A new key for ``player``; the old one stops working at once (its
         hash is no longer the record's)."""

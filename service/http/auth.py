@@ -7,8 +7,8 @@ import hmac
 from flask import Request, request
 
 from service.app.players import Player
-from service.app.errors import Forbidden, Unauthenticated
-from service.app.seats import BEARER
+from service.app.errors import Forbidden, Invalid, Unauthenticated
+from service.app.seats import BEARER, Holder
 from service.http.current import services
 
 
@@ -37,6 +37,21 @@ def require_operator(operator_token: str | None) -> None:
 def seat(game_id: str, required: bool = True) -> int | None:
     """The seat the request's bearer holds at ``game_id`` (``Seats.seat``)."""
     return services().seats.seat(game_id, request.headers.get("Authorization"), required)
+
+
+def holder(game_id: str, required: bool = True) -> Holder | None:
+    """Who the request's bearer is at ``game_id`` (``Seats.holder``)."""
+    return services().seats.holder(game_id, request.headers.get("Authorization"), required)
+
+
+def stream_ticket() -> str | None:
+    """The stream ticket a stream's URL carries (``?ticket=``), if any: the
+    one credential a browser's EventSource can send. Sent with a bearer
+    token as well, which of the two was meant is not guessed (400)."""
+    ticket = request.args.get("ticket")
+    if ticket is not None and "Authorization" in request.headers:
+        raise Invalid("ticket_and_token", "Send a stream ticket or an Authorization header, not both.")
+    return ticket
 
 
 def player(required: bool = True) -> Player | None:

@@ -216,6 +216,8 @@ class PlayerGamesQuery(Schema):
 
 class PlayerStreamQuery(Schema):
     last_event_id = fields.Integer(validate=validate.Range(min=0, max=2**53))
+    # a stream ticket (``service.app.tickets``), read before the query (who asks comes first)
+    ticket = fields.String()
 
 
 class LeaderboardQuery(Schema):
@@ -242,6 +244,8 @@ class StreamQuery(Schema):
     data = fields.String(load_default="view", validate=validate.OneOf(["view", "events"]))
     # a version, or a chat message's id ("12.1")
     last_event_id = fields.String(validate=validate.Regexp(POSITION_PATTERN))
+    # a stream ticket (``service.app.tickets``), read before the query (who asks comes first)
+    ticket = fields.String()
 
 
 def position(text: str) -> tuple[int, int]:

@@ -11,7 +11,6 @@ from typing import Callable, Iterator
 import redis
 
 from service.app.player_feed import PAGE, PlayerFeed
-from service.app.players import Players
 from service.realtime.streams import RETRY_MS, WRITE_TIMEOUT_SECONDS, Realtime, Waiter
 
 log = logging.getLogger("tabletell.streams")
@@ -20,17 +19,17 @@ log = logging.getLogger("tabletell.streams")
 def player_messages(
     realtime: Realtime,
     feed: PlayerFeed,
-    players: Players,
     waiter: Waiter,
     player_id: str,
-    key: str,
+    still: Callable[[], bool],
     last: int,
     encode: Callable[[str | None, int | None, bytes, int | None], bytes],
 ) -> Iterator[bytes]:
     """A player's stream from its feed entry ``last`` on: ``ready`` at once,
     its backlog at once (read a page at a time until caught up), then each
     entry as it comes (woken by the player's own channel), a heartbeat when
-    nothing comes, and the end once ``key`` is replaced."""
+    nothing comes, and the end once ``still()`` says the key it was opened
+    with (itself, or by a stream ticket) was replaced, or its player deleted."""
     watch = waiter.watch
     heartbeat = realtime.heartbeat_seconds
     if waiter.client is not None:
@@ -50,7 +49,7 @@ def player_messages(
                 beat = time.monotonic() + heartbeat
             now = time.monotonic()
             if now >= beat:
-                if players.by_key(key) is None:
+                if not still():
                     return  # the key was replaced: its sessions end
                 yield encode(None, None, b"", None)
                 beat = now + heartbeat

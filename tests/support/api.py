@@ -109,23 +109,29 @@ def sit(http, game_id: str, key: str, **body):
     return http.post(f"/v1/games/{game_id}/seats", json=body, headers=auth(key))
 
 
+def play_once(http, game_id: str, tokens: list[str], rng, **headers) -> int:
+    """One random move of a Color Doubt game by the first seat it waits
+    for (``tokens``: the seats', in seat order); the version after it."""
+    from games.registry import GAMES
+
+    seat = view(http, game_id, tokens[0])["to_act"][0]
+    body = GAMES["color-doubt"].bots["random"](view(http, game_id, tokens[seat]), rng)
+    response = command(http, game_id, tokens[seat], body, **headers)
+    assert response.status_code == 200, body_of(response)
+    return body_of(response)["version"]
+
+
 def play_to_the_end(http, game_id: str, tokens: list[str], seed: int = 5, before_each=None) -> None:
     """Plays a Color Doubt game's seats (their tokens, in seat order) with
     random moves, each with an Idempotency-Key, until it ends;
     ``before_each()``, if given, before each move."""
     import random
 
-    from games.registry import GAMES
-
     rng = random.Random(seed)
     for n in range(1000):
-        seen = view(http, game_id, tokens[0])
-        if seen["status"] != "active":
+        if view(http, game_id, tokens[0])["status"] != "active":
             return
         if before_each is not None:
             before_each()
-        seat = seen["to_act"][0]
-        body = GAMES["color-doubt"].bots["random"](view(http, game_id, tokens[seat]), rng)
-        response = command(http, game_id, tokens[seat], body, **{"Idempotency-Key": f"move-{n}"})
-        assert response.status_code == 200, body_of(response)
+        play_once(http, game_id, tokens, rng, **{"Idempotency-Key": f"move-{n}"})
     raise AssertionError("the game did not end")

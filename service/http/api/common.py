@@ -159,13 +159,15 @@ def etag(version: int) -> str:
     return f'"{version}"'
 
 
-def open_waiter(kind: str, game_id: str, seat: int | None):
+def open_waiter(kind: str, game_id: str, seat: int | None, bearer_hash: str | None = None):
     """A waiter for this request (a long poll or a stream), counted against
-    the caps of its seat token and its client address."""
-    token = bearer() if seat is not None else None
-    return services().realtime.open(
-        kind, game_id, token_hash(token) if token else None, request.remote_addr, request.environ
-    )
+    the caps of its seat token (or key: ``bearer_hash``, that of the token a
+    stream ticket was got with, else the request's bearer) and its client
+    address."""
+    if bearer_hash is None and seat is not None:
+        token = bearer()
+        bearer_hash = token_hash(token) if token else None
+    return services().realtime.open(kind, game_id, bearer_hash, request.remote_addr, request.environ)
 
 
 @contextmanager

@@ -7,9 +7,7 @@ from service.http import schemas
 from service.http import auth
 from service.http.api.common import json_body, json_response
 from service.http.current import services
-from service.http.api.streams import last_event_id
-from service.http.auth import bearer
-from service.app.ids import token_hash
+from service.http.api.streams import last_event_id, renew_on_close, ticket_answer
 from service.app.errors import Invalid
 from service.realtime.players import player_messages
 from service.realtime.streams import NDJSON, SSE, encode_ndjson, encode_sse
@@ -88,6 +86,16 @@ def my_games():
     return json_response({"games": games})
 
 
+@bp.post("/players/me/stream-tickets")
+def player_stream_ticket():
+    """A ticket that opens the key's player's stream, for a browser's
+    EventSource (``service.app.tickets``)."""
+    svc = services()
+    player = auth.player()
+    secret, ticket = svc.tickets.for_player(player.id, player.key_hash)
+    return ticket_answer(secret, ticket, "/v1/players/me/stream")
+
+
 @bp.get("/players/me/stream")
 def my_stream():
     """Everything that concerns the player across all their games, as
@@ -96,12 +104,20 @@ def my_stream():
     ``rating_changed``; each
     message's ``id`` is its number in the player's feed, and a client resumes
     after one with ``Last-Event-ID`` (or ``?last_event_id=``). A replaced key
-    ends the stream at its next heartbeat."""
+    ends the stream at its next heartbeat, whether it was opened with the
+    key or with a stream ticket the key got (``?ticket=``)."""
     svc = services()
-    player = auth.player()
+    secret = auth.stream_ticket()
+    if secret is not None:
+        ticket = svc.tickets.player(secret)
+        player_id, key_hash = ticket.player, ticket.bearer_hash
+        assert player_id is not None
+    else:
+        ticket, player = None, auth.player()
+        player_id, key_hash = player.id, player.key_hash
     query = schemas.load(schemas.PlayerStreamQuery, request.args.to_dict(), "query")
     after = last_event_id(query)
-    newest = svc.player_feed.last(player.id)
+    newest = svc.player_feed.last(player_id)
     if after is not None and after > newest:
         raise Invalid(
             "invalid_last_event_id",
@@ -109,16 +125,18 @@ def my_stream():
             current_version=newest,
         )
     ndjson = request.accept_mimetypes.best_match([SSE, NDJSON], default=SSE) == NDJSON
-    key = bearer()
     # the player's feed is announced on a channel of its own: the notifier
     # wakes this stream as it wakes a game's
-    waiter = svc.realtime.open("stream", player.id, token_hash(key), request.remote_addr, request.environ)
+    waiter = svc.realtime.open("stream", player_id, key_hash, request.remote_addr, request.environ)
     body = player_messages(
-        svc.realtime, svc.player_feed, svc.players, waiter, player.id, key,
+        svc.realtime, svc.player_feed, waiter, player_id, lambda: svc.players.holds_key(player_id, key_hash),
         newest if after is None else after, encode_ndjson if ndjson else encode_sse,
     )
     response = Response(body, mimetype=NDJSON if ndjson else SSE)
     response.call_on_close(waiter.close)
+    if ticket is not None:
+        assert secret is not None
+        renew_on_close(response, secret, ticket)
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"
     response.headers["Vary"] = "Authorization, Accept"

@@ -380,6 +380,11 @@ class Tabletell:
         """``GET /v1/players/me``: the player the key belongs to."""
         return self._json(t.Player, "GET", "/v1/players/me", "read", token=token)
 
+    def create_player_stream_ticket(self, *, token: str | None = None) -> t.StreamTicket:
+        """``POST /v1/players/me/stream-tickets``: a ticket that opens the
+        player's stream for a browser's EventSource (as ``create_stream_ticket``)."""
+        return self._json(t.StreamTicket, "POST", "/v1/players/me/stream-tickets", "unsafe", token=token)
+
     def replace_player_key(self, *, token: str | None = None) -> t.PlayerKey:
         """``POST /v1/players/me/keys``: a new key; the one sent is refused
         from now on. When the key replaced was this client's default
@@ -436,6 +441,13 @@ class Tabletell:
         """``GET /v1/games/{id}/rematch``: ``{"game_id", "rematch_of"}`` (404
         ``no_rematch`` until a seat asks)."""
         return self._json(JSON, "GET", _game(game_id, "rematch"), "read", token="")
+
+    def create_stream_ticket(self, game_id: str, *, token: str | None = None) -> t.StreamTicket:
+        """``POST /v1/games/{id}/stream-tickets``: a ticket that opens the
+        seat's stream (``url``) for a browser's native EventSource, which
+        cannot send the token; a Python program streams with the token
+        (``stream_game``)."""
+        return self._json(t.StreamTicket, "POST", _game(game_id, "stream-tickets"), "unsafe", token=token)
 
     def rematch(self, game_id: str, *, token: str | None = None) -> t.Seated:
         """``POST /v1/games/{id}/rematch`` by a seat of the finished game:

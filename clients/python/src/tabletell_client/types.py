@@ -386,6 +386,15 @@ class PlayerKey(TypedDict):
     key: str
 
 
+class StreamTicket(TypedDict):
+    """What a browser's EventSource opens a stream with (``url``: the
+    stream's path with the ticket); ``expires_at`` in ms since the epoch."""
+
+    ticket: str
+    expires_at: int
+    url: str
+
+
 class Webhook(TypedDict):
     id: str
     url: str
