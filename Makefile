@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 DATA_DIR ?= ./var
 
-.PHONY: run test soak bench bench-peers venv clean browser tools node lock
+.PHONY: run test soak bench bench-peers venv clean browser tools node lock lint-tools
 
 UV := uv==0.13.9
 
@@ -55,6 +55,31 @@ tools:
 
 browser: tools
 
+## npm_ci: npm ci in folder $(1), as its package-lock.json pins it, for $(2)
+## (the make target that needs it); then a stamp, so it runs again only when
+## the lock changes. Debian's nodejs comes without npm (its own package):
+## installed as chromium is when missing.
+define npm_ci
+	@command -v npm >/dev/null 2>&1 || { \
+	  echo "installing Debian's npm for $(1)"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; elif command -v sudo >/dev/null 2>&1; then SUDO="sudo -n"; \
+	  else echo "$(2) needs npm: run 'apt-get install npm' as root" >&2; exit 1; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq npm >/dev/null; }
+	cd $(1) && npm ci --no-audit --no-fund --loglevel=error
+	touch $(1)/node_modules/.installed
+endef
+
+## lint-tools: the linters the suite runs on openapi.yaml
+## (tests/service/http/test_openapi_lint.py): Redocly CLI (its `recommended`
+## rules, redocly.yaml) and Spectral (`spectral:oas`, .spectral.yaml), as
+## tools/lint/package-lock.json pins them, in tools/lint/node_modules
+## (git-ignored). make test asks for them.
+LINTERS := tools/lint/node_modules/.installed
+$(LINTERS): tools/lint/package.json tools/lint/package-lock.json
+	$(call npm_ci,tools/lint,make test)
+
+lint-tools: node $(LINTERS)
+
 ## node: Node.js 20 or later for the JavaScript client's tests (clients/js, run
 ## by tests/clients/test_js_client.py against a running stack), installed when
 ## missing as chromium is (apt-get's nodejs: 20 or later on Debian 13, or from
@@ -72,14 +97,14 @@ node:
 ## the types (mypy over the files mypy.ini names: games/, events/,
 ## projections/ and service/app/; the rest of service/ is listed there with
 ## its errors and the plan for them), then
-## the whole suite, against real servers the fixtures start, in four
+## the whole suite (openapi.yaml's linters among it: lint-tools), against real servers the fixtures start, in four
 ## processes (pytest-xdist; each starts its own servers on free ports; the
 ## browser tests share one stack and one browser, on one of them; the
 ## JavaScript client's own tests run under node against one stack). Four on
 ## a 2-core machine: much of the suite waits on the servers, the browser and
 ## the cluster it starts, and two processes left the cores idle (quiet, on
 ## 2 cores: 9 min 12 s with two, 7 min 30 s with four).
-test: venv tools node
+test: venv tools node lint-tools
 	$(VENV)/bin/lint-imports
 	$(PY) -m mypy
 	$(PY) -m pytest -n 4 --dist loadgroup
@@ -90,18 +115,11 @@ soak: venv
 
 ## bench-peers: boardgame.io, the peer bench/peers/run.py measures beside us,
 ## as bench/peers/package-lock.json pins it (npm ci into bench/peers/node_modules,
-## git-ignored; again only when the lock changes). Debian's nodejs comes
-## without npm (its own package): installed as chromium is when missing. Only
-## make bench asks for it: make run and make test never run npm.
+## git-ignored; again only when the lock changes: npm_ci). Only make bench
+## asks for it: make test installs only its linters (lint-tools).
 PEERS := bench/peers/node_modules/.installed
 $(PEERS): bench/peers/package.json bench/peers/package-lock.json
-	@command -v npm >/dev/null 2>&1 || { \
-	  echo "installing Debian's npm for bench/peers"; \
-	  if [ "$$(id -u)" = 0 ]; then SUDO=; elif command -v sudo >/dev/null 2>&1; then SUDO="sudo -n"; \
-	  else echo "make bench needs npm: run 'apt-get install npm' as root" >&2; exit 1; fi; \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq npm >/dev/null; }
-	cd bench/peers && npm ci --no-audit --no-fund --loglevel=error
-	touch $@
+	$(call npm_ci,bench/peers,make bench)
 
 bench-peers: node $(PEERS)
 
