@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 DATA_DIR ?= ./var
 
-.PHONY: run dev test soak bench bench-peers venv clean browser tools node npm js-dev lock
+.PHONY: run dev test soak bench bench-peers venv clean browser tools node npm js-dev lint-tools lock
 
 UV := uv==0.13.9
 
@@ -83,6 +83,18 @@ npm: node
 	  else echo "make needs npm: run 'apt-get install npm' as root" >&2; exit 1; fi; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq npm >/dev/null; }
 
+## lint-tools: the linters the suite runs on openapi.yaml
+## (tests/service/http/test_openapi_lint.py): Redocly CLI (its `recommended`
+## rules, redocly.yaml) and Spectral (`spectral:oas`, .spectral.yaml), as
+## tools/lint/package-lock.json pins them, in tools/lint/node_modules
+## (git-ignored; npm ci again only when the lock changes). make test asks for them.
+LINTERS := tools/lint/node_modules/.installed
+$(LINTERS): tools/lint/package.json tools/lint/package-lock.json | npm
+	cd tools/lint && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+lint-tools: $(LINTERS)
+
 ## node: Node.js 20 or later for the JavaScript client's tests (clients/js, run
 ## by tests/clients/test_js_client.py against a running stack), installed when
 ## missing as chromium is (apt-get's nodejs: 20 or later on Debian 13, or from
@@ -100,7 +112,7 @@ node:
 ## the types (mypy over the files mypy.ini names: games/, events/,
 ## projections/ and service/app/; the rest of service/ is listed there with
 ## its errors and the plan for them), then
-## the whole suite, against real servers the fixtures start, in four
+## the whole suite (openapi.yaml's linters among it: lint-tools), against real servers the fixtures start, in four
 ## processes (pytest-xdist; each starts its own servers on free ports; the
 ## browser tests share one stack and one browser, on one of them; the
 ## JavaScript client's own tests run under node against one stack, on its
@@ -109,7 +121,7 @@ node:
 ## a 2-core machine: much of the suite waits on the servers, the browser and
 ## the cluster it starts, and two processes left the cores idle (quiet, on
 ## 2 cores: 9 min 12 s with two, 7 min 30 s with four).
-test: venv tools npm js-dev
+test: venv tools npm js-dev lint-tools
 	$(VENV)/bin/lint-imports
 	$(PY) -m mypy
 	$(PY) -m pytest -n 4 --dist loadgroup

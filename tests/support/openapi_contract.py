@@ -79,8 +79,25 @@ def check(path: str, method: str, response) -> None:
     else:
         validator = jsonschema.Draft202012Validator({"$ref": f"{SPEC_URI}#/{schema_pointer}"}, registry=_registry())
         validator.validate(response.get_json())
-    for header in described.get("headers", {}):
-        assert header in response.headers, f"{method} {path} {status} lacks the {header} header"
+    check_headers(f"{method} {path} {status}", described.get("headers", {}), response.headers)
+
+
+# the headers the service itself sets, which each answer carrying one declares
+OWN_HEADERS = ("ETag", "Location", "Retry-After", "RateLimit", "RateLimit-Policy", "WWW-Authenticate", "X-Request-ID")
+
+
+def check_headers(what: str, declared: dict, headers) -> None:
+    """Raises if ``headers`` (an answer's) lack one the spec's ``declared``
+    (a response's ``headers``) marks ``required``, or carry one of
+    ``OWN_HEADERS`` the response does not declare."""
+    for name, header in declared.items():
+        if "$ref" in header:
+            header = spec()["components"]["headers"][header["$ref"].rsplit("/", 1)[-1]]
+        if header.get("required"):
+            assert name in headers, f"{what} lacks the {name} header"
+    names = {name.lower() for name in declared}
+    undeclared = [name for name in OWN_HEADERS if name in headers and name.lower() not in names]
+    assert not undeclared, f"{what} answers headers openapi.yaml does not declare: {undeclared}"
 
 
 def check_schema(name: str, instance) -> None:

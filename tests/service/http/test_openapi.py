@@ -64,16 +64,22 @@ def test_the_spec_is_as_strict_as_the_server():
 
 
 def test_every_operation_documents_what_the_http_layer_may_answer():
+    from service.http.ratelimits import exempt
+
     for path, item in spec()["paths"].items():
         for method, operation in item.items():
-            if method not in {"get", "post"}:
+            if method not in {"get", "post", "put", "patch", "delete"}:
                 continue
             codes = set(operation["responses"])
-            # the HTTP layer's: a request line or header too long, no whole
-            # request in time, a request the server fell too far behind to read
-            assert {"408", "414", "431", "503"} <= codes, (method, path)
-            if "requestBody" in operation:
-                assert "415" in codes, (method, path)
+            # the HTTP layer's: a malformed request (a header gunicorn cannot
+            # parse), a request line or header too long, no whole request in
+            # time, a request the server fell too far behind to read, a bug
+            assert {"400", "408", "414", "431", "500", "503"} <= codes, (method, path)
+            assert operation["responses"]["500"] == {"$ref": "#/components/responses/InternalError"}, (method, path)
+            if not exempt(path):  # the rate limits count every route but the probes'
+                assert "429" in codes, (method, path)
+            if "requestBody" in operation:  # a body too large, not JSON, or malformed
+                assert {"400", "413", "415"} <= codes, (method, path)
 
 
 def test_every_code_the_service_answers_is_listed_in_the_api_doc_and_in_openapi_yaml():

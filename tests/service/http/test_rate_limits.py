@@ -107,6 +107,7 @@ def test_the_fourth_request_from_an_address_past_three_a_minute_is_429_and_other
         assert policies(response) == {"client": (3, 60)}
         assert remaining(response)["client"][0] == left
         assert 0 < remaining(response)["client"][1] <= 60
+        check(GAME_TYPES, "get", response)  # RateLimit and RateLimit-Policy declared on the 200 too
     refused = http.get(GAME_TYPES, **at("10.0.0.1"))
     body = rate_limited(refused, "client", "3 per 1 minute")
     assert "client address" in body["detail"]
