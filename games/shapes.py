@@ -94,15 +94,16 @@ class GameAbandoned(Schema):
     seed = fields.String(required=True, metadata=describe("The game's seed, told once nothing is hidden."))
 
 
-def table_events(result: type[Schema]) -> dict[str, type[Schema]]:
+def table_events(result: type[Schema], prefix: str) -> dict[str, type[Schema]]:
     """The table's own events (``games.table.TABLE_EVENTS``), declared, with
-    ``game_finished`` carrying the game's ``result``."""
+    ``game_finished`` carrying the game's ``result`` (named ``prefix``
+    GameFinished)."""
     finished = Schema.from_dict(
         {
             "result": fields.Nested(result, required=True),
             "seed": fields.String(required=True, metadata=describe("The game's seed: check `seed_commitment` and `shuffle_commitment` with it.")),
         },
-        name="GameFinished",
+        name=f"{prefix}GameFinished",
     )
     return {
         "game_created": GameCreated,

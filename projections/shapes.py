@@ -16,9 +16,11 @@ from games import shapes as table_shapes
 from games import table as tables
 from games.contract import Game, Option, Shapes
 from games.shapes import count, describe, seat, seats
+from projections.views import SEAT_ONLY
 
 STATUSES = (tables.WAITING, tables.ACTIVE, tables.FINISHED, tables.ABANDONED)
 ACTORS = ("player", "bot", "system")
+
 
 
 def _by_type(make):
@@ -52,7 +54,13 @@ class TableSeat(Schema):
 
     seat = seat(required=True)
     name = fields.String(required=True, allow_none=True, metadata=describe("The name the seat was taken under (null: free)."))
-    display_name = fields.String(required=True, metadata=describe('The name people read: "Bot 2 (expert)" for a bot, "Seat 3" for a free seat.'))
+    display_name = fields.String(
+        required=True,
+        metadata=describe(
+            "The name to show people, the one events' `text` uses: a player's name as given; a bot "
+            '"Bot <n> (<level>)", bots numbered from 1 in seat order; a free seat "Seat <n>", numbered from 1.'
+        ),
+    )
     bot = fields.String(required=True, allow_none=True, metadata=describe("The bot's level, for a bot's seat."))
     autopilot = fields.Boolean(required=True, metadata=describe("The seat timed out too often: the system plays it until its player acts."))
     timeouts = count(required=True, metadata=describe("The seat's timeouts in a row."))
@@ -101,7 +109,17 @@ def view_schema(game: Game) -> type[Schema]:
         "seats": fields.List(fields.Nested(seat_schema(game)), required=True),
         "to_act": seats(required=True, metadata=describe("The seats the game waits for.")),
         "actions": fields.List(fields.String(), required=True, metadata=describe("The command types this seat may send now.")),
-        "moves": fields.List(fields.Dict(keys=fields.String()), required=True),
+        "moves": fields.List(
+            fields.Dict(keys=fields.String()),
+            required=True,
+            metadata=describe(
+                "What this seat may send now (empty while it is not waited for). Each entry is either a complete "
+                "command body, sent as it is, or, where a command has too many forms to list, a structural one: "
+                "its fixed fields, and under `choose` each free field as `{\"one_of\": [values]}` or "
+                "`{\"from\": [values], \"min\": a, \"max\": b}` (a list of a to b distinct members, in any order). "
+                "Every body that fits an entry is accepted, and nothing else is."
+            ),
+        ),
         "options": fields.Nested(options_schema(game), required=True),
         "rules": count(required=True, metadata=describe("The rules version the game plays by.")),
         "rated": fields.Boolean(required=True, metadata=describe("The result moves the players' ratings.")),
@@ -121,11 +139,21 @@ def view_schema(game: Game) -> type[Schema]:
 
 
 @_by_type
+def summary_schema(game: Game) -> type[Schema]:
+    """The public summary of a game of this type (``projections.views.summary``):
+    a spectator's view without what only a seat has."""
+    declared = _copies(view_schema(game))
+    for private in SEAT_ONLY:
+        declared.pop(private)
+    return Schema.from_dict(declared, name=f"{_name(game)}Summary")
+
+
+@_by_type
 def event_schemas(game: Game) -> dict[str, type[Schema]]:
     """Event type -> its data as a reader may be shown it: the table's own
     events and the game's."""
     shapes = shapes_of(game)
-    return {**table_shapes.table_events(shapes.result), **shapes.events}
+    return {**table_shapes.table_events(shapes.result, _name(game)), **shapes.events}
 
 
 @_by_type
@@ -139,7 +167,14 @@ def entry_schema(game: Game, kind: str) -> type[Schema]:
             "seat": seat(required=True, allow_none=True, metadata=describe("The acting seat.")),
             "actor": fields.String(required=True, validate=validate.OneOf(ACTORS)),
             "data": fields.Nested(event_schemas(game)[kind], required=True),
-            "text": fields.String(required=True, metadata=describe("The event told in one sentence from the reader's side.")),
+            "text": fields.String(
+                required=True,
+                metadata=describe(
+                    "The event told in one short English sentence from the reader's side: the reader is \"you\", "
+                    "every other seat is named by its `display_name`. Made from `data` and the seats' names alone, "
+                    "so it says no more than the reader may know. For people: parse `data`, not `text`."
+                ),
+            ),
             "command_id": fields.String(metadata=describe("Shown to the acting seat only.")),
         },
         name=f"{_name(game)}{_camel(kind)}Entry",
