@@ -125,7 +125,8 @@ def view_schema(game: Game) -> type[Schema]:
         "rated": fields.Boolean(required=True, metadata=describe("The result moves the players' ratings.")),
         "deadlines": fields.List(fields.Nested(Deadline), required=True),
         "result": fields.Nested(shapes.result, required=True, allow_none=True),
-        "says": fields.Nested(shapes.says, required=True),
+        # a waiting table says nothing yet: each of the game's sentences may be missing
+        "says": fields.Nested(Schema.from_dict(_optional(shapes.says), name=f"{_name(game)}Says"), required=True),
     }
     # the game's part (hand, table and the rest) replaces the table's
     # placeholders once dealt; a waiting table shows none of it
