@@ -28,7 +28,8 @@ def check_move(game: Game, move: Mapping[str, Any]) -> None:
     """A listed move is a command of the game: its type, and no field its
     schema does not have (``choose`` holds the free ones)."""
     assert move.get("type") in game.command_schemas, f"a {game.type} move of no command type: {move}"
-    named = set(game.command_schemas[move["type"]]._declared_fields)
+    # a field's name in the body (its ``data_key``: Deceptidice's swap names its seat ``with``)
+    named = {field.data_key or name for name, field in game.command_schemas[move["type"]]._declared_fields.items()}
     stray = set(move) - named - {"type", "choose"}
     assert not stray, f"a {game.type} {move['type']!r} move has fields its command does not: {sorted(stray)} ({move})"
     assert set(move.get("choose", {})) <= named, f"a {game.type} move chooses fields its command does not have: {move}"
