@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 DATA_DIR ?= ./var
 
-.PHONY: run dev test soak bench bench-peers venv clean browser tools node npm js-dev lint-tools lock
+.PHONY: run dev test soak bench bench-peers venv clean browser tools node npm js-dev lint-tools lock openapi
 
 UV := uv==0.13.9
 
@@ -125,6 +125,12 @@ test: venv tools npm js-dev lint-tools
 	$(VENV)/bin/lint-imports
 	$(PY) -m mypy
 	$(PY) -m pytest -n 4 --dist loadgroup
+
+## openapi: openapi.yaml's games again, from their declarations (each game's
+## commands.py and shapes.py: service/http/openapi.py), after a game changes
+## what it shows; make test fails while the file differs from them.
+openapi: venv
+	$(PY) -m service.http.openapi
 
 ## soak: the long property runs (1,000+ random games per game), which CI need not run.
 soak: venv

@@ -145,6 +145,10 @@ class Game(Protocol):
         """Bot level -> bot."""
 
     @property
+    def shapes(self) -> Shapes | None:
+        """What the game shows, declared (``Shapes``)."""
+
+    @property
     def rules_version(self) -> int:
         """The version of the game's rules: bumped by a fix that changes
         what a command decides. A game records the version it was created
@@ -232,6 +236,29 @@ class Game(Protocol):
 
 
 @dataclass(frozen=True)
+class Shapes:
+    """What a game shows, declared once as marshmallow schemas (its package's
+    ``shapes`` module): openapi.yaml's views and events are generated from
+    them (``service/http/openapi.py``), and the conformance harness checks
+    every view and feed entry of its random games against them, so a field
+    a game shows and does not declare fails the suite.
+
+    ``view``: what the game's ``view`` returns, but ``seats``; ``seat``:
+    each entry of its ``seats`` (the game's part of a seat); ``result``:
+    ``result`` of a finished game; ``says``: ``table_says``; ``events``:
+    event type -> the data any reader may be shown of it (its public part,
+    and the fields a seat's private part adds, not required), one for every
+    type of the game's ``EVENTS``. Each schema raises on an unknown key
+    (marshmallow's default): the declaration is the whole of what is shown."""
+
+    view: type
+    seat: type
+    result: type
+    says: type
+    events: Mapping[str, type]
+
+
+@dataclass(frozen=True)
 class RulesGame:
     """A ``Game`` put together from a game's modules: ``games.layout.game``
     takes each member from the module of the package that the canonical
@@ -268,3 +295,5 @@ class RulesGame:
     table_says: Callable[..., dict[str, str]]
     rules_version: int = 1
     summary: str = ""
+    # what the game shows, declared (``Shapes``): the spec and the clients' types are made from it
+    shapes: Shapes | None = None

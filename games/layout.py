@@ -13,7 +13,7 @@ from __future__ import annotations
 from functools import partial
 from types import ModuleType
 
-from games.contract import RulesGame
+from games.contract import RulesGame, Shapes
 from games.search import with_expert
 
 # module -> the names it holds, the same in every package
@@ -29,6 +29,7 @@ LAYOUT: dict[str, tuple[str, ...]] = {
     "bots": ("BOTS",),
     "sampler": ("determinize", "evaluate"),
     "narration": ("describe", "table_says"),
+    "shapes": ("VIEW", "SEAT", "RESULT", "SAYS", "EVENTS"),
 }  # fmt: skip
 
 
@@ -65,6 +66,15 @@ def game(package: ModuleType, *, type: str, name: str, summary: str, min_seats: 
             evaluate=package.sampler.evaluate,
             describe=package.narration.describe,
             table_says=package.narration.table_says,
+            shapes=_shapes(package),
         ),
         **package.SEARCH,
     )
+
+
+def _shapes(package: ModuleType) -> Shapes | None:
+    """The package's declarations (its ``shapes`` module), once it has them."""
+    shapes = getattr(package, "shapes", None)
+    if shapes is None:
+        return None
+    return Shapes(view=shapes.VIEW, seat=shapes.SEAT, result=shapes.RESULT, says=shapes.SAYS, events=shapes.EVENTS)

@@ -64,10 +64,14 @@ def seat_view(folded: Folded, seat: int | None, for_bot: bool = False) -> dict[s
     return view
 
 
+# what only a seat has: a summary leaves it out of a spectator's view
+SEAT_ONLY = ("seat", "hand", "actions", "moves")
+
+
 def summary(folded: Folded) -> dict[str, Any]:
     """The public summary of a game: a spectator's view without the hand."""
     view = seat_view(folded, None)
-    for private in ("seat", "hand", "actions", "moves"):
+    for private in SEAT_ONLY:
         view.pop(private, None)
     return view
 

@@ -12,7 +12,7 @@ ROLLOUT_DEPTH = 24
 import sys
 
 from games import layout
-from games.color_doubt import bots, commands, evolve, legal, narration, rules, sampler, view  # noqa: F401 (layout.game reads them)
+from games.color_doubt import bots, commands, evolve, legal, narration, rules, sampler, shapes, view  # noqa: F401 (layout.game reads them)
 from games.color_doubt.reading import reading_heuristic
 
 # the expert's settings: its search starts from the reading of claims

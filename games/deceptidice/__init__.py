@@ -14,7 +14,7 @@ ROLLOUT_DEPTH = 10
 import sys
 
 from games import layout
-from games.deceptidice import bots, commands, evolve, legal, narration, rules, sampler, view  # noqa: F401 (layout.game reads them)
+from games.deceptidice import bots, commands, evolve, legal, narration, rules, sampler, shapes, view  # noqa: F401 (layout.game reads them)
 from games.deceptidice.bots import quick_heuristic
 from games.deceptidice.reading import reading_heuristic
 

@@ -13,7 +13,7 @@ ROLLOUT_DEPTH = 400
 import sys
 
 from games import layout
-from games.opticall import bots, commands, evolve, legal, narration, rules, sampler, view  # noqa: F401 (layout.game reads them)
+from games.opticall import bots, commands, evolve, legal, narration, rules, sampler, shapes, view  # noqa: F401 (layout.game reads them)
 from games.opticall.reading import reading_heuristic
 
 # the expert's settings: its search starts from the reading of calls

@@ -46,8 +46,9 @@ from games.contract import RuleError
 from games.registry import GAMES
 from projections.folding import fold
 from projections.local import LocalGame
-from projections.views import feed, seat_view
+from projections.views import display_names, feed, seat_view, told
 from tests.support.entries import entry_is_canonical
+from tests.support.shapes import check_entry, check_view
 from tests.support.legal_check import accepted_is_listed, listed_moves_are_accepted, sampler_keeps_the_view
 from tests.support.soak import games
 from tests.support import worlds
@@ -270,8 +271,12 @@ def fits_its_description(game_type: str, view: dict, body: dict) -> None:
 
 
 class Harness:
-    def __init__(self, game_type: str, seats: int, options: dict, seed: str, rules: int | None = None):
+    def __init__(self, game_type: str, seats: int, options: dict, seed: str, rules: int | None = None, shapes: bool = False):
+        """``shapes``: check every view and feed entry against the game's
+        declarations (``tests/support/shapes.py``), each seat's and a
+        spectator's, at every step."""
         self.game = GAMES[game_type]
+        self.shapes = shapes and self.game.shapes is not None
         self.type = game_type
         self.local = LocalGame(game_type, seats, seed=seed, options=options, rules=rules)
         self.rng = random.Random(seed)
@@ -307,6 +312,8 @@ class Harness:
             else:
                 level = "heuristic" if seat % 2 and "heuristic" in self.game.bots else "random"
                 view = self.local.view(seat)
+                if self.shapes:
+                    check_view(self.game, view)
                 body = self.game.bots[level](view, self.rng)
                 fits_its_description(self.type, view, body)
                 accepted_is_listed(self.game, self.table.game, seat, body, view["moves"])
@@ -323,8 +330,19 @@ class Harness:
             steps += 1
             self.check()
         assert fold(self.local.envelopes, None, "local").table == self.table, "the log folds to another table"
+        if self.shapes:
+            self.check_shapes()
         for envelope in self.local.envelopes:
             entry_is_canonical(envelope)
+
+    def check_shapes(self) -> None:
+        """Every view (at the end) and every feed entry, as each seat and a
+        spectator are shown it, against the game's declarations."""
+        names = display_names(self.table)
+        for reader in [*range(self.table.seats), None]:
+            check_view(self.game, self.local.view(reader))
+            for envelope in self.local.envelopes:
+                check_entry(self.game, told(self.local.folded, envelope, reader, names))
 
     def check(self) -> None:
         """What holds after every command."""
@@ -483,7 +501,8 @@ def test_conformance(game_type, name, options, seat_counts):
     accepted, choices, compared = Counter(), 0, 0
     for n in range(GAMES_PER_CASE):
         seats = seat_counts[n % len(seat_counts)]
-        harness = Harness(game_type, seats, options, f"conformance-{name}-{n}")
+        # the first game of each case checks every view and entry against the declarations
+        harness = Harness(game_type, seats, options, f"conformance-{name}-{n}", shapes=n == 0)
         harness.play()
         accepted += harness.accepted
         choices += harness.choices

@@ -95,6 +95,18 @@ def test_layout_narration_tells_every_event_type_evolve_folds(game):
     assert set(narration.TELLERS) == set(importlib.import_module(f"{package}.evolve").EVENTS)
 
 
+def test_layout_shapes_declare_every_event_type_evolve_folds_and_narration_tells(game):
+    """``shapes.EVENTS``: what a reader is shown of each event type of
+    ``evolve.EVENTS`` (which narration tells, above), declared: an event
+    with no handler, no sentence or no declaration fails here; the
+    conformance harness checks every entry of its games against it."""
+    game_type, package = game
+    declared = importlib.import_module(f"{package}.shapes").EVENTS
+    assert set(declared) == set(importlib.import_module(f"{package}.evolve").EVENTS)
+    assert not set(declared) & TABLE_EVENTS, "the table's own events are declared once, in games/shapes.py"
+    assert GAMES[game_type].shapes is not None and GAMES[game_type].shapes.events is declared
+
+
 def test_layout_events_are_the_event_handlers_of_every_event_the_game_emits(game):
     """``evolve.EVENTS``: a handler(state, event) for every event type the
     game's seeded games emit, each returning the changes (a dict)."""
