@@ -35,6 +35,7 @@ class CreateGame(TypedDict):
     bots: NotRequired[list[Bot]]
     public: NotRequired[bool]
     fill_with_bots_after: NotRequired[int | None]
+    rated: NotRequired[bool | None]  # the result moves the players' ratings (no bots then)
 
 
 class GameCreated(TypedDict):
