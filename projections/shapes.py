@@ -76,7 +76,12 @@ def _option(option: Option) -> fields.Field:
         "integer": lambda: fields.Integer(strict=True, validate=checks, metadata=meta),
         "boolean": lambda: fields.Boolean(validate=checks, metadata=meta),
         "string": lambda: fields.String(validate=checks, metadata=meta),
-        "array": lambda: fields.List(fields.Raw(), validate=checks, metadata=meta),
+        # an array's bounds are its length, its choices its items' (as ``service/http/schemas.py`` reads them)
+        "array": lambda: fields.List(
+            fields.String(validate=validate.OneOf(option.choices) if option.choices is not None else None),
+            validate=validate.Length(min=option.minimum, max=option.maximum),
+            metadata=meta,
+        ),
     }
     return kinds[option.kind]()
 

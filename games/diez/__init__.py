@@ -49,7 +49,7 @@ ROLLOUT_DEPTH = 8
 import sys
 
 from games import layout
-from games.diez import bots, commands, evolve, legal, narration, rules, sampler, view  # noqa: F401 (layout.game reads them)
+from games.diez import bots, commands, evolve, legal, narration, rules, sampler, shapes, view  # noqa: F401 (layout.game reads them)
 from games.diez.sampler import quick
 
 # the expert's settings: its rollouts read the moves a state tells (quick)
