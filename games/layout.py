@@ -72,9 +72,7 @@ def game(package: ModuleType, *, type: str, name: str, summary: str, min_seats: 
     )
 
 
-def _shapes(package: ModuleType) -> Shapes | None:
-    """The package's declarations (its ``shapes`` module), once it has them."""
-    shapes = getattr(package, "shapes", None)
-    if shapes is None:
-        return None
+def _shapes(package: ModuleType) -> Shapes:
+    """The package's declarations (its ``shapes`` module)."""
+    shapes = package.shapes
     return Shapes(view=shapes.VIEW, seat=shapes.SEAT, result=shapes.RESULT, says=shapes.SAYS, events=shapes.EVENTS)

@@ -29,9 +29,7 @@ from marshmallow import Schema, fields, validate
 
 from games import table as tables
 from games.contract import Game
-from games.registry import GAMES as ALL_GAMES
-
-GAMES = {k: v for k, v in ALL_GAMES.items() if v.shapes is not None}  # XXX-TRANSITIONAL
+from games.registry import GAMES
 from projections import shapes
 
 SPEC = Path(__file__).resolve().parents[2] / "openapi.yaml"

@@ -276,7 +276,7 @@ class Harness:
         declarations (``tests/support/shapes.py``), each seat's and a
         spectator's, at every step."""
         self.game = GAMES[game_type]
-        self.shapes = shapes and self.game.shapes is not None
+        self.shapes = shapes
         self.type = game_type
         self.local = LocalGame(game_type, seats, seed=seed, options=options, rules=rules)
         self.rng = random.Random(seed)
