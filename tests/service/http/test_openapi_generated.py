@@ -11,7 +11,7 @@ import pytest
 
 from games.registry import GAMES
 from service.http import openapi
-from tests.support.api import auth, seated_game
+from tests.support.api import SHORT, auth, seated_game
 from tests.support.openapi_contract import check, check_schema, spec
 
 
@@ -35,7 +35,7 @@ def test_a_view_with_a_field_its_game_does_not_declare_breaks_the_spec(http, gam
     """A real view, from the route, fits the spec; the same view with one
     field more, at the top or in the table, does not."""
     game = GAMES[game_type]
-    game_id, tokens = seated_game(http, game.min_seats, game_type)
+    game_id, tokens = seated_game(http, game.min_seats, game_type, SHORT[game_type])
     path = "/v1/games/{game_id}/view"
     response = http.get(f"/v1/games/{game_id}/view", headers=auth(tokens[0]))
     check(path, "GET", response)

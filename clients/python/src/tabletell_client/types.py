@@ -312,6 +312,9 @@ class DiezSummary(SummaryCommon):
     result: DiezResult | None
     drawn: NotRequired[DiezCard | None]  # the card the reader just drew, in its turn
     playable: NotRequired[list[DiezPlayable]]  # the reader's cards that may be played now, and where
+    token_actions: NotRequired[list[str]]  # rule "tokens": what a Token card played now may do
+    search: NotRequired[list[DiezCard]]  # the draw pile the reader searches (rule "offers")
+    offered: NotRequired[list[DiezCard]]  # the cards a Magnet lets the reader give
 
 
 class OpticallSummary(SummaryCommon):
@@ -341,9 +344,6 @@ class DeceptidiceView(DeceptidiceSummary, ViewCommon):
 
 class DiezView(DiezSummary, ViewCommon):
     hand: list[DiezCard]
-    token_actions: NotRequired[list[str]]  # rule "tokens": what a Token card played now may do
-    search: NotRequired[list[DiezCard]]  # the draw pile the reader searches (rule "offers")
-    offered: NotRequired[list[DiezCard]]  # the cards a Magnet lets the reader give
 
 
 class OpticallView(OpticallSummary, ViewCommon):
