@@ -12,6 +12,9 @@ from service.app.live import LiveGame
 from service.app.errors import Unauthenticated
 
 BEARER = re.compile(r"^Bearer\s+(\S+)\s*$", re.IGNORECASE)
+# "Bearer" with no token: what a client generated from openapi.yaml sends for
+# a call whose token is optional (a spectator's), read as no token at all
+NO_BEARER = re.compile(r"^\s*(Bearer\s*)?$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -78,7 +81,7 @@ class Seats:
         A known token costs no lookup; only when the answer is a refusal do we
         ask whether the game exists, so an unknown game is not found either way.
         """
-        if header is None:
+        if header is None or NO_BEARER.match(header):
             if required:
                 self._refuse(game_id, "missing_token", "Send the seat's token as 'Authorization: Bearer <token>'.")
             return None

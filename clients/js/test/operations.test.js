@@ -77,6 +77,13 @@ test("the service's, the players', the lobby's and the rematch's operations", { 
   const { token } = await api.takeSeat(other, { name: "bea" });
   const view = await api.getView(other, { token });
   assert.equal(await api.getView(other, { token, ifNoneMatch: view.version }), null); // 304
+  // stream tickets, for a browser's EventSource: the seat's, and a player's
+  const ticket = await api.createStreamTicket(other, { token });
+  assert.match(ticket.ticket, /^tst_/);
+  assert.equal(ticket.url, `/v1/games/${other}/stream?ticket=${ticket.ticket}`);
+  const bea = await api.createPlayer({ name: "bea" });
+  const own = await api.createPlayerStreamTicket({ token: bea.key });
+  assert.equal(own.url, `/v1/players/me/stream?ticket=${own.ticket}`);
 });
 
 test("the operators' operations", { timeout: BOUND_MS, skip: !OPERATOR_TOKEN && "TABLETELL_OPERATOR_TOKEN is not set" }, async () => {

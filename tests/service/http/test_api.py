@@ -322,6 +322,20 @@ def test_command_before_the_game_starts_is_refused(http):
     problem(command(http, game_id, token, {"type": "pass"}), 422, "game_not_started")
 
 
+def test_an_empty_bearer_is_no_token_as_a_generated_client_sends_it(http):
+    """A client generated from openapi.yaml (openapi-python-client) sends
+    'Authorization: Bearer ' with no token on a call whose token is optional:
+    a spectator reading a game's events is answered as a spectator, and a
+    call that needs a token says it is missing."""
+    game_id, _ = seated_game(http, 3)
+    anonymous = http.get(f"/v1/games/{game_id}/events")
+    for empty in ("Bearer ", "Bearer", "bearer   ", ""):
+        answered = http.get(f"/v1/games/{game_id}/events", headers={"Authorization": empty})
+        assert answered.status_code == 200, answered.get_json()
+        assert answered.get_json() == anonymous.get_json()
+        problem(http.get(f"/v1/games/{game_id}/view", headers={"Authorization": empty}), 401, "missing_token")
+
+
 def test_command_needs_a_token(http):
     game_id, _ = seated_game(http, 3)
     problem(http.post(f"/v1/games/{game_id}/commands", json={"type": "pass"}), 401, "missing_token")
