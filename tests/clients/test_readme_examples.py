@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 
 from games.registry import GAMES
+from service.http.openapi import _camel
 from tabletell_client import Conflict, Tabletell
 from tests.support.node import JS_CLIENT, node
 from tests.support.paths import ROOT
@@ -33,6 +34,23 @@ from tests.support.stack import OPERATOR_TOKEN
 
 MAKE_RUN_URL = "http://localhost:8000"
 TSC = JS_CLIENT / "node_modules" / ".bin" / "tsc"
+OPENAPI_TS = JS_CLIENT / "node_modules" / "openapi-typescript" / "bin" / "cli.js"
+# tabletell.d.ts against the types openapi-typescript makes of openapi.yaml:
+# what the spec allows, the client's types read, field for field
+_PARTS = [f"{game}{part}" for part in ("View", "Seat", "Table") for game in map(_camel, sorted(GAMES))]
+SPEC_CHECK = "\n".join(
+    [
+        'import type { components } from "./openapi.js";',
+        'import type * as T from "tabletell-client";',
+        'type S = components["schemas"];',
+        "type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;",
+        'export const view = (shown: S["View"]): T.View => shown;',
+        'export const summary = (shown: S["Summary"]): T.Summary => shown;',
+        'export const event = (shown: S["Event"]): T.GameEvent => shown;',
+        'export const command = (body: S["Command"]): T.Command => body;',
+        *(f'export const same{name}: Same<keyof S["{name}"], keyof T.{name}> = true;' for name in _PARTS),
+    ]
+) + "\n"
 FRIEND = "friend"
 TURNS_TALKED = 3  # the other seat's turns on which it and a spectator say something
 
@@ -179,10 +197,15 @@ def test_the_js_readme_game_runs_as_written_in_a_fresh_folder_while_the_table_ta
     assert re.search(r"^winners: \[ \d", printed, re.M), printed
 
 
-def test_the_js_readme_game_compiles_under_tsc_strict(tmp_path):
+def test_the_js_readme_game_compiles_under_tsc_strict_and_tabletell_d_ts_reads_what_the_spec_says(tmp_path):
     """The README's game as `game.mts`, and beside it the same game reading
     `data.to_act` before it knows the message is a view (as the README's game
-    did before issue 52): the first compiles, the second is refused there."""
+    did before issue 52): the first compiles, the second is refused there.
+    In the same run, with the types openapi-typescript makes of openapi.yaml
+    (`openapi.d.ts`, as an integrator would), `spec.mts` holds
+    tabletell.d.ts to the spec: every view, summary, event and command the
+    spec allows is one of its types, and each game's view, seat and table
+    has the spec's fields, no more and no fewer."""
     assert TSC.exists(), "TypeScript is not installed: `make js-dev` (make test does) runs npm ci in clients/js"
     game = fenced("clients/js/README.md", "js", "A game in")
     folder = fresh_project(tmp_path)
@@ -190,9 +213,15 @@ def test_the_js_readme_game_compiles_under_tsc_strict(tmp_path):
     unguarded = game.replace('if (event !== "view" ||', "if (!data.to_act.length ||")
     assert unguarded != game
     (folder / "unguarded.mts").write_text(unguarded)
+    made = subprocess.run(
+        [node(), str(OPENAPI_TS), str(ROOT / "openapi.yaml"), "--output", str(folder / "openapi.d.ts")],
+        capture_output=True, text=True, timeout=WHOLE_RUN,
+    )
+    assert made.returncode == 0, made.stdout + made.stderr
+    (folder / "spec.mts").write_text(SPEC_CHECK)
     strict = ["--strict", "--noEmit", "--module", "nodenext", "--target", "es2022", "--lib", "es2022,dom"]
     result = subprocess.run(
-        [node(), str(TSC), *strict, "game.mts", "unguarded.mts"], cwd=folder, capture_output=True, text=True, timeout=WHOLE_RUN
+        [node(), str(TSC), *strict, "game.mts", "unguarded.mts", "spec.mts"], cwd=folder, capture_output=True, text=True, timeout=WHOLE_RUN
     )
     errors = [line for line in result.stdout.splitlines() if re.match(r"^\S+\(\d+,\d+\): error", line)]
     assert errors and all(line.startswith("unguarded.mts(") for line in errors), result.stdout + result.stderr
