@@ -183,7 +183,7 @@ def entry_schema(game: Game, kind: str) -> type[Schema]:
             ),
             "command_id": fields.String(metadata=describe("Shown to the acting seat only.")),
         },
-        name=f"{_name(game)}{_camel(kind)}Entry",
+        name=f"{_name(game)}{camel(kind)}Entry",
     )
 
 
@@ -201,8 +201,9 @@ def _optional(schema: type[Schema]) -> dict[str, fields.Field]:
 
 
 def _name(game: Game) -> str:
-    return _camel(game.type.replace("-", "_"))
+    return camel(game.type)
 
 
-def _camel(name: str) -> str:
-    return "".join(part.capitalize() for part in name.split("_"))
+def camel(name: str) -> str:
+    """A game's or an event's name as the spec's schemas spell it: "color-doubt" -> "ColorDoubt"."""
+    return "".join(part.capitalize() for part in name.replace("-", "_").split("_"))

@@ -31,6 +31,7 @@ from games import table as tables
 from games.contract import Game
 from games.registry import GAMES
 from projections import shapes
+from projections.shapes import camel
 
 SPEC = Path(__file__).resolve().parents[2] / "openapi.yaml"
 BEGIN = "    # generated from the games' declarations by service/http/openapi.py (make openapi): do not edit by hand\n"
@@ -66,12 +67,8 @@ def _name(schema: Any) -> str:
     cls = schema if isinstance(schema, type) else type(schema)
     module = cls.__module__.split(".")
     if module[0] == "games" and len(module) == 3 and module[2] in ("shapes", "commands"):
-        return _camel(module[1]) + cls.__name__
+        return camel(module[1]) + cls.__name__
     return cls.__name__
-
-
-def _camel(name: str) -> str:
-    return "".join(part.capitalize() for part in name.replace("-", "_").split("_"))
 
 
 def _command(game: Game, kind: str, schema: type[Schema] | None, optional: bool = False) -> type[Schema]:
@@ -84,8 +81,8 @@ def _command(game: Game, kind: str, schema: type[Schema] | None, optional: bool 
     if optional:
         declared["choose"] = fields.Dict(keys=fields.String(), metadata={"description": "The free fields: each one's choices."})
     suffix = "Move" if optional else "Command"
-    prefix = "" if schema is None else _camel(game.type)
-    return Schema.from_dict(declared, name=f"{prefix}{_camel(kind)}{suffix}")
+    prefix = "" if schema is None else camel(game.type)
+    return Schema.from_dict(declared, name=f"{prefix}{camel(kind)}{suffix}")
 
 
 def _union(kinds: dict[str, str], discriminated: bool = True) -> dict[str, Any]:
@@ -107,7 +104,7 @@ def generated() -> dict[str, Any]:
     for kind, schema in table_commands.items():
         add(schema.__name__, schema=schema)
     for game_type in sorted(GAMES):
-        game, name = GAMES[game_type], _camel(game_type)
+        game, name = GAMES[game_type], camel(game_type)
         add(f"{name}View", schema=shapes.view_schema(game))
         add(f"{name}Summary", schema=shapes.summary_schema(game))
         commands, moves = {}, {}
@@ -133,10 +130,10 @@ def generated() -> dict[str, Any]:
         add(union, {"anyOf": [{"$ref": REF + name} for name in over[union].values()]})
     schemas = spec.to_dict()["components"]["schemas"]
     for game_type, game in GAMES.items():
-        name = _camel(game_type)
+        name = camel(game_type)
         schemas[f"{name}View"]["properties"]["moves"]["items"] = {"$ref": f"{REF}{name}Move"}
         for kind in game.command_schemas:
-            schemas[f"{name}{_camel(kind)}Move"]["properties"]["choose"]["additionalProperties"] = {"$ref": REF + "Choice"}
+            schemas[f"{name}{camel(kind)}Move"]["properties"]["choose"]["additionalProperties"] = {"$ref": REF + "Choice"}
     return dict(sorted(schemas.items()))
 
 

@@ -20,7 +20,7 @@ import httpx
 import pytest
 
 from games.registry import GAMES
-from service.http.openapi import _camel
+from projections.shapes import camel
 from tests.support.api import SHORT
 from tests.support.paths import ROOT
 from tests.support.patience import PATIENCE, until
@@ -90,7 +90,7 @@ def test_a_generated_client_plays_a_game_of_each_type_to_its_end_against_bots(ap
     seat = generated.AuthenticatedClient(base_url=api_server.url, token=seated.token, timeout=httpx.Timeout(PATIENCE))
     get_view = _module(generated, "api.play.get_view")
     send = _module(generated, "api.play.send_command")
-    typed_view = getattr(models, f"{_camel(game_type)}View")
+    typed_view = getattr(models, f"{camel(game_type)}View")
     sent = 0
 
     def finished() -> bool:
@@ -101,7 +101,7 @@ def test_a_generated_client_plays_a_game_of_each_type_to_its_end_against_bots(ap
             return True
         if view.moves:
             move = rng.choice(view.moves).to_dict()
-            command = getattr(models, f"{_camel(game_type)}{_camel(move['type'])}Command").from_dict(_chosen(move, rng))
+            command = getattr(models, f"{camel(game_type)}{camel(move['type'])}Command").from_dict(_chosen(move, rng))
             answer = send.sync(created.game_id, client=seat, body=command)
             assert answer is not None, "a command's answer the client could not read"
             # a bot may answer in a window first: the move is then gone (409, 422)

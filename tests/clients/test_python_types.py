@@ -7,7 +7,7 @@ from __future__ import annotations
 import typing
 
 from games.registry import GAMES
-from service.http.openapi import _camel
+from projections.shapes import camel
 from tabletell_client import types
 from tests.support.openapi_contract import spec
 
@@ -20,7 +20,7 @@ def test_each_typeddict_named_as_a_schema_of_the_spec_has_its_fields():
     """The games' own types (``ColorDoubtView``, ``DiezSeat``...): what the
     spec generates from the games' declarations."""
     schemas = spec()["components"]["schemas"]
-    prefixes = tuple(_camel(game_type) for game_type in GAMES)
+    prefixes = tuple(camel(game_type) for game_type in GAMES)
     compared = []
     for name, typed in _typed_dicts().items():
         schema = schemas.get(name) if name.startswith(prefixes) else None
@@ -35,4 +35,4 @@ def test_each_typeddict_named_as_a_schema_of_the_spec_has_its_fields():
         compared.append(name)
     for game_type in GAMES:
         for part in ("View", "Summary", "Seat", "Table", "Card", "Result"):
-            assert f"{_camel(game_type)}{part}" in compared, f"no {_camel(game_type)}{part} in tabletell_client.types to compare"
+            assert f"{camel(game_type)}{part}" in compared, f"no {camel(game_type)}{part} in tabletell_client.types to compare"

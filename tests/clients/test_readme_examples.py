@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 from games.registry import GAMES
-from service.http.openapi import _camel
+from projections.shapes import camel
 from tabletell_client import Conflict, Tabletell
 from tests.support.node import JS_CLIENT, node
 from tests.support.paths import ROOT
@@ -37,7 +37,7 @@ TSC = JS_CLIENT / "node_modules" / ".bin" / "tsc"
 OPENAPI_TS = JS_CLIENT / "node_modules" / "openapi-typescript" / "bin" / "cli.js"
 # tabletell.d.ts against the types openapi-typescript makes of openapi.yaml:
 # what the spec allows, the client's types read, field for field
-_PARTS = [f"{game}{part}" for part in ("View", "Seat", "Table") for game in map(_camel, sorted(GAMES))]
+_PARTS = [f"{game}{part}" for part in ("View", "Seat", "Table") for game in map(camel, sorted(GAMES))]
 SPEC_CHECK = "\n".join(
     [
         'import type { components } from "./openapi.js";',

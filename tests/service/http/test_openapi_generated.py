@@ -10,6 +10,7 @@ import jsonschema
 import pytest
 
 from games.registry import GAMES
+from projections.shapes import camel
 from service.http import openapi
 from tests.support.api import SHORT, auth, seated_game
 from tests.support.openapi_contract import check, check_schema, spec
@@ -26,7 +27,7 @@ def test_every_game_has_its_view_summary_commands_and_events_in_the_spec():
     for union in ("Command", "Event"):
         assert len(schemas[union]["anyOf"]) == len(GAMES)
     for game_type, game in GAMES.items():
-        commands = schemas[f"{openapi._camel(game_type)}Command"]["discriminator"]["mapping"]
+        commands = schemas[f"{camel(game_type)}Command"]["discriminator"]["mapping"]
         assert set(game.command_schemas) <= set(commands), f"{game_type}: a command type missing from the spec"
 
 
