@@ -253,14 +253,21 @@ def _told(game: Game, table: Table, events: list[Event]) -> tuple[list[Event], T
     return events, table
 
 
-def _create(game: Game, command: Mapping[str, Any], at: int) -> tuple[list[Event], Table]:
-    seats = command["seats"]
+def check_seats(game: Game, seats: int) -> None:
+    """RuleError ``invalid_seat_count`` unless ``game`` is played by ``seats``
+    players (rule "players"): a table, or a queue for one, of another size
+    never starts."""
     if not game.min_seats <= seats <= game.max_seats:
         raise RuleError(
             "invalid_seat_count",
             "players",
             f"{game.name} is played by {game.min_seats} to {game.max_seats} players, not {seats}.",
         )
+
+
+def _create(game: Game, command: Mapping[str, Any], at: int) -> tuple[list[Event], Table]:
+    seats = command["seats"]
+    check_seats(game, seats)
     options = game.validate_options(seats, command.get("options") or {})
     # a command without it was written before games had rules versions
     rules = command.get("rules", 1)

@@ -51,6 +51,7 @@ from redis.cluster import RedisCluster
 
 from games import table as tables
 from games.contract import RuleError
+from games.registry import GAMES
 from projections.folding import Folded
 from projections.views import display_names
 from service.telemetry import metrics
@@ -132,7 +133,10 @@ class Lobby:
         self, player: Player, game_type: str, seats: int, options: Mapping[str, Any]
     ) -> tuple[Folded, int, str | None, bool] | Queued:
         """A rated quick match for ``player``: their seat at a table of
-        players of close rating (as ``match`` answers it), or ``Queued``."""
+        players of close rating (as ``match`` answers it), or ``Queued``.
+        A table of a size the game is not played by is refused before
+        anyone waits for it (``invalid_seat_count``)."""
+        tables.check_seats(GAMES[game_type], seats)
         key = rated_key(game_type, seats, options)
         seated = self._matched(key, player)
         if seated is not None:

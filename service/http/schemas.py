@@ -310,7 +310,7 @@ class GamesQuery(Schema):
     status = fields.String(validate=validate.OneOf(["waiting", "active", "finished", "abandoned"]))
     type = fields.String(validate=validate.OneOf(sorted(GAMES)))
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
-    offset = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=2**53))
 
 
 class ReplayQuery(Schema):

@@ -65,6 +65,20 @@ def test_matchmaking_asked_again_answers_the_seat_already_held(http):
 
 
 
+def test_players_a_quick_match_for_a_table_its_game_is_not_played_at_is_refused_before_anyone_waits(http):
+    """Rule "players": a rated quick match for eleven at Diez (2 to 10) or
+    one at Color Doubt is refused, as creating that table is, and nobody is
+    queued for a table that could never start (schemathesis found the rated
+    one answered 202 queued)."""
+    _, key = new_player(http)
+    for game_type, seats in (("diez", 11), ("color-doubt", 1)):
+        for rated in (True, False):
+            answer = http.post("/v1/matchmaking", json={"type": game_type, "seats": seats, "rated": rated}, headers=auth(key))
+            assert answer.status_code == 422 and answer.get_json()["code"] == "invalid_seat_count", answer.get_json()
+            assert answer.get_json()["rule"] == "players"
+    assert http.get("/v1/players/me/games", headers=auth(key)).get_json()["games"] == []
+
+
 def test_a_rematch_is_one_game_every_seat_takes_with_one_call(http):
     _, ana = new_player(http, "ana")
     game_id = new_game(http, 3, bots=[{"seat": 2, "level": "heuristic"}])

@@ -128,6 +128,10 @@ def test_listing_games_by_status_and_type_a_page_at_a_time(http, clock):
     listed = [g["game_id"] for page in (first, second, third) for g in page["games"]]
     assert sorted(listed) == sorted(waiting + [finished, active]) and third["next"] is None
     assert http.get("/v1/games?status=lost", headers=OPERATOR).status_code == 400
+    # the spec's bound on offset (2^53, what every JSON reader holds exactly) is the route's
+    assert http.get(f"/v1/games?offset={2**53}", headers=OPERATOR).status_code == 200
+    past = http.get(f"/v1/games?offset={2**53 + 1}", headers=OPERATOR)
+    assert past.status_code == 400 and "offset" in past.get_json()["errors"], past.get_json()
 
 
 def test_the_log_of_a_game_played_over_http_verifies(http, tmp_path, capsys):
