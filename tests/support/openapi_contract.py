@@ -10,13 +10,15 @@ import yaml
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
+from service.http.docs import LOADER
+
 SPEC_PATH = Path(__file__).resolve().parents[2] / "openapi.yaml"
 SPEC_URI = "urn:tabletell:openapi"
 
 
 @lru_cache(maxsize=None)
 def spec() -> dict:
-    return yaml.safe_load(SPEC_PATH.read_text())
+    return yaml.load(SPEC_PATH.read_text(), Loader=LOADER)
 
 
 @lru_cache(maxsize=None)
