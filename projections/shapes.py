@@ -162,28 +162,53 @@ def event_schemas(game: Game) -> dict[str, type[Schema]]:
     return {**table_shapes.table_events(shapes.result, _name(game)), **shapes.events}
 
 
-@_by_type
+# what every feed entry is, whatever its event (each game's ``Event`` in the
+# spec says it once, not each entry of it)
+ENTRY = (
+    "A feed entry: the event as the reader may see it. `seat` is the acting seat, `time` milliseconds since "
+    "the epoch, `command_id` shown to the acting seat only, and `text` the event told in one short English "
+    "sentence from the reader's side: the reader is \"you\", every other seat is named by its `display_name`. "
+    "Made from `data` and the seats' names alone, so it says no more than the reader may know. For people: "
+    "parse `data`, not `text`."
+)
+
+
 def entry_schema(game: Game, kind: str) -> type[Schema]:
-    """A feed entry (``projections.views.told``) of an event of ``kind``."""
+    """A feed entry (``projections.views.told``) of an event of ``kind``:
+    the table's own events (but the end, which carries the game's result)
+    are the same in every game, and so is their entry (``TableEntry``)."""
+    if kind in tables.TABLE_EVENTS and kind != "game_finished":
+        return _table_entry(kind)
+    return _entry(game, kind)
+
+
+@_by_type
+def _entry(game: Game, kind: str) -> type[Schema]:
+    return _entry_of(kind, event_schemas(game)[kind], f"{_name(game)}{camel(kind)}Entry")
+
+
+_TABLE_ENTRIES: dict[str, type[Schema]] = {}
+
+
+def _table_entry(kind: str) -> type[Schema]:
+    if kind not in _TABLE_ENTRIES:
+        _TABLE_ENTRIES[kind] = _entry_of(kind, table_shapes.table_events(Schema, "")[kind], f"{camel(kind)}Entry")
+    return _TABLE_ENTRIES[kind]
+
+
+def _entry_of(kind: str, data: type[Schema], name: str) -> type[Schema]:
     return Schema.from_dict(
         {
             "version": count(required=True),
             "type": fields.String(required=True, validate=validate.Equal(kind)),
-            "time": fields.Integer(strict=True, required=True, metadata=describe("Milliseconds since the epoch.")),
-            "seat": seat(required=True, allow_none=True, metadata=describe("The acting seat.")),
+            "time": fields.Integer(strict=True, required=True),
+            "seat": seat(required=True, allow_none=True),
             "actor": fields.String(required=True, validate=validate.OneOf(ACTORS)),
-            "data": fields.Nested(event_schemas(game)[kind], required=True),
-            "text": fields.String(
-                required=True,
-                metadata=describe(
-                    "The event told in one short English sentence from the reader's side: the reader is \"you\", "
-                    "every other seat is named by its `display_name`. Made from `data` and the seats' names alone, "
-                    "so it says no more than the reader may know. For people: parse `data`, not `text`."
-                ),
-            ),
-            "command_id": fields.String(metadata=describe("Shown to the acting seat only.")),
+            "data": fields.Nested(data, required=True),
+            "text": fields.String(required=True),
+            "command_id": fields.String(),
         },
-        name=f"{_name(game)}{camel(kind)}Entry",
+        name=name,
     )
 
 

@@ -99,6 +99,7 @@ def generated() -> dict[str, Any]:
     spec = APISpec("Tabletell", "1", "3.1.0", plugins=[MarshmallowPlugin(schema_name_resolver=_name)])
     add = spec.components.schema
     over: dict[str, dict[str, str]] = {"View": {}, "Summary": {}, "Command": {}, "Event": {}}
+    added: set[str] = set()
     add("Choice", CHOICE)
     table_commands = {kind: _command(GAMES[next(iter(GAMES))], kind, None) for kind in sorted(tables.PLAYER_TABLE_COMMANDS)}
     for kind, schema in table_commands.items():
@@ -119,9 +120,11 @@ def generated() -> dict[str, Any]:
         entries = {}
         for kind in sorted(shapes.event_schemas(game)):
             entry = shapes.entry_schema(game, kind)
-            add(entry.__name__, schema=entry)
+            if entry.__name__ not in added:  # the table's own entries are every game's
+                add(entry.__name__, schema=entry)
+                added.add(entry.__name__)
             entries[kind] = entry.__name__
-        add(f"{name}Event", _union(entries))
+        add(f"{name}Event", {**_union(entries), "description": shapes.ENTRY})
         for union in over:
             over[union][game_type] = f"{name}{union}"
     for union in ("View", "Summary"):
