@@ -101,14 +101,17 @@ def rate_limited(response, policy: str, limit_text: str) -> dict:
 
 def test_the_fourth_request_from_an_address_past_three_a_minute_is_429_and_others_go_on(limited):
     http = limited(rate_limit_client="3/minute")
-    for left in (2, 1, 0):
-        response = http.get(GAME_TYPES, **at("10.0.0.1"))
+    # the four requests first, the contract checked after: the limiter's
+    # window is the clock's minute, and a check (the spec loaded, some
+    # seconds on a busy machine) between them could see a window slide
+    answered = [http.get(GAME_TYPES, **at("10.0.0.1")) for _ in range(3)]
+    refused = http.get(GAME_TYPES, **at("10.0.0.1"))
+    for left, response in zip((2, 1, 0), answered):
         assert response.status_code == 200
         assert policies(response) == {"client": (3, 60)}
         assert remaining(response)["client"][0] == left
         assert 0 < remaining(response)["client"][1] <= 60
         check(GAME_TYPES, "get", response)  # RateLimit and RateLimit-Policy declared on the 200 too
-    refused = http.get(GAME_TYPES, **at("10.0.0.1"))
     body = rate_limited(refused, "client", "3 per 1 minute")
     assert "client address" in body["detail"]
     check(GAME_TYPES, "get", refused)  # the 429 as openapi.yaml describes it
