@@ -12,9 +12,8 @@ import json
 import re
 import tarfile
 
-import yaml
-
 from tests.support.node import JS_CLIENT
+from tests.support.openapi_contract import spec
 from tests.support.paths import ROOT
 
 PYTHON_CLIENT = ROOT / "clients" / "python"
@@ -23,7 +22,7 @@ RELEASE = re.compile(r"^## \[(\d+\.\d+\.\d+)\] - (\d{4}-\d{2}-\d{2})$", re.M)
 
 
 def api_version() -> str:
-    return yaml.safe_load((ROOT / "openapi.yaml").read_text())["info"]["version"]
+    return spec()["info"]["version"]
 
 
 def python_client_version() -> str:
