@@ -22,7 +22,6 @@ STATUSES = (tables.WAITING, tables.ACTIVE, tables.FINISHED, tables.ABANDONED)
 ACTORS = ("player", "bot", "system")
 
 
-
 def _by_type(make):
     """``make(game, *args)`` made once for each game type (a game is not hashable)."""
     made: dict[tuple, Any] = {}
@@ -95,7 +94,7 @@ def options_schema(game: Game) -> type[Schema]:
 @_by_type
 def seat_schema(game: Game) -> type[Schema]:
     """A seat in a view: the table's part and, once dealt, the game's."""
-    return Schema.from_dict({**_copies(TableSeat), **_optional(shapes_of(game).seat)}, name=f"{_name(game)}Seat")
+    return Schema.from_dict({**copies(TableSeat), **optional(shapes_of(game).seat)}, name=f"{_name(game)}Seat")
 
 
 @_by_type
@@ -131,11 +130,11 @@ def view_schema(game: Game) -> type[Schema]:
         "deadlines": fields.List(fields.Nested(Deadline), required=True),
         "result": fields.Nested(shapes.result, required=True, allow_none=True),
         # a waiting table says nothing yet: each of the game's sentences may be missing
-        "says": fields.Nested(Schema.from_dict(_optional(shapes.says), name=f"{_name(game)}Says"), required=True),
+        "says": fields.Nested(Schema.from_dict(optional(shapes.says), name=f"{_name(game)}Says"), required=True),
     }
     # the game's part (hand, table and the rest) replaces the table's
     # placeholders once dealt; a waiting table shows none of it
-    dealt = _optional(shapes.view)
+    dealt = optional(shapes.view)
     for name in ("hand", "table"):
         if name in dealt:
             dealt[name].required = True
@@ -148,7 +147,7 @@ def view_schema(game: Game) -> type[Schema]:
 def summary_schema(game: Game) -> type[Schema]:
     """The public summary of a game of this type (``projections.views.summary``):
     a spectator's view without what only a seat has."""
-    declared = _copies(view_schema(game))
+    declared = copies(view_schema(game))
     for private in SEAT_ONLY:
         declared.pop(private)
     return Schema.from_dict(declared, name=f"{_name(game)}Summary")
@@ -212,14 +211,14 @@ def _entry_of(kind: str, data: type[Schema], name: str) -> type[Schema]:
     )
 
 
-def _copies(schema: type[Schema]) -> dict[str, fields.Field]:
+def copies(schema: type[Schema]) -> dict[str, fields.Field]:
     """Copies of ``schema``'s declared fields, to make another schema of."""
     return copy.deepcopy(schema._declared_fields)
 
 
-def _optional(schema: type[Schema]) -> dict[str, fields.Field]:
+def optional(schema: type[Schema]) -> dict[str, fields.Field]:
     """Copies of ``schema``'s declared fields, each of which may be missing."""
-    out = _copies(schema)
+    out = copies(schema)
     for field in out.values():
         field.required = False
     return out

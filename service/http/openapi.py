@@ -71,27 +71,27 @@ def _name(schema: Any) -> str:
     return cls.__name__
 
 
-def _command(game: Game, kind: str, schema: type[Schema] | None, optional: bool = False) -> type[Schema]:
+def _command(kind: str, schema: type[Schema] | None = None, game: Game | None = None, optional: bool = False) -> type[Schema]:
     """A command body of ``kind`` (its schema's fields and its ``type``);
     ``optional``: each field may be missing (a move lists some, ``choose``
     the rest)."""
     declared: dict[str, fields.Field] = {"type": fields.String(required=True, validate=validate.OneOf([kind]))}
     if schema is not None:
-        declared.update(shapes._optional(schema) if optional else shapes._copies(schema))
+        declared.update(shapes.optional(schema) if optional else shapes.copies(schema))
     if optional:
         declared["choose"] = fields.Dict(keys=fields.String(), metadata={"description": "The free fields: each one's choices."})
     suffix = "Move" if optional else "Command"
-    prefix = "" if schema is None else camel(game.type)
+    prefix = "" if game is None else camel(game.type)
     return Schema.from_dict(declared, name=f"{prefix}{camel(kind)}{suffix}")
 
 
-def _union(kinds: dict[str, str], discriminated: bool = True) -> dict[str, Any]:
+def _union(kinds: dict[str, str]) -> dict[str, Any]:
     """``oneOf`` the schemas named in ``kinds`` (type -> schema name), told
     apart by their ``type``."""
-    union: dict[str, Any] = {"oneOf": [{"$ref": REF + name} for name in dict.fromkeys(kinds.values())]}
-    if discriminated:
-        union["discriminator"] = {"propertyName": "type", "mapping": {kind: REF + name for kind, name in kinds.items()}}
-    return union
+    return {
+        "oneOf": [{"$ref": REF + name} for name in dict.fromkeys(kinds.values())],
+        "discriminator": {"propertyName": "type", "mapping": {kind: REF + name for kind, name in kinds.items()}},
+    }
 
 
 def generated() -> dict[str, Any]:
@@ -101,7 +101,7 @@ def generated() -> dict[str, Any]:
     over: dict[str, dict[str, str]] = {"View": {}, "Summary": {}, "Command": {}, "Event": {}}
     added: set[str] = set()
     add("Choice", CHOICE)
-    table_commands = {kind: _command(GAMES[next(iter(GAMES))], kind, None) for kind in sorted(tables.PLAYER_TABLE_COMMANDS)}
+    table_commands = {kind: _command(kind) for kind in sorted(tables.PLAYER_TABLE_COMMANDS)}
     for kind, schema in table_commands.items():
         add(schema.__name__, schema=schema)
     for game_type in sorted(GAMES):
@@ -110,7 +110,7 @@ def generated() -> dict[str, Any]:
         add(f"{name}Summary", schema=shapes.summary_schema(game))
         commands, moves = {}, {}
         for kind, schema in game.command_schemas.items():
-            command, move = _command(game, kind, schema), _command(game, kind, schema, optional=True)
+            command, move = _command(kind, schema, game), _command(kind, schema, game, optional=True)
             add(command.__name__, schema=command)
             add(move.__name__, schema=move)
             commands[kind], moves[kind] = command.__name__, move.__name__
