@@ -209,22 +209,16 @@ class Commands:
         return seat, token, after
 
     def live(self, game_id: str, known: int = 0) -> LiveGame:
-        """The game live in this process as of its newest event, or
-        ``NotFound``:
-        at ``known`` when it is held at that version (see
-        ``Repository.live``), else as ``current`` gives it."""
-        if not known:
-            return self._live(game_id)
+        """The game live in this process as of its newest event in the log,
+        for a read, or ``NotFound``: at ``known`` when it is held at that
+        version (a version the store announced, see ``Repository.live``),
+        else as the log has it now (a round trip: what any process appended
+        and answered is in it, so a client reads its own writes and never
+        goes back in time from one API process to another)."""
         live = self.repository.live(game_id, known) if GAME_ID.fullmatch(game_id) else None
         if live is None:
             raise game_not_found(game_id)
         return live
-
-    def current(self, game_id: str) -> LiveGame:
-        """The game as of its newest version, as ``Repository.current``
-        gives it (without a store read when this process follows it), or
-        ``NotFound``."""
-        return self._live(game_id)
 
     def load(self, game_id: str, known: int = 0) -> Folded:
         """The game as of its newest event, or ``NotFound`` (``known``: see

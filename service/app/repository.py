@@ -107,11 +107,13 @@ class Repository:
         self.follower, self.fresh_ms, self.clock = follower, fresh_ms, clock
 
     def current(self, game_id: str) -> LiveGame | None:
-        """The game as of its newest version, for a command or a read:
-        without asking the store when the process follows the game (its
-        announcements folded on as they come) and holds it at least at the
-        newest version announced (past it: the process appended those
-        versions itself); else read. None: no such game."""
+        """The game as of its newest version, for a command's first look
+        (never a read's: see ``Commands.live``): without asking the store
+        when the process follows the game (its announcements folded on as
+        they come) and holds it at least at the newest version announced
+        (past it: the process appended those versions itself); else read.
+        A command decided on a fold that trails the log fails the append's
+        version check and is decided again on the log. None: no such game."""
         if not self.fresh_ms or self.follower is None:
             return self.live(game_id)
         now = self.clock()
@@ -227,7 +229,7 @@ class Repository:
     def public(self, game_id: str, now: int, known: int = 0) -> Public | None:
         """The game as spectators may see it at ``now`` (ms): behind by its
         ``spectator_delay`` while it runs (``projections.spectators``)."""
-        live = self.live(game_id, known) if known else self.current(game_id)
+        live = self.live(game_id, known)
         if live is None:
             return None
         newest = live.folded

@@ -137,18 +137,13 @@ class Realtime:
 
     # -- what a reader may see --------------------------------------------
 
-    def current(self, game_id: str) -> LiveGame:
-        """The game live in this process as of its newest version, for a
-        read: without asking the store when the notifier knows the newest
-        version and the process holds the game at it (``Repository.current``);
-        ``NotFound`` for an unknown game."""
-        return self.commands.current(game_id)
-
     def visible(self, game_id: str, seat: int | None, known: int = 0) -> Visible:
-        """The game as ``seat`` sees it now (``None``: spectators, delayed);
-        ``NotFound`` for an unknown game."""
+        """The game as ``seat`` sees it now (``None``: spectators, delayed),
+        as of the log (``known``: a version the store announced, served from
+        the process's fold when it holds the game at it; see
+        ``Commands.live``); ``NotFound`` for an unknown game."""
         if seat is not None:
-            live = self.commands.live(game_id, known) if known else self.commands.current(game_id)
+            live = self.commands.live(game_id, known)
             return Visible(live, live.folded, None)
         public = self.commands.public(game_id, known)
         return Visible(public.live, public.folded, public.next_release)

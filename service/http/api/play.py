@@ -21,8 +21,8 @@ def view(game_id: str):
     seat = auth.seat(game_id)
     # no query string (the common read): the schema's defaults without it
     query = schemas.load(schemas.Wait, request.args.to_dict(), "query") if request.args else NO_WAIT
-    live = svc.realtime.current(game_id)  # often without a store round trip
-    folded = live.folded
+    visible = svc.realtime.visible(game_id, seat)  # as of the log: the seat's own writes in it
+    live, folded = visible.live, visible.folded
     known = version_header("If-None-Match")
     if known is not None and known == folded.version and query["wait"]:
         # long poll: the process's notifier wakes us when the next event lands
