@@ -5,6 +5,7 @@ and the viewer as "you". What a description may know is held by the
 non-interference test and the two-world harness (they compare ``text``)."""
 from __future__ import annotations
 
+import functools
 import importlib
 import random
 import re
@@ -193,7 +194,16 @@ COUNTS = {"count", "taken", "hand_size", "cards_each", "cards_left", "total", "r
 MAY_BE_NONE = {"taken", "cards_left", "short", "pile", "deck", "discard", "draw_pile", "discards"}
 
 
-def misread(told: str, names: list[str], viewer: int | None) -> list[str]:
+@functools.lru_cache(maxsize=None)
+def _named_verbs(others: tuple[str, ...]) -> re.Pattern:
+    """A name of ``others`` with a verb agreed for "you" ("Ana take"), not
+    the last of several ("Ana and Carla take")."""
+    names = "|".join(re.escape(name) for name in others)
+    return re.compile(rf"(?<!and )(?<![\w'])({names}) ({'|'.join(VERBS)})\b")
+
+
+@functools.lru_cache(maxsize=None)
+def misread(told: str, names: tuple[str, ...], viewer: int | None) -> tuple[str, ...]:
     """What reads wrong in ``told``: "you" with a verb or possessive for
     someone else ("you's", "you takes", "you is"), a name with the verb for
     "you" ("Ana take"), a count that does not agree ("1 cards", "1 card that
@@ -204,12 +214,10 @@ def misread(told: str, names: list[str], viewer: int | None) -> list[str]:
     for word in re.findall(r"\b[Yy]ou ([a-z]+)\b", told):
         if word in AGREED.values() or (word.endswith("s") and word not in AFTER_YOU and word not in VERBS):
             wrong.append(f"you {word}")
-    for seat, name in enumerate(names):
-        if seat != viewer:
-            for verb in VERBS:
-                # (not the last of several: "Ana and Carla take")
-                if re.search(rf"(?<!and )(?<![\w']){re.escape(name)} {verb}\b", told):
-                    wrong.append(f"{name} {verb}")
+    others = tuple(name for seat, name in enumerate(names) if seat != viewer)
+    if others:
+        for name, verb in _named_verbs(others).findall(told):
+            wrong.append(f"{name} {verb}")
     if re.search(r"(?<![\w.])1 (card|die|player|token|timeout)s\b", told):
         wrong.append("1 ...s")
     if re.search(r"(?<![\w.])1 (?:[a-z]+ ){0,2}cards?(?: that)? (are|were)\b", told):
@@ -218,7 +226,7 @@ def misread(told: str, names: list[str], viewer: int | None) -> list[str]:
         wrong.append("2 cards ... is")
     if re.search(r"(?<![\w.])0 (card|die|player|token|timeout)s?\b", told):
         wrong.append("0 instead of no")
-    return wrong
+    return tuple(wrong)
 
 
 def with_counts(value, n: int):
@@ -248,7 +256,7 @@ def test_narration_reads_right_with_you_in_every_role_and_counts_0_1_2(game_type
     wrong: dict[str, str] = {}
 
     def check(told: str, names: list[str], viewer: int | None) -> None:
-        for fault in misread(told, names, viewer):
+        for fault in misread(told, tuple(names), viewer):
             wrong.setdefault(fault, told)
 
     for local in played(game_type):
@@ -355,3 +363,16 @@ def test_passing_round_the_table_and_the_log_tell_the_same_story_after_an_autopi
     assert told == f"Everyone passed: {lead} afresh with any cards; the pile stays face down on the table."
     assert view["says"]["pile"] == f"{count(pile, 'card')} face down on the table."
     assert "set aside" not in told
+
+
+def test_narration_the_grammar_check_finds_each_fault_it_looks_for():
+    """The check the sentences above pass finds what it is for (one fault of
+    each kind, and nothing in the right sentences)."""
+    names = ("Ana", "Bea", "Carla")
+    assert misread("Ana take 2 cards.", names, 1) == ("Ana take",)
+    assert misread("Ana and Carla take 2 cards.", names, 1) == ()
+    assert misread("Ana take 2 cards.", names, 0) == ()  # Ana is "you" there: told as "You take"
+    assert misread("You takes you's 1 cards.", names, 0) == ("you's", "you takes", "1 ...s")
+    assert misread("1 card that are not red; 2 cards that is red; 0 cards.", names, None) == (
+        "1 card ... are", "2 cards ... is", "0 instead of no")
+    assert misread("You take 1 card that is not red; Bea takes no cards.", names, 0) == ()
