@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections import Counter
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 from games.deceptidice import combos
 from games.deceptidice.deck import POWER
@@ -105,6 +105,26 @@ def _key(card: Mapping[str, Any]) -> tuple:
     return ("p", card["power"])
 
 
+def _tally(keys: Iterable[tuple]) -> combos.Tally:
+    """``combos.tally`` of the faces of ``keys``, without making them: what
+    a sampled table adds up to (the heuristic tallies each of its samples,
+    the expert each seat's tops of each of its worlds)."""
+    numbers: dict[int, int] = {}
+    colors: dict[str, int] = {}
+    by_color: dict[str, set[int]] = {}
+    wild = 0
+    for key in keys:
+        kind = key[0]
+        if kind == "n":
+            color, number = key[1], key[2]
+            numbers[number] = numbers.get(number, 0) + 1
+            colors[color] = colors.get(color, 0) + 1
+            by_color.setdefault(color, set()).add(number)
+        elif kind == "w":
+            wild += 1
+    return combos.Tally(numbers, colors, wild, {color: frozenset(ns) for color, ns in by_color.items()})
+
+
 def _face(key: tuple) -> dict[str, Any]:
     if key[0] == "n":
         return {"color": key[1], "number": key[2]}
@@ -127,7 +147,7 @@ class Odds:
         self.weights = [weigh(tops) for tops in dealt] if weigh else [1.0] * samples
         self.total = sum(self.weights)
         self.samples = [
-            (combos.tally(_face(key) for seat in tops for key in seat), [[key[1] for key in seat if key[0] == "p"] for seat in tops])
+            (_tally(key for seat in tops for key in seat), [[key[1] for key in seat if key[0] == "p"] for seat in tops])
             for tops in dealt
         ]
         self._power: dict[tuple[str, int], float] = {}
@@ -186,10 +206,24 @@ class Odds:
                 continue
             hand = known[s] + [unseen.pop() for _ in range(min(seat["cards"] - len(known[s]), len(unseen)))]
             shown = [_key(c) for c in seat["tops"] if c is not None]
-            rest = list((Counter(hand) - Counter(shown)).elements())
+            rest = _less(hand, shown)
             hidden = sum(1 for c in seat["tops"] if c is None)
             tops[s] = shown + rng.sample(rest, min(hidden, len(rest)))
         return tops
+
+
+def _less(hand: list[tuple], shown: list[tuple]) -> list[tuple]:
+    """``hand`` without ``shown`` (each once), each key's copies together
+    where the key first is in ``hand``: ``(Counter(hand) -
+    Counter(shown)).elements()``, in that order (the order the sample
+    draws from), without the Counters."""
+    counts: dict[tuple, int] = {}
+    for key in hand:
+        counts[key] = counts.get(key, 0) + 1
+    for key in shown:
+        if key in counts:
+            counts[key] -= 1
+    return [key for key, n in counts.items() for _ in range(n)]
 
 
 def _deck(deck: Mapping[str, Any]) -> Counter:

@@ -16,7 +16,7 @@ from math import comb
 from typing import Any, Mapping, NamedTuple
 
 from games.deceptidice import combos
-from games.deceptidice.bots import CHALLENGE_RATE, Odds, _deck, _face, _key, heuristic_bot, heuristic_move, table_guesses
+from games.deceptidice.bots import CHALLENGE_RATE, Odds, _deck, _face, _key, _tally, heuristic_bot, heuristic_move, table_guesses
 from games.deceptidice.guesses import Guess, Space, attack, every_guess, legal
 from games.kit import evolved
 
@@ -254,7 +254,7 @@ class Answers:
         # the next player's own cards for each TARGET, in each sample
         self.own = []
         for tops in odds.dealt:
-            mine = combos.tally(_face(key) for key in tops[self.next])
+            mine = _tally(tops[self.next])
             self.own.append([combos.matching(target, mine, space) for target in targets])
         self._best: dict[int, list[float]] = {}
 
@@ -302,7 +302,7 @@ def _targets(view: Mapping[str, Any], space: Space) -> tuple[tuple[Guess, ...], 
 def _targets_of(deck: str, space: Space) -> tuple[tuple[Guess, ...], Mapping[tuple, list[int]], tuple[float, ...]]:
     targets = tuple(dict.fromkeys(evolved(g, count=0) for g in every_guess(space) if g.kind == "specific"))
     pool = _deck(json.loads(deck))
-    unit = {key: [combos.matching(t, combos.tally([_face(key)]), space) for t in targets] for key in pool}
+    unit = {key: [combos.matching(t, _tally([key]), space) for t in targets] for key in pool}
     cards = sum(pool.values())
     return targets, unit, tuple(sum(n * unit[key][t] for key, n in pool.items()) / cards for t in range(len(targets)))
 
@@ -348,7 +348,7 @@ def believe(view: Mapping[str, Any]):
                     w *= POWER_BELIEF
             else:
                 if seat not in tallies:
-                    tallies[seat] = combos.tally(_face(key) for key in tops[seat])
+                    tallies[seat] = _tally(tops[seat])
                 w *= BELIEF ** combos.matching(guess, tallies[seat], space)
         return w
 
