@@ -125,7 +125,7 @@ node:
 test: venv tools npm js-dev lint-tools
 	$(VENV)/bin/lint-imports
 	$(PY) -m mypy
-	$(PY) -m pytest -n 4 --dist loadgroup
+	env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest -n 4 --dist loadgroup
 
 ## openapi: openapi.yaml's games again, from their declarations (each game's
 ## commands.py and shapes.py: service/http/openapi.py), after a game changes
@@ -133,9 +133,10 @@ test: venv tools npm js-dev lint-tools
 openapi: venv
 	$(PY) -m service.http.openapi
 
-## soak: the long property runs (1,000+ random games per game), which CI need not run.
+## soak: the long property runs (1,000+ random games per game) and the
+## chaos run at its full count of SIGKILLs, which CI need not run.
 soak: venv
-	SOAK=1 $(PY) -m pytest tests/games
+	SOAK=1 $(PY) -m pytest tests/games tests/service/runtime/test_chaos.py
 
 ## js-dev: the JavaScript client's dev tools, TypeScript alone, as
 ## clients/js/package-lock.json pins it (npm ci into clients/js/node_modules,
