@@ -174,8 +174,13 @@ def pytest_collection_modifyitems(items):
     (one stack, one browser) that runs for about a minute on one worker;
     collected last, as their file's name would have it, they started when
     the other worker was nearly done and left it idle for the rest of the
-    run."""
+    run. Then the tests marked slow, for the same reason: in file order the
+    chaos runs came last, and one ran on alone for most of a minute."""
     for item in items:
         if _on_the_cluster(item) and not item.get_closest_marker("xdist_group"):
             item.add_marker(pytest.mark.xdist_group("cluster"))
-    items.sort(key=lambda item: 0 if item.get_closest_marker("xdist_group") else 1)  # stable: the rest keep their order
+
+    def order(item) -> int:
+        return 0 if item.get_closest_marker("xdist_group") else 1 if item.get_closest_marker("slow") else 2
+
+    items.sort(key=order)  # stable: the rest keep their order

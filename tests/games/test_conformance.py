@@ -54,6 +54,8 @@ from tests.support.soak import games
 from tests.support import worlds
 from tests.support.visibility import with_ids
 
+pytestmark = pytest.mark.slow  # the longer cases run long: scheduled first (tests/conftest.py)
+
 # (game, option set name, options, seat counts)
 CASES = [
     ("color-doubt", "default", {}, range(2, 6)),

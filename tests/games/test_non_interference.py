@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -34,6 +35,7 @@ def scenarios(draw):
 
 @settings(max_examples=examples(quick=60, soak=600), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(scenarios(), st.randoms(use_true_random=False))
+@pytest.mark.slow
 def test_hidden_cards_change_nothing_a_seat_sees(scenario, shuffle):
     game_type, seats, seed, commands, seat = scenario
     try:

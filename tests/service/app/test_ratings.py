@@ -38,6 +38,7 @@ def ratings_state(redis_client) -> dict:
     return state
 
 
+@pytest.mark.slow
 def test_two_hundred_rated_games_order_twenty_players_by_strength_and_reindex_rebuilds_them_exactly(
     http, app, clock, redis_client, redis_server, capsys
 ):

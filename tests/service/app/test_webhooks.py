@@ -402,6 +402,7 @@ def test_an_unreachable_receiver_is_a_failed_attempt_too(hook_app, workers):
     assert all(a["error"] for a in recorded)
 
 
+@pytest.mark.slow
 def test_games_and_their_archiving_never_wait_behind_deliveries_to_dead_receivers(
     redis_client, workers, silent_receivers, tmp_path
 ):

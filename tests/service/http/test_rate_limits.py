@@ -359,6 +359,7 @@ def answer(url: str) -> tuple[int, int | None, float]:
         return error.code, int(retry) if retry else None, time.monotonic()
 
 
+@pytest.mark.slow
 def test_with_four_workers_a_client_that_waits_what_retry_after_says_passes_on_its_first_retry(
     redis_server, redis_client, tmp_path
 ):

@@ -338,6 +338,7 @@ def test_clients_that_vanish_are_released_at_once(api_server, client, redis_clie
 # -- many waiters ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_hundreds_of_concurrent_waiters_miss_no_event(api_server, client, redis_client):
     """20 games, 10 waiters each (streams of views and of events, seats and
     spectators, long polls of views and of the public feed), 4 commands per

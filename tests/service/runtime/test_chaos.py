@@ -18,6 +18,7 @@ from pathlib import Path
 
 import httpx
 import psutil
+import pytest
 
 from events.envelope import Envelope
 from games.registry import GAMES
@@ -28,6 +29,8 @@ from tests.support.api import create_game
 from tests.support.paths import ROOT
 from tests.support.patience import PATIENCE, until
 from tests.support.soak import games as runs
+
+pytestmark = pytest.mark.slow  # every test here runs long: scheduled first (tests/conftest.py)
 
 def start_service(data_dir, port: int, **settings: str) -> subprocess.Popen:
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "PROMETHEUS_MULTIPROC_DIR")}

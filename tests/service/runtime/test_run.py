@@ -11,6 +11,7 @@ import urllib.request
 from pathlib import Path
 
 import psutil
+import pytest
 
 from service.runtime.embedded_redis import free_port
 from tests.support.paths import ROOT
@@ -69,6 +70,7 @@ def interrupt(process: subprocess.Popen) -> list[psutil.Process]:
     return children
 
 
+@pytest.mark.slow
 def test_make_run_serves_persists_and_stops_cleanly(tmp_path):
     port = free_port()
     log = tmp_path / "run.log"
