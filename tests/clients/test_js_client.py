@@ -14,20 +14,29 @@ import re
 import shutil
 import subprocess
 
+import pytest
+
 from tests.support.stack import OPERATOR_TOKEN
 from tests.support.node import JS_CLIENT, installed_client, node, pack, with_websocket
 from tests.support.patience import PATIENCE, WHOLE_RUN
 
 
-def test_the_npm_package_holds_the_module_its_types_readme_and_changelog_and_nothing_else(tmp_path):
-    _, files = pack(tmp_path)
+@pytest.fixture(scope="module")
+def packed(tmp_path_factory):
+    """clients/js packed once (``npm pack``): its tarball and the files it
+    holds, for both tests."""
+    return pack(tmp_path_factory.mktemp("packed"))
+
+
+def test_the_npm_package_holds_the_module_its_types_readme_and_changelog_and_nothing_else(packed):
+    _, files = packed
     assert files == ["CHANGELOG.md", "README.md", "package.json", "tabletell.d.ts", "tabletell.js"]
 
 
-def test_the_js_clients_own_tests_pass_on_its_npm_package_against_a_running_stack(api_server, workers, tmp_path):
+def test_the_js_clients_own_tests_pass_on_its_npm_package_against_a_running_stack(api_server, workers, packed, tmp_path):
     workers.start()
     project = tmp_path / "project"
-    installed_client(project)
+    installed_client(project, packed[0])
     shutil.copytree(JS_CLIENT / "test", project / "test")
     shutil.copy(JS_CLIENT / "testing.js", project)
     # the tests import the client by its name: here, the package installed

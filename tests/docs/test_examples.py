@@ -25,8 +25,12 @@ OPERATOR = "docs-operator-token"
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory):
     """`make run` as it starts, with an operator token set (as the webhooks
-    section of docs/api.md asks)."""
-    with make_run(tmp_path_factory.mktemp("docs-data"), OPERATOR_TOKEN=OPERATOR) as port:
+    section of docs/api.md asks) and a heartbeat every half second, not
+    every 15: docs/api.md's streams (``curl -sN ... | head -n 4``) print
+    their first message at once, and the shell then waits for curl, which
+    ends only when it next writes into the closed pipe: at the heartbeat
+    (15 s of each example's 15.1 with the default)."""
+    with make_run(tmp_path_factory.mktemp("docs-data"), OPERATOR_TOKEN=OPERATOR, STREAM_HEARTBEAT_SECONDS="0.5") as port:
         yield port
 
 

@@ -48,19 +48,17 @@ def pack(destination: Path) -> tuple[Path, list[str]]:
     return destination / packed["filename"], sorted(entry["path"] for entry in packed["files"])
 
 
-def installed_client(project: Path) -> Path:
+def installed_client(project: Path, tarball: Path) -> None:
     """A fresh ES module project in ``project`` (created) with the client
-    installed in it from its tarball (``npm install``, offline: it has no
-    dependencies), as a user of the package has it; the tarball returned."""
+    installed in it from its tarball (``pack``'s; ``npm install``, offline:
+    it has no dependencies), as a user of the package has it."""
     project.mkdir(parents=True, exist_ok=True)
     (project / "package.json").write_text(json.dumps({"private": True, "type": "module"}))
-    tarball, _ = pack(project)
     result = subprocess.run(
         [npm(), "install", "--offline", "--no-audit", "--no-fund", "--no-package-lock", "--loglevel=error", str(tarball)],
         cwd=project, capture_output=True, text=True, timeout=PATIENCE,
     )
     assert result.returncode == 0, result.stderr
-    return tarball
 
 
 def with_websocket() -> list[str]:
