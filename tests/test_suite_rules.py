@@ -1,5 +1,6 @@
 """The suite's own rules, held over every module of tests/: what a module of
-the suite may import, and that no test waits a time of its own.
+the suite may import, and that no test waits a time of its own; and that
+every pytest plugin installed is loaded (pytest.ini names them).
 
 Read from the modules' syntax trees (the standard library's ``ast``): both
 rules are about what a module itself writes, an import or a number, so no
@@ -87,3 +88,19 @@ def test_no_test_waits_a_time_of_its_own():
         for node in fixed_waits(ast.parse(path.read_text()))
     ]
     assert found == [], "wait with tests/support/patience.py (PATIENCE, until):\n" + "\n".join(found)
+
+
+def test_every_pytest_plugin_installed_is_named_in_pytest_ini():
+    """pytest.ini turns the loading of plugins through their entry points
+    off and names each one (``-p``): a plugin installed but not named there
+    would silently not load (its fixtures missing, its options unknown)."""
+    import configparser
+    from importlib.metadata import entry_points
+
+    ini = configparser.ConfigParser()
+    ini.read(ROOT / "pytest.ini")
+    named = ini["pytest"]["addopts"].split()
+    assert "--disable-plugin-autoload" in named
+    loaded = {named[n + 1] for n, option in enumerate(named) if option == "-p"}
+    installed = {entry.value for entry in entry_points(group="pytest11")}
+    assert installed and installed <= loaded, installed - loaded
