@@ -2,8 +2,9 @@
 for Python, against `make run`'s stack (``python -m service.run``: the
 store, gunicorn with its gevent workers, an RQ worker with its scheduler).
 
-For each game: a game against a bot is created through the lobby's form and
-the human seat is played to the end by clicking the page (the move chosen
+For each game: a game against a bot is created through the lobby's form
+(with options that keep it short, ``PLAYED``) and the human seat is played
+to the end by clicking the page (the move chosen
 by the game's own heuristic bot from the seat's view, then made with the
 page's controls: cards pressed in the hand, fields chosen, the command's
 button, enabled only once the choice fits a move). At 1280x800 and at
@@ -14,7 +15,8 @@ stale client's would be: the page itself sends only legal moves), a bot's
 move is told in the log before the seat's next turn, and the end screen
 names the winner and offers Rematch, which opens the rematch. Then the game
 is replayed (narrated) and verified. Leaving the table, the autopilot's
-warning and banner, and the turn alerts have tests of their own.
+warning and banner, and the turn alerts have tests of their own (their
+games made over the API, the tab holding the seat as the lobby leaves it).
 Screenshots of each table (desktop and phone), an end screen and a replay
 are saved under ``SCREENSHOT_DIR`` (default: the test's temporary
 directory).
