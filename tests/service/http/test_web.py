@@ -699,8 +699,9 @@ def test_a_friend_joins_by_the_invite_link_and_a_spectator_watches_live(tab, sta
     listed = lobby.locator(f"section.lobby li[data-game='{urlparse(link).path.rsplit('/', 1)[1]}']")
     assert "1 of 2 seated (Ana)" in listed.text_content()
     listed.get_by_role("link").click()
-    lobby.wait_for_url(f"**{urlparse(link).path}")
-    joined = friend.goto(urlparse(link).path)
+    lobby.wait_for_url(link)  # the invite link itself, loaded (not opened again: a second page load)
+    lobby.wait_for_selector("main[data-ready]")
+    joined = lobby
     joined.get_by_label("Your name").fill("Bea")
     joined.get_by_role("button", name="Take a seat").click()
     joined.locator(".game-head[data-version]").wait_for()
