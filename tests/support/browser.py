@@ -3,9 +3,12 @@
 for Python, against `make run`'s stack; a tab that records every request
 the page makes and every error it logs; the API called beside the page.
 
-The fixtures (``stack``, ``browser``, ``shots``, ``tab``) are module-scoped
-where they start something: a test module imports those it uses, and gets
-one stack and one browser for its tests.
+The fixtures (``stack``, ``browser``, ``shots``, ``tab``) are given to
+tests/service/http by its conftest.py. Those that start something are
+session-scoped: the browser tests (one xdist group, so one test process)
+share one stack and one browser, started once (a stack and a browser took
+3-5 s to start and 2 s to stop, for each module); each test still opens its
+tabs in browser contexts of their own, which share nothing.
 """
 from __future__ import annotations
 
@@ -36,7 +39,7 @@ def chromium() -> str:
     return path
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def stack(tmp_path_factory):
     """`make run` as it starts: its own store, the API, a worker."""
     settings = {"RATE_LIMITS": "off", "ACCESS_LOG": "off", "WEB_CONCURRENCY": "1"}
@@ -44,18 +47,23 @@ def stack(tmp_path_factory):
         yield f"http://127.0.0.1:{port}"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser():
+    """One Chromium for the test process. It asks nothing of Google's
+    services on its own (background networking, component updates), so
+    every request a test sees is the page's."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        args = ["--no-sandbox"] if os.geteuid() == 0 else []
+        args = ["--disable-background-networking", "--disable-component-update"]
+        if os.geteuid() == 0:
+            args.append("--no-sandbox")
         launched = playwright.chromium.launch(executable_path=chromium(), args=args, headless=True)
         yield launched
         launched.close()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def shots(tmp_path_factory) -> Path:
     directory = Path(os.environ.get("SCREENSHOT_DIR") or tmp_path_factory.mktemp("screenshots"))
     directory.mkdir(parents=True, exist_ok=True)
@@ -84,13 +92,27 @@ THROUGH_THE_CLIENT = """
 """
 
 
+def holding(game_id: str, token: str, seat: int, name: str, game_type: str) -> str:
+    """An init script: the page holds this seat, as it would after taking it
+    (api.js's ``Seats``), so a test seats a player over the API and the
+    page finds the seat (and lists the game among the browser's own) as
+    the lobby would have left it."""
+    record = {game_id: {"token": token, "seat": seat, "name": name, "type": game_type, "saved": 0}}
+    return f"localStorage.setItem('tabletell.seats', {json.dumps(json.dumps(record))});"
+
+
 class Page:
     """A browser tab on the stack, recording every request it makes and
     every error it logs."""
 
     def __init__(self, browser, base: str, viewport: dict, init_script: str | None = None):
         self.base = base
-        self.context = browser.new_context(viewport=viewport)
+        # a reader who asked for less motion (prefers-reduced-motion, which
+        # style.css honours): the last card played is marked without its
+        # glow, 1.2 s of repainting in every open tab for each card played
+        # (a fifth of a second of CPU each, near a tenth of the browser
+        # tests' CPU time); what the tests look at is the same
+        self.context = browser.new_context(viewport=viewport, reduced_motion="reduce")
         self.context.add_init_script(THROUGH_THE_CLIENT)
         if init_script:
             self.context.add_init_script(init_script)

@@ -10,9 +10,11 @@ from html.parser import HTMLParser
 
 import yaml
 
+from tests.support.browser import DESKTOP
 from tests.support.codes import rule_codes, service_codes
 from tests.support.openapi_contract import check_schema_of
 from tests.support.paths import ROOT
+from tests.support.patience import PATIENCE_MS
 from service.http.docs import LOADER
 
 SPEC = yaml.load((ROOT / "openapi.yaml").read_text(), Loader=LOADER)
@@ -111,32 +113,22 @@ def test_the_reference_page_loads_only_what_this_server_serves(http):
             assert asset.status_code == 200 and asset.get_data(), source
 
 
-def test_the_reference_renders_in_chromium_from_this_server_alone(api_server):
+def test_the_reference_renders_in_chromium_from_this_server_alone(api_server, browser):
     """/docs in a real browser: Swagger UI draws every operation from
     /openapi.yaml, with no request to another host and nothing the page's
     Content-Security-Policy refused."""
-    import os
-
-    from playwright.sync_api import sync_playwright
-
-    from tests.support.browser import DESKTOP, chromium
-    from tests.support.patience import PATIENCE_MS
-
     requests, errors = [], []
-    with sync_playwright() as playwright:
-        args = ["--no-sandbox", "--disable-background-networking", "--disable-component-update"] if os.geteuid() == 0 else []
-        browser = playwright.chromium.launch(executable_path=chromium(), args=args, headless=True)
-        try:
-            page = browser.new_page(viewport=DESKTOP)
-            page.set_default_timeout(PATIENCE_MS)
-            page.on("request", lambda request: requests.append(request.url))
-            page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-            page.goto(api_server.url + "/docs")
-            page.wait_for_selector(".opblock")
-            # each operation is one block, id'd by its tag and operationId
-            shown = {block.split("-", 2)[2] for block in page.eval_on_selector_all(".opblock[id]", "els => els.map(e => e.id)")}
-        finally:
-            browser.close()
+    page = browser.new_page(viewport=DESKTOP)  # in a context of its own, closed with it
+    try:
+        page.set_default_timeout(PATIENCE_MS)
+        page.on("request", lambda request: requests.append(request.url))
+        page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+        page.goto(api_server.url + "/docs")
+        page.wait_for_selector(".opblock")
+        # each operation is one block, id'd by its tag and operationId
+        shown = {block.split("-", 2)[2] for block in page.eval_on_selector_all(".opblock[id]", "els => els.map(e => e.id)")}
+    finally:
+        page.close()
     # the API's operations, and the webhook the service sends (OpenAPI's ``webhooks``)
     sent = {op["operationId"] for item in SPEC.get("webhooks", {}).values() for method, op in item.items() if method in METHODS}
     assert shown == {operation["operationId"] for _, _, operation in operations()} | sent

@@ -2,8 +2,9 @@
 for Python, against `make run`'s stack (``python -m service.run``: the
 store, gunicorn with its gevent workers, an RQ worker with its scheduler).
 
-For each game: a game against a bot is created through the lobby's form and
-the human seat is played to the end by clicking the page (the move chosen
+For each game: a game against a bot is created through the lobby's form
+(with options that keep it short, ``PLAYED``) and the human seat is played
+to the end by clicking the page (the move chosen
 by the game's own heuristic bot from the seat's view, then made with the
 page's controls: cards pressed in the hand, fields chosen, the command's
 button, enabled only once the choice fits a move). At 1280x800 and at
@@ -14,7 +15,8 @@ stale client's would be: the page itself sends only legal moves), a bot's
 move is told in the log before the seat's next turn, and the end screen
 names the winner and offers Rematch, which opens the rematch. Then the game
 is replayed (narrated) and verified. Leaving the table, the autopilot's
-warning and banner, and the turn alerts have tests of their own.
+warning and banner, and the turn alerts have tests of their own (their
+games made over the API, the tab holding the seat as the lobby leaves it).
 Screenshots of each table (desktop and phone), an end screen and a replay
 are saved under ``SCREENSHOT_DIR`` (default: the test's temporary
 directory).
@@ -38,8 +40,9 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from games.registry import GAMES
 from service.http.schemas import describe_commands
+from service.runtime import replay
 from tests.support.api import SHORT
-from tests.support.browser import DESKTOP, FITS, PHONE, SIZES, Page, api, browser, shots, stack, tab  # noqa: F401 (fixtures)
+from tests.support.browser import DESKTOP, FITS, PHONE, SIZES, Page, api, holding
 from tests.support.paths import ROOT
 from tests.support.patience import PATIENCE, until
 
@@ -54,29 +57,55 @@ REFUSED = {
     "deceptidice": lambda view: {"type": "discard_die", "die": 9},
     "diez": lambda view: {"type": "play", "card": "0000000000"},
 }
-MAX_MOVES = 400  # the seat's own moves; a long Diez game of two takes about 110
+# The options each game is played to its end with through the page: the
+# short games of tests/support/api.py, but for the two whose short games were
+# long for a page that makes each move with its controls (a third of a second
+# a move): the seat's moves, as the heuristic bots play (500 games each in
+# memory, projections.local), were 15.6 on average in Opticall's (at most
+# 36) and 17.6 in Diez's, one game in ten past 50 (a minute of the suite).
+# Opticall in the classic setup, 5 cards each and one card of each colour and
+# suit: 11.7 moves on average, at most 20, with the reveal that decides who
+# starts besides the plays, calls and passes. Diez with three cards each from
+# a deck of power cards (of the numbers only the zeros and the white ones; 8
+# Blanks; no Draw 2, Draw 4 or Bomb; one of each coloured card else, two
+# Tokens): 7.7 moves on average, one game in ten past 17, and as many kinds
+# of move a game as its short game (3.5: a play and its pile, colour, token
+# or discards, a draw, a jump-in, a token given...), more kinds in all.
+PLAYED = {
+    **SHORT,
+    "opticall": {"setup": "classic", "hand_size": 5, "two_players": True, "color_copies": 1, "eclipses": 1, "resets": 1,
+                 "spectrums": 0, "black_sheep": 0, "turn_seconds": 0, "call_seconds": 0},
+    "diez": {"hand_size": 3, "number_cards": 0, "blank_cards": 8, "draw_two_cards": 0, "draw_four_cards": 0, "draw_color_cards": 1,
+             "dek_cards": 1, "el_cards": 1, "skip_cards": 1, "reverse_cards": 1, "bomb_cards": 0,
+             "turn_seconds": 0, "jump_in_seconds": 0, "challenge_seconds": 0},
+}
+# the game whose log is verified by ``python -m service.replay`` in a process of its own
+IN_A_PROCESS = "color-doubt"
+MAX_MOVES = 400  # the seat's own moves; none of the 500 games above took Diez's past 57
 
-pytestmark = pytest.mark.xdist_group("browser")  # one stack and one browser for the module
+pytestmark = pytest.mark.xdist_group("browser")  # one stack and one browser for the browser tests
 
 
 # -- driving the page -----------------------------------------------------------------
 
 
-def create_through_the_lobby(tab_page: Page, game_type: str, options: dict, bot: bool = True) -> tuple[str, str, int]:
-    """The lobby's form: the game, two seats (the second a heuristic bot, or
-    a player), the options given; answers (game id, token, seat) as the page
-    kept them."""
+def create_through_the_lobby(tab_page: Page, game_type: str, options: dict) -> tuple[str, str, int]:
+    """The lobby's form: the game, two seats (the second a heuristic bot),
+    the options given; answers (game id, token, seat) as the page kept
+    them."""
     page = tab_page.goto("/")
     page.get_by_label("Game", exact=True).select_option(game_type)
     page.get_by_label("Seats").fill("2")
     page.get_by_label("Seats").dispatch_event("input")
-    page.get_by_label("Seat 2").select_option("bot:heuristic" if bot else "player")
+    page.get_by_label("Seat 2").select_option("bot:heuristic")
     page.get_by_label("Your name").fill("Ana")
     page.get_by_text(re.compile("^Options of")).click()
     for name, value in options.items():
         control = page.locator(f"#option-{name}")
         if isinstance(value, bool):
             control.set_checked(value)
+        elif isinstance(value, str):
+            control.select_option(value)  # one of its choices (Opticall's setup)
         else:
             control.fill(str(value))
     page.get_by_role("button", name="Create the game").click()
@@ -87,9 +116,24 @@ def create_through_the_lobby(tab_page: Page, game_type: str, options: dict, bot:
     return game_id, held["token"], held["seat"]
 
 
+def at_the_table(tab, base: str, game_type: str, options: dict | None = None, seats: int = 2, bots: int = 1,
+                 viewport: dict = DESKTOP, init_script: str = "") -> tuple[Page, str, str, int]:
+    """A game made over the API for a test that is not about the lobby (the
+    game tests create theirs through its form): its last ``bots`` seats
+    heuristic bots, Ana in the first free seat, and a tab that holds her
+    seat (as the lobby would have left it), open at the table. Answers
+    (tab, game id, token, seat)."""
+    body = {"type": game_type, "seats": seats, "options": options or {},
+            "bots": [{"seat": seat, "level": "heuristic"} for seat in range(seats - bots, seats)]}
+    game_id = api(base, "/v1/games", body=body)["game_id"]
+    taken = api(base, f"/v1/games/{game_id}/seats", body={"name": "Ana"})
+    player = tab(viewport, init_script=init_script + holding(game_id, taken["token"], taken["seat"], "Ana", game_type))
+    player.goto(f"/games/{game_id}")
+    return player, game_id, taken["token"], taken["seat"]
+
+
 def shown_version(page) -> int:
-    page.wait_for_selector(".game-head[data-version]")
-    return int(page.locator(".game-head").get_attribute("data-version"))
+    return int(page.locator(".game-head[data-version]").get_attribute("data-version"))  # once it is drawn
 
 
 def in_step(page, base: str, game_id: str, token: str) -> dict:
@@ -153,16 +197,24 @@ def make_move(page, body: dict, view: dict, send: bool = True) -> None:
             if pressed.get(card["id"], False) != (card["id"] in wanted):
                 if card["id"] in wanted or isinstance(body[pressing], list):
                     page.locator(f'.hand button[data-card="{card["id"]}"]').click()
-    for name, value in body.items():
-        if name in ("type", pressing):
-            continue
-        control = form.locator(f'[name="{name}"]')
-        if control.count() == 0:
+    # the form's controls for the body's other fields, read in one round trip
+    # (and none awaited: the table may have moved on, which the button below tells)
+    controls = page.evaluate(
+        """([command, names]) => Object.fromEntries(names.map(name => {
+             const control = document.querySelector(`form.action[data-command="${command}"] [name="${name}"]`);
+             return [name, control && { checkbox: control.type === 'checkbox', offered: [...(control.options || [])].map(o => o.value) }];
+           }))""",
+        [body["type"], [name for name in body if name not in ("type", pressing)]],
+    )
+    for name, found in controls.items():
+        value = body[name]
+        if found is None:
             continue  # the moves fix it, or leave it to its default: the page sends it so
-        if control.get_attribute("type") == "checkbox":
+        control = form.locator(f'[name="{name}"]')
+        if found["checkbox"]:
             control.set_checked(bool(value))
             continue
-        offered = control.evaluate("select => [...select.options].map(o => o.value)")
+        offered = found["offered"]
         if isinstance(value, list):
             control.select_option([json.dumps(v) for v in value])
         elif json.dumps(value) in offered:
@@ -191,13 +243,14 @@ def make_move(page, body: dict, view: dict, send: bool = True) -> None:
 
 
 def moved(page, before: int) -> None:
-    """Until the page shows a newer version, or a refusal."""
-    page.wait_for_function(
-        "before => Number(document.querySelector('.game-head')?.dataset.version) > before"
-        " || [...document.querySelectorAll('.refusal')].some(e => e.textContent)",
+    """Until the page shows a newer version, or a refusal (read as it is found)."""
+    refusals = page.wait_for_function(
+        """before => {
+             const refusals = [...document.querySelectorAll('.refusal')].map(e => e.textContent).filter(Boolean);
+             return refusals.length ? refusals : Number(document.querySelector('.game-head')?.dataset.version) > before && [];
+           }""",
         arg=before,
-    )
-    refusals = [text for text in page.locator(".refusal").all_text_contents() if text]
+    ).json_value()
     assert not refusals, f"the page refused a bot's move: {refusals}"
 
 
@@ -318,10 +371,10 @@ def unnamed_controls(page) -> list[str]:
 # -- the tests -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("game_type", sorted(SHORT))
-def test_each_game_is_played_to_the_end_through_the_page_then_rematched_replayed_and_verified(game_type, tab, stack, shots, tmp_path):
+@pytest.mark.parametrize("game_type", sorted(PLAYED))
+def test_each_game_is_played_to_the_end_through_the_page_then_rematched_replayed_and_verified(game_type, tab, stack, shots, tmp_path, capsys):
     player = tab(SIZES[FIRST[game_type]])
-    game_id, token, seat = create_through_the_lobby(player, game_type, SHORT[game_type])
+    game_id, token, seat = create_through_the_lobby(player, game_type, PLAYED[game_type])
     page = player.page
     created = api(stack, f"/v1/games/{game_id}")
     assert created["type"] == game_type and [s["bot"] for s in created["seats"]] == [None, "heuristic"]
@@ -376,13 +429,22 @@ def test_each_game_is_played_to_the_end_through_the_page_then_rematched_replayed
     assert "committed before play" in page.locator(".verification .proves").text_content()
     command = page.locator(".verification pre").text_content()
     assert f"python -m service.replay verify {game_id}.ndjson" in command
-    # the command shown, run as the page says, on the log the page offers to download
+    # the command shown, run as the page says, on the log the page offers to
+    # download: in a process of its own for one game (the module an operator
+    # runs), for the others its main in this process (the same code, less the
+    # second a new Python takes to start and import the service)
     download = page.get_attribute(".verification a[download]", "href")
     with urllib.request.urlopen(stack + download, timeout=PATIENCE) as answer:
         (tmp_path / f"{game_id}.ndjson").write_bytes(answer.read())
-    verified = subprocess.run([sys.executable, "-m", "service.replay", "verify", str(tmp_path / f"{game_id}.ndjson")],
-                              cwd=ROOT, capture_output=True, text=True, timeout=PATIENCE)
-    assert verified.returncode == 0, verified.stdout + verified.stderr
+    verify = ["verify", str(tmp_path / f"{game_id}.ndjson")]
+    if game_type == IN_A_PROCESS:
+        verified = subprocess.run([sys.executable, "-m", "service.replay", *verify],
+                                  cwd=ROOT, capture_output=True, text=True, timeout=PATIENCE)
+        assert verified.returncode == 0, verified.stdout + verified.stderr
+    else:
+        capsys.readouterr()
+        assert replay.main(verify) == 0, capsys.readouterr()
+        assert f"verify {verify[1]}: OK" in capsys.readouterr().out
     last = int(page.locator("#replay-version").get_attribute("max"))
     assert last == final["version"]
     lines = page.locator(".events li")
@@ -414,22 +476,17 @@ def test_each_game_is_played_to_the_end_through_the_page_then_rematched_replayed
 
 
 @pytest.mark.parametrize("game_type", sorted(GAMES))
-def test_each_table_at_its_first_turn_with_its_default_options_and_the_screenshots(game_type, tab, stack, shots, browser):
+def test_each_table_at_its_first_turn_with_its_default_options_and_the_screenshots(game_type, tab, stack, shots):
     """A table of three with its default options (two heuristic bots, so no
     clock): on the first screen at both sizes; the seat's move chosen (not
     sent), as the screenshots show it."""
-    seats = 3
-    created = api(stack, "/v1/games", body={"type": game_type, "seats": seats, "bots": [{"seat": s, "level": "heuristic"} for s in (1, 2)]})
-    game_id = created["game_id"]
-    seat = api(stack, f"/v1/games/{game_id}/seats", body={"name": "Ana"})
-    record = json.dumps({game_id: {"token": seat["token"], "seat": seat["seat"], "name": "Ana", "type": game_type, "saved": 0}})
-    player = tab(DESKTOP, init_script=f"localStorage.setItem('tabletell.seats', {json.dumps(record)})")
-    page = player.goto(f"/games/{game_id}")
-    view = my_turn(page, stack, game_id, seat["token"], seat["seat"])
+    player, game_id, token, seat = at_the_table(tab, stack, game_type, seats=3, bots=2)
+    page = player.page
+    view = my_turn(page, stack, game_id, token, seat)
     assert api(stack, f"/v1/games/{game_id}")["options"]["turn_seconds"] == 0  # bots alone: no clock
     while only_a_pass(view):  # the page passes for its player
         newer(page, view["version"])
-        view = my_turn(page, stack, game_id, seat["token"], seat["seat"])
+        view = my_turn(page, stack, game_id, token, seat)
     while True:
         body = GAMES[game_type].bots["heuristic"](view, random.Random(3))
         try:
@@ -438,9 +495,9 @@ def test_each_table_at_its_first_turn_with_its_default_options_and_the_screensho
         except AssertionError:
             # the table moved on while the move was chosen (a bot's window
             # closed, a seat timed out): choose again from the table as it is
-            if api(stack, f"/v1/games/{game_id}/view", seat["token"])["version"] == view["version"]:
+            if api(stack, f"/v1/games/{game_id}/view", token)["version"] == view["version"]:
                 raise
-            view = my_turn(page, stack, game_id, seat["token"], seat["seat"])
+            view = my_turn(page, stack, game_id, token, seat)
     page.locator("[data-part=log] li").nth(3).wait_for()
     assert [s["display_name"] for s in view["seats"]] == ["Ana", "Bot 1 (heuristic)", "Bot 2 (heuristic)"]
     for size, viewport in SIZES.items():
@@ -504,8 +561,7 @@ def table_reads(page, view: dict, label: str) -> None:
 
 
 def test_leaving_the_table_a_bot_plays_the_seat_to_the_end_and_the_log_verifies(tab, stack):
-    player = tab(DESKTOP)
-    game_id, token, seat = create_through_the_lobby(player, "color-doubt", SHORT["color-doubt"])
+    player, game_id, token, seat = at_the_table(tab, stack, "color-doubt", SHORT["color-doubt"])
     page = player.page
     view = my_turn(page, stack, game_id, token, seat)
     assert view["status"] == "active"
@@ -536,8 +592,8 @@ def test_a_warning_comes_before_the_autopilot_a_banner_while_it_plays_and_the_se
     """Two players, a clock of 2 s, the autopilot after 2 timeouts: the page's
     player never moves; the other (over the API) always does."""
     options = {"two_player_suits": 4, "cards_per_suit": 10, "two_player_removed_cards": 0, "turn_seconds": 2, "autopilot_after": 2}
-    player = tab(DESKTOP)
-    game_id, token, seat = create_through_the_lobby(player, "color-doubt", options, bot=False)
+    # the page open at the table before Bea's seat starts the game and its clock
+    player, game_id, _, _ = at_the_table(tab, stack, "color-doubt", options, bots=0)
     other = api(stack, f"/v1/games/{game_id}/seats", body={"name": "Bea"})
     page = player.page
     rng = random.Random(1)
@@ -578,8 +634,7 @@ def test_your_turn_in_a_hidden_tab_changes_the_title_plays_a_sound_and_notifies(
       window.AudioContext = class { constructor() { window.__alerts.push(['sound']); } };
       localStorage.setItem('tabletell.alerts', JSON.stringify({ sound: true, notify: true }));
     """
-    player = tab(DESKTOP, init_script=spy)
-    game_id, token, seat = create_through_the_lobby(player, "color-doubt", SHORT["color-doubt"])
+    player, game_id, token, seat = at_the_table(tab, stack, "color-doubt", SHORT["color-doubt"], init_script=spy)
     page = player.page
     my_turn(page, stack, game_id, token, seat)
     page.wait_for_function("() => document.title.startsWith('● Your turn')")
@@ -644,8 +699,9 @@ def test_a_friend_joins_by_the_invite_link_and_a_spectator_watches_live(tab, sta
     listed = lobby.locator(f"section.lobby li[data-game='{urlparse(link).path.rsplit('/', 1)[1]}']")
     assert "1 of 2 seated (Ana)" in listed.text_content()
     listed.get_by_role("link").click()
-    lobby.wait_for_url(f"**{urlparse(link).path}")
-    joined = friend.goto(urlparse(link).path)
+    lobby.wait_for_url(link)  # the invite link itself, loaded (not opened again: a second page load)
+    lobby.wait_for_selector("main[data-ready]")
+    joined = lobby
     joined.get_by_label("Your name").fill("Bea")
     joined.get_by_role("button", name="Take a seat").click()
     joined.locator(".game-head[data-version]").wait_for()
@@ -694,8 +750,7 @@ def test_a_friend_joins_by_the_invite_link_and_a_spectator_watches_live(tab, sta
 
 
 def test_the_table_on_a_phone_fits_its_width_and_plays_with_the_keyboard(tab, stack):
-    phone = tab(PHONE)
-    game_id, token, seat = create_through_the_lobby(phone, "color-doubt", SHORT["color-doubt"])
+    phone, game_id, token, seat = at_the_table(tab, stack, "color-doubt", SHORT["color-doubt"], viewport=PHONE)
     page = phone.page
     view = my_turn(page, stack, game_id, token, seat)
     assert seat in view["to_act"] and "play" in view["actions"]

@@ -12,7 +12,6 @@ import httpx
 import pytest
 
 from tests.support.api import play_once, seated
-from tests.support.browser import browser  # noqa: F401 (a fixture)
 from tests.support.patience import PATIENCE, PATIENCE_MS
 from tests.support.paths import ROOT
 from tests.support.stack import ApiServer
@@ -28,7 +27,7 @@ def server(redis_server, tmp_path_factory):
     started.stop()
 
 
-def test_a_browsers_eventsource_opens_a_seats_stream_with_a_ticket_and_resumes_after_a_drop(server, browser):  # noqa: F811
+def test_a_browsers_eventsource_opens_a_seats_stream_with_a_ticket_and_resumes_after_a_drop(server, browser):
     client = httpx.Client(base_url=server.url, timeout=PATIENCE)
     game_id, tokens = seated(client)
     context = browser.new_context()

@@ -1,7 +1,7 @@
 """Ratings and table talk in a real browser (issue 45): Debian's Chromium,
 driven by Playwright, against `make run`'s stack, as in test_web.py (the
-stack, browser and tab fixtures of tests/support/browser.py, one stack a
-module).
+stack, browser and tab fixtures of tests/support/browser.py, which the
+browser tests share).
 
 - After rated games between player keys, a game's leaderboard page lists
   its players best first, each linked to their profile page (their rating
@@ -21,26 +21,19 @@ directory). Every wait is for the event meant, with a deadline.
 """
 from __future__ import annotations
 
-import json
 import random
 import urllib.error
 
 import pytest
 
 from games.registry import GAMES
-from tests.support.browser import DESKTOP, PHONE, FITS, api, browser, shots, stack, tab  # noqa: F401 (fixtures)
+from tests.support.browser import DESKTOP, PHONE, FITS, api, holding
 from tests.support.api import SHORT
 from tests.support.patience import until
 
 pytestmark = pytest.mark.xdist_group("browser")  # beside test_web.py: one browser at a time
 
 GAME = "color-doubt"
-
-
-def seats_script(game_id: str, token: str, seat: int, name: str) -> str:
-    """The page holds this seat, as it would after taking it (api.js's Seats)."""
-    record = {game_id: {"token": token, "seat": seat, "name": name, "type": GAME}}
-    return f"localStorage.setItem('tabletell.seats', {json.dumps(json.dumps(record))});"
 
 
 def new_player(base: str, name: str) -> tuple[str, str]:
@@ -83,7 +76,7 @@ def test_a_leaderboard_lists_the_players_after_rated_games_and_the_end_screen_sh
     play_out(stack, game_id, [keys[0], keys[1]], ["heuristic", "random"], rng)
     changes = api(stack, f"/v1/games/{game_id}/ratings")
     assert changes["status"] == "rated"
-    seat = tab(DESKTOP, init_script=seats_script(game_id, tokens[0], 0, "Strong Sam"))
+    seat = tab(DESKTOP, init_script=holding(game_id, tokens[0], 0, "Strong Sam", GAME))
     page = seat.goto(f"/games/{game_id}")
     shown = page.locator("[data-part=ratings][data-status=rated]")
     shown.wait_for()
@@ -150,7 +143,7 @@ def test_leaving_the_table_of_a_rated_game_the_end_screen_says_a_bot_played_the_
     # waited for while the game moves (PATIENCE from its last new version)
     summary = until(ended, lambda: f"no end: {last}", progress=lambda: last.get("version"))
     assert summary["status"] == "finished"
-    page = tab(DESKTOP, init_script=seats_script(game_id, tokens[0], 0, "Lea")).goto(f"/games/{game_id}")
+    page = tab(DESKTOP, init_script=holding(game_id, tokens[0], 0, "Lea", GAME)).goto(f"/games/{game_id}")
     result = page.locator("[data-part=result]")
     result.wait_for()
     assert result.locator("h2").text_content() == "You left the table: a bot played your seat to the end."
@@ -175,8 +168,8 @@ def say(page, text: str) -> None:
 def test_table_talk_reaches_the_other_seat_a_spectators_never_a_seat_and_muting_hides_a_seat(tab, stack, shots):
     game_id = api(stack, "/v1/games", body={"type": GAME, "seats": 2, "options": SHORT[GAME]})["game_id"]
     tokens = [api(stack, f"/v1/games/{game_id}/seats", body={"name": name})["token"] for name in ("Ana", "Bea")]
-    ana = tab(DESKTOP, init_script=seats_script(game_id, tokens[0], 0, "Ana")).goto(f"/games/{game_id}")
-    bea = tab(PHONE, init_script=seats_script(game_id, tokens[1], 1, "Bea")).goto(f"/games/{game_id}")
+    ana = tab(DESKTOP, init_script=holding(game_id, tokens[0], 0, "Ana", GAME)).goto(f"/games/{game_id}")
+    bea = tab(PHONE, init_script=holding(game_id, tokens[1], 1, "Bea", GAME)).goto(f"/games/{game_id}")
     watcher = tab(DESKTOP).goto(f"/games/{game_id}/watch")
     for page in (ana, bea, watcher):
         page.locator("[data-part=chat]").wait_for()
@@ -240,7 +233,7 @@ def test_a_seats_page_open_at_the_end_shows_the_spectators_talk_as_its_panel_say
     it (a reload did already; the open page did not), and not before."""
     game_id = api(stack, "/v1/games", body={"type": GAME, "seats": 2, "options": SHORT[GAME]})["game_id"]
     tokens = [api(stack, f"/v1/games/{game_id}/seats", body={"name": name})["token"] for name in ("Ana", "Bea")]
-    bea = tab(DESKTOP, init_script=seats_script(game_id, tokens[1], 1, "Bea")).goto(f"/games/{game_id}")
+    bea = tab(DESKTOP, init_script=holding(game_id, tokens[1], 1, "Bea", GAME)).goto(f"/games/{game_id}")
     panel = bea.locator("[data-part=chat]")
     panel.get_by_text("Spectators' messages reach you once the game is over.").wait_for()
     api(stack, f"/v1/games/{game_id}/chat", body={"text": "Bea should call"})  # a spectator's
