@@ -47,20 +47,51 @@ def stack(tmp_path_factory):
         yield f"http://127.0.0.1:{port}"
 
 
+class Chromium:
+    """The test process's Chromium, started when a test first asks for it
+    and stopped once the next test does not (tests/service/http/conftest.py):
+    while Playwright's sync API is started it runs an event loop on the main
+    thread, and a later test's ``asyncio.run`` in the same process would fail
+    beside it. It asks nothing of Google's services on its own (background
+    networking, component updates), so every request a test sees is the
+    page's."""
+
+    def __init__(self) -> None:
+        self._playwright = None
+        self._browser = None
+
+    def started(self):
+        if self._browser is None:
+            from playwright.sync_api import sync_playwright
+
+            args = ["--disable-background-networking", "--disable-component-update"]
+            if os.geteuid() == 0:
+                args.append("--no-sandbox")
+            self._playwright = sync_playwright().start()
+            self._browser = self._playwright.chromium.launch(executable_path=chromium(), args=args, headless=True)
+        return self._browser
+
+    def new_context(self, **options):
+        return self.started().new_context(**options)
+
+    def new_page(self, **options):
+        return self.started().new_page(**options)
+
+    def stop(self) -> None:
+        if self._browser is not None:
+            self._browser.close()
+            self._playwright.stop()
+            self._browser = self._playwright = None
+
+
+CHROMIUM = Chromium()
+
+
 @pytest.fixture(scope="session")
 def browser():
-    """One Chromium for the test process. It asks nothing of Google's
-    services on its own (background networking, component updates), so
-    every request a test sees is the page's."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        args = ["--disable-background-networking", "--disable-component-update"]
-        if os.geteuid() == 0:
-            args.append("--no-sandbox")
-        launched = playwright.chromium.launch(executable_path=chromium(), args=args, headless=True)
-        yield launched
-        launched.close()
+    """The test process's Chromium (``Chromium``: started on first use)."""
+    yield CHROMIUM
+    CHROMIUM.stop()
 
 
 @pytest.fixture(scope="session")

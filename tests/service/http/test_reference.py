@@ -8,6 +8,7 @@ import json
 import re
 from html.parser import HTMLParser
 
+import pytest
 import yaml
 
 from tests.support.browser import DESKTOP
@@ -113,6 +114,7 @@ def test_the_reference_page_loads_only_what_this_server_serves(http):
             assert asset.status_code == 200 and asset.get_data(), source
 
 
+@pytest.mark.xdist_group("browser")  # beside the other browser tests: one Chromium at a time
 def test_the_reference_renders_in_chromium_from_this_server_alone(api_server, browser):
     """/docs in a real browser: Swagger UI draws every operation from
     /openapi.yaml, with no request to another host and nothing the page's

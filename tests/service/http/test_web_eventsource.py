@@ -27,6 +27,7 @@ def server(redis_server, tmp_path_factory):
     started.stop()
 
 
+@pytest.mark.xdist_group("browser")  # beside the other browser tests: one Chromium at a time
 def test_a_browsers_eventsource_opens_a_seats_stream_with_a_ticket_and_resumes_after_a_drop(server, browser):
     client = httpx.Client(base_url=server.url, timeout=PATIENCE)
     game_id, tokens = seated(client)
