@@ -33,9 +33,9 @@ def scenarios(draw):
     return game_type, seats, draw(st.integers(0, 2**32)), draw(st.integers(0, 120)), draw(st.integers(0, seats - 1))
 
 
-@settings(max_examples=examples(quick=60, soak=600), deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(scenarios(), st.randoms(use_true_random=False))
 @pytest.mark.slow
+@settings(max_examples=examples(quick=30, soak=600), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(scenarios(), st.randoms(use_true_random=False))
 def test_hidden_cards_change_nothing_a_seat_sees(scenario, shuffle):
     game_type, seats, seed, commands, seat = scenario
     try:
