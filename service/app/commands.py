@@ -215,7 +215,9 @@ class Commands:
         else as the log has it now (a round trip: what any process appended
         and answered is in it, so a client reads its own writes and never
         goes back in time from one API process to another)."""
-        live = self.repository.live(game_id, known) if GAME_ID.fullmatch(game_id) else None
+        if not GAME_ID.fullmatch(game_id):
+            raise game_not_found(game_id)
+        live = self.repository.live(game_id, known) if known else self.repository.confirmed(game_id)
         if live is None:
             raise game_not_found(game_id)
         return live

@@ -108,11 +108,11 @@ class Repository:
 
     def current(self, game_id: str) -> LiveGame | None:
         """The game as of its newest version, for a command's first look
-        (never a read's: see ``Commands.live``): without asking the store
-        when the process follows the game (its announcements folded on as
-        they come) and holds it at least at the newest version announced
-        (past it: the process appended those versions itself); else read.
-        A command decided on a fold that trails the log fails the append's
+        (never a read's: see ``confirmed``): without asking the store when
+        the process follows the game (its announcements folded on as they
+        come) and holds it at least at the newest version announced (past
+        it: the process appended those versions itself); else read. A
+        command decided on a fold that trails the log fails the append's
         version check and is decided again on the log. None: no such game."""
         if not self.fresh_ms or self.follower is None:
             return self.live(game_id)
@@ -121,6 +121,25 @@ class Repository:
         held = self.games.get(game_id)
         if held is not None and (held.folded.archived or (known and held.version >= known)):
             return held
+        return self._read(game_id, known, ticket, now)
+
+    def confirmed(self, game_id: str) -> LiveGame | None:
+        """The game as the log has it now, for a read: the process's fold
+        confirmed against the log's last entry (one short read; what came
+        after it folded on), so a client reads its own writes through any
+        process. The game is followed from then on, and the version read is
+        known to the process's notifier (a command's first look after it
+        needs no read: ``current``). None: no such game."""
+        if not self.fresh_ms or self.follower is None:
+            return self.live(game_id)
+        now = self.clock()
+        known, ticket = self.follower.hint(game_id, now, self.fresh_ms)
+        return self._read(game_id, known, ticket, now)
+
+    def _read(self, game_id: str, known: int, ticket: Any, now: int) -> LiveGame | None:
+        """``live``, read from the store, and what it read told the
+        follower (``ticket``: taken before the read)."""
+        assert self.follower is not None, "only a process that follows its games reads so"
         live = self.live(game_id)
         if live is not None and not live.folded.archived:
             if live.version < known:
@@ -229,7 +248,7 @@ class Repository:
     def public(self, game_id: str, now: int, known: int = 0) -> Public | None:
         """The game as spectators may see it at ``now`` (ms): behind by its
         ``spectator_delay`` while it runs (``projections.spectators``)."""
-        live = self.live(game_id, known)
+        live = self.live(game_id, known) if known else self.confirmed(game_id)
         if live is None:
             return None
         newest = live.folded
