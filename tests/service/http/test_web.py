@@ -382,7 +382,11 @@ def test_each_game_is_played_to_the_end_through_the_page_then_rematched_replayed
 
     outcome = play_to_the_end(page, stack, game_id, token, seat, game_type)
     assert outcome["checked"], f"{game_type}: the seat never had a turn with cards"
-    assert outcome["bot_told"], f"{game_type}: no bot's move was told in the log before the seat's next turn"
+    # (a short deal can end before the bot ever moves: the seat's cards skip
+    # its every turn, about one Diez game in a thousand played so; then it
+    # has no move to tell)
+    bot_moved = any(e["actor"] == "bot" for e in api(stack, f"/v1/games/{game_id}/events?after=0", token)["events"])
+    assert outcome["bot_told"] or not bot_moved, f"{game_type}: no bot's move was told in the log before the seat's next turn"
     final = outcome["view"]
     assert final["status"] == "finished"
     winners = [final["seats"][s]["display_name"] for s in final["result"]["winners"]]
