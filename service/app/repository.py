@@ -127,10 +127,14 @@ class Repository:
         """The game as the log has it now, for a read: the process's fold
         confirmed against the log's last entry (one short read; what came
         after it folded on), so a client reads its own writes through any
-        process. A read does not subscribe the process to the game (a
-        command does: ``current``): measured, subscribing on every read
-        cost the suite a third more CPU. None: no such game."""
-        return self.live(game_id)
+        process. The game is followed from then on, and the version read is
+        known to the process's notifier (a command's first look after it
+        needs no read: ``current``). None: no such game."""
+        if not self.fresh_ms or self.follower is None:
+            return self.live(game_id)
+        now = self.clock()
+        known, ticket = self.follower.hint(game_id, now, self.fresh_ms)
+        return self._read(game_id, known, ticket, now)
 
     def _read(self, game_id: str, known: int, ticket: Any, now: int) -> LiveGame | None:
         """``live``, read from the store, and what it read told the

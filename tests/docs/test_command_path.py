@@ -40,15 +40,13 @@ def documented() -> tuple[int, list[str]]:
 
 
 def followed(http, game_id: str, token: str) -> None:
-    """Sends a command its game refuses (it reads nothing into the log)
-    until the process knows the version its first look read from the
-    store, as it does once its notifier's subscription to the game is
-    confirmed (``Notifier.hint``): a command subscribes, a read does not."""
+    """Reads the seat's view until the process knows the version it read
+    from the store, as it does once its notifier's subscription to the
+    game is confirmed (``Notifier.hint``)."""
     realtime = http.application.extensions["tabletell"].realtime
 
     def known() -> int:
-        refused = command(http, game_id, token, {"type": "no_such_command"})
-        assert refused.status_code in (400, 422), refused.get_json()
+        view(http, game_id, token)
         return realtime.notifier.hint(game_id, realtime.clock(), realtime.fresh_ms)[0]
 
     until(known, f"the process following game {game_id}")
