@@ -16,7 +16,7 @@ from math import comb
 from typing import Any, Mapping, NamedTuple
 
 from games.deceptidice import combos
-from games.deceptidice.bots import CHALLENGE_RATE, Odds, _deck, _face, _key, _tally, heuristic_bot, heuristic_move, table_guesses
+from games.deceptidice.bots import CHALLENGE_RATE, Odds, _deck, _key, _tally, heuristic_bot, heuristic_move, table_guesses
 from games.deceptidice.guesses import Guess, Space, attack, every_guess, legal
 from games.kit import evolved
 
