@@ -4,7 +4,7 @@
 
 import { createGame, getGame, getLobby, listGameTypes, problemMessage, Seats, takeSeat } from "./api.js";
 import { h, main, put, setWhere, words } from "./dom.js";
-import { applies } from "./table.js";
+import { applies } from "./felt.js";
 
 // "2-6 players" as a table is set by default: a game whose two-player table
 // is an option says so

@@ -6,7 +6,8 @@
 import { getEvents, getGame, getLog, getReplay, getVerification, listGameTypes, problemMessage } from "./api.js";
 import { cardElement, renderValue } from "./cards.js";
 import { h, main, put, setWhere, words } from "./dom.js";
-import { diceRow, handSection, nameOf, resultSection, tableSection } from "./table.js";
+import { diceRow, handSection, nameOf, tableSection } from "./felt.js";
+import { resultSection } from "./result.js";
 
 const when = (ms) => new Date(ms).toLocaleString([], { dateStyle: "medium", timeStyle: "medium" });
 const at = (ms) => new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
