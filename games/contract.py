@@ -68,6 +68,40 @@ class Event:
 
 
 @dataclass(frozen=True)
+class When:
+    """When an option matters (``Option.applies_when``): at a table of
+    ``min_seats`` to ``max_seats``, and while option ``option`` is
+    ``equals``; outside it the game never reads the option, so a form need
+    not ask for it nor a table's settings show it. Declared beside the
+    option, it is data a client reads from ``GET /v1/game-types``; the suite
+    deals each game with the option changed where it does not apply and
+    finds the deal the same (``tests/games/test_options.py``)."""
+
+    min_seats: int | None = None
+    max_seats: int | None = None
+    option: str | None = None
+    equals: Any = None
+
+    def holds(self, options: Mapping[str, Any], seats: int) -> bool:
+        if self.min_seats is not None and seats < self.min_seats:
+            return False
+        if self.max_seats is not None and seats > self.max_seats:
+            return False
+        return self.option is None or options.get(self.option) == self.equals
+
+    def describe(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if self.min_seats is not None:
+            out["min_seats"] = self.min_seats
+        if self.max_seats is not None:
+            out["max_seats"] = self.max_seats
+        if self.option is not None:
+            out["option"] = self.option
+            out["equals"] = self.equals
+        return out
+
+
+@dataclass(frozen=True)
 class Option:
     """One game option, as listed by ``GET /v1/game-types``."""
 
@@ -78,6 +112,10 @@ class Option:
     minimum: int | None = None
     maximum: int | None = None
     choices: tuple[Any, ...] | None = None
+    applies_when: When | None = None  # None: always
+
+    def applies(self, options: Mapping[str, Any], seats: int) -> bool:
+        return self.applies_when is None or self.applies_when.holds(options, seats)
 
     def describe(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -92,6 +130,8 @@ class Option:
             out["maximum"] = self.maximum
         if self.choices is not None:
             out["choices"] = list(self.choices)
+        if self.applies_when is not None:
+            out["applies_when"] = self.applies_when.describe()
         return out
 
 

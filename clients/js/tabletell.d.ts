@@ -464,7 +464,7 @@ export interface GameType {
   summary: string;
   min_seats: number;
   max_seats: number;
-  options: { name: string; type: "integer" | "boolean" | "string" | "array"; default: unknown; description: string; minimum?: number; maximum?: number; choices?: unknown[] }[];
+  options: { name: string; type: "integer" | "boolean" | "string" | "array"; default: unknown; description: string; minimum?: number; maximum?: number; choices?: unknown[]; applies_when?: { min_seats?: number; max_seats?: number; option?: string; equals?: unknown } }[];
   bot_levels: BotLevel[];
   commands: string[];
   command_fields: Record<string, CommandField[]>;

@@ -20,20 +20,20 @@ from games.color_doubt.laying import play
 from games.color_doubt.passing import pass_command
 from games.color_doubt.state import COLORS, State, last_card_pending, required_count, suits_in_play
 from games.color_doubt.timeouts import timeout
-from games.contract import Deadline, Event, Option, RuleError
+from games.contract import Deadline, Event, Option, RuleError, When
 from games.options import refuse, with_defaults
 from games.rng import derive
 from games.story import Story, command_handler, tell
 from games.timing import clock_options, deadline
 
 OPTIONS = (
-    Option("suits", "integer", 7, "Suits in the deck at 3-5 players.", minimum=1, maximum=len(COLORS)),
-    Option("two_player_suits", "integer", 5, "Suits in the deck at 2 players.", minimum=1, maximum=len(COLORS)),
+    Option("suits", "integer", 7, "Suits in the deck at 3-5 players.", minimum=1, maximum=len(COLORS), applies_when=When(min_seats=3)),
+    Option("two_player_suits", "integer", 5, "Suits in the deck at 2 players.", minimum=1, maximum=len(COLORS), applies_when=When(max_seats=2)),
     Option("cards_per_suit", "integer", 10, "Cards of each suit; the deck adds one rainbow card.", minimum=1, maximum=30),
-    Option("removed_cards", "integer", 4, "Cards removed unseen before dealing, at 3-5 players.", minimum=0, maximum=200),
-    Option("two_player_removed_cards", "integer", 10, "Cards removed unseen before dealing, at 2 players.", minimum=0, maximum=200),
+    Option("removed_cards", "integer", 4, "Cards removed unseen before dealing, at 3-5 players.", minimum=0, maximum=200, applies_when=When(min_seats=3)),
+    Option("two_player_removed_cards", "integer", 10, "Cards removed unseen before dealing, at 2 players.", minimum=0, maximum=200, applies_when=When(max_seats=2)),
     Option("extended", "boolean", False, "Play the extended rule: a match of games, scored, highest total wins."),
-    Option("match_games", "integer", 3, "Games in a match of the extended rule.", minimum=1, maximum=9),
+    Option("match_games", "integer", 3, "Games in a match of the extended rule.", minimum=1, maximum=9, applies_when=When(option="extended", equals=True)),
     *clock_options(),
 )
 

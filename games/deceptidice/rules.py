@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from games.contract import Deadline, Event, Option, RuleError
+from games.contract import Deadline, Event, Option, RuleError, When
 from games.deceptidice import deck
 from games.deceptidice.challenges import challenge
 from games.deceptidice.dealing import cards_each, deal, roll
@@ -39,8 +39,8 @@ OPTIONS = (
     Option("suits", "integer", 4, f"Colours in the deck, from {', '.join(COLORS)}.", minimum=1, maximum=len(COLORS)),
     Option("numbers", "integer", 6, "Numbers in each colour: 1 to this.", minimum=1, maximum=MAX_NUMBER),
     Option("copies", "integer", 2, "Copies of each number in each colour.", minimum=1, maximum=6),
-    Option("cards_each", "integer", 9, "Cards dealt to each player at 2-5 players.", minimum=4, maximum=40),
-    Option("large_table_cards_each", "integer", 6, "Cards dealt to each player at 6-8 players.", minimum=4, maximum=40),
+    Option("cards_each", "integer", 9, "Cards dealt to each player at 2-5 players.", minimum=4, maximum=40, applies_when=When(max_seats=5)),
+    Option("large_table_cards_each", "integer", 6, "Cards dealt to each player at 6-8 players.", minimum=4, maximum=40, applies_when=When(min_seats=6)),
     Option("introductory", "boolean", False, "Introductory game: guesses have no 'less than' or 'without'."),
     Option("straights", "boolean", False, "Variant Straights: guess cards in numeric order through a number."),
     Option("vague_guesses", "boolean", False, "Variant Vague Guesses: 'of the same number' or 'of the same color'."),
@@ -53,7 +53,7 @@ OPTIONS = (
     ),
     Option("predictable", "boolean", False, "Variant Predictable: starting hands shown, one die revealed each turn."),
     Option("wildcards", "boolean", False, "Wildcards expansion: wildcards match the guess being challenged."),
-    Option("wildcard_count", "integer", 7, "Wildcards in the deck when the expansion is on.", minimum=1, maximum=20),
+    Option("wildcard_count", "integer", 7, "Wildcards in the deck when the expansion is on.", minimum=1, maximum=20, applies_when=When(option="wildcards", equals=True)),
     Option("power_cards", "boolean", False, "Power Cards expansion: the 12 power cards and their bids."),
     *clock_options(),
 )

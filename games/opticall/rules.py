@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from games.contract import Deadline, Event, Option, RuleError
+from games.contract import Deadline, Event, Option, RuleError, When
 from games.opticall import calls, setup
 from games.opticall.cards import deck_size
 from games.opticall.evolve import evolve
@@ -27,7 +27,7 @@ COMMANDS_RULE = "commands"
 
 OPTIONS = (
     Option("setup", "string", "easy", "easy: 7 cards each, the player left of the dealer starts; classic: hand_size cards each, reveal rounds decide who starts.", choices=("easy", "classic")),
-    Option("hand_size", "integer", 7, "Cards dealt to each player in the classic setup (the dealer's choice).", minimum=5, maximum=9),
+    Option("hand_size", "integer", 7, "Cards dealt to each player in the classic setup (the dealer's choice).", minimum=5, maximum=9, applies_when=When(option="setup", equals="classic")),
     Option("color_copies", "integer", 5, "Copies of each colour and suit (red sun, red moon, ... purple moon).", minimum=1, maximum=20),
     Option("eclipses", "integer", 6, "Eclipse cards in the deck.", minimum=0, maximum=40),
     Option("resets", "integer", 2, "Reset cards in the deck.", minimum=0, maximum=20),

@@ -26,6 +26,8 @@ export async function listGameTypes() {
   }
   return gameTypesCache;
 }
+// a game type as listGameTypes read it (every page reads them before it draws a game)
+export const gameType = (type) => (gameTypesCache && gameTypesCache[type]) || null;
 
 export const createGame = (body) => client.createGame(body);
 export const getGame = (gameId) => client.getGame(gameId);

@@ -4,6 +4,7 @@
 // own sentences, the view's ``says``), what else the table shows, its
 // settings, and the seat's hand (its cards pressed to choose a move).
 
+import { gameType } from "./api.js";
 import { cardBack, cardElement, cardFace, kindName, renderValue } from "./cards.js";
 import { h, plural, words } from "./dom.js";
 import { handField, playableCards } from "./moves.js";
@@ -19,23 +20,20 @@ export const listOf = (items) =>
 
 // -- options: the table's settings ------------------------------------------------
 
-// options that only matter with another setting (else they are left out)
-const APPLIES = {
-  match_games: (o) => o.extended,
-  wildcard_count: (o) => o.wildcards,
-  large_table_cards_each: (o, seats) => seats >= 6,
-  cards_each: (o, seats) => seats <= 5,
-  two_player_suits: (o, seats) => seats === 2,
-  two_player_removed_cards: (o, seats) => seats === 2,
-  suits: (o, seats, type) => type !== "color-doubt" || seats > 2,
-  removed_cards: (o, seats) => seats > 2,
-  hand_size: (o, seats, type) => type !== "opticall" || o.setup === "classic",
-};
-export const applies = (name, options, seats, type) => !APPLIES[name] || APPLIES[name](options, seats, type);
+// whether an option matters at this table: its ``applies_when`` in
+// /v1/game-types (seats, another option's value); the rest are left out of
+// the lobby's form and the table's settings
+export function applies(option, options, seats) {
+  const when = (option && option.applies_when) || {};
+  if (when.min_seats !== undefined && seats < when.min_seats) return false;
+  if (when.max_seats !== undefined && seats > when.max_seats) return false;
+  return when.option === undefined || options[when.option] === when.equals;
+}
 
 export function settingsPanel(view, setup = {}) {
   const options = view.options || {};
-  const shown = Object.entries(options).filter(([name]) => applies(name, options, view.seats.length, view.type));
+  const described = Object.fromEntries(((gameType(view.type) || {}).options || []).map((o) => [o.name, o]));
+  const shown = Object.entries(options).filter(([name]) => applies(described[name], options, view.seats.length));
   const rows = shown.map(([name, value]) => [h("dt", {}, words(name)), h("dd", {}, renderValue(value))]);
   return h("details", { class: "settings" },
     h("summary", {}, "Table settings"),

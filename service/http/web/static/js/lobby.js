@@ -140,7 +140,7 @@ function createForm(types) {
     const chosen = values();
     const seats = Number(seatsInput.value) || type.min_seats;
     for (const field of options.querySelectorAll("[data-option]")) {
-      field.hidden = !applies(field.dataset.option, chosen, seats, type.type);
+      field.hidden = !applies(type.options.find((o) => o.name === field.dataset.option), chosen, seats);
     }
     const bots = [...seatList.querySelectorAll("select")].filter((s) => s.value.startsWith("bot:")).length;
     const botsAlone = bots === seats - 1;
