@@ -276,6 +276,60 @@ class Game(Protocol):
 
 
 @dataclass(frozen=True)
+class Part:
+    """One part of the middle of a game's table as a page draws it (a
+    ``Center``'s): ``kind`` "say" (the sentence ``says[say]``), "claim" (the
+    table's ``of``, a claim with a ``count`` and maybe a ``color``, as its
+    sentence ``says[say]``, beside that many cards face down and the colour
+    as a chip if ``backs``: cards were laid; while ``of`` is null, the
+    sentence alone as a hint), "cards" (the cards at
+    ``of``, under ``label`` or the sentence ``says[say]``), "rows" (the
+    sentence ``says[say]``, then one row of cards a seat for the lists at
+    ``of``) or "piles" (the piles at ``of``, each an ``index``, a ``top``
+    card, a ``color`` and a ``count``, beside the draw pile's size at
+    ``draw``). ``of`` is a path in the view's ``table`` ("last_call.cards");
+    ``emphasis``: "plain", "count", "hint", "alert" (a hint that asks for
+    attention) or "aside". A part shows the table's keys it names (``of``,
+    ``draw``, and ``say`` where the table has a key of that name: the
+    sentence tells it)."""
+
+    kind: str
+    say: str | None = None
+    of: str | None = None
+    emphasis: str = "plain"
+    label: str | None = None
+    backs: bool = True
+    draw: str | None = None
+
+    def describe(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "emphasis": self.emphasis}
+        for name in ("say", "of", "label", "draw"):
+            if getattr(self, name) is not None:
+                out[name] = getattr(self, name)
+        if self.kind == "claim":
+            out["backs"] = self.backs
+        return out
+
+
+@dataclass(frozen=True)
+class Center:
+    """The middle of a game's table as data, for any client to draw
+    (``GET /v1/game-types``'s ``center``; the web page draws every game
+    from it and knows none): its ``parts`` in order, the table's keys that
+    are its set-up (the same all game long: folded into its settings; a
+    dotted path takes one key out of an object), and the keys shown
+    ``elsewhere`` (the seats' marks show whose turn it is) or not at all.
+    Any other key of the table is shown as it is, under "more"."""
+
+    parts: tuple[Part, ...]
+    setup: tuple[str, ...] = ()
+    elsewhere: tuple[str, ...] = ()
+
+    def describe(self) -> dict[str, Any]:
+        return {"parts": [part.describe() for part in self.parts], "setup": list(self.setup), "elsewhere": list(self.elsewhere)}
+
+
+@dataclass(frozen=True)
 class Shapes:
     """What a game shows, declared once as marshmallow schemas (its package's
     ``shapes`` module): openapi.yaml's views and events are generated from
@@ -285,7 +339,8 @@ class Shapes:
 
     ``view``: what the game's ``view`` returns, but ``seats``; ``seat``:
     each entry of its ``seats`` (the game's part of a seat); ``result``:
-    ``result`` of a finished game; ``says``: ``table_says``; ``events``:
+    ``result`` of a finished game; ``says``: ``table_says``; ``center``:
+    how the middle of the table is drawn from the view; ``events``:
     event type -> the data any reader may be shown of it (its public part,
     and the fields a seat's private part adds, not required), one for every
     type of the game's ``EVENTS``. Each schema raises on an unknown key
@@ -296,6 +351,7 @@ class Shapes:
     result: type
     says: type
     events: Mapping[str, type]
+    center: Center
 
 
 @dataclass(frozen=True)

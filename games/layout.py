@@ -29,7 +29,7 @@ LAYOUT: dict[str, tuple[str, ...]] = {
     "bots": ("BOTS",),
     "sampler": ("determinize", "evaluate"),
     "narration": ("describe", "table_says"),
-    "shapes": ("VIEW", "SEAT", "RESULT", "SAYS", "EVENTS"),
+    "shapes": ("VIEW", "SEAT", "RESULT", "SAYS", "EVENTS", "CENTER"),
 }  # fmt: skip
 
 
@@ -75,4 +75,6 @@ def game(package: ModuleType, *, type: str, name: str, summary: str, min_seats: 
 def _shapes(package: ModuleType) -> Shapes:
     """The package's declarations (its ``shapes`` module)."""
     shapes = package.shapes
-    return Shapes(view=shapes.VIEW, seat=shapes.SEAT, result=shapes.RESULT, says=shapes.SAYS, events=shapes.EVENTS)
+    return Shapes(
+        view=shapes.VIEW, seat=shapes.SEAT, result=shapes.RESULT, says=shapes.SAYS, events=shapes.EVENTS, center=shapes.CENTER
+    )

@@ -458,6 +458,24 @@ export interface Command {
   [field: string]: unknown;
 }
 
+/** One part of the middle of a table (openapi.yaml's TablePart). */
+export interface TablePart {
+  kind: "say" | "claim" | "cards" | "rows" | "piles";
+  emphasis: "plain" | "count" | "hint" | "alert" | "aside";
+  say?: string;
+  of?: string;
+  draw?: string;
+  label?: string;
+  backs?: boolean;
+}
+
+/** How the middle of a game's table is drawn from a view: its parts, its set-up keys, the keys shown elsewhere. */
+export interface TableCenter {
+  parts: TablePart[];
+  setup: string[];
+  elsewhere: string[];
+}
+
 export interface GameType {
   type: GameTypeName;
   name: string;
@@ -468,6 +486,8 @@ export interface GameType {
   bot_levels: BotLevel[];
   commands: string[];
   command_fields: Record<string, CommandField[]>;
+  /** How the middle of the game's table is drawn from a view (openapi.yaml's TableCenter). */
+  center: TableCenter;
 }
 
 export interface CommandField {

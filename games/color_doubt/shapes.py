@@ -8,6 +8,7 @@ from marshmallow import Schema, fields, validate
 
 from games.color_doubt.state import COLORS, RAINBOW
 from games import shapes as field
+from games.contract import Center, Part
 from games.shapes import describe
 
 COLOR = validate.OneOf(COLORS)
@@ -136,3 +137,17 @@ EVENTS: dict[str, type[Schema]] = {
     "cards_taken": CardsTaken,
     "game_won": GameWon,
 }
+
+# the middle of the table, drawn from the view (``games.contract.Center``)
+CENTER = Center(
+    parts=(
+        Part("say", say="pile", emphasis="count"),
+        Part("claim", say="claim", of="claim"),
+        Part("say", say="last_card", emphasis="alert"),
+        Part("say", say="required", emphasis="hint"),
+        Part("say", say="game", emphasis="aside"),
+        Part("cards", of="revealed", label="Turned up this game:"),
+    ),
+    setup=("colors", "cards_per_suit"),
+    elsewhere=("doubt_open", "turn", "games"),
+)

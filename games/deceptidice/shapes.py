@@ -12,6 +12,7 @@ from games.deceptidice.deck import COLORS, MAX_NUMBER, POWER
 from games.deceptidice.rules import OPTIONS
 from games.deceptidice.state import DISCARD, GUESSING, OVER, ROLLING, SETTING_UP, SWAP
 from games import shapes as field
+from games.contract import Center, Part
 from games.shapes import describe
 
 COLOR = validate.OneOf(COLORS)
@@ -283,3 +284,15 @@ EVENTS: dict[str, type[Schema]] = {
     "swap_skipped": SwapSkipped,
     "game_ended": GameEnded,
 }
+
+# the middle of the table, drawn from the view (``games.contract.Center``)
+CENTER = Center(
+    parts=(
+        Part("say", say="round", emphasis="aside"),
+        Part("claim", say="current", of="current", backs=False),
+        Part("say", say="guesses", emphasis="aside"),
+        Part("rows", say="challenge", of="challenge.tops"),
+    ),
+    setup=("deck", "guessing", "rules"),
+    elsewhere=("liar", "draw_pile", "turn", "phase", "must_reveal", "history"),
+)

@@ -17,6 +17,7 @@ from games.diez.narration import CAUSES
 from games.diez.state import CHALLENGE, DRAWN, GIVING, LINK, MAGNET, OVER, RESOLVING, SEARCH, SUB, TURN, WINDOW
 from games.diez.tokens import ACTIONS, BAG
 from games.diez.watchers import MOVES_STACK, ON_HOLDER, ON_NEXT
+from games.contract import Center, Part
 from games.shapes import describe
 
 KIND = validate.OneOf((*MUNDANE, *POWER, *WILD))
@@ -477,3 +478,17 @@ EVENTS: dict[str, type[Schema]] = {
     "turn_began": SeatOnly,
     "won": SeatOnly,
 }
+
+# the middle of the table, drawn from the view (``games.contract.Center``)
+CENTER = Center(
+    parts=(
+        Part("piles", of="piles", draw="draw_pile"),
+        Part("say", say="direction", emphasis="aside"),
+        Part("say", say="stack", emphasis="alert"),
+        Part("say", say="window", emphasis="hint"),
+        Part("say", say="challenge", emphasis="alert"),
+        Part("say", say="offer", emphasis="hint"),
+    ),
+    setup=("deck", "colors", "choice_effects", "challengeable", "tokens.underlined"),
+    elsewhere=("turn", "phase", "winner"),
+)

@@ -11,6 +11,7 @@ from games import shapes as field
 from games.opticall.cards import ANNOUNCEMENTS, COLORS, ECLIPSE, REVEAL_ROUNDS, SPECIALS, SUITS
 from games.opticall.setup import CLASSIC, EASY
 from games.opticall.state import OVER, PLAY, REVEAL
+from games.contract import Center, Part
 from games.shapes import describe
 
 FACE = validate.OneOf((*COLORS, ECLIPSE, *SPECIALS))
@@ -268,3 +269,16 @@ EVENTS: dict[str, type[Schema]] = {
     "eliminated": SeatOnly,
     "game_won": SeatOnly,
 }
+
+# the middle of the table, drawn from the view (``games.contract.Center``)
+CENTER = Center(
+    parts=(
+        Part("say", say="reveal"),
+        Part("claim", say="to_beat", of="to_beat"),
+        Part("say", say="window", emphasis="alert"),
+        Part("cards", say="last_call", of="last_call.cards"),
+        Part("say", say="piles", emphasis="aside"),
+    ),
+    setup=("setup", "composition"),
+    elsewhere=("pile", "deck", "discard", "turn", "plays", "phase", "winner", "discard_seen", "dealer", "deal"),
+)

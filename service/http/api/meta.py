@@ -67,6 +67,7 @@ def game_types():
                     "bot_levels": list(game.bots),
                     "commands": [*game.command_schemas, *PLAYER_TABLE_COMMANDS],
                     "command_fields": schemas.describe_commands(game.type),
+                    "center": game.shapes.center.describe(),
                 }
                 for game in GAMES.values()
             ]

@@ -47,103 +47,81 @@ export function settingsPanel(view, setup = {}) {
 // the keys of a view the page draws apart (the rest is "More about the table")
 const DRAWN = new Set(["game_id", "type", "version", "log_hash", "status", "seat", "hand", "table", "seats", "to_act",
   "actions", "deadlines", "result", "moves", "dice", "options", "rules", "minus", "says"]);
-// what a table is set up with: the same all game long, folded away
-const SETUP = new Set(["deck", "guessing", "rules", "composition", "choice_effects", "challengeable", "colors",
-  "cards_per_suit", "setup", "underlined", "games"]);
 
-// Every sentence about the middle of the table is the API's (the view's
-// ``says``, told from this seat's side, "you" for the reader): the page
-// draws them, with the cards and chips around them, and builds none.
-const said = (view, part, attrs = {}) => (view.says && view.says[part] ? h("p", attrs, view.says[part]) : null);
+// The middle of the table is drawn from the game type's ``center`` (GET
+// /v1/game-types: its parts in order, each a sentence of the view's
+// ``says``, a claim, cards, a row of cards a seat, or piles), so the page
+// knows no game. Every sentence about the middle of the table is the API's
+// (told from this seat's side, "you" for the reader): the page draws them,
+// with the cards and chips around them, and builds none.
+const EMPHASIS = { plain: null, count: "pile-count", hint: "hint", alert: "hint strong", aside: "meta" };
+
+// the value at a dotted path of the table ("last_call.cards")
+const at = (table, path) => path.split(".").reduce((value, key) => (value == null ? value : value[key]), table);
 
 // a claim: what was said of it, and the cards face down under it
-function claim(text, count, { last = true, color = null } = {}) {
-  const backs = Array.from({ length: Math.min(count, 6) }, () => cardBack());
+function claim(text, count, { backs = true, color = null } = {}) {
   const chip = color
     ? h("span", { class: `chip c-${color}`, "aria-hidden": "true" }, (cardFace({ color }).big || ""))
     : null;
-  return h("div", { class: `claim${last ? " last" : ""}`, "data-last": last ? "true" : null },
-    h("div", { class: "backs small-cards" }, backs, count > 6 ? h("span", { class: "more" }, `+${count - 6}`) : null),
-    h("p", {}, chip, " ", text));
+  return h("div", { class: "claim last", "data-last": "true" },
+    backs
+      ? h("div", { class: "backs small-cards" }, Array.from({ length: Math.min(count, 6) }, () => cardBack()),
+        count > 6 ? h("span", { class: "more" }, `+${count - 6}`) : null)
+      : null,
+    h("p", {}, chip, chip ? " " : null, text));
 }
 
-function colorDoubtCenter(view, you, t) {
-  const says = view.says || {};
-  const parts = [said(view, "pile", { class: "pile-count" })];
-  if (t.claim) parts.push(claim(says.claim, t.claim.count, { color: t.claim.color }));
-  else parts.push(said(view, "claim", { class: "hint" }));
-  parts.push(said(view, "last_card", { class: "hint strong" }), said(view, "required", { class: "hint" }),
-    said(view, "game", { class: "meta" }));
-  if (t.revealed && t.revealed.length) {
-    parts.push(h("div", { class: "revealed" }, h("span", { class: "meta" }, "Turned up this game: "),
-      h("span", { class: "cards small-cards" }, t.revealed.map((card) => cardElement(card)))));
-  }
-  return {
-    parts, drawn: ["pile", "claim", "required", "doubt_open", "last_card", "turn", "revealed", "game", "games"],
-  };
-}
-
-function opticallCenter(view, you, t) {
-  const says = view.says || {};
-  const parts = [said(view, "reveal")];
-  if (t.to_beat) parts.push(claim(says.to_beat, t.to_beat.count, { color: t.to_beat.color }));
-  else parts.push(said(view, "to_beat", { class: "hint" }));
-  parts.push(said(view, "window", { class: "hint strong" }));
-  if (t.last_call) {
-    parts.push(h("div", { class: "revealed" }, h("span", { class: "meta" }, says.last_call, " "),
-      h("span", { class: "cards small-cards" }, (t.last_call.cards || []).map((card) => cardElement(card)))));
-  }
-  parts.push(said(view, "piles", { class: "meta" }));
-  return {
-    parts,
-    drawn: ["to_beat", "window", "last_call", "pile", "deck", "discard", "turn", "plays", "phase", "reveal", "winner",
-      "discard_seen", "dealer", "deal"],
-  };
-}
-
-function deceptidiceCenter(view, you, t) {
-  const says = view.says || {};
-  const parts = [said(view, "round", { class: "meta" })];
-  if (t.current) parts.push(h("div", { class: "claim last", "data-last": "true" }, h("p", {}, says.current)));
-  else parts.push(said(view, "current", { class: "hint" }));
-  parts.push(said(view, "guesses", { class: "meta" }));
-  if (t.challenge) {
-    parts.push(h("div", { class: "revealed" }, h("p", {}, says.challenge),
-      h("div", { class: "tops" }, (t.challenge.tops || []).map((row, seat) =>
-        h("div", { class: "top-row" }, h("span", { class: "meta" }, `${nameOf(view, seat)}: `),
-          h("span", { class: "cards small-cards" }, row.map((card) => cardElement(card))))))));
-  }
-  return {
-    parts,
-    drawn: ["round", "liar", "current", "guesses", "challenge", "draw_pile", "turn", "phase", "must_reveal", "history"],
-  };
-}
-
-function diezCenter(view, you, t, last) {
-  const parts = [];
-  const piles = t.piles || [];
-  parts.push(h("div", { class: "piles" },
-    h("figure", { class: "pile" }, cardBack("the draw pile"), h("figcaption", {}, `draw pile: ${t.draw_pile}`)),
-    piles.map((pile) => {
+function piles(view, part, last) {
+  const all = at(view.table, part.of) || [];
+  return h("div", { class: "piles" },
+    part.draw
+      ? h("figure", { class: "pile" }, cardBack("the draw pile"),
+        h("figcaption", {}, `draw pile: ${at(view.table, part.draw)}`))
+      : null,
+    all.map((pile) => {
       const isLast = last && last.pile === pile.index;
       return h("figure",
         { class: `pile${isLast ? " last" : ""}`, "data-pile": String(pile.index), "data-last": isLast ? "true" : null },
         pile.top ? cardElement(pile.top, { last: isLast }) : h("span", { class: "card empty" }, "∅"),
-        h("figcaption", {}, `${piles.length > 1 ? `pile ${pile.index + 1}: ` : ""}`
+        h("figcaption", {}, `${all.length > 1 ? `pile ${pile.index + 1}: ` : ""}`
           + `${pile.color ? words(pile.color) : "any colour"}, ${plural(pile.count, "card")}`));
-    })));
-  parts.push(said(view, "direction", { class: "meta" }), said(view, "stack", { class: "hint strong" }),
-    said(view, "window", { class: "hint" }), said(view, "challenge", { class: "hint strong" }),
-    said(view, "offer", { class: "hint" }));
-  return {
-    parts,
-    drawn: ["piles", "draw_pile", "direction", "stack", "window", "challenge", "offer", "turn", "phase", "winner"],
-  };
+    }));
 }
 
-const CENTERS = {
-  "color-doubt": colorDoubtCenter, opticall: opticallCenter, deceptidice: deceptidiceCenter, diez: diezCenter,
-};
+// one part of the middle, or null when the view has nothing for it
+function drawPart(view, part, last) {
+  const says = view.says || {};
+  const text = part.say ? says[part.say] : null;
+  const value = part.of ? at(view.table, part.of) : null;
+  const emphasis = EMPHASIS[part.emphasis] || null;
+  switch (part.kind) {
+    case "claim":
+      // cards laid face down: their backs, and the colour claimed as a chip
+      if (value && part.backs !== false) return claim(text, value.count, { color: value.color || null });
+      if (value) return claim(text, 0, { backs: false });
+      return text ? h("p", { class: "hint" }, text) : null;
+    case "cards":
+      if (!Array.isArray(value) || (!value.length && !part.say)) return null;
+      if (!value.length && !at(view.table, part.of.split(".")[0])) return null;
+      return h("div", { class: "revealed" }, h("span", { class: "meta" }, part.label || text, " "),
+        h("span", { class: "cards small-cards" }, value.map((card) => cardElement(card))));
+    case "rows":
+      if (!Array.isArray(value)) return null;
+      return h("div", { class: "revealed" }, text ? h("p", {}, text) : null,
+        h("div", { class: "tops" }, value.map((row, seat) =>
+          h("div", { class: "top-row" }, h("span", { class: "meta" }, `${nameOf(view, seat)}: `),
+            h("span", { class: "cards small-cards" }, row.map((card) => cardElement(card)))))));
+    case "piles":
+      return piles(view, part, last);
+    default:
+      return text ? h("p", { class: emphasis }, text) : null;
+  }
+}
+
+// the table's keys a part shows (its ``of`` and ``draw``, and its ``say``
+// where the table has a key of that name)
+const shownBy = (part) => [part.of && part.of.split(".")[0], part.draw, part.say].filter(Boolean);
 
 // the seats around the table: names, cards, who acts, who moved last
 export function seatsRing(view, you, lastSeat = null) {
@@ -182,24 +160,29 @@ export function seatsRing(view, you, lastSeat = null) {
 
 // the table: the seats, the middle, what else it shows, its settings
 export function tableSection(view, you, last = null) {
-  const t = { ...(view.table || {}) };
-  const center = (CENTERS[view.type] || (() => ({ parts: [], drawn: [] })))(view, you, t, last);
+  const t = view.table || {};
+  const center = (gameType(view.type) || {}).center || { parts: [], setup: [], elsewhere: [] };
+  const drawn = new Set([...center.parts.flatMap(shownBy), ...center.elsewhere]);
   const setup = {};
   const more = {};
-  for (const [key, value] of Object.entries(t)) {
-    if (center.drawn.includes(key)) continue;
-    if (SETUP.has(key)) setup[key] = value;
-    else if (key === "tokens" && value && typeof value === "object") {
-      const { underlined, ...rest } = value;
-      if (underlined) setup.underlined = underlined;
-      more.tokens = rest;
-    } else more[key] = value;
+  for (const [key, value] of Object.entries(t)) if (!drawn.has(key)) more[key] = value;
+  for (const path of center.setup) {
+    const [key, inner] = path.split(".");
+    if (!(key in more)) continue;
+    if (inner === undefined) {
+      setup[key] = more[key];
+      delete more[key];
+    } else if (more[key] && typeof more[key] === "object" && inner in more[key]) {
+      const { [inner]: taken, ...rest } = more[key];
+      setup[inner] = taken;
+      more[key] = rest;
+    }
   }
   for (const [key, value] of Object.entries(view)) if (!DRAWN.has(key)) more[key] = value;
   const shown = Object.entries(more).filter(([, v]) => v !== null && v !== false && !(Array.isArray(v) && !v.length));
   return h("section", { class: "felt", "data-part": "table", "aria-label": "The table" },
     seatsRing(view, you, last ? last.seat : null),
-    view.table ? h("div", { class: "center" }, center.parts) : null,
+    view.table ? h("div", { class: "center" }, center.parts.map((part) => drawPart(view, part, last))) : null,
     shown.length
       ? h("details", { class: "more" }, h("summary", {}, "More about the table"),
         renderValue(Object.fromEntries(shown)))
