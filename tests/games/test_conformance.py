@@ -74,7 +74,7 @@ CASES = [
     ("diez", "no tokens", {"tokens": False}, range(2, 11)),
 ]  # fmt: skip
 GAMES_PER_CASE = games(quick=4, soak=60)
-FUZZ_EVERY = games(quick=6, soak=1)  # fuzz every sixth state of a game (every state in a soak run)
+FUZZ_EVERY = games(quick=12, soak=1)  # fuzz every twelfth state of a game (every state in a soak run)
 TIMEOUT_SHARE = 0.05  # how often a due seat is left silent until its deadline
 MAX_COMMANDS = 20_000
 WORLD_STEPS = 6  # commands the two worlds play on from a state (a card's effect may wait for a window)
