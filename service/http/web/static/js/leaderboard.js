@@ -81,7 +81,8 @@ export async function profilePage(playerId) {
             h("th", { scope: "col", class: "num" }, "Rating"), h("th", { scope: "col", class: "num" }, "Rated games"))),
           h("tbody", {}, rated.map(([gameType, r]) => h("tr", { "data-type": gameType },
             h("td", {}, h("a", { href: `/leaderboards/${gameType}` }, (types[gameType] || {}).name || gameType)),
-            h("td", { class: "num" }, shownRating(r)),
+            h("td", { class: "num" }, shownRating(r),
+              h("small", { class: "hint rating-hint" }, `give or take ${(2 * r.sigma).toFixed(1)}`)),
             h("td", { class: "num" }, String(r.games)))))))
       : h("p", {}, mine ? "No rated games yet: a quick match from the lobby is rated." : "No rated games yet."),
     rated.length ? h("p", { class: "meta" }, RATINGS_NOTE) : null,
