@@ -93,6 +93,16 @@ def test_one_tap_from_the_lobby_to_a_table_as_the_browser_player_renamed_and_tak
     there.locator(f"section.yours li[data-game='{game_id}']").filter(has_text="Color Doubt as Ana").wait_for()
     there.locator(f"section.yours li[data-game='{game_id}'] a").first.click()
     there.locator("[data-part=hand]").wait_for()  # the seat, played from here too
+    # a table the player sat at elsewhere after that, opened here by its link:
+    # the join form finds the seat the player holds
+    waiting = api(stack, "/v1/games", body={"type": GAME, "seats": 2})["game_id"]
+    api(stack, f"/v1/games/{waiting}/seats", made["key"], {})
+    there.goto(f"{stack}/games/{waiting}")
+    there.wait_for_selector("main[data-ready]")
+    assert there.get_by_label("Your name").input_value() == "Ana"
+    there.get_by_role("button", name="Take a seat").click()
+    there.locator(".invite").wait_for()  # at the table, waiting for the second player
+    assert seated(there, waiting)["seat"] == 0
 
 
 def test_a_rated_quick_match_between_two_browser_players_ends_with_both_ratings_and_a_rematch_offered_live(tab, stack, shots):

@@ -3,7 +3,7 @@
 // browser's player when it has one, identity.js), and a full table's offer
 // to watch.
 
-import { problemMessage, Seats, takeSeat } from "./api.js";
+import { listPlayerGames, problemMessage, Seats, takeSeat } from "./api.js";
 import { h, put, main } from "./dom.js";
 import { listOf } from "./felt.js";
 import { read as browserPlayer } from "./identity.js";
@@ -72,7 +72,14 @@ export function joinForm(gameId, summary, type) {
       });
       location.reload();
     } catch (e) {
-      put(error, problemMessage(e, type.type));
+      // the browser's player sat here from another device: its seat, held by the key
+      const mine = e.code === "already_seated" && player
+        ? (await listPlayerGames(player.key).catch(() => ({ games: [] }))).games.find((g) => g.game_id === gameId)
+        : null;
+      if (!mine) return put(error, problemMessage(e, type.type));
+      Seats.put(gameId,
+        { token: player.key, seat: mine.seat, name: player.name, type: type.type, player: player.player_id });
+      location.reload();
     }
   });
   put(main, form);
