@@ -152,6 +152,8 @@ def test_a_rated_quick_match_between_two_browser_players_ends_with_both_ratings_
     offer = pages["Bea"].locator("[data-part=rematch-offer]")
     offer.filter(has_text="Ana offers a rematch").wait_for()
     assert offer.get_attribute("data-game") == again and offer.is_visible()
+    offer.scroll_into_view_if_needed()
+    pages["Bea"].screenshot(path=str(shots / "rematch-offer-phone.png"))
     offer.get_by_role("button", name="Accept").click()
     pages["Bea"].wait_for_url(f"**/games/{again}")
     pages["Bea"].locator(".game-head[data-version]").wait_for()
