@@ -4,7 +4,8 @@ driven by Playwright, against `make run`'s stack, as test_web.py):
 - the browser's player (identity.js) is made on the first visit, renamed
   through its panel, and taken to another device by its link (the key in the
   link's fragment, off the address bar once read): the same player there,
-  with its games;
+  with its games, the seats it took elsewhere found; its key replaced there,
+  the first browser is told its key was refused and takes the new one;
 - one tap from a game's card to a table against bots, the seat the player's;
 - a rated quick match between two browser players (two browser contexts,
   one a desktop and one a phone) played to its end, both ratings on both end
@@ -103,6 +104,26 @@ def test_one_tap_from_the_lobby_to_a_table_as_the_browser_player_renamed_and_tak
     there.get_by_role("button", name="Take a seat").click()
     there.locator(".invite").wait_for()  # at the table, waiting for the second player
     assert seated(there, waiting)["seat"] == 0
+
+    # the key replaced on that device (it got out): the old one is refused
+    # from then on, so this browser plays as a new player, told why, until
+    # the new key is pasted here
+    there.goto(f"{stack}/")
+    there.wait_for_selector("main[data-ready]")
+    there.get_by_text("Play on another device").click()
+    there.get_by_role("button", name="Replace the key").click()
+    there.wait_for_function("old => JSON.parse(localStorage.getItem('tabletell.player')).key !== old", arg=made["key"])
+    key = the_player(there)["key"]
+    assert api(stack, "/v1/players/me", key)["player_id"] == made["player_id"]
+    page.reload()
+    page.wait_for_selector("main[data-ready]")
+    page.locator("[data-part=identity] .forgotten").filter(has_text="key for Ana was refused").wait_for()
+    assert the_player(page)["player_id"] != made["player_id"]
+    page.get_by_text("Play on another device").click()
+    page.get_by_label("A key from another device").fill(key)
+    page.get_by_role("button", name="Use this key").click()
+    page.locator("[data-part=identity] h2 a.me").filter(has_text="Ana").wait_for()
+    assert the_player(page) == {"player_id": made["player_id"], "name": "Ana", "key": key}
 
 
 def test_a_rated_quick_match_between_two_browser_players_ends_with_both_ratings_and_a_rematch_offered_live(tab, stack, shots):

@@ -40,16 +40,27 @@ function save(player) {
 const exclusively = (work) =>
   navigator.locks ? navigator.locks.request(KEY, work) : work();
 
-// the browser's player, made on the first visit with a name the player then changes
+// the browser's player, made on the first visit with a name the player then
+// changes; one held already is read again (a name changed on another
+// device), and forgotten when its key is refused (replaced on another
+// device, or the player deleted): a new player is made then, and the old
+// one is got back with its new key (the panel's "A key from another device")
 export async function ensure() {
   const held = read();
-  if (held) return held;
-  return exclusively(async () => {
+  if (held) {
+    try {
+      return save({ ...held, name: (await getPlayer(held.key)).name });
+    } catch (error) {
+      if (error.status !== 401) return held; // the API away: the player as this browser knows it
+      localStorage.removeItem(KEY);
+    }
+  }
+  const made = await exclusively(async () => {
     const again = read();
     if (again) return again;
-    const made = await createPlayer(`Player ${Math.floor(1000 + Math.random() * 9000)}`);
-    return save(made);
+    return save(await createPlayer(`Player ${Math.floor(1000 + Math.random() * 9000)}`));
   });
+  return held ? { ...made, forgotten: held.name } : made; // the lobby says why
 }
 
 export async function rename(name) {
@@ -97,21 +108,22 @@ export function shownChange(before, after) {
 
 export function identityPanel(player, onChange) {
   const error = h("p", { class: "errors", role: "alert" });
+  // each change of the player: the panel drawn again with what the API answered, or the refusal told
+  const change = (work, refused = problemMessage) => async (event) => {
+    if (event.type === "submit") event.preventDefault();
+    put(error);
+    try {
+      onChange(await work());
+    } catch (e) {
+      put(error, refused(e));
+    }
+  };
   const name = h("input", {
     id: "player-name", name: "name", maxlength: "40", value: player.name, autocomplete: "nickname", required: true,
   });
-  const renameForm = h("form", { class: "row rename" },
+  const renameForm = h("form", { class: "row rename", onsubmit: change(() => rename(name.value)) },
     h("div", { class: "field" }, h("label", { for: "player-name" }, "Your name"), name),
     h("button", { type: "submit" }, "Change name"));
-  renameForm.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    put(error);
-    try {
-      onChange(await rename(name.value));
-    } catch (e) {
-      put(error, problemMessage(e));
-    }
-  });
   const link = `${location.origin}/${IMPORT_HASH}${player.key}`;
   const copied = h("span", { class: "copied", role: "status", "aria-live": "polite" });
   const copy = async () => {
@@ -123,30 +135,20 @@ export function identityPanel(player, onChange) {
     }
   };
   const pasted = h("input", { id: "player-key", name: "key", autocomplete: "off", placeholder: "tp_…" });
-  const useForm = h("form", { class: "row" },
+  const notAKey = (e) => (e.status === 401
+    ? "That key is no player's (mistyped, replaced or deleted)." : problemMessage(e));
+  const useForm = h("form", {
+    class: "row", onsubmit: change(() => adopt(pasted.value.trim().replace(/^.*#player-key=/, "")), notAKey),
+  },
     h("div", { class: "field" }, h("label", { for: "player-key" }, "A key from another device"), pasted),
     h("button", { type: "submit" }, "Use this key"));
-  useForm.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    put(error);
-    const key = pasted.value.trim().replace(/^.*#player-key=/, "");
-    try {
-      onChange(await adopt(key));
-    } catch (e) {
-      put(error, e.status === 401 ? "That key is no player's (mistyped, replaced or deleted)."
-        : problemMessage(e));
-    }
-  });
-  const replace = h("button", { type: "button" }, "Replace the key");
-  replace.addEventListener("click", async () => {
-    put(error);
-    try {
-      onChange(await newKey());
-    } catch (e) {
-      put(error, problemMessage(e));
-    }
-  });
+  const replace = h("button", { type: "button", onclick: change(newKey) }, "Replace the key");
   return h("section", { class: "panel identity", "aria-label": "You", "data-part": "identity" },
+    player.forgotten
+      ? h("p", { class: "warning forgotten", role: "alert" }, `This browser's key for ${player.forgotten} `
+          + "was refused (replaced on another device, or the player deleted): you play here as a new player. "
+          + `To play as ${player.forgotten} again, open their new link here (or paste their key below).`)
+      : null,
     h("h2", {}, "You: ", h("a", { href: `/players/${player.player_id}`, class: "me" }, player.name)),
     renameForm,
     h("details", { class: "device" },
