@@ -10,7 +10,9 @@ driven by Playwright, against `make run`'s stack, as test_web.py):
 - a rated quick match between two browser players (two browser contexts,
   one a desktop and one a phone) played to its end, both ratings on both end
   screens as players read them (the estimate, "?" while provisional), then
-  one seat's rematch offered live on the other's end screen, accepted there;
+  one seat's rematch offered live on the other's end screen (from the
+  player's stream), accepted there; a seat held without a player (an older
+  seat record) is offered it too (asking the API again), and declines it;
 - the leaderboard marks "you", the profile too.
 
 Screenshots of the lobby (both widths), the end screen's ratings, the
@@ -25,7 +27,8 @@ import re
 import httpx
 import pytest
 
-from tests.support.browser import DESKTOP, FITS, PHONE, api, name_the_player
+from tests.support.api import SHORT
+from tests.support.browser import DESKTOP, FITS, PHONE, api, holding, name_the_player
 from tests.support.patience import PATIENCE
 from tests.support.rated import play_out
 
@@ -197,3 +200,25 @@ def test_a_rated_quick_match_between_two_browser_players_ends_with_both_ratings_
     mine = api(stack, f"/v1/players/{players['Ana']['player_id']}")["ratings"][GAME]
     assert profile.locator(f"tr[data-type='{GAME}'] .rating").text_content() == f"{mine['mu']:.1f}?"
     board.screenshot(path=str(shots / "profile-desktop.png"))
+
+
+def test_a_rematch_is_offered_to_a_seat_held_without_a_player_by_asking_the_api_again(tab, stack):
+    """Seats taken before the browser had a player (records without one):
+    the end screen asks GET /v1/games/{id}/rematch at growing intervals."""
+    game_id = api(stack, "/v1/games", body={"type": GAME, "seats": 2, "options": SHORT[GAME]})["game_id"]
+    tokens = [api(stack, f"/v1/games/{game_id}/seats", body={"name": name})["token"] for name in ("Cy", "Dee")]
+    cy = tab(DESKTOP, init_script=holding(game_id, tokens[0], 0, "Cy", GAME)).goto(f"/games/{game_id}")
+    dee = tab(PHONE, init_script=holding(game_id, tokens[1], 1, "Dee", GAME)).goto(f"/games/{game_id}")
+    with httpx.Client(base_url=stack, timeout=PATIENCE) as http:
+        play_out(http, game_id, tokens, ["heuristic", "random"], random.Random(6))
+    dee.locator("[data-part=result]").wait_for()
+    cy.get_by_role("button", name="Rematch").click()
+    cy.wait_for_url(lambda url: re.search(r"/games/[0-9a-f]{32}$", url) and game_id not in url)
+    again = cy.url.rsplit("/", 1)[1]
+    offer = dee.locator("[data-part=rematch-offer]")
+    offer.filter(has_text="Cy offers a rematch").wait_for()
+    assert offer.get_attribute("data-game") == again
+    # Decline hides it, and nobody is told: the rematch waits for Dee still
+    offer.get_by_role("button", name="Decline").click()
+    offer.wait_for(state="hidden")
+    assert [s["name"] for s in api(stack, f"/v1/games/{again}")["seats"]] == ["Cy", None]
