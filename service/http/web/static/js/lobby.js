@@ -11,11 +11,13 @@ import { h, main, put, setWhere, sleep, words } from "./dom.js";
 import { applies } from "./felt.js";
 import * as identity from "./identity.js";
 
+// a game whose two-player table is an option (Opticall's "two players")
+const twoByOption = (t) => t.options.some((o) => o.name === "two_players" && o.default === false);
+
 // "2-6 players" as a table is set by default: a game whose two-player table
 // is an option says so
 function players(t) {
-  const twoByOption = t.options.some((o) => o.name === "two_players" && o.default === false);
-  if (twoByOption && t.min_seats === 2) return `3–${t.max_seats} players (2 with the option “two players”)`;
+  if (twoByOption(t) && t.min_seats === 2) return `3–${t.max_seats} players (2 with the option “two players”)`;
   return `${t.min_seats}–${t.max_seats} players`;
 }
 
@@ -30,7 +32,13 @@ export async function lobbyPage() {
   let player = null;
   let trouble = null;
   try {
-    player = brought && !identity.read() ? await identity.adopt(brought) : await identity.ensure();
+    if (brought && !identity.read()) {
+      player = await identity.adopt(brought).catch((error) => {
+        trouble = error.status === 401 ? "The link's key is no player's (replaced or deleted)." : null;
+        return null;
+      });
+    }
+    player = player || await identity.ensure();
   } catch (error) {
     trouble = problemMessage(error);
   }
@@ -40,8 +48,10 @@ export async function lobbyPage() {
     put(you, identity.identityPanel(now, drawYou));
   };
   if (player) drawYou(player);
-  else put(you, h("section", { class: "panel identity", "aria-label": "You" },
-    h("p", { role: "alert" }, "Your player could not be made: quick matches and ratings wait until it is. ", trouble)));
+  if (trouble) {
+    you.prepend(h("p", { class: "errors", role: "alert" },
+      player ? "" : "Your player could not be made: quick matches and ratings wait until it is. ", trouble));
+  }
   const list = h("ul", { class: "game-types" }, Object.values(types).map((t) => gameCard(t, () => player)));
   put(main,
     h("h1", {}, "Card games of bluff and doubt"),
@@ -95,15 +105,15 @@ function botTable(type) {
 // a quick match: two seats (a game whose two-player table is an option asks
 // for it), its default options, rated as the API's quick match is by default
 function quickTable(type) {
-  const twoByOption = type.options.some((o) => o.name === "two_players" && o.default === false);
-  return { type: type.type, seats: Math.max(2, type.min_seats), options: twoByOption ? { two_players: true } : {} };
+  const options = twoByOption(type) ? { two_players: true } : {};
+  return { type: type.type, seats: Math.max(2, type.min_seats), options };
 }
 
 // a seat the page took, kept (the seat's own token, or the player's key
 // for a seat answered without one: the key acts for its seats; and whose it
 // is, so the end screen hears rematch offers on the player's stream), then
 // the table
-function sitDown(gameId, seat, player, type) {
+function goToSeat(gameId, seat, player, type) {
   Seats.put(gameId, {
     token: seat.token || player.key, seat: seat.seat, name: player.name, type: type.type,
     player: player.player_id || null,
@@ -124,7 +134,7 @@ function gameCard(t, currentPlayer) {
     try {
       const game = await createGame(botTable(t));
       const who = sitter(player);
-      sitDown(game.game_id, await takeSeat(game.game_id, { name: who.name }, who.key), who, t);
+      goToSeat(game.game_id, await takeSeat(game.game_id, { name: who.name }, who.key), who, t);
     } catch (e) {
       put(status, problemMessage(e, t.type));
     }
@@ -139,8 +149,9 @@ function gameCard(t, currentPlayer) {
     try {
       for (;;) {
         const answer = await matchmaking(player.key, quickTable(t));
+        // seated, even by an ask that was under way when the player stopped: to the table
+        if (answer.status !== "queued") return goToSeat(answer.game_id, answer, player, t);
         if (signal.aborted) break;
-        if (answer.status !== "queued") return sitDown(answer.game_id, answer, player, t);
         const waited = Math.round(answer.waited_ms / 1000);
         put(status, `Looking for a player to match you (rated)… ${waited} s, `
           + `${answer.queued} ${answer.queued === 1 ? "player" : "players"} looking. `, cancel);
@@ -238,7 +249,7 @@ function createForm(types, currentPlayer) {
   const typeSelect = h("select", { id: "create-type", name: "type" },
     Object.values(types).map((t) => h("option", { value: t.type }, t.name)));
   const seatsInput = h("input", { id: "create-seats", name: "seats", type: "number", inputmode: "numeric" });
-  const sitHere = h("input", { id: "create-sit", type: "checkbox", checked: true });
+  const sitDown = h("input", { id: "create-sit", type: "checkbox", checked: true });
   const listed = h("input", { id: "create-public", type: "checkbox" });
   const seatList = h("div", { class: "seat-choices" });
   const options = h("details", { class: "options" });
@@ -293,8 +304,7 @@ function createForm(types, currentPlayer) {
     const type = types[typeSelect.value];
     seatsInput.min = type.min_seats;
     seatsInput.max = type.max_seats;
-    const twoByOption = type.options.some((o) => o.name === "two_players" && !o.default);
-    seatsInput.value = String(Math.max(type.min_seats, Math.min(type.max_seats, twoByOption ? 3 : 2)));
+    seatsInput.value = String(Math.max(type.min_seats, Math.min(type.max_seats, twoByOption(type) ? 3 : 2)));
     put(options, h("summary", {}, `Options of ${type.name}`),
       h("div", { class: "option-grid" }, type.options.map(optionControl)));
     for (const field of options.querySelectorAll('[name$="_seconds"]')) {
@@ -314,7 +324,7 @@ function createForm(types, currentPlayer) {
       h("div", { class: "field" }, h("label", { for: "create-seats" }, "Seats"), seatsInput)),
     h("fieldset", {}, h("legend", {}, "Who sits where (you take the first seat left to a player)"), seatList),
     h("div", { class: "row" },
-      h("div", { class: "field check" }, sitHere, h("label", { for: "create-sit" }, "I take a seat")),
+      h("div", { class: "field check" }, sitDown, h("label", { for: "create-sit" }, "I take a seat")),
       h("div", { class: "field check" }, listed, h("label", { for: "create-public" }, "List it in the lobby"))),
     clockNote,
     options,
@@ -336,11 +346,11 @@ function createForm(types, currentPlayer) {
     try {
       const data = await createGame(
         { type: type.type, seats: Number(seatsInput.value), options: chosen, bots, public: listed.checked });
-      if (sitHere.checked && bots.length < Number(seatsInput.value)) {
+      if (sitDown.checked && bots.length < Number(seatsInput.value)) {
         const who = sitter(currentPlayer());
-        return sitDown(data.game_id, await takeSeat(data.game_id, { name: who.name }, who.key), who, type);
+        return goToSeat(data.game_id, await takeSeat(data.game_id, { name: who.name }, who.key), who, type);
       }
-      location.assign(`/games/${data.game_id}${sitHere.checked ? "" : "/watch"}`);
+      location.assign(`/games/${data.game_id}${sitDown.checked ? "" : "/watch"}`);
     } catch (e) {
       put(error, problemMessage(e, type.type));
     }
