@@ -83,7 +83,7 @@ export type OperationId =
   | "listGames" | "createGame" | "getGame" | "takeSeat"
   | "getView" | "sendCommand" | "getEvents" | "streamGame" | "createStreamTicket" | "connectGame"
   | "getLog" | "getReplay" | "getVerification"
-  | "createPlayer" | "getPlayer" | "deletePlayer" | "replacePlayerKey" | "listPlayerGames" | "streamPlayer" | "createPlayerStreamTicket"
+  | "createPlayer" | "getPlayer" | "renamePlayer" | "deletePlayer" | "replacePlayerKey" | "listPlayerGames" | "streamPlayer" | "createPlayerStreamTicket"
   | "getLobby" | "matchmaking" | "getRematch" | "rematch"
   | "getLeaderboard" | "getPlayerProfile" | "getRatingHistory" | "getGameRatings"
   | "sendChat" | "getChat" | "removeChatMessage"
@@ -190,6 +190,8 @@ export class Tabletell {
   createPlayer(body: { name: string }, options?: CallOptions): Promise<{ player_id: string; name: string; key: string; created_at: number }>;
   /** The bearer key's player. Retry kind: idempotent. */
   getPlayer(options?: CallOptions): Promise<{ player_id: string; name: string; created_at: number }>;
+  /** PATCH /v1/players/me: the player's name changed (seats taken before keep theirs). Retry kind: idempotent. */
+  renamePlayer(body: { name: string }, options?: CallOptions): Promise<{ player_id: string; name: string; created_at: number }>;
   /** A new key; the one sent stops working at once. Retry kind: once (a retry after a lost answer would be refused, the new key lost). */
   /** DELETE /v1/players/me: the player's key, record, feed and games list go (the games' logs keep its seats). */
   deletePlayer(options?: CallOptions): Promise<null>;

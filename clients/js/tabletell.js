@@ -41,7 +41,7 @@ const SOCKET_RECONNECT_STATUSES = new Set([408, 429, 503]);
  *   whose Idempotency-Key makes a retry return the first answer; rematch (the
  *   same seat asking again is given the same seat); deleteWebhook (a retry
  *   after a lost answer may be 404 webhook_not_found); enableWebhook (enabling
- *   twice enables once); deletePlayer (a retry after a lost answer is 401
+ *   twice enables once); renamePlayer (the same name set twice); deletePlayer (a retry after a lost answer is 401
  *   invalid_token: the key is gone).
  * - "once": after a 503 whose code says nothing was done (server_busy,
  *   store_full, matchmaking_busy, rematch_busy), never after a network error
@@ -75,6 +75,7 @@ export const OPERATIONS = Object.freeze({
   getVerification: op("GET", "/v1/games/{game_id}/verification", "idempotent"),
   createPlayer: op("POST", "/v1/players", "once"),
   getPlayer: op("GET", "/v1/players/me", "idempotent"),
+  renamePlayer: op("PATCH", "/v1/players/me", "idempotent"),
   deletePlayer: op("DELETE", "/v1/players/me", "idempotent", [], [], 401),
   replacePlayerKey: op("POST", "/v1/players/me/keys", "once"),
   listPlayerGames: op("GET", "/v1/players/me/games", "idempotent", ["status", "limit"]),
@@ -262,6 +263,7 @@ export class Tabletell {
 
   createPlayer(body, options = {}) { return this.#call("createPlayer", {}, options, body); }
   getPlayer(options = {}) { return this.#call("getPlayer", {}, options); }
+  renamePlayer(body, options = {}) { return this.#call("renamePlayer", {}, options, body); }
   deletePlayer(options = {}) { return this.#call("deletePlayer", {}, options); }
   replacePlayerKey(options = {}) { return this.#call("replacePlayerKey", {}, options); }
   listPlayerGames(options = {}) { return this.#call("listPlayerGames", {}, options); }

@@ -74,6 +74,15 @@ if redis.call('EXISTS', KEYS[2]) == 0 then return 0 end
 return redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
 """
 
+# KEYS: the player's record; ARGV: the key's hash, the new name. Written only
+# while the record is there and the key still its own: a rename racing a
+# deletion or a key's replacement never brings back half a player.
+_RENAME = """
+if redis.call('HGET', KEYS[1], 'key_hash') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'name', ARGV[2])
+return 1
+"""
+
 # KEYS: every key of the player in their slot, the record among them
 _DELETE = "return redis.call('DEL', unpack(KEYS))"
 
@@ -84,6 +93,7 @@ class Players:
         self.clock = clock
         self._add_game = client.register_script(_ADD_GAME)
         self._delete = client.register_script(_DELETE)
+        self._rename = client.register_script(_RENAME)
 
     def create(self, name: str) -> tuple[Player, str]:
         """A new player and their key (shown this once): one write, the
@@ -117,6 +127,17 @@ class Players:
             player_id = found.decode() if isinstance(found, bytes) else found
         player = self.get(player_id)
         return player if player is not None and hmac.compare_digest(player.key_hash, hashed) else None
+
+    def rename(self, player: Player, name: str) -> Player:
+        """``player`` under a new name, shown from then on wherever the
+        player is named by their id (the leaderboards, the profile, the
+        seats they take next). The seats they took before keep the name they
+        were played under: each is in its game's log, that game's evidence.
+        Refused as a stale key (``invalid_token``) when the key was
+        replaced or the player deleted since it was read."""
+        if not self._rename(keys=[player_key(player.id)], args=[player.key_hash, name]):
+            raise Unauthenticated("invalid_token", "This is not a player key (or it was replaced, or its player deleted).")
+        return Player(player.id, name, player.created_at, player.key_hash)
 
     def holds_key(self, player_id: str, key_hash: str) -> bool:
         """Whether the key hashed ``key_hash`` is still ``player_id``'s (not

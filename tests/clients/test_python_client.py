@@ -291,6 +291,8 @@ def test_a_player_deleted_whose_answer_was_lost_is_deleted_once(api_server):
         client.backoff_base = 0.01
         key = client.create_player({"name": "cy"})["key"]
         assert client.get_player(token=key)["name"] == "cy"
+        assert client.rename_player({"name": "Cy"}, token=key)["name"] == "Cy"  # (renamed first)
+        assert client.get_player(token=key)["name"] == "Cy"
         client.delete_player(token=key)
         assert network.deletions == 2
         with pytest.raises(Unauthorized) as refused:

@@ -132,6 +132,20 @@ def holding(game_id: str, token: str, seat: int, name: str, game_type: str) -> s
     return f"localStorage.setItem('tabletell.seats', {json.dumps(json.dumps(record))});"
 
 
+def name_the_player(page, name: str) -> None:
+    """The lobby's player (identity.js: made on the first visit) renamed
+    ``name`` through its panel, as a player does; waits for the API's yes."""
+    page.locator("#player-name").fill(name)
+    page.get_by_role("button", name="Change name").click()
+    page.locator("[data-part=identity] h2 a.me").filter(has_text=name).wait_for()
+
+
+def open_the_create_form(page) -> None:
+    """The lobby's full form to create a game, folded under the game cards."""
+    page.get_by_text("Create a game with every option").click()
+    page.get_by_role("button", name="Create the game").wait_for()
+
+
 class Page:
     """A browser tab on the stack, recording every request it makes and
     every error it logs."""

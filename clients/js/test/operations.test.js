@@ -64,6 +64,9 @@ test("the service's, the players', the lobby's and the rematch's operations", { 
   assert.ok((await api.getLeaderboard("color-doubt", { limit: 5 })).players.length <= 5);
   await assert.rejects(api.getPlayerProfile("0".repeat(32)), { status: 404, code: "player_not_found" });
 
+  assert.equal((await asAna.renamePlayer({ name: "Ana" })).name, "Ana");
+  assert.equal((await api.getPlayerProfile(ana.player_id)).name, "Ana");
+  await assert.rejects(asAna.renamePlayer({ name: "" }), { status: 400 });
   const { key } = await asAna.replacePlayerKey();
   await assert.rejects(asAna.getPlayer(), { status: 401 });
   assert.equal((await api.getPlayer({ token: key })).player_id, ana.player_id);

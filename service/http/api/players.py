@@ -32,6 +32,17 @@ def me():
     return json_response({"player_id": player.id, "name": player.name, "created_at": player.created_at})
 
 
+@bp.patch("/players/me")
+def rename_me():
+    """The player's name changed (the body as ``createPlayer``'s): the
+    leaderboards, the profile and the seats taken from then on show it;
+    the seats taken before keep the name each game's log records."""
+    player = auth.player()
+    body = schemas.load(schemas.NewPlayer, json_body())
+    player = services().players.rename(player, body["name"])
+    return json_response({"player_id": player.id, "name": player.name, "created_at": player.created_at})
+
+
 @bp.delete("/players/me")
 def delete_me():
     """The player is deleted (``service.app.deletion``): their seats at games

@@ -98,6 +98,49 @@ def test_a_replaced_key_stops_working_at_once_and_the_new_one_acts_for_the_same_
     assert http.get(f"/v1/games/{game_id}/view", headers=auth(new)).get_json()["seat"] == 0
 
 
+def test_a_player_renamed_is_shown_so_from_then_on_and_the_seats_taken_before_keep_their_name(http):
+    player_id, key = new_player(http, "ana")
+    game_id = new_game(http, 3)
+    token = sit(http, game_id, key).get_json()["token"]
+    response = http.patch("/v1/players/me", json={"name": "Ana B."}, headers=auth(key))
+    check("/v1/players/me", "patch", response)
+    assert response.status_code == 200 and response.get_json()["name"] == "Ana B."
+    assert http.get("/v1/players/me", headers=auth(key)).get_json()["name"] == "Ana B."
+    assert http.get(f"/v1/players/{player_id}").get_json()["name"] == "Ana B."
+    # the seat taken before keeps the name its log records; the next one takes the new name
+    assert view(http, game_id, token)["seats"][0]["name"] == "ana"
+    other = new_game(http, 2)
+    assert sit(http, other, key).get_json()["seat"] == 0
+    assert http.get(f"/v1/games/{other}").get_json()["seats"][0]["name"] == "Ana B."
+    # a name refused as at creation; no key, a replaced key: 401, nothing written
+    refused = http.patch("/v1/players/me", json={"name": "Bot 1 (expert)"}, headers=auth(key))
+    assert refused.status_code == 400 and refused.get_json()["code"] == "reserved_name"
+    assert http.patch("/v1/players/me", json={"name": ""}, headers=auth(key)).status_code == 400
+    assert http.patch("/v1/players/me", json={"name": "Cy"}).status_code == 401
+    new = http.post("/v1/players/me/keys", headers=auth(key)).get_json()["key"]
+    assert http.patch("/v1/players/me", json={"name": "Cy"}, headers=auth(key)).status_code == 401
+    assert http.get("/v1/players/me", headers=auth(new)).get_json()["name"] == "Ana B."
+
+
+def test_a_rename_racing_a_deletion_brings_back_no_half_player(http, redis_client):
+    """The key read, then the player deleted before the name is written:
+    the write finds the record gone and writes nothing (``Players.rename``
+    checks the key's hash in the store, in one step)."""
+    from service.app.players import Players, player_key
+
+    player_id, key = new_player(http, "ana")
+    players = Players(redis_client, lambda: 0)
+    read = players.by_key(key)
+    assert http.delete("/v1/players/me", headers=auth(key)).status_code == 204
+    try:
+        players.rename(read, "Bea")
+    except Exception as refused:
+        assert getattr(refused, "code", None) == "invalid_token"
+    else:
+        raise AssertionError("a deleted player was renamed")
+    assert redis_client.exists(player_key(player_id)) == 0
+
+
 def test_a_players_games_say_their_status_and_whose_turn_it_is(http):
     _, ana = new_player(http, "ana")
     _, bea = new_player(http, "bea")

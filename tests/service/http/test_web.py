@@ -42,7 +42,9 @@ from games.registry import GAMES
 from service.http.schemas import describe_commands
 from service.runtime import replay
 from tests.support.api import SHORT
-from tests.support.browser import DESKTOP, FITS, PHONE, SIZES, Page, api, holding
+from tests.support.browser import (
+    DESKTOP, FITS, PHONE, SIZES, Page, api, holding, name_the_player, open_the_create_form,
+)
 from tests.support.paths import ROOT
 from tests.support.patience import PATIENCE, until
 
@@ -90,15 +92,16 @@ pytestmark = pytest.mark.xdist_group("browser")  # one stack and one browser for
 
 
 def create_through_the_lobby(tab_page: Page, game_type: str, options: dict) -> tuple[str, str, int]:
-    """The lobby's form: the game, two seats (the second a heuristic bot),
-    the options given; answers (game id, token, seat) as the page kept
-    them."""
+    """The lobby's full form (the browser's player named Ana first): the
+    game, two seats (the second a heuristic bot), the options given; answers
+    (game id, token, seat) as the page kept them."""
     page = tab_page.goto("/")
+    name_the_player(page, "Ana")
+    open_the_create_form(page)
     page.get_by_label("Game", exact=True).select_option(game_type)
     page.get_by_label("Seats").fill("2")
     page.get_by_label("Seats").dispatch_event("input")
     page.get_by_label("Seat 2").select_option("bot:heuristic")
-    page.get_by_label("Your name").fill("Ana")
     page.get_by_text(re.compile("^Options of")).click()
     for name, value in options.items():
         control = page.locator(f"#option-{name}")
@@ -654,7 +657,9 @@ def test_your_turn_in_a_hidden_tab_changes_the_title_plays_a_sound_and_notifies(
 
 def test_every_control_of_the_lobby_has_an_accessible_name(tab, stack):
     lobby = tab(DESKTOP).goto("/")
+    open_the_create_form(lobby)
     lobby.get_by_text(re.compile("^Options of")).click()  # the options too
+    lobby.get_by_text("Play on another device").click()  # and those of the player's key
     assert unnamed_controls(lobby) == []
     assert lobby.get_by_role("button", name="Create the game").is_visible()
     # how to play opens beside the lobby; Opticall's two-player table is an option
@@ -683,11 +688,12 @@ def test_every_control_of_the_lobby_has_an_accessible_name(tab, stack):
 def test_a_friend_joins_by_the_invite_link_and_a_spectator_watches_live(tab, stack):
     host = tab(DESKTOP)
     page = host.goto("/")
+    name_the_player(page, "Ana")
+    open_the_create_form(page)
     page.get_by_label("Game", exact=True).select_option("color-doubt")
     page.get_by_label("Seats").fill("2")
     page.get_by_label("Seats").dispatch_event("input")
     page.get_by_label("Seat 2").select_option("player")
-    page.get_by_label("Your name").fill("Ana")
     page.get_by_label("List it in the lobby").check()
     page.get_by_role("button", name="Create the game").click()
     page.wait_for_url(re.compile(r"/games/[0-9a-f]{32}$"))

@@ -82,9 +82,11 @@ def test_a_leaderboard_lists_the_players_after_rated_games_and_the_end_screen_sh
     shown.wait_for()
     for change in changes["players"]:
         row = shown.locator(f"li[data-seat='{change['seat']}']")
-        assert float(row.locator(".delta").get_attribute("data-delta")) == pytest.approx(change["delta"])
-        sign = "+" if change["delta"] >= 0 else "−"
-        assert f"({sign}{abs(change['delta']):.2f})" in row.text_content()
+        # the estimate's change, as the ratings are shown (identity.js's shownRating)
+        moved = change["after"]["mu"] - change["before"]["mu"]
+        assert float(row.locator(".delta").get_attribute("data-delta")) == pytest.approx(moved)
+        sign = "+" if moved >= 0 else "−"
+        assert f"({sign}{abs(moved):.1f})" in row.text_content()
     assert "(you)" in shown.locator("li[data-seat='0']").text_content()
     page.locator("[data-part=ratings]").screenshot(path=str(shots / "ratings-end-screen-desktop.png"))
 
@@ -110,8 +112,10 @@ def test_a_leaderboard_lists_the_players_after_rated_games_and_the_end_screen_sh
     page.wait_for_url(f"**/players/{players[0][0]}")
     profile = page.locator("[data-part=profile]")
     profile.get_by_role("heading", name="Strong Sam").wait_for()
-    rating = api(stack, f"/v1/players/{players[0][0]}")["ratings"][GAME]["rating"]
-    assert f"{rating:.2f}" in profile.locator(f"tr[data-type='{GAME}']").text_content()
+    rating = api(stack, f"/v1/players/{players[0][0]}")["ratings"][GAME]
+    shown = profile.locator(f"tr[data-type='{GAME}'] .rating")
+    assert shown.text_content().rstrip("?") == f"{rating['mu']:.1f}"
+    assert f"ranked by {rating['rating']:.1f}" in shown.get_attribute("title")
 
 
 def test_leaving_the_table_of_a_rated_game_the_end_screen_says_a_bot_played_the_seat_and_it_was_a_resignation(tab, stack):

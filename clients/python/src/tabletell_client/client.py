@@ -11,7 +11,8 @@ when the answer has one, else an exponential backoff with jitter):
   every attempt, so the server answers a retry with the first answer and
   appends nothing), ``rematch`` (a seat that asked before is answered its
   seat again, with ``token`` null: nothing is created twice) and
-  ``delete_webhook`` and ``delete_player`` (a retry that finds the webhook
+  ``rename_player`` (the same name set twice), ``delete_webhook`` and
+  ``delete_player`` (a retry that finds the webhook
   or the key gone is the deletion done);
 - the other writes (``create_game``, ``take_seat``, ``create_player``,
   ``replace_player_key``, ``matchmaking``, ``create_webhook``: no
@@ -379,6 +380,12 @@ class Tabletell:
     def get_player(self, *, token: str | None = None) -> t.Player:
         """``GET /v1/players/me``: the player the key belongs to."""
         return self._json(t.Player, "GET", "/v1/players/me", "read", token=token)
+
+    def rename_player(self, body: Mapping[str, Any], *, token: str | None = None) -> t.Player:
+        """``PATCH /v1/players/me`` ``{"name"}``: the player's name changed (the seats
+        taken before keep the name they were played under). Sent again
+        after a lost answer: the same name set twice."""
+        return self._json(t.Player, "PATCH", "/v1/players/me", "idempotent", token=token, body=dict(body))
 
     def create_player_stream_ticket(self, *, token: str | None = None) -> t.StreamTicket:
         """``POST /v1/players/me/stream-tickets``: a ticket that opens the

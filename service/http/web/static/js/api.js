@@ -3,7 +3,7 @@
 // call of its own, every one is a method of the client, named by its
 // operationId (listGameTypes, createGame, getGame, takeSeat, getView,
 // sendCommand, getEvents, streamGame, getLog, getReplay, getVerification,
-// getLobby, rematch), with the client's retries (a read or a command after a
+// getLobby, rematch, createPlayer, matchmaking...), with the client's retries (a read or a command after a
 // network error or a 503; a command carries an Idempotency-Key). Here: the
 // functions the page calls, a refusal (the client's ProblemError) told as a
 // sentence, and the seats this browser holds (each game's seat token, kept
@@ -31,11 +31,23 @@ export const gameType = (type) => (gameTypesCache && gameTypesCache[type]) || nu
 
 export const createGame = (body) => client.createGame(body);
 export const getGame = (gameId) => client.getGame(gameId);
-export const takeSeat = (gameId, body) => client.takeSeat(gameId, body);
+// a seat taken with the browser's player key (identity.js) is that player's:
+// rated, in their games list, on their stream
+export const takeSeat = (gameId, body, key = null) => client.takeSeat(gameId, body, { token: key });
 export const getView = (gameId, token) => client.getView(gameId, { token });
 export const getLobby = (limit = 20) => client.getLobby({ limit });
 export const getVerification = (gameId) => client.getVerification(gameId);
 export const rematch = (gameId, token) => client.rematch(gameId, { token });
+export const getRematch = (gameId) => client.getRematch(gameId);
+// the browser's player (identity.js): made, read, renamed, its key replaced,
+// its games, its stream (rematch offers), a quick match for it
+export const createPlayer = (name) => client.createPlayer({ name });
+export const getPlayer = (key) => client.getPlayer({ token: key });
+export const renamePlayer = (key, name) => client.renamePlayer({ name }, { token: key });
+export const replacePlayerKey = (key) => client.replacePlayerKey({ token: key });
+export const listPlayerGames = (key) => client.listPlayerGames({ token: key, limit: 20 });
+export const streamPlayer = (key, signal) => client.streamPlayer({ token: key, signal });
+export const matchmaking = (key, body) => client.matchmaking(body, { token: key });
 // ratings (issue 45): a game type's leaderboard, a player's profile, what a game did to its players' ratings
 export const getLeaderboard = (gameType, offset = 0, limit = 20) => client.getLeaderboard(gameType, { offset, limit });
 export const getPlayerProfile = (playerId) => client.getPlayerProfile(playerId);

@@ -1,10 +1,12 @@
 // Before a seat is held: the invite links of a waiting table, the join form
-// (a name, then the seat's token kept in this browser), and a full table's
-// offer to watch.
+// (a name, then the seat's token kept in this browser; the seat taken as the
+// browser's player when it has one, identity.js), and a full table's offer
+// to watch.
 
-import { problemMessage, Seats, takeSeat } from "./api.js";
+import { listPlayerGames, problemMessage, Seats, takeSeat } from "./api.js";
 import { h, put, main } from "./dom.js";
 import { listOf } from "./felt.js";
+import { read as browserPlayer } from "./identity.js";
 
 export function invitePanel(gameId, view) {
   if (view.status !== "waiting") return null;
@@ -44,7 +46,11 @@ export function fullTable(gameId, summary, type) {
 export function joinForm(gameId, summary, type) {
   const free = summary.seats.filter((s) => !s.name);
   if (!free.length) return fullTable(gameId, summary, type);
-  const name = h("input", { id: "join-name", name: "name", required: true, maxlength: "40", autocomplete: "nickname" });
+  const player = browserPlayer();
+  const name = h("input", {
+    id: "join-name", name: "name", required: true, maxlength: "40", autocomplete: "nickname",
+    value: player ? player.name : null,
+  });
   const error = h("p", { class: "errors", role: "alert" });
   const seated = summary.seats.filter((s) => s.name).map((s) => s.display_name || s.name);
   const form = h("form", { class: "panel join", "aria-label": "Take a seat" },
@@ -59,11 +65,21 @@ export function joinForm(gameId, summary, type) {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     try {
-      const data = await takeSeat(gameId, { name: name.value });
-      Seats.put(gameId, { token: data.token, seat: data.seat, name: name.value, type: type.type });
+      const data = await takeSeat(gameId, { name: name.value }, player ? player.key : null);
+      Seats.put(gameId, {
+        token: data.token || player.key, seat: data.seat, name: name.value, type: type.type,
+        player: player ? player.player_id : null,
+      });
       location.reload();
     } catch (e) {
-      put(error, problemMessage(e, type.type));
+      // the browser's player sat here from another device: its seat, held by the key
+      const mine = e.code === "already_seated" && player
+        ? (await listPlayerGames(player.key).catch(() => ({ games: [] }))).games.find((g) => g.game_id === gameId)
+        : null;
+      if (!mine) return put(error, problemMessage(e, type.type));
+      Seats.put(gameId,
+        { token: player.key, seat: mine.seat, name: player.name, type: type.type, player: player.player_id });
+      location.reload();
     }
   });
   put(main, form);

@@ -1,14 +1,20 @@
 // A game's leaderboard (/leaderboards/<type>): its rated players, best first
-// (the rating shown is mu - 3 sigma, as GET /v1/leaderboards/{type} ranks
-// them), paged; and a player's profile (/players/<id>): their rating in each
-// game they played rated, and their games played. Both read through api.js
-// (Tabletell's JavaScript client).
+// (ranked as GET /v1/leaderboards/{type} ranks them, by mu - 3 sigma), paged,
+// the browser's own player marked "you"; and a player's profile
+// (/players/<id>): their rating in each game they played rated, and their
+// games played. Each rating is shown as a player reads it (identity.js's
+// shownRating: the estimate, "?" while provisional, the rest in its hint).
+// Both read through api.js (Tabletell's JavaScript client).
 
 import { getGameRatings, getLeaderboard, getPlayerProfile, listGameTypes } from "./api.js";
 import { h, main, put, setWhere } from "./dom.js";
+import { read as browserPlayer, shownChange, shownRating } from "./identity.js";
 
 const PAGE = 20;
-const points = (x) => (Math.round(x * 100) / 100).toFixed(2);
+const RATINGS_NOTE = "A rating is the games' estimate of a player's skill (25 to start). A “?” after it: "
+  + "provisional, too few games to say more. Players are ranked by the rating the games show at the least "
+  + "(the estimate less three times its uncertainty: hover a rating), so a lucky first win does not outrank "
+  + "a long record.";
 
 export async function leaderboardPage(gameType) {
   const types = await listGameTypes();
@@ -23,11 +29,12 @@ export async function leaderboardPage(gameType) {
   const board = await getLeaderboard(gameType, offset, PAGE);
   const others = Object.values(types).filter((t) => t.type !== gameType)
     .map((t) => h("a", { href: `/leaderboards/${t.type}` }, t.name));
-  const rows = board.players.map((p) => h("tr", { "data-player": p.player_id },
+  const me = browserPlayer();
+  const mine = (p) => me !== null && p.player_id === me.player_id;
+  const rows = board.players.map((p) => h("tr", { "data-player": p.player_id, class: mine(p) ? "you" : null },
     h("td", { class: "num" }, String(p.rank)),
-    h("td", {}, h("a", { href: `/players/${p.player_id}` }, p.name || "a player")),
-    h("td", { class: "num" }, points(p.rating)),
-    h("td", { class: "num estimate" }, points(p.mu), h("span", { class: "sigma" }, ` ± ${points(p.sigma)}`)),
+    h("td", {}, h("a", { href: `/players/${p.player_id}` }, p.name || "a player"), mine(p) ? " (you)" : ""),
+    h("td", { class: "num" }, shownRating(p)),
     h("td", { class: "num" }, String(p.games))));
   const pager = h("p", { class: "buttons" },
     offset > 0
@@ -38,16 +45,18 @@ export async function leaderboardPage(gameType) {
   put(main, h("section", { class: "panel leaderboard", "data-part": "leaderboard" },
     h("h1", {}, `${type.name}: the leaderboard`),
     h("p", { class: "meta" }, board.total
-      ? `${board.total} rated ${board.total === 1 ? "player" : "players"}. A rating is what the games say at the least `
-        + "(the estimate less three times its uncertainty): it rises as a player wins and as the estimate firms up."
+      ? `${board.total} rated ${board.total === 1 ? "player" : "players"}. ${RATINGS_NOTE}`
       : "Nobody has finished a rated game of it yet: rated games are quick matches between players, "
         + "and games created rated."),
     board.total ? h("div", { class: "scroll" }, h("table", { class: "ranking" },
       h("caption", { class: "visually-hidden" }, `${type.name} leaderboard`),
       h("thead", {}, h("tr", {}, h("th", { scope: "col", class: "num" }, "#"), h("th", { scope: "col" }, "Player"),
-        h("th", { scope: "col", class: "num" }, "Rating"), h("th", { scope: "col", class: "num" }, "Estimate"),
-        h("th", { scope: "col", class: "num" }, "Games"))),
+        h("th", { scope: "col", class: "num" }, "Rating"), h("th", { scope: "col", class: "num" }, "Games"))),
       h("tbody", {}, rows))) : null,
+    me && board.total && !board.players.some(mine)
+      ? h("p", { class: "meta" }, h("a", { href: `/players/${me.player_id}` }, "Your profile"),
+          offset ? "" : ": you are not among these players yet (a rated game of it puts you on the board).")
+      : null,
     pager,
     others.length
       ? h("p", { class: "meta" }, "Other leaderboards: ", others.map((a, n) => [n ? " · " : "", a]))
@@ -59,22 +68,24 @@ export async function profilePage(playerId) {
   const [types, profile] = await Promise.all([listGameTypes(), getPlayerProfile(playerId)]);
   setWhere(profile.name);
   const rated = Object.entries(profile.ratings);
+  const me = browserPlayer();
+  const mine = me !== null && me.player_id === playerId;
   put(main, h("section", { class: "panel profile", "data-part": "profile" },
-    h("h1", {}, profile.name),
+    h("h1", {}, profile.name, mine ? h("small", { class: "you" }, " (you)") : null),
     h("p", { class: "meta" }, `Playing since ${new Date(profile.created_at).toLocaleDateString()}; `
       + `${profile.games_played} ${profile.games_played === 1 ? "game" : "games"} played.`),
     rated.length
       ? h("div", { class: "scroll" }, h("table", { class: "ranking" },
           h("caption", {}, "Ratings"),
           h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Game"),
-            h("th", { scope: "col", class: "num" }, "Rating"), h("th", { scope: "col", class: "num" }, "Estimate"),
-            h("th", { scope: "col", class: "num" }, "Rated games"))),
+            h("th", { scope: "col", class: "num" }, "Rating"), h("th", { scope: "col", class: "num" }, "Rated games"))),
           h("tbody", {}, rated.map(([gameType, r]) => h("tr", { "data-type": gameType },
             h("td", {}, h("a", { href: `/leaderboards/${gameType}` }, (types[gameType] || {}).name || gameType)),
-            h("td", { class: "num" }, points(r.rating)),
-            h("td", { class: "num estimate" }, points(r.mu), h("span", { class: "sigma" }, ` ± ${points(r.sigma)}`)),
+            h("td", { class: "num" }, shownRating(r),
+              h("small", { class: "hint rating-hint" }, `give or take ${(2 * r.sigma).toFixed(1)}`)),
             h("td", { class: "num" }, String(r.games)))))))
-      : h("p", {}, "No rated games yet."),
+      : h("p", {}, mine ? "No rated games yet: a quick match from the lobby is rated." : "No rated games yet."),
+    rated.length ? h("p", { class: "meta" }, RATINGS_NOTE) : null,
     h("p", {}, h("a", { href: "/" }, "Back to the lobby"))));
 }
 
@@ -98,13 +109,12 @@ export function ratingChanges(gameId, you, names) {
       if (data && data.status === "rated") {
         element.dataset.status = "rated";
         return put(element, h("h2", {}, "Ratings"), h("ul", { class: "changes" }, data.players.map((p) => {
-          const up = p.delta >= 0;
           return h("li", { "data-seat": String(p.seat), class: p.seat === you ? "mine" : null },
             h("a", { href: `/players/${p.player_id}` }, names(p.seat)), p.seat === you ? " (you)" : "", ": ",
-            points(p.before.rating), " → ", h("strong", {}, points(p.after.rating)), " ",
-            h("span", { class: `delta ${up ? "up" : "down"}`, "data-delta": String(p.delta) },
-              `(${up ? "+" : "−"}${points(Math.abs(p.delta))})`));
-        })), h("p", { class: "meta" }, h("a", { href: `/leaderboards/${data.type}` }, "The leaderboard")));
+            shownRating(p.before), " → ", h("strong", {}, shownRating(p.after)), " (",
+            shownChange(p.before, p.after), ")");
+        })), h("p", { class: "meta" }, "“?”: a provisional rating (too few games yet). ",
+          h("a", { href: `/leaderboards/${data.type}` }, "The leaderboard")));
       }
       if (data && data.status === "unrated") {
         element.dataset.status = "unrated";

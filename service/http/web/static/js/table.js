@@ -22,6 +22,7 @@ import { handSection, listOf, nameOf, tableSection } from "./felt.js";
 import { fullTable, invitePanel, joinForm } from "./join.js";
 import { logPanel } from "./log.js";
 import { choosesSeveral, commandForm } from "./moves.js";
+import { rematchOffer } from "./rematch.js";
 import { resultSection } from "./result.js";
 
 // -- the table page -------------------------------------------------------------------
@@ -45,6 +46,7 @@ export async function tablePage(gameId, watchOnly) {
   if (!held && !watchOnly && summary.status === "active") return fullTable(gameId, summary, type);
   const token = held ? held.token : null;
   const you = held ? held.seat : null;
+  const mayRematch = you !== null && Boolean(token); // a seat held here asks for (or takes) the rematch
   const ctx = {
     view: null, type, you, selected: new Set(), choices: {}, sending: false, refusal: null, interactive: false,
   };
@@ -59,6 +61,7 @@ export async function tablePage(gameId, watchOnly) {
   put(main, head, banner,
     h("div", { class: "board" }, play, h("aside", { class: "side" }, log.element, talk.element)), live);
   let ratings = null; // a rated game's rating change, made once at its end (leaderboard.js)
+  let offer = null; // a rematch another seat offers, made once at the end (rematch.js)
   let wasMyTurn = false;
   let shownResult = false;
   let leaving = false;
@@ -119,7 +122,10 @@ export async function tablePage(gameId, watchOnly) {
     const error = main.querySelector(".rematch-error");
     try {
       const data = await rematch(gameId, token);
-      if (data.token) Seats.put(data.game_id, { token: data.token, seat: data.seat, name: held.name, type: type.type });
+      if (data.token) {
+        Seats.put(data.game_id,
+          { token: data.token, seat: data.seat, name: held.name, type: type.type, player: held.player });
+      }
       location.assign(`/games/${data.game_id}`);
     } catch (e) {
       if (error) put(error, problemMessage(e, type.type));
@@ -245,12 +251,15 @@ export async function tablePage(gameId, watchOnly) {
       ? h("div", { class: `dock${mine ? " yours" : ""}` }, handSection(ctx), moves)
       : null;
     const result = over && view.result
-      ? resultSection(view, you, { onRematch: you !== null && token ? askRematch : null })
+      ? resultSection(view, you, { onRematch: mayRematch ? askRematch : null })
       : null;
     if (result && view.status === "finished" && view.rated && !ratings) {
       ratings = ratingChanges(gameId, you, (seat) => nameOf(ctx.view, seat));
     }
-    put(play, result, result ? ratings : null, tableSection(view, you, log.last()), dock);
+    if (result && view.status === "finished" && mayRematch && !offer) {
+      offer = rematchOffer(gameId, you, (seat) => nameOf(ctx.view, seat), askRematch);
+    }
+    put(play, result, result ? offer : null, result ? ratings : null, tableSection(view, you, log.last()), dock);
     refocus(kept);
     if (result && !shownResult) {
       shownResult = true;
