@@ -174,6 +174,7 @@ export function logPanel(gameType = null) {
       scroll();
     },
     newest: () => (entries.length ? entries.at(-1).text : ""),
+    newestVersion: () => (entries.length ? entries.at(-1).version : null),
     // the last move (not its bookkeeping): its seat, and the pile it went on (for the highlight)
     last() {
       const e = lastMove;

@@ -43,8 +43,9 @@ export function speedControl() {
 // "move" (another seat's: it stays on screen for the pace), "own" (the
 // player's: shown at once, cutting the wait short) or "table" (the table's
 // own line: shown after the wait, adding none). Every step shown is
-// recorded in ``window.__tabletellSteps`` ({version, at, paced}:
-// ``performance.now()``), the page's own clock of the pace.
+// recorded in ``window.__tabletellSteps`` ({version, at, paced}, ``at`` by
+// ``performance.now()``, with what ``show`` returned): the page's own clock
+// of the pace, for its tests.
 export function pacer({ show, viewAt, kind }) {
   const shown = (window.__tabletellSteps = window.__tabletellSteps || []);
   let holdUntil = 0; // the last paced step stays on screen until then
@@ -64,13 +65,18 @@ export function pacer({ show, viewAt, kind }) {
     });
   }
 
-  function record(step, paced) {
-    shown.push({ version: step.view.version, at: performance.now(), paced });
+  function record(view, paced, extra) {
+    shown.push({ ...extra, version: view.version, at: performance.now(), paced });
   }
 
   return {
     // steps waiting: a skip has something to do
     pending: () => queued > 0,
+    // a view the page showed at once (a catch-up, the pace off): on the record, the wait over
+    atOnce(view) {
+      holdUntil = 0;
+      record(view, false, {});
+    },
     // shows the newest at once: the steps still queued are drawn together
     skip() {
       if (!queued && !wake) return;
@@ -79,16 +85,9 @@ export function pacer({ show, viewAt, kind }) {
       if (wake) wake();
     },
     // ``steps``: [{events, version, view?}] in order, the last with its view
-    // (the newest the stream gave); ``atOnce``: a catch-up, shown whole
-    async play(steps, atOnce) {
+    // (the newest the stream gave); a catch-up is the page's, shown at once
+    async play(steps) {
       const delay = SPEEDS[moveSpeed()];
-      if (atOnce || !delay || document.hidden) {
-        flushing = false;
-        const last = steps.at(-1);
-        await show({ ...last, events: steps.flatMap((s) => s.events) });
-        record(last, false);
-        return;
-      }
       // the first moves of a long run together, then one view per move
       while (steps.length > MAX_STEPS) {
         const [first, second] = steps.splice(0, 2);
@@ -116,9 +115,9 @@ export function pacer({ show, viewAt, kind }) {
           }
           const paced = what === "move";
           queued = steps.length - n - 1;
-          await show({ ...step, view, events: [...carried, ...step.events] });
+          const extra = await show({ ...step, view, events: [...carried, ...step.events] });
           carried = [];
-          record({ view }, paced && !flushing);
+          record(view, paced && !flushing, extra);
           if (paced && !flushing) holdUntil = performance.now() + delay;
           else if (what === "own") holdUntil = 0;
         }

@@ -25,7 +25,7 @@ import { handSection, listOf, nameOf, tableSection } from "./felt.js";
 import { fullTable, invitePanel, joinForm } from "./join.js";
 import { isMove, logPanel, movesOf } from "./log.js";
 import { choosesSeveral, commandForm } from "./moves.js";
-import { animate, measure, pacer, speedControl } from "./pace.js";
+import { animate, measure, moveSpeed, pacer, speedControl } from "./pace.js";
 import { resultSection } from "./result.js";
 
 // -- the table page -------------------------------------------------------------------
@@ -61,7 +61,8 @@ export async function tablePage(gameId, watchOnly) {
   // table talk: a seat at the table, a spectator among the spectators (chat.js)
   const talk = chatPanel(gameId, token, you, (seat) => nameOf(ctx.view || summary, seat));
   // shown while the stream is cut and the client connects again
-  const reconnecting = h("p", { class: "reconnecting", role: "status", hidden: true }, "Reconnecting…");
+  const reconnecting = h("p", { class: "reconnecting", role: "status", hidden: true },
+    "Reconnecting…", h("span", { class: "meta" }, " The table and its clocks stand still until it is back."));
   const board = h("div", { class: "board" }, play, h("aside", { class: "side" }, log.element, talk.element));
   put(main, head, reconnecting, banner, board, live);
   let ratings = null; // a rated game's rating change, made once at its end (leaderboard.js)
@@ -314,6 +315,10 @@ export async function tablePage(gameId, watchOnly) {
       }
       ctx.view = step.view;
       draw(step.lead ? step.lead.seat : null);
+      // what the step shows, for the page's record of its pace (pace.js)
+      const marked = main.querySelector(".ring .seat.moved");
+      const mover = step.lead ? step.lead.seat : null;
+      return { told: log.newestVersion(), mover, marked: marked && Number(marked.dataset.seat) };
     },
     viewAt: (version) => getViewAt(gameId, token, version),
     kind: (step) => step.kind,
@@ -328,8 +333,14 @@ export async function tablePage(gameId, watchOnly) {
     try {
       while (latest && ctx.view !== latest) {
         const target = latest;
-        const atOnce = catchingUp || !ctx.view;
+        const atOnce = catchingUp || !ctx.view || moveSpeed() === "instant" || document.hidden;
         catchingUp = false;
+        if (atOnce) {
+          // at once: the view first, its lines as soon as they are read
+          ctx.view = target;
+          draw();
+          pace.atOnce(target);
+        }
         let events = [];
         try {
           const data = await getEvents(gameId, token, logged);
@@ -341,9 +352,17 @@ export async function tablePage(gameId, watchOnly) {
         const steps = movesOf(events, log.state()).map((move) => ({
           lead: move.lead, events: move.events, version: move.events.at(-1).version, kind: kindOf(move),
         }));
+        if (atOnce) {
+          if (events.length) {
+            log.add(events);
+            live.textContent = log.newest();
+            draw();
+          }
+          continue;
+        }
         if (!steps.length) steps.push({ lead: null, events: [], version: target.version, kind: "table" });
         steps.at(-1).view = target;
-        await pace.play(steps, atOnce);
+        await pace.play(steps);
       }
     } finally {
       advancing = false;
@@ -407,8 +426,9 @@ function otherDeadlines(view) {
 // time they would show is not known until it is back)
 let clocksPaused = false;
 setInterval(() => {
-  if (clocksPaused) return;
   for (const element of document.querySelectorAll("[data-deadline-at]")) {
+    element.toggleAttribute("data-paused", clocksPaused);
+    if (clocksPaused) continue;
     element.textContent = clock(Number(element.dataset.deadlineAt) - Date.now());
   }
 }, 1000);
