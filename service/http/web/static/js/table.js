@@ -349,17 +349,17 @@ export async function tablePage(gameId, watchOnly) {
         } catch {
           // the client retried what may be retried: the view at once, its lines with the next
         }
-        const steps = movesOf(events, log.state()).map((move) => ({
+        // lines of versions already on screen (a read that failed before) told at once, never replayed
+        const told = atOnce ? events : events.filter((event) => event.version <= ctx.view.version);
+        if (told.length) {
+          log.add(told);
+          live.textContent = log.newest();
+          draw();
+        }
+        if (atOnce) continue;
+        const steps = movesOf(events.slice(told.length), log.state()).map((move) => ({
           lead: move.lead, events: move.events, version: move.events.at(-1).version, kind: kindOf(move),
         }));
-        if (atOnce) {
-          if (events.length) {
-            log.add(events);
-            live.textContent = log.newest();
-            draw();
-          }
-          continue;
-        }
         if (!steps.length) steps.push({ lead: null, events: [], version: target.version, kind: "table" });
         steps.at(-1).view = target;
         await pace.play(steps);
