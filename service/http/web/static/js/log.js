@@ -164,10 +164,8 @@ export function logPanel(gameType = null) {
         if (folded) {
           lead.items.push(item);
           foldUnder(lead, event);
-        } else {
-          lead = { item, fold: null, lines: [], items: [], open: false, quiet: null };
-          if (isMove(event)) lastMove = event;
-        }
+        } else lead = { item, fold: null, lines: [], items: [], open: false, quiet: null };
+        if (isMove(event)) lastMove = event;
       }
       first = false;
       refilter();
@@ -175,7 +173,8 @@ export function logPanel(gameType = null) {
     },
     newest: () => (entries.length ? entries.at(-1).text : ""),
     newestVersion: () => (entries.length ? entries.at(-1).version : null),
-    // the last move (not its bookkeeping): its seat, and the pile it went on (for the highlight)
+    // the last seat to act (a window's last pass too, as before the fold):
+    // its seat, and the pile it went on (for the highlight)
     last() {
       const e = lastMove;
       return e ? { seat: e.seat, pile: e.data && typeof e.data.pile === "number" ? e.data.pile : null } : null;
