@@ -44,7 +44,7 @@ def test_time_on_the_table_bots_moves_are_shown_one_at_a_time_each_for_at_least_
         f"/games/{game_id}")
     page.locator(".game-head[data-version]").wait_for()
     # the page opened: what came before is shown at once
-    assert [step["paced"] for step in page.evaluate(STEPS)] == [False]
+    assert page.evaluate(STEPS)[0]["paced"] is False
     # the seat left: bots play every seat now, as fast as the worker runs them
     api(stack, f"/v1/games/{game_id}/commands", seat["token"], {"type": "leave"})
     page.wait_for_function(f"() => ({STEPS})().filter(step => step.paced).length >= 6")
@@ -64,6 +64,11 @@ def test_time_on_the_table_bots_moves_are_shown_one_at_a_time_each_for_at_least_
             assert step["marked"] == step["mover"] is not None, step
             assert step["told"] == step["version"], step
     assert page.evaluate(FITS)
+    # the pace is the player's: normal, fast, instant, kept in the browser
+    speed = page.get_by_role("button", name="Move speed: normal")
+    speed.click()
+    page.get_by_role("button", name="Move speed: fast").wait_for()
+    assert page.evaluate("localStorage.getItem('tabletell.pace')") == "fast"
 
 
 @pytest.fixture(scope="module")

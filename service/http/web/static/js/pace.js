@@ -26,7 +26,9 @@ export const lessMotion = () => matchMedia("(prefers-reduced-motion: reduce)").m
 
 // "Move speed: normal", pressed to go to the next speed (kept for every table)
 export function speedControl() {
-  const button = h("button", { type: "button", class: "link speed", title: "How long each move stays on screen" });
+  const button = h("button", {
+    type: "button", id: "move-speed", class: "link speed", title: "How long each move stays on screen",
+  });
   const label = () => (button.textContent = `Move speed: ${moveSpeed()}`);
   label();
   button.addEventListener("click", () => {
