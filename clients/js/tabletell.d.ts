@@ -26,6 +26,16 @@ export interface TabletellOptions {
   backoffMs?: number;
 }
 
+/**
+ * A stream's connection, as streamGame's and streamPlayer's `onConnection`
+ * is told it, once per change: "connecting" (the first request), "open"
+ * (the server answered with the stream), "reconnecting" (the connection was
+ * cut or refused for a while: the client waits, then resumes by itself) and
+ * "closed" (the iterator ended: finished, aborted, broken off or thrown).
+ * A callback that throws loses nothing: the stream goes on.
+ */
+export type ConnectionState = "connecting" | "open" | "reconnecting" | "closed";
+
 /** What every method takes in its options argument. */
 export interface CallOptions {
   /** This call's bearer instead of the client's; `null` sends none (a spectator). */
@@ -152,11 +162,15 @@ export class Tabletell {
    * 30 s), without end: nothing is lost or given twice. Any other refusal
    * throws a ProblemError. Resumed after a finished game's last version (a
    * 204), it gives the `finished` message made from the game's summary. Ends
-   * quietly when `signal` aborts or the loop breaks.
+   * quietly when `signal` aborts or the loop breaks. `onConnection` is
+   * told each change of the connection's state (see ConnectionState).
    */
   streamGame(
     gameId: string,
-    options?: CallOptions & { data?: "view" | "events"; lastEventId?: number | string; ticket?: string },
+    options?: CallOptions & {
+      data?: "view" | "events"; lastEventId?: number | string; ticket?: string;
+      onConnection?: (state: ConnectionState) => void;
+    },
   ): AsyncGenerator<GameStreamMessage, void, undefined>;
   /**
    * A stream ticket: what a browser's native EventSource opens the seat's
@@ -205,7 +219,9 @@ export class Tabletell {
    * backs off as streamGame does; runs until `signal` aborts or the loop
    * breaks (or throws a ProblemError 401 once the key is replaced).
    */
-  streamPlayer(options?: CallOptions & { lastEventId?: number; ticket?: string }): AsyncGenerator<PlayerStreamMessage, void, undefined>;
+  streamPlayer(
+    options?: CallOptions & { lastEventId?: number; ticket?: string; onConnection?: (state: ConnectionState) => void },
+  ): AsyncGenerator<PlayerStreamMessage, void, undefined>;
   /** A stream ticket for the player's stream, as createStreamTicket. Retry kind: once. */
   createPlayerStreamTicket(options?: CallOptions): Promise<StreamTicket>;
 

@@ -438,13 +438,38 @@ export class Tabletell {
    * game ended while the stream was away); a player's stream runs on. Both
    * end, quietly, when `signal` aborts or the loop breaks. `ready` (a
    * player's stream) is given once, on the first connection.
+   * `onConnection(state)`, when given, is told each change of the
+   * connection: "connecting" (the first request), "open" (the server
+   * answered with the stream), "reconnecting" (cut or refused: waiting to
+   * connect again) and "closed" (the iterator ended), so a page can say
+   * the table is out of date while the client resumes by itself.
    */
   async *#stream(id, params, options, gameId) {
     const operation = OPERATIONS[id];
+    let state = null;
+    const report = (next) => {
+      if (next === state) return;
+      state = next;
+      try {
+        options.onConnection?.(next);
+      } catch {
+        // the consumer's callback failing is no reason to lose the stream
+      }
+    };
+    try {
+      yield* this.#connections(operation, params, options, gameId, report);
+    } finally {
+      report("closed");
+    }
+  }
+
+  // #stream's loop: connects, reads, resumes; `report` is told the connection's state
+  async *#connections(operation, params, options, gameId, report) {
     const { signal } = options;
     let last = options.lastEventId ?? null;
     let readyGiven = false;
     let attempt = 0;
+    report("connecting");
     for (;;) {
       if (signal?.aborted) return;
       const connection = new AbortController();
@@ -461,6 +486,7 @@ export class Tabletell {
         const headers = { ...this.#headers(options, {}), Accept: NDJSON };
         arm();
         const response = await this.#fetch(url, { method: "GET", headers, signal: connection.signal });
+        if (response.ok && response.status !== 204) report("open");
         if (response.status === 204) {
           // the game is over and `last` was its last version
           if (gameId != null) yield await this.#finished(gameId, options);
@@ -514,6 +540,8 @@ export class Tabletell {
         signal?.removeEventListener("abort", stop);
         connection.abort(); // lets go of the connection, also when the loop breaks
       }
+      if (signal?.aborted) return;
+      report("reconnecting");
       try {
         await sleep(wait ?? this.#backoff(attempt, STREAM_BACKOFF_CAP_MS), signal);
       } catch {

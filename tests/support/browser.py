@@ -123,6 +123,10 @@ THROUGH_THE_CLIENT = """
 """
 
 
+# the player's "Move speed" set to instant (pace.js's localStorage key)
+NO_PACE = "localStorage.setItem('tabletell.pace', 'instant');"
+
+
 def holding(game_id: str, token: str, seat: int, name: str, game_type: str) -> str:
     """An init script: the page holds this seat, as it would after taking it
     (api.js's ``Seats``), so a test seats a player over the API and the
@@ -150,7 +154,7 @@ class Page:
     """A browser tab on the stack, recording every request it makes and
     every error it logs."""
 
-    def __init__(self, browser, base: str, viewport: dict, init_script: str | None = None):
+    def __init__(self, browser, base: str, viewport: dict, init_script: str | None = None, paced: bool = False):
         self.base = base
         # a reader who asked for less motion (prefers-reduced-motion, which
         # style.css honours): the last card played is marked without its
@@ -159,6 +163,11 @@ class Page:
         # tests' CPU time); what the tests look at is the same
         self.context = browser.new_context(viewport=viewport, reduced_motion="reduce")
         self.context.add_init_script(THROUGH_THE_CLIENT)
+        if not paced:
+            # bots' moves shown as they come, not one at a time at a
+            # player's pace (pace.js): the suite is not slowed by it; one
+            # test (test_web_pace.py) asks for the pace
+            self.context.add_init_script(NO_PACE)
         if init_script:
             self.context.add_init_script(init_script)
         self.page = self.context.new_page()

@@ -90,6 +90,58 @@ test("a stream stops when its signal aborts, and after a finished game's end (20
   assert.deepEqual(again, [final]);
 });
 
+test("a stream tells onConnection its state: connecting, open, reconnecting after each cut, open again, closed", { timeout: BOUND_MS }, async () => {
+  const api = client();
+  const gameId = await newGame(api, { bot: true });
+  const { token } = await api.takeSeat(gameId, { name: "dee" });
+  const cut = cuttingStreams(2); // every connection cut 2 messages in
+  const reader = client({ token, fetch: cut.fetch });
+  const states = [];
+  let finished = null;
+  const streamed = (async () => {
+    const onConnection = (state) => {
+      states.push(state);
+      if (state === "open") throw new Error("a failing callback loses nothing");
+    };
+    for await (const message of reader.streamGame(gameId, { data: "events", onConnection })) {
+      if (message.event === "finished") finished = message;
+    }
+  })();
+  const last = await playSeat(api, gameId, token);
+  await streamed;
+  assert.equal(last.status, "finished");
+  assert.equal(finished.id, last.version);
+  // each connection opened is told once; each cut, before the next one opens
+  const connections = cut.calls.filter((call) => call.url.includes(`/v1/games/${gameId}/stream`)).length;
+  assert.ok(connections > 2, `cut and resumed (${connections} connections)`);
+  assert.equal(states[0], "connecting");
+  assert.equal(states.at(-1), "closed");
+  const middle = states.slice(1, -1);
+  // (the last connection may find the game over: a 204, no stream opened)
+  const opened = middle.filter((state) => state === "open").length;
+  assert.ok(opened === connections || opened === connections - 1, states.join());
+  assert.ok(opened > 2, states.join());
+  middle.forEach((state, n) => assert.equal(state, n % 2 ? "reconnecting" : "open", states.join()));
+
+  // a game over, read afresh: its last view and `finished` on one connection, then closed
+  const told = [];
+  const given = [];
+  for await (const message of api.streamGame(gameId, { token, onConnection: (s) => told.push(s) })) given.push(message.event);
+  assert.equal(given.at(-1), "finished");
+  assert.deepEqual(told, ["connecting", "open", "closed"]);
+
+  // a stream aborted while open: closed, never reconnecting
+  const waiting = await newGame(api);
+  const seat = await api.takeSeat(waiting, { name: "eve" });
+  const aborted = new AbortController();
+  const quiet = [];
+  for await (const message of api.streamGame(waiting, { token: seat.token, signal: aborted.signal, onConnection: (s) => quiet.push(s) })) {
+    assert.equal(message.event, "view");
+    aborted.abort();
+  }
+  assert.deepEqual(quiet, ["connecting", "open", "closed"]);
+});
+
 function assertResumed(calls, ids, gameId) {
   const connections = calls.filter((call) => call.url.includes(`/v1/games/${gameId}/stream`));
   assert.ok(connections.length > 2, `the stream was cut and resumed (${connections.length} connections)`);

@@ -505,7 +505,7 @@ def test_each_table_at_its_first_turn_with_its_default_options_and_the_screensho
             if api(stack, f"/v1/games/{game_id}/view", token)["version"] == view["version"]:
                 raise
             view = my_turn(page, stack, game_id, token, seat)
-    page.locator("[data-part=log] li").nth(3).wait_for()
+    page.locator("[data-part=log] li").nth(3).wait_for(state="attached")  # (a folded line is hidden: log.js)
     assert [s["display_name"] for s in view["seats"]] == ["Ana", "Bot 1 (heuristic)", "Bot 2 (heuristic)"]
     for size, viewport in SIZES.items():
         page.set_viewport_size(viewport)

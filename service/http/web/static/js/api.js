@@ -68,11 +68,16 @@ export const getEvents = (gameId, token, after = 0) => client.getEvents(gameId, 
 export const getLog = (gameId) => client.getLog(gameId);
 
 export const getReplay = (gameId, version, seat = null) => client.getReplay(gameId, { version, seat });
+// the seat's own view at an earlier version (its token; the public's without), as the table showed it then
+export const getViewAt = (gameId, token, version) =>
+  client.getReplay(gameId, { version, token }).then((body) => body.view);
 
 // the game as it happens, as the token's seat (or the public) sees it: an
 // async iterator of {event, id, data} (the client resumes it after a break);
-// ``signal`` stops it
-export const streamGame = (gameId, token, signal) => client.streamGame(gameId, { token, data: "view", signal });
+// ``signal`` stops it; ``onConnection`` is told the connection's state
+// (connecting, open, reconnecting, closed: the table's "Reconnecting…")
+export const streamGame = (gameId, token, signal, onConnection) =>
+  client.streamGame(gameId, { token, data: "view", signal, onConnection });
 
 // A problem+json answer (a ProblemError) as a sentence, naming the rule a 422 refused by.
 export function problemMessage(error, gameType) {

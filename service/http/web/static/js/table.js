@@ -10,18 +10,22 @@
 // autopilot takes the seat, a banner while it plays; "Leave the table"
 // hands the seat to a bot for good. The table itself is drawn by felt.js,
 // the end by result.js, the log by log.js (the replay draws them too).
+// Moves that arrive together are shown one at a time, at the player's pace
+// (pace.js); while the stream is cut, "Reconnecting…" shows and the clocks
+// on screen stop until it is back.
 
 import { alertsPanel, yourTurnAlert } from "./alerts.js";
 import { chatPanel } from "./chat.js";
 import { ratingChanges } from "./leaderboard.js";
 import {
-  getEvents, getGame, getView, listGameTypes, problemMessage, rematch, Seats, sendCommand, streamGame,
+  getEvents, getGame, getView, getViewAt, listGameTypes, problemMessage, rematch, Seats, sendCommand, streamGame,
 } from "./api.js";
 import { clock, h, main, plural, put, setWhere, words } from "./dom.js";
 import { handSection, listOf, nameOf, tableSection } from "./felt.js";
 import { fullTable, invitePanel, joinForm } from "./join.js";
-import { logPanel } from "./log.js";
+import { isMove, logPanel, movesOf } from "./log.js";
 import { choosesSeveral, commandForm } from "./moves.js";
+import { animate, measure, moveSpeed, pacer, speedControl } from "./pace.js";
 import { rematchOffer } from "./rematch.js";
 import { resultSection } from "./result.js";
 
@@ -54,12 +58,15 @@ export async function tablePage(gameId, watchOnly) {
   const head = h("header", { class: "game-head" });
   const banner = h("div", { class: "banner", role: "status" });
   const play = h("div", { class: "play" });
-  const log = logPanel();
+  const log = logPanel(type.type);
   const live = h("p", { class: "live visually-hidden", role: "status", "aria-live": "polite" });
   // table talk: a seat at the table, a spectator among the spectators (chat.js)
   const talk = chatPanel(gameId, token, you, (seat) => nameOf(ctx.view || summary, seat));
-  put(main, head, banner,
-    h("div", { class: "board" }, play, h("aside", { class: "side" }, log.element, talk.element)), live);
+  // shown while the stream is cut and the client connects again
+  const reconnecting = h("p", { class: "reconnecting", role: "status", hidden: true },
+    "Reconnecting…", h("span", { class: "meta" }, " The table and its clocks stand still until it is back."));
+  const board = h("div", { class: "board" }, play, h("aside", { class: "side" }, log.element, talk.element));
+  put(main, head, reconnecting, banner, board, live);
   let ratings = null; // a rated game's rating change, made once at its end (leaderboard.js)
   let offer = null; // a rematch another seat offers, made once at the end (rematch.js)
   let wasMyTurn = false;
@@ -81,6 +88,7 @@ export async function tablePage(gameId, watchOnly) {
   };
   ctx.send = async (command, kind) => {
     if (ctx.sending) return;
+    pace.skip(); // a move never waits for the moves before it to be shown
     ctx.sending = true;
     ctx.refusal = null;
     draw();
@@ -166,6 +174,7 @@ export async function tablePage(gameId, watchOnly) {
     else status = acting.length ? `Waiting for ${listOf(acting.map((s) => nameOf(view, s)))}…` : "…";
     const myDeadline = (view.deadlines || []).find((d) => d.seat === you);
     const links = [
+      pace.pending() ? h("button", { type: "button", class: "link skip", onclick: () => pace.skip() }, "Skip") : null,
       h("a", { href: `/how-to-play/${type.type}`, target: "_blank", rel: "noopener" }, "How to play"),
       h("a", { href: `/rules/${type.type}`, target: "_blank", rel: "noopener" }, "Rules"),
       h("a", { href: `/games/${gameId}/watch` }, "Spectator link"),
@@ -184,6 +193,7 @@ export async function tablePage(gameId, watchOnly) {
             : null)),
       h("nav", { class: "links", "aria-label": "This game" },
         links.flatMap((link, n) => (n ? [" · ", link] : [link])),
+        view.status === "active" ? [" · ", speedControl()] : null,
         you !== null && view.status === "active" ? [" · ", alertsPanel()] : null,
         canLeave
           ? [" · ", h("button", {
@@ -226,10 +236,13 @@ export async function tablePage(gameId, watchOnly) {
     return null;
   }
 
-  function draw() {
+  // ``moved``: the seat whose move this redraw shows (its cards slide from it)
+  function draw(moved) {
     const view = ctx.view;
     if (!view) return;
     const kept = remembered();
+    const newVersion = head.dataset.version !== String(view.version);
+    const before = newVersion && head.dataset.version ? measure(main) : null;
     const me = you !== null ? view.seats.find((s) => s.seat === you) : null;
     ctx.interactive = you !== null && view.status === "active" && !(me && me.left);
     const inHand = new Set((view.hand || []).map((c) => c.id));
@@ -260,6 +273,7 @@ export async function tablePage(gameId, watchOnly) {
       offer = rematchOffer(gameId, you, (seat) => nameOf(ctx.view, seat), askRematch);
     }
     put(play, result, result ? offer : null, result ? ratings : null, tableSection(view, you, log.last()), dock);
+    animate(main, before, moved === undefined ? (log.last() || {}).seat : moved);
     refocus(kept);
     if (result && !shownResult) {
       shownResult = true;
@@ -272,7 +286,7 @@ export async function tablePage(gameId, watchOnly) {
       yourTurnAlert(type.name, log.newest());
     }
     wasMyTurn = mine;
-    passIfThatIsAll(view, mine);
+    if (view === latest) passIfThatIsAll(view, mine); // never on a step shown on the way
   }
 
   // A reaction window (a jump-in) where passing is all the seat may do: the
@@ -287,52 +301,113 @@ export async function tablePage(gameId, watchOnly) {
     sendCommand(gameId, token, { type: "pass" }, view.version).catch(() => {});
   }
 
-  // the log follows the view: each new version's events, fetched once
+  // The views as the stream gives them (``latest``), shown through the
+  // pacer: the events since the last one shown (the log's lines), split into
+  // moves (log.js's movesOf: a move and its bookkeeping), each move a step
+  // shown with the seat's view at its last version (read from the replay,
+  // the seat's own view then), the last step the stream's view itself. The
+  // first view, and the first after the stream was cut, are a catch-up:
+  // shown at once.
+  let latest = null;
+  let catchingUp = true;
   let logged = 0;
-  let fetching = false;
-  async function catchUp() {
-    if (fetching || !ctx.view || logged >= ctx.view.version) return;
-    fetching = true;
-    let read = false;
+  let advancing = false;
+  const kindOf = (move) => {
+    if (!move.lead || !isMove(move.lead)) return "table";
+    return move.lead.seat === you && move.lead.actor !== "bot" ? "own" : "move";
+  };
+  const pace = pacer({
+    show: async (step) => {
+      if (step.events.length) {
+        log.add(step.events);
+        live.textContent = log.newest();
+      }
+      ctx.view = step.view;
+      draw(step.lead ? step.lead.seat : null);
+      // what the step shows, for the page's record of its pace (pace.js)
+      const marked = main.querySelector(".ring .seat.moved");
+      const mover = step.lead ? step.lead.seat : null;
+      return { told: log.newestVersion(), mover, marked: marked && Number(marked.dataset.seat) };
+    },
+    viewAt: (version) => getViewAt(gameId, token, version),
+    kind: (step) => step.kind,
+  });
+  // a tap on the table, or a key, shows the newest at once
+  board.addEventListener("pointerdown", () => pace.skip(), { capture: true });
+  document.addEventListener("keydown", () => pace.skip(), { capture: true });
+
+  async function advance() {
+    if (advancing) return;
+    advancing = true;
     try {
-      const data = await getEvents(gameId, token, logged);
-      log.add(data.events, ctx.view);
-      logged = Math.max(logged, data.version);
-      if (data.events.length) live.textContent = log.newest();
-      read = true;
-      draw();
-    } catch {
-      // the client retried what may be retried: the next view tries again
+      while (latest && ctx.view !== latest) {
+        const target = latest;
+        const atOnce = catchingUp || !ctx.view || moveSpeed() === "instant" || document.hidden;
+        catchingUp = false;
+        if (atOnce) {
+          // at once: the view first, its lines as soon as they are read
+          ctx.view = target;
+          draw();
+          pace.atOnce(target);
+        }
+        let events = [];
+        try {
+          const data = await getEvents(gameId, token, logged);
+          events = data.events.filter((event) => event.version <= target.version);
+          logged = Math.max(logged, Math.min(data.version, target.version), ...events.map((e) => e.version));
+        } catch {
+          // the client retried what may be retried: the view at once, its lines with the next
+        }
+        // lines of versions already on screen (a read that failed before) told at once, never replayed
+        const told = atOnce ? events : events.filter((event) => event.version <= ctx.view.version);
+        if (told.length) {
+          log.add(told);
+          live.textContent = log.newest();
+          draw();
+        }
+        if (atOnce) continue;
+        const steps = movesOf(events.slice(told.length), log.state()).map((move) => ({
+          lead: move.lead, events: move.events, version: move.events.at(-1).version, kind: kindOf(move),
+        }));
+        if (!steps.length) steps.push({ lead: null, events: [], version: target.version, kind: "table" });
+        steps.at(-1).view = target;
+        await pace.play(steps);
+      }
     } finally {
-      fetching = false;
+      advancing = false;
     }
-    if (read && ctx.view && logged < ctx.view.version) catchUp();
   }
 
   // the live views, through the client's stream (it resumes after a break
-  // from the last message seen, a refusal waited out for its Retry-After);
-  // it ends with the game's "finished" (made from the game's summary when
-  // the game ended while the page was away)
+  // from the last message seen, a refusal waited out for its Retry-After,
+  // and tells its connection's state: "Reconnecting…" meanwhile, the clocks
+  // stopped); it ends with the game's "finished" (made from the game's
+  // summary when the game ended while the page was away)
+  let cut = false;
+  const connected = (state) => {
+    cut = state === "reconnecting";
+    reconnecting.hidden = !cut;
+    clocksPaused = cut;
+    if (cut) catchingUp = true; // what comes after the break is shown at once
+  };
   (async () => {
     try {
       let talked = false;
-      for await (const message of streamGame(gameId, token)) {
+      for await (const message of streamGame(gameId, token, undefined, connected)) {
         if (message.event === "view") {
           if (!talked) talk.catchUp(); // the stream is open: what was said before it
           talked = true;
-          ctx.view = message.data;
-          draw();
-          catchUp();
+          latest = message.data;
+          advance();
         } else if (message.event === "chat" || message.event === "chat_removed") {
           talk.receive(message.event, message.data);
         } else if (message.event === "finished") {
           // the spectators' channel is the seat's to read now, said before
           // the stream's last message as much as after: the talk read again
           talk.catchUp();
-          if (ctx.view) ctx.view = { ...ctx.view, status: message.data.status, result: message.data.result };
+          if (latest) latest = { ...latest, status: message.data.status, result: message.data.result };
           else return readOnce();
-          draw();
-          catchUp();
+          advance();
         }
       }
     } catch (error) {
@@ -342,9 +417,8 @@ export async function tablePage(gameId, watchOnly) {
 
   async function readOnce() {
     // a finished game reached with its last version: the view, read once
-    ctx.view = token ? await getView(gameId, token) : await getGame(gameId);
-    draw();
-    catchUp();
+    latest = token ? await getView(gameId, token) : await getGame(gameId);
+    advance();
   }
 }
 
@@ -357,8 +431,13 @@ function otherDeadlines(view) {
         clock(d.at - Date.now())))));
 }
 
+// the clocks on screen, each second; stopped while the stream is cut (the
+// time they would show is not known until it is back)
+let clocksPaused = false;
 setInterval(() => {
   for (const element of document.querySelectorAll("[data-deadline-at]")) {
+    element.toggleAttribute("data-paused", clocksPaused);
+    if (clocksPaused) continue;
     element.textContent = clock(Number(element.dataset.deadlineAt) - Date.now());
   }
 }, 1000);
