@@ -232,6 +232,23 @@ class Repository:
         log = self.archived.entries(folded.game_id) or []
         return [e for e in log if e.version > after and (upto is None or e.version <= upto)]
 
+    def at(self, folded: Folded, version: int) -> Folded:
+        """``folded``'s game as it was at ``version`` (at most its own): from
+        its snapshot when that is no newer (and still the log's: its entry's
+        hash), else from the start. A seat's page reads the views between
+        two of a stream's (bots' moves shown one at a time): the snapshot
+        keeps each read to ``snapshots.every`` events at most."""
+        if version == folded.version:
+            return folded
+        base = self._snapshot(folded.game_id) if not folded.archived else None
+        if base is not None and base.version <= version:
+            entries = self.entries(folded, after=base.version - 1, upto=version)
+            if entries and entries[0].version == base.version and entries[0].hash == base.last_hash:
+                return fold(entries[1:], base)
+        then = fold(self.entries(folded, upto=version), None, folded.game_id)
+        assert then is not None, "a version of a game that has one"
+        return then
+
     def log(self, game_id: str) -> list[Envelope]:
         """The game's whole log, wherever it is (empty if there is no such game)."""
         entries = self.store.read(game_id)

@@ -8,7 +8,6 @@ from flask import Blueprint, Response, current_app, request, stream_with_context
 from games import table as tables
 from projections.dump import plain
 from projections.audit import verify
-from projections.folding import fold
 from projections.lru import LRU
 from projections.views import seat_view
 from service.http import schemas
@@ -127,7 +126,7 @@ def replay(game_id: str):
     version = query.get("version", shown.version)
     if version > shown.version:
         raise invalid_fields({"version": [f"The game has {shown.version} versions you may see."]}, "query")
-    then = fold(svc.repository.entries(current, upto=version), None, game_id)
+    then = svc.repository.at(current, version)
     body = {"game_id": game_id, "version": version, "seat": seat, "view": seat_view(then, seat), "state": None}
     if current.table.status in tables.OVER:
         body["state"] = plain(then.table)

@@ -5,6 +5,9 @@ import json
 import random
 
 from events.envelope import Envelope
+from events.store import stream_key
+from service.config import Config
+from service.http.app import create_app
 from games.registry import GAMES
 from service.runtime import replay
 from tests.support.api import auth, command, new_game, seated_game, view
@@ -72,6 +75,41 @@ def test_replay_shows_each_seat_what_it_saw_at_every_version(http):
             response = http.get(f"/v1/games/{game_id}/replay?version={version}", headers=auth(token))
             check("/v1/games/{game_id}/replay", "get", response)
             assert response.get_json()["view"] == live[version][seat]
+
+
+def test_a_seats_replay_of_a_running_game_starts_from_its_snapshot(redis_client, clock):
+    """A seat's page reads the views between two of its stream's (bots'
+    moves shown one at a time, pace.js) from the replay: a version after the
+    game's snapshot is folded from the snapshot, not from the start. Shown
+    by taking away the log's entries before the snapshot: the replay after
+    it is still each seat's view as it was, read live; one before it is
+    folded from the start."""
+    app = create_app(Config(operator_token=OPERATOR_TOKEN, rate_limits=False, snapshot_every=10), client=redis_client, clock=clock)
+    try:
+        http = app.test_client()
+        game_id, tokens = seated_game(http, 3)
+        live: dict[int, list] = {}
+        for _ in range(12):  # past the snapshot at version 10
+            views = [view(http, game_id, t) for t in tokens]
+            live[views[0]["version"]] = views
+            seat = views[0]["to_act"][0]
+            body = GAMES["color-doubt"].bots["random"](views[seat], random.Random(len(live)))
+            assert command(http, game_id, tokens[seat], body).status_code == 200
+        newest = max(live)
+        assert newest > 10 and app.extensions["tabletell"].repository.snapshots.get(game_id).version >= 10
+        snapshot = app.extensions["tabletell"].repository.snapshots.get(game_id).version
+        early = min(v for v in live if v < snapshot)
+        first = http.get(f"/v1/games/{game_id}/replay?version={early}", headers=auth(tokens[0])).get_json()["view"]
+        assert first == live[early][0]
+        stream = stream_key(game_id)
+        for entry_id, _ in redis_client.xrange(stream, count=snapshot - 1):
+            redis_client.xdel(stream, entry_id)
+        for version in (v for v in live if v > snapshot):
+            for seat, token in enumerate(tokens):
+                response = http.get(f"/v1/games/{game_id}/replay?version={version}", headers=auth(token))
+                assert response.get_json()["view"] == live[version][seat]
+    finally:
+        app.extensions["tabletell"].realtime.shutdown()
 
 
 def test_replay_of_a_running_game_has_no_full_state(http):
