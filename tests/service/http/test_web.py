@@ -197,30 +197,40 @@ def make_move(page, body: dict, view: dict, send: bool = True) -> None:
             if pressed.get(card["id"], False) != (card["id"] in wanted):
                 if card["id"] in wanted or isinstance(body[pressing], list):
                     page.locator(f'.hand button[data-card="{card["id"]}"]').click()
-    # the form's controls for the body's other fields, read in one round trip
-    # (and none awaited: the table may have moved on, which the button below tells)
-    controls = page.evaluate(
-        """([command, names]) => Object.fromEntries(names.map(name => {
-             const control = document.querySelector(`form.action[data-command="${command}"] [name="${name}"]`);
-             return [name, control && { checkbox: control.type === 'checkbox', offered: [...(control.options || [])].map(o => o.value) }];
-           }))""",
-        [body["type"], [name for name in body if name not in ("type", pressing)]],
-    )
-    for name, found in controls.items():
+    # the body's other fields, each tapped as the page asks (the values it
+    # infers or preselects left as they are): a die in "Your dice", a chip
+    # of the field's value (a list's chips pressed or not), a count stepped
+    # last (the counts open depend on the rest)
+    fields = {field["name"]: field for field in describe_commands(view["type"])[body["type"]]}
+    names = [name for name in body if name not in ("type", pressing)]
+    for name in sorted(names, key=lambda name: form.locator(f'output[name="{name}"]').count()):
         value = body[name]
+        if fields[name].get("refers") == "die":
+            die = page.locator(f'.dice button.die-pick[data-die="{value}"]')
+            if die.count() and die.get_attribute("aria-pressed") != "true":
+                die.click()
+            continue
+        found = tapped(page, body["type"], name)
         if found is None:
             continue  # the moves fix it, or leave it to its default: the page sends it so
-        control = form.locator(f'[name="{name}"]')
-        if found["checkbox"]:
-            control.set_checked(bool(value))
-            continue
-        offered = found["offered"]
-        if isinstance(value, list):
-            control.select_option([json.dumps(v) for v in value])
-        elif json.dumps(value) in offered:
-            control.select_option(json.dumps(value))
+        if found["kind"] == "checkbox":
+            form.locator(f'[name="{name}"]').set_checked(bool(value))
+        elif found["kind"] == "stepper":
+            for _ in range(60):
+                now = json.loads(found["offered"][0])
+                if now == value or now is None:
+                    break
+                form.get_by_role("button", name=re.compile(": more$" if now < value else ": fewer$")).click()
+                found = tapped(page, body["type"], name)
+        elif isinstance(value, list):
+            for offered in found["offered"]:
+                if (json.loads(offered) in value) != (offered in found["pressed"]):
+                    form.locator(f"[name='{name}'][data-value='{offered}']").click()
+        elif json.dumps(value) in found["offered"] and json.dumps(value) not in found["pressed"]:
+            form.locator(f"[name='{name}'][data-value='{json.dumps(value)}']").click()
         # else a value the page says another way (Diez's needle "stop" is its
-        # default, null): the button below says whether the choice fits
+        # default, null; Deceptidice's number left out): inferred, and the
+        # button below says whether the choice fits
     button = form.locator("button[type=submit]")
     # the page enables the button once it has drawn the choice (a loaded
     # machine may take seconds), unless the table moves on first
@@ -240,6 +250,21 @@ def make_move(page, body: dict, view: dict, send: bool = True) -> None:
         raise AssertionError(f"the page does not take {body}: {form.locator('.why').all_text_contents()}")
     if send:
         button.click()
+
+
+def tapped(page, command: str, name: str) -> dict | None:
+    """A field's control in the command's form, read in one round trip: its
+    kind (chips, a stepper, a box), the values offered and those pressed."""
+    return page.evaluate(
+        """([command, name]) => {
+             const found = [...document.querySelectorAll(`form.action[data-command="${command}"] [name="${name}"]`)];
+             if (!found.length) return null;
+             const kind = found[0].type === 'checkbox' ? 'checkbox' : found[0].tagName === 'OUTPUT' ? 'stepper' : 'chips';
+             return { kind, offered: found.map(e => e.dataset.value),
+                      pressed: found.filter(e => e.getAttribute('aria-pressed') === 'true').map(e => e.dataset.value) };
+           }""",
+        [command, name],
+    )
 
 
 def moved(page, before: int) -> None:
@@ -760,8 +785,9 @@ def test_the_table_on_a_phone_fits_its_width_and_plays_with_the_keyboard(tab, st
     assert seat in view["to_act"] and "play" in view["actions"]
     assert page.evaluate(FITS), "the table is wider than the phone"
     # the keyboard alone: Space chooses the focused card, Tab goes to the
-    # next; as many cards as the claim on the table asks, then the colour
-    # (arrow keys in its list) and Enter on Play
+    # next; as many cards as the claim on the table asks; the colour most of
+    # them show is chosen for the player, and Space on another colour's chip
+    # announces that one instead; then Enter on Play
     wanted = [card["id"] for card in view["hand"][: max(1, view["table"]["required"])]]
     page.locator(".hand button[data-card]").first.focus()
     for position, card in enumerate(wanted):
@@ -770,12 +796,16 @@ def test_the_table_on_a_phone_fits_its_width_and_plays_with_the_keyboard(tab, st
         page.keyboard.press("Space")
         assert page.locator(f'.hand button[data-card="{card}"]').get_attribute("aria-pressed") == "true"
         assert page.evaluate("() => document.activeElement.dataset.card") == card  # focus kept through the redraw
-    colour = page.get_by_label("Colour you announce")
-    colour.focus()
-    page.keyboard.press("End")  # the last colour of the list (only colours in play are offered)
-    assert json.loads(colour.input_value()) == view["table"]["colors"][-1]
-    page.keyboard.press("Home")  # the first
-    assert json.loads(colour.input_value()) == view["table"]["colors"][0]
+    colours = [card["color"] for card in view["hand"] if card["id"] in wanted and card["color"] != "rainbow"]
+    chips = page.locator('form.action[data-command="play"] button[name=color]')
+    if colours:
+        most = max(colours, key=lambda colour: (colours.count(colour), -colours.index(colour)))
+        assert chips.and_(page.locator("[aria-pressed=true]")).get_attribute("data-value") == json.dumps(most)
+    announced = next(c for c in reversed(view["table"]["colors"]) if not colours or c != most)
+    chip = page.locator(f"form.action[data-command=play] button[name=color][data-value='{json.dumps(announced)}']")
+    chip.focus()
+    page.keyboard.press("Space")
+    page.wait_for_function("() => document.activeElement?.getAttribute('aria-pressed') === 'true'")
     page.get_by_role("button", name="Play", exact=True).focus()
     page.keyboard.press("Enter")
     moved(page, view["version"])
@@ -783,7 +813,7 @@ def test_the_table_on_a_phone_fits_its_width_and_plays_with_the_keyboard(tab, st
     # log: the bot may already have doubted it and handed the cards back)
     played = api(stack, f"/v1/games/{game_id}/events?after={view['version']}", token)["events"][0]
     assert (played["type"], played["seat"]) == ("played", seat)
-    assert played["data"]["cards"] == wanted and played["data"]["color"] == view["table"]["colors"][0]
+    assert played["data"]["cards"] == wanted and played["data"]["color"] == announced
     assert page.evaluate(FITS)
     # the log: newest first, or newest last as the reader chooses (kept for the next page)
     versions = "() => [...document.querySelectorAll('[data-part=log] li')].map(li => Number(li.dataset.version))"

@@ -21,7 +21,7 @@ import { clock, h, main, plural, put, setWhere, words } from "./dom.js";
 import { handSection, listOf, nameOf, tableSection } from "./felt.js";
 import { fullTable, invitePanel, joinForm } from "./join.js";
 import { logPanel } from "./log.js";
-import { choosesSeveral, commandForm } from "./moves.js";
+import { choosesSeveral, commandForm, seatChoices } from "./moves.js";
 import { resultSection } from "./result.js";
 
 // -- the table page -------------------------------------------------------------------
@@ -91,6 +91,9 @@ export async function tablePage(gameId, watchOnly) {
       ctx.sending = false;
       draw();
     }
+    // a refusal under a tall form (a guess's chips on a phone): scrolled into sight
+    const refused = ctx.refusal && document.getElementById(`refusal-${kind}`);
+    if (refused) refused.scrollIntoView({ block: "nearest" });
   };
 
   async function leave() {
@@ -251,6 +254,7 @@ export async function tablePage(gameId, watchOnly) {
       ratings = ratingChanges(gameId, you, (seat) => nameOf(ctx.view, seat));
     }
     put(play, result, result ? ratings : null, tableSection(view, you, log.last()), dock);
+    if (mine) seatChoices(ctx, play); // a seat a move names, tapped in the ring too
     refocus(kept);
     if (result && !shownResult) {
       shownResult = true;
