@@ -538,6 +538,92 @@ def test_each_table_at_its_first_turn_with_its_default_options_and_the_screensho
         page.screenshot(path=str(shots / f"{game_type}-{size}.png"))
 
 
+# The most common move of each game, as the heuristic bots play (100 games
+# of three seats each in memory, projections.local, counting the commands'
+# kinds): Color Doubt's play (61%: cards and a colour; doubt 38%),
+# Opticall's call (48%: a card laid; play 38%, pass 14%), Deceptidice's
+# guess (62%: a count and a number or a colour; challenge 19%, discard 19%),
+# Diez's play (36% of its commands, but for the passes (48%), the jump-in
+# windows' passes the page makes by itself: a card played, on its one pile
+# 28%). Each takes two taps at most, as the served ``moves`` allow it: a
+# card pressed and Play (the colour it shows inferred: a lead of one card),
+# a card and Call, a number's chip and Guess (the least count it allows
+# inferred), a card with no other choice and Play.
+MOST_COMMON = {"color-doubt": "play", "opticall": "call", "deceptidice": "guess", "diez": "play"}
+# every tap (a trusted click) the page receives, counted
+COUNT_TAPS = "addEventListener('click', e => { if (e.isTrusted) window.__taps = (window.__taps || 0) + 1; }, true);"
+
+
+def two_taps(view: dict, kind: str) -> list[str] | None:
+    """What the page asks tapped for ``kind``'s simplest move, as the served
+    moves allow it now, the command's button last: None where it asks more
+    (Color Doubt's play on a claim of several cards, a Diez card with a
+    colour or a pile to choose)."""
+    if kind not in view["actions"]:
+        return None
+    moves = [move for move in view["moves"] if move["type"] == kind]
+    button = f'form.action[data-command="{kind}"] button[type=submit]'
+    card = lambda card_id: f'.hand button[data-card="{card_id}"]'  # noqa: E731
+    if view["type"] == "color-doubt":
+        spec = moves[0]["choose"]
+        colours = spec["color"]["one_of"]
+        fits = [c["id"] for c in view["hand"] if c["id"] in spec["cards"]["from"] and c["color"] in colours]
+        return [card(fits[0]), button] if spec["cards"]["min"] == 1 and fits else None
+    if view["type"] == "opticall":
+        return [card(moves[0]["choose"]["card"]["one_of"][0]), button]
+    if view["type"] == "deceptidice":
+        field = "number" if "number" in moves[0] else "color"
+        return [f"form.action[data-command=guess] button[name={field}][data-value='{json.dumps(moves[0][field])}']", button]
+    # a card with one move, whose pile is the only one (the page names it or not as the move needs)
+    plain = [m["card"] for m in moves if set(m) <= {"type", "card", "choose"} and set(m.get("choose", {})) <= {"pile"}
+             and len([p for p in m.get("choose", {}).get("pile", {}).get("one_of", []) if p is not None]) <= 1]
+    alone = [c for c in plain if sum(1 for m in moves if m.get("card") == c) == 1]
+    return [card(alone[0]), button] if alone else None
+
+
+@pytest.mark.parametrize("game_type", sorted(GAMES))
+def test_the_most_common_move_of_each_game_takes_two_taps_at_both_widths(game_type, tab, stack):
+    """At each width, the seat's most common move (``MOST_COMMON``) made by
+    tapping the page twice, counted by the page's own clicks: the value the
+    moves leave open inferred or preselected, the move sent as chosen.
+    Turns that do not allow it so are played over the API meanwhile."""
+    # the games' own decks but for those that need an option for two
+    # players: long enough for a lead of one card, a plain Diez card to play
+    options = {"color-doubt": {}, "diez": {}}.get(game_type, SHORT[game_type])
+    kind = MOST_COMMON[game_type]
+    view = {"status": "finished"}
+    for size in ("desktop", "phone"):
+        while True:
+            if view["status"] != "active":  # a new game (the last ended before the move came)
+                player, game_id, token, seat = at_the_table(tab, stack, game_type, options, viewport=SIZES[size],
+                                                            init_script=COUNT_TAPS)
+                page, rng = player.page, random.Random(game_id)
+            page.set_viewport_size(SIZES[size])
+            view = my_turn(page, stack, game_id, token, seat)
+            if view["status"] != "active":
+                continue
+            taps = None if only_a_pass(view) else two_taps(view, kind)
+            if taps:
+                break
+            if not only_a_pass(view):
+                # Color Doubt: a doubt, the quickest way back to a lead (the doubter's, on a lie)
+                body = {"type": "doubt"} if "doubt" in view["actions"] and kind == "play" \
+                    else GAMES[game_type].bots["heuristic"](view, rng)
+                api(stack, f"/v1/games/{game_id}/commands", token, body)
+            newer(page, view["version"])
+        before = page.evaluate("window.__taps || 0")
+        for target in taps[:-1]:
+            page.locator(target).click()
+        page.locator(f"{taps[-1]}:enabled").click()
+        moved(page, view["version"])
+        assert page.evaluate("window.__taps") - before == len(taps) <= 2, f"{game_type} ({size})"
+        sent = api(stack, f"/v1/games/{game_id}/events?after={view['version']}", token)["events"][0]
+        assert sent["seat"] == seat and sent["actor"] != "bot", sent
+        if game_type == "color-doubt":
+            pressed = next(c for c in view["hand"] if taps[0].endswith(f'"{c["id"]}"]'))
+            assert sent["data"]["color"] == pressed["color"], "the colour of the card pressed is not the one announced"
+
+
 # each colour's letter on its cards' faces (static/js/cards.js), read without colour
 LETTERS = {"red": "R", "orange": "O", "yellow": "Y", "green": "G", "blue": "B", "purple": "Pu", "pink": "Pi", "white": "W"}
 
