@@ -763,6 +763,35 @@ def test_your_turn_in_a_hidden_tab_changes_the_title_plays_a_sound_and_notifies(
     assert "Color Doubt as Ana" in listed.text_content() and listed.get_by_role("link", name="replay").count() == 0
 
 
+def test_a_sound_on_every_move_is_off_until_the_player_turns_it_on(tab, stack):
+    """Move sounds, beside the turn alerts: none by default (the tab in
+    sight, so no turn alert sounds either); once "a short sound on every
+    move" is ticked (kept in the browser), a tick at once and one as the
+    bot's answer to the seat's move comes."""
+    spy = """
+      window.__tones = [];
+      window.AudioContext = class {
+        constructor() { this.currentTime = 0; this.destination = {}; this.state = 'running'; }
+        createOscillator() { return { frequency: {}, connect: n => n, stop() {},
+                                      start() { window.__tones.push(this.frequency.value); } }; }
+        createGain() { return { gain: { setValueAtTime() {}, exponentialRampToValueAtTime() {} }, connect: n => n }; }
+      };
+    """
+    player, game_id, token, seat = at_the_table(tab, stack, "color-doubt", SHORT["color-doubt"], init_script=spy)
+    page = player.page
+    view = my_turn(page, stack, game_id, token, seat)
+    page.get_by_text("Turn alerts").click()
+    box = page.get_by_label("a short sound on every move")
+    assert not box.is_checked() and page.evaluate("window.__tones") == []  # off by default: the bot's moves were silent
+    box.check()
+    page.wait_for_function("() => window.__tones.length === 1")
+    assert json.loads(page.evaluate("localStorage.getItem('tabletell.alerts')"))["moves"] is True
+    make_move(page, GAMES["color-doubt"].bots["heuristic"](view, random.Random(1)), view)
+    moved(page, view["version"])
+    page.wait_for_function("() => window.__tones.length >= 2")
+    assert page.get_by_label("a short sound on every move").is_checked()  # the panel kept open through the redraws
+
+
 def test_every_control_of_the_lobby_has_an_accessible_name(tab, stack):
     lobby = tab(DESKTOP).goto("/")
     lobby.get_by_text(re.compile("^Options of")).click()  # the options too

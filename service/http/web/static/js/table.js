@@ -11,7 +11,7 @@
 // hands the seat to a bot for good. The table itself is drawn by felt.js,
 // the end by result.js, the log by log.js (the replay draws them too).
 
-import { alertsPanel, yourTurnAlert } from "./alerts.js";
+import { alertsPanel, moveSound, yourTurnAlert } from "./alerts.js";
 import { chatPanel } from "./chat.js";
 import { ratingChanges } from "./leaderboard.js";
 import {
@@ -292,6 +292,8 @@ export async function tablePage(gameId, watchOnly) {
     try {
       const data = await getEvents(gameId, token, logged);
       log.add(data.events, ctx.view);
+      // a move made since the page opened (not the history read as it opens): a tick, if chosen
+      if (logged && data.events.some((e) => e.actor !== "system" && e.seat !== null)) moveSound();
       logged = Math.max(logged, data.version);
       if (data.events.length) live.textContent = log.newest();
       read = true;
