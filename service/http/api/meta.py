@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response
 
+from games.card_help import card_help
 from games.registry import GAMES
 from games.table import PLAYER_TABLE_COMMANDS
 from service.http import schemas
@@ -67,6 +68,7 @@ def game_types():
                     "bot_levels": list(game.bots),
                     "commands": [*game.command_schemas, *PLAYER_TABLE_COMMANDS],
                     "command_fields": schemas.describe_commands(game.type),
+                    "cards": card_help(game.type),
                 }
                 for game in GAMES.values()
             ]

@@ -763,6 +763,64 @@ def test_your_turn_in_a_hidden_tab_changes_the_title_plays_a_sound_and_notifies(
     assert "Color Doubt as Ana" in listed.text_content() and listed.get_by_role("link", name="replay").count() == 0
 
 
+def test_every_card_says_what_it_does_on_hover_focus_and_long_press(tab, stack):
+    """A Diez table (its many kinds of card): each card on the page carries
+    what it does (the game type's ``cards``, served), shown in one tooltip as
+    a mouse hovers it, as the keyboard focuses it (the card described by the
+    tooltip), and on a phone as a finger holds it, that long press pressing
+    nothing."""
+    player, game_id, token, seat = at_the_table(tab, stack, "diez")
+    page = player.page
+    view = my_turn(page, stack, game_id, token, seat)
+    while "play" not in view["actions"] or only_a_pass(view):  # a turn whose cards are pressed (buttons)
+        if not only_a_pass(view):
+            api(stack, f"/v1/games/{game_id}/commands", token, GAMES["diez"].bots["heuristic"](view, random.Random(1)))
+        newer(page, view["version"])
+        view = my_turn(page, stack, game_id, token, seat)
+    helps = next(t for t in api(stack, "/v1/game-types")["game_types"] if t["type"] == "diez")["cards"]
+    says = lambda card: next(e["says"] for e in helps if all(card.get(k) == v for k, v in e["when"].items()))  # noqa: E731
+    shown = page.locator(".card[data-card]").evaluate_all("cards => cards.map(c => [c.dataset.card, c.dataset.help])")
+    seen = {card["id"]: card for card in moves_visible_cards(view)}
+    assert shown and all(help == says(seen[card_id]) for card_id, help in shown if card_id in seen), shown
+    tip = page.locator("#card-tip")
+    first = view["hand"][0]
+    card = page.locator(f'.hand button[data-card="{first["id"]}"]')
+    card.hover()
+    assert tip.is_visible() and says(first) in tip.text_content()
+    page.mouse.move(0, 0)
+    tip.wait_for(state="hidden")
+    card.focus()
+    assert tip.is_visible() and card.get_attribute("aria-describedby") == "card-tip"
+    page.keyboard.press("Escape")
+    tip.wait_for(state="hidden")
+    page.set_viewport_size(PHONE)
+    card.dispatch_event("pointerdown", {"pointerType": "touch", "isPrimary": True})
+    tip.wait_for(state="visible")
+    card.dispatch_event("pointerup", {"pointerType": "touch", "isPrimary": True})
+    card.click()  # the tap the long press ends in
+    assert card.get_attribute("aria-pressed") == "false" and says(first) in tip.text_content()
+    inside_width = tip.bounding_box()
+    assert inside_width["x"] >= 0 and inside_width["x"] + inside_width["width"] <= PHONE["width"]
+
+
+def moves_visible_cards(view: dict) -> list[dict]:
+    """Every card face the seat's view shows (its hand, the table's)."""
+    found = []
+
+    def walk(value) -> None:
+        if isinstance(value, dict):
+            if isinstance(value.get("id"), str) and len(value) > 1:
+                found.append(value)
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    walk([view["hand"], view["table"]])
+    return found
+
+
 def test_a_sound_on_every_move_is_off_until_the_player_turns_it_on(tab, stack):
     """Move sounds, beside the turn alerts: none by default (the tab in
     sight, so no turn alert sounds either); once "a short sound on every

@@ -17,6 +17,7 @@ import { ratingChanges } from "./leaderboard.js";
 import {
   getEvents, getGame, getView, listGameTypes, problemMessage, rematch, Seats, sendCommand, streamGame,
 } from "./api.js";
+import { setCardHelp } from "./cards.js";
 import { clock, h, main, plural, put, setWhere, words } from "./dom.js";
 import { handSection, listOf, nameOf, tableSection } from "./felt.js";
 import { fullTable, invitePanel, joinForm } from "./join.js";
@@ -40,6 +41,7 @@ export async function tablePage(gameId, watchOnly) {
     return;
   }
   const type = types[summary.type];
+  setCardHelp(type.cards); // what each card does, beside it
   setWhere(`${type.name}${watchOnly ? " (watching)" : ""}`);
   if (!held && !watchOnly && summary.status === "waiting") return joinForm(gameId, summary, type);
   if (!held && !watchOnly && summary.status === "active") return fullTable(gameId, summary, type);
