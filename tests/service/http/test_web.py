@@ -1099,3 +1099,73 @@ def test_a_field_the_page_shows_no_control_for_is_set_when_the_move_needs_it(tab
     assert "token_from" not in outcome["controls"] and {"token_action", "token"} <= set(outcome["controls"])
     assert outcome["removing"][0]
     assert given(outcome["removing"][1]) == {"type": "play", "card": "c1", "token_action": "remove", "token": "reveal", "token_from": 0}
+
+
+def test_the_values_a_move_leaves_open_are_inferred_or_preselected_and_one_tap_changes_them(tab, stack):
+    """moves.js's ``model`` in the browser, on the real command fields: three
+    red cards pressed in Color Doubt, the colour announced is red (a first
+    choice: the others still offered); an Opticall red sun pressed, "red"
+    and "sun"; a Deceptidice number tapped, the colour left out (the only
+    value the moves leave it) and the count the least that number allows,
+    then a colour tapped drops the number; a seat a move names chosen by a
+    button in its place in the ring."""
+    page = tab(DESKTOP).goto("/")
+    outcome = page.evaluate(
+        """async () => {
+             const { model, choose, seatChoices } = await import('/static/js/moves.js');
+             const { listGameTypes } = await import('/static/js/api.js');
+             const types = await listGameTypes();
+             const seats = [{ seat: 0, display_name: 'Ana' }, { seat: 1, display_name: 'Bea' }];
+             const at = (type, view, selected = []) => ({
+               view: { seat: 0, to_act: [0], seats, ...view }, type: types[type], you: 0,
+               selected: new Set(selected), choices: {}, redraw() {} });
+             const colours = ['red', 'orange', 'yellow'];
+             const hand = [{ id: 'r1', color: 'red' }, { id: 'r2', color: 'red' }, { id: 'y1', color: 'yellow' },
+                           { id: 'r3', color: 'red' }];
+             const doubt = at('color-doubt', { type: 'color-doubt', hand, actions: ['play'], moves: [
+               { type: 'play', choose: { cards: { from: hand.map(c => c.id), min: 1, max: 4 }, color: { one_of: colours } } }] },
+               ['r1', 'y1', 'r2']);
+             const red = model(doubt, 'play');
+             const optic = at('opticall', { type: 'opticall', hand: [{ id: 's', color: 'red', suit: 'sun' }], actions: ['play'],
+               moves: ['red', 'blue'].map(color => ({ type: 'play', color,
+                 choose: { cards: { from: ['s'], min: 1, max: 1 }, suit: { one_of: ['sun', 'moon'] } } })) }, ['s']);
+             const sun = model(optic, 'play');
+             const guesses = [];
+             for (const number of [1, 2, 3]) guesses.push({ type: 'guess', number, choose: { count: { one_of: number === 3 ? [6, 7] : [5, 6, 7] } } });
+             for (const color of ['red', 'blue']) guesses.push({ type: 'guess', color, choose: { count: { one_of: [5, 6, 7] } } });
+             const dice = at('deceptidice', { type: 'deceptidice', hand: [], actions: ['guess'], moves: guesses });
+             const untouched = model(dice, 'guess');
+             const control = (form, name) => form.controls.find(c => c.field.name === name);
+             choose(dice, untouched, control(untouched, 'number'), 3);
+             const three = model(dice, 'guess');
+             choose(dice, three, control(three, 'color'), 'blue');
+             const blue = model(dice, 'guess');
+             const swap = at('deceptidice', { type: 'deceptidice', hand: [{ id: 'c', color: 'red', number: 1 }], actions: ['swap'],
+               moves: [{ type: 'swap', card: 'c', with: 1 }, { type: 'swap', card: 'c', with: 0 }] }, ['c']);
+             const root = document.createElement('div');
+             root.innerHTML = '<ul class="ring"><li class="seat" data-seat="0"></li><li class="seat" data-seat="1"></li></ul>';
+             const before = model(swap, 'swap');
+             seatChoices(swap, root);
+             const buttons = [...root.querySelectorAll('.seat-pick')].map(b => [b.closest('.seat').dataset.seat, b.getAttribute('aria-label')]);
+             root.querySelector('.seat[data-seat="1"] .seat-pick').click();
+             const after = model(swap, 'swap');
+             return {
+               red: [red.ok, red.body.color, control(red, 'color').values],
+               sun: [sun.ok, sun.body.color, sun.body.suit],
+               untouched: [untouched.ok, untouched.why, control(untouched, 'count').value],
+               three: [three.ok, three.body],
+               blue: [blue.ok, blue.body],
+               swap: [before.ok, before.why, buttons, after.ok, after.body],
+             };
+           }"""
+    )
+    assert outcome["red"] == [True, "red", ["red", "orange", "yellow"]]
+    assert outcome["sun"] == [True, "red", "sun"]
+    ok, why, count = outcome["untouched"]
+    assert not ok and why.startswith("Choose") and count == 5
+    assert outcome["three"][0] and outcome["three"][1] == {"type": "guess", "count": 6, "number": 3}
+    assert outcome["blue"][0] and outcome["blue"][1] == {"type": "guess", "count": 5, "color": "blue"}
+    before_ok, before_why, buttons, after_ok, after_body = outcome["swap"]
+    assert not before_ok and "swap with" in before_why.lower()
+    assert buttons == [["0", "Swap with: Ana (you)"], ["1", "Swap with: Bea"]]
+    assert after_ok and after_body == {"type": "swap", "card": "c", "with": 1}
