@@ -468,6 +468,8 @@ export interface GameType {
   bot_levels: BotLevel[];
   commands: string[];
   command_fields: Record<string, CommandField[]>;
+  /** What the game's cards do: a card is told by the first entry whose `when` its face matches (`{}`: any). */
+  cards: { when: Record<string, unknown>; says: string }[];
 }
 
 export interface CommandField {

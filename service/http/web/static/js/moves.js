@@ -1,9 +1,13 @@
 // The moves a seat may make, as controls: one form per command the view's
 // ``actions`` list, each built from ``/v1/game-types``'s ``command_fields``
 // and the view's ``moves`` (exact and complete: every body that fits one is
-// legal, nothing else is). A card field of the hand is chosen by pressing
-// the cards; every other field the moves leave open gets a control offering
-// only the values some move allows, and none where the moves fix it. The
+// legal, nothing else is). Every field is chosen by tapping what it names: a
+// card field of the hand by pressing the cards; every other field the moves
+// leave open by chips offering only the values some move allows (a count by
+// a − n + stepper, a die by tapping it in "Your dice", a seat by its chip or
+// its place in the ring), and none where the moves fix it. A value the moves
+// leave alone, given what is chosen, is chosen for the player; else a
+// sensible one is preselected (``inferred``), changed with one tap. The
 // command's button is enabled only when what is chosen fits one of the
 // moves; else it says why. A new command needs no change here.
 
