@@ -45,6 +45,7 @@ from tests.support.api import SHORT
 from tests.support.browser import DESKTOP, FITS, PHONE, SIZES, Page, api, holding
 from tests.support.paths import ROOT
 from tests.support.patience import PATIENCE, until
+from tests.support.visibility import cards_in
 
 # each game's page is opened at one size and resized to the other: both
 # sizes are checked on every game, and each is the first for two of them
@@ -780,7 +781,7 @@ def test_every_card_says_what_it_does_on_hover_focus_and_long_press(tab, stack):
     helps = next(t for t in api(stack, "/v1/game-types")["game_types"] if t["type"] == "diez")["cards"]
     says = lambda card: next(e["says"] for e in helps if all(card.get(k) == v for k, v in e["when"].items()))  # noqa: E731
     shown = page.locator(".card[data-card]").evaluate_all("cards => cards.map(c => [c.dataset.card, c.dataset.help])")
-    seen = {card["id"]: card for card in moves_visible_cards(view)}
+    seen = {card["id"]: card for card in cards_in([view["hand"], view["table"]])}
     assert shown and all(help == says(seen[card_id]) for card_id, help in shown if card_id in seen), shown
     tip = page.locator("#card-tip")
     first = view["hand"][0]
@@ -801,24 +802,6 @@ def test_every_card_says_what_it_does_on_hover_focus_and_long_press(tab, stack):
     assert card.get_attribute("aria-pressed") == "false" and says(first) in tip.text_content()
     inside_width = tip.bounding_box()
     assert inside_width["x"] >= 0 and inside_width["x"] + inside_width["width"] <= PHONE["width"]
-
-
-def moves_visible_cards(view: dict) -> list[dict]:
-    """Every card face the seat's view shows (its hand, the table's)."""
-    found = []
-
-    def walk(value) -> None:
-        if isinstance(value, dict):
-            if isinstance(value.get("id"), str) and len(value) > 1:
-                found.append(value)
-            for item in value.values():
-                walk(item)
-        elif isinstance(value, list):
-            for item in value:
-                walk(item)
-
-    walk([view["hand"], view["table"]])
-    return found
 
 
 def test_a_sound_on_every_move_is_off_until_the_player_turns_it_on(tab, stack):
