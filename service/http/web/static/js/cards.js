@@ -115,10 +115,11 @@ document.addEventListener("pointerover", (event) => {
 document.addEventListener("pointerout", (event) => {
   if (helped(event) && event.pointerType === "mouse" && !longPressed) hideHelp();
 });
+// focused from the keyboard (a tap focuses too, and would show it on every tap)
 document.addEventListener("focusin", (event) => {
   const card = helped(event);
-  if (card) showHelp(card);
-  else hideHelp();
+  if (card && card.matches(":focus-visible")) showHelp(card);
+  else if (!longPressed) hideHelp();
 });
 document.addEventListener("focusout", (event) => { if (helped(event)) hideHelp(); });
 document.addEventListener("keydown", (event) => { if (event.key === "Escape") hideHelp(); });
