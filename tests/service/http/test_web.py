@@ -6,8 +6,9 @@ For each game: a game against a bot is created through the lobby's form
 (with options that keep it short, ``PLAYED``) and the human seat is played
 to the end by clicking the page (the move chosen
 by the game's own heuristic bot from the seat's view, then made with the
-page's controls: cards pressed in the hand, fields chosen, the command's
-button, enabled only once the choice fits a move). At 1280x800 and at
+page's controls: cards pressed in the hand, each other field tapped where
+the page has not chosen it already (a chip, a count's stepper, a die), the
+command's button, enabled only once the choice fits a move). At 1280x800 and at
 390x844 (the same page resized): on the seat's first turn the hand and a
 move's control are on the first screen, a refusal is shown inside the
 screen under the control that sent it (the command altered on its way, as a
@@ -667,6 +668,7 @@ def table_reads(page, view: dict, label: str) -> None:
         assert told in middle, f"{label}: the table does not show its {part}: {told!r} in {middle!r}"
     acting = page.locator("[data-part=table] .seat[aria-current=true]").evaluate_all("seats => seats.map(s => Number(s.dataset.seat))")
     assert acting == sorted(view["to_act"]) and view["seat"] in acting, f"{label}: the seats marked to act: {acting}"
+    assert page.locator("main select").count() == 0, f"{label}: a native select on the table (every field is tapped)"
     settings = page.locator("[data-part=table] details.settings")
     assert settings.count() == 1 and settings.locator("summary").text_content() == "Table settings"
     assert settings.get_attribute("open") is None and not settings.locator("dl").first.is_visible(), f"{label}: the options are not folded"
