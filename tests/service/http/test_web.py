@@ -572,7 +572,7 @@ def two_taps(view: dict, kind: str) -> list[str] | None:
         fits = [c["id"] for c in view["hand"] if c["id"] in spec["cards"]["from"] and c["color"] in colours]
         return [card(fits[0]), button] if spec["cards"]["min"] == 1 and fits else None
     if view["type"] == "opticall":
-        return [card(moves[0]["choose"]["card"]["one_of"][0]), button]
+        return [card(moves[0].get("card") or moves[0]["choose"]["card"]["one_of"][0]), button]
     if view["type"] == "deceptidice":
         field = "number" if "number" in moves[0] else "color"
         return [f"form.action[data-command=guess] button[name={field}][data-value='{json.dumps(moves[0][field])}']", button]
