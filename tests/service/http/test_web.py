@@ -822,7 +822,8 @@ def test_a_sound_on_every_move_is_off_until_the_player_turns_it_on(tab, stack):
         createGain() { return { gain: { setValueAtTime() {}, exponentialRampToValueAtTime() {} }, connect: n => n }; }
       };
     """
-    player, game_id, token, seat = at_the_table(tab, stack, "color-doubt", SHORT["color-doubt"], init_script=spy)
+    # the game's own deck: a hand no single play empties (the panel is the running game's)
+    player, game_id, token, seat = at_the_table(tab, stack, "color-doubt", init_script=spy)
     page = player.page
     view = my_turn(page, stack, game_id, token, seat)
     page.get_by_text("Turn alerts").click()
