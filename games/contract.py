@@ -340,7 +340,9 @@ class Shapes:
     ``view``: what the game's ``view`` returns, but ``seats``; ``seat``:
     each entry of its ``seats`` (the game's part of a seat); ``result``:
     ``result`` of a finished game; ``says``: ``table_says``; ``center``:
-    how the middle of the table is drawn from the view; ``events``:
+    how the middle of the table is drawn from the view; ``cards``: what each
+    card does, a sentence for a player, told by the first entry whose
+    ``when`` the card's face matches; ``events``:
     event type -> the data any reader may be shown of it (its public part,
     and the fields a seat's private part adds, not required), one for every
     type of the game's ``EVENTS``. Each schema raises on an unknown key
@@ -352,6 +354,7 @@ class Shapes:
     says: type
     events: Mapping[str, type]
     center: Center
+    cards: Sequence[Mapping[str, Any]]
 
 
 @dataclass(frozen=True)

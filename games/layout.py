@@ -29,7 +29,7 @@ LAYOUT: dict[str, tuple[str, ...]] = {
     "bots": ("BOTS",),
     "sampler": ("determinize", "evaluate"),
     "narration": ("describe", "table_says"),
-    "shapes": ("VIEW", "SEAT", "RESULT", "SAYS", "EVENTS", "CENTER"),
+    "shapes": ("VIEW", "SEAT", "RESULT", "SAYS", "EVENTS", "CENTER", "CARDS"),
 }  # fmt: skip
 
 
@@ -76,5 +76,6 @@ def _shapes(package: ModuleType) -> Shapes:
     """The package's declarations (its ``shapes`` module)."""
     shapes = package.shapes
     return Shapes(
-        view=shapes.VIEW, seat=shapes.SEAT, result=shapes.RESULT, says=shapes.SAYS, events=shapes.EVENTS, center=shapes.CENTER
+        view=shapes.VIEW, seat=shapes.SEAT, result=shapes.RESULT, says=shapes.SAYS, events=shapes.EVENTS, center=shapes.CENTER,
+        cards=shapes.CARDS,
     )

@@ -506,6 +506,8 @@ export interface GameType {
   command_fields: Record<string, CommandField[]>;
   /** How the middle of the game's table is drawn from a view (openapi.yaml's TableCenter). */
   center: TableCenter;
+  /** What the game's cards do: a card is told by the first entry whose `when` its face matches (`{}`: any). */
+  cards: { when: Record<string, unknown>; says: string }[];
 }
 
 export interface CommandField {

@@ -4,6 +4,8 @@ events and ``rules.result`` show nothing these do not declare (the
 conformance harness checks every view and feed entry of its games)."""
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import Schema, fields, validate
 
 from games.color_doubt.state import COLORS, RAINBOW
@@ -151,3 +153,14 @@ CENTER = Center(
     setup=("colors", "cards_per_suit"),
     elsewhere=("doubt_open", "turn", "games"),
 )
+
+# what each card does, a sentence a player reads beside it (the web page's
+# hover, long-press and focus help; ``GET /v1/game-types``'s ``cards``): a
+# card is told by the first entry whose ``when`` its face matches (each key
+# the face's value; ``{}`` any card), after the rules' card sections
+CARDS: list[dict[str, Any]] = [
+    {"when": {"color": "rainbow"}, "says": "Rainbow: counts as any colour, so it never makes a claim a lie. "
+     "Worth -10 at the end of a match."},
+    {"when": {}, "says": "Laid face down with the others you play: announce its colour, or lie about it. "
+     "The next player may doubt the claim."},
+]

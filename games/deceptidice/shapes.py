@@ -8,7 +8,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from games.deceptidice.deck import COLORS, MAX_NUMBER, POWER
+from games.deceptidice.deck import COLORS, MAX_NUMBER, POWER, POWER_CARDS
 from games.deceptidice.rules import OPTIONS
 from games.deceptidice.state import DISCARD, GUESSING, OVER, ROLLING, SETTING_UP, SWAP
 from games import shapes as field
@@ -296,3 +296,15 @@ CENTER = Center(
     setup=("deck", "guessing", "rules"),
     elsewhere=("liar", "draw_pile", "turn", "phase", "must_reveal", "history"),
 )
+
+# what each card does, a sentence a player reads beside it (the web page's
+# hover, long-press and focus help; ``GET /v1/game-types``'s ``cards``): a
+# card is told by the first entry whose ``when`` its face matches (each key
+# the face's value; ``{}`` any card), after the rules' card sections
+CARDS: list[dict[str, Any]] = [
+    {"when": {"wild": True}, "says": "Wildcard: on top of a die it is whatever number or colour the guess "
+     "being challenged wants."},
+    *({"when": {"power": card.name}, "says": f"Power card worth {card.value}: a guess of it holds when the top "
+       f"cards show {card.combo}."} for card in POWER_CARDS),
+    {"when": {}, "says": "Counts in a guess while it is on top of a die: its number and its colour."},
+]

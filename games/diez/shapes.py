@@ -8,6 +8,8 @@ it may show a state between two events of one command: the ``resolving``
 phase, or a Sub's question whose holder just used the token."""
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import Schema, fields, validate
 
 from games import shapes as field
@@ -492,3 +494,45 @@ CENTER = Center(
     setup=("deck", "colors", "choice_effects", "challengeable", "tokens.underlined"),
     elsewhere=("turn", "phase", "winner"),
 )
+
+# what each card does, a sentence a player reads beside it (the web page's
+# hover, long-press and focus help; ``GET /v1/game-types``'s ``cards``): a
+# card is told by the first entry whose ``when`` its face matches (each key
+# the face's value; ``{}`` any card), after the rules' card sections
+CARDS: list[dict[str, Any]] = [
+    {"when": {"kind": "number", "color": "white"}, "says": "White: a plain number card; no wild card can choose white."},
+    {"when": {"kind": "number"}, "says": "A plain number card: it matches its colour or its number."},
+    {"when": {"kind": "dek"}, "says": "Dek: a plain card of its colour; it matches another Dek."},
+    {"when": {"kind": "el"}, "says": "El: a plain card of its colour; it matches another El."},
+    {"when": {"kind": "blank"}, "says": "Blank: goes on any colour, and any colour may follow it."},
+    {"when": {"kind": "needle"}, "says": "Needle: when you draw it you may stop drawing, whatever made you draw."},
+    {"when": {"kind": "skip"}, "says": "Skip: the next player misses a turn."},
+    {"when": {"kind": "reverse"}, "says": "Reverse: turns play around (with two players, a Skip)."},
+    {"when": {"kind": "draw_two"}, "says": "Draw 2: the next player draws 2, or stacks onto it."},
+    {"when": {"kind": "stop"}, "says": "Stop: jump in with it on a power or wild card of its colour to cancel "
+     "that card."},
+    {"when": {"kind": "tag"}, "says": "Tag: the turn goes to any player you choose, you included."},
+    {"when": {"kind": "dagger"}, "says": "Dagger [C]: the next player draws 1 and keeps the turn; it may be "
+     "challenged."},
+    {"when": {"kind": "token"}, "says": "Token: draw a token and give it to a player, or remove one from a player."},
+    {"when": {"kind": "trade"}, "says": "Trade: swap hands with the next player (as your last card it still wins)."},
+    {"when": {"kind": "share"}, "says": "Share: the next player draws from the biggest hand until theirs is as big."},
+    {"when": {"kind": "proc"}, "says": "Proc: use the special effect of any token in play."},
+    {"when": {"kind": "cut_deck"}, "says": "Cut Deck: starts a new discard pile beside the others."},
+    {"when": {"kind": "steal"}, "says": "Steal: take a token from another player for yourself."},
+    {"when": {"kind": "revive"}, "says": "Revive: take any non-wild card back from the discard pile."},
+    {"when": {"kind": "stitch_deck"}, "says": "Stitch Deck: puts another discard pile on top of this one."},
+    {"when": {"kind": "wild"}, "says": "Wild: goes on anything; you choose the colour."},
+    {"when": {"kind": "draw_four"}, "says": "Draw 4 [C]: you choose the colour; the next player draws 4 or stacks "
+     "onto it; it may be challenged."},
+    {"when": {"kind": "mulligan"}, "says": "Mulligan: a wild card; you may throw cards from your hand back and "
+     "draw as many."},
+    {"when": {"kind": "flush"}, "says": "Flush: a wild card; you may throw away your cards of the colour you choose."},
+    {"when": {"kind": "bomb"}, "says": "Bomb: a wild card; drawn in a natural draw, it makes you draw 3 more."},
+    {"when": {"kind": "draw_color"}, "says": "Draw Color [C]: the next player draws until they get the colour you "
+     "choose; it may be challenged."},
+    {"when": {"kind": "drop_all"}, "says": "Drop All: a wild card that removes every token of one player."},
+    {"when": {"kind": "choice"}, "says": "Choice [C]: a wild card that may also act as any non-wild card's effect; "
+     "it may be challenged."},
+    {"when": {}, "says": "Play it on a card of its colour or symbol."},
+]

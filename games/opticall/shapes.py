@@ -5,6 +5,8 @@ and ``rules.result`` show nothing these do not declare (the conformance
 harness checks every view and feed entry of its games)."""
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import Schema, fields, validate
 
 from games import shapes as field
@@ -282,3 +284,17 @@ CENTER = Center(
     setup=("setup", "composition"),
     elsewhere=("pile", "deck", "discard", "turn", "plays", "phase", "winner", "discard_seen", "dealer", "deal"),
 )
+
+# what each card does, a sentence a player reads beside it (the web page's
+# hover, long-press and focus help; ``GET /v1/game-types``'s ``cards``): a
+# card is told by the first entry whose ``when`` its face matches (each key
+# the face's value; ``{}`` any card), after the rules' card sections
+CARDS: list[dict[str, Any]] = [
+    {"when": {"color": "eclipse"}, "says": "Eclipse: the lowest colour, below red."},
+    {"when": {"color": "reset"}, "says": "Reset: announce it as \u201creset\u201d: the pile is cleared and you play again."},
+    {"when": {"color": "spectrum"}, "says": "Spectrum: copies the card below it."},
+    {"when": {"color": "black_sheep"}, "says": "Black Sheep: always a lie when called, but the pile just resets "
+     "and the calling card goes to its player."},
+    {"when": {}, "says": "Played face down and announced as a colour and suit at least as high as the last play "
+     "(red lowest, purple highest; sun and moon equal), or laid to call a play."},
+]

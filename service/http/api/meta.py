@@ -68,6 +68,7 @@ def game_types():
                     "commands": [*game.command_schemas, *PLAYER_TABLE_COMMANDS],
                     "command_fields": schemas.describe_commands(game.type),
                     "center": game.shapes.center.describe(),
+                    "cards": list(game.shapes.cards),
                 }
                 for game in GAMES.values()
             ]

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import pytest
+from games.deceptidice.deck import POWER_CARDS
+from games.diez.deck import MUNDANE, POWER, WILD
 from service.http.app import create_app
 from service.config import connect
 from service.runtime.embedded_redis import free_port
@@ -61,6 +63,29 @@ def test_game_types_lists_each_game_with_seats_options_and_defaults(http):
     assert color_doubt["command_fields"]["doubt"] == [] and set(color_doubt["command_fields"]) == set(color_doubt["commands"])
     swap = {field["name"]: field for field in types["deceptidice"]["command_fields"]["swap"]}
     assert swap["with"]["refers"] == "seat" and swap["with"]["required"] is False  # the wire name, not the attribute's
+
+
+def test_game_types_tell_what_each_kind_of_card_does(http):
+    """Each type's ``cards``: every card of the game told (the last entry
+    matches any), and each kind of card whose rules are its own told apart
+    (Diez's every kind, Opticall's four special cards, Deceptidice's
+    wildcards and each power card with its combo, Color Doubt's rainbow)."""
+    types = {t["type"]: t for t in http.get("/v1/game-types").get_json()["game_types"]}
+
+    def told(game_type: str, face: dict) -> str:
+        return next(e["says"] for e in types[game_type]["cards"] if all(face.get(k) == v for k, v in e["when"].items()))
+
+    assert all(t["cards"] and t["cards"][-1]["when"] == {} for t in types.values())
+    plain = {game_type: t["cards"][-1]["says"] for game_type, t in types.items()}
+    for kind in (*MUNDANE, *POWER, *WILD):
+        assert told("diez", {"kind": kind, "color": "black" if kind in WILD else "red"}) != plain["diez"], kind
+    for colour in ("eclipse", "reset", "spectrum", "black_sheep"):
+        assert told("opticall", {"color": colour, "suit": None}) != plain["opticall"], colour
+    assert told("opticall", {"color": "red", "suit": "sun"}) == plain["opticall"]
+    assert told("deceptidice", {"wild": True}) != plain["deceptidice"]
+    for card in POWER_CARDS:
+        assert card.combo in told("deceptidice", {"power": card.name, "value": card.value})
+    assert told("color-doubt", {"color": "rainbow"}) != told("color-doubt", {"color": "red"}) == plain["color-doubt"]
 
 
 # -- creating games and taking seats ----------------------------------------------

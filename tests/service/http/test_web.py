@@ -6,8 +6,9 @@ For each game: a game against a bot is created through the lobby's form
 (with options that keep it short, ``PLAYED``) and the human seat is played
 to the end by clicking the page (the move chosen
 by the game's own heuristic bot from the seat's view, then made with the
-page's controls: cards pressed in the hand, fields chosen, the command's
-button, enabled only once the choice fits a move). At 1280x800 and at
+page's controls: cards pressed in the hand, each other field tapped where
+the page has not chosen it already (a chip, a count's stepper, a die), the
+command's button, enabled only once the choice fits a move). At 1280x800 and at
 390x844 (the same page resized): on the seat's first turn the hand and a
 move's control are on the first screen, a refusal is shown inside the
 screen under the control that sent it (the command altered on its way, as a
@@ -47,6 +48,7 @@ from tests.support.browser import (
 )
 from tests.support.paths import ROOT
 from tests.support.patience import PATIENCE, until
+from tests.support.visibility import cards_in
 
 # each game's page is opened at one size and resized to the other: both
 # sizes are checked on every game, and each is the first for two of them
@@ -200,30 +202,40 @@ def make_move(page, body: dict, view: dict, send: bool = True) -> None:
             if pressed.get(card["id"], False) != (card["id"] in wanted):
                 if card["id"] in wanted or isinstance(body[pressing], list):
                     page.locator(f'.hand button[data-card="{card["id"]}"]').click()
-    # the form's controls for the body's other fields, read in one round trip
-    # (and none awaited: the table may have moved on, which the button below tells)
-    controls = page.evaluate(
-        """([command, names]) => Object.fromEntries(names.map(name => {
-             const control = document.querySelector(`form.action[data-command="${command}"] [name="${name}"]`);
-             return [name, control && { checkbox: control.type === 'checkbox', offered: [...(control.options || [])].map(o => o.value) }];
-           }))""",
-        [body["type"], [name for name in body if name not in ("type", pressing)]],
-    )
-    for name, found in controls.items():
+    # the body's other fields, each tapped as the page asks (the values it
+    # infers or preselects left as they are): a die in "Your dice", a chip
+    # of the field's value (a list's chips pressed or not), a count stepped
+    # last (the counts open depend on the rest)
+    fields = {field["name"]: field for field in describe_commands(view["type"])[body["type"]]}
+    names = [name for name in body if name not in ("type", pressing)]
+    for name in sorted(names, key=lambda name: form.locator(f'output[name="{name}"]').count()):
         value = body[name]
+        if fields[name].get("refers") == "die":
+            die = page.locator(f'.dice button.die-pick[data-die="{value}"]')
+            if die.count() and die.get_attribute("aria-pressed") != "true":
+                die.click()
+            continue
+        found = tapped(page, body["type"], name)
         if found is None:
             continue  # the moves fix it, or leave it to its default: the page sends it so
-        control = form.locator(f'[name="{name}"]')
-        if found["checkbox"]:
-            control.set_checked(bool(value))
-            continue
-        offered = found["offered"]
-        if isinstance(value, list):
-            control.select_option([json.dumps(v) for v in value])
-        elif json.dumps(value) in offered:
-            control.select_option(json.dumps(value))
+        if found["kind"] == "checkbox":
+            form.locator(f'[name="{name}"]').set_checked(bool(value))
+        elif found["kind"] == "stepper":
+            for _ in range(60):
+                now = json.loads(found["offered"][0])
+                if now == value or now is None:
+                    break
+                form.get_by_role("button", name=re.compile(": more$" if now < value else ": fewer$")).click()
+                found = tapped(page, body["type"], name)
+        elif isinstance(value, list):
+            for offered in found["offered"]:
+                if (json.loads(offered) in value) != (offered in found["pressed"]):
+                    form.locator(f"[name='{name}'][data-value='{offered}']").click()
+        elif json.dumps(value) in found["offered"] and json.dumps(value) not in found["pressed"]:
+            form.locator(f"[name='{name}'][data-value='{json.dumps(value)}']").click()
         # else a value the page says another way (Diez's needle "stop" is its
-        # default, null): the button below says whether the choice fits
+        # default, null; Deceptidice's number left out): inferred, and the
+        # button below says whether the choice fits
     button = form.locator("button[type=submit]")
     # the page enables the button once it has drawn the choice (a loaded
     # machine may take seconds), unless the table moves on first
@@ -243,6 +255,21 @@ def make_move(page, body: dict, view: dict, send: bool = True) -> None:
         raise AssertionError(f"the page does not take {body}: {form.locator('.why').all_text_contents()}")
     if send:
         button.click()
+
+
+def tapped(page, command: str, name: str) -> dict | None:
+    """A field's control in the command's form, read in one round trip: its
+    kind (chips, a stepper, a box), the values offered and those pressed."""
+    return page.evaluate(
+        """([command, name]) => {
+             const found = [...document.querySelectorAll(`form.action[data-command="${command}"] [name="${name}"]`)];
+             if (!found.length) return null;
+             const kind = found[0].type === 'checkbox' ? 'checkbox' : found[0].tagName === 'OUTPUT' ? 'stepper' : 'chips';
+             return { kind, offered: found.map(e => e.dataset.value),
+                      pressed: found.filter(e => e.getAttribute('aria-pressed') === 'true').map(e => e.dataset.value) };
+           }""",
+        [command, name],
+    )
 
 
 def moved(page, before: int) -> None:
@@ -516,6 +543,92 @@ def test_each_table_at_its_first_turn_with_its_default_options_and_the_screensho
         page.screenshot(path=str(shots / f"{game_type}-{size}.png"))
 
 
+# The most common move of each game, as the heuristic bots play (100 games
+# of three seats each in memory, projections.local, counting the commands'
+# kinds): Color Doubt's play (61%: cards and a colour; doubt 38%),
+# Opticall's call (48%: a card laid; play 38%, pass 14%), Deceptidice's
+# guess (62%: a count and a number or a colour; challenge 19%, discard 19%),
+# Diez's play (36% of its commands, but for the passes (48%), the jump-in
+# windows' passes the page makes by itself: a card played, on its one pile
+# 28%). Each takes two taps at most, as the served ``moves`` allow it: a
+# card pressed and Play (the colour it shows inferred: a lead of one card),
+# a card and Call, a number's chip and Guess (the least count it allows
+# inferred), a card with no other choice and Play.
+MOST_COMMON = {"color-doubt": "play", "opticall": "call", "deceptidice": "guess", "diez": "play"}
+# every tap (a trusted click) the page receives, counted
+COUNT_TAPS = "addEventListener('click', e => { if (e.isTrusted) window.__taps = (window.__taps || 0) + 1; }, true);"
+
+
+def two_taps(view: dict, kind: str) -> list[str] | None:
+    """What the page asks tapped for ``kind``'s simplest move, as the served
+    moves allow it now, the command's button last: None where it asks more
+    (Color Doubt's play on a claim of several cards, a Diez card with a
+    colour or a pile to choose)."""
+    if kind not in view["actions"]:
+        return None
+    moves = [move for move in view["moves"] if move["type"] == kind]
+    button = f'form.action[data-command="{kind}"] button[type=submit]'
+    card = lambda card_id: f'.hand button[data-card="{card_id}"]'  # noqa: E731
+    if view["type"] == "color-doubt":
+        spec = moves[0]["choose"]
+        colours = spec["color"]["one_of"]
+        fits = [c["id"] for c in view["hand"] if c["id"] in spec["cards"]["from"] and c["color"] in colours]
+        return [card(fits[0]), button] if spec["cards"]["min"] == 1 and fits else None
+    if view["type"] == "opticall":
+        return [card(moves[0].get("card") or moves[0]["choose"]["card"]["one_of"][0]), button]
+    if view["type"] == "deceptidice":
+        field = "number" if "number" in moves[0] else "color"
+        return [f"form.action[data-command=guess] button[name={field}][data-value='{json.dumps(moves[0][field])}']", button]
+    # a card with one move, whose pile is the only one (the page names it or not as the move needs)
+    plain = [m["card"] for m in moves if set(m) <= {"type", "card", "choose"} and set(m.get("choose", {})) <= {"pile"}
+             and len([p for p in m.get("choose", {}).get("pile", {}).get("one_of", []) if p is not None]) <= 1]
+    alone = [c for c in plain if sum(1 for m in moves if m.get("card") == c) == 1]
+    return [card(alone[0]), button] if alone else None
+
+
+@pytest.mark.parametrize("game_type", sorted(GAMES))
+def test_the_most_common_move_of_each_game_takes_two_taps_at_both_widths(game_type, tab, stack):
+    """At each width, the seat's most common move (``MOST_COMMON``) made by
+    tapping the page twice, counted by the page's own clicks: the value the
+    moves leave open inferred or preselected, the move sent as chosen.
+    Turns that do not allow it so are played over the API meanwhile."""
+    # the games' own decks but for those that need an option for two
+    # players: long enough for a lead of one card, a plain Diez card to play
+    options = {"color-doubt": {}, "diez": {}}.get(game_type, SHORT[game_type])
+    kind = MOST_COMMON[game_type]
+    view = {"status": "finished"}
+    for size in ("desktop", "phone"):
+        while True:
+            if view["status"] != "active":  # a new game (the last ended before the move came)
+                player, game_id, token, seat = at_the_table(tab, stack, game_type, options, viewport=SIZES[size],
+                                                            init_script=COUNT_TAPS)
+                page, rng = player.page, random.Random(game_id)
+            page.set_viewport_size(SIZES[size])
+            view = my_turn(page, stack, game_id, token, seat)
+            if view["status"] != "active":
+                continue
+            taps = None if only_a_pass(view) else two_taps(view, kind)
+            if taps:
+                break
+            if not only_a_pass(view):
+                # Color Doubt: a doubt, the quickest way back to a lead (the doubter's, on a lie)
+                body = {"type": "doubt"} if "doubt" in view["actions"] and kind == "play" \
+                    else GAMES[game_type].bots["heuristic"](view, rng)
+                api(stack, f"/v1/games/{game_id}/commands", token, body)
+            newer(page, view["version"])
+        before = page.evaluate("window.__taps || 0")
+        for target in taps[:-1]:
+            page.locator(target).click()
+        page.locator(f"{taps[-1]}:enabled").click()
+        moved(page, view["version"])
+        assert page.evaluate("window.__taps") - before == len(taps) <= 2, f"{game_type} ({size})"
+        sent = api(stack, f"/v1/games/{game_id}/events?after={view['version']}", token)["events"][0]
+        assert sent["seat"] == seat and sent["actor"] != "bot", sent
+        if game_type == "color-doubt":
+            pressed = next(c for c in view["hand"] if taps[0].endswith(f'"{c["id"]}"]'))
+            assert sent["data"]["color"] == pressed["color"], "the colour of the card pressed is not the one announced"
+
+
 # each colour's letter on its cards' faces (static/js/cards.js), read without colour
 LETTERS = {"red": "R", "orange": "O", "yellow": "Y", "green": "G", "blue": "B", "purple": "Pu", "pink": "Pi", "white": "W"}
 
@@ -558,6 +671,7 @@ def table_reads(page, view: dict, label: str) -> None:
         assert told in middle, f"{label}: the table does not show its {part}: {told!r} in {middle!r}"
     acting = page.locator("[data-part=table] .seat[aria-current=true]").evaluate_all("seats => seats.map(s => Number(s.dataset.seat))")
     assert acting == sorted(view["to_act"]) and view["seat"] in acting, f"{label}: the seats marked to act: {acting}"
+    assert page.locator("main select").count() == 0, f"{label}: a native select on the table (every field is tapped)"
     settings = page.locator("[data-part=table] details.settings")
     assert settings.count() == 1 and settings.locator("summary").text_content() == "Table settings"
     assert settings.get_attribute("open") is None and not settings.locator("dl").first.is_visible(), f"{label}: the options are not folded"
@@ -653,6 +767,78 @@ def test_your_turn_in_a_hidden_tab_changes_the_title_plays_a_sound_and_notifies(
     listed = page.locator(f"section.yours li[data-game='{game_id}']")
     listed.filter(has_text="under way, your turn").wait_for()
     assert "Color Doubt as Ana" in listed.text_content() and listed.get_by_role("link", name="replay").count() == 0
+
+
+def test_every_card_says_what_it_does_on_hover_focus_and_long_press(tab, stack):
+    """A Diez table (its many kinds of card): each card on the page carries
+    what it does (the game type's ``cards``, served), shown in one tooltip as
+    a mouse hovers it, as the keyboard focuses it (the card described by the
+    tooltip), and on a phone as a finger holds it, that long press pressing
+    nothing."""
+    player, game_id, token, seat = at_the_table(tab, stack, "diez")
+    page = player.page
+    view = my_turn(page, stack, game_id, token, seat)
+    while "play" not in view["actions"] or only_a_pass(view):  # a turn whose cards are pressed (buttons)
+        if not only_a_pass(view):
+            api(stack, f"/v1/games/{game_id}/commands", token, GAMES["diez"].bots["heuristic"](view, random.Random(1)))
+        newer(page, view["version"])
+        view = my_turn(page, stack, game_id, token, seat)
+    helps = next(t for t in api(stack, "/v1/game-types")["game_types"] if t["type"] == "diez")["cards"]
+    says = lambda card: next(e["says"] for e in helps if all(card.get(k) == v for k, v in e["when"].items()))  # noqa: E731
+    shown = page.locator(".card[data-card]").evaluate_all("cards => cards.map(c => [c.dataset.card, c.dataset.help])")
+    seen = {card["id"]: card for card in cards_in([view["hand"], view["table"]])}
+    assert shown and all(help == says(seen[card_id]) for card_id, help in shown if card_id in seen), shown
+    tip = page.locator("#card-tip")
+    first = view["hand"][0]
+    card = page.locator(f'.hand button[data-card="{first["id"]}"]')
+    card.hover()
+    assert tip.is_visible() and says(first) in tip.text_content()
+    page.mouse.move(0, 0)
+    tip.wait_for(state="hidden")
+    page.locator(".hand button[data-card]").nth(1).focus()
+    page.keyboard.press("Shift+Tab")  # the keyboard's focus (a tap's shows nothing)
+    assert page.evaluate("() => document.activeElement.dataset.card") == first["id"]
+    assert tip.is_visible() and card.get_attribute("aria-describedby") == "card-tip"
+    page.keyboard.press("Escape")
+    tip.wait_for(state="hidden")
+    page.set_viewport_size(PHONE)
+    card.dispatch_event("pointerdown", {"pointerType": "touch", "isPrimary": True})
+    tip.wait_for(state="visible")
+    card.dispatch_event("pointerup", {"pointerType": "touch", "isPrimary": True})
+    card.click()  # the tap the long press ends in
+    assert card.get_attribute("aria-pressed") == "false" and says(first) in tip.text_content()
+    inside_width = tip.bounding_box()
+    assert inside_width["x"] >= 0 and inside_width["x"] + inside_width["width"] <= PHONE["width"]
+
+
+def test_a_sound_on_every_move_is_off_until_the_player_turns_it_on(tab, stack):
+    """Move sounds, beside the turn alerts: none by default (the tab in
+    sight, so no turn alert sounds either); once "a short sound on every
+    move" is ticked (kept in the browser), a tick at once and one as the
+    bot's answer to the seat's move comes."""
+    spy = """
+      window.__tones = [];
+      window.AudioContext = class {
+        constructor() { this.currentTime = 0; this.destination = {}; this.state = 'running'; }
+        createOscillator() { return { frequency: {}, connect: n => n, stop() {},
+                                      start() { window.__tones.push(this.frequency.value); } }; }
+        createGain() { return { gain: { setValueAtTime() {}, exponentialRampToValueAtTime() {} }, connect: n => n }; }
+      };
+    """
+    # the game's own deck: a hand no single play empties (the panel is the running game's)
+    player, game_id, token, seat = at_the_table(tab, stack, "color-doubt", init_script=spy)
+    page = player.page
+    view = my_turn(page, stack, game_id, token, seat)
+    page.get_by_text("Turn alerts").click()
+    box = page.get_by_label("a short sound on every move")
+    assert not box.is_checked() and page.evaluate("window.__tones") == []  # off by default: the bot's moves were silent
+    box.check()
+    page.wait_for_function("() => window.__tones.length === 1")
+    assert json.loads(page.evaluate("localStorage.getItem('tabletell.alerts')"))["moves"] is True
+    make_move(page, GAMES["color-doubt"].bots["heuristic"](view, random.Random(1)), view)
+    moved(page, view["version"])
+    page.wait_for_function("() => window.__tones.length >= 2")
+    assert page.get_by_label("a short sound on every move").is_checked()  # the panel kept open through the redraws
 
 
 def test_every_control_of_the_lobby_has_an_accessible_name(tab, stack):
@@ -766,8 +952,9 @@ def test_the_table_on_a_phone_fits_its_width_and_plays_with_the_keyboard(tab, st
     assert seat in view["to_act"] and "play" in view["actions"]
     assert page.evaluate(FITS), "the table is wider than the phone"
     # the keyboard alone: Space chooses the focused card, Tab goes to the
-    # next; as many cards as the claim on the table asks, then the colour
-    # (arrow keys in its list) and Enter on Play
+    # next; as many cards as the claim on the table asks; the colour most of
+    # them show is chosen for the player, and Space on another colour's chip
+    # announces that one instead; then Enter on Play
     wanted = [card["id"] for card in view["hand"][: max(1, view["table"]["required"])]]
     page.locator(".hand button[data-card]").first.focus()
     for position, card in enumerate(wanted):
@@ -776,12 +963,16 @@ def test_the_table_on_a_phone_fits_its_width_and_plays_with_the_keyboard(tab, st
         page.keyboard.press("Space")
         assert page.locator(f'.hand button[data-card="{card}"]').get_attribute("aria-pressed") == "true"
         assert page.evaluate("() => document.activeElement.dataset.card") == card  # focus kept through the redraw
-    colour = page.get_by_label("Colour you announce")
-    colour.focus()
-    page.keyboard.press("End")  # the last colour of the list (only colours in play are offered)
-    assert json.loads(colour.input_value()) == view["table"]["colors"][-1]
-    page.keyboard.press("Home")  # the first
-    assert json.loads(colour.input_value()) == view["table"]["colors"][0]
+    colours = [card["color"] for card in view["hand"] if card["id"] in wanted and card["color"] != "rainbow"]
+    chips = page.locator('form.action[data-command="play"] button[name=color]')
+    if colours:
+        most = max(colours, key=lambda colour: (colours.count(colour), -colours.index(colour)))
+        assert chips.and_(page.locator("[aria-pressed=true]")).get_attribute("data-value") == json.dumps(most)
+    announced = next(c for c in reversed(view["table"]["colors"]) if not colours or c != most)
+    chip = page.locator(f"form.action[data-command=play] button[name=color][data-value='{json.dumps(announced)}']")
+    chip.focus()
+    page.keyboard.press("Space")
+    page.wait_for_function("() => document.activeElement?.getAttribute('aria-pressed') === 'true'")
     page.get_by_role("button", name="Play", exact=True).focus()
     page.keyboard.press("Enter")
     moved(page, view["version"])
@@ -789,7 +980,7 @@ def test_the_table_on_a_phone_fits_its_width_and_plays_with_the_keyboard(tab, st
     # log: the bot may already have doubted it and handed the cards back)
     played = api(stack, f"/v1/games/{game_id}/events?after={view['version']}", token)["events"][0]
     assert (played["type"], played["seat"]) == ("played", seat)
-    assert played["data"]["cards"] == wanted and played["data"]["color"] == view["table"]["colors"][0]
+    assert played["data"]["cards"] == wanted and played["data"]["color"] == announced
     assert page.evaluate(FITS)
     # the log: newest first, or newest last as the reader chooses (kept for the next page)
     versions = "() => [...document.querySelectorAll('[data-part=log] li')].map(li => Number(li.dataset.version))"
@@ -902,3 +1093,73 @@ def test_a_field_the_page_shows_no_control_for_is_set_when_the_move_needs_it(tab
     assert "token_from" not in outcome["controls"] and {"token_action", "token"} <= set(outcome["controls"])
     assert outcome["removing"][0]
     assert given(outcome["removing"][1]) == {"type": "play", "card": "c1", "token_action": "remove", "token": "reveal", "token_from": 0}
+
+
+def test_the_values_a_move_leaves_open_are_inferred_or_preselected_and_one_tap_changes_them(tab, stack):
+    """moves.js's ``model`` in the browser, on the real command fields: three
+    red cards pressed in Color Doubt, the colour announced is red (a first
+    choice: the others still offered); an Opticall red sun pressed, "red"
+    and "sun"; a Deceptidice number tapped, the colour left out (the only
+    value the moves leave it) and the count the least that number allows,
+    then a colour tapped drops the number; a seat a move names chosen by a
+    button in its place in the ring."""
+    page = tab(DESKTOP).goto("/")
+    outcome = page.evaluate(
+        """async () => {
+             const { model, choose, seatChoices } = await import('/static/js/moves.js');
+             const { listGameTypes } = await import('/static/js/api.js');
+             const types = await listGameTypes();
+             const seats = [{ seat: 0, display_name: 'Ana' }, { seat: 1, display_name: 'Bea' }];
+             const at = (type, view, selected = []) => ({
+               view: { seat: 0, to_act: [0], seats, ...view }, type: types[type], you: 0,
+               selected: new Set(selected), choices: {}, redraw() {} });
+             const colours = ['red', 'orange', 'yellow'];
+             const hand = [{ id: 'r1', color: 'red' }, { id: 'r2', color: 'red' }, { id: 'y1', color: 'yellow' },
+                           { id: 'r3', color: 'red' }];
+             const doubt = at('color-doubt', { type: 'color-doubt', hand, actions: ['play'], moves: [
+               { type: 'play', choose: { cards: { from: hand.map(c => c.id), min: 1, max: 4 }, color: { one_of: colours } } }] },
+               ['r1', 'y1', 'r2']);
+             const red = model(doubt, 'play');
+             const optic = at('opticall', { type: 'opticall', hand: [{ id: 's', color: 'red', suit: 'sun' }], actions: ['play'],
+               moves: ['red', 'blue'].map(color => ({ type: 'play', color,
+                 choose: { cards: { from: ['s'], min: 1, max: 1 }, suit: { one_of: ['sun', 'moon'] } } })) }, ['s']);
+             const sun = model(optic, 'play');
+             const guesses = [];
+             for (const number of [1, 2, 3]) guesses.push({ type: 'guess', number, choose: { count: { one_of: number === 3 ? [6, 7] : [5, 6, 7] } } });
+             for (const color of ['red', 'blue']) guesses.push({ type: 'guess', color, choose: { count: { one_of: [5, 6, 7] } } });
+             const dice = at('deceptidice', { type: 'deceptidice', hand: [], actions: ['guess'], moves: guesses });
+             const untouched = model(dice, 'guess');
+             const control = (form, name) => form.controls.find(c => c.field.name === name);
+             choose(dice, untouched, control(untouched, 'number'), 3);
+             const three = model(dice, 'guess');
+             choose(dice, three, control(three, 'color'), 'blue');
+             const blue = model(dice, 'guess');
+             const swap = at('deceptidice', { type: 'deceptidice', hand: [{ id: 'c', color: 'red', number: 1 }], actions: ['swap'],
+               moves: [{ type: 'swap', card: 'c', with: 1 }, { type: 'swap', card: 'c', with: 0 }] }, ['c']);
+             const root = document.createElement('div');
+             root.innerHTML = '<ul class="ring"><li class="seat" data-seat="0"></li><li class="seat" data-seat="1"></li></ul>';
+             const before = model(swap, 'swap');
+             seatChoices(swap, root);
+             const buttons = [...root.querySelectorAll('.seat-pick')].map(b => [b.closest('.seat').dataset.seat, b.getAttribute('aria-label')]);
+             root.querySelector('.seat[data-seat="1"] .seat-pick').click();
+             const after = model(swap, 'swap');
+             return {
+               red: [red.ok, red.body.color, control(red, 'color').values],
+               sun: [sun.ok, sun.body.color, sun.body.suit],
+               untouched: [untouched.ok, untouched.why, control(untouched, 'count').value],
+               three: [three.ok, three.body],
+               blue: [blue.ok, blue.body],
+               swap: [before.ok, before.why, buttons, after.ok, after.body],
+             };
+           }"""
+    )
+    assert outcome["red"] == [True, "red", ["red", "orange", "yellow"]]
+    assert outcome["sun"] == [True, "red", "sun"]
+    ok, why, count = outcome["untouched"]
+    assert not ok and why.startswith("Choose") and count == 5
+    assert outcome["three"][0] and outcome["three"][1] == {"type": "guess", "count": 6, "number": 3}
+    assert outcome["blue"][0] and outcome["blue"][1] == {"type": "guess", "count": 5, "color": "blue"}
+    before_ok, before_why, buttons, after_ok, after_body = outcome["swap"]
+    assert not before_ok and "swap with" in before_why.lower()
+    assert buttons == [["0", "Swap with: Ana (you)"], ["1", "Swap with: Bea"]]
+    assert after_ok and after_body == {"type": "swap", "card": "c", "with": 1}

@@ -64,14 +64,96 @@ export function cardFace(card) {
   return { color, big: pip || color.slice(0, 1).toUpperCase(), small: words(color), pip: "", label: words(color) };
 }
 
+// -- what a card does: the game type's ``cards`` (GET /v1/game-types), the
+// first entry whose ``when`` the face matches; shown beside the card as it is
+// hovered, focused or long-pressed (a phone has no hover), one tooltip for
+// the page, the focused card described by it
+
+let helpEntries = [];
+// the game drawn: its cards' help (table.js and replay.js set it as they open)
+export function setCardHelp(entries) {
+  helpEntries = entries || [];
+}
+export function cardHelp(card) {
+  const entry = helpEntries.find((e) => Object.entries(e.when).every(([key, value]) => card[key] === value));
+  return entry ? entry.says : null;
+}
+
+const LONG_PRESS_MS = 500;
+let tip = null;
+let pressTimer = null;
+let longPressed = null;
+
+function showHelp(element) {
+  if (!tip) {
+    tip = h("div", { id: "card-tip", role: "tooltip", class: "card-tip", hidden: true });
+    document.body.append(tip);
+  }
+  tip.textContent = `${element.getAttribute("aria-label").replace(/, playable$/, "")}: ${element.dataset.help}`;
+  tip.hidden = false;
+  element.setAttribute("aria-describedby", "card-tip");
+  const box = element.getBoundingClientRect();
+  const width = Math.min(320, window.innerWidth - 16);
+  tip.style.maxWidth = `${width}px`;
+  tip.style.left = `${Math.max(8, Math.min(box.left, window.innerWidth - width - 8))}px`;
+  const above = box.top - tip.offsetHeight - 6;
+  tip.style.top = `${above >= 4 ? above : box.bottom + 6}px`;
+}
+function hideHelp() {
+  if (tip) tip.hidden = true;
+  for (const element of document.querySelectorAll('[aria-describedby="card-tip"]')) {
+    element.removeAttribute("aria-describedby");
+  }
+}
+const helped = (event) => (event.target instanceof Element ? event.target.closest("[data-help]") : null);
+
+// hovered with a mouse (a touch's emulated hover would show it on every tap)
+document.addEventListener("pointerover", (event) => {
+  const card = helped(event);
+  if (card && event.pointerType === "mouse") showHelp(card);
+});
+document.addEventListener("pointerout", (event) => {
+  if (helped(event) && event.pointerType === "mouse" && !longPressed) hideHelp();
+});
+// focused from the keyboard (a tap focuses too, and would show it on every tap)
+document.addEventListener("focusin", (event) => {
+  const card = helped(event);
+  if (card && card.matches(":focus-visible")) showHelp(card);
+  else if (!longPressed) hideHelp();
+});
+document.addEventListener("focusout", (event) => { if (helped(event)) hideHelp(); });
+document.addEventListener("keydown", (event) => { if (event.key === "Escape") hideHelp(); });
+// a long press on a touch screen shows it, and the tap it ends in presses nothing
+document.addEventListener("pointerdown", (event) => {
+  clearTimeout(pressTimer);
+  const card = helped(event);
+  if (longPressed && card !== longPressed) {
+    longPressed = null;
+    hideHelp();
+  }
+  if (!card || event.pointerType === "mouse") return;
+  pressTimer = setTimeout(() => { longPressed = card; showHelp(card); }, LONG_PRESS_MS);
+});
+for (const name of ["pointerup", "pointercancel"]) document.addEventListener(name, () => clearTimeout(pressTimer));
+document.addEventListener("click", (event) => {
+  if (longPressed && helped(event) === longPressed) {
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    longPressed = null;
+  }
+}, true);
+document.addEventListener("contextmenu", (event) => { if (helped(event)) event.preventDefault(); });
+
 export function cardElement(
   card, { tag = "span", selected = false, playable = false, onClick = null, last = false } = {},
 ) {
   const face = cardFace(card);
+  const help = cardHelp(card);
   const attrs = {
     class: `card c-${face.color}${playable ? " playable" : ""}${last ? " last" : ""}`,
     "data-card": card.id,
-    title: face.label,
+    "data-help": help,
+    title: help ? null : face.label,
   };
   if (tag === "button") {
     Object.assign(attrs, {

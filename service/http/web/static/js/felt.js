@@ -7,7 +7,7 @@
 import { gameType } from "./api.js";
 import { cardBack, cardElement, cardFace, kindName, renderValue } from "./cards.js";
 import { h, plural, words } from "./dom.js";
-import { handField, playableCards } from "./moves.js";
+import { diceChoice, handField, playableCards } from "./moves.js";
 
 // -- names ----------------------------------------------------------------------
 
@@ -190,14 +190,27 @@ export function tableSection(view, you, last = null) {
     settingsPanel(view, setup));
 }
 
-export function diceRow(view) {
-  // Deceptidice: the seat's cards as dice, their top cards
+export function diceRow(view, choice = null) {
+  // Deceptidice: the seat's cards as dice, their top cards; each die a
+  // button while a move asks for one (moves.js's diceChoice): tapped, it is chosen
   if (!Array.isArray(view.dice) || !view.dice.length) return null;
   return h("div", { class: "dice" }, h("h3", {}, "Your dice"),
-    h("div", { class: "piles" }, view.dice.map((die) =>
-      h("figure", { class: `pile die${die.revealed ? " revealed" : ""}`, "data-die": String(die.die) },
-        die.top ? cardElement(die.top) : h("span", { class: "card empty" }, "∅"),
-        h("figcaption", {}, `die ${die.die + 1} · ${plural(die.size, "card")}${die.revealed ? ", shown" : ""}`)))));
+    h("div", { class: "piles" }, view.dice.map((die) => {
+      const face = die.top ? cardElement(die.top) : h("span", { class: "card empty" }, "∅");
+      const said = `die ${die.die + 1} · ${plural(die.size, "card")}${die.revealed ? ", shown" : ""}`;
+      const tappable = choice && choice.values.includes(die.die);
+      return h("figure", { class: `pile die${die.revealed ? " revealed" : ""}`, "data-die": String(die.die) },
+        tappable
+          ? h("button", {
+              type: "button", id: `die-pick-${die.die}`, class: "die-pick", "data-die": String(die.die),
+              "aria-pressed": choice.value === die.die ? "true" : "false",
+              "aria-label": `Die ${die.die + 1}: ${plural(die.size, "card")}`
+                + `${die.top ? `, ${cardFace(die.top).label} on top` : ""}`,
+              onclick: () => choice.pick(die.die),
+            }, face)
+          : face,
+        h("figcaption", {}, said));
+    })));
 }
 
 // the hand, its cards pressed to choose (a spectator has none)
@@ -222,7 +235,7 @@ export function handSection(ctx) {
             onClick: () => ctx.toggle(card.id),
           } : {})))
       : h("p", { class: "none" }, "No cards."),
-    diceRow(view),
+    diceRow(view, ctx.interactive ? diceChoice(ctx) : null),
     Array.isArray(view.minus) && view.minus.length
       ? h("p", { class: "minus" }, h("span", { class: "meta" }, `Your minus pile (${view.minus.length}): `),
           h("span", { class: "cards small-cards" }, view.minus.map((c) => cardElement(c))))

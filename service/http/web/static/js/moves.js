@@ -1,9 +1,13 @@
 // The moves a seat may make, as controls: one form per command the view's
 // ``actions`` list, each built from ``/v1/game-types``'s ``command_fields``
 // and the view's ``moves`` (exact and complete: every body that fits one is
-// legal, nothing else is). A card field of the hand is chosen by pressing
-// the cards; every other field the moves leave open gets a control offering
-// only the values some move allows, and none where the moves fix it. The
+// legal, nothing else is). Every field is chosen by tapping what it names: a
+// card field of the hand by pressing the cards; every other field the moves
+// leave open by chips offering only the values some move allows (a count by
+// a − n + stepper, a die by tapping it in "Your dice", a seat by its chip or
+// its place in the ring), and none where the moves fix it. A value the moves
+// leave alone, given what is chosen, is chosen for the player; else a
+// sensible one is preselected (``inferred``), changed with one tap. The
 // command's button is enabled only when what is chosen fits one of the
 // moves; else it says why. A new command needs no change here.
 
@@ -25,14 +29,14 @@ const FIELDS = {
     suit: { label: "Suit", none: "no suit" },
   },
   deceptidice: {
-    count: { label: "At least", choose: "how many cards", values: {} },
+    count: { label: "At least", choose: "how many cards", values: {}, stepper: true },
     number: { label: "Cards of number", none: "—" },
     color: { label: "Or of colour", none: "—" },
     modifier: { label: "Twist", none: "none", values: { less_than: "under the number", without: "not the colour" } },
     straight: { label: "In a row with", none: "—" },
     same: { label: "All the same", none: "—" },
     power: { label: "Power combo", none: "—" },
-    die: { label: "Die" },
+    die: { label: "Die", choose: "a die: tap it in Your dice" },
     with: { label: "Swap with" },
   },
   diez: {
@@ -51,6 +55,7 @@ const FIELDS = {
     token: { label: "Token" },
     give: { label: "Card to give", none: "none" },
     replace: { label: "Replace the token" },
+    to: { label: "Give to" },
   },
 };
 
@@ -120,6 +125,17 @@ function valuesIn(move, name) {
   return { values: [], list: false, absent: true };
 }
 
+// whether ``move`` allows every field of ``partial`` (the rest left open): a
+// list's items each among those it may take
+function admits(move, partial, defaults) {
+  return Object.entries(partial).every(([name, value]) => {
+    const spec = (move.choose || {})[name];
+    if (spec && Array.isArray(value) && !spec.one_of) return value.every((item) => (spec.from || []).includes(item));
+    if (spec) return specFits(spec, value);
+    return same(value, name in move ? move[name] : defaults[name]);
+  });
+}
+
 // the moves still open to the cards pressed (all of them while none is)
 function openTo(moves, field, chosen) {
   if (!field || !chosen.length) return moves;
@@ -133,8 +149,33 @@ function openTo(moves, field, chosen) {
   });
 }
 
+// The value the page chooses for a field the player has not: the only one
+// the moves leave it (given what is chosen), else a sensible one the player
+// changes with one tap: the command's default; what most of the cards
+// pressed show (a field named as the cards' colour or suit: three red cards
+// pressed, "red"; in a bluffing game only a first choice, never the only
+// one); "none" where the words name leaving it out; a count's least. Else
+// none: the player chooses (a claim's number, a seat to aim at).
+function inferred(candidates, field, words, defaults, pressed) {
+  if (candidates.length === 1) return candidates[0];
+  if (!candidates.length) return undefined;
+  const among = (value) => candidates.some((v) => same(v, value));
+  if (field.name in defaults && among(norm(defaults[field.name]))) return norm(defaults[field.name]);
+  const shown = new Map();
+  for (const card of pressed) {
+    const value = card[field.name];
+    if (value !== undefined && value !== null && among(value)) shown.set(value, (shown.get(value) || 0) + 1);
+  }
+  if (shown.size) return [...shown].reduce((best, next) => (next[1] > best[1] ? next : best))[0];
+  if (words.none && words.none !== "—" && among(null)) return null;
+  if (words.stepper) return Math.min(...candidates.filter((v) => typeof v === "number"));
+  return undefined;
+}
+
 // The form of ``kind``: its hand field, its controls (each with the values
-// it may take), the body chosen so far, whether it fits a move, and why not.
+// it may take, the value chosen or inferred, and the values still open to
+// the rest of the choice), the body chosen so far, whether it fits a move,
+// and why not.
 export function model(ctx, kind) {
   const { view, type } = ctx;
   const fields = type.command_fields[kind] || [];
@@ -176,12 +217,28 @@ export function model(ctx, kind) {
       continue;
     }
     const key = `${kind}.${field.name}`;
-    const hasDefault = values.some((v) => same(v, defaults[field.name]));
-    let value = key in ctx.choices ? ctx.choices[key] : hasDefault ? norm(defaults[field.name]) : undefined;
+    let value = key in ctx.choices ? ctx.choices[key] : undefined;
     if (list) value = Array.isArray(value) ? value.filter((v) => values.includes(v)) : [];
     else if (value !== undefined && !values.some((v) => same(v, value))) value = undefined;
-    controls.push({ field, key, values, list, value, words });
-    if (value !== undefined && !(value === null && !(field.name in defaults))) body[field.name] = value;
+    controls.push({ field, key, values, list, value, words, chosen: key in ctx.choices && value !== undefined });
+  }
+  // each control the player left: its value inferred from the moves still
+  // open to what is chosen (the player's choices, then the fields before it)
+  const cards = chosen.map((id) => view.hand.find((c) => c.id === id));
+  const given = Object.fromEntries(controls.filter((c) => c.chosen && !c.list).map((c) => [c.field.name, c.value]));
+  const settled = {};
+  for (const c of controls) {
+    if (c.list) continue;
+    const { [c.field.name]: _, ...others } = given;
+    const partial = { ...body, ...others, ...settled };
+    delete partial.type;
+    if (hand) delete partial[hand.name];
+    c.open = c.values.filter((v) => shaping.some((m) => admits(m, { ...partial, [c.field.name]: v }, defaults)));
+    if (!c.chosen) c.value = inferred(c.open, c.field, c.words, defaults, cards);
+    if (c.value !== undefined) settled[c.field.name] = c.value;
+  }
+  for (const c of controls) {
+    if (c.value !== undefined && !(c.value === null && !(c.field.name in defaults))) body[c.field.name] = c.value;
   }
   let ok = moves.some((m) => fits(m, body, defaults));
   // a token's owner with "remove one", a seat where only one may be named:
@@ -195,9 +252,23 @@ export function model(ctx, kind) {
     }
   }
   return {
-    kind, hand, chosen, controls, body, ok,
+    kind, hand, chosen, controls, body, ok, shaping, defaults,
     why: ok ? null : why(ctx, moves, hand, chosen, open, controls, defaults),
   };
+}
+
+// A choice made by a tap: kept, and any other choice of the form it cannot
+// go with dropped (a number tapped after a colour: the colour goes; the
+// page infers it again), so one tap never leaves a form stuck.
+export function choose(ctx, form, control, value) {
+  ctx.choices[control.key] = value;
+  for (const other of form.controls) {
+    if (other === control || !(other.key in ctx.choices)) continue;
+    const pair = { [control.field.name]: value, [other.field.name]: ctx.choices[other.key] };
+    if (!form.shaping.some((m) => admits(m, pair, form.defaults))) delete ctx.choices[other.key];
+  }
+  ctx.refusal = null;
+  ctx.redraw();
 }
 
 // why the body chosen fits no move, in a few words
@@ -308,34 +379,95 @@ export function choosesSeveral(ctx) {
   });
 }
 
+// a value's chip: a colour's swatch and letter beside its word, so it reads without colour
+function chipText(ctx, c, value) {
+  const text = valueText(ctx, c, value);
+  if (typeof value !== "string" || c.field.refers || !(value in COLOURED)) return text;
+  const face = cardFace({ color: value });
+  return [h("span", { class: `chip c-${value}`, "aria-hidden": "true" }, face.pip || face.big), " ", text];
+}
+// the colours a chip shows as a swatch (cards.js draws their faces)
+const COLOURED = Object.fromEntries(
+  ["red", "orange", "yellow", "green", "blue", "purple", "pink", "white", "black", "rainbow", "eclipse", "reset",
+    "spectrum", "black_sheep"].map((c) => [c, true]));
+
+// One field's control, tapped: a chip for each value (a list's chips each
+// pressed or not), a stepper (− n +) for a count, a box for yes or no. The
+// value chosen or inferred is shown pressed; a chip tapped again leaves the
+// choice to the page. A die is tapped in "Your dice" (diceChoice), so its
+// form shows no chips for it; a seat may be tapped in the ring too.
 function control(ctx, form, c) {
   const id = `${c.key.replace(".", "-")}`;
   const label = c.words.label || title(c.field.name);
-  const changed = (value) => {
-    ctx.choices[c.key] = value;
-    ctx.redraw();
-  };
   if (!c.list && c.values.every((v) => typeof v === "boolean")) {
     const box = h("input", { id, name: c.field.name, type: "checkbox", checked: c.value === true ? true : null });
-    box.addEventListener("change", () => changed(box.checked));
+    box.addEventListener("change", () => choose(ctx, form, c, box.checked));
     return h("div", { class: "field check" }, box, h("label", { for: id }, label));
   }
-  const options = c.values.map((v) =>
-    h("option", {
-      value: JSON.stringify(v),
-      selected: c.list ? (c.value || []).includes(v) || null : same(v, c.value) || null,
-    }, valueText(ctx, c, v)));
-  const placeholder = !c.list && c.value === undefined
-    ? h("option", { value: "", selected: true, disabled: true }, "choose…")
-    : null;
-  const select = h("select",
-    { id, name: c.field.name, multiple: c.list || null, "data-refers": c.field.refers || null },
-    placeholder, options);
-  select.addEventListener("change", () => {
-    if (c.list) changed([...select.selectedOptions].map((o) => JSON.parse(o.value)));
-    else if (select.value !== "") changed(JSON.parse(select.value));
+  const heading = h("span", { class: "label", id: `${id}-label` }, label);
+  if (c.words.stepper) {
+    const counts = c.open.filter((v) => typeof v === "number").sort((x, y) => x - y);
+    const at = counts.indexOf(c.value);
+    const step = (by) => () => choose(ctx, form, c, counts[Math.max(0, Math.min(counts.length - 1, at + by))]);
+    return h("div", { class: "field stepper", role: "group", "aria-labelledby": `${id}-label` }, heading,
+      h("div", { class: "steps" },
+        h("button", { type: "button", id: `${id}-fewer`, class: "step", "aria-label": `${label}: fewer`,
+          disabled: !counts.length || at === 0 || null, onclick: step(-1) }, "−"),
+        h("output", { id, name: c.field.name, "aria-live": "polite", "data-value": JSON.stringify(c.value ?? null) },
+          c.value ?? "…"),
+        h("button", { type: "button", id: `${id}-more`, class: "step", "aria-label": `${label}: more`,
+          disabled: !counts.length || at === counts.length - 1 || null, onclick: step(1) }, "+")));
+  }
+  const shown = c.values.filter((v) => v !== null || (c.words.none && c.words.none !== "—"));
+  const chips = shown.map((v, n) => {
+    const on = c.list ? (c.value || []).includes(v) : same(v, c.value);
+    return h("button", {
+      type: "button", id: `${id}-${n}`, class: `choice${c.list || c.open.some((o) => same(o, v)) ? "" : " apart"}`,
+      name: c.field.name, "data-value": JSON.stringify(v), "aria-pressed": on ? "true" : "false",
+      "data-refers": c.field.refers || null,
+      onclick: () => {
+        if (c.list) choose(ctx, form, c, on ? c.value.filter((x) => x !== v) : [...(c.value || []), v]);
+        else if (on && c.chosen) {
+          delete ctx.choices[c.key];
+          ctx.redraw();
+        } else choose(ctx, form, c, v);
+      },
+    }, chipText(ctx, c, v));
   });
-  return h("div", { class: "field" }, h("label", { for: id }, label), select);
+  return h("div", { class: "field chips", role: "group", "aria-labelledby": `${id}-label` }, heading,
+    h("div", { class: "choices" }, chips));
+}
+
+// Deceptidice's die to discard or reveal: tapped in "Your dice" (felt.js
+// draws each die as a button while this answers): the dice it may be, the
+// one chosen or inferred, and the tap that chooses it.
+export function diceChoice(ctx) {
+  for (const kind of (ctx.view.to_act || []).includes(ctx.you) ? ctx.view.actions || [] : []) {
+    const form = model(ctx, kind);
+    const c = form.controls.find((control) => control.field.refers === "die" && !control.list);
+    if (c) return { values: c.values, value: c.value, pick: (die) => choose(ctx, form, c, die) };
+  }
+  return null;
+}
+
+// The seats a move may name (a seat to aim at, to give to), tapped in the
+// ring: a button in each seat's place that chooses it, beside the chips.
+export function seatChoices(ctx, root) {
+  for (const kind of (ctx.view.to_act || []).includes(ctx.you) ? ctx.view.actions || [] : []) {
+    const form = model(ctx, kind);
+    for (const c of form.controls.filter((control) => control.field.refers === "seat" && !control.list)) {
+      for (const seat of c.values.filter((v) => typeof v === "number")) {
+        const place = root.querySelector(`.ring .seat[data-seat="${seat}"]`);
+        if (!place) continue;
+        const label = c.words.label || title(c.field.name);
+        place.append(h("button", {
+          type: "button", id: `${c.key.replace(".", "-")}-seat-${seat}`, class: "seat-pick", "data-key": c.key,
+          "aria-pressed": same(seat, c.value) ? "true" : "false",
+          "aria-label": `${label}: ${valueText(ctx, c, seat)}`, onclick: () => choose(ctx, form, c, seat),
+        }, label));
+      }
+    }
+  }
 }
 
 // the form of one command: its controls, the button (enabled only when the
@@ -359,8 +491,13 @@ export function commandForm(ctx, kind) {
           + `${m.chosen.map((id) => cardFace(ctx.view.hand.find((c) => c.id === id)).label).join(", ")}`
         : null)
     : null;
+  const die = m.controls.find((c) => c.field.refers === "die" && !c.list);
+  const chosenDie = die && die.value !== undefined
+    ? h("p", { class: "chosen" }, `${die.words.label || "Die"}: ${valueText(ctx, die, die.value)}`)
+    : null;
   const form = h("form", { class: "action", "data-command": kind, "aria-label": label },
-    chosenCards, m.controls.map((c) => control(ctx, null, c)),
+    chosenCards, chosenDie,
+    m.controls.filter((c) => c.field.refers !== "die" || c.list).map((c) => control(ctx, m, c)),
     h("div", { class: "send" }, button, m.why ? reason : null), refusal);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();

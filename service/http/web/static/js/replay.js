@@ -4,7 +4,7 @@
 // the log, with what it proves and how to check it yourself.
 
 import { getEvents, getGame, getLog, getReplay, getVerification, listGameTypes, problemMessage } from "./api.js";
-import { cardElement, renderValue } from "./cards.js";
+import { cardElement, renderValue, setCardHelp } from "./cards.js";
 import { h, main, put, setWhere, words } from "./dom.js";
 import { diceRow, handSection, nameOf, tableSection } from "./felt.js";
 import { resultSection } from "./result.js";
@@ -24,6 +24,7 @@ export async function replayPage(gameId) {
     return;
   }
   const type = types[summary.type];
+  setCardHelp(type.cards); // what each card does, beside it
   setWhere(`${type.name} (replay)`);
   if (!["finished", "abandoned"].includes(summary.status)) {
     put(main, h("h1", {}, `Replay of ${type.name}`),

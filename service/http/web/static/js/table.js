@@ -14,17 +14,18 @@
 // (pace.js); while the stream is cut, "Reconnecting…" shows and the clocks
 // on screen stop until it is back.
 
-import { alertsPanel, yourTurnAlert } from "./alerts.js";
+import { alertsPanel, moveSound, yourTurnAlert } from "./alerts.js";
 import { chatPanel } from "./chat.js";
 import { ratingChanges } from "./leaderboard.js";
 import {
   getEvents, getGame, getView, getViewAt, listGameTypes, problemMessage, rematch, Seats, sendCommand, streamGame,
 } from "./api.js";
+import { setCardHelp } from "./cards.js";
 import { clock, h, main, plural, put, setWhere, words } from "./dom.js";
 import { handSection, listOf, nameOf, tableSection } from "./felt.js";
 import { fullTable, invitePanel, joinForm } from "./join.js";
 import { isMove, logPanel, movesOf } from "./log.js";
-import { choosesSeveral, commandForm } from "./moves.js";
+import { choosesSeveral, commandForm, seatChoices } from "./moves.js";
 import { animate, measure, moveSpeed, pacer, speedControl } from "./pace.js";
 import { rematchOffer } from "./rematch.js";
 import { resultSection } from "./result.js";
@@ -45,6 +46,7 @@ export async function tablePage(gameId, watchOnly) {
     return;
   }
   const type = types[summary.type];
+  setCardHelp(type.cards); // what each card does, beside it
   setWhere(`${type.name}${watchOnly ? " (watching)" : ""}`);
   if (!held && !watchOnly && summary.status === "waiting") return joinForm(gameId, summary, type);
   if (!held && !watchOnly && summary.status === "active") return fullTable(gameId, summary, type);
@@ -102,6 +104,9 @@ export async function tablePage(gameId, watchOnly) {
       ctx.sending = false;
       draw();
     }
+    // a refusal under a tall form (a guess's chips on a phone): scrolled into sight
+    const refused = ctx.refusal && document.getElementById(`refusal-${kind}`);
+    if (refused) refused.scrollIntoView({ block: "nearest" });
   };
 
   async function leave() {
@@ -274,6 +279,7 @@ export async function tablePage(gameId, watchOnly) {
     }
     put(play, result, result ? offer : null, result ? ratings : null, tableSection(view, you, log.last()), dock);
     animate(main, before, moved === undefined ? (log.last() || {}).seat : moved);
+    if (mine) seatChoices(ctx, play); // a seat a move names, tapped in the ring too
     refocus(kept);
     if (result && !shownResult) {
       shownResult = true;
@@ -318,6 +324,7 @@ export async function tablePage(gameId, watchOnly) {
   };
   const pace = pacer({
     show: async (step) => {
+      if (step.kind === "move" || step.kind === "own") moveSound(); // a tick, if chosen
       if (step.events.length) {
         log.add(step.events);
         live.textContent = log.newest();
@@ -342,7 +349,8 @@ export async function tablePage(gameId, watchOnly) {
     try {
       while (latest && ctx.view !== latest) {
         const target = latest;
-        const atOnce = catchingUp || !ctx.view || moveSpeed() === "instant" || document.hidden;
+        const history = catchingUp || !ctx.view; // what the page reads as it opens or resumes
+        const atOnce = history || moveSpeed() === "instant" || document.hidden;
         catchingUp = false;
         if (atOnce) {
           // at once: the view first, its lines as soon as they are read
@@ -365,6 +373,8 @@ export async function tablePage(gameId, watchOnly) {
           live.textContent = log.newest();
           draw();
         }
+        // a move made since the page opened, shown at once: a tick, if chosen
+        if (atOnce && !history && told.some(isMove)) moveSound();
         if (atOnce) continue;
         const steps = movesOf(events.slice(told.length), log.state()).map((move) => ({
           lead: move.lead, events: move.events, version: move.events.at(-1).version, kind: kindOf(move),
