@@ -6,7 +6,7 @@ import { problemMessage, Seats, takeSeat } from "./api.js";
 import { h, put, main } from "./dom.js";
 import { listOf } from "./felt.js";
 
-function invitePanel(gameId, view) {
+export function invitePanel(gameId, view) {
   if (view.status !== "waiting") return null;
   const link = `${location.origin}/games/${gameId}`;
   const free = view.seats.filter((s) => !s.name);
