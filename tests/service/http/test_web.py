@@ -523,7 +523,7 @@ def cards_read_without_colour(page, label: str) -> None:
     faces = page.locator(".card:not(.back):not(.empty)").evaluate_all(
         """cards => cards.map(card => {
              const box = card.getBoundingClientRect();
-             const cut = [...card.querySelectorAll('span')].filter(span => span.getClientRects().length).filter(span => {
+             const cut = [...card.querySelectorAll('span:not(.visually-hidden)')].filter(span => span.getClientRects().length).filter(span => {
                const r = span.getBoundingClientRect();
                return span.scrollWidth > span.clientWidth + 1 && span.clientWidth > 0
                  || r.left < box.left - 1 || r.right > box.right + 1;
@@ -759,14 +759,14 @@ def test_the_table_on_a_phone_fits_its_width_and_plays_with_the_keyboard(tab, st
     view = my_turn(page, stack, game_id, token, seat)
     assert seat in view["to_act"] and "play" in view["actions"]
     assert page.evaluate(FITS), "the table is wider than the phone"
-    # the keyboard alone: Space chooses the focused card, Tab goes to the
-    # next; as many cards as the claim on the table asks, then the colour
-    # (arrow keys in its list) and Enter on Play
+    # the keyboard alone: Space chooses the focused card, the right arrow
+    # goes to the next (the hand is one Tab stop); as many cards as the claim
+    # on the table asks, then the colour (arrow keys in its list) and Enter on Play
     wanted = [card["id"] for card in view["hand"][: max(1, view["table"]["required"])]]
     page.locator(".hand button[data-card]").first.focus()
     for position, card in enumerate(wanted):
         if position:
-            page.keyboard.press("Tab")
+            page.keyboard.press("ArrowRight")
         page.keyboard.press("Space")
         assert page.locator(f'.hand button[data-card="{card}"]').get_attribute("aria-pressed") == "true"
         assert page.evaluate("() => document.activeElement.dataset.card") == card  # focus kept through the redraw

@@ -7,7 +7,9 @@ const ORDER_KEY = "tabletell.log-order";
 
 // the log: one line per event, told from this seat's side, newest first or last
 export function logPanel() {
-  const list = h("ol", { class: "lines", "aria-label": "Events, told" });
+  // a Tab stop of its own: a list that scrolls is read with the keyboard too
+  // (its lines are announced by the table's live region, not by the list)
+  const list = h("ol", { class: "lines", "aria-label": "Events, told", tabindex: "0" });
   let newestFirst = localStorage.getItem(ORDER_KEY) !== "last";
   let entries = [];
   let first = true;
@@ -30,6 +32,7 @@ export function logPanel() {
   }
   return {
     element,
+    list,
     add(events) {
       if (!events.length) return;
       for (const old of list.querySelectorAll(".new")) old.classList.remove("new");

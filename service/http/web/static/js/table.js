@@ -10,6 +10,18 @@
 // autopilot takes the seat, a banner while it plays; "Leave the table"
 // hands the seat to a bot for good. The table itself is drawn by felt.js,
 // the end by result.js, the log by log.js (the replay draws them too).
+//
+// On a phone the hand panel folds to a strip (the hand's count and a button
+// to open it) while it is not the seat's turn, and at the end, where it no
+// longer stays on screen: the table is never hidden behind it. For the
+// keyboard the hand is one Tab stop (roving.js), and focus is never left on
+// the page's body: when what held it is redrawn away (a move made, a card
+// played), it goes to the next useful control, the hand (or the first control
+// of the move) on the seat's turn, else the log's list, whose newest lines
+// the live region reads out; when the seat's turn comes and focus is still
+// where the page put it (or nowhere, once a key was pressed), it moves to
+// the hand. The end screen takes focus as it appears, and keeps it through
+// the redraws that follow.
 
 import { alertsPanel, yourTurnAlert } from "./alerts.js";
 import { chatPanel } from "./chat.js";
@@ -23,6 +35,7 @@ import { fullTable, invitePanel, joinForm } from "./join.js";
 import { logPanel } from "./log.js";
 import { choosesSeveral, commandForm } from "./moves.js";
 import { resultSection } from "./result.js";
+import { roving } from "./roving.js";
 
 // -- the table page -------------------------------------------------------------------
 
@@ -63,6 +76,10 @@ export async function tablePage(gameId, watchOnly) {
   let shownResult = false;
   let leaving = false;
   let leaveError = null;
+  let handOpen = false; // the hand unfolded by its player while it is not their turn (a phone)
+  let parked = null; // where the page put focus when what held it was redrawn away
+  let keyboard = false; // whether the page's reader has pressed a key
+  document.addEventListener("keydown", () => { keyboard = true; }, { once: true });
 
   ctx.redraw = () => draw();
   ctx.toggle = (cardId) => {
@@ -128,14 +145,32 @@ export async function tablePage(gameId, watchOnly) {
 
   function remembered() {
     const active = document.activeElement;
-    return { id: active && active.id, card: active && active.dataset && active.dataset.card };
+    return {
+      id: active && active.id, card: active && active.dataset && active.dataset.card,
+      ours: Boolean(active && active !== main && main.contains(active)),
+    };
   }
-  function refocus(kept) {
+  const lost = () => !document.activeElement || document.activeElement === document.body;
+  // the control a keyboard player wants next: on the seat's turn the hand
+  // (its one Tab stop) when the move takes cards from it, else the move's
+  // first control; else the log, to read what the others do (not scrolled
+  // to: the reader's place on the page stays)
+  function nextUseful(mine) {
+    const useful = mine
+      ? play.querySelector('.hand [role=group][aria-label$="press to choose"] button[tabindex="0"]')
+        || play.querySelector("[data-part=moves] :is(button, select, input):not([disabled])")
+      : null;
+    if (useful) useful.focus();
+    else log.list.focus({ preventScroll: true });
+    parked = document.activeElement;
+  }
+  function refocus(kept, mine) {
     if (kept.id && document.getElementById(kept.id)) document.getElementById(kept.id).focus();
     else if (kept.card) {
-      const card = main.querySelector(`[data-card="${kept.card}"]`);
+      const card = main.querySelector(`button[data-card="${kept.card}"]`);
       if (card) card.focus();
     }
+    if (kept.ours && lost()) nextUseful(mine);
   }
 
   function headSection(view, mine, over) {
@@ -181,7 +216,7 @@ export async function tablePage(gameId, watchOnly) {
         you !== null && view.status === "active" ? [" · ", alertsPanel()] : null,
         canLeave
           ? [" · ", h("button", {
-              type: "button", class: "link leave", "aria-expanded": leaving ? "true" : "false",
+              type: "button", id: "leave", class: "link leave", "aria-expanded": leaving ? "true" : "false",
               onclick: () => { leaving = !leaving; draw(); },
             }, "Leave the table")]
           : null),
@@ -189,7 +224,9 @@ export async function tablePage(gameId, watchOnly) {
         ? h("div", { class: "confirm", role: "group", "aria-label": "Leave the table?" },
             h("p", {}, "Leave this game? A bot plays your seat to the end; you cannot take it back."),
             h("button", { type: "button", class: "danger", onclick: leave }, "Leave"),
-            " ", h("button", { type: "button", onclick: () => { leaving = false; draw(); } }, "Stay"),
+            " ", h("button", {
+              type: "button", onclick: () => { leaving = false; draw(); document.getElementById("leave").focus(); },
+            }, "Stay"),
             h("p", { class: "refusal", role: "alert" }, leaveError))
         : null,
       otherDeadlines(view),
@@ -208,7 +245,7 @@ export async function tablePage(gameId, watchOnly) {
     if (me.autopilot) {
       return h("div", { class: "warn" },
         `A bot is playing for you after ${plural(me.timeouts, "timeout")} in a row. `,
-        h("button", { type: "button", class: "primary", onclick: takeBack }, "Take my seat back"),
+        h("button", { type: "button", id: "take-back", class: "primary", onclick: takeBack }, "Take my seat back"),
         h("span", { class: "refusal", role: "alert" }, backError));
     }
     const after = (view.options || {}).autopilot_after;
@@ -241,17 +278,31 @@ export async function tablePage(gameId, watchOnly) {
             ? (view.actions || []).map((kind) => commandForm(ctx, kind))
             : h("p", { class: "meta" }, "Your moves show here on your turn."))
       : null;
+    if (mine && !wasMyTurn) handOpen = false; // folded again once the turn is over
+    const folded = !mine && !handOpen;
+    const hand = handSection(ctx);
+    // a phone's strip while it is not the seat's turn: the hand's heading (its
+    // count) and this button (style.css shows it on a phone only)
+    const unfold = !mine && hand
+      ? h("button", {
+          type: "button", id: "unfold", class: "unfold", "aria-expanded": folded ? "false" : "true",
+          onclick: () => { handOpen = !handOpen; draw(); },
+        }, folded ? "Show the hand" : "Hide the hand")
+      : null;
     const dock = you !== null && view.status !== "waiting"
-      ? h("div", { class: `dock${mine ? " yours" : ""}` }, handSection(ctx), moves)
+      ? h("div", { class: `dock${mine ? " yours" : ""}${folded ? " folded" : ""}${over ? " over" : ""}` },
+          unfold, hand, moves)
       : null;
     const result = over && view.result
       ? resultSection(view, you, { onRematch: you !== null && token ? askRematch : null })
       : null;
+    if (result) result.id = "result"; // the same element for focus through each redraw
     if (result && view.status === "finished" && view.rated && !ratings) {
       ratings = ratingChanges(gameId, you, (seat) => nameOf(ctx.view, seat));
     }
     put(play, result, result ? ratings : null, tableSection(view, you, log.last()), dock);
-    refocus(kept);
+    roving(play.querySelector(".hand [role=group]"), { name: "hand", key: (card) => card.dataset.card });
+    refocus(kept, mine);
     if (result && !shownResult) {
       shownResult = true;
       result.scrollIntoView({ block: "start" });
@@ -259,8 +310,12 @@ export async function tablePage(gameId, watchOnly) {
     }
     document.title = `${mine ? "● Your turn · " : ""}${type.name} · Tabletell`;
     if (mine && !wasMyTurn) {
-      live.textContent = "Your turn.";
+      told.turn = true;
+      if (logged >= view.version) say(); // else once the log has what led to it (catchUp)
       yourTurnAlert(type.name, log.newest());
+      // a keyboard's player is brought to the hand: from where the page put
+      // them, or from nowhere (not a reader who only looks and taps)
+      if (document.activeElement === parked || (lost() && keyboard)) nextUseful(mine);
     }
     wasMyTurn = mine;
     passIfThatIsAll(view, mine);
@@ -278,6 +333,16 @@ export async function tablePage(gameId, watchOnly) {
     sendCommand(gameId, token, { type: "pass" }, view.version).catch(() => {});
   }
 
+  // The one live region (polite) says the log's new lines and the seat's
+  // turn after them: each said once, and neither drowning the other
+  const told = { lines: [], turn: false };
+  function say() {
+    const text = [...told.lines, told.turn ? "Your turn." : null].filter(Boolean).join(" ");
+    if (text) live.textContent = text;
+    told.lines = [];
+    told.turn = false;
+  }
+
   // the log follows the view: each new version's events, fetched once
   let logged = 0;
   let fetching = false;
@@ -288,8 +353,10 @@ export async function tablePage(gameId, watchOnly) {
     try {
       const data = await getEvents(gameId, token, logged);
       log.add(data.events, ctx.view);
+      // the new lines read out (the page's first read: its newest only)
+      if (data.events.length) told.lines = logged ? data.events.map((e) => e.text) : [log.newest()];
       logged = Math.max(logged, data.version);
-      if (data.events.length) live.textContent = log.newest();
+      say();
       read = true;
       draw();
     } catch {

