@@ -71,28 +71,35 @@ def showing(page, base: str, game_id: str, token: str) -> dict:
     return until(caught_up, "the page showing the game's version")
 
 
-# the boxes of the hand panel and of each seat of the ring that overlap, as
-# the page is scrolled now (the panel sticks to the screen's bottom)
-COVERED = """() => {
+# what of ``parts`` the hand panel's box overlaps, as the page is scrolled
+# now (the panel sticks to the screen's bottom while the game runs)
+COVERED = """(parts) => {
   const dock = document.querySelector(".dock")?.getBoundingClientRect();
   if (!dock) return ["no hand panel"];
-  return [...document.querySelectorAll("[data-part=table] .ring .seat")].filter((seat) => {
-    const box = seat.getBoundingClientRect();
+  return [...document.querySelectorAll(parts)].filter((part) => {
+    const box = part.getBoundingClientRect();
     return box.bottom > dock.top && box.top < dock.bottom && box.right > dock.left && box.left < dock.right;
-  }).map((seat) => seat.textContent);
+  }).map((part) => part.textContent.slice(0, 60));
 }"""
+SEATS = "[data-part=table] .ring .seat"
 
 
 def uncovered(page, label: str, shots, scheme: str = "light") -> None:
-    """At both sizes, as the page is scrolled to its top (and at the end, as
-    the page scrolled itself to the result), no seat of the ring under the
-    hand panel; screenshots of each."""
+    """At both sizes, as the page is scrolled to its top (and at the end first
+    as the page scrolled itself to the result), no seat of the ring under
+    the hand panel, and at the end no part of the table at all (nothing
+    cut); screenshots of each."""
+    parts = SEATS if label != "end" else f"{SEATS}, [data-part=table]"
     for size, viewport in SIZES.items():
         page.set_viewport_size(viewport)
+        if label == "end":
+            page.locator("[data-part=result]").scroll_into_view_if_needed()
+            assert page.evaluate(COVERED, parts) == [], f"{label} ({size}): the hand panel covers these"
+            page.screenshot(path=str(shots / f"hand-panel-{label}-{size}-{scheme}.png"))
+        page.evaluate("window.scrollTo(0, 0)")
+        assert page.evaluate(COVERED, parts) == [], f"{label} ({size}), at the top: the hand panel covers these"
         if label != "end":
-            page.evaluate("window.scrollTo(0, 0)")
-        assert page.evaluate(COVERED) == [], f"{label} ({size}): the hand panel covers these seats"
-        page.screenshot(path=str(shots / f"hand-panel-{label}-{size}-{scheme}.png"))
+            page.screenshot(path=str(shots / f"hand-panel-{label}-{size}-{scheme}.png"))
 
 
 def move(base: str, game_id: str, token: str, rng: random.Random) -> None:
@@ -113,28 +120,30 @@ def test_the_hand_panel_never_covers_the_seats_on_the_turn_while_waiting_and_at_
     tokens = [api(stack, f"/v1/games/{game_id}/seats", body={"name": name})["token"] for name in ("Ana", "Bea")]
     ana = tab(PHONE, init_script=holding(game_id, tokens[0], 0, "Ana", GAME)).goto(f"/games/{game_id}")
 
-    def until_acting(seat: int) -> dict:
-        """Bea's moves made over the API until ``seat`` is to act (or the end), shown by the page."""
+    def until_only(seat: int) -> dict:
+        """The humans' moves made over the API until ``seat`` alone of the
+        two is to act (or the game is over), as the page shows it."""
+        other = 1 - seat
         while True:
             view = showing(ana, stack, game_id, tokens[0])
-            if view["status"] != "active" or (seat in view["to_act"] and (seat != 0 or view["actions"])):
+            if view["status"] != "active" or (seat in view["to_act"] and other not in view["to_act"]):
                 return view
-            if 1 in api(stack, f"/v1/games/{game_id}", None)["to_act"]:
-                move(stack, game_id, tokens[1], rng)
-            else:
+            humans = [s for s in view["to_act"] if s in (0, 1) and (s == other or seat not in view["to_act"])]
+            if humans:
+                move(stack, game_id, tokens[humans[0]], rng)
+            else:  # the bots' turn
                 ana.wait_for_function("v => document.querySelector('.game-head').dataset.version !== v",
                                       arg=str(view["version"]))
 
-    until_acting(0)
+    until_only(0)
     uncovered(ana, "turn", shots)
     move(stack, game_id, tokens[0], rng)
-    view = until_acting(1)
-    if view["status"] == "active" and 0 not in view["to_act"]:
+    if until_only(1)["status"] == "active":
+        uncovered(ana, "waiting", shots)
         ana.set_viewport_size(PHONE)
         strip = ana.locator(".dock.folded")
         assert strip.locator(".hand h2").is_visible() and not strip.locator(".hand .cards").is_visible()
         assert strip.bounding_box()["height"] < 90, "the strip is more than a strip"
-        uncovered(ana, "waiting", shots)
         ana.emulate_media(color_scheme="dark")
         ana.screenshot(path=str(shots / "hand-panel-waiting-phone-dark.png"))
         ana.emulate_media(color_scheme="light")
