@@ -20,6 +20,7 @@ directory). Every wait is for the state meant, with a deadline.
 """
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -29,6 +30,7 @@ from tests.support.api import SHORT
 from tests.support.browser import DESKTOP, PHONE, SIZES, api, holding
 from tests.support.paths import ROOT
 from tests.support.patience import until
+from tests.service.http.test_web import at_the_table, in_step, moved, my_turn, newer, only_a_pass
 
 pytestmark = pytest.mark.xdist_group("browser")  # beside test_web.py: one browser at a time
 
@@ -58,17 +60,6 @@ def findings(page, label: str) -> list[str]:
             found += [f"{label} ({size}, {scheme}): {finding}" for finding in page.evaluate(FINDINGS)]
     page.emulate_media(color_scheme="light")
     return found
-
-
-def showing(page, base: str, game_id: str, token: str) -> dict:
-    """The seat's view once the page shows the version the API has."""
-
-    def caught_up() -> dict | None:
-        view = api(base, f"/v1/games/{game_id}/view", token)
-        shown = page.locator(".game-head").get_attribute("data-version")
-        return view if shown == str(view["version"]) else None
-
-    return until(caught_up, "the page showing the game's version")
 
 
 # what of ``parts`` the hand panel's box overlaps, as the page is scrolled
@@ -125,7 +116,7 @@ def test_the_hand_panel_never_covers_the_seats_on_the_turn_while_waiting_and_at_
         two is to act (or the game is over), as the page shows it."""
         other = 1 - seat
         while True:
-            view = showing(ana, stack, game_id, tokens[0])
+            view = in_step(ana, stack, game_id, tokens[0])
             if view["status"] != "active" or (seat in view["to_act"] and other not in view["to_act"]):
                 return view
             humans = [s for s in view["to_act"] if s in (0, 1) and (s == other or seat not in view["to_act"])]
@@ -179,7 +170,7 @@ def test_axe_finds_nothing_serious_on_any_page(tab, stack):
               for key in (player["key"], api(stack, "/v1/players", body={"name": "Bo"})["key"])]
     seat_page = tab(DESKTOP, bypass_csp=True, init_script=holding(game_id, tokens[0], 0, "Ada", GAME))
     table = seat_page.goto(f"/games/{game_id}")
-    view = showing(table, stack, game_id, tokens[0])
+    view = in_step(table, stack, game_id, tokens[0])
     found += findings(table, "table")
     while view["status"] == "active":
         seat = view["to_act"][0] if view["to_act"] else 0
@@ -195,3 +186,80 @@ def test_axe_finds_nothing_serious_on_any_page(tab, stack):
     page.goto(stack + "/nonsense")
     found += findings(page, "not found")
     assert found == [], "\n".join(found)
+
+
+# the element focused, as a test reads it: what it is, and where
+FOCUSED = """() => {
+  const e = document.activeElement;
+  return { tag: e.tagName.toLowerCase(), id: e.id, card: e.dataset.card || null, name: e.getAttribute("name"),
+           text: e.textContent.trim().slice(0, 40), part: e.closest("[data-part]")?.dataset.part || null,
+           value: e.value === undefined ? null : e.value, submit: e.type === "submit",
+           command: e.closest("form[data-command]")?.dataset.command || null };
+}"""
+
+
+def tab_to(page, wanted, what: str) -> dict:
+    """Tab pressed until the element focused is ``wanted`` (a test of
+    ``FOCUSED``'s answer), in at most as many presses as the page has stops."""
+    for _ in range(60):
+        focused = page.evaluate(FOCUSED)
+        if wanted(focused):
+            return focused
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {what}")
+
+
+def keyed_move(page, body: dict, view: dict) -> None:
+    """``body`` made with keys alone: its cards chosen in the hand with the
+    arrows and Space, each other field set in its control with the keys,
+    then Enter on the command's button."""
+    cards = body.get("cards") or []
+    if cards:
+        hand = [card["id"] for card in view["hand"]]
+        assert page.evaluate(FOCUSED)["card"] in hand, "the hand is not where the turn left focus"
+        for card in cards:
+            at = hand.index(page.evaluate(FOCUSED)["card"])
+            for _ in range(abs(hand.index(card) - at)):
+                page.keyboard.press("ArrowRight" if hand.index(card) > at else "ArrowLeft")
+            assert page.evaluate(FOCUSED)["card"] == card, "the arrows do not move in the hand"
+            page.keyboard.press("Space")
+    for name, value in body.items():
+        if name in ("type", "cards"):
+            continue
+        control = tab_to(page, lambda f: f["name"] == name, f"the control of {name}")
+        assert control["tag"] == "select", control
+        page.keyboard.press("Home")
+        for _ in range(20):
+            if page.evaluate(FOCUSED)["value"] == json.dumps(value):
+                break
+            page.keyboard.press("ArrowDown")
+    tab_to(page, lambda f: f["submit"] and f["command"] == body["type"], f"the button of {body['type']}")
+    page.keyboard.press("Enter")
+
+
+def test_a_whole_game_is_played_with_the_keyboard_alone(tab, stack):
+    """A short game of Color Doubt against a bot, every move made with keys,
+    no click: Tab from the page's top to the hand once; then at each turn
+    the page has brought focus back to the hand, each move leaves focus on
+    a control (never the page's body), and the end screen is focused."""
+    rng = random.Random(5)
+    player, game_id, token, seat = at_the_table(tab, stack, GAME, SHORT[GAME], viewport=PHONE)
+    page = player.page
+    view = my_turn(page, stack, game_id, token, seat)
+    tab_to(page, lambda f: f["card"] is not None, "the hand")
+    bot = GAMES[GAME].bots["heuristic"]
+    for _ in range(200):
+        if view["status"] != "active":
+            break
+        if only_a_pass(view):
+            newer(page, view["version"])  # the page passes for its player
+        else:
+            # the turn: focus is in the hand (or on the move's first control), no key needed
+            page.wait_for_function("() => document.activeElement.closest('[data-part=hand], [data-part=moves]')")
+            keyed_move(page, bot(view, rng), view)
+            moved(page, view["version"])
+            assert page.evaluate(FOCUSED)["tag"] != "body", "a move left focus on the page's body"
+        view = my_turn(page, stack, game_id, token, seat)
+    page.locator("[data-part=result]").wait_for()
+    page.wait_for_function("() => document.activeElement.dataset.part === 'result'")
+    assert view["status"] == "finished"
