@@ -47,9 +47,10 @@ FINDINGS = """async () => {
 }"""
 
 
-def findings(page, label: str) -> list[str]:
+def findings(page, label: str, shots) -> list[str]:
     """axe-core's serious and critical findings on the page as it is now, at
-    both sizes and in both colour schemes, each said with where it was."""
+    both sizes and in both colour schemes, each said with where it was; a
+    screenshot of each in the dark."""
     if not page.evaluate("() => Boolean(window.axe)"):
         page.add_script_tag(path=str(AXE))
     found = []
@@ -58,6 +59,8 @@ def findings(page, label: str) -> list[str]:
         for scheme in SCHEMES:
             page.emulate_media(color_scheme=scheme)
             found += [f"{label} ({size}, {scheme}): {finding}" for finding in page.evaluate(FINDINGS)]
+            if scheme == "dark":
+                page.screenshot(path=str(shots / f"dark-{label.replace(' ', '-')}-{size}.png"))
     page.emulate_media(color_scheme="light")
     return found
 
@@ -109,7 +112,7 @@ def test_the_hand_panel_never_covers_the_seats_on_the_turn_while_waiting_and_at_
             "bots": [{"seat": seat, "level": "heuristic"} for seat in (2, 3)]}
     game_id = api(stack, "/v1/games", body=body)["game_id"]
     tokens = [api(stack, f"/v1/games/{game_id}/seats", body={"name": name})["token"] for name in ("Ana", "Bea")]
-    ana = tab(PHONE, init_script=holding(game_id, tokens[0], 0, "Ana", GAME)).goto(f"/games/{game_id}")
+    ana = tab(PHONE, bypass_csp=True, init_script=holding(game_id, tokens[0], 0, "Ana", GAME)).goto(f"/games/{game_id}")
 
     def until_only(seat: int) -> dict:
         """The humans' moves made over the API until ``seat`` alone of the
@@ -138,6 +141,9 @@ def test_the_hand_panel_never_covers_the_seats_on_the_turn_while_waiting_and_at_
         ana.emulate_media(color_scheme="dark")
         ana.screenshot(path=str(shots / "hand-panel-waiting-phone-dark.png"))
         ana.emulate_media(color_scheme="light")
+        # the strip for axe-core: the table while the seat waits (test_axe_... reads the rest)
+        assert findings(ana, "waiting", shots) == []
+        ana.set_viewport_size(PHONE)
         ana.get_by_role("button", name="Show the hand").click()
         ana.locator(".dock:not(.folded) .hand .cards").wait_for()
         ana.get_by_role("button", name="Hide the hand").click()
@@ -157,12 +163,15 @@ def test_the_hand_panel_never_covers_the_seats_on_the_turn_while_waiting_and_at_
         uncovered(ana, "end", shots, scheme)
 
 
-def test_axe_finds_nothing_serious_on_any_page(tab, stack):
+def test_axe_finds_nothing_serious_on_any_page(tab, stack, shots):
+    """The lobby, a table on the seat's turn and at its end, its replay, a
+    leaderboard, a profile and a mistyped address's page (the table while
+    the seat waits is read by the hand panel's test)."""
     rng = random.Random(53)
     found = []
     reader = tab(DESKTOP, bypass_csp=True)
     page = reader.goto("/")
-    found += findings(page, "lobby")
+    found += findings(page, "lobby", shots)
     # a game of two seats played over the API to its end
     game_id = api(stack, "/v1/games", body={"type": GAME, "seats": 2, "options": SHORT[GAME]})["game_id"]
     player = api(stack, "/v1/players", body={"name": "Ada"})
@@ -171,20 +180,21 @@ def test_axe_finds_nothing_serious_on_any_page(tab, stack):
     seat_page = tab(DESKTOP, bypass_csp=True, init_script=holding(game_id, tokens[0], 0, "Ada", GAME))
     table = seat_page.goto(f"/games/{game_id}")
     view = in_step(table, stack, game_id, tokens[0])
-    found += findings(table, "table")
+    found += findings(table, "table", shots)
     while view["status"] == "active":
         seat = view["to_act"][0] if view["to_act"] else 0
         mine = api(stack, f"/v1/games/{game_id}/view", tokens[seat])
         api(stack, f"/v1/games/{game_id}/commands", tokens[seat], GAMES[GAME].bots["heuristic"](mine, rng))
         view = api(stack, f"/v1/games/{game_id}/view", tokens[0])
     table.locator("[data-part=result]").wait_for()
-    found += findings(table, "end")
+    found += findings(table, "end", shots)
     for label, path in (("replay", f"/games/{game_id}/replay"), ("leaderboard", f"/leaderboards/{GAME}"),
                         ("profile", f"/players/{player['player_id']}")):
         page = reader.goto(path)
-        found += findings(page, label)
-    page.goto(stack + "/nonsense")
-    found += findings(page, "not found")
+        found += findings(page, label, shots)
+    page.goto(stack + "/nonsense")  # a mistyped address: a page (service/http/web's not_found_page)
+    assert page.locator("h1").text_content() == "Not found"
+    found += findings(page, "not found", shots)
     assert found == [], "\n".join(found)
 
 
