@@ -136,7 +136,7 @@ def test_the_hand_panel_never_covers_the_seats_on_the_turn_while_waiting_and_at_
         uncovered(ana, "waiting", shots)
         ana.set_viewport_size(PHONE)
         strip = ana.locator(".dock.folded")
-        assert strip.locator(".hand h2").is_visible() and not strip.locator(".hand .cards").is_visible()
+        assert strip.locator(".hand h2").is_visible() and not strip.locator(".hand > .cards").is_visible()
         assert strip.bounding_box()["height"] < 90, "the strip is more than a strip"
         ana.emulate_media(color_scheme="dark")
         ana.screenshot(path=str(shots / "hand-panel-waiting-phone-dark.png"))
@@ -145,7 +145,7 @@ def test_the_hand_panel_never_covers_the_seats_on_the_turn_while_waiting_and_at_
         assert findings(ana, "waiting", shots) == []
         ana.set_viewport_size(PHONE)
         ana.get_by_role("button", name="Show the hand").click()
-        ana.locator(".dock:not(.folded) .hand .cards").wait_for()
+        ana.locator(".dock:not(.folded) .hand > .cards").wait_for()
         ana.get_by_role("button", name="Hide the hand").click()
         ana.locator(".dock.folded").wait_for()
     for _ in range(2_000):
