@@ -180,12 +180,16 @@ def test_axe_finds_nothing_serious_on_any_page(tab, stack, shots):
     seat_page = tab(DESKTOP, bypass_csp=True, init_script=holding(game_id, tokens[0], 0, "Ada", GAME))
     table = seat_page.goto(f"/games/{game_id}")
     view = in_step(table, stack, game_id, tokens[0])
-    found += findings(table, "table", shots)
+    turn_read = False
     while view["status"] == "active":
-        seat = view["to_act"][0] if view["to_act"] else 0
-        mine = api(stack, f"/v1/games/{game_id}/view", tokens[seat])
-        api(stack, f"/v1/games/{game_id}/commands", tokens[seat], GAMES[GAME].bots["heuristic"](mine, rng))
-        view = api(stack, f"/v1/games/{game_id}/view", tokens[0])
+        if 0 in view["to_act"] and not turn_read:
+            table.locator("[data-part=moves] form").first.wait_for()  # Ada's turn: her moves drawn
+            found += findings(table, "table", shots)
+            turn_read = True
+        seat = view["to_act"][0]
+        move(stack, game_id, tokens[seat], rng)
+        view = in_step(table, stack, game_id, tokens[0])
+    assert turn_read
     table.locator("[data-part=result]").wait_for()
     found += findings(table, "end", shots)
     for label, path in (("replay", f"/games/{game_id}/replay"), ("leaderboard", f"/leaderboards/{GAME}"),
@@ -250,8 +254,9 @@ def keyed_move(page, body: dict, view: dict) -> None:
 def test_a_whole_game_is_played_with_the_keyboard_alone(tab, stack):
     """A short game of Color Doubt against a bot, every move made with keys,
     no click: Tab from the page's top to the hand once; then at each turn
-    the page has brought focus back to the hand, each move leaves focus on
-    a control (never the page's body), and the end screen is focused."""
+    the page has brought focus back to the hand and its live region has said
+    "Your turn." after the log's new lines, each move leaves focus on a
+    control (never the page's body), and the end screen is focused."""
     rng = random.Random(5)
     player, game_id, token, seat = at_the_table(tab, stack, GAME, SHORT[GAME], viewport=PHONE)
     page = player.page
@@ -266,6 +271,8 @@ def test_a_whole_game_is_played_with_the_keyboard_alone(tab, stack):
         else:
             # the turn: focus is in the hand (or on the move's first control), no key needed
             page.wait_for_function("() => document.activeElement.closest('[data-part=hand], [data-part=moves]')")
+            # the live region says what the log has new, then the turn (neither drowning the other)
+            page.wait_for_function("() => document.querySelector('.live').textContent.endsWith('Your turn.')")
             keyed_move(page, bot(view, rng), view)
             moved(page, view["version"])
             assert page.evaluate(FOCUSED)["tag"] != "body", "a move left focus on the page's body"

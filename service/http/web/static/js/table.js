@@ -73,6 +73,10 @@ export async function tablePage(gameId, watchOnly) {
     h("div", { class: "board" }, play, h("aside", { class: "side" }, log.element, talk.element)), live);
   let ratings = null; // a rated game's rating change, made once at its end (leaderboard.js)
   let wasMyTurn = false;
+  // the version the seat's last move was sent at: a view past it that is the
+  // seat's turn again is a new turn, though no view between said it was not
+  // (the stream may bring the seat's move and a bot's answer as one view)
+  let movedAt = null;
   let shownResult = false;
   let leaving = false;
   let leaveError = null;
@@ -99,7 +103,9 @@ export async function tablePage(gameId, watchOnly) {
     ctx.refusal = null;
     draw();
     try {
-      await sendCommand(gameId, token, command, ctx.view.version);
+      const at = ctx.view.version;
+      await sendCommand(gameId, token, command, at);
+      movedAt = at;
       ctx.selected.clear();
       ctx.choices = {};
     } catch (error) {
@@ -278,7 +284,11 @@ export async function tablePage(gameId, watchOnly) {
             ? (view.actions || []).map((kind) => commandForm(ctx, kind))
             : h("p", { class: "meta" }, "Your moves show here on your turn."))
       : null;
-    if (mine && !wasMyTurn) handOpen = false; // folded again once the turn is over
+    const newTurn = mine && (!wasMyTurn || (movedAt !== null && view.version > movedAt));
+    if (newTurn) {
+      movedAt = null;
+      handOpen = false; // folded again once the turn is over
+    }
     const folded = !mine && !handOpen;
     const hand = handSection(ctx);
     // a phone's strip while it is not the seat's turn: the hand's heading (its
@@ -309,7 +319,7 @@ export async function tablePage(gameId, watchOnly) {
       result.focus();
     }
     document.title = `${mine ? "● Your turn · " : ""}${type.name} · Tabletell`;
-    if (mine && !wasMyTurn) {
+    if (newTurn) {
       told.turn = true;
       if (logged >= view.version) say(); // else once the log has what led to it (catchUp)
       yourTurnAlert(type.name, log.newest());
