@@ -30,7 +30,7 @@ from tests.support.api import SHORT
 from tests.support.browser import DESKTOP, PHONE, SIZES, api, holding
 from tests.support.paths import ROOT
 from tests.support.patience import until
-from tests.service.http.test_web import at_the_table, in_step, moved, my_turn, newer, only_a_pass
+from tests.support.table_page import at_the_table, in_step, moved, my_turn, newer, only_a_pass
 
 pytestmark = pytest.mark.xdist_group("browser")  # beside test_web.py: one browser at a time
 
