@@ -85,8 +85,9 @@ npm: node
 
 ## lint-tools: the linters the suite runs on openapi.yaml
 ## (tests/service/http/test_openapi_lint.py): Redocly CLI (its `recommended`
-## rules, redocly.yaml) and Spectral (`spectral:oas`, .spectral.yaml), as
-## tools/lint/package-lock.json pins them, in tools/lint/node_modules
+## rules, redocly.yaml) and Spectral (`spectral:oas`, .spectral.yaml), and
+## axe-core, which the web client's accessibility test injects into its pages
+## (tests/service/http/test_web_access.py), as tools/lint/package-lock.json pins them, in tools/lint/node_modules
 ## (git-ignored; npm ci again only when the lock changes). make test asks for them.
 LINTERS := tools/lint/node_modules/.installed
 $(LINTERS): tools/lint/package.json tools/lint/package-lock.json | npm

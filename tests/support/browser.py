@@ -154,14 +154,18 @@ class Page:
     """A browser tab on the stack, recording every request it makes and
     every error it logs."""
 
-    def __init__(self, browser, base: str, viewport: dict, init_script: str | None = None, paced: bool = False):
+    def __init__(self, browser, base: str, viewport: dict, init_script: str | None = None, paced: bool = False,
+                 **context):
         self.base = base
         # a reader who asked for less motion (prefers-reduced-motion, which
         # style.css honours): the last card played is marked without its
         # glow, 1.2 s of repainting in every open tab for each card played
         # (a fifth of a second of CPU each, near a tenth of the browser
         # tests' CPU time); what the tests look at is the same
-        self.context = browser.new_context(viewport=viewport, reduced_motion="reduce")
+        # ``context``: more of the browser context's options (a dark colour
+        # scheme; the pages' Content-Security-Policy bypassed for a test that
+        # injects a script of its own, test_web_access.py's axe-core)
+        self.context = browser.new_context(viewport=viewport, reduced_motion="reduce", **context)
         self.context.add_init_script(THROUGH_THE_CLIENT)
         if not paced:
             # bots' moves shown as they come, not one at a time at a

@@ -44,10 +44,11 @@ from service.http.schemas import describe_commands
 from service.runtime import replay
 from tests.support.api import SHORT
 from tests.support.browser import (
-    DESKTOP, FITS, PHONE, SIZES, Page, api, holding, name_the_player, open_the_create_form,
+    DESKTOP, FITS, PHONE, SIZES, Page, api, name_the_player, open_the_create_form,
 )
 from tests.support.paths import ROOT
 from tests.support.patience import PATIENCE, until
+from tests.support.table_page import at_the_table, in_step, moved, my_turn, newer, only_a_pass, shown_version
 from tests.support.visibility import cards_in
 
 # each game's page is opened at one size and resized to the other: both
@@ -119,57 +120,6 @@ def create_through_the_lobby(tab_page: Page, game_type: str, options: dict) -> t
     game_id = page.url.rsplit("/", 1)[1]
     held = page.evaluate("JSON.parse(localStorage.getItem('tabletell.seats'))")[game_id]
     return game_id, held["token"], held["seat"]
-
-
-def at_the_table(tab, base: str, game_type: str, options: dict | None = None, seats: int = 2, bots: int = 1,
-                 viewport: dict = DESKTOP, init_script: str = "") -> tuple[Page, str, str, int]:
-    """A game made over the API for a test that is not about the lobby (the
-    game tests create theirs through its form): its last ``bots`` seats
-    heuristic bots, Ana in the first free seat, and a tab that holds her
-    seat (as the lobby would have left it), open at the table. Answers
-    (tab, game id, token, seat)."""
-    body = {"type": game_type, "seats": seats, "options": options or {},
-            "bots": [{"seat": seat, "level": "heuristic"} for seat in range(seats - bots, seats)]}
-    game_id = api(base, "/v1/games", body=body)["game_id"]
-    taken = api(base, f"/v1/games/{game_id}/seats", body={"name": "Ana"})
-    player = tab(viewport, init_script=init_script + holding(game_id, taken["token"], taken["seat"], "Ana", game_type))
-    player.goto(f"/games/{game_id}")
-    return player, game_id, taken["token"], taken["seat"]
-
-
-def shown_version(page) -> int:
-    return int(page.locator(".game-head[data-version]").get_attribute("data-version"))  # once it is drawn
-
-
-def in_step(page, base: str, game_id: str, token: str) -> dict:
-    """The seat's view, once the page shows the very version the API has."""
-
-    def caught_up() -> dict | None:
-        view = api(base, f"/v1/games/{game_id}/view", token)
-        return view if shown_version(page) == view["version"] else None
-
-    return until(caught_up, "the page showing the game's version")
-
-
-def newer(page, version: int) -> None:
-    page.wait_for_function(
-        "before => Number(document.querySelector('.game-head')?.dataset.version) > before", arg=version
-    )
-
-
-def my_turn(page, base: str, game_id: str, token: str, seat: int) -> dict:
-    """The seat's view once it is the seat's turn and the page shows it."""
-    while True:
-        view = in_step(page, base, game_id, token)
-        if seat in view["to_act"] or view["status"] != "active":
-            return view
-        newer(page, view["version"])
-
-
-def only_a_pass(view: dict) -> bool:
-    """A reaction window where passing is all the seat may do: the page
-    passes for its player by itself."""
-    return view["moves"] == [{"type": "pass"}] and bool((view["table"] or {}).get("window"))
 
 
 def hand_field(game_type: str, body: dict, view: dict) -> str | None:
@@ -270,18 +220,6 @@ def tapped(page, command: str, name: str) -> dict | None:
            }""",
         [command, name],
     )
-
-
-def moved(page, before: int) -> None:
-    """Until the page shows a newer version, or a refusal (read as it is found)."""
-    refusals = page.wait_for_function(
-        """before => {
-             const refusals = [...document.querySelectorAll('.refusal')].map(e => e.textContent).filter(Boolean);
-             return refusals.length ? refusals : Number(document.querySelector('.game-head')?.dataset.version) > before && [];
-           }""",
-        arg=before,
-    ).json_value()
-    assert not refusals, f"the page refused a bot's move: {refusals}"
 
 
 def inside(page, locator) -> bool:
@@ -639,7 +577,7 @@ def cards_read_without_colour(page, label: str) -> None:
     faces = page.locator(".card:not(.back):not(.empty)").evaluate_all(
         """cards => cards.map(card => {
              const box = card.getBoundingClientRect();
-             const cut = [...card.querySelectorAll('span')].filter(span => span.getClientRects().length).filter(span => {
+             const cut = [...card.querySelectorAll('span:not(.visually-hidden)')].filter(span => span.getClientRects().length).filter(span => {
                const r = span.getBoundingClientRect();
                return span.scrollWidth > span.clientWidth + 1 && span.clientWidth > 0
                  || r.left < box.left - 1 || r.right > box.right + 1;
@@ -951,15 +889,16 @@ def test_the_table_on_a_phone_fits_its_width_and_plays_with_the_keyboard(tab, st
     view = my_turn(page, stack, game_id, token, seat)
     assert seat in view["to_act"] and "play" in view["actions"]
     assert page.evaluate(FITS), "the table is wider than the phone"
-    # the keyboard alone: Space chooses the focused card, Tab goes to the
-    # next; as many cards as the claim on the table asks; the colour most of
-    # them show is chosen for the player, and Space on another colour's chip
-    # announces that one instead; then Enter on Play
+    # the keyboard alone: Space chooses the focused card, the right arrow
+    # goes to the next (the hand is one Tab stop); as many cards as the claim
+    # on the table asks; the colour most of them show is chosen for the
+    # player, and Space on another colour's chip announces that one instead;
+    # then Enter on Play
     wanted = [card["id"] for card in view["hand"][: max(1, view["table"]["required"])]]
     page.locator(".hand button[data-card]").first.focus()
     for position, card in enumerate(wanted):
         if position:
-            page.keyboard.press("Tab")
+            page.keyboard.press("ArrowRight")
         page.keyboard.press("Space")
         assert page.locator(f'.hand button[data-card="{card}"]').get_attribute("aria-pressed") == "true"
         assert page.evaluate("() => document.activeElement.dataset.card") == card  # focus kept through the redraw

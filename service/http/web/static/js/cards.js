@@ -155,13 +155,14 @@ export function cardElement(
     "data-help": help,
     title: help ? null : face.label,
   };
+  // a button is named by its content (its face's words, hidden from the eye),
+  // not by an aria-label the face's letters would not match (axe-core's
+  // label-content-name-mismatch: a voice user says what they see)
+  const named = tag === "button"
+    ? h("span", { class: "visually-hidden" }, face.label + (playable ? ", playable" : ""))
+    : null;
   if (tag === "button") {
-    Object.assign(attrs, {
-      type: "button",
-      "aria-pressed": selected ? "true" : "false",
-      "aria-label": face.label + (playable ? ", playable" : ""),
-      onclick: onClick,
-    });
+    Object.assign(attrs, { type: "button", "aria-pressed": selected ? "true" : "false", onclick: onClick });
   } else {
     attrs.role = "img";
     attrs["aria-label"] = face.label;
@@ -169,6 +170,7 @@ export function cardElement(
   return h(
     tag,
     attrs,
+    named,
     face.pip ? h("span", { class: "pip", "aria-hidden": "true" }, face.pip) : null,
     h("span", { class: "big", "aria-hidden": "true" }, face.big),
     // a long single word ("mulligan", "spectrum") set smaller, so no label is cut

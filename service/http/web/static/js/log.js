@@ -58,7 +58,9 @@ export function movesOf(events, state) {
 
 // the log: one line per event, told from this seat's side, newest first or last
 export function logPanel(gameType = null) {
-  const list = h("ol", { class: "lines", "aria-label": "Events, told" });
+  // a Tab stop of its own: a list that scrolls is read with the keyboard too
+  // (its lines are announced by the table's live region, not by the list)
+  const list = h("ol", { class: "lines", "aria-label": "Events, told", tabindex: "0" });
   let newestFirst = localStorage.getItem(ORDER_KEY) !== "last";
   let movesOnly = localStorage.getItem(FILTER_KEY) === "on";
   const entries = [];
@@ -145,6 +147,7 @@ export function logPanel(gameType = null) {
     element,
     // the fold's state so far: how movesOf splits the next events
     state: () => state,
+    list,
     add(events) {
       if (!events.length) return;
       for (const old of list.querySelectorAll(".new")) old.classList.remove("new");

@@ -55,7 +55,7 @@ export async function replayPage(gameId) {
     h("div", { class: "field" }, h("label", { for: "replay-version" }, "Version "), number, slider),
     h("div", { class: "buttons" },
       h("button", { type: "button", "aria-label": "First version", onclick: go(1) }, "« First"),
-      h("button", { type: "button", "aria-label": "Previous version", onclick: step(-1) }, "‹ Back"),
+      h("button", { type: "button", "aria-label": "Previous version", onclick: step(-1) }, "‹ Previous"),
       h("button", { type: "button", "aria-label": "Next version", onclick: step(1) }, "Next ›"),
       h("button", { type: "button", "aria-label": "Last version", onclick: go(last) }, "Last »")),
     h("div", { class: "field" }, h("label", { for: "replay-seat" }, "As seen by"), viewer));

@@ -13,6 +13,18 @@
 // Moves that arrive together are shown one at a time, at the player's pace
 // (pace.js); while the stream is cut, "Reconnecting…" shows and the clocks
 // on screen stop until it is back.
+//
+// On a phone the hand panel folds to a strip (the hand's count and a button
+// to open it) while it is not the seat's turn, and at the end, where it no
+// longer stays on screen: the table is never hidden behind it. For the
+// keyboard the hand is one Tab stop (roving.js), and focus is never left on
+// the page's body: when what held it is redrawn away (a move made, a card
+// played), it goes to the next useful control, the hand (or the first control
+// of the move) on the seat's turn, else the log's list, whose newest lines
+// the live region reads out; when the seat's turn comes and focus is still
+// where the page put it (or nowhere, once a key was pressed), it moves to
+// the hand. The end screen takes focus as it appears, and keeps it through
+// the redraws that follow.
 
 import { alertsPanel, moveSound, yourTurnAlert } from "./alerts.js";
 import { chatPanel } from "./chat.js";
@@ -29,6 +41,7 @@ import { choosesSeveral, commandForm, seatChoices } from "./moves.js";
 import { animate, measure, moveSpeed, pacer, speedControl } from "./pace.js";
 import { rematchOffer } from "./rematch.js";
 import { resultSection } from "./result.js";
+import { roving } from "./roving.js";
 
 // -- the table page -------------------------------------------------------------------
 
@@ -72,9 +85,17 @@ export async function tablePage(gameId, watchOnly) {
   let ratings = null; // a rated game's rating change, made once at its end (leaderboard.js)
   let offer = null; // a rematch another seat offers, made once at the end (rematch.js)
   let wasMyTurn = false;
+  // the version the seat's last move was sent at: a view past it that is the
+  // seat's turn again is a new turn, though no view between said it was not
+  // (the stream may bring the seat's move and a bot's answer as one view)
+  let movedAt = null;
   let shownResult = false;
   let leaving = false;
   let leaveError = null;
+  let handOpen = false; // the hand unfolded by its player while it is not their turn (a phone)
+  let parked = null; // where the page put focus when what held it was redrawn away
+  let keyboard = false; // whether the page's reader has pressed a key
+  document.addEventListener("keydown", () => { keyboard = true; }, { once: true });
 
   ctx.redraw = () => draw();
   ctx.toggle = (cardId) => {
@@ -95,7 +116,9 @@ export async function tablePage(gameId, watchOnly) {
     ctx.refusal = null;
     draw();
     try {
-      await sendCommand(gameId, token, command, ctx.view.version);
+      const at = ctx.view.version;
+      await sendCommand(gameId, token, command, at);
+      movedAt = at;
       ctx.selected.clear();
       ctx.choices = {};
     } catch (error) {
@@ -147,14 +170,32 @@ export async function tablePage(gameId, watchOnly) {
 
   function remembered() {
     const active = document.activeElement;
-    return { id: active && active.id, card: active && active.dataset && active.dataset.card };
+    return {
+      id: active && active.id, card: active && active.dataset && active.dataset.card,
+      ours: Boolean(active && active !== main && main.contains(active)),
+    };
   }
-  function refocus(kept) {
+  const lost = () => !document.activeElement || document.activeElement === document.body;
+  // the control a keyboard player wants next: on the seat's turn the hand
+  // (its one Tab stop) when the move takes cards from it, else the move's
+  // first control; else the log, to read what the others do (not scrolled
+  // to: the reader's place on the page stays)
+  function nextUseful(mine) {
+    const useful = mine
+      ? play.querySelector('.hand [role=group][aria-label$="press to choose"] button[tabindex="0"]')
+        || play.querySelector("[data-part=moves] :is(button, select, input):not([disabled])")
+      : null;
+    if (useful) useful.focus();
+    else log.list.focus({ preventScroll: true });
+    parked = document.activeElement;
+  }
+  function refocus(kept, mine) {
     if (kept.id && document.getElementById(kept.id)) document.getElementById(kept.id).focus();
     else if (kept.card) {
-      const card = main.querySelector(`[data-card="${kept.card}"]`);
+      const card = main.querySelector(`button[data-card="${kept.card}"]`);
       if (card) card.focus();
     }
+    if (kept.ours && lost()) nextUseful(mine);
   }
 
   function headSection(view, mine, over) {
@@ -202,7 +243,7 @@ export async function tablePage(gameId, watchOnly) {
         you !== null && view.status === "active" ? [" · ", alertsPanel()] : null,
         canLeave
           ? [" · ", h("button", {
-              type: "button", class: "link leave", "aria-expanded": leaving ? "true" : "false",
+              type: "button", id: "leave", class: "link leave", "aria-expanded": leaving ? "true" : "false",
               onclick: () => { leaving = !leaving; draw(); },
             }, "Leave the table")]
           : null),
@@ -210,7 +251,9 @@ export async function tablePage(gameId, watchOnly) {
         ? h("div", { class: "confirm", role: "group", "aria-label": "Leave the table?" },
             h("p", {}, "Leave this game? A bot plays your seat to the end; you cannot take it back."),
             h("button", { type: "button", class: "danger", onclick: leave }, "Leave"),
-            " ", h("button", { type: "button", onclick: () => { leaving = false; draw(); } }, "Stay"),
+            " ", h("button", {
+              type: "button", onclick: () => { leaving = false; draw(); document.getElementById("leave").focus(); },
+            }, "Stay"),
             h("p", { class: "refusal", role: "alert" }, leaveError))
         : null,
       otherDeadlines(view),
@@ -229,7 +272,7 @@ export async function tablePage(gameId, watchOnly) {
     if (me.autopilot) {
       return h("div", { class: "warn" },
         `A bot is playing for you after ${plural(me.timeouts, "timeout")} in a row. `,
-        h("button", { type: "button", class: "primary", onclick: takeBack }, "Take my seat back"),
+        h("button", { type: "button", id: "take-back", class: "primary", onclick: takeBack }, "Take my seat back"),
         h("span", { class: "refusal", role: "alert" }, backError));
     }
     const after = (view.options || {}).autopilot_after;
@@ -265,12 +308,29 @@ export async function tablePage(gameId, watchOnly) {
             ? (view.actions || []).map((kind) => commandForm(ctx, kind))
             : h("p", { class: "meta" }, "Your moves show here on your turn."))
       : null;
+    const newTurn = mine && (!wasMyTurn || (movedAt !== null && view.version > movedAt));
+    if (newTurn) {
+      movedAt = null;
+      handOpen = false; // folded again once the turn is over
+    }
+    const folded = !mine && !handOpen;
+    const hand = handSection(ctx);
+    // a phone's strip while it is not the seat's turn: the hand's heading (its
+    // count) and this button (style.css shows it on a phone only)
+    const unfold = !mine && hand
+      ? h("button", {
+          type: "button", id: "unfold", class: "unfold", "aria-expanded": folded ? "false" : "true",
+          onclick: () => { handOpen = !handOpen; draw(); },
+        }, folded ? "Show the hand" : "Hide the hand")
+      : null;
     const dock = you !== null && view.status !== "waiting"
-      ? h("div", { class: `dock${mine ? " yours" : ""}` }, handSection(ctx), moves)
+      ? h("div", { class: `dock${mine ? " yours" : ""}${folded ? " folded" : ""}${over ? " over" : ""}` },
+          unfold, hand, moves)
       : null;
     const result = over && view.result
       ? resultSection(view, you, { onRematch: mayRematch ? askRematch : null })
       : null;
+    if (result) result.id = "result"; // the same element for focus through each redraw
     if (result && view.status === "finished" && view.rated && !ratings) {
       ratings = ratingChanges(gameId, you, (seat) => nameOf(ctx.view, seat));
     }
@@ -280,16 +340,21 @@ export async function tablePage(gameId, watchOnly) {
     put(play, result, result ? offer : null, result ? ratings : null, tableSection(view, you, log.last()), dock);
     animate(main, before, moved === undefined ? (log.last() || {}).seat : moved);
     if (mine) seatChoices(ctx, play); // a seat a move names, tapped in the ring too
-    refocus(kept);
+    roving(play.querySelector(".hand [role=group]"), { name: "hand", key: (card) => card.dataset.card });
+    refocus(kept, mine);
     if (result && !shownResult) {
       shownResult = true;
       result.scrollIntoView({ block: "start" });
       result.focus();
     }
     document.title = `${mine ? "● Your turn · " : ""}${type.name} · Tabletell`;
-    if (mine && !wasMyTurn) {
-      live.textContent = "Your turn.";
+    if (newTurn) {
+      announced.turn = true;
+      if (logged >= view.version) say(); // else once the log has what led to it (advance)
       yourTurnAlert(type.name, log.newest());
+      // a keyboard's player is brought to the hand: from where the page put
+      // them, or from nowhere (not a reader who only looks and taps)
+      if (document.activeElement === parked || (lost() && keyboard)) nextUseful(mine);
     }
     wasMyTurn = mine;
     if (view === latest) passIfThatIsAll(view, mine); // never on a step shown on the way
@@ -306,6 +371,17 @@ export async function tablePage(gameId, watchOnly) {
     passedAt = view.version;
     sendCommand(gameId, token, { type: "pass" }, view.version).catch(() => {});
   }
+
+  // The one live region (polite) says the log's new lines and the seat's
+  // turn after them: each said once, and neither drowning the other
+  const announced = { lines: [], turn: false };
+  function say() {
+    const text = [...announced.lines, announced.turn ? "Your turn." : null].filter(Boolean).join(" ");
+    if (text) live.textContent = text;
+    announced.lines = [];
+    announced.turn = false;
+  }
+
 
   // The views as the stream gives them (``latest``), shown through the
   // pacer: the events since the last one shown (the log's lines), split into
@@ -327,7 +403,8 @@ export async function tablePage(gameId, watchOnly) {
       if (step.kind === "move" || step.kind === "own") moveSound(); // a tick, if chosen
       if (step.events.length) {
         log.add(step.events);
-        live.textContent = log.newest();
+        announced.lines = step.events.map((e) => e.text);
+        say();
       }
       ctx.view = step.view;
       draw(step.lead ? step.lead.seat : null);
@@ -370,7 +447,9 @@ export async function tablePage(gameId, watchOnly) {
         const told = atOnce ? events : events.filter((event) => event.version <= ctx.view.version);
         if (told.length) {
           log.add(told);
-          live.textContent = log.newest();
+          // the new lines read out (the page's first read: its newest only)
+          announced.lines = history ? [log.newest()] : told.map((e) => e.text);
+          say();
           draw();
         }
         // a move made since the page opened, shown at once: a tick, if chosen
