@@ -59,7 +59,7 @@ def test_one_tap_from_the_lobby_to_a_table_as_the_browser_player_renamed_and_tak
         page.set_viewport_size(viewport)
         assert page.evaluate(FITS), size
         card = page.locator(f".game-types li[data-type='{GAME}']")
-        for name in ("Play Color Doubt against bots", "Quick match of Color Doubt (rated)"):
+        for name in ("Play against bots: Color Doubt", "Quick match: Color Doubt, rated"):
             box = card.get_by_role("button", name=name).bounding_box()
             assert box["y"] + box["height"] <= viewport["height"], f"{name} is below the first screen ({size})"
         assert not page.get_by_role("button", name="Create the game").is_visible()  # folded below
@@ -67,7 +67,7 @@ def test_one_tap_from_the_lobby_to_a_table_as_the_browser_player_renamed_and_tak
         page.screenshot(path=str(shots / f"lobby-{size}.png"))
 
     # one tap: a table against two heuristic bots, the seat the player's
-    page.get_by_role("button", name="Play Color Doubt against bots").click()
+    page.get_by_role("button", name="Play against bots: Color Doubt").click()
     page.wait_for_url(re.compile(r"/games/[0-9a-f]{32}$"))
     page.locator(".game-head[data-version]").wait_for()
     game_id = page.url.rsplit("/", 1)[1]
@@ -136,9 +136,9 @@ def test_a_rated_quick_match_between_two_browser_players_ends_with_both_ratings_
         name_the_player(page, name)
     players = {name: the_player(page) for name, page in pages.items()}
     # Ana looks for a match first: queued, told so; Bea's ask makes the table
-    pages["Ana"].get_by_role("button", name="Quick match of Color Doubt (rated)").click()
+    pages["Ana"].get_by_role("button", name="Quick match: Color Doubt, rated").click()
     pages["Ana"].locator(f"li[data-type='{GAME}'] .quick-status").filter(has_text="Looking for a player").wait_for()
-    pages["Bea"].get_by_role("button", name="Quick match of Color Doubt (rated)").click()
+    pages["Bea"].get_by_role("button", name="Quick match: Color Doubt, rated").click()
     for page in pages.values():
         page.wait_for_url(re.compile(r"/games/[0-9a-f]{32}$"))
         page.locator(".game-head[data-version]").wait_for()

@@ -89,7 +89,7 @@ function showHelp(element) {
     tip = h("div", { id: "card-tip", role: "tooltip", class: "card-tip", hidden: true });
     document.body.append(tip);
   }
-  tip.textContent = `${element.getAttribute("aria-label").replace(/, playable$/, "")}: ${element.dataset.help}`;
+  tip.textContent = `${element.dataset.label}: ${element.dataset.help}`;
   tip.hidden = false;
   element.setAttribute("aria-describedby", "card-tip");
   const box = element.getBoundingClientRect();
@@ -153,6 +153,7 @@ export function cardElement(
     class: `card c-${face.color}${playable ? " playable" : ""}${last ? " last" : ""}`,
     "data-card": card.id,
     "data-help": help,
+    "data-label": help ? face.label : null, // the help's tooltip names the card
     title: help ? null : face.label,
   };
   // a button is named by its content (its face's words, hidden from the eye),
