@@ -12,6 +12,7 @@ from service.http.current import services
 from service.app.ids import GAME_ID
 from service.app.errors import NotFound
 from service.app.ratings import shown
+from projections.ratings import rated_result
 
 bp = Blueprint("ratings", __name__)
 
@@ -85,7 +86,10 @@ def game_ratings(game_id: str):
     change = svc.ratings.change(folded.game.type, game_id) if folded.table.rated else None
     if change is not None:
         status = "rated"
-    elif folded.table.rated and svc.ratings.pending(folded.game.type, game_id):
+    elif rated_result(folded) is not None:
+        # the ratings will take it: recorded among the pending games by the
+        # work the game's end leaves (its outbox), which may not have run
+        # yet; a page asking at once is told to ask again, never "unrated"
         status = "pending"
     else:
         status = "unrated"

@@ -186,6 +186,26 @@ def test_a_finished_rated_game_records_its_change_tells_its_players_and_their_we
     assert redis_client.hexists(webhooks.PENDING, webhooks.delivery_key(hook["id"], told["event_id"]))
 
 
+def test_a_finished_rated_game_not_yet_rated_is_pending_never_unrated(http, clock, redis_client):
+    """Between a rated game's last append and the work its end leaves (the
+    outbox records it among the pending games, a worker applies them), the
+    game's ratings are "pending": a page that asks at once is told to ask
+    again, not that the game did not count (the end screen said "This game
+    did not count for the ratings" for a rated game under load). Shown by
+    taking away what that work wrote, as it is before it runs."""
+    (_, ana_key), (_, bea_key) = new_players(http, 2, "p")
+    game_id = rated_game(http, [ana_key, bea_key])
+    play_out(http, game_id, [ana_key, bea_key], ["heuristic", "random"], random.Random(2), clock)
+    assert http.get(f"/v1/games/{game_id}/ratings").get_json()["status"] == "rated"
+    for part in ("changes", "results"):
+        redis_client.hdel(f"ratings:{{{RATED_TYPE}}}:{part}", game_id)
+    for part in ("pending", "applied"):
+        redis_client.zrem(f"ratings:{{{RATED_TYPE}}}:{part}", game_id)
+    answer = http.get(f"/v1/games/{game_id}/ratings")
+    check("/v1/games/{game_id}/ratings", "get", answer)
+    assert answer.get_json()["status"] == "pending" and answer.get_json()["players"] == []
+
+
 def test_leaving_the_table_a_rated_game_ranks_who_left_below_who_stayed_the_first_to_leave_last(app, http, clock):
     """The reporters' game: ana leaves a rated game of two before any move,
     and the workers' heuristic bot plays her seat to the end against bea's

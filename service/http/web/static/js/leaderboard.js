@@ -99,7 +99,11 @@ export function ratingChanges(gameId, you, names) {
     { class: "panel ratings-change", "data-part": "ratings", "aria-label": "Ratings", "aria-live": "polite" },
     h("h2", {}, "Ratings"), h("p", { class: "meta" }, "Rating the game…"));
   (async () => {
-    for (let attempt = 0; attempt < 12; attempt++) {
+    // the ratings are the workers' to compute after the game's end (its
+    // outbox): asked again, less often as time goes by, for up to three
+    // minutes (a busy service, a backlog of games ending at once)
+    const until = Date.now() + 180_000;
+    for (let attempt = 0; Date.now() < until; attempt++) {
       let data;
       try {
         data = await getGameRatings(gameId);
@@ -121,7 +125,7 @@ export function ratingChanges(gameId, you, names) {
         return put(element, h("h2", {}, "Ratings"),
           h("p", { class: "meta" }, "This game did not count for the ratings."));
       }
-      await new Promise((resolve) => setTimeout(resolve, 250 * (attempt + 1)));
+      await new Promise((resolve) => setTimeout(resolve, Math.min(250 * (attempt + 1), 3000)));
     }
     put(element, h("h2", {}, "Ratings"),
       h("p", { class: "meta" }, "The ratings are not settled yet: look again in a moment."));
