@@ -170,8 +170,9 @@ def _on_the_cluster(item) -> bool:
 def pytest_collection_modifyitems(items):
     """The tests on the session's cluster are one xdist group, so the
     cluster (six servers, 6-7 s to start) starts in one test process, not
-    in both. The grouped tests first: the browser tests are one group too
-    (one stack, one browser) that runs for about a minute on one worker;
+    in both. The grouped tests first: the browser tests are two groups too
+    (each its own stack and browser), each running a minute or more on one
+    worker;
     collected last, as their file's name would have it, they started when
     the other worker was nearly done and left it idle for the rest of the
     run. Then the tests marked slow, for the same reason: in file order the

@@ -33,7 +33,7 @@ from tests.support.paths import ROOT
 from tests.support.patience import until
 from tests.support.table_page import at_the_table, in_step, moved, my_turn, newer, only_a_pass
 
-pytestmark = pytest.mark.xdist_group("browser")  # beside test_web.py: one browser at a time
+pytestmark = pytest.mark.xdist_group("browser-2")  # its own stack and Chromium: one group held one worker too long
 
 GAME = "color-doubt"
 AXE = ROOT / "tools" / "lint" / "node_modules" / "axe-core" / "axe.min.js"

@@ -32,7 +32,7 @@ from tests.support.browser import DESKTOP, FITS, PHONE, api, holding, name_the_p
 from tests.support.patience import PATIENCE
 from tests.support.rated import play_out
 
-pytestmark = pytest.mark.xdist_group("browser")  # beside test_web.py: one browser at a time
+pytestmark = pytest.mark.xdist_group("browser-2")  # its own stack and Chromium: one group held one worker too long
 
 GAME = "color-doubt"
 

@@ -27,7 +27,7 @@ from tests.support.browser import DESKTOP, PHONE, FITS, Page, api, holding
 from tests.support.patience import PATIENCE, until
 from tests.support.stack import ApiServer
 
-pytestmark = pytest.mark.xdist_group("browser")  # beside test_web.py: one browser at a time
+pytestmark = pytest.mark.xdist_group("browser-2")  # its own stack and Chromium: one group held one worker too long
 
 STEPS = "() => window.__tabletellSteps || []"
 # a bot's move stays on screen this long at the least (the pace is 0.6 s)

@@ -31,7 +31,7 @@ from tests.support.browser import DESKTOP, PHONE, FITS, api, holding
 from tests.support.api import SHORT
 from tests.support.patience import until
 
-pytestmark = pytest.mark.xdist_group("browser")  # beside test_web.py: one browser at a time
+pytestmark = pytest.mark.xdist_group("browser-2")  # its own stack and Chromium: one group held one worker too long
 
 GAME = "color-doubt"
 
