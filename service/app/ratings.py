@@ -458,5 +458,3 @@ class Ratings:
         raw = self.redis.hget(_key(game_type, "changes"), game_id)
         return json.loads(raw) if raw is not None else None
 
-    def pending(self, game_type: str, game_id: str) -> bool:
-        return self.redis.zscore(_key(game_type, "pending"), game_id) is not None

@@ -102,8 +102,8 @@ function drawPart(view, part, last) {
       if (value) return claim(text, 0, { backs: false });
       return text ? h("p", { class: "hint" }, text) : null;
     case "cards":
+      // none: nothing to draw; an empty list under a sentence (a call that turned up no card) is drawn
       if (!Array.isArray(value) || (!value.length && !part.say)) return null;
-      if (!value.length && !at(view.table, part.of.split(".")[0])) return null;
       return h("div", { class: "revealed" }, h("span", { class: "meta" }, part.label || text, " "),
         h("span", { class: "cards small-cards" }, value.map((card) => cardElement(card))));
     case "rows":
