@@ -66,6 +66,18 @@ class EmbeddedRedis:
     def url(self) -> str:
         return f"redis://127.0.0.1:{self.port}/0"
 
+    def policy(self) -> list[str]:
+        """The store's persistence and memory flags (docker-compose.yml's
+        store runs with the same: tests/service/runtime/test_image.py)."""
+        if self.persistent:
+            # every write is logged and fsynced each second: games survive a restart
+            flags = ["--appendonly", "yes", "--appendfsync", "everysec"]
+        else:
+            flags = ["--appendonly", "no"]
+        if self.maxmemory:
+            flags += ["--maxmemory", self.maxmemory, "--maxmemory-policy", "noeviction"]
+        return flags
+
     def start(self, timeout: float = 15.0) -> "EmbeddedRedis":
         """Starts the server (again, after it died: same port, same files)."""
         self.data_dir.mkdir(parents=True, exist_ok=True)
@@ -77,14 +89,8 @@ class EmbeddedRedis:
             "--save", "",
             "--logfile", "valkey.log",
             "--daemonize", "no",
+            *self.policy(),
         ]
-        if self.persistent:
-            # every write is logged and fsynced each second: games survive a restart
-            args += ["--appendonly", "yes", "--appendfsync", "everysec"]
-        else:
-            args += ["--appendonly", "no"]
-        if self.maxmemory:
-            args += ["--maxmemory", self.maxmemory, "--maxmemory-policy", "noeviction"]
         args += list(self.extra_args)
         # its own session: a Ctrl-C meant for the parent does not stop the
         # store before the processes that write to it

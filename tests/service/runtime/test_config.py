@@ -3,12 +3,8 @@ uses it from there: the configuration table of docs/operations.md is the list.""
 from __future__ import annotations
 
 import inspect
-import json
 import re
-import subprocess
-import sys
 
-import psutil
 
 from service.config import Config
 from tests.support.paths import ROOT
@@ -118,57 +114,6 @@ def test_the_bots_settings_come_from_the_workers_config_not_the_environment_at_e
     seat = tables.to_act(folded.game, folded.table)[0]
     assert turns.Turns(svc).take(folded, seat).startswith("appended")  # moved at once: no think time
     assert budgets and set(budgets) == {5}
-
-
-def test_the_docker_image_runs_the_command_make_run_builds(redis_server, tmp_path):
-    """The Dockerfile's command is ``python -m service.run api``: run here
-    (no Docker engine), it serves the API with the gunicorn command
-    ``service.run`` builds, WEB_WORKER_CLASS, WEB_THREADS and
-    GRACEFUL_SECONDS included."""
-    import os
-
-    from service.runtime.embedded_redis import free_port
-    from service.runtime.run import gunicorn_command
-    from tests.support.patience import PATIENCE
-    from tests.support.stack import wait_healthy
-
-    dockerfile = (ROOT / "Dockerfile").read_text()
-    cmd = json.loads(re.search(r"^CMD (\[.*\])$", dockerfile, re.M).group(1))
-    assert cmd == ["python", "-m", "service.run", "api"]
-    image_env = dict(re.findall(r"(\w+)=(\S+)", " ".join(re.findall(r"^ENV (.*)$", dockerfile, re.M))))
-    assert image_env["HOST"] == "0.0.0.0"
-
-    port = free_port()
-    settings = {
-        "REDIS_URL": redis_server.url,
-        "PORT": str(port),
-        "HOST": "127.0.0.1",  # the image's 0.0.0.0: not on a shared machine
-        "WEB_WORKER_CLASS": "gthread",
-        "WEB_THREADS": "3",
-        "WEB_CONCURRENCY": "1",
-        "GRACEFUL_SECONDS": "4",
-        "PROMETHEUS_MULTIPROC_DIR": str(tmp_path / "metrics"),
-        "ACCESS_LOG": "off",
-    }
-    process = subprocess.Popen(
-        [sys.executable, *cmd[1:]],
-        cwd=ROOT,
-        env={**os.environ, **settings},
-        start_new_session=True,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        wait_healthy(f"http://127.0.0.1:{port}", process)
-        # the process itself became gunicorn's master (exec), with make run's command
-        running = psutil.Process(process.pid).cmdline()
-        assert running == gunicorn_command(Config.from_env(settings))
-        assert "service.runtime.gunicorn_workers.ThreadWorker" in running
-        assert running[running.index("--threads") + 1] == "3"
-        assert running[running.index("--graceful-timeout") + 1] == "4"
-    finally:
-        process.terminate()
-        process.wait(timeout=PATIENCE)
 
 
 def test_live_games_mb_is_the_budget_of_each_process_live_games(redis_client):
