@@ -57,6 +57,9 @@ class Config:
     # (prometheus-client's multiprocess mode, which reads it from the
     # environment itself; make run sets it to an empty temporary directory)
     prometheus_multiproc_dir: str | None = None
+    # a worker's own /metrics on this port (0: none), for a worker that does
+    # not share PROMETHEUS_MULTIPROC_DIR with an API (a container of its own)
+    metrics_port: int = 0
 
     # -- the store and the API ---------------------------------------------------
     redis_url: str = "redis://127.0.0.1:6379/0"
@@ -250,6 +253,7 @@ class Config:
             redis_port=int(env["REDIS_PORT"]) if env.get("REDIS_PORT") else None,
             store_maxmemory=text("STORE_MAXMEMORY", cls.store_maxmemory),
             prometheus_multiproc_dir=env.get("PROMETHEUS_MULTIPROC_DIR") or None,
+            metrics_port=number("METRICS_PORT", cls.metrics_port),
             redis_url=env.get("REDIS_URL") or cls.redis_url,
             queue_url=env.get("QUEUE_URL") or None,
             redis_cluster=switch("REDIS_CLUSTER", False),

@@ -40,9 +40,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     config = dataclasses.replace(config, redis_url=args.url, grace_seconds=args.grace)
     # LOG_FORMAT (json by default), before RQ's own loggers look for a handler.
-    # Metrics: with PROMETHEUS_MULTIPROC_DIR (make run sets it) this process
-    # writes there and the API's /metrics sums it; without, they stay here.
     logs.configure(config.log_format)
+    serve_metrics(config)
     log.info(
         "worker started: queues %s, %s on %d delivery threads, grace %.1f s",
         ", ".join(GAME_QUEUES),
@@ -64,6 +63,19 @@ def main(argv: list[str] | None = None) -> None:
         )
     finally:
         sending.stop(config.graceful_seconds)
+
+
+def serve_metrics(config: Config) -> None:
+    """This process's metrics. With PROMETHEUS_MULTIPROC_DIR shared with the
+    API's processes (make run sets it for all) it writes there and the API's
+    /metrics sums them. A worker in a container of its own (docker-compose.yml)
+    shares no directory: METRICS_PORT serves its own on that port (HOST's
+    address), on a thread, for Prometheus to scrape beside the API's."""
+    if config.metrics_port:
+        from prometheus_client import start_http_server
+
+        start_http_server(config.metrics_port, addr=config.host)
+        log.info("metrics on %s:%d/metrics", config.host, config.metrics_port)
 
 
 def worker_services(config: Config) -> Services:

@@ -264,3 +264,28 @@ def test_the_request_tally_adds_what_observe_would_have(http):
     assert abs(delta("tabletell_http_request_duration_seconds_sum", method="GET", route="/tally") - sum(durations)) < 1e-9
     for le, count in expected.items():
         assert delta("tabletell_http_request_duration_seconds_bucket", method="GET", route="/tally", le=le) == count, le
+
+
+def test_a_worker_in_a_container_of_its_own_serves_its_metrics_on_metrics_port(live_app, workers, tmp_path):
+    """A worker that shares no PROMETHEUS_MULTIPROC_DIR with an API (the
+    compose file's worker container) serves its own /metrics on
+    METRICS_PORT: the bot moves it played are counted there."""
+    from service.runtime.embedded_redis import free_port
+    from tests.support.workers import wait_until_finished
+
+    port = free_port()
+    workers.start(METRICS_PORT=str(port), HOST="127.0.0.1", PROMETHEUS_MULTIPROC_DIR=str(tmp_path / "own"))
+    http = live_app.test_client()
+    game_id = new_game(http, 2, bots=[{"seat": 0, "level": "random"}, {"seat": 1, "level": "random"}])
+    wait_until_finished(http, game_id)
+
+    def decisions() -> float | None:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=PATIENCE) as response:
+                found = value(figures(response.read().decode()), "tabletell_bot_decision_seconds_count", game_type="color-doubt")
+        except OSError:
+            return None
+        return found or None
+
+    played = sum(1 for e in live_app.extensions["tabletell"].store.read(game_id) if e.command is not None and e.actor == "bot")
+    assert until(decisions, "the worker's own metrics") == played
