@@ -74,6 +74,7 @@ def test_a_backup_taken_mid_play_restores_every_game_and_what_was_owed_and_nothi
         for _ in range(2):
             play_once(http, played, tokens, rng)
         at_backup = view(http, played, tokens[0])["version"]
+        player_key = http.post("/v1/players", json={"name": "ana"}).json()["key"]
         # nobody moves: its clock runs out every 3 s, so a timeout is owed whenever the backup is taken
         clocked, clocked_tokens = seated_game(http, 2, options={"turn_seconds": 3, "autopilot_after": 100})
 
@@ -81,6 +82,7 @@ def test_a_backup_taken_mid_play_restores_every_game_and_what_was_owed_and_nothi
 
         later_versions = [play_once(http, played, tokens, rng) for _ in range(2)]
         later_game = new_game(http, 2)
+        later_key = http.post("/v1/players", json={"name": "bea"}).json()["key"]
         later_log = http.get(f"/v1/games/{played}/log", headers=OPERATOR).text.splitlines()
         store.close()
     assert later_versions[-1] == at_backup + 2
@@ -129,6 +131,8 @@ def test_a_backup_taken_mid_play_restores_every_game_and_what_was_owed_and_nothi
         resumed = http.get(f"/v1/games/{played}/stream", headers={**auth(tokens[0]), "Last-Event-ID": str(later_versions[-1])})
         assert resumed.status_code == 400 and resumed.json()["code"] == "invalid_last_event_id"
         assert http.get(f"/v1/games/{later_game}").status_code == 404
+        assert http.get("/v1/players/me", headers=auth(player_key)).status_code == 200
+        assert http.get("/v1/players/me", headers=auth(later_key)).status_code == 401
         assert play_once(http, played, tokens, random.Random(4)) == at_backup + 1  # and the game goes on from there
         store.close()
 
