@@ -449,8 +449,8 @@ def adopt(store: EventStore, archive: GameArchive) -> Adopted:
         data = archive.read(location)
         try:
             audit = verify(decode(data or b""), game_id)
-        except (OSError, ValueError, KeyError, EOFError) as unreadable:
-            adopted.problems.append(f"{location}: cannot be read ({unreadable})")
+        except Exception as unreadable:  # a damaged file may hold anything: said, and the next one read
+            adopted.problems.append(f"{location}: cannot be read ({type(unreadable).__name__}: {unreadable})")
             continue
         folded = audit.folded
         if not audit.ok or folded is None:

@@ -32,8 +32,9 @@ from tests.support.stack import OPERATOR_TOKEN, make_run
 
 pytestmark = pytest.mark.slow  # two stacks one after the other: scheduled first (tests/conftest.py)
 
-# finished games archived a second after they end; owed work queued again a second after its time
-SETTINGS = {"ARCHIVE_AFTER_SECONDS": "1", "GRACE_SECONDS": "1", "OPERATOR_TOKEN": OPERATOR_TOKEN}
+# finished games archived a second after they end, owed work queued again a second after its time,
+# and one API process: two stacks start here
+SETTINGS = {"ARCHIVE_AFTER_SECONDS": "1", "GRACE_SECONDS": "1", "OPERATOR_TOKEN": OPERATOR_TOKEN, "WEB_CONCURRENCY": "1"}
 OPERATOR = auth(OPERATOR_TOKEN)
 
 
@@ -78,14 +79,15 @@ def test_a_backup_taken_mid_play_restores_every_game_and_what_was_owed_and_nothi
         # nobody moves: its clock runs out every 3 s, so a timeout is owed whenever the backup is taken
         clocked, clocked_tokens = seated_game(http, 2, options={"turn_seconds": 3, "autopilot_after": 100})
 
-        assert run_replay(monkeypatch, before / "archive", "backup", str(backup), "--url", f"redis://127.0.0.1:{store_port}/0") == 0
+        url = f"redis://127.0.0.1:{store_port}/0"
+        assert run_replay(monkeypatch, before / "archive", "backup", str(backup), "--url", url) == 0
 
-        later_versions = [play_once(http, played, tokens, rng) for _ in range(2)]
+        later = play_once(http, played, tokens, rng)  # a move's events may be more than one
         later_game = new_game(http, 2)
         later_key = http.post("/v1/players", json={"name": "bea"}).json()["key"]
         later_log = http.get(f"/v1/games/{played}/log", headers=OPERATOR).text.splitlines()
         store.close()
-    assert later_versions[-1] == at_backup + 2
+    assert later > at_backup
 
     assert run_replay(monkeypatch, after / "archive", "restore", str(backup), "--data-dir", str(after)) == 0
     # the restored store as make run will start it: every game of the backup, each verifying, and nothing later
@@ -125,15 +127,15 @@ def test_a_backup_taken_mid_play_restores_every_game_and_what_was_owed_and_nothi
         # nothing later than the backup: the game as it was, and the clients that saw more told so
         assert http.get(f"/v1/games/{played}/log", headers=OPERATOR).text.splitlines() == later_log[:at_backup]
         assert view(http, played, tokens[0])["version"] == at_backup
-        past = http.get(f"/v1/games/{played}/events?after={later_versions[-1]}", headers=auth(tokens[0]))
+        past = http.get(f"/v1/games/{played}/events?after={later}", headers=auth(tokens[0]))
         assert past.status_code == 400 and past.json()["code"] == "invalid_after"
         assert past.json()["current_version"] == at_backup
-        resumed = http.get(f"/v1/games/{played}/stream", headers={**auth(tokens[0]), "Last-Event-ID": str(later_versions[-1])})
+        resumed = http.get(f"/v1/games/{played}/stream", headers={**auth(tokens[0]), "Last-Event-ID": str(later)})
         assert resumed.status_code == 400 and resumed.json()["code"] == "invalid_last_event_id"
         assert http.get(f"/v1/games/{later_game}").status_code == 404
         assert http.get("/v1/players/me", headers=auth(player_key)).status_code == 200
         assert http.get("/v1/players/me", headers=auth(later_key)).status_code == 401
-        assert play_once(http, played, tokens, random.Random(4)) == at_backup + 1  # and the game goes on from there
+        assert play_once(http, played, tokens, random.Random(4)) > at_backup  # and the game goes on from there
         store.close()
 
     # the archive directory alone, into a fresh store: its finished games, each verified, and one damaged file refused
@@ -141,11 +143,12 @@ def test_a_backup_taken_mid_play_restores_every_game_and_what_was_owed_and_nothi
     shutil.copytree(backup / "archive", archive)
     (archive / "ff").mkdir(exist_ok=True)
     (archive / "ff" / "ff00.ndjson.gz").write_bytes(gzip.compress(b'{"not": "a log"}\n'))
+    (archive / "ff" / "ff01.ndjson.gz").write_bytes(gzip.compress(b"[1, 2]\n"))
     with EmbeddedRedis(tmp_path / "fresh", persistent=False) as fresh:
         assert run_replay(monkeypatch, archive, "restore-archive", "--url", fresh.url) == 1  # the damaged file, said
         assert run_replay(monkeypatch, archive, "verify", archived, "--url", fresh.url) == 0
         client = redis.Redis(port=fresh.port)
-        assert not client.exists(archived_key("ff00"))
+        assert not client.exists(archived_key("ff00"), archived_key("ff01"))
         app = create_app(Config(operator_token=OPERATOR_TOKEN, rate_limits=False, archive_dir=str(archive)), client=client)
         try:
             http = app.test_client()
@@ -168,5 +171,6 @@ def test_a_restore_never_writes_over_a_store_and_a_backup_never_into_another(tmp
     assert "holds a store already" in capsys.readouterr().err
     assert [path.name for path in data_dir.iterdir()] == ["appendonlydir"]
     # a backup into a directory that holds one: refused before the store is asked anything
-    assert run_replay(monkeypatch, data_dir / "archive", "backup", str(tmp_path / "backup"), "--url", "redis://127.0.0.1:1/0") == 1
+    nowhere = "redis://127.0.0.1:1/0"
+    assert run_replay(monkeypatch, data_dir / "archive", "backup", str(tmp_path / "backup"), "--url", nowhere) == 1
     assert "not empty" in capsys.readouterr().err
