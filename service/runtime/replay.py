@@ -2,6 +2,9 @@
 
     python -m service.replay verify <game id | file.ndjson> [--url REDIS_URL] [--api URL]
     python -m service.replay reindex [--url REDIS_URL]
+    python -m service.replay backup <dir> [--url REDIS_URL]
+    python -m service.replay restore <dir> [--data-dir DATA_DIR]
+    python -m service.replay restore-archive [--url REDIS_URL]
 
 ``verify`` checks a log (see ``projections.audit``) and, for a game in the
 store, that what the service serves of it is the log folded afresh: the
