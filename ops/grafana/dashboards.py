@@ -8,7 +8,7 @@ and returns data after a few games.
 Written by hand, not with grafanalib or grafana-foundation-sdk: the
 dashboards are two lists of panels (a title, a unit, its queries), and the
 JSON they make is some 60 lines of this file; either library would be a
-dependency of the project for that (ops/grafana/README.md).
+dependency of the project for that (ops/grafana/README.md says more).
 
 A query that can return nothing while all is well (no 5xx has been
 answered, no write after an append has failed) ends with ``or vector(0)``,
