@@ -67,6 +67,17 @@ def quantile(q: float, metric: str, by: str, selector: str = "") -> str:
     return f"histogram_quantile({q}, sum by ({by}, le) (rate({metric}_bucket{selector}[{RATE}])))"
 
 
+def per_type(title: str, expression: str) -> Panel:
+    """A panel of ``expression`` summed by game type."""
+    return Panel(title, ((f"sum by (game_type) ({expression})", "{{game_type}}"),))
+
+
+MOVES = Panel(
+    "Moves (events appended) per second by game type",
+    ((rate("tabletell_events_appended_total", "game_type"), "{{game_type}}"),),
+    "ops",
+)
+
 GOLDEN = (
     Row("Requests, errors, latency"),
     Panel("Requests per second by route", ((rate("tabletell_http_requests_total", "route"), "{{route}}"),), "reqps"),
@@ -108,11 +119,7 @@ GOLDEN = (
         ((rate("tabletell_command_duration_seconds_count", "outcome"), "{{outcome}}"),),
         "ops",
     ),
-    Panel(
-        "Moves (events appended) per second by game type",
-        ((rate("tabletell_events_appended_total", "game_type"), "{{game_type}}"),),
-        "ops",
-    ),
+    MOVES,
     Panel(
         "Bot due-to-move p95 by game type",
         ((quantile(0.95, "tabletell_bot_move_delay_seconds", "game_type"), "{{game_type}}"),),
@@ -161,24 +168,11 @@ GOLDEN = (
 
 GAMES = (
     Row("Tables"),
-    Panel(
-        "Live tables by game type",
-        (('sum by (game_type) (tabletell_live_games{status="active"})', "{{game_type}}"),),
-    ),
-    Panel(
-        "Tables waiting for players by game type",
-        (('sum by (game_type) (tabletell_live_games{status="waiting"})', "{{game_type}}"),),
-    ),
-    Panel(
-        "Moves (events appended) per second by game type",
-        ((rate("tabletell_events_appended_total", "game_type"), "{{game_type}}"),),
-        "ops",
-    ),
+    per_type("Live tables by game type", 'tabletell_live_games{status="active"}'),
+    per_type("Tables waiting for players by game type", 'tabletell_live_games{status="waiting"}'),
+    MOVES,
     Row("Finished and abandoned"),
-    Panel(
-        "Finished per hour by game type",
-        (("sum by (game_type) (increase(tabletell_games_finished_total[1h]))", "{{game_type}}"),),
-    ),
+    per_type("Finished per hour by game type", "increase(tabletell_games_finished_total[1h])"),
     Panel(
         "Finished per hour, rated and unrated",
         (("sum by (rated) (increase(tabletell_games_finished_total[1h]))", "rated={{rated}}"),),
