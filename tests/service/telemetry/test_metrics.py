@@ -294,7 +294,8 @@ def test_a_game_abandoned_by_its_wait_running_out_is_counted(redis_client, clock
     from service.http.app import create_app
     from tests.support.stack import OPERATOR_TOKEN
 
-    app = create_app(Config(operator_token=OPERATOR_TOKEN, rate_limits=False, waiting_game_ttl_seconds=60), client=redis_client, clock=clock)
+    config = Config(operator_token=OPERATOR_TOKEN, rate_limits=False, waiting_game_ttl_seconds=60)
+    app = create_app(config, client=redis_client, clock=clock)
     http = app.test_client()
     try:
         game_id = new_game(http, 2)
