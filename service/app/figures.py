@@ -24,7 +24,6 @@ import time
 from datetime import datetime, timezone
 from typing import Callable
 
-import redis
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 from redis.cluster import RedisCluster
@@ -59,7 +58,7 @@ class OperationsCollector(Collector):
         for part in (self._store, self._backlog, self._queues, self._games):
             try:
                 yield from part()
-            except redis.RedisError as error:  # the store is down: the other figures still count
+            except Exception as error:  # the store is down (or answers oddly): the other figures still count
                 log.warning("%s figures unavailable: %s", part.__name__.strip("_"), error)
 
     def _store(self):
