@@ -62,6 +62,7 @@ from games import table as tables
 from service.app import replies
 from service.app.errors import Conflict, Limited, NotFound
 from service.app.rate_counts import retry_after
+from service.telemetry import metrics
 
 TABLE, SPECTATORS = "table", "spectators"
 CHAT_MAX_MESSAGES = 5_000  # a game's chat, removals included
@@ -250,6 +251,7 @@ class Chat:
             # the count goes with its key, in ``found`` ms: the same message
             # passes then (TTL's whole seconds are rounded, sometimes down)
             wait = retry_after(int(found) / 1000)
+            metrics.RATE_LIMITED.labels("chat").inc()
             raise Limited(
                 "chat_rate_limited",
                 f"At most {self.per_minute} messages a minute from one {'seat' if seat is not None else 'spectator'}; "

@@ -18,6 +18,7 @@ from typing import Any, Callable, Iterator, Mapping, NamedTuple, Sequence
 
 from events.envelope import Envelope
 from events.store import Append, Appended, EventStore, Idempotency, VersionConflict
+from games import table as tables
 from games.contract import RuleError
 from games.registry import GAMES
 from games.timing import clocks
@@ -479,7 +480,7 @@ class Commands:
         play it twice. What it leaves undone is still owed: the append
         recorded it in the outbox, and a worker's sweep does it from the log
         (``service.app.outbox``); the scheduler's next look queues work."""
-        metrics.APPENDS.labels(after.game.type).inc()
+        _count_append(before, after)
         _after_append("snapshot", after, self.repository.remember, after)
         if self.dispatcher is not None:
             _after_append("bots", after, self.dispatcher.queue_bots, plan)
@@ -492,6 +493,21 @@ class Commands:
             raise Refused("idempotency_key_reused", "This Idempotency-Key was used for a different command.")
         envelopes = self.store.read(game_id, after=prior["first"] - 1, upto=prior["last"])
         return Outcome(prior["last"], feed(self.load(game_id), envelopes, seat), None)
+
+
+def _count_append(before: Folded | None, after: Folded) -> None:
+    """The append's figures: counted in the process's memory
+    (``metrics.TALLY``), not prometheus-client's files, which would cost
+    the command path some 10 microseconds a figure."""
+    game_type, tally = after.game.type, metrics.TALLY
+    tally.add(metrics.APPENDS, (game_type,))
+    tally.add(metrics.EVENTS_APPENDED, (game_type,), after.version - (before.version if before is not None else 0))
+    status = after.table.status
+    if before is None or before.table.status != status:
+        if status == tables.FINISHED:
+            tally.add(metrics.GAMES_FINISHED, (game_type, "true" if after.table.rated else "false"))
+        elif status == tables.ABANDONED:
+            tally.add(metrics.GAMES_ABANDONED, (game_type,))
 
 
 def _after_append(what: str, after: Folded, write: Callable[..., object], *args: Any) -> None:

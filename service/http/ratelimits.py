@@ -56,6 +56,7 @@ from service.app.errors import Limited
 from service.app.rate_counts import SharedCounts, Verdict
 from service.config import Config
 from service.http.auth import bearer
+from service.telemetry import metrics
 
 log = logging.getLogger("tabletell.ratelimits")
 
@@ -163,6 +164,7 @@ class RateLimits:
                 raise self._refused(name, item, verdict)
 
     def _refused(self, name: str, item: RateLimitItem, verdict: Verdict) -> Limited:
+        metrics.RATE_LIMITED.labels(name).inc()
         log.info(
             "rate limit %s per %s exceeded on %s %s",
             item,
