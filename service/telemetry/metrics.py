@@ -222,3 +222,11 @@ def process_exited(pid: int) -> None:
     """A worker process ended: its live gauges no longer count."""
     if MULTIPROC_DIR:
         multiprocess.mark_process_dead(pid, path=MULTIPROC_DIR)
+
+
+# -- moderation (issue 54's moderation part: service.app.moderation) ----------
+MODERATION_ACTIONS = Counter(
+    "tabletell_moderation_actions_total",
+    "Operators' moderation actions and players' reports, by action.",
+    ["action"],
+)
