@@ -44,7 +44,8 @@ def file_report():
             raise invalid_fields({"game_id": ["A seat's token reports from its game: name it."]})
         holder = auth.holder(body["game_id"])
         assert holder is not None
-        reporter = {"game_id": body["game_id"], "seat": holder.seat, "player_id": holder.player}
+        name = svc.commands.load(body["game_id"]).table.names[holder.seat]
+        reporter = {"game_id": body["game_id"], "seat": holder.seat, "name": name, "player_id": holder.player}
         assert token is not None  # the holder was found by it
         counted = holder.player or token_hash(token)
     target = _target(body)
