@@ -133,16 +133,20 @@ class Moderation:
         self.leave_seats = leave_seats
         self._act = client.register_script(_ACT)
 
-    def _write(self, op: str, target: str, state: Any, event: dict[str, Any], report_id: str | None = None) -> dict:
+    def _write(
+        self, op: str, target: str, state: Any, event: dict[str, Any], report_id: str | None = None, filed: bool = False
+    ) -> dict:
         """``event`` in the log and ``state`` in force, in one script; the
-        event as the log keeps it (its ``id``). Counted by ``action``."""
-        at = self.clock()
+        event as the log keeps it (its ``id``). ``report_id``: the report the
+        action names (it must exist), or, ``filed``, the one it files.
+        Counted by ``action``."""
+        at = state["at"] if filed else self.clock()
         event = {"action": op, **event, "at": at}
         if report_id is not None:
             event["report_id"] = report_id
         code, found = self._act(
             keys=[LOG, MUTES, BANS, REPORTS, OPEN, report_key(report_id or "-")],
-            args=[op, target, json.dumps(state), json.dumps(event), at, report_id or ""],
+            args=[op, target, json.dumps(state), json.dumps(event), at, "" if filed else report_id or ""],
         )
         if code == -1:
             raise NotFound("report_not_found", f"There is no report {report_id}.")
@@ -157,7 +161,7 @@ class Moderation:
     def report(self, reporter: dict[str, Any], target: dict[str, Any], reason: str, text: str | None) -> dict:
         """A report filed, open; its record (``id``: the report's)."""
         report_id = uuid.uuid4().hex
-        record = {
+        record: dict[str, Any] = {
             "id": report_id,
             "status": "open",
             "reporter": reporter,
@@ -169,12 +173,7 @@ class Moderation:
             "resolution": None,
         }
         event = {"operator": None, "reporter": reporter, "target": target, "reason": reason, "text": text}
-        self._act(
-            keys=[LOG, MUTES, BANS, REPORTS, OPEN, report_key(report_id)],
-            args=["report", report_id, json.dumps(record), json.dumps({"action": "report", **event, "report_id": report_id, "at": record["at"]}),
-                  record["at"], ""],
-        )
-        MODERATION_ACTIONS.labels("report").inc()
+        self._write("report", report_id, record, event, report_id, filed=True)
         return record
 
     def get_report(self, report_id: str) -> dict:
