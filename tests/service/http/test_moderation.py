@@ -47,7 +47,7 @@ def log(http) -> list[dict]:
     return answer.get_json()["entries"]
 
 
-def test_a_reported_message_is_removed_its_player_muted_then_unmuted_and_the_report_resolved(http, table):
+def test_a_reported_message_is_removed_its_player_muted_then_unmuted_and_the_report_resolved(http, table, clock):
     game_id, [(ana, ana_key), (bo, bo_key)] = table
     before = actions_counted(http)
     message = said(http, game_id, ana_key, "something rude").get_json()
@@ -104,6 +104,12 @@ def test_a_reported_message_is_removed_its_player_muted_then_unmuted_and_the_rep
     counted = actions_counted(http)
     for action in ("report", "remove_message", "mute", "unmute", "resolve_report"):
         assert counted[action] == before.get(action, 0) + 1, action
+
+    # a mute lapses by itself at its end
+    assert http.post(f"/v1/players/{bo}/mute", json={**WHO, "minutes": 1}, headers=OPERATOR).status_code == 200
+    assert said(http, game_id, bo_key, "hm").get_json()["code"] == "chat_muted"
+    clock.advance(60)
+    assert said(http, game_id, bo_key, "back").status_code == 201
 
 
 def test_a_banned_players_key_is_refused_everywhere_and_their_seat_left_in_the_games_log(http, table):
