@@ -43,6 +43,12 @@ def test_a_seat_reports_a_message_and_the_operator_removes_it_and_mutes_its_play
     line.get_by_role("button", name="Send report").click()
     line.get_by_text("Reported: the operators will look at it.").wait_for()
     page.locator("[data-part=chat]").screenshot(path=str(shots / "chat-reported-desktop.png"))
+    # a player reported from their seat: the form is there (one report is enough for this test)
+    page.locator("[data-part=report-player] summary").click()
+    assert page.get_by_label("Which player").locator("option").all_text_contents() == ["Rude Ana"]
+    page.set_viewport_size(PHONE)
+    page.locator("[data-part=chat]").screenshot(path=str(shots / "chat-report-player-phone.png"))
+    page.set_viewport_size(DESKTOP)
 
     # the operators' page, in the same tab: the token asked for, then the report
     page.goto(f"{stack}/operator")
