@@ -88,6 +88,41 @@ export interface StreamTicket {
 /** Every operation of openapi.yaml's paths, by operationId (the method's name). */
 export const OPERATIONS: Readonly<Record<OperationId, Operation>>;
 
+/** What every operator's action says: who (the operator token is shared) and why; the report it answers. */
+export interface OperatorAction { operator: string; reason: string; report_id?: string }
+export type ReportReason = "abuse" | "spam" | "cheating" | "name" | "other";
+/** Exactly one of chat_id (with game_id), player_id, seat (with game_id). */
+export interface NewReport {
+  game_id?: string; chat_id?: string; player_id?: string; seat?: number; reason: ReportReason; text?: string;
+}
+export interface Report {
+  id: string;
+  status: "open" | "actioned" | "dismissed";
+  reporter: { player_id?: string | null; name?: string; game_id?: string; seat?: number };
+  target: {
+    kind: "message" | "player" | "seat"; game_id?: string | null; chat_id?: string; channel?: "table" | "spectators";
+    seat?: number | null; name?: string | null; text?: string | null; player_id?: string | null;
+  };
+  reason: ReportReason;
+  text: string | null;
+  at: number;
+  actions: { action: string; operator: string | null; at: number }[];
+  resolution: { operator: string; reason: string; at: number } | null;
+}
+export interface ModerationEntry {
+  id: string;
+  action: "report" | "remove_message" | "mute" | "unmute" | "ban" | "unban" | "resolve_report" | "dismiss_report";
+  operator: string | null;
+  reason?: string | null;
+  target?: Record<string, unknown>;
+  at: number;
+  report_id?: string;
+  minutes?: number;
+  until?: number;
+  reporter?: Record<string, unknown>;
+  text?: string | null;
+}
+
 export type OperationId =
   | "health" | "healthLive" | "healthReady" | "metrics" | "listGameTypes"
   | "listGames" | "createGame" | "getGame" | "takeSeat"
@@ -97,7 +132,9 @@ export type OperationId =
   | "getLobby" | "matchmaking" | "getRematch" | "rematch"
   | "getLeaderboard" | "getPlayerProfile" | "getRatingHistory" | "getGameRatings"
   | "sendChat" | "getChat" | "removeChatMessage"
-  | "listWebhooks" | "createWebhook" | "deleteWebhook" | "enableWebhook" | "listWebhookDeliveries";
+  | "listWebhooks" | "createWebhook" | "deleteWebhook" | "enableWebhook" | "listWebhookDeliveries"
+  | "fileReport" | "listReports" | "getReport" | "resolveReport"
+  | "mutePlayer" | "unmutePlayer" | "banPlayer" | "unbanPlayer" | "getModerationLog";
 
 export class Tabletell {
   constructor(options?: TabletellOptions);
@@ -263,7 +300,30 @@ export class Tabletell {
   /** The chat the bearer may read, oldest first. Retry kind: idempotent. */
   getChat(gameId: string, options?: CallOptions & { after?: string; limit?: number }): Promise<{ game_id: string; version: number; messages: ((ChatMessage & { event: "chat" }) | (ChatRemoval & { event: "chat_removed" }))[] }>;
   /** Operators: removes a message; resolves to the removal. Retry kind: idempotent. */
-  removeChatMessage(gameId: string, chatId: string, options?: CallOptions): Promise<ChatRemoval>;
+  removeChatMessage(gameId: string, chatId: string, options?: CallOptions, body?: OperatorAction): Promise<ChatRemoval>;
+
+  // moderation
+  /** A player's key or a seat's token reports a message, a player or a seat. Retry kind: once. */
+  fileReport(body: NewReport, options?: CallOptions): Promise<{ id: string; status: "open"; reason: ReportReason; at: number }>;
+  /** Operators. Retry kind: idempotent. */
+  listReports(options?: CallOptions & { status?: "open" | "actioned" | "dismissed" | "all"; limit?: number; offset?: number }):
+    Promise<{ reports: Report[]; total: number }>;
+  /** Operators. Retry kind: idempotent. */
+  getReport(reportId: string, options?: CallOptions): Promise<Report>;
+  /** Operators: closes a report. Retry kind: once. */
+  resolveReport(reportId: string, body: OperatorAction & { outcome: "actioned" | "dismissed" }, options?: CallOptions):
+    Promise<Report>;
+  /** Operators: the player's chat refused for `minutes`. Retry kind: once. */
+  mutePlayer(playerId: string, body: OperatorAction & { minutes: number }, options?: CallOptions): Promise<ModerationEntry>;
+  /** Operators. Retry kind: once. */
+  unmutePlayer(playerId: string, body: OperatorAction, options?: CallOptions): Promise<ModerationEntry>;
+  /** Operators: the player's key refused, their open seats left (`left`). Retry kind: once. */
+  banPlayer(playerId: string, body: OperatorAction, options?: CallOptions): Promise<ModerationEntry & { left: string[] }>;
+  /** Operators. Retry kind: once. */
+  unbanPlayer(playerId: string, body: OperatorAction, options?: CallOptions): Promise<ModerationEntry>;
+  /** Operators: newest first. Retry kind: idempotent. */
+  getModerationLog(options?: CallOptions & { limit?: number; before?: string }):
+    Promise<{ entries: ModerationEntry[]; next: string | null }>;
 
   // webhooks (operators)
   /** Retry kind: idempotent. */

@@ -293,6 +293,25 @@ class Chat:
             return self._removal_of(game_id, chat_id)
         return {"id": outside_id(replies.decoded(removed)), **{k: v for k, v in removal.items() if k != "kind"}}
 
+    def message(self, game_id: str, chat_id: str) -> dict[str, Any]:
+        """The message ``chat_id`` as the store holds it (its text, or None
+        once removed: a report copies it); ``chat_message_not_found`` for no
+        message there."""
+        inside = inside_id(chat_id)
+        found = replies.entries(self.redis.xrange(chat_key(game_id), inside, inside)) if inside else []
+        if found:
+            entry = json.loads(found[0][1]["e"])
+        else:
+            mark = self.redis.hget(removed_key(game_id), inside) if inside else None
+            entry = json.loads(replies.decoded(mark)) if mark is not None else None
+        if entry is None and self.archived is not None:
+            entries, marks = self.archived(game_id) or ([], {})
+            kept = dict(entries)
+            entry = json.loads(kept[inside]) if inside in kept else json.loads(marks[inside]) if inside in marks else None
+        if entry is None or entry.get("kind") != "message":
+            raise NotFound("chat_message_not_found", f"This game has no chat message {chat_id}.")
+        return entry
+
     def _removal_of(self, game_id: str, chat_id: str) -> dict[str, Any]:
         for said in self.read(game_id, None, True, None, None):
             if said.kind == "chat_removed" and said.data["removes"] == chat_id:

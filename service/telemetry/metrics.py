@@ -285,3 +285,10 @@ ARCHIVE_LAG = Histogram(
     "How long after its time (ARCHIVE_AFTER_SECONDS after it ended) a finished game was moved to the archive.",
     buckets=(0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600, 4 * 3600),
 )
+
+# -- moderation (issue 54's moderation part: service.app.moderation) ----------
+MODERATION_ACTIONS = Counter(
+    "tabletell_moderation_actions",
+    "Operators' moderation actions and players' reports, by action.",
+    ["action"],
+)

@@ -76,7 +76,8 @@ export async function tablePage(gameId, watchOnly) {
   const log = logPanel(type.type);
   const live = h("p", { class: "live visually-hidden", role: "status", "aria-live": "polite" });
   // table talk: a seat at the table, a spectator among the spectators (chat.js)
-  const talk = chatPanel(gameId, token, you, (seat) => nameOf(ctx.view || summary, seat));
+  const talk = chatPanel(gameId, token, you, (seat) => nameOf(ctx.view || summary, seat),
+    () => (ctx.view || summary).seats.length);
   // shown while the stream is cut and the client connects again
   const reconnecting = h("p", { class: "reconnecting", role: "status", hidden: true },
     "Reconnecting…", h("span", { class: "meta" }, " The table and its clocks stand still until it is back."));
