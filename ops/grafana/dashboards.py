@@ -37,7 +37,6 @@ FALLBACKS = {
     "after_append_failures": "a write after an append fails only when the store is full or lost mid-command",
     "abandoned": "a game is abandoned only when its wait for players runs out (WAITING_GAME_TTL_SECONDS, "
     "a day by default)",
-    "moderation": "tabletell_moderation_actions_total is counted from the first moderation action on",
 }
 FIVE_XX = '{status=~"5.."}'
 
@@ -185,8 +184,7 @@ GAMES = (
     Row("Moderation"),
     Panel(
         "Moderation actions and reports per hour by action",
-        (("sum by (action) (increase(tabletell_moderation_actions_total[1h])) or vector(0)", "{{action}}"),),
-        fallback="moderation",
+        (("sum by (action) (increase(tabletell_moderation_actions_total[1h]))", "{{action}}"),),
     ),
 )
 

@@ -131,6 +131,11 @@ def played(watched):
     refused = client.post(f"/v1/games/{rated}/chat", json={"text": "and again"})
     assert refused.status_code == 429 and refused.json()["code"] == "chat_rate_limited"
     play_out(client, rated, [key_one, key_two], ["heuristic", "random"], random.Random(54))
+    # a player's report and an operator's mute: the moderation panel's series
+    report = client.post("/v1/reports", json={"player_id": two, "reason": "abuse"}, headers=auth(key_one))
+    assert report.status_code == 201, report.text
+    muted = client.post(f"/v1/players/{two}/mute", json={"operator": "ops", "reason": "test", "minutes": 1}, headers=OPERATOR)
+    assert muted.status_code == 200, muted.text
     # a stream opened and closed: the open streams' gauge has its series
     with client.stream("GET", f"/v1/games/{bots}/stream") as stream:
         assert stream.status_code == 200
@@ -155,6 +160,8 @@ def test_every_dashboard_query_returns_data_after_a_few_games(watched, played):
     assert {sample["metric"]["rated"] for sample in rated} == {"true", "false"}
     chat = prometheus.query('sum(tabletell_rate_limited_total{policy="chat"})')
     assert float(chat[0]["value"][1]) >= 1
+    moderation = prometheus.query("sum by (action) (tabletell_moderation_actions_total)")
+    assert {sample["metric"]["action"] for sample in moderation} >= {"report", "mute"}
 
 
 def test_a_webhook_disabled_for_real_fires_its_alert(watched, played):
