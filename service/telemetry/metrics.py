@@ -222,3 +222,13 @@ def process_exited(pid: int) -> None:
     """A worker process ended: its live gauges no longer count."""
     if MULTIPROC_DIR:
         multiprocess.mark_process_dead(pid, path=MULTIPROC_DIR)
+
+
+# -- the void part of issue 54: an operator ends or voids a game ---------------
+# (the moderation part defines the same Counter, exactly so, and counts its
+# own actions on it: the two are one at merge)
+MODERATION_ACTIONS = Counter(
+    "tabletell_moderation_actions_total",
+    "Operators' moderation actions and players' reports, by action.",
+    ["action"],
+)
