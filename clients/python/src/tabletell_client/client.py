@@ -57,7 +57,7 @@ from .problems import Problem, problem_from, problem_of, retry_after
 # the package's version (pyproject.toml reads it from here): major.minor is
 # the API's (openapi.yaml's info.version) that this client speaks, the patch
 # the client's own; CHANGELOG.md beside pyproject.toml says what each changed
-__version__ = "1.1.0"
+__version__ = "1.2.0"
 USER_AGENT = f"tabletell-client-python/{__version__} httpx/{httpx.__version__}"
 
 Policy = Literal["read", "idempotent", "unsafe", "probe"]
@@ -504,6 +504,21 @@ class Tabletell:
     def remove_chat_message(self, game_id: str, chat_id: str, *, token: str | None = None) -> dict[str, Any]:
         """``DELETE /v1/games/{id}/chat/{chat id}`` (operators): the removal."""
         return self._json(JSON, "DELETE", _game(game_id, "chat", quote(chat_id, safe="")), "idempotent", token=token)
+
+    # -- operators ending or voiding a game -------------------------------------------------------
+
+    def end_game(self, game_id: str, body: Mapping[str, Any], *, token: str | None = None) -> t.Summary:
+        """``POST /v1/games/{id}/end`` (operators) ``{"operator", "reason"}``:
+        the game under way ends where it stands, who and why in its log; its
+        summary. Not sent again after a network error (a second one is a 409
+        ``game_finished``)."""
+        return self._json(t.Summary, "POST", _game(game_id, "end"), "unsafe", token=token, body=dict(body))
+
+    def void_game(self, game_id: str, body: Mapping[str, Any], *, token: str | None = None) -> t.Summary:
+        """``POST /v1/games/{id}/void`` (operators) ``{"operator", "reason"}``:
+        the game ends with no result, never rated, who and why in its log;
+        its summary. Not sent again after a network error (as ``end_game``)."""
+        return self._json(t.Summary, "POST", _game(game_id, "void"), "unsafe", token=token, body=dict(body))
 
     # -- webhooks ----------------------------------------------------------------------------------
 
