@@ -49,7 +49,22 @@ export function standings(view) {
   return placed(rows, (x) => `${x.won}:${x.n}`);
 }
 
+// A game an operator voided (rule "ending by an operator"): over with no
+// result, and never rated; the end screen says who decided it and why
+export const voidedLine = (voided) => `This game was voided by an operator: ${voided.reason}`;
+
+function voidedSection(view) {
+  return h("section", { class: "result voided", "data-part": "result", "aria-label": "Result", tabindex: "-1" },
+    h("h2", {}, voidedLine(view.voided)),
+    h("p", { class: "meta" }, `Voided by ${view.voided.operator}. It has no result and counts for no rating.`),
+    h("p", { class: "buttons" }, h("a", { href: "/", class: "button" }, "New game"),
+      view.status === "finished"
+        ? h("a", { href: `/games/${view.game_id}/replay`, class: "button replay-link" }, "Replay and verify")
+        : null));
+}
+
 export function resultSection(view, you, { onRematch = null } = {}) {
+  if (view.voided) return voidedSection(view);
   if (!view.result) return null;
   const winners = view.result.winners || [];
   // a player who left (rule "leaving the table"): a bot played the seat to
@@ -77,6 +92,10 @@ export function resultSection(view, you, { onRematch = null } = {}) {
     left && view.rated
       ? h("p", { class: "note resigned" }, "Leaving a rated game counts as a resignation: "
           + "for the ratings you are ranked below every player who stayed.")
+      : null,
+    view.ended
+      ? h("p", { class: "note ended" }, `An operator (${view.ended.operator}) ended the game where it stood: `
+          + `${view.ended.reason}`)
       : null,
     h("ol", { class: "standings" }, standings(view).map((row) =>
       h("li", { "data-seat": String(row.seat) }, h("span", { class: "place" }, `${row.place}.`), " ",
