@@ -691,6 +691,7 @@ def test_a_warning_comes_before_the_autopilot_a_banner_while_it_plays_and_the_se
     result.wait_for()
     assert result.locator("h2").text_content() == "This game was voided by an operator: Both players reported collusion."
     assert "Voided by olga" in result.text_content() and "You won" not in result.text_content()
+    assert result.get_by_role("button", name="Rematch").count() == 1  # a game voided under way may be played again
     assert page.locator(".game-head .status").text_content().startswith("This game was voided by an operator.")
     page.locator("[data-part=log] li").filter(has_text="voided by an operator (olga)").wait_for()
     assert page.locator("[data-part=moves]").count() == 0 and page.locator("[data-part=ratings]").count() == 0

@@ -206,13 +206,13 @@ export async function tablePage(gameId, watchOnly) {
           unfold, hand, moves)
       : null;
     const result = over && (view.result || view.voided)
-      ? resultSection(view, you, { onRematch: mayRematch && view.result ? askRematch : null })
+      ? resultSection(view, you, { onRematch: mayRematch ? askRematch : null })
       : null;
     if (result) result.id = "result"; // the same element for focus through each redraw
     if (result && view.result && view.rated && !ratings) {
       ratings = ratingChanges(gameId, you, (seat) => nameOf(ctx.view, seat));
     }
-    if (result && view.result && mayRematch && !offer) {
+    if (result && view.status === "finished" && mayRematch && !offer) {
       offer = rematchOffer(gameId, you, (seat) => nameOf(ctx.view, seat), askRematch);
     }
     put(play, result, result ? offer : null, result ? ratings : null, tableSection(view, you, log.last()), dock);
