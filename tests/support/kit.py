@@ -151,6 +151,22 @@ def leaving_a_rated_game_ranks_last(game_type: str, two: dict | None = None, fou
     assert ranks[0] == max(ranks.values()) and ranks[3] == ranks[0] - 1 and max(ranks[1], ranks[2]) < ranks[3]
 
 
+def rated_under_way(game_type: str, seats: int, options: dict | None, seed: str, moves: int):
+    """A local rated game, every seat a player's (``player-<seat>``),
+    ``moves`` random moves in: what an operator ends or voids below."""
+    import random
+
+    from projections.local import LocalGame
+
+    players = [f"player-{seat}" for seat in range(seats)]
+    local = LocalGame(game_type, seats, seed=seed, options=options, players=players, rated=True)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        seat = local.view(None)["to_act"][0]
+        local.command(seat, local.game.bots["random"](local.view(seat), rng))
+    return local
+
+
 def ended_by_an_operator(game_type: str, seats: int, options: dict | None = None, seed: str = "end", moves: int = 6):
     """Rule "ending by an operator", the table's part, the same in every
     game: a rated game of players, ``moves`` random moves in, is ended by an
@@ -159,21 +175,13 @@ def ended_by_an_operator(game_type: str, seats: int, options: dict | None = None
     views and feed entries fit the game's declared shapes, the log
     verifies, and the ratings rank the game by that result. Returns (the
     local game, each seat's rank in ``rated_result``)."""
-    import random
-
     from games import table as tables
     from projections.audit import verify
-    from projections.local import LocalGame
     from projections.ratings import places, rated_result
     from projections.views import feed
     from tests.support.shapes import check_entry, check_view
 
-    players = [f"player-{seat}" for seat in range(seats)]
-    local = LocalGame(game_type, seats, seed=seed, options=options, players=players, rated=True)
-    rng = random.Random(seed)
-    for _ in range(moves):
-        seat = local.view(None)["to_act"][0]
-        local.command(seat, local.game.bots["random"](local.view(seat), rng))
+    local = rated_under_way(game_type, seats, options, seed, moves)
     standing = local.game.standing(local.table.game)
     ended = local.command(None, {"type": "end", "operator": "op", "reason": "players idle"}, actor="system")
     assert [e.type for e in ended] == ["ended_by_operator", "game_finished"]
@@ -202,22 +210,14 @@ def voided_by_an_operator(game_type: str, seats: int, options: dict | None = Non
     reason and the seed; finished with no result, never rated; views and
     entries fit the shapes; the log verifies. An end or a void of a game
     over is refused (``game_finished``), and so is either from a player."""
-    import random
-
     from games import table as tables
     from games.contract import RuleError
     from projections.audit import verify
-    from projections.local import LocalGame
     from projections.ratings import rated_result
     from projections.views import feed
     from tests.support.shapes import check_entry, check_view
 
-    players = [f"player-{seat}" for seat in range(seats)]
-    local = LocalGame(game_type, seats, seed=seed, options=options, players=players, rated=True)
-    rng = random.Random(seed)
-    for _ in range(moves):
-        seat = local.view(None)["to_act"][0]
-        local.command(seat, local.game.bots["random"](local.view(seat), rng))
+    local = rated_under_way(game_type, seats, options, seed, moves)
     with pytest.raises(RuleError) as player:
         local.command(0, {"type": "void", "operator": "me", "reason": "I am losing"})
     assert player.value.code == "unknown_command"
