@@ -15,11 +15,11 @@ from service.app.scheduling import due_key
 from service.config import Config
 from service.http.app import create_app
 from service.runtime.replay import run_verify
-from tests.service.app.test_archive import archive_now
 from tests.support.api import SHORT, auth, play_once, sit, view
 from tests.support.openapi_contract import check
 from tests.support.rated import RATED_TYPE, new_players
 from tests.support.stack import OPERATOR_TOKEN
+from tests.support.workers import archive_now
 
 OPERATOR = auth(OPERATOR_TOKEN)
 WHY = {"operator": "olga", "reason": "Both players reported collusion."}
@@ -145,6 +145,7 @@ def test_an_operator_ends_a_rated_game_it_is_rated_on_where_it_stands(app, http,
     check("/v1/games/{game_id}/end", "post", refused)
     assert refused.status_code == 422 and refused.get_json()["code"] == "game_not_started"
     voided = http.post(f"/v1/games/{waiting}/void", json=WHY, headers=OPERATOR)
+    check("/v1/games/{game_id}/void", "post", voided)
     assert voided.status_code == 200 and voided.get_json()["status"] == "abandoned"
     assert voided.get_json()["voided"] == WHY and actions("end_game") == before + 1
 
