@@ -94,12 +94,12 @@ class GameAbandoned(Schema):
     seed = fields.String(required=True, metadata=describe("The game's seed, told once nothing is hidden."))
 
 
-class GameEnded(Schema):
+class EndedByOperator(Schema):
     operator = fields.String(required=True, metadata=describe("The operator who ended the game."))
     reason = fields.String(required=True, metadata=describe("Why, as the operator gave it."))
 
 
-class GameVoided(GameEnded):
+class GameVoided(EndedByOperator):
     seed = fields.String(required=True, metadata=describe("The game's seed, told once nothing is hidden."))
 
 
@@ -125,6 +125,6 @@ def table_events(result: type[Schema], prefix: str) -> dict[str, type[Schema]]:
         "seat_left": SeatOnly,
         "game_finished": finished,
         "game_abandoned": GameAbandoned,
-        "ended_by_operator": GameEnded,
+        "ended_by_operator": EndedByOperator,
         "game_voided": GameVoided,
     }

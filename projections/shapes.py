@@ -130,11 +130,11 @@ def view_schema(game: Game) -> type[Schema]:
         "deadlines": fields.List(fields.Nested(Deadline), required=True),
         "result": fields.Nested(shapes.result, required=True, allow_none=True),
         "ended": fields.Nested(
-            table_shapes.GameEnded, required=True, allow_none=True,
+            table_shapes.EndedByOperator, required=True, allow_none=True,
             metadata=describe("An operator ended the game where it stood (its result that standing), and why; else null."),
         ),
         "voided": fields.Nested(
-            table_shapes.GameEnded, required=True, allow_none=True,
+            table_shapes.EndedByOperator, required=True, allow_none=True,
             metadata=describe("An operator voided the game (over, with no result, never rated), and why; else null."),
         ),
         # a waiting table says nothing yet: each of the game's sentences may be missing
