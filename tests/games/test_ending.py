@@ -1,50 +1,18 @@
 """Rule "ending by an operator" (every game's docs/rules/<game>.md): the
-table's ``end`` and ``void``, and each game's ``standing``."""
+table's ``end`` and ``void`` where no game's own rules differ (a waiting
+game, a malformed command); each game's standing and a void under way are
+in tests/games/<game>/test_ending.py."""
 from __future__ import annotations
 
 import pytest
 
 from games import table as tables
 from games.contract import RuleError
-from projections.audit import verify
 from games.registry import GAMES
+from projections.audit import verify
 from projections.folding import advance
 from projections.local import LocalGame
 from projections.views import seat_view
-from tests.support.kit import ended_by_an_operator, voided_by_an_operator
-
-
-def test_ending_by_an_operator_opticall_the_seats_still_in_share_the_win():
-    local, _ = ended_by_an_operator("opticall", 3)
-    out = local.table.game.out
-    assert local.table.result == {"winners": [s for s in range(3) if s not in out], "eliminated": list(out)}
-
-
-def test_ending_by_an_operator_diez_the_fewest_cards_left_win():
-    local, ranks = ended_by_an_operator("diez", 3)
-    left = [len(hand) for hand in local.table.game.hands]
-    assert local.table.result["cards_left"] == left
-    assert local.table.result["winners"] == [s for s in range(3) if left[s] == min(left)]
-    assert all(ranks[s] == (1 if left[s] == min(left) else 2) for s in range(3))
-
-
-def test_ending_by_an_operator_deceptidice_ranks_by_the_standings():
-    local, _ = ended_by_an_operator("deceptidice", 2)
-    assert [r["seat"] for r in local.table.result["ranking"]] and local.table.result["cards"]
-
-
-def test_ending_by_an_operator_color_doubt_the_fewest_cards_in_hand_win_or_the_best_score_of_a_match():
-    local, _ = ended_by_an_operator("color-doubt", 3)
-    held = [len(hand) for hand in local.table.game.hands]
-    assert local.table.result["winners"] == [s for s in range(3) if held[s] == min(held)]
-    assert local.table.result["scores"] is None
-    match, _ = ended_by_an_operator("color-doubt", 2, {"extended": True})
-    assert match.table.result["scores"] is not None
-
-
-@pytest.mark.parametrize("game_type", ["opticall", "diez"])
-def test_ending_by_an_operator_a_voided_game_is_over_with_no_result_and_never_rated(game_type):
-    voided_by_an_operator(game_type, 3)
 
 
 def test_ending_by_an_operator_a_waiting_game_is_voided_not_ended():
