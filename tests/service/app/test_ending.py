@@ -11,6 +11,7 @@ import random
 import pytest
 from prometheus_client import REGISTRY
 
+from service.app import webhooks
 from service.app.scheduling import due_key
 from service.config import Config
 from service.http.app import create_app
@@ -64,6 +65,9 @@ def test_an_operator_voids_a_rated_game_it_is_never_rated_and_every_reader_is_to
     svc = app.extensions["tabletell"]
     game_id, [(ana, ana_key), _] = rated_under_way(http, "v", turn_seconds=60)
     before = actions("void_game")
+    hook = http.post(
+        "/v1/webhooks", json={"url": "https://93.184.216.34/hooks", "events": ["game_voided"]}, headers=OPERATOR
+    ).get_json()
     # a turn clock runs: the game is due when the seat to act runs out of time
     [deadline] = svc.commands.load(game_id).game.deadlines(svc.commands.load(game_id).table.game)
     assert svc.redis.zscore(due_key(game_id), game_id) == deadline.at
@@ -87,9 +91,10 @@ def test_an_operator_voids_a_rated_game_it_is_never_rated_and_every_reader_is_to
     assert ratings["rated"] is True and ratings["status"] == "unrated" and ratings["players"] == []
     assert http.get(f"/v1/leaderboards/{RATED_TYPE}").get_json()["total"] == 0
     # its players are told (their feed and webhooks): voided, not finished
-    kinds = {entry["event"]: entry["data"] for _, entry in svc.player_feed.since(ana, 0)}
-    assert "game_finished" not in kinds and kinds["game_voided"]["reason"] == WHY["reason"]
-    assert "voided by an operator" in kinds["game_voided"]["text"]
+    entries = {entry["event"]: entry for _, entry in svc.player_feed.since(ana, 0)}
+    assert "game_finished" not in entries and entries["game_voided"]["data"]["reason"] == WHY["reason"]
+    assert "voided by an operator" in entries["game_voided"]["data"]["text"]
+    assert redis_client.hexists(webhooks.PENDING, webhooks.delivery_key(hook["id"], entries["game_voided"]["event_id"]))
     # the lists show it voided
     mine = http.get("/v1/players/me/games", headers=auth(ana_key))
     check("/v1/players/me/games", "get", mine)
