@@ -6,7 +6,9 @@ player streams and webhooks, derived from the game before and after it.
   deadline, if the game has one);
 - ``window``: the seat may answer a window now (a call, a jump-in, a
   challenge: a deadline of another kind than ``turn``);
-- ``game_finished``: with the result.
+- ``game_finished``: with the result;
+- ``game_voided``: an operator voided the game (no result), with their
+  name and reason (rule "ending by an operator").
 
 Each has ``text``: what it means to that player, in a sentence
 (``games.narration``'s names and voice: "Your turn in Diez, with Bot 1
@@ -61,7 +63,10 @@ def player_events(before: Folded | None, after: Folded) -> list[tuple[str, str, 
                     deadline=deadline.at if deadline else None,
                     window=None if deadline is None or kind == "turn" else deadline.kind,
                 )
-    if table.status == tables.FINISHED and (was is None or was.status != tables.FINISHED):
+    if table.voided is not None and (was is None or was.voided is None):
+        for seat in seated:
+            add(seat, "game_voided", operator=table.voided["operator"], reason=table.voided["reason"])
+    elif table.status == tables.FINISHED and (was is None or was.status != tables.FINISHED):
         for seat in seated:
             add(seat, "game_finished", result=table.result)
     return out
@@ -82,4 +87,6 @@ def _text(folded: Folded, names: list[str], seat: int, kind: str, data: dict[str
         voice = narration.Voice(*narration.bot_voice(names, seat)) if seat in folded.table.left else narration.Voice(names, seat)
         told = narration.finished(voice, data.get("result") or {})
         return f"{told[:-1]} ({game})."
+    if kind == "game_voided":
+        return narration.sentence(f"Your game of {game} was voided by an operator: {data['reason']}")
     return narration.sentence(f"{game}: {narration.words(kind)}")

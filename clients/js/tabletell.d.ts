@@ -131,7 +131,7 @@ export type OperationId =
   | "createPlayer" | "getPlayer" | "renamePlayer" | "deletePlayer" | "replacePlayerKey" | "listPlayerGames" | "streamPlayer" | "createPlayerStreamTicket"
   | "getLobby" | "matchmaking" | "getRematch" | "rematch"
   | "getLeaderboard" | "getPlayerProfile" | "getRatingHistory" | "getGameRatings"
-  | "sendChat" | "getChat" | "removeChatMessage"
+  | "sendChat" | "getChat" | "removeChatMessage" | "endGame" | "voidGame"
   | "listWebhooks" | "createWebhook" | "deleteWebhook" | "enableWebhook" | "listWebhookDeliveries"
   | "fileReport" | "listReports" | "getReport" | "resolveReport"
   | "mutePlayer" | "unmutePlayer" | "banPlayer" | "unbanPlayer" | "getModerationLog";
@@ -324,6 +324,12 @@ export class Tabletell {
   /** Operators: newest first. Retry kind: idempotent. */
   getModerationLog(options?: CallOptions & { limit?: number; before?: string }):
     Promise<{ entries: ModerationEntry[]; next: string | null }>;
+
+  // operators ending or voiding a game
+  /** Operators: ends a game under way where it stands, with who and why in its log; resolves to its summary. Retry kind: once. */
+  endGame(gameId: string, body: Moderation, options?: CallOptions): Promise<Summary>;
+  /** Operators: voids a game (no result, never rated), with who and why in its log; resolves to its summary. Retry kind: once. */
+  voidGame(gameId: string, body: Moderation, options?: CallOptions): Promise<Summary>;
 
   // webhooks (operators)
   /** Retry kind: idempotent. */
@@ -625,6 +631,16 @@ export interface SummaryCommon {
   rated: boolean;
   /** The middle of the table told in sentences from the reader's side: part -> sentence. */
   says: Record<string, string>;
+  /** An operator ended the game where it stood (its `result` that standing), and why; else null. */
+  ended: Moderation | null;
+  /** An operator voided the game (over with no result, never rated), and why; else null. */
+  voided: Moderation | null;
+}
+
+/** Who ended or voided a game, and why (`endGame`, `voidGame`): in its log, in public. */
+export interface Moderation {
+  operator: string;
+  reason: string;
 }
 
 /** What a seat's view adds to the summary (a spectator's: `seat` null, no actions, no moves). */
@@ -903,11 +919,12 @@ export type PlayerStreamMessage =
   | { event: "turn"; id: number; data: PlayerEventData & { deadline: number | null; actions: string[]; window: null } }
   | { event: "window"; id: number; data: PlayerEventData & { deadline: number | null; actions: string[]; window: string } }
   | { event: "game_finished"; id: number; data: PlayerEventData & { result: Record<string, unknown> | null } }
+  | { event: "game_voided"; id: number; data: PlayerEventData & Moderation }
   | { event: "rematch_offered"; id: number; data: PlayerEventData & { rematch_of: string; asked_by: number } }
   | { event: "rating_changed"; id: number; data: PlayerEventData & RatingChange };
 
 export interface GamePage {
-  games: { game_id: string; type: GameTypeName; status: Status; seats: number; version: number; created_at: number; result: Record<string, unknown> | null }[];
+  games: { game_id: string; type: GameTypeName; status: Status; seats: number; version: number; created_at: number; result: Record<string, unknown> | null; voided: Moderation | null }[];
   total: number;
   next: string | null;
 }
@@ -942,6 +959,8 @@ export interface PlayerGame {
   version: number;
   created_at: number;
   result: Record<string, unknown> | null;
+  /** An operator voided the game, and why; else null. */
+  voided: Moderation | null;
 }
 
 export interface LobbyGame {

@@ -92,6 +92,8 @@ export const OPERATIONS = Object.freeze({
   sendChat: op("POST", "/v1/games/{game_id}/chat", "once"),
   getChat: op("GET", "/v1/games/{game_id}/chat", "idempotent", ["after", "limit"]),
   removeChatMessage: op("DELETE", "/v1/games/{game_id}/chat/{chat_id}", "idempotent"),
+  endGame: op("POST", "/v1/games/{game_id}/end", "once"),
+  voidGame: op("POST", "/v1/games/{game_id}/void", "once"),
   listWebhooks: op("GET", "/v1/webhooks", "idempotent"),
   createWebhook: op("POST", "/v1/webhooks", "once"),
   deleteWebhook: op("DELETE", "/v1/webhooks/{webhook_id}", "idempotent", [], [], 404),
@@ -332,6 +334,13 @@ export class Tabletell {
   banPlayer(playerId, body, options = {}) { return this.#call("banPlayer", { player_id: playerId }, options, body); }
   unbanPlayer(playerId, body, options = {}) { return this.#call("unbanPlayer", { player_id: playerId }, options, body); }
   getModerationLog(options = {}) { return this.#call("getModerationLog", {}, options); }
+
+  // -- operators ending or voiding a game ----------------------------------
+
+  /** Operators: ends a game under way where it stands (`{operator, reason}`, kept in its log); its summary. */
+  endGame(gameId, body, options = {}) { return this.#call("endGame", { game_id: gameId }, options, body); }
+  /** Operators: voids a game, no result and never rated (`{operator, reason}`, kept in its log); its summary. */
+  voidGame(gameId, body, options = {}) { return this.#call("voidGame", { game_id: gameId }, options, body); }
 
   // -- webhooks ------------------------------------------------------------
 

@@ -215,6 +215,8 @@ class Brief:
     result: Mapping[str, Any] | None
     players: tuple[str | None, ...]
     to_act: tuple[int, ...] = ()
+    # an operator voided the game: {"operator", "reason"} (``Table.voided``)
+    voided: Mapping[str, Any] | None = None
 
     @classmethod
     def of(cls, folded: Folded) -> "Brief":
@@ -222,7 +224,7 @@ class Brief:
         acting = tuple(tables.to_act(folded.game, table)) if table.status == tables.ACTIVE else ()
         return cls(
             folded.game_id, folded.game.type, table.status, table.seats, folded.version, table.created_at,
-            table.result, tuple(table.players), acting,
+            table.result, tuple(table.players), acting, table.voided,
         )  # fmt: skip
 
     @classmethod
@@ -230,6 +232,7 @@ class Brief:
         return cls(
             game_id, record["type"], record["status"], int(record["seats"]), int(record["version"]),
             int(record["created_at"]), json.loads(record["result"]), tuple(json.loads(record["players"])),
+            voided=json.loads(record.get("voided", "null")),  # a record archived before voids has none
         )  # fmt: skip
 
 
@@ -249,6 +252,7 @@ def record_of(folded: Folded, archive: str, location: str, size: int) -> dict[st
         "ended_at": str(table.ended_at or 0),
         "result": json.dumps(table.result, separators=(",", ":")),
         "players": json.dumps(list(table.players), separators=(",", ":")),
+        "voided": json.dumps(table.voided, separators=(",", ":")),
     }
 
 

@@ -281,6 +281,25 @@ class Commands:
             _require_durable(appended, version=after.version)
             return Outcome(after.version, feed(after, envelopes, seat), after)
 
+    def moderate(self, game_id: str, action: str, operator: str, reason: str) -> Outcome:
+        """An operator ends (``end``) or voids (``void``) ``game_id`` now, with
+        their name and reason (rule "ending by an operator", decided by
+        ``games.table``): one command on the command path, sent as the
+        system's (no client can send it: the API sends it for the operator
+        token alone), so the log records it and a replay decides it again.
+        A game over already is a ``Conflict`` (409 ``game_finished``), its
+        result unchanged: a game finishing as the operator acts is one too.
+        Counted as ``tabletell_moderation_actions_total{action=end_game|void_game}``."""
+        body = {"type": action, "operator": operator, "reason": reason}
+        try:
+            outcome = self.execute(game_id, None, body, actor="system")
+        except RuleError as refused:
+            if refused.code == "game_finished":
+                raise Conflict("game_finished", refused.message)
+            raise
+        metrics.MODERATION_ACTIONS.labels(f"{action}_game").inc()
+        return outcome
+
     def _decide_and_append(
         self,
         live: LiveGame,

@@ -184,6 +184,26 @@ class ChatMessage(Schema):
     text = ChatText(required=True)
 
 
+class ShownText(fields.String):
+    """A string field checked as text every reader is shown (``shown_text``),
+    at most ``most`` code points: what an operator writes into a game's log
+    (rule "ending by an operator": their name and reason, public)."""
+
+    def __init__(self, most: int, what: str, **kwargs):
+        super().__init__(**kwargs)
+        self.most, self.what = most, what
+
+    def _deserialize(self, value, attr, data, **kwargs) -> str:
+        return shown_text(super()._deserialize(value, attr, data, **kwargs), self.most, self.what, len)
+
+
+class Moderation(Schema):
+    """``POST /v1/games/{id}/end`` and ``/void``: who and why, both kept in the log."""
+
+    operator = ShownText(tables.OPERATOR_MAX, "An operator's name", required=True)
+    reason = ShownText(tables.REASON_MAX, "A reason", required=True)
+
+
 # a chat message's id: "<version>.<k>" (service.app.chat)
 CHAT_ID_PATTERN = r"^[0-9]{1,15}\.[1-9][0-9]{0,8}$"
 # where a game's stream resumes: a version, or a chat message's id

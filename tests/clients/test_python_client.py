@@ -17,6 +17,7 @@ from tabletell_client import Conflict, RuleRefused, Tabletell, Unauthorized
 from tests.support.api import SHORT
 from tests.support.paths import ROOT
 from tests.support.patience import PATIENCE, WHOLE_RUN
+from tests.support.stack import OPERATOR_TOKEN
 
 
 class Cut(httpx.SyncByteStream):
@@ -258,6 +259,18 @@ def test_table_talk_and_ratings_through_the_client(api_server):
         assert [m["text"] for m in read["messages"]] == ["again", "and again"]
         assert anyone.get_game_ratings(game_id)["status"] == "unrated"  # not finished
         assert anyone.get_leaderboard("color-doubt", limit=1)["limit"] == 1
+
+    # an operator ends the game where it stands, then cannot void it; a waiting game is voided
+    why = {"operator": "olga", "reason": "A test of the operators' routes."}
+    with Tabletell(api_server.url, token=OPERATOR_TOKEN, timeout=PATIENCE) as operator:
+        ended = operator.end_game(game_id, why)
+        assert (ended["status"], ended["ended"], ended["voided"]) == ("finished", why, None)
+        with pytest.raises(Conflict) as again:
+            operator.void_game(game_id, why)
+        assert again.value.code == "game_finished"
+        waiting = operator.create_game({"type": "color-doubt", "seats": 2, "options": SHORT["color-doubt"]})["game_id"]
+        voided = operator.void_game(waiting, why)
+        assert (voided["status"], voided["voided"], voided["result"]) == ("abandoned", why, None)
 
 
 def test_moderation_through_the_client(api_server):

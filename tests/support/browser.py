@@ -41,8 +41,9 @@ def chromium() -> str:
 
 @pytest.fixture(scope="session")
 def stack(tmp_path_factory):
-    """`make run` as it starts: its own store, the API, a worker; and the
-    operator token (the operators' page, test_web_moderation.py)."""
+    """`make run` as it starts: its own store, the API, a worker; with the
+    operators' token (the tests' ``OPERATOR_TOKEN``): the operators' page
+    (test_web_moderation.py), ending and voiding games."""
     settings = {"RATE_LIMITS": "off", "ACCESS_LOG": "off", "WEB_CONCURRENCY": "1", "OPERATOR_TOKEN": OPERATOR_TOKEN}
     with make_run(tmp_path_factory.mktemp("web-data"), **settings) as port:
         yield f"http://127.0.0.1:{port}"

@@ -134,6 +134,17 @@ test("the operators' operations", { timeout: BOUND_MS, skip: !OPERATOR_TOKEN && 
   assert.deepEqual(log.entries.map((e) => e.action),
     ["resolve_report", "unban", "ban", "unmute", "mute", "remove_message", "report"]);
 
+  // a game under way ended where it stands; the waiting one voided, then neither again
+  const why = { operator: "olga", reason: "A test of the operators' routes." };
+  const running = await newGame(operator, { bot: true });
+  await operator.takeSeat(running, { name: "ana" }, { token: null });
+  const ended = await operator.endGame(running, why);
+  assert.deepEqual([ended.status, ended.ended, ended.voided], ["finished", why, null]);
+  assert.ok(ended.result.winners.length > 0);
+  const voided = await operator.voidGame(gameId, why);
+  assert.deepEqual([voided.status, voided.voided, voided.result], ["abandoned", why, null]);
+  await assert.rejects(operator.voidGame(gameId, why), { status: 409, code: "game_finished" });
+
   // a public address (no name to resolve), and no event it subscribes to happens here
   const hook = await operator.createWebhook({ url: "https://1.1.1.1/hooks/tabletell", events: ["rematch_offered"] });
   assert.match(hook.secret, /^whsec_/);

@@ -563,6 +563,21 @@ class Tabletell:
         """``GET /v1/moderation/log`` (operators): ``{"entries", "next"}``, newest first."""
         return self._json(JSON, "GET", "/v1/moderation/log", "read", token=token, params={"limit": limit, "before": before})
 
+    # -- operators ending or voiding a game -------------------------------------------------------
+
+    def end_game(self, game_id: str, body: Mapping[str, Any], *, token: str | None = None) -> t.Summary:
+        """``POST /v1/games/{id}/end`` (operators) ``{"operator", "reason"}``:
+        the game under way ends where it stands, who and why in its log; its
+        summary. Not sent again after a network error (a second one is a 409
+        ``game_finished``)."""
+        return self._json(t.Summary, "POST", _game(game_id, "end"), "unsafe", token=token, body=dict(body))
+
+    def void_game(self, game_id: str, body: Mapping[str, Any], *, token: str | None = None) -> t.Summary:
+        """``POST /v1/games/{id}/void`` (operators) ``{"operator", "reason"}``:
+        the game ends with no result, never rated, who and why in its log;
+        its summary. Not sent again after a network error (as ``end_game``)."""
+        return self._json(t.Summary, "POST", _game(game_id, "void"), "unsafe", token=token, body=dict(body))
+
     # -- webhooks ----------------------------------------------------------------------------------
 
     def list_webhooks(self, *, token: str | None = None) -> dict[str, Any]:

@@ -206,11 +206,11 @@ export async function tablePage(gameId, watchOnly) {
       ? h("div", { class: `dock${mine ? " yours" : ""}${folded ? " folded" : ""}${over ? " over" : ""}` },
           unfold, hand, moves)
       : null;
-    const result = over && view.result
+    const result = over && (view.result || view.voided)
       ? resultSection(view, you, { onRematch: mayRematch ? askRematch : null })
       : null;
     if (result) result.id = "result"; // the same element for focus through each redraw
-    if (result && view.status === "finished" && view.rated && !ratings) {
+    if (result && view.result && view.rated && !ratings) {
       ratings = ratingChanges(gameId, you, (seat) => nameOf(ctx.view, seat));
     }
     if (result && view.status === "finished" && mayRematch && !offer) {
