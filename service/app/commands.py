@@ -289,7 +289,7 @@ class Commands:
         token alone), so the log records it and a replay decides it again.
         A game over already is a ``Conflict`` (409 ``game_finished``), its
         result unchanged: a game finishing as the operator acts is one too.
-        Counted as ``tabletell_moderation_actions_total{action=end_game|void_game}``."""
+        The moderation log's entry (and its count) is ``Moderation.game_stopped``'s."""
         body = {"type": action, "operator": operator, "reason": reason}
         try:
             outcome = self.execute(game_id, None, body, actor="system")
@@ -297,7 +297,6 @@ class Commands:
             if refused.code == "game_finished":
                 raise Conflict("game_finished", refused.message)
             raise
-        metrics.MODERATION_ACTIONS.labels(f"{action}_game").inc()
         return outcome
 
     def _decide_and_append(

@@ -6,7 +6,8 @@ The moderation log is a Redis stream (``tabletell:{moderation}:log``), one
 entry per action (``XADD``), never rewritten: who did it (``operator``, the
 name the operator gives: the operator token is one token, shared), the
 ``action``, its ``target``, the ``reason`` and when (``at``); a player's
-report is an entry too (``operator`` null, its ``reporter`` instead). It is
+report is an entry too (``operator`` null, its ``reporter`` instead), and so
+is a game an operator ended or voided (``end_game``, ``void_game``). It is
 read newest first, a page at a time (``GET /v1/moderation/log``).
 
 What is in force is kept beside it, in the same slot, written by the same
@@ -57,7 +58,9 @@ OPEN = f"{PREFIX}:reports:open"  # the open ones, by time
 
 REPORT_REASONS = ("abuse", "spam", "cheating", "name", "other")
 # what an action a report led to is called in its record, and in the log
-ACTIONS = ("report", "remove_message", "mute", "unmute", "ban", "unban", "resolve_report", "dismiss_report")
+ACTIONS = (
+    "report", "remove_message", "mute", "unmute", "ban", "unban", "resolve_report", "dismiss_report", "end_game", "void_game"
+)
 OUTCOMES = {"actioned": "resolve_report", "dismissed": "dismiss_report"}
 
 
@@ -218,6 +221,16 @@ class Moderation:
         """A chat message's removal (``Chat.remove``, done) in the log."""
         event = {"operator": operator, "reason": reason, "target": {"game_id": game_id, "chat_id": chat_id}}
         return self._write("remove_message", game_id, None, event, report_id)
+
+    def game_stopped(self, action: str, operator: str, reason: str, game_id: str, version: int) -> dict:
+        """A game an operator ended or voided (``Commands.moderate``, done:
+        its own log holds the command with the operator and reason) in the
+        moderation log, ``end_game`` or ``void_game``, naming the game and
+        the version its end reached. Written after the append: a process
+        killed between the two leaves the game's log saying so and this log
+        without it."""
+        event = {"operator": operator, "reason": reason, "target": {"game_id": game_id, "version": version}}
+        return self._write(f"{action}_game", game_id, None, event)
 
     def _known(self, player_id: str) -> None:
         if not self.player_exists(player_id):

@@ -87,4 +87,5 @@ def _moderate(game_id: str, action: str):
     body = schemas.load(schemas.Moderation, json_body())
     outcome = svc.commands.moderate(game_id, action, body["operator"], body["reason"])
     folded = outcome.folded if outcome.folded is not None else svc.commands.load(game_id)
+    svc.moderation.game_stopped(action, body["operator"], body["reason"], game_id, folded.version)
     return json_response(summary(folded), headers={"ETag": etag(folded.version)})

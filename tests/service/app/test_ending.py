@@ -132,6 +132,10 @@ def test_an_operator_ends_a_rated_game_it_is_rated_on_where_it_stands(app, http,
     summary = answer.get_json()
     assert summary["status"] == "finished" and summary["result"] == standing and summary["ended"] == WHY
     assert summary["voided"] is None and actions("end_game") == before + 1
+    # the moderation log has it too, with who and why, naming the game and the version its end reached
+    [entry] = http.get("/v1/moderation/log?limit=1", headers=OPERATOR).get_json()["entries"]
+    assert {k: entry[k] for k in ("action", "operator", "reason")} == {"action": "end_game", **WHY}
+    assert entry["target"] == {"game_id": game_id, "version": summary["version"]}
     events = http.get(f"/v1/games/{game_id}/events").get_json()["events"]
     assert [e["type"] for e in events[-2:]] == ["ended_by_operator", "game_finished"]
     assert events[-2]["data"] == WHY and "collusion" in events[-2]["text"]

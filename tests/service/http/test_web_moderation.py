@@ -59,7 +59,7 @@ def test_a_seat_reports_a_message_and_the_operator_removes_it_and_mutes_its_play
     report = page.locator("article.report").filter(has_text="you play like a potato")
     report.wait_for()
     assert "reported by Bea (seat 2)" in report.locator("h3").text_content()
-    assert report.locator("[data-part=game-actions]").count() == 1  # where the void part's buttons go
+    assert report.locator("[data-part=game-actions] button").all_text_contents() == ["End the game", "Void the game"]
     page.screenshot(path=str(shots / "operator-desktop.png"), full_page=True)
     assert page.evaluate(FITS), "the operators' page is wider than the desktop screen"
 
@@ -84,6 +84,14 @@ def test_a_seat_reports_a_message_and_the_operator_removes_it_and_mutes_its_play
     assert [(e["action"], e["operator"]) for e in entries] == [("mute", "mod-olga"), ("remove_message", "mod-olga"),
                                                                 ("report", None)]
     assert entries[0]["minutes"] == 30 and entries[0]["target"] == {"player_id": ana["player_id"]}
+
+    # the game voided from the report (its question answered yes): in the game's log and the moderation log
+    page.once("dialog", lambda dialog: dialog.accept())
+    report.get_by_role("button", name="Void the game").click()
+    log.first.and_(page.locator("[data-action=void_game]")).wait_for()
+    assert "game " + game_id[:8] in log.first.text_content()
+    summary = api(stack, f"/v1/games/{game_id}")
+    assert summary["status"] == "finished" and summary["voided"]["operator"] == "mod-olga"
 
     page.set_viewport_size(PHONE)
     report.wait_for()

@@ -65,6 +65,9 @@ export const mutePlayer = (operator, playerId, body) => client.mutePlayer(player
 export const banPlayer = (operator, playerId, body) => client.banPlayer(playerId, body, { token: operator });
 export const resolveReport = (operator, reportId, body) => client.resolveReport(reportId, body, { token: operator });
 export const getModerationLog = (operator) => client.getModerationLog({ token: operator, limit: 50 });
+// an operator ends a game where it stands, or voids it (no result, never rated): `{operator, reason}`
+export const endGame = (operator, gameId, body) => client.endGame(gameId, body, { token: operator });
+export const voidGame = (operator, gameId, body) => client.voidGame(gameId, body, { token: operator });
 
 // POST .../commands: ``version`` (If-Match) applies the command only to the
 // game the page showed; the client's Idempotency-Key makes its retry safe

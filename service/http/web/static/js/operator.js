@@ -8,7 +8,8 @@
 // the operator's name, which every action sends and the log keeps.
 
 import {
-  banPlayer, getModerationLog, listReports, mutePlayer, problemMessage, removeChatMessage, resolveReport,
+  banPlayer, endGame, getModerationLog, listReports, mutePlayer, problemMessage, removeChatMessage, resolveReport,
+  voidGame,
 } from "./api.js";
 import { h, main, put, setWhere, title, words } from "./dom.js";
 
@@ -88,9 +89,13 @@ function reportCard(report, operator, refresh) {
     button("Resolve", () => resolveReport(operator, report.id, { ...who(), outcome: "actioned" }),
       { class: "primary" }),
     button("Dismiss", () => resolveReport(operator, report.id, { ...who(), outcome: "dismissed" })));
-  // VOID PART (issue 54): the buttons that end or void the reported game go
-  // in this container; the lead wires them at merge (the void branch)
-  const gameActions = h("div", { class: "game-actions", "data-part": "game-actions", "data-game": t.game_id || "" });
+  // the reported game stopped: ended where it stands, or voided (no result, never rated); neither can be
+  // undone, so each asks first; a game over already answers 409 game_finished, shown as any refusal
+  const stop = (label, call, question) => button(label, () => confirm(question) && call(operator, t.game_id, who()),
+    { class: "danger" });
+  const gameActions = t.game_id ? h("p", { class: "buttons game-actions", "data-part": "game-actions" },
+    stop("End the game", endGame, "End this game where it stands? Its standing becomes its result."),
+    stop("Void the game", voidGame, "Void this game? It ends with no result and is never rated.")) : null;
   return h("article", { class: "panel report", "data-report": report.id },
     h("h3", {}, title(report.reason),
       h("span", { class: "meta" }, ` reported by ${reporter(report)}, ${when(report.at)}`)),
@@ -103,6 +108,7 @@ function logTable(entries) {
   const about = (e) => {
     const t = e.target || {};
     if (t.chat_id) return `message ${t.chat_id} of game ${t.game_id.slice(0, 8)}`;
+    if (t.game_id) return `game ${t.game_id.slice(0, 8)}`;
     if (t.player_id) return `${t.name || "player"} ${t.player_id.slice(0, 8)}`;
     if (t.report_id) return `report ${t.report_id.slice(0, 8)}`;
     return t.kind ? words(t.kind) : "";
