@@ -371,7 +371,10 @@ class Roll:
             env=self.env,
             capture_output=True,
             text=True,
+            start_new_session=True,  # a Ctrl-C reaches the supervisor alone, as it does the parts
         )
+        if self.stopping():
+            return False
         if check.returncode != 0:
             log.error("rolling restart not done: the new code does not import, every part left as it was:\n%s", check.stderr[-4000:])
         return check.returncode == 0
