@@ -279,6 +279,7 @@ def rq_worker_taking_jobs(url: str):
     """``taking(pid)``: is the RQ worker of process ``pid`` registered on the
     games' queues (RQ's list of workers, which a worker joins as its loop
     starts taking jobs)?"""
+    # imported once a roll is asked: the supervisor otherwise needs neither
     import redis
     from rq import Worker
 
@@ -412,7 +413,8 @@ class Roll:
             terminate(worker.name, new, self.config.graceful_seconds + 5)
             return False
         old, worker.process = worker.process, new
-        worker.started_at = time.monotonic()
+        # in its place: a restart the old one's death had planned is not needed
+        worker.started_at, worker.restart_at = time.monotonic(), None
         if old is not None:
             old.send_signal(signal.SIGTERM)  # RQ's warm shutdown: its job finished, its games handed on
             if not self.wait(lambda: old.poll() is not None, self.config.graceful_seconds + 5):
