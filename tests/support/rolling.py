@@ -31,6 +31,7 @@ import httpx
 
 from events.envelope import Envelope
 from games.registry import GAMES
+from tests.support.patience import PATIENCE
 from tests.support.paths import ROOT
 from tests.support.streams import wait_for
 
@@ -370,7 +371,7 @@ async def rolling_restart_under_load(
     every stream has every version of its game."""
     host, port = base.removeprefix("http://").split(":")
     limits = httpx.Limits(max_connections=None, keepalive_expiry=1.0)  # an idle one is not reused as the server closes it
-    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
+    async with httpx.AsyncClient(base_url=base, timeout=PATIENCE, limits=limits) as http:
         seated = await new_games(http, games)
         players = [Player(http, game_id, token, n) for n, (game_id, token) in enumerate(seated)]
         followers = [
