@@ -27,6 +27,16 @@ from projections.folding import Folded
 from projections.views import display_names
 
 
+def event_id(after: Folded, seat: int, kind: str) -> str:
+    """A player event's id (its webhook's ``webhook-id``, its feed's key):
+    the game, the version, the first 8 hex digits of that version's entry
+    hash, the seat and the kind. The same append always gives the same id,
+    so a sweep that does the work again is dropped as a duplicate; the hash
+    tells apart a version written again after the store went back in time
+    (a backup restored), whose events are new ones."""
+    return f"{after.game_id}:{after.version}:{(after.last_hash or '')[:8]}:{seat}:{kind}"
+
+
 def player_events(before: Folded | None, after: Folded) -> list[tuple[str, str, dict[str, Any], str]]:
     """(player id, kind, data, event id) for every event ``after`` brings."""
     table = after.table
@@ -43,7 +53,7 @@ def player_events(before: Folded | None, after: Folded) -> list[tuple[str, str, 
         assert player is not None, "only a seat a player holds is told"
         base = {"game_id": after.game_id, "game_type": after.game.type, "seat": seat, "version": after.version}
         told = {**base, **data, "text": _text(after, names, seat, kind, data)}
-        out.append((player, kind, told, f"{after.game_id}:{after.version}:{seat}:{kind}"))
+        out.append((player, kind, told, event_id(after, seat, kind)))
 
     seated = [seat for seat, player in enumerate(players) if player is not None]
     if table.status == tables.ACTIVE and (was is None or was.status != tables.ACTIVE):
