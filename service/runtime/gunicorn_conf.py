@@ -72,6 +72,22 @@ def post_fork(server, worker) -> None:
         del sys.modules[name]
 
 
+# what a request worker names itself (/proc/<pid>/comm) once its app is
+# loaded: make run's rolling restart (service.runtime.run.Roll) stops an old
+# worker only when a new one says so
+READY = "tabletell-web"
+
+
+def say_ready() -> None:
+    """This process is a request worker serving the app (Linux's
+    /proc/self/comm, which ``ps`` and ``top`` show too; elsewhere nothing)."""
+    try:
+        with open("/proc/self/comm", "w") as comm:
+            comm.write(READY)
+    except OSError:
+        pass
+
+
 def post_worker_init(worker) -> None:
     def end_streams_on_stop() -> None:
         # a thread here is a greenlet under the gevent worker
@@ -88,6 +104,7 @@ def post_worker_init(worker) -> None:
     objects = LongLivedObjects()
     objects.start()
     threading.Thread(target=objects.run, args=(lambda: worker.alive,), name="tabletell-gc", daemon=True).start()
+    say_ready()  # last: the app is loaded (gunicorn calls this hook after it) and the threads run
 
 
 def child_exit(server, worker) -> None:

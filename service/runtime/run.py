@@ -11,9 +11,10 @@ second Ctrl-C kills what is left at once. No process is left behind.
 
 SIGHUP (``python -m service.run restart`` sends it) is a rolling restart, an
 upgrade to the code now on disk with no player dropped (``Roll``): the new
-code is imported once as a check, gunicorn is sent HUP (new request workers
-with the new code; the old ones end their streams, whose clients resume on
-the new ones with ``Last-Event-ID``, and drain), then each RQ worker is
+code is imported once as a check, the request workers are replaced one at a
+time (gunicorn's TTIN, and TTOU once the new one serves: the old one ends its
+streams, whose clients resume on the others with ``Last-Event-ID``, and
+drains), then each RQ worker is
 replaced, a new one started and seen taking jobs before the old one is told
 to finish its job and stop. The store is not restarted.
 
@@ -40,6 +41,7 @@ import urllib.request
 from service.telemetry import logs
 from service.config import Config
 from service.runtime.embedded_redis import EmbeddedRedis, _die_with_parent
+from service.runtime.gunicorn_conf import READY
 
 log = logging.getLogger("tabletell.run")
 
@@ -92,6 +94,12 @@ def gunicorn_command(config: Config) -> list[str]:
         # ACCESS_LOG=off silences it)
     ]
     return command
+
+
+def worker_command() -> list[str]:
+    """The worker ``make run`` starts (docker-compose.yml's worker runs the
+    same module: tests/service/runtime/test_image.py)."""
+    return [sys.executable, "-m", "service.worker"]
 
 
 def raise_file_limit() -> None:
@@ -248,7 +256,14 @@ ROLL_SECONDS = 120.0
 def child_pids(pid: int) -> set[int]:
     """The processes whose parent is ``pid`` (read from /proc: ``make run``
     runs on Linux, as its store's parent-death signal does)."""
-    found = set()
+    return set(children(pid))
+
+
+def children(pid: int) -> dict[int, str]:
+    """The processes whose parent is ``pid``, each with its name (its
+    /proc/<pid>/comm: a request worker serving the app names itself
+    ``gunicorn_conf.READY``)."""
+    found = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -259,7 +274,7 @@ def child_pids(pid: int) -> set[int]:
             continue  # gone meanwhile
         # pid (comm) state ppid ...: the command's name may hold spaces and parentheses
         if int(line[line.rindex(b")") + 2 :].split()[1]) == pid:
-            found.add(int(entry))
+            found[int(entry)] = line[line.index(b"(") + 1 : line.rindex(b")")].decode(errors="replace")
     return found
 
 
@@ -303,14 +318,15 @@ class Roll:
 
     1. The new code is imported in a process of its own (``NEW_CODE``): if
        it does not import, nothing is touched and the log says why.
-    2. gunicorn is sent HUP: its master (which never loads the app: no
-       ``--preload``) starts new request workers, which import the new code
-       (``service.runtime.gunicorn_conf.post_fork``), and tells the old ones
-       to stop: each ends its streams at once and drains its requests. A
-       stream's client reconnects (EventSource, both clients) with
-       ``Last-Event-ID`` and the new worker sends what came after it;
-       connections made meanwhile wait in the listen queue, unrefused. Done
-       when every request worker is a new one and the API answers.
+    2. The request workers one at a time: gunicorn is sent TTIN (one worker
+       more), which imports the new code (``post_fork`` in
+       ``service.runtime.gunicorn_conf``: its master never loads the app, no
+       ``--preload``), and once it serves the app (it names itself
+       ``gunicorn_conf.READY``), TTOU (one fewer), on which gunicorn stops its
+       oldest worker: an old one, which ends its streams at once and drains
+       its requests. Its streams' clients reconnect at once (EventSource,
+       both clients: ``Last-Event-ID``) to the workers serving meanwhile.
+       Done when every request worker is a new one and the API answers.
     3. Each RQ worker in turn: a new one is started and waited for until it
        takes jobs; only then is the old one sent SIGTERM, RQ's warm
        shutdown: it finishes its job, hands on the games it holds (its bot
@@ -386,18 +402,37 @@ class Roll:
             log.error("rolling restart: the API is not running (it is being restarted); rolling the workers only")
             return True
         old = child_pids(process.pid)
-        process.send_signal(signal.SIGHUP)
+        started: set[int] = set()
 
-        def new_workers_answer() -> bool:
-            master = self.api.process
-            if master is None or master.poll() is not None:
+        def master_alive() -> bool:
+            return self.api.process is process and process.poll() is None
+
+        def a_new_worker_serves() -> bool:
+            if not master_alive():
                 return False
-            children = child_pids(master.pid)
-            return len(children) >= self.config.web_concurrency and not children & old and answers(self.config)
+            serving = {pid for pid, name in children(process.pid).items() if name == READY}
+            return bool(serving - old - started)
 
-        if not self.wait(new_workers_answer, ROLL_SECONDS):
+        # one old worker at a time: a new one started beside it (TTIN), and
+        # once it serves the app, the oldest told to stop (TTOU): the others
+        # serve meanwhile, so a stream cut by the stop reconnects at once
+        for _ in old:
+            process.send_signal(signal.SIGTTIN)
+            if not self.wait(a_new_worker_serves, ROLL_SECONDS):
+                if not self.stopping():
+                    log.error("rolling restart: a new request worker did not come up in %.0f s", ROLL_SECONDS)
+                    if master_alive():
+                        process.send_signal(signal.SIGTTOU)  # back to as many workers as before
+                return False
+            started |= {pid for pid, name in children(process.pid).items() if name == READY} - old
+            process.send_signal(signal.SIGTTOU)  # gunicorn stops its oldest worker: an old one
+
+        def old_workers_gone() -> bool:
+            return master_alive() and not child_pids(process.pid) & old and answers(self.config)
+
+        if not self.wait(old_workers_gone, ROLL_SECONDS):
             if not self.stopping():
-                log.error("rolling restart: the API's new workers did not come up in %.0f s; the workers are left as they were", ROLL_SECONDS)
+                log.error("rolling restart: the API's old workers did not stop in %.0f s; the workers are left as they were", ROLL_SECONDS)
             return False
         log.info("rolling restart: the API runs the new code")
         return True
@@ -540,7 +575,7 @@ def main(argv: list[str] | None = None) -> int:
                     part.process.kill()
 
     api = ChildPart("API (gunicorn)", gunicorn_command(config), env)
-    worker = ChildPart("worker (RQ)", [sys.executable, "-m", "service.worker"], env)
+    worker = ChildPart("worker (RQ)", worker_command(), env)
     # in the order they stop
     parts: list[Part] = [api, worker] + ([store_part] if store_part else [])
     roll = Roll(api, [worker], parts, config, env, lambda: stops > 0)

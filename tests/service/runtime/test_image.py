@@ -6,7 +6,6 @@ are held to those ``make run`` uses (its own command run here, from the files
 the image copies)."""
 from __future__ import annotations
 
-import inspect
 import json
 import os
 import subprocess
@@ -99,8 +98,7 @@ def test_compose_runs_the_worker_and_the_store_as_make_run_does():
     ``make run``'s private store (append-only, fsync every second, no RDB
     snapshots, STORE_MAXMEMORY's default, no eviction)."""
     services = compose()
-    assert services["worker"]["command"] == ["python", "-m", "service.worker"]
-    assert '[sys.executable, "-m", "service.worker"]' in inspect.getsource(run.main)
+    assert services["worker"]["command"] == ["python", *run.worker_command()[1:]]
     private = EmbeddedRedis("/unused", port=6379, maxmemory=Config.from_env({}).store_maxmemory)
     store = services["redis"]["command"]
     assert store[0] == "valkey-server"
