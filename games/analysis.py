@@ -33,7 +33,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from games.contract import Claims, Game
 from games.rng import derive
-from games.search import HALVE_AFTER, MAX_CANDIDATES, MIN_WORLDS, ROLLOUT_DEPTH, body_key, candidate_moves, hand_faces, race
+from games.search import HALVE_AFTER, MAX_CANDIDATES, MIN_WORLDS, ROLLOUT_DEPTH, body_key, candidate_moves, hand_faces, race, standard_error
 
 # The classes, worst first, by the win chance a move gave away (the best
 # move's estimate less the played one's, less one standard error of that
@@ -284,13 +284,11 @@ class Doubted:
 
 
 def _standard_error(gain: float, squares: float, worlds: int) -> float:
-    """One standard error of a mean difference over ``worlds`` paired
-    worlds (infinite with fewer than two: nothing can be classed on one)."""
+    """The search's ``standard_error``; infinite with fewer than two
+    worlds (nothing can be classed on one)."""
     if worlds < 2:
         return math.inf if gain else 0.0
-    mean = gain / worlds
-    variance = max(0.0, squares / worlds - mean * mean) * worlds / (worlds - 1)
-    return math.sqrt(variance / worlds)
+    return standard_error(gain, squares, worlds)
 
 
 def _estimate(outcomes: Sequence[Sequence[float]], seat: int, seats: int) -> Estimate:

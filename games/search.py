@@ -245,9 +245,16 @@ def _better(gain: float, squares: float, worlds: int, confidence: float = CONFID
     replaced sound moves on them."""
     if worlds < MIN_WORLDS:
         return False
+    return gain / worlds - confidence * standard_error(gain, squares, worlds) > 0
+
+
+def standard_error(gain: float, squares: float, worlds: int) -> float:
+    """One standard error of the mean of a difference measured in
+    ``worlds`` (at least two) paired worlds, from its sum ``gain`` and the
+    sum of its squares."""
     mean = gain / worlds
     variance = max(0.0, squares / worlds - mean * mean) * worlds / (worlds - 1)
-    return mean - confidence * math.sqrt(variance / worlds) > 0
+    return math.sqrt(variance / worlds)
 
 
 def candidate_moves(view: Mapping[str, Any], rng: random.Random, heuristic, most: int = MAX_CANDIDATES) -> list[dict]:
