@@ -151,6 +151,7 @@ def revealed(state: State) -> tuple[list[str], bool, bool]:
     window's): the cards a Spectrum among it copied, whether a Black Sheep
     is among it, and whether it is the truth (every card, a Spectrum as
     what it copies, what was announced, and no Black Sheep)."""
+    assert state.window is not None, "a play is called while its window is open"
     play = state.window.play
     resolved, copied = resolve(state.faces, state.pile, len(state.pile) - 1)
     black_sheep = any(face[0] == BLACK_SHEEP for face in resolved)
