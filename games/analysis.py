@@ -170,18 +170,20 @@ def analyse_decisions(
     seed: str,
     iterations: int = ITERATIONS,
     progress: Progress | None = None,
+    seats: int | None = None,
 ) -> Analysis:
     """``decisions`` of ``seat`` reviewed (see the module's docstring);
     ``iterations`` is the worlds each is judged over; ``progress`` is told
-    (done, total) after each."""
+    (done, total) after each; ``seats``: the table's (by default read
+    from the decisions' views; the game's least without any)."""
     if iterations < 1:
         raise ValueError("an analysis needs at least one world a decision")
-    seats = 0
+    if seats is None:
+        seats = len(decisions[0].view["seats"]) if decisions else game.min_seats
     reviews = []
     for done, decision in enumerate(decisions, start=1):
         if decision.view.get("seat") != seat:
             raise ValueError(f"decision at version {decision.version} is not seat {seat}'s view")
-        seats = len(decision.view["seats"])
         reviews.append(review(game, decision, seed=seed, iterations=iterations))
         if progress is not None:
             progress(done, len(decisions))

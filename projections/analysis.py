@@ -33,27 +33,28 @@ def analyse(
     """Every decision ``seat`` made in the game of ``log`` (its whole log,
     from its first entry) reviewed by the expert from the seat's view at
     the time (``games.analysis``), with generators derived from ``seed``
-    and ``iterations`` rollouts a decision. ``progress`` is told (done,
+    and ``iterations`` worlds a decision. ``progress`` is told (done,
     total) after each decision. ``ValueError`` for an empty log or a seat
     the game does not have."""
+    created = fold(list(log[:1]))
+    if created is None:
+        raise ValueError("an empty log has no game to analyse")
+    if not 0 <= seat < created.table.seats:
+        raise ValueError(f"the game has no seat {seat}")
     decisions = decisions_of(log, seat)
-    folded = fold(list(log[:1]))
-    assert folded is not None
-    return analyse_decisions(folded.game, decisions, seat, seed=seed, iterations=iterations, progress=progress)
+    return analyse_decisions(
+        created.game, decisions, seat, seed=seed, iterations=iterations, progress=progress, seats=created.table.seats
+    )
 
 
 def decisions_of(log: Sequence[Envelope], seat: int) -> list[Decision]:
     """The game's own commands ``seat`` sent, each with the version before
     it and the seat's view there."""
-    if not log:
-        raise ValueError("an empty log has no game to analyse")
     decisions: list[Decision] = []
     folded: Folded | None = None
     for entries in _commands(log):
         first = entries[0]
         if folded is not None:
-            if not 0 <= seat < folded.table.seats:
-                raise ValueError(f"the game has no seat {seat}")
             command = first.command or {}
             if first.seat == seat and first.actor in ACTORS and command.get("type") in folded.game.command_schemas:
                 body = {key: value for key, value in command.items() if key not in ("seat", "at", "actor")}

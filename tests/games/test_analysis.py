@@ -10,6 +10,7 @@ import random
 
 import pytest
 
+from events.envelope import Envelope
 from games.analysis import CLASSES, Decision, analyse_decisions, judged, place, review, scale
 from games.registry import GAMES
 from projections.analysis import analyse, decisions_of
@@ -20,6 +21,7 @@ from tests.games.deceptidice import tables as deceptidice
 from tests.games.diez import tables as diez
 from tests.games.opticall import tables as opticall
 from tests.support import worlds
+from tests.support.visibility import faces, observed, repaint
 
 WORLDS = 16  # worlds a decision: enough to class, few enough for the suite
 
@@ -144,6 +146,23 @@ def test_the_analysis_two_worlds_differing_in_cards_the_seat_never_saw_give_the_
     assert checked == 2
 
 
+def test_the_analysis_of_a_log_whose_unseen_cards_are_repainted_is_the_same(experts_game):
+    """The first half of the experts' game, and the same log with every card
+    seat 0 was never shown in it given another such card's face (as the
+    non-interference test repaints a log): seat 0's analysis is the same."""
+    log = experts_game.envelopes[: len(experts_game.envelopes) // 2]
+    seen = observed(log, 0)
+    every_face = faces([entry.whole() for entry in log])
+    hidden = sorted(set(every_face) - set(faces(seen.views) | faces(seen.feed)))
+    shuffled = hidden[1:] + hidden[:1]
+    mapping = {card: every_face[other] for card, other in zip(hidden, shuffled)}
+    repainted = [Envelope.from_dict(repaint(entry.whole(), mapping)) for entry in log]
+    assert [entry.whole() for entry in repainted] != [entry.whole() for entry in log], "the other world differs"
+    first = analyse(log, 0, seed="worlds", iterations=6)
+    assert first.decisions
+    assert analyse(repainted, 0, seed="worlds", iterations=6).to_dict() == first.to_dict()
+
+
 def test_the_analysis_scale_is_lichess_at_two_seats_and_a_share_of_a_fair_chance_beyond():
     assert scale(2) == {"blunder": 0.15, "mistake": 0.1, "inaccuracy": 0.05}
     assert scale(4) == {"blunder": 0.075, "mistake": 0.05, "inaccuracy": 0.025}
@@ -154,12 +173,14 @@ def test_the_analysis_scale_is_lichess_at_two_seats_and_a_share_of_a_fair_chance
     assert place([0.25, 0.25, 0.25, 0.25], 2) == 2.5
 
 
-def test_the_analysis_refuses_a_decision_of_another_seat():
+def test_the_analysis_refuses_a_decision_of_another_seat_an_empty_log_and_a_seat_the_game_has_not(experts_game):
     state = diez.table([["green 3"], ["red 1", "red 2", "blue 4"]], start="green 5")
     mine = decision("diez", state, 0, {"type": "draw"})
-    try:
+    with pytest.raises(ValueError, match="not seat 1's view"):
         analyse_decisions(GAMES["diez"], [mine], 1, seed="x", iterations=4)
-    except ValueError as error:
-        assert "seat 1" in str(error)
-    else:
-        raise AssertionError("another seat's decision was analysed")
+    with pytest.raises(ValueError, match="empty log"):
+        analyse([], 0, seed="x")
+    with pytest.raises(ValueError, match="no seat 2"):
+        analyse(experts_game.envelopes, 2, seed="x")
+    with pytest.raises(ValueError, match="at least one world"):
+        analyse(experts_game.envelopes, 0, seed="x", iterations=0)
