@@ -34,6 +34,7 @@ from typing import Any, Callable, Mapping, Sequence
 from games.contract import Claims, Game
 from games.rng import derive
 from games.search import HALVE_AFTER, MAX_CANDIDATES, MIN_WORLDS, ROLLOUT_DEPTH, body_key, candidate_moves, hand_faces, race, standard_error
+from games.table import ENVELOPE_FIELDS
 
 # The classes, worst first, by the win chance a move gave away (the best
 # move's estimate less the played one's, less one standard error of that
@@ -58,7 +59,7 @@ class Decision:
 
     version: int
     view: Mapping[str, Any]
-    body: Mapping[str, Any]
+    body: Mapping[str, Any]  # what the command layer adds (seat, at, actor) is set aside
     actor: str = "player"  # "player", or "bot" where a bot played the seat
 
 
@@ -198,7 +199,7 @@ def review(game: Game, decision: Decision, *, seed: str, iterations: int = ITERA
     rng = derive(seed, "analysis", seat, decision.version)
     prior = tuned.get("prior") or game.bots["heuristic"]
     candidates = candidate_moves(view, rng, prior, tuned.get("most", MAX_CANDIDATES))
-    played_body = {key: value for key, value in decision.body.items() if key not in ("seat", "at", "actor")}
+    played_body = {key: value for key, value in decision.body.items() if key == "type" or key not in ENVELOPE_FIELDS}
     faces = hand_faces(view)
     keys = [body_key(body, faces) for body in candidates]
     mine = body_key(played_body, faces)

@@ -57,8 +57,7 @@ def decisions_of(log: Sequence[Envelope], seat: int) -> list[Decision]:
         if folded is not None:
             command = first.command or {}
             if first.seat == seat and first.actor in ACTORS and command.get("type") in folded.game.command_schemas:
-                body = {key: value for key, value in command.items() if key not in ("seat", "at", "actor")}
-                decisions.append(Decision(folded.version, seat_view(folded, seat, for_bot=True), body, first.actor))
+                decisions.append(Decision(folded.version, seat_view(folded, seat, for_bot=True), command, first.actor))
         folded = fold(list(entries), folded) if folded is not None else fold(list(entries))
     return decisions
 
