@@ -141,6 +141,7 @@ def test_the_analysis_two_worlds_differing_in_cards_the_seat_never_saw_give_the_
                     for world in (one, other)
                 ]
                 assert reviews[0].to_dict() == reviews[1].to_dict()
+                assert reviews[0].played_estimate.place is not None  # three seats: an expected place
                 checked += 1
         local.command(seat, heuristic(local.view(seat, for_bot=True), rng))
     assert checked == 2
