@@ -6,9 +6,9 @@ Plays each game in memory (no server) with heuristic bots at every seat
 (seeded: the same games every run), then analyses seat 0 from its log as
 the service would (``projections.analysis.analyse``), and prints, a game
 at a time, the seat's decisions, the CPU seconds of the analysis (the
-process's CPU time, not the wall clock: the machine may be busy) and its
-figure against the budget ``docs/analysis.md`` states (``BUDGET_S`` at
-the default iterations), then one JSON line of the totals.
+process's CPU time, not the wall clock: the machine may be busy), then one
+JSON line of the totals, with the budget ``docs/analysis.md`` states
+(``BUDGET_S``) for a four-seat Diez game at the default iterations.
 """
 from __future__ import annotations
 
@@ -54,6 +54,7 @@ def run(game_type: str, seats: int, games: int, iterations: int, options: dict) 
         rows.append(row)
         print(json.dumps(row), flush=True)
     cpu = [row["cpu_s"] for row in rows]
+    budgeted = (game_type, seats, iterations) == ("diez", 4, ITERATIONS)  # the one budget documented
     return {
         "bench": "analysis",
         "game_type": game_type,
@@ -63,8 +64,8 @@ def run(game_type: str, seats: int, games: int, iterations: int, options: dict) 
         "cpu_s_max": max(cpu),
         "cpu_s_mean": round(sum(cpu) / len(cpu), 2),
         "decisions_mean": sum(row["decisions"] for row in rows) / len(rows),
-        "budget_s": BUDGET_S if iterations == ITERATIONS else None,
-        "within_budget": max(cpu) <= BUDGET_S if iterations == ITERATIONS else None,
+        "budget_s": BUDGET_S if budgeted else None,
+        "within_budget": max(cpu) <= BUDGET_S if budgeted else None,
     }
 
 
