@@ -1,6 +1,6 @@
 """The CPU an analysis of a game takes (issue 55; ``docs/analysis.md``).
 
-    python bench/analysis.py [--game diez] [--seats 4] [--games 1] [--iterations 32] [--options JSON]
+    python bench/analysis.py [--game diez] [--seats 4] [--games 1] [--iterations 32] [--depth N] [--options JSON]
 
 Plays each game in memory (no server) with heuristic bots at every seat
 (seeded: the same games every run), then analyses seat 0 from its log as
@@ -31,14 +31,14 @@ from projections.local import LocalGame  # noqa: E402
 BUDGET_S = 30.0
 
 
-def run(game_type: str, seats: int, games: int, iterations: int, options: dict) -> dict:
+def run(game_type: str, seats: int, games: int, iterations: int, options: dict, depth: int | None = None) -> dict:
     game = GAMES[game_type]
     rows = []
     for n in range(games):
         local = LocalGame(game_type, seats, seed=f"bench-analysis-{n}", options=options)
         commands = local.play_out({seat: game.bots["heuristic"] for seat in range(seats)}, random.Random(n))
         started = time.process_time()
-        analysis = analyse(local.envelopes, 0, seed=f"bench-{n}", iterations=iterations)
+        analysis = analyse(local.envelopes, 0, seed=f"bench-{n}", iterations=iterations, depth=depth)
         cpu = time.process_time() - started
         chosen = [d for d in analysis.decisions if d.candidates > 1]
         classes = {name: sum(d.judgement == name for d in analysis.decisions) for name in ("good", "inaccuracy", "mistake", "blunder")}
@@ -54,13 +54,14 @@ def run(game_type: str, seats: int, games: int, iterations: int, options: dict) 
         rows.append(row)
         print(json.dumps(row), flush=True)
     cpu = [row["cpu_s"] for row in rows]
-    budgeted = (game_type, seats, iterations) == ("diez", 4, ITERATIONS)  # the one budget documented
+    budgeted = (game_type, seats, iterations, depth) == ("diez", 4, ITERATIONS, None)  # the one budget documented
     return {
         "bench": "analysis",
         "game_type": game_type,
         "seats": seats,
         "games": games,
         "iterations": iterations,
+        "depth": depth,
         "cpu_s_max": max(cpu),
         "cpu_s_mean": round(sum(cpu) / len(cpu), 2),
         "decisions_mean": sum(row["decisions"] for row in rows) / len(rows),
@@ -76,8 +77,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1)
     parser.add_argument("--iterations", type=int, default=ITERATIONS, help="worlds a decision")
     parser.add_argument("--options", default="{}", help="the game's options, as JSON")
+    parser.add_argument("--depth", type=int, default=None, help="a rollout's commands (default: the expert's)")
     args = parser.parse_args()
-    print(json.dumps(run(args.game, args.seats, args.games, args.iterations, json.loads(args.options))))
+    print(json.dumps(run(args.game, args.seats, args.games, args.iterations, json.loads(args.options), args.depth)))
 
 
 if __name__ == "__main__":

@@ -128,6 +128,7 @@ class Analysis:
     seats: int
     seed: str
     iterations: int
+    depth: int  # the commands each rollout played before ``evaluate`` scored it
     decisions: tuple[Review, ...] = field(default_factory=tuple)
 
     def to_dict(self) -> dict[str, Any]:
@@ -137,6 +138,7 @@ class Analysis:
             "seats": self.seats,
             "seed": self.seed,
             "iterations": self.iterations,
+            "depth": self.depth,
             "scale": scale(self.seats),
             "decisions": [decision.to_dict() for decision in self.decisions],
         }
@@ -172,11 +174,15 @@ def analyse_decisions(
     iterations: int = ITERATIONS,
     progress: Progress | None = None,
     seats: int | None = None,
+    depth: int | None = None,
 ) -> Analysis:
     """``decisions`` of ``seat`` reviewed (see the module's docstring);
     ``iterations`` is the worlds each is judged over; ``progress`` is told
     (done, total) after each; ``seats``: the table's (by default read
-    from the decisions' views; the game's least without any)."""
+    from the decisions' views; the game's least without any); ``depth``:
+    the commands a rollout plays before ``evaluate`` scores it (None: the
+    expert's, the game's ``SEARCH``; fewer where to the end costs too
+    much, as Opticall's does)."""
     if iterations < 1:
         raise ValueError("an analysis needs at least one world a decision")
     if seats is None:
@@ -185,14 +191,16 @@ def analyse_decisions(
     for done, decision in enumerate(decisions, start=1):
         if decision.view.get("seat") != seat:
             raise ValueError(f"decision at version {decision.version} is not seat {seat}'s view")
-        reviews.append(review(game, decision, seed=seed, iterations=iterations))
+        reviews.append(review(game, decision, seed=seed, iterations=iterations, depth=depth))
         if progress is not None:
             progress(done, len(decisions))
-    return Analysis(game.type, seat, seats, seed, iterations, tuple(reviews))
+    played_to = depth or search_settings(game).get("depth", ROLLOUT_DEPTH)
+    return Analysis(game.type, seat, seats, seed, iterations, played_to, tuple(reviews))
 
 
-def review(game: Game, decision: Decision, *, seed: str, iterations: int = ITERATIONS) -> Review:
-    """One decision reviewed from its view alone."""
+def review(game: Game, decision: Decision, *, seed: str, iterations: int = ITERATIONS, depth: int | None = None) -> Review:
+    """One decision reviewed from its view alone (``depth``: see
+    ``analyse_decisions``)."""
     view, seat = decision.view, decision.view["seat"]
     seats = len(view["seats"])
     tuned = search_settings(game)
@@ -222,7 +230,7 @@ def review(game: Game, decision: Decision, *, seed: str, iterations: int = ITERA
         doubted.world_done()
 
     raced = race(
-        game, view, candidates, rng, tuned.get("rollout") or prior, tuned.get("depth", ROLLOUT_DEPTH),
+        game, view, candidates, rng, tuned.get("rollout") or prior, depth or tuned.get("depth", ROLLOUT_DEPTH),
         worlds=iterations, quick=tuned.get("quick"), halve_after=tuned.get("halve_after", HALVE_AFTER),
         keep=(0, played) if played else (0,), world_drawn=drawn, observe=doubted.observe if bluff else None,
     )

@@ -29,12 +29,14 @@ def analyse(
     seed: str,
     iterations: int = ITERATIONS,
     progress: Progress | None = None,
+    depth: int | None = None,
 ) -> Analysis:
     """Every decision ``seat`` made in the game of ``log`` (its whole log,
     from its first entry) reviewed by the expert from the seat's view at
     the time (``games.analysis``), with generators derived from ``seed``
-    and ``iterations`` worlds a decision. ``progress`` is told (done,
-    total) after each decision. ``ValueError`` for an empty log or a seat
+    and ``iterations`` worlds a decision, rollouts of ``depth`` commands
+    (None: the expert's). ``progress`` is told (done, total) after each
+    decision. ``ValueError`` for an empty log or a seat
     the game does not have."""
     created = fold(list(log[:1]))
     if created is None:
@@ -43,7 +45,8 @@ def analyse(
         raise ValueError(f"the game has no seat {seat}")
     decisions = decisions_of(log, seat)
     return analyse_decisions(
-        created.game, decisions, seat, seed=seed, iterations=iterations, progress=progress, seats=created.table.seats
+        created.game, decisions, seat, seed=seed, iterations=iterations, progress=progress, seats=created.table.seats,
+        depth=depth,
     )
 
 

@@ -174,9 +174,13 @@ def test_the_analysis_scale_is_lichess_at_two_seats_and_a_share_of_a_fair_chance
     assert place([0.25, 0.25, 0.25, 0.25], 2) == 2.5
 
 
-def test_the_analysis_refuses_a_decision_of_another_seat_an_empty_log_and_a_seat_the_game_has_not(experts_game):
+def test_the_analysis_records_its_rollouts_depth_and_refuses_another_seats_decision_an_empty_log_and_a_seat_the_game_has_not(
+    experts_game,
+):
     state = diez.table([["green 3"], ["red 1", "red 2", "blue 4"]], start="green 5")
     mine = decision("diez", state, 0, {"type": "draw"})
+    assert analyse_decisions(GAMES["diez"], [mine], 0, seed="x", iterations=4).depth == 8  # Diez's expert's
+    assert analyse_decisions(GAMES["diez"], [mine], 0, seed="x", iterations=4, depth=2).to_dict()["depth"] == 2
     with pytest.raises(ValueError, match="not seat 1's view"):
         analyse_decisions(GAMES["diez"], [mine], 1, seed="x", iterations=4)
     with pytest.raises(ValueError, match="empty log"):
