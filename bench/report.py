@@ -271,6 +271,13 @@ def main() -> None:
         bots = run("bots.py", game_type, "--games", "50" if quick else "1000")
         if bots:
             add(f"bots: {game_type} heuristic vs random, win rate", f"{bots['win_rate']:.3f}", bots["ratio_to_fair"])
+    analysis = run("analysis.py", "--games", "1" if quick else "10")
+    if analysis:
+        add(
+            f"analysis: a {analysis['seats']}-seat {analysis['game_type']} game, one seat, {analysis['iterations']} worlds a decision: CPU s, most of {analysis['games']}",
+            f"{analysis['cpu_s_max']:.1f} (mean {analysis['cpu_s_mean']:.1f}; budget {analysis['budget_s']})",
+            analysis["cpu_s_max"] / analysis["budget_s"] if analysis["budget_s"] else None,
+        )
 
     ladder = run("ladder.py", *(["--games", "100", "--expert-games", "10"] if quick else ["--games", "2000", "--expert-games", "200", "--expert-random-games", "50"]))
     for row in ladder or []:

@@ -362,6 +362,23 @@ class Shapes:
 
 
 @dataclass(frozen=True)
+class Claims:
+    """What a game of claims tells the analysis of a game
+    (``games.analysis``; a package's ``CLAIMS``, beside its reading of
+    claims): the commands that doubt the claim standing (``doubts``),
+    whether the claim a doubt would test now is a lie in a state (``lie``:
+    a sampled world, so never the real cards; None where no claim stands),
+    whether a body the seat sends is a claim its view shows false
+    (``bluff``), and the game's words for a claim and for doubting one."""
+
+    doubts: frozenset[str]
+    lie: Callable[[Any], bool | None]
+    bluff: Callable[[Mapping[str, Any], Mapping[str, Any]], bool]
+    noun: str = "claim"
+    doubting: str = "doubting"
+
+
+@dataclass(frozen=True)
 class RulesGame:
     """A ``Game`` put together from a game's modules: ``games.layout.game``
     takes each member from the module of the package that the canonical
@@ -401,3 +418,5 @@ class RulesGame:
     summary: str = ""
     # what the game shows, declared (``Shapes``): the spec and the clients' types are made from it
     shapes: Shapes | None = None
+    # what the analysis of a game may read of its claims (``Claims``); None: a game without them
+    claims: Claims | None = None

@@ -5,7 +5,8 @@ Every package ``games/<game>/`` has the modules of ``LAYOUT``, each holding
 the names listed; its ``__init__.py`` hands those modules to ``game``, which
 takes each member of the ``RulesGame`` from the module the layout puts it in
 (``tests/games/test_layout.py`` holds every registered game to it). ``__init__.py`` imports the modules and
-defines ``RULES_VERSION`` and ``SEARCH``, then ``GAME = layout.game(
+defines ``RULES_VERSION`` and ``SEARCH`` (and ``CLAIMS``, a game of claims:
+what the analysis of a game reads of them, ``games.contract.Claims``), then ``GAME = layout.game(
 sys.modules[__name__], ...)``.
 """
 from __future__ import annotations
@@ -68,6 +69,7 @@ def game(package: ModuleType, *, type: str, name: str, summary: str, min_seats: 
             describe=package.narration.describe,
             table_says=package.narration.table_says,
             shapes=_shapes(package),
+            claims=getattr(package, "CLAIMS", None),
         ),
         **package.SEARCH,
     )

@@ -70,7 +70,7 @@ import inspect
 import math
 import random
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any, Callable, Mapping
 
@@ -106,61 +106,132 @@ def expert(
 ) -> dict:
     """A command for ``view``'s seat (see the module's docstring)."""
     deadline = time.perf_counter() + budget_ms / 1000  # the prior's move is thought within the budget too
-    seat = view["seat"]
     heuristic = prior or game.bots["heuristic"]
     candidates = candidate_moves(view, rng, heuristic, most)
     if len(candidates) == 1:
         return candidates[0]
-    policy = rollout or heuristic
-    totals = [0.0] * len(candidates)
-    # each candidate's score less the heuristic's (the first) in the same world
-    gains = [0.0] * len(candidates)
-    squares = [0.0] * len(candidates)
-    alive = list(range(len(candidates)))
+    raced = race(
+        game, view, candidates, rng, rollout or heuristic, depth, iterations=iterations,
+        deadline=None if iterations is not None else deadline, quick=quick, halve_after=halve_after,
+    )
+    best = max(raced.alive[1:], key=lambda n: (raced.totals[n], -n))
+    gain, squares = raced.paired(best, 0)
+    return candidates[best] if _better(gain, squares, raced.worlds, confidence) else candidates[0]
+
+
+@dataclass
+class Race:
+    """What ``race`` found: each candidate's scores, world by world (a
+    candidate dropped by the halving has those of the worlds it was in,
+    the first ones), and the candidates still in the race at the end,
+    which were tried in every one of the ``worlds``."""
+
+    seat: int
+    # candidate -> each world's scores of every seat (the played-out game's shares or ``evaluate``)
+    outcomes: list[list[list[float]]]
+    alive: list[int]
+    worlds: int = 0
+
+    @property
+    def totals(self) -> list[float]:
+        """Each candidate's score summed over the worlds it was tried in."""
+        totals = []
+        for outcomes in self.outcomes:
+            total = 0.0
+            for scores in outcomes:
+                total += scores[self.seat]
+            totals.append(total)
+        return totals
+
+    def paired(self, one: int, other: int) -> tuple[float, float]:
+        """The sum of ``one``'s score less ``other``'s over the worlds both
+        were tried in, and the sum of its squares (common random numbers:
+        the same hidden cards and later choices for both)."""
+        gain = squares = 0.0
+        for mine, theirs in zip(self.outcomes[one], self.outcomes[other]):
+            difference = mine[self.seat] - theirs[self.seat]
+            gain += difference
+            squares += difference * difference
+        return gain, squares
+
+
+def race(
+    game: Game,
+    view: Mapping[str, Any],
+    candidates: list[dict],
+    rng: random.Random,
+    policy: Bot,
+    depth: int,
+    *,
+    iterations: int | None = None,
+    worlds: int | None = None,
+    deadline: float | None = None,
+    quick: Quick | None = None,
+    halve_after: int = HALVE_AFTER,
+    keep: tuple[int, ...] = (0,),
+    world_drawn: Callable[[Any], None] | None = None,
+    observe: Callable[[int, int, Mapping[str, Any]], None] | None = None,
+) -> Race:
+    """The candidates played in the same worlds drawn from ``view`` (what
+    the expert and the analysis of a game, ``games.analysis``, both
+    weigh moves by): until ``iterations`` rollouts were played, ``worlds``
+    worlds were, or ``deadline`` (a ``perf_counter`` time) passes, with sequential halving
+    of the candidates but those of ``keep``. ``world_drawn`` is shown each
+    world as drawn, and ``observe`` each command of a rollout as
+    (candidate, seat, body), the candidate's own first (both for the
+    analysis's reading of claims)."""
+    seat = view["seat"]
+    found = Race(seat, [[] for _ in candidates], list(range(len(candidates))))
+    alive = found.alive
     at = command_time(view)
-    worlds = rollouts = played = 0
+    rollouts = played = 0
     spent = 0.0  # seconds the rollouts took: one is not begun if it would end past the deadline
     while True:
         if iterations is not None and rollouts >= iterations:
             break
-        if iterations is None and time.perf_counter() >= deadline:
+        if worlds is not None and found.worlds >= worlds:
+            break
+        if deadline is not None and time.perf_counter() >= deadline:
             break
         # one world for every candidate still in the race, each played on
         # with the same generator: the candidates are compared on the same
         # hidden cards and the same later choices (common random numbers)
         seed = rng.getrandbits(64)
         world = game.determinize(view, random.Random(seed))
-        scores = {}
+        scores: dict[int, list[float]] = {}
         for pick in alive:
             started = time.perf_counter()
-            if iterations is None and started + (spent / played if played else 0.0) >= deadline:
+            if deadline is not None and started + (spent / played if played else 0.0) >= deadline:
                 break  # no time for another rollout: this world is not counted
+            watch = partial(observe, pick) if observe is not None else None
             try:
+                if watch is not None:
+                    watch(seat, candidates[pick])
                 state = apply_command(game, world, seat, candidates[pick], at)
             except RuleError:  # never for a listed move: each is legal for the view
-                scores[pick] = 0.0
+                scores[pick] = [0.0] * len(view["seats"])
                 continue
-            played_out = rollout_scores(game, state, view, random.Random(seed + 1), policy, at, depth, None if iterations is not None else deadline, quick)
+            played_out = rollout_scores(game, state, view, random.Random(seed + 1), policy, at, depth, deadline, quick, watch)
             if played_out is None:
                 break  # the budget ran out in the middle of it: this world is not counted
-            scores[pick] = played_out[seat]
+            scores[pick] = played_out
             spent += time.perf_counter() - started
             played += 1
         if len(scores) < len(alive):
             break
-        for pick, score in scores.items():
-            totals[pick] += score
-            gain = score - scores[0]
-            gains[pick] += gain
-            squares[pick] += gain * gain
-        worlds += 1
+        if world_drawn is not None:
+            world_drawn(world)
+        for pick, outcome in scores.items():
+            found.outcomes[pick].append(outcome)
+        found.worlds += 1
         rollouts += len(alive)
-        if len(alive) > 2 and worlds & (worlds - 1) == 0 and worlds >= halve_after:
-            # sequential halving: the better half goes on (the heuristic's move always)
-            ranked = sorted(alive[1:], key=lambda n: -totals[n])
-            alive = [0] + sorted(ranked[: max(1, len(ranked) // 2)])
-    best = max(alive[1:], key=lambda n: (totals[n], -n))
-    return candidates[best] if _better(gains[best], squares[best], worlds, confidence) else candidates[0]
+        tried = found.worlds
+        if len(alive) > len(keep) + 1 and tried & (tried - 1) == 0 and tried >= halve_after:
+            # sequential halving: the better half goes on (those kept always)
+            totals = found.totals
+            ranked = sorted((n for n in alive if n not in keep), key=lambda n: -totals[n])
+            alive[:] = sorted([*(n for n in alive if n in keep), *ranked[: max(1, len(ranked) // 2)]])
+    return found
 
 
 def _better(gain: float, squares: float, worlds: int, confidence: float = CONFIDENCE) -> bool:
@@ -174,9 +245,16 @@ def _better(gain: float, squares: float, worlds: int, confidence: float = CONFID
     replaced sound moves on them."""
     if worlds < MIN_WORLDS:
         return False
+    return gain / worlds - confidence * standard_error(gain, squares, worlds) > 0
+
+
+def standard_error(gain: float, squares: float, worlds: int) -> float:
+    """One standard error of the mean of a difference measured in
+    ``worlds`` (at least two) paired worlds, from its sum ``gain`` and the
+    sum of its squares."""
     mean = gain / worlds
     variance = max(0.0, squares / worlds - mean * mean) * worlds / (worlds - 1)
-    return mean - confidence * math.sqrt(variance / worlds) > 0
+    return math.sqrt(variance / worlds)
 
 
 def candidate_moves(view: Mapping[str, Any], rng: random.Random, heuristic, most: int = MAX_CANDIDATES) -> list[dict]:
@@ -246,10 +324,13 @@ def rollout_scores(
     depth: int,
     deadline: float | None = None,
     quick: Quick | None = None,
+    observe: Callable[[int, Mapping[str, Any]], None] | None = None,
 ) -> list[float] | None:
     """Each seat's score once the game is played on from ``state``; None
     if ``deadline`` (a ``perf_counter`` time) passes first. ``quick`` gives
-    the rollout bot's move where the game can tell it without a view."""
+    the rollout bot's move where the game can tell it without a view;
+    ``observe`` is shown each command (its seat and body) before it is
+    played."""
     for _ in range(depth):
         if deadline is not None and time.perf_counter() >= deadline:
             return None
@@ -265,6 +346,8 @@ def rollout_scores(
         if body is None:
             shown = {**view, **game.view(state, actor), "seat": actor, "actions": actions, "to_act": waiting, "deadlines": []}
             body = policy(shown, rng)
+        if observe is not None:
+            observe(actor, body)
         try:
             state = apply_command(game, state, actor, body, at)
         except RuleError:  # a bot's slip in a sampled world: any listed move instead

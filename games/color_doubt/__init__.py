@@ -13,7 +13,7 @@ import sys
 
 from games import layout
 from games.color_doubt import bots, commands, evolve, legal, narration, rules, sampler, shapes, view  # noqa: F401 (layout.game reads them)
-from games.color_doubt.reading import reading_heuristic
+from games.color_doubt.reading import CLAIMS, reading_heuristic  # noqa: F401 (layout.game reads CLAIMS)
 
 # the expert's settings: its search starts from the reading of claims
 SEARCH = {"depth": ROLLOUT_DEPTH, "prior": reading_heuristic}

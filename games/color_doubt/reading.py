@@ -12,6 +12,7 @@ from typing import Any, Iterator, Mapping
 
 from games.color_doubt.bots import DOUBT_BELOW, DOUBT_LAST_BELOW, claim_probability, unseen_colors
 from games.color_doubt.state import RAINBOW
+from games.contract import Claims
 from games.kit import at_least, truthful_share
 
 HANDS = 200  # the claimant's hands sampled a doubt
@@ -182,3 +183,27 @@ def claim_truth(view: Mapping[str, Any], rng, hands: int = HANDS) -> float:
 
     share = truthful_share(known, pool, draw, rng, hands, verdict)
     return claim_probability(view) if share is None else share
+
+
+def claim_is_lie(state: Any) -> bool | None:
+    """In a state (a world the analysis drew from a seat's view), whether
+    the claim a doubt would turn up now is a lie (rule "doubting": true when
+    every card laid is of the announced colour or the rainbow); None while
+    no claim may be doubted."""
+    claim = state.claim
+    if claim is None or not state.doubt_open:
+        return None
+    return any(state.faces[card] not in (claim.color, RAINBOW) for card in claim.cards)
+
+
+def is_bluff(view: Mapping[str, Any], body: Mapping[str, Any]) -> bool:
+    """Whether ``body`` is a play the seat's own hand shows a lie: a card it
+    lays is neither the colour announced nor the rainbow."""
+    if body.get("type") != "play":
+        return False
+    colors = {card["id"]: card["color"] for card in view.get("hand", [])}
+    return any(colors.get(card) not in (body.get("color"), RAINBOW) for card in body.get("cards", []))
+
+
+# what the analysis of a game reads of Color Doubt's claims (docs/rules/color-doubt.md, "The analysis")
+CLAIMS = Claims(doubts=frozenset({"doubt"}), lie=claim_is_lie, bluff=is_bluff, noun="claim", doubting="doubting")

@@ -16,7 +16,7 @@ import sys
 from games import layout
 from games.deceptidice import bots, commands, evolve, legal, narration, rules, sampler, shapes, view  # noqa: F401 (layout.game reads them)
 from games.deceptidice.bots import quick_heuristic
-from games.deceptidice.reading import reading_heuristic
+from games.deceptidice.reading import CLAIMS, reading_heuristic  # noqa: F401 (layout.game reads CLAIMS)
 
 # the expert's settings: its search starts from the reading of the guesses,
 # and its rollouts are played by the quicker heuristic

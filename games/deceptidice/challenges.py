@@ -23,9 +23,7 @@ def challenge(story: Story, command: Mapping[str, Any]) -> None:
         raise RuleError("nothing_to_challenge", CHALLENGE, "The Liar opens the round with a guess; there is nothing to challenge yet.")
     guesser = state.guesses[-1][0]
     tops = [[die[0] for die in state.dice[s]] for s in range(state.seats)]
-    table = combos.tally(state.faces[c] for row in tops for c in row)
-    powers = [state.faces[c]["power"] for c in tops[guesser] if "power" in state.faces[c]]
-    truthful = combos.holds(guess, table, space(state), powers)
+    truthful = holds(state)
     story.add(
         "challenged",
         public={
@@ -37,3 +35,15 @@ def challenge(story: Story, command: Mapping[str, Any]) -> None:
             "loser": seat if truthful else guesser,
         },
     )
+
+
+def holds(state: Any) -> bool:
+    """Whether the round's last guess holds on the table: at least its combo
+    among every die's top (its maker's power cards count for it)."""
+    guess = current_guess(state)
+    assert guess is not None, "a guess was made"
+    guesser = state.guesses[-1][0]
+    tops = [[die[0] for die in state.dice[s]] for s in range(state.seats)]
+    table = combos.tally(state.faces[c] for row in tops for c in row)
+    powers = [state.faces[c]["power"] for c in tops[guesser] if "power" in state.faces[c]]
+    return combos.holds(guess, table, space(state), powers)

@@ -15,9 +15,12 @@ from functools import lru_cache
 from math import comb
 from typing import Any, Mapping, NamedTuple
 
+from games.contract import Claims
 from games.deceptidice import combos
 from games.deceptidice.bots import CHALLENGE_RATE, Odds, _deck, _key, _tally, heuristic_bot, heuristic_move, table_guesses
+from games.deceptidice.challenges import holds
 from games.deceptidice.guesses import Guess, Space, attack, every_guess, legal
+from games.deceptidice.state import GUESSING, current_guess
 from games.kit import evolved
 
 BELIEF_SAMPLES = 160  # sampled tables a move
@@ -398,3 +401,22 @@ def unmodelled(view: Mapping[str, Any]) -> set[int]:
         dice = view["seats"][seat]["dice"]
         judge(table["guesses"][0], lambda at: dice, sum(s["dice"] for s in view["seats"]), dice)
     return found
+
+
+def guess_is_lie(state: Any) -> bool | None:
+    """In a state (a world the analysis drew from a seat's view), whether
+    the guess a challenge would test now fails on the table (rule
+    "Challenge"); None while there is none to challenge."""
+    if state.phase != GUESSING or current_guess(state) is None:
+        return None
+    return not holds(state)
+
+
+def never_a_bluff(view: Mapping[str, Any], body: Mapping[str, Any]) -> bool:
+    """A guess is about every die on the table, most of them unseen: no
+    seat's view shows its own guess false, so none is told a bluff."""
+    return False
+
+
+# what the analysis of a game reads of Deceptidice's guesses (docs/rules/deceptidice.md, "The analysis")
+CLAIMS = Claims(doubts=frozenset({"challenge"}), lie=guess_is_lie, bluff=never_a_bluff, noun="guess", doubting="challenging")

@@ -14,7 +14,7 @@ import sys
 
 from games import layout
 from games.opticall import bots, commands, evolve, legal, narration, rules, sampler, shapes, view  # noqa: F401 (layout.game reads them)
-from games.opticall.reading import reading_heuristic
+from games.opticall.reading import CLAIMS, reading_heuristic  # noqa: F401 (layout.game reads CLAIMS)
 
 # the expert's settings: its search starts from the reading of calls
 SEARCH = {"depth": ROLLOUT_DEPTH, "prior": reading_heuristic}

@@ -111,9 +111,7 @@ def _call(story: Story, callers: list[int]) -> bool:
     # the calling card is public only if the callers compared theirs
     shown = calling if how == "highest" else None
     play = window.play
-    resolved, copied = resolve(faces, state.pile, len(state.pile) - 1)
-    black_sheep = any(face[0] == BLACK_SHEEP for face in resolved)
-    truthful = not black_sheep and all(matches(face, play.color, play.suit) for face in resolved)
+    copied, black_sheep, truthful = revealed(state)
     story.add(
         "play_revealed",
         public={
@@ -146,6 +144,18 @@ def _call(story: Story, callers: list[int]) -> bool:
         discard_pile(story, "black_sheep")
         return False
     return _stands(story, play)
+
+
+def revealed(state: State) -> tuple[list[str], bool, bool]:
+    """What a call would turn up of the play on top of the pile (the call
+    window's): the cards a Spectrum among it copied, whether a Black Sheep
+    is among it, and whether it is the truth (every card, a Spectrum as
+    what it copies, what was announced, and no Black Sheep)."""
+    assert state.window is not None, "a play is called while its window is open"
+    play = state.window.play
+    resolved, copied = resolve(state.faces, state.pile, len(state.pile) - 1)
+    black_sheep = any(face[0] == BLACK_SHEEP for face in resolved)
+    return copied, black_sheep, not black_sheep and all(matches(face, play.color, play.suit) for face in resolved)
 
 
 def _who_calls(story: Story, callers: list[int]) -> tuple[int, str]:

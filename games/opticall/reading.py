@@ -9,8 +9,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Mapping
 
+from games.contract import Claims
 from games.opticall.bots import face, heuristic_bot, holds_probability, unseen
-from games.opticall.cards import ANNOUNCEMENTS, BLACK_SHEEP, RESET, VALUE
+from games.opticall.calls import revealed
+from games.opticall.cards import ANNOUNCEMENTS, BLACK_SHEEP, RESET, SPECTRUM, VALUE
 from games.kit import truthful_share
 
 HANDS = 200  # the player's hands sampled a call
@@ -56,3 +58,34 @@ def play_truth(view: Mapping[str, Any], rng, hands: int = HANDS) -> float:
 
     share = truthful_share(known, pool, draw, rng, hands, verdict)
     return holds_probability(view) if share is None else share
+
+
+def play_is_lie(state: Any) -> bool | None:
+    """In a state (a world the analysis drew from a seat's view), whether
+    the play a call would turn up now is a lie (rules "Revealed as the
+    truth", "Revealed as a lie"); None with no call window open, or with a
+    Black Sheep among it (neither: rule "Black Sheep")."""
+    if state.window is None or not state.pile:
+        return None
+    _, black_sheep, truthful = revealed(state)
+    return None if black_sheep else not truthful
+
+
+def is_bluff(view: Mapping[str, Any], body: Mapping[str, Any]) -> bool:
+    """Whether ``body`` is a play the seat's hand shows a lie: a card it lays
+    is neither what it announces nor a Spectrum (whose truth is the card it
+    copies) nor a Black Sheep (never called a lie)."""
+    if body.get("type") != "play":
+        return False
+    held = {card["id"]: card for card in view.get("hand", [])}
+    for card_id in body.get("cards", []):
+        card = held.get(card_id)
+        if card is None or card["color"] in (SPECTRUM, BLACK_SHEEP):
+            continue
+        if (card["color"], card["suit"]) != (body.get("color"), body.get("suit")):
+            return True
+    return False
+
+
+# what the analysis of a game reads of Opticall's plays (docs/rules/opticall.md, "The analysis")
+CLAIMS = Claims(doubts=frozenset({"call"}), lie=play_is_lie, bluff=is_bluff, noun="play", doubting="calling")

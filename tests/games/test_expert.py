@@ -107,6 +107,27 @@ def test_the_expert_searches_worlds_drawn_from_the_view_not_the_state():
     assert any(world.hands[1 - seat] != real.hands[1 - seat] for world in drawn), "the worlds hold the real hidden hand"
 
 
+def test_the_experts_race_keeps_the_moves_it_is_told_to_keep_and_plays_them_in_every_world():
+    """``search.race`` (the expert's loop, which the analysis of a game
+    runs too): sequential halving drops the worse half of the candidates,
+    never those of ``keep``, and a candidate still in at the end was played
+    in every world, each world's scores a share for every seat."""
+    game = GAMES["color-doubt"]
+    local = LocalGame("color-doubt", 2, seed="race")
+    seat = local.view(None)["to_act"][0]
+    view = local.view(seat)
+    candidates = search.candidate_moves(view, random.Random(1), game.bots["heuristic"])
+    assert len(candidates) > 4
+    last = len(candidates) - 1
+    raced = search.race(game, view, candidates, random.Random(2), game.bots["heuristic"], 24, worlds=8, keep=(0, last))
+    assert raced.worlds == 8 and {0, last} <= set(raced.alive) and len(raced.alive) < len(candidates)
+    for pick in raced.alive:
+        assert len(raced.outcomes[pick]) == 8
+        assert all(len(scores) == 2 and abs(sum(scores) - 1) < 1e-9 for scores in raced.outcomes[pick])
+    # the others were dropped at a halving: after 4 worlds, or 8
+    assert all(len(raced.outcomes[pick]) in (4, 8) for pick in range(len(candidates)) if pick not in raced.alive)
+
+
 def test_a_move_that_beats_the_heuristic_only_by_noise_does_not_replace_it():
     """``_better``: a gain within a standard error of nothing keeps the heuristic's move."""
     assert not search._better(gain=0.5, squares=5.0, worlds=10)  # mean 0.05, sd ~0.7: noise

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import random
 
-from games import table as tables
 from games.diez import GAME
 from projections.folding import Folded
 from tests.support import worlds
@@ -19,12 +18,7 @@ DRAW = ["blue 1", "blue 2", "blue 3", "blue 4"]
 
 def folded(state) -> Folded:
     """A seated, running table around a Diez state set up card by card."""
-    seats = state.seats
-    table_ = tables.Table(
-        game_type="diez", seats=seats, options=state.options, seed="test-seed", names=tuple(f"seat {n}" for n in range(seats)),
-        status=tables.ACTIVE, game=state, timeouts=(0,) * seats, rules=state.rules, players=(None,) * seats,
-    )
-    return Folded("g", 10, GAME, table_, "0" * 64)
+    return worlds.around(GAME, state)
 
 
 def proc_of_link(version: int) -> Folded:

@@ -138,6 +138,18 @@ def _as(face: Any, card: str) -> Any:
     return {**face, "id": card} if isinstance(face, dict) and "id" in face else face
 
 
+def around(game: Any, state: Any, version: int = 10) -> Folded:
+    """A seated, running table around a game's state set up card by card
+    (the rule tests' ``tables`` modules), at ``version``: what a seat's
+    view (``projections.views.seat_view``) is built from."""
+    seats = state.seats
+    table = tables.Table(
+        game_type=game.type, seats=seats, options=state.options, seed="test-seed", names=tuple(f"seat {n}" for n in range(seats)),
+        status=tables.ACTIVE, game=state, timeouts=(0,) * seats, rules=state.rules, players=(None,) * seats,
+    )
+    return Folded("g", version, game, table, "0" * 64)
+
+
 def _shown_view(folded: Folded, seat: int) -> dict:
     view = seat_view(folded, seat)
     view.pop("log_hash", None)
