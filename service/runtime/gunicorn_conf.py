@@ -108,6 +108,16 @@ def post_worker_init(worker) -> None:
 
 
 def child_exit(server, worker) -> None:
-    from service.telemetry.metrics import process_exited
+    """A worker exited: its live gauges stop counting. prometheus-client's
+    own call, not ``service.telemetry.metrics``': the master must not import
+    the project's metrics, or every worker forked after it (a killed one's
+    replacement) would register them a second time as it imports them anew
+    (``post_fork``) and fail to boot (DuplicateTimeseries), and gunicorn,
+    its workers failing to boot, would stop."""
+    from prometheus_client import multiprocess
 
-    process_exited(worker.pid)
+    from service.config import Config
+
+    path = Config.from_env().prometheus_multiproc_dir
+    if path:
+        multiprocess.mark_process_dead(worker.pid, path)

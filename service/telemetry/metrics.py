@@ -233,12 +233,6 @@ def exposition(*collectors: Collector) -> tuple[bytes, str]:
     return generate_latest(registry), CONTENT_TYPE_LATEST
 
 
-def process_exited(pid: int) -> None:
-    """A worker process ended: its live gauges no longer count."""
-    if MULTIPROC_DIR:
-        multiprocess.mark_process_dead(pid, path=MULTIPROC_DIR)
-
-
 # -- issue 54, the metrics part: what the dashboards and alerts need (ops/) ----------
 # Figures read from the store at scrape time (store memory and commands, the
 # outbox's and due sets' oldest, the queues' oldest job, the RQ workers, the

@@ -97,3 +97,38 @@ def test_the_date_is_gunicorns_made_once_a_second():
     assert http_date() == http_date()
     assert http_date(1_700_000_000) == "Tue, 14 Nov 2023 22:13:20 GMT"
     assert http_date()[-4:] == " GMT" and abs(len(http_date()) - len(util.http_date(1_700_000_000))) == 0
+
+
+def test_a_killed_workers_replacement_boots_after_another_worker_died(redis_server, tmp_path):
+    """gunicorn replaces a worker killed with SIGKILL, and the replacement
+    of the next one killed boots too: the master's hook for a dead worker
+    must not import the project's metrics, which every worker forked after
+    it imports anew (a second registration: it failed to boot, and gunicorn
+    stopped)."""
+    import os
+    import signal
+
+    import psutil
+
+    from tests.support.patience import until
+    from tests.support.stack import ApiServer
+
+    server = ApiServer(redis_server.url, tmp_path / "metrics")
+    try:
+        master = psutil.Process(server.process.pid)
+        for _ in range(2):
+            [first, *_] = workers = sorted(child.pid for child in master.children())
+            assert len(workers) == 2
+            os.kill(first, signal.SIGKILL)
+
+            def replaced() -> bool:
+                assert server.process.poll() is None, "gunicorn stopped"
+                now = {child.pid for child in master.children()}
+                return len(now) == 2 and first not in now
+
+            until(replaced, "the killed worker replaced")
+        until(lambda: server.metric("tabletell_open_streams", kind="stream") == 0 and server.process.poll() is None,
+              "the new workers serving")
+        assert server.process.poll() is None
+    finally:
+        server.stop()
