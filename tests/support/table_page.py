@@ -53,6 +53,19 @@ def my_turn(page, base: str, game_id: str, token: str, seat: int) -> dict:
         newer(page, view["version"])
 
 
+def my_turn_to(page, base: str, game_id: str, token: str, seat: int, action: str) -> dict:
+    """The seat's view once it may ``action`` and the page shows it: a turn
+    that offers something else first (a doubt or a pass of the bot's play,
+    when the bot moved before the page's first look) is passed over the API."""
+    while True:
+        view = my_turn(page, base, game_id, token, seat)
+        if view["status"] != "active" or action in view["actions"]:
+            return view
+        assert "pass" in view["actions"], view["actions"]
+        api(base, f"/v1/games/{game_id}/commands", token, {"type": "pass"})
+        newer(page, view["version"])
+
+
 def only_a_pass(view: dict) -> bool:
     """A reaction window where passing is all the seat may do: the page
     passes for its player by itself."""

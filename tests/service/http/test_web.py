@@ -49,7 +49,7 @@ from tests.support.browser import (
 from tests.support.paths import ROOT
 from tests.support.patience import PATIENCE, until
 from tests.support.stack import OPERATOR_TOKEN
-from tests.support.table_page import at_the_table, in_step, moved, my_turn, newer, only_a_pass, shown_version
+from tests.support.table_page import at_the_table, in_step, moved, my_turn, my_turn_to, newer, only_a_pass, shown_version
 from tests.support.visibility import cards_in
 
 # each game's page is opened at one size and resized to the other: both
@@ -905,7 +905,7 @@ def test_a_friend_joins_by_the_invite_link_and_a_spectator_watches_live(tab, sta
 def test_the_table_on_a_phone_fits_its_width_and_plays_with_the_keyboard(tab, stack):
     phone, game_id, token, seat = at_the_table(tab, stack, "color-doubt", SHORT["color-doubt"], viewport=PHONE)
     page = phone.page
-    view = my_turn(page, stack, game_id, token, seat)
+    view = my_turn_to(page, stack, game_id, token, seat, "play")
     assert seat in view["to_act"] and "play" in view["actions"]
     assert page.evaluate(FITS), "the table is wider than the phone"
     # the keyboard alone: Space chooses the focused card, the right arrow
