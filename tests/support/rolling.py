@@ -399,7 +399,8 @@ async def rolling_restart_under_load(
                     await asyncio.sleep(PACE_SECONDS)
 
             await asyncio.gather(*(go_on(p) for p in players))
-            await wait_for(lambda: supervisor_said(log, RESTART_DONE), tasks)
+            # each step of the roll writes to the supervisor's log: waited for while it does
+            await wait_for(lambda: supervisor_said(log, RESTART_DONE), tasks, progress=lambda: log.stat().st_size)
             restart_seconds = time.monotonic() - asked
             rolled_at = {p.game_id: p.acknowledged[-1]["version"] for p in players}
             for _ in range(2):

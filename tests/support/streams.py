@@ -74,14 +74,19 @@ async def until_finished(server, game_id: str) -> dict:
             await asyncio.sleep(0.1)
 
 
-async def wait_for(condition, tasks=()) -> None:
-    """Until ``condition()`` holds (``PATIENCE`` at most); fails at once if
-    one of ``tasks`` (the clients) failed, with its error."""
+async def wait_for(condition, tasks=(), progress=None) -> None:
+    """Until ``condition()`` holds (``PATIENCE`` at most, or, with
+    ``progress``, ``PATIENCE`` since what it returns last changed: a slow
+    machine that keeps going is waited for); fails at once if one of
+    ``tasks`` (the clients) failed, with its error."""
     deadline = time.monotonic() + PATIENCE
+    seen = progress() if progress else None
     while not condition():
         for task in tasks:
             if task.done() and not task.cancelled() and task.exception():
                 raise task.exception()
+        if progress and (now := progress()) != seen:
+            seen, deadline = now, time.monotonic() + PATIENCE
         assert time.monotonic() < deadline, f"not within {PATIENCE:.0f} s: a condition"
         await asyncio.sleep(0.02)
 
