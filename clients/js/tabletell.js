@@ -92,6 +92,9 @@ export const OPERATIONS = Object.freeze({
   sendChat: op("POST", "/v1/games/{game_id}/chat", "once"),
   getChat: op("GET", "/v1/games/{game_id}/chat", "idempotent", ["after", "limit"]),
   removeChatMessage: op("DELETE", "/v1/games/{game_id}/chat/{chat_id}", "idempotent"),
+  // asked again, an analysis queues nothing more: the one stored or under way answers
+  requestAnalysis: op("POST", "/v1/games/{game_id}/analysis", "idempotent"),
+  getAnalysis: op("GET", "/v1/games/{game_id}/analysis/{seat}", "idempotent"),
   listWebhooks: op("GET", "/v1/webhooks", "idempotent"),
   createWebhook: op("POST", "/v1/webhooks", "once"),
   deleteWebhook: op("DELETE", "/v1/webhooks/{webhook_id}", "idempotent", [], [], 404),
@@ -302,6 +305,14 @@ export class Tabletell {
   removeChatMessage(gameId, chatId, options = {}) {
     return this.#call("removeChatMessage", { game_id: gameId, chat_id: chatId }, options);
   }
+
+  // -- the analysis of a finished game -------------------------------------
+
+  /** Asks for `{seat}`'s analysis of the finished game (a seat its own, with its token or key; anyone a public
+   * game's after its spectators' delay): its record, `status` queued or running (202) or done or partial (200). */
+  requestAnalysis(gameId, body, options = {}) { return this.#call("requestAnalysis", { game_id: gameId }, options, body); }
+  /** The seat's analysis record: its status and progress, and once stored the analysis. */
+  getAnalysis(gameId, seat, options = {}) { return this.#call("getAnalysis", { game_id: gameId, seat }, options); }
 
   // -- webhooks ------------------------------------------------------------
 

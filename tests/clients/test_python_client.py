@@ -13,10 +13,11 @@ import sys
 import httpx
 import pytest
 
-from tabletell_client import Conflict, RuleRefused, Tabletell, Unauthorized
+from tabletell_client import Conflict, Forbidden, RuleRefused, Tabletell, Unauthorized
 from tests.support.api import SHORT
 from tests.support.paths import ROOT
 from tests.support.patience import PATIENCE, WHOLE_RUN
+from tests.support.streams import finished_diez
 
 
 class Cut(httpx.SyncByteStream):
@@ -258,6 +259,20 @@ def test_table_talk_and_ratings_through_the_client(api_server):
         assert [m["text"] for m in read["messages"]] == ["again", "and again"]
         assert anyone.get_game_ratings(game_id)["status"] == "unrated"  # not finished
         assert anyone.get_leaderboard("color-doubt", limit=1)["limit"] == 1
+
+
+def test_an_analysis_asked_for_and_read_through_the_client(api_server):
+    """A seat asks for its analysis and reads its record (queued: no worker
+    here, the workers' tests run it); anyone is refused a private game's."""
+    with httpx.Client(base_url=api_server.url, timeout=PATIENCE) as http:
+        game_id, tokens = finished_diez(http)
+    with Tabletell(api_server.url, timeout=PATIENCE) as anyone:
+        asked = anyone.request_analysis(game_id, {"seat": 0}, token=tokens[0])
+        assert (asked["game_id"], asked["seat"], asked["status"], asked["analysis"]) == (game_id, 0, "queued", None)
+        assert anyone.get_analysis(game_id, 0, token=tokens[0]) == asked
+        with pytest.raises(Forbidden) as refused:
+            anyone.request_analysis(game_id, {"seat": 1}, token="")
+        assert refused.value.code == "analysis_private"
 
 
 class LoseDeletion(httpx.BaseTransport):

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import random
 
 import httpx
 from httpx_sse import aconnect_sse
@@ -22,18 +21,9 @@ from service.workers.jobs import run_work
 from tests.support.api import SHORT, auth, new_game, new_player, play_to_the_end, seated_game, sit
 from tests.support.patience import PATIENCE
 from tests.support.stack import OPERATOR_TOKEN
-from tests.support.streams import play
+from tests.support.streams import finished_diez
 
 DECISION_FIELDS = {"version", "played", "best", "estimates", "class", "sentence", "claim_lie", "lie_doubted"}
-
-
-def finished_diez(client: httpx.Client) -> tuple[str, list[str]]:
-    """A two-seat Diez game of two cards each, played to its end by random moves."""
-    game_id, tokens = seated_game(client, 2, "diez", SHORT["diez"])
-    rng = random.Random(3)
-    while client.get(f"/v1/games/{game_id}").json()["status"] == "active":
-        play(client, game_id, tokens, rng)
-    return game_id, tokens
 
 
 def test_an_analysis_runs_once_on_a_real_worker_its_progress_on_the_stream_then_served_from_the_store(

@@ -505,6 +505,21 @@ class Tabletell:
         """``DELETE /v1/games/{id}/chat/{chat id}`` (operators): the removal."""
         return self._json(JSON, "DELETE", _game(game_id, "chat", quote(chat_id, safe="")), "idempotent", token=token)
 
+    # -- the analysis of a finished game -----------------------------------------------------------
+
+    def request_analysis(self, game_id: str, body: Mapping[str, Any], *, token: str | None = None) -> t.AnalysisStatus:
+        """``POST /v1/games/{id}/analysis`` ``{"seat"}``: the seat's analysis
+        record, queued or running (202) or stored (200, with the analysis). A
+        seat asks for its own with its token or player key; anyone
+        (``token=""``) a public game's once its spectators' delay has passed.
+        Sent again after a network error: asked twice, it queues one job."""
+        return self._json(t.AnalysisStatus, "POST", _game(game_id, "analysis"), "idempotent", token=token, body=dict(body))
+
+    def get_analysis(self, game_id: str, seat: int, *, token: str | None = None) -> t.AnalysisStatus:
+        """``GET /v1/games/{id}/analysis/{seat}``: the record again: status,
+        progress (``done`` of ``total``) and, once stored, the analysis."""
+        return self._json(t.AnalysisStatus, "GET", _game(game_id, "analysis", str(int(seat))), "read", token=token)
+
     # -- webhooks ----------------------------------------------------------------------------------
 
     def list_webhooks(self, *, token: str | None = None) -> dict[str, Any]:
