@@ -158,7 +158,8 @@ class Analyses:
             return found
         budget = self.budget(game_type)
         key = analysis_key(game_id, seat, budget.iterations)
-        record = {
+        job = uuid.uuid4().hex
+        record: dict[str, Any] = {
             "game_id": game_id,
             "seat": seat,
             "status": "queued",
@@ -168,7 +169,7 @@ class Analyses:
             "iterations": budget.iterations,
             "cpu_seconds": None,
             "analysis": None,
-            "job": uuid.uuid4().hex,
+            "job": job,
         }
         if found is not None:  # failed: asked again, run again (its record replaced)
             self.redis.delete(key)
@@ -178,7 +179,7 @@ class Analyses:
         self.redis.sadd(analyses_key(game_id), f"{seat}:{budget.iterations}")
         self.redis.expire(analyses_key(game_id), self.ttl_seconds)
         # the job's wall time may run past its CPU on a busy machine
-        self.enqueue(game_id, seat, budget.iterations, record["job"], 2 * budget.cpu_seconds + 120)
+        self.enqueue(game_id, seat, budget.iterations, job, 2 * budget.cpu_seconds + 120)
         return record
 
     def progress_of(self, game_id: str) -> list[dict]:
