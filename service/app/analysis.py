@@ -62,6 +62,7 @@ ANALYSIS_GAMES: dict[str, tuple[int, int | None]] = {
 }
 DEFAULT_GAME = (8, None)
 FINISHED = ("done", "partial")  # a record holding an analysis
+UNDER_WAY = ("queued", "running")
 FAILED_SECONDS = 60
 
 
@@ -191,6 +192,11 @@ class Analyses:
             return []
         keys = [analysis_key(game_id, int(seat), int(worlds)) for seat, _, worlds in (m.partition(":") for m in members)]
         return [progress(json.loads(raw)) for raw in self.redis.mget(keys) if raw is not None]
+
+    def under_way(self, game_id: str) -> bool:
+        """Whether an analysis of the game is queued or running (its streams
+        stay open for it)."""
+        return any(told["status"] in UNDER_WAY for told in self.progress_of(game_id))
 
     # -- the job ----------------------------------------------------------
 

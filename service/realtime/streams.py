@@ -38,7 +38,7 @@ from redis.cluster import RedisCluster
 from games import table as tables
 from projections.folding import Folded
 from projections.views import stream_messages
-from service.app.analysis import Analyses
+from service.app.analysis import UNDER_WAY, Analyses
 from service.app.chat import Chat, sees_spectators
 from service.app.commands import Commands
 from service.app.live import LiveGame
@@ -307,7 +307,7 @@ class Realtime:
             return [], False
         moved, under_way = [], False
         for now in self.analyses.progress_of(game_id):
-            going = now["status"] in ("queued", "running")
+            going = now["status"] in UNDER_WAY
             under_way = under_way or going
             if told.get(now["seat"]) != now and (going or now["seat"] in told):
                 told[now["seat"]] = now
