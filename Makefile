@@ -57,13 +57,16 @@ dev: venv
 	TABLETELL_PROFILE=dev PORT=$(PORT) DATA_DIR=$(DATA_DIR) $(PY) -m service.run
 
 ## tools: what the tests use beside Python, installed when missing: Debian's
-## chromium for the web client's tests (tests/service/http/test_web.py) and
-## jq, which the docs' examples pipe answers through (tests/docs): apt-get as
+## chromium for the web client's tests (tests/service/http/test_web.py),
+## jq, which the docs' examples pipe answers through (tests/docs), and
+## prometheus (with promtool) for the alerting rules' unit tests and the
+## dashboards' queries against a real Prometheus (tests/ops): apt-get as
 ## root (CI), else through sudo.
 tools:
 	@missing=""; \
 	command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || missing="$$missing chromium"; \
 	command -v jq >/dev/null 2>&1 || missing="$$missing jq"; \
+	{ command -v prometheus >/dev/null 2>&1 && command -v promtool >/dev/null 2>&1; } || missing="$$missing prometheus"; \
 	[ -z "$$missing" ] || { \
 	  echo "installing Debian's$$missing for the tests"; \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; elif command -v sudo >/dev/null 2>&1; then SUDO="sudo -n"; \

@@ -120,6 +120,17 @@ def main() -> None:
                 f"{delivery['p50_ms']} / {delivery['p99_ms']} ms, {delivery['missed']}",
             )
             add(f"{phase['clients']:,} open streams: health p99, memory a client", f"{phase['health_p99_ms']} ms, {phase['rss_per_client_kb']} KiB")
+    # issue 54's aim: a rolling restart with streams open, none lost or repeated
+    rolling = run("rolling.py", *(["--games", "4", "--streams", "200"] if quick else []))
+    if rolling:
+        add(
+            f"rolling restart, {rolling['streams']:,} streams open: resumed, longest / median gap",
+            f"{rolling['streams_resumed']:,}, {rolling['longest_gap_s']} / {rolling['median_gap_s']} s",
+        )
+        add(
+            "rolling restart: commands during it, lost (aim 0), bot moves after it",
+            f"{rolling['commands_during_restart']}, {rolling['commands_lost']}, {rolling['bot_moves_after_restart']}",
+        )
     web = run("web.py", *(["--moves", "20", "--loads", "3"] if quick else []))
     if web:
         add("web client: page weight (gzipped)", f"{web['page_bytes'] / 1024:.0f} KiB ({web['page_gzipped'] / 1024:.0f})")

@@ -235,6 +235,10 @@ class Game(Protocol):
     def result(self, state: Any) -> dict[str, Any] | None:
         """``None`` while playing; the outcome once the game is over."""
 
+    def standing(self, state: Any) -> dict[str, Any]:
+        """The outcome, in ``result``'s shape, of a dealt game stopped where
+        it stands (rule "ending by an operator": an operator ended it)."""
+
     def legal_moves(self, state: Any, seat: int) -> list[dict[str, Any]]:
         """What ``seat`` may send now: complete command bodies, or structural
         descriptions where a command has too many forms to list (the shapes
@@ -403,6 +407,7 @@ class RulesGame:
     to_act: Callable[..., list[int]]
     deadlines: Callable[..., list[Deadline]]
     result: Callable[..., dict[str, Any] | None]
+    standing: Callable[..., dict[str, Any]]
     legal_moves: Callable[..., list[dict[str, Any]]]
     determinize: Callable[..., Any]
     evaluate: Callable[..., list[float]]

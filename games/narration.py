@@ -245,6 +245,10 @@ def describe_table(game: Game, event: Event, viewer: int | None, names: Sequence
         return finished(v, p.get("result") or {})
     if kind == "game_abandoned":
         return "The game was abandoned: its seats were not all taken in time."
+    if kind == "ended_by_operator":
+        return sentence(f"An operator ({p.get('operator')}) ended the game where it stands: {p.get('reason')}")
+    if kind == "game_voided":
+        return sentence(f"This game was voided by an operator ({p.get('operator')}): {p.get('reason')}")
     return sentence(words(kind).capitalize())
 
 

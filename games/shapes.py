@@ -94,6 +94,15 @@ class GameAbandoned(Schema):
     seed = fields.String(required=True, metadata=describe("The game's seed, told once nothing is hidden."))
 
 
+class EndedByOperator(Schema):
+    operator = fields.String(required=True, metadata=describe("The operator who ended the game."))
+    reason = fields.String(required=True, metadata=describe("Why, as the operator gave it."))
+
+
+class GameVoided(EndedByOperator):
+    seed = fields.String(required=True, metadata=describe("The game's seed, told once nothing is hidden."))
+
+
 def table_events(result: type[Schema], prefix: str) -> dict[str, type[Schema]]:
     """The table's own events (``games.table.TABLE_EVENTS``), declared, with
     ``game_finished`` carrying the game's ``result`` (named ``prefix``
@@ -116,4 +125,6 @@ def table_events(result: type[Schema], prefix: str) -> dict[str, type[Schema]]:
         "seat_left": SeatOnly,
         "game_finished": finished,
         "game_abandoned": GameAbandoned,
+        "ended_by_operator": EndedByOperator,
+        "game_voided": GameVoided,
     }

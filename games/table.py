@@ -33,9 +33,17 @@ MAX_FILL_SECONDS = 86_400
 ENVELOPE_FIELDS = ("type", "seat", "at", "actor")
 # the rule of ``leave`` (a heading of every game's rules document)
 LEAVING = "leaving the table"
+# the rule of the operators' ``end`` and ``void`` (a heading of every game's rules document)
+ENDING = "ending by an operator"
 # the table's commands a player may send (each with no fields); the game's
 # own are its ``command_schemas``
 PLAYER_TABLE_COMMANDS = ("leave", "return")
+# the operators' commands (``POST /v1/games/{id}/end`` and ``/void``): sent as
+# the system's, each with the operator's name and their reason, which the log
+# keeps in public (rule "ending by an operator")
+OPERATOR_COMMANDS = ("end", "void")
+# the longest operator name and reason a log records (the API's bounds too)
+OPERATOR_MAX, REASON_MAX = 64, 500
 
 @dataclass(frozen=True)
 class Table:
@@ -68,6 +76,11 @@ class Table:
     # a rated game seats no bots
     rated: bool = False
     ended_at: int | None = None  # ms since the epoch: when it finished or was abandoned
+    # an operator ended the game ({"operator", "reason"}: ``ended_by_operator``'s), its
+    # result the game's standing then; or voided it (``game_voided``'s): it is
+    # over with no result, rated or not (rule "ending by an operator")
+    ended: Mapping[str, Any] | None = None
+    voided: Mapping[str, Any] | None = None
 
 
 def seed_commitment(seed: str) -> str:
@@ -121,6 +134,10 @@ def step(game: Game, table: Table | None, command: Mapping[str, Any], shaped: bo
         return _told(game, table, _leave(game, table, command, at))
     if kind == "return":
         return _told(game, table, _return(table, command, at))
+    if kind == "end":
+        return _end(game, table, command, at)
+    if kind == "void":
+        return _told(game, table, _void(table, command, at))
     return _play(game, table, command, at, shaped)
 
 
@@ -186,6 +203,14 @@ def evolve(game: Game, table: Table | None, event: Event) -> Table:
         return evolved(table, left=(*table.left, event.public["seat"]))
     if kind == "game_finished":
         return evolved(table, status=FINISHED, result=event.public["result"], ended_at=event.at)
+    if kind == "ended_by_operator":
+        return evolved(table, ended={"operator": event.public["operator"], "reason": event.public["reason"]})
+    if kind == "game_voided":
+        # a game voided while it waited was dealt nothing: over as an abandoned
+        # one is (nothing to view); a dealt one is finished, with no result
+        over = ABANDONED if table.status == WAITING else FINISHED
+        voided = {"operator": event.public["operator"], "reason": event.public["reason"]}
+        return evolved(table, status=over, result=None, ended_at=event.at, voided=voided)
     assert kind == "game_abandoned", kind
     return evolved(table, status=ABANDONED, ended_at=event.at)
 
@@ -203,6 +228,8 @@ TABLE_EVENTS = frozenset(
         "seat_left",
         "game_finished",
         "game_abandoned",
+        "ended_by_operator",
+        "game_voided",
     }
 )
 
@@ -443,6 +470,51 @@ def _return(table: Table, command: Mapping[str, Any], at: int) -> list[Event]:
     if fields:
         raise RuleError("malformed_command", "commands", f"A 'return' command has no fields, not {sorted(fields)}.")
     return [Event("seat_returned", public={"seat": seat}, at=at)]
+
+
+def _moderated(table: Table, command: Mapping[str, Any]) -> dict[str, str]:
+    """The operator and reason of an ``end`` or ``void`` (rule "ending by an
+    operator"): sent by the system alone (the API sends it for the operator
+    token), on a game not over yet, with both as non-blank strings of
+    bounded length and nothing else."""
+    kind = command["type"]
+    if command.get("actor") != "system":
+        raise RuleError("unknown_command", "commands", f"Only an operator sends {kind!r}, through the operators' route.")
+    fields = {key for key in command if key not in ENVELOPE_FIELDS}
+    if fields - {"operator", "reason"}:
+        raise RuleError("malformed_command", "commands", f"An {kind!r} command has operator and reason, not {sorted(fields)}.")
+    told = {}
+    for name, most in (("operator", OPERATOR_MAX), ("reason", REASON_MAX)):
+        value = command.get(name)
+        if not isinstance(value, str) or not value.strip() or len(value) > most:
+            raise RuleError("malformed_command", "commands", f"An {kind!r} command's {name} is 1 to {most} characters.")
+        told[name] = value
+    if table.status in OVER:
+        raise RuleError("game_finished", ENDING, "The game is over already: there is nothing to end or void.")
+    return told
+
+
+def _end(game: Game, table: Table, command: Mapping[str, Any], at: int) -> tuple[list[Event], Table]:
+    """Rule "ending by an operator": the game under way ends now, with the
+    result it stands at (the game's ``standing``), as if it had been played
+    to its end there: ``ended_by_operator`` (the operator and why), then
+    ``game_finished`` with that result. A waiting game has dealt nothing to
+    stand on: it is voided, not ended."""
+    told = _moderated(table, command)
+    if table.status == WAITING:
+        raise RuleError("game_not_started", ENDING, "A game still waiting for players has no result to end on: void it.")
+    ended = Event("ended_by_operator", public=told, at=at)
+    after = evolve(game, table, ended)
+    finished = Event("game_finished", public={"result": game.standing(table.game), "seed": table.seed}, at=at)
+    return [ended, finished], evolve(game, after, finished)
+
+
+def _void(table: Table, command: Mapping[str, Any], at: int) -> list[Event]:
+    """Rule "ending by an operator": the game ends now with no result, rated
+    or not (the ratings never count it). The seed is revealed, as at any
+    end, so the log verifies."""
+    told = _moderated(table, command)
+    return [Event("game_voided", public={**told, "seed": table.seed}, at=at)]
 
 
 def _play(game: Game, table: Table, command: Mapping[str, Any], at: int, shaped: bool) -> tuple[list[Event], Table]:

@@ -210,7 +210,7 @@ def _check_commitments(envelopes: list[Envelope], audit: Audit) -> None:
                     f"version {envelope.version} (game_started): the shuffle commitment does not match "
                     "the seed and the deal that follows it"
                 )
-        if envelope.type in ("game_finished", "game_abandoned"):
+        if envelope.type in ("game_finished", "game_abandoned", "game_voided"):
             revealed = envelope.public.get("seed")
             if tables.seed_commitment(revealed or "") != created.public.get("seed_commitment"):
                 audit.problems.append(

@@ -6,7 +6,9 @@ player streams and webhooks, derived from the game before and after it.
   deadline, if the game has one);
 - ``window``: the seat may answer a window now (a call, a jump-in, a
   challenge: a deadline of another kind than ``turn``);
-- ``game_finished``: with the result.
+- ``game_finished``: with the result;
+- ``game_voided``: an operator voided the game (no result), with their
+  name and reason (rule "ending by an operator").
 
 Each has ``text``: what it means to that player, in a sentence
 (``games.narration``'s names and voice: "Your turn in Diez, with Bot 1
@@ -25,6 +27,16 @@ from projections.folding import Folded
 from projections.views import display_names
 
 
+def event_id(after: Folded, seat: int, kind: str) -> str:
+    """A player event's id (its webhook's ``webhook-id``, its feed's key):
+    the game, the version, the first 8 hex digits of that version's entry
+    hash, the seat and the kind. The same append always gives the same id,
+    so a sweep that does the work again is dropped as a duplicate; the hash
+    tells apart a version written again after the store went back in time
+    (a backup restored), whose events are new ones."""
+    return f"{after.game_id}:{after.version}:{(after.last_hash or '')[:8]}:{seat}:{kind}"
+
+
 def player_events(before: Folded | None, after: Folded) -> list[tuple[str, str, dict[str, Any], str]]:
     """(player id, kind, data, event id) for every event ``after`` brings."""
     table = after.table
@@ -41,7 +53,7 @@ def player_events(before: Folded | None, after: Folded) -> list[tuple[str, str, 
         assert player is not None, "only a seat a player holds is told"
         base = {"game_id": after.game_id, "game_type": after.game.type, "seat": seat, "version": after.version}
         told = {**base, **data, "text": _text(after, names, seat, kind, data)}
-        out.append((player, kind, told, f"{after.game_id}:{after.version}:{seat}:{kind}"))
+        out.append((player, kind, told, event_id(after, seat, kind)))
 
     seated = [seat for seat, player in enumerate(players) if player is not None]
     if table.status == tables.ACTIVE and (was is None or was.status != tables.ACTIVE):
@@ -61,7 +73,10 @@ def player_events(before: Folded | None, after: Folded) -> list[tuple[str, str, 
                     deadline=deadline.at if deadline else None,
                     window=None if deadline is None or kind == "turn" else deadline.kind,
                 )
-    if table.status == tables.FINISHED and (was is None or was.status != tables.FINISHED):
+    if table.voided is not None and (was is None or was.voided is None):
+        for seat in seated:
+            add(seat, "game_voided", operator=table.voided["operator"], reason=table.voided["reason"])
+    elif table.status == tables.FINISHED and (was is None or was.status != tables.FINISHED):
         for seat in seated:
             add(seat, "game_finished", result=table.result)
     return out
@@ -82,4 +97,6 @@ def _text(folded: Folded, names: list[str], seat: int, kind: str, data: dict[str
         voice = narration.Voice(*narration.bot_voice(names, seat)) if seat in folded.table.left else narration.Voice(names, seat)
         told = narration.finished(voice, data.get("result") or {})
         return f"{told[:-1]} ({game})."
+    if kind == "game_voided":
+        return narration.sentence(f"Your game of {game} was voided by an operator: {data['reason']}")
     return narration.sentence(f"{game}: {narration.words(kind)}")

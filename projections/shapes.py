@@ -129,6 +129,14 @@ def view_schema(game: Game) -> type[Schema]:
         "rated": fields.Boolean(required=True, metadata=describe("The result moves the players' ratings.")),
         "deadlines": fields.List(fields.Nested(Deadline), required=True),
         "result": fields.Nested(shapes.result, required=True, allow_none=True),
+        "ended": fields.Nested(
+            table_shapes.EndedByOperator, required=True, allow_none=True,
+            metadata=describe("An operator ended the game where it stood (its result that standing), and why; else null."),
+        ),
+        "voided": fields.Nested(
+            table_shapes.EndedByOperator, required=True, allow_none=True,
+            metadata=describe("An operator voided the game (over, with no result, never rated), and why; else null."),
+        ),
         # a waiting table says nothing yet: each of the game's sentences may be missing
         "says": fields.Nested(Schema.from_dict(optional(shapes.says), name=f"{_name(game)}Says"), required=True),
     }

@@ -46,6 +46,10 @@ def seat_view(folded: Folded, seat: int | None, for_bot: bool = False) -> dict[s
         "rated": table.rated,  # its result moves the players' ratings
         "deadlines": [],
         "result": table.result,
+        # an operator ended it where it stood, or voided it (no result):
+        # {"operator", "reason"}, else null (rule "ending by an operator")
+        "ended": table.ended,
+        "voided": table.voided,
         # the middle of the table told in sentences from this seat's side
         # (``games.narration.table_says``): what a page shows, not builds
         "says": {},

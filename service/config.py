@@ -93,6 +93,10 @@ class Config:
     stream_ticket_seconds: float = 60.0
     # table talk: messages one seat (or one spectator's address) may say a minute (0: no limit)
     chat_per_minute: int = 20
+    # reports one reporter (a player, a seat) may file (a `limits` limit
+    # string, counted in the store; empty: no limit). Held with RATE_LIMITS=off
+    # too, as CHAT_PER_MINUTE is: it guards the operators' queue, not the server
+    rate_limit_reports: str = "10/hour"
     # when an append counts as done: os (in the store's memory), fsync
     # (WAITAOF: in its append-only file on disk), replica (WAIT: on a replica)
     durability: str = "os"
@@ -274,6 +278,7 @@ class Config:
             max_streams_per_client=number("MAX_STREAMS_PER_CLIENT", cls.max_streams_per_client),
             stream_ticket_seconds=seconds("STREAM_TICKET_SECONDS", cls.stream_ticket_seconds),
             chat_per_minute=number("CHAT_PER_MINUTE", cls.chat_per_minute),
+            rate_limit_reports=text("RATE_LIMIT_REPORTS", cls.rate_limit_reports),
             durability=text("DURABILITY", cls.durability),
             durability_timeout_ms=number("DURABILITY_TIMEOUT_MS", cls.durability_timeout_ms),
             log_format=text("LOG_FORMAT", cls.log_format),

@@ -22,6 +22,7 @@ from service.app.ids import now_ms
 from service.app.index import GameIndex
 from service.app.live import MB
 from service.app.lobby import Lobby
+from service.app.moderation import Moderation
 from service.app.outbox import Outbox
 from service.app.player_feed import PlayerFeed
 from service.app.players import Players, seat_of
@@ -59,6 +60,7 @@ class Services:
     waiting: WaitingCap
     lobby: Lobby
     chat: Chat
+    moderation: Moderation
     analyses: Analyses
     realtime: Realtime
 
@@ -142,6 +144,8 @@ class Services:
         cap = config.max_waiting_games_per_client if config.rate_limits else 0
         self.waiting = WaitingCap(client, self.index, cap, config.waiting_game_ttl_seconds or 86_400, clock)
         self.chat = Chat(client, clock, config.chat_per_minute, archived=self.archiver.chat)  # archived: beside the log
+        # reports, mutes and bans, and their log; a ban leaves seats as a deletion does
+        self.moderation = Moderation(client, clock, self.players.exists, self.deletion.leave_seats)
         # the analyses of finished games: jobs on their own queue, progress on the game's channel
         self.analyses = Analyses(
             client,

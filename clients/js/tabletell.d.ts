@@ -88,6 +88,41 @@ export interface StreamTicket {
 /** Every operation of openapi.yaml's paths, by operationId (the method's name). */
 export const OPERATIONS: Readonly<Record<OperationId, Operation>>;
 
+/** What every operator's action says: who (the operator token is shared) and why; the report it answers. */
+export interface OperatorAction { operator: string; reason: string; report_id?: string }
+export type ReportReason = "abuse" | "spam" | "cheating" | "name" | "other";
+/** Exactly one of chat_id (with game_id), player_id, seat (with game_id). */
+export interface NewReport {
+  game_id?: string; chat_id?: string; player_id?: string; seat?: number; reason: ReportReason; text?: string;
+}
+export interface Report {
+  id: string;
+  status: "open" | "actioned" | "dismissed";
+  reporter: { player_id?: string | null; name?: string; game_id?: string; seat?: number };
+  target: {
+    kind: "message" | "player" | "seat"; game_id?: string | null; chat_id?: string; channel?: "table" | "spectators";
+    seat?: number | null; name?: string | null; text?: string | null; player_id?: string | null;
+  };
+  reason: ReportReason;
+  text: string | null;
+  at: number;
+  actions: { action: string; operator: string | null; at: number }[];
+  resolution: { operator: string; reason: string; at: number } | null;
+}
+export interface ModerationEntry {
+  id: string;
+  action: "report" | "remove_message" | "mute" | "unmute" | "ban" | "unban" | "resolve_report" | "dismiss_report";
+  operator: string | null;
+  reason?: string | null;
+  target?: Record<string, unknown>;
+  at: number;
+  report_id?: string;
+  minutes?: number;
+  until?: number;
+  reporter?: Record<string, unknown>;
+  text?: string | null;
+}
+
 export type OperationId =
   | "health" | "healthLive" | "healthReady" | "metrics" | "listGameTypes"
   | "listGames" | "createGame" | "getGame" | "takeSeat"
@@ -96,9 +131,11 @@ export type OperationId =
   | "createPlayer" | "getPlayer" | "renamePlayer" | "deletePlayer" | "replacePlayerKey" | "listPlayerGames" | "streamPlayer" | "createPlayerStreamTicket"
   | "getLobby" | "matchmaking" | "getRematch" | "rematch"
   | "getLeaderboard" | "getPlayerProfile" | "getRatingHistory" | "getGameRatings"
-  | "sendChat" | "getChat" | "removeChatMessage"
+  | "sendChat" | "getChat" | "removeChatMessage" | "endGame" | "voidGame"
   | "requestAnalysis" | "getAnalysis"
-  | "listWebhooks" | "createWebhook" | "deleteWebhook" | "enableWebhook" | "listWebhookDeliveries";
+  | "listWebhooks" | "createWebhook" | "deleteWebhook" | "enableWebhook" | "listWebhookDeliveries"
+  | "fileReport" | "listReports" | "getReport" | "resolveReport"
+  | "mutePlayer" | "unmutePlayer" | "banPlayer" | "unbanPlayer" | "getModerationLog";
 
 export class Tabletell {
   constructor(options?: TabletellOptions);
@@ -264,7 +301,36 @@ export class Tabletell {
   /** The chat the bearer may read, oldest first. Retry kind: idempotent. */
   getChat(gameId: string, options?: CallOptions & { after?: string; limit?: number }): Promise<{ game_id: string; version: number; messages: ((ChatMessage & { event: "chat" }) | (ChatRemoval & { event: "chat_removed" }))[] }>;
   /** Operators: removes a message; resolves to the removal. Retry kind: idempotent. */
-  removeChatMessage(gameId: string, chatId: string, options?: CallOptions): Promise<ChatRemoval>;
+  removeChatMessage(gameId: string, chatId: string, options?: CallOptions, body?: OperatorAction): Promise<ChatRemoval>;
+
+  // moderation
+  /** A player's key or a seat's token reports a message, a player or a seat. Retry kind: once. */
+  fileReport(body: NewReport, options?: CallOptions): Promise<{ id: string; status: "open"; reason: ReportReason; at: number }>;
+  /** Operators. Retry kind: idempotent. */
+  listReports(options?: CallOptions & { status?: "open" | "actioned" | "dismissed" | "all"; limit?: number; offset?: number }):
+    Promise<{ reports: Report[]; total: number }>;
+  /** Operators. Retry kind: idempotent. */
+  getReport(reportId: string, options?: CallOptions): Promise<Report>;
+  /** Operators: closes a report. Retry kind: once. */
+  resolveReport(reportId: string, body: OperatorAction & { outcome: "actioned" | "dismissed" }, options?: CallOptions):
+    Promise<Report>;
+  /** Operators: the player's chat refused for `minutes`. Retry kind: once. */
+  mutePlayer(playerId: string, body: OperatorAction & { minutes: number }, options?: CallOptions): Promise<ModerationEntry>;
+  /** Operators. Retry kind: once. */
+  unmutePlayer(playerId: string, body: OperatorAction, options?: CallOptions): Promise<ModerationEntry>;
+  /** Operators: the player's key refused, their open seats left (`left`). Retry kind: once. */
+  banPlayer(playerId: string, body: OperatorAction, options?: CallOptions): Promise<ModerationEntry & { left: string[] }>;
+  /** Operators. Retry kind: once. */
+  unbanPlayer(playerId: string, body: OperatorAction, options?: CallOptions): Promise<ModerationEntry>;
+  /** Operators: newest first. Retry kind: idempotent. */
+  getModerationLog(options?: CallOptions & { limit?: number; before?: string }):
+    Promise<{ entries: ModerationEntry[]; next: string | null }>;
+
+  // operators ending or voiding a game
+  /** Operators: ends a game under way where it stands, with who and why in its log; resolves to its summary. Retry kind: once. */
+  endGame(gameId: string, body: Moderation, options?: CallOptions): Promise<Summary>;
+  /** Operators: voids a game (no result, never rated), with who and why in its log; resolves to its summary. Retry kind: once. */
+  voidGame(gameId: string, body: Moderation, options?: CallOptions): Promise<Summary>;
 
   // the analysis of a finished game
   /** Asks for a seat's analysis: its record (queued or running: 202; done or partial: 200). Retry kind: idempotent. */
@@ -572,6 +638,16 @@ export interface SummaryCommon {
   rated: boolean;
   /** The middle of the table told in sentences from the reader's side: part -> sentence. */
   says: Record<string, string>;
+  /** An operator ended the game where it stood (its `result` that standing), and why; else null. */
+  ended: Moderation | null;
+  /** An operator voided the game (over with no result, never rated), and why; else null. */
+  voided: Moderation | null;
+}
+
+/** Who ended or voided a game, and why (`endGame`, `voidGame`): in its log, in public. */
+export interface Moderation {
+  operator: string;
+  reason: string;
 }
 
 /** What a seat's view adds to the summary (a spectator's: `seat` null, no actions, no moves). */
@@ -896,11 +972,12 @@ export type PlayerStreamMessage =
   | { event: "turn"; id: number; data: PlayerEventData & { deadline: number | null; actions: string[]; window: null } }
   | { event: "window"; id: number; data: PlayerEventData & { deadline: number | null; actions: string[]; window: string } }
   | { event: "game_finished"; id: number; data: PlayerEventData & { result: Record<string, unknown> | null } }
+  | { event: "game_voided"; id: number; data: PlayerEventData & Moderation }
   | { event: "rematch_offered"; id: number; data: PlayerEventData & { rematch_of: string; asked_by: number } }
   | { event: "rating_changed"; id: number; data: PlayerEventData & RatingChange };
 
 export interface GamePage {
-  games: { game_id: string; type: GameTypeName; status: Status; seats: number; version: number; created_at: number; result: Record<string, unknown> | null }[];
+  games: { game_id: string; type: GameTypeName; status: Status; seats: number; version: number; created_at: number; result: Record<string, unknown> | null; voided: Moderation | null }[];
   total: number;
   next: string | null;
 }
@@ -935,6 +1012,8 @@ export interface PlayerGame {
   version: number;
   created_at: number;
   result: Record<string, unknown> | null;
+  /** An operator voided the game, and why; else null. */
+  voided: Moderation | null;
 }
 
 export interface LobbyGame {

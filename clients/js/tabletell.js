@@ -92,6 +92,8 @@ export const OPERATIONS = Object.freeze({
   sendChat: op("POST", "/v1/games/{game_id}/chat", "once"),
   getChat: op("GET", "/v1/games/{game_id}/chat", "idempotent", ["after", "limit"]),
   removeChatMessage: op("DELETE", "/v1/games/{game_id}/chat/{chat_id}", "idempotent"),
+  endGame: op("POST", "/v1/games/{game_id}/end", "once"),
+  voidGame: op("POST", "/v1/games/{game_id}/void", "once"),
   // asked again, an analysis queues nothing more: the one stored or under way answers
   requestAnalysis: op("POST", "/v1/games/{game_id}/analysis", "idempotent"),
   getAnalysis: op("GET", "/v1/games/{game_id}/analysis/{seat}", "idempotent"),
@@ -100,6 +102,15 @@ export const OPERATIONS = Object.freeze({
   deleteWebhook: op("DELETE", "/v1/webhooks/{webhook_id}", "idempotent", [], [], 404),
   enableWebhook: op("POST", "/v1/webhooks/{webhook_id}/enable", "idempotent"),
   listWebhookDeliveries: op("GET", "/v1/webhooks/{webhook_id}/deliveries", "idempotent"),
+  fileReport: op("POST", "/v1/reports", "once"),
+  listReports: op("GET", "/v1/reports", "idempotent", ["status", "limit", "offset"]),
+  getReport: op("GET", "/v1/reports/{report_id}", "idempotent"),
+  resolveReport: op("POST", "/v1/reports/{report_id}/resolve", "once"),
+  mutePlayer: op("POST", "/v1/players/{player_id}/mute", "once"),
+  unmutePlayer: op("POST", "/v1/players/{player_id}/unmute", "once"),
+  banPlayer: op("POST", "/v1/players/{player_id}/ban", "once"),
+  unbanPlayer: op("POST", "/v1/players/{player_id}/unban", "once"),
+  getModerationLog: op("GET", "/v1/moderation/log", "idempotent", ["limit", "before"]),
 });
 
 /**
@@ -302,9 +313,37 @@ export class Tabletell {
   /** The chat the bearer may read, oldest first (`after`: a version or a message's id; `limit`). */
   getChat(gameId, options = {}) { return this.#call("getChat", { game_id: gameId }, options); }
   /** Operators: removes a message (a mark stays; the removal is delivered). */
-  removeChatMessage(gameId, chatId, options = {}) {
-    return this.#call("removeChatMessage", { game_id: gameId, chat_id: chatId }, options);
+  /** `body` (optional): `{operator, reason, report_id}`, what the moderation log keeps. */
+  removeChatMessage(gameId, chatId, options = {}, body = undefined) {
+    return this.#call("removeChatMessage", { game_id: gameId, chat_id: chatId }, options, body);
   }
+
+  // -- moderation ------------------------------------------------------------
+
+  /** A player's key or a seat's token (`options.token`) reports a message, a player or a seat. */
+  fileReport(body, options = {}) { return this.#call("fileReport", {}, options, body); }
+  listReports(options = {}) { return this.#call("listReports", {}, options); }
+  getReport(reportId, options = {}) { return this.#call("getReport", { report_id: reportId }, options); }
+  /** `body`: `{operator, reason, outcome}` (`actioned` or `dismissed`). */
+  resolveReport(reportId, body, options = {}) {
+    return this.#call("resolveReport", { report_id: reportId }, options, body);
+  }
+  /** `body`: `{operator, reason, minutes, report_id?}`. */
+  mutePlayer(playerId, body, options = {}) { return this.#call("mutePlayer", { player_id: playerId }, options, body); }
+  unmutePlayer(playerId, body, options = {}) {
+    return this.#call("unmutePlayer", { player_id: playerId }, options, body);
+  }
+  /** `body`: `{operator, reason, report_id?}`; resolves to the log's entry and `left`, the games left. */
+  banPlayer(playerId, body, options = {}) { return this.#call("banPlayer", { player_id: playerId }, options, body); }
+  unbanPlayer(playerId, body, options = {}) { return this.#call("unbanPlayer", { player_id: playerId }, options, body); }
+  getModerationLog(options = {}) { return this.#call("getModerationLog", {}, options); }
+
+  // -- operators ending or voiding a game ----------------------------------
+
+  /** Operators: ends a game under way where it stands (`{operator, reason}`, kept in its log); its summary. */
+  endGame(gameId, body, options = {}) { return this.#call("endGame", { game_id: gameId }, options, body); }
+  /** Operators: voids a game, no result and never rated (`{operator, reason}`, kept in its log); its summary. */
+  voidGame(gameId, body, options = {}) { return this.#call("voidGame", { game_id: gameId }, options, body); }
 
   // -- the analysis of a finished game -------------------------------------
 

@@ -127,3 +127,14 @@ def result(state: State) -> dict[str, Any] | None:
         winners = [seat for seat, score in enumerate(state.scores) if score == best]
         return {"winners": winners, "scores": list(state.scores), "games": list(state.games)}
     return {"winners": [state.games[-1]["winner"]], "scores": None, "games": list(state.games)}
+
+
+def standing(state: State) -> dict[str, Any]:
+    """Rule "ending by an operator": in a single game the seats with the
+    fewest cards in hand share the win; in a match, the best score so far
+    (the games played to their end), tied seats sharing it."""
+    if state.options["extended"]:
+        scores = list(state.scores) or [0] * state.seats
+        return {"winners": [s for s, n in enumerate(scores) if n == max(scores)], "scores": scores, "games": list(state.games)}
+    held = [len(hand) for hand in state.hands]
+    return {"winners": [s for s, n in enumerate(held) if n == min(held)], "scores": None, "games": list(state.games)}

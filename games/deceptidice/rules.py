@@ -188,3 +188,9 @@ def result(state: State) -> dict[str, Any] | None:
     if state.phase != OVER:
         return None
     return standings(state)
+
+
+def standing(state: State) -> dict[str, Any]:
+    """Rule "ending by an operator": the standings as they are (rule
+    "Objective": the most cards left ranks first)."""
+    return standings(state)

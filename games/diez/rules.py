@@ -270,3 +270,9 @@ def result(state: State) -> dict[str, Any] | None:
     if state.phase != OVER:
         return None
     return {"winners": [state.winner], "cards_left": [len(hand) for hand in state.hands]}
+
+
+def standing(state: State) -> dict[str, Any]:
+    """Rule "ending by an operator": the seats with the fewest cards left share the win."""
+    left = [len(hand) for hand in state.hands]
+    return {"winners": [seat for seat, n in enumerate(left) if n == min(left)], "cards_left": left}

@@ -184,3 +184,8 @@ def result(state: State) -> dict[str, Any] | None:
         return None
     return {"winners": [state.winner], "eliminated": list(state.out)}
 
+
+def standing(state: State) -> dict[str, Any]:
+    """Rule "ending by an operator": every seat still in shares the win; the
+    seats out stay out, in the order they went."""
+    return {"winners": [seat for seat in range(state.seats) if seat not in state.out], "eliminated": list(state.out)}

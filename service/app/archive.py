@@ -52,7 +52,9 @@ the game in the store (the job runs again); nothing said is lost.
 
 **Backends.** ``GameArchive`` is the interface: ``stage`` (write a copy
 under a temporary name, durably), the staged copy's ``read`` and ``commit``
-(move it into place, atomically; its location), and ``read(location)``.
+(move it into place, atomically; its location), ``read(location)``,
+``location`` (where a game's copy goes) and ``games`` (every game it holds:
+``adopt`` writes their records into a store that lost them).
 ``FileArchive`` is the one backend, files under ``ARCHIVE_DIR``
 (``DATA_DIR/archive``), ``<id[:2]>/<id>.ndjson.gz``; every API process and
 worker must see the same directory (a shared mount, docs/scaling.md).
@@ -65,11 +67,12 @@ import logging
 import os
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Callable, Mapping, Protocol
+from typing import Any, Callable, Iterator, Mapping, Protocol
 
 from events.envelope import Envelope
-from events.store import EventStore, idempotency_key, snapshot_key, tokens_key
+from events.store import EventStore, archived_key, idempotency_key, snapshot_key, stream_key, tokens_key
 from games import table as tables
+from projections.audit import verify
 from projections.folding import Folded, fold
 from projections.lru import LRU
 from service.app import analysis, chat
@@ -101,6 +104,12 @@ class GameArchive(Protocol):
     def read(self, location: str) -> bytes | None:
         """What ``commit`` put at ``location``, or None."""
 
+    def location(self, game_id: str) -> str:
+        """Where ``commit`` puts ``game_id``'s copy."""
+
+    def games(self) -> Iterator[str]:
+        """The id of every game whose log is in the archive."""
+
 
 class FileArchive:
     """Files under ``root``: ``<id[:2]>/<id>.ndjson.gz``."""
@@ -131,6 +140,14 @@ class FileArchive:
             return path.read_bytes()
         except FileNotFoundError:
             return None
+
+    def games(self) -> Iterator[str]:
+        """The id of every game whose log is in the directory (its chat's
+        file and copies still staged, ``.tmp``, left out), in order."""
+        for path in sorted(self.root.glob("*/*.ndjson.gz")):
+            name = path.name[: -len(".ndjson.gz")]
+            if not name.endswith(".chat") and path.parent.name == name[:2]:
+                yield name
 
 
 @dataclass(frozen=True)
@@ -198,6 +215,8 @@ class Brief:
     result: Mapping[str, Any] | None
     players: tuple[str | None, ...]
     to_act: tuple[int, ...] = ()
+    # an operator voided the game: {"operator", "reason"} (``Table.voided``)
+    voided: Mapping[str, Any] | None = None
 
     @classmethod
     def of(cls, folded: Folded) -> "Brief":
@@ -205,7 +224,7 @@ class Brief:
         acting = tuple(tables.to_act(folded.game, table)) if table.status == tables.ACTIVE else ()
         return cls(
             folded.game_id, folded.game.type, table.status, table.seats, folded.version, table.created_at,
-            table.result, tuple(table.players), acting,
+            table.result, tuple(table.players), acting, table.voided,
         )  # fmt: skip
 
     @classmethod
@@ -213,6 +232,7 @@ class Brief:
         return cls(
             game_id, record["type"], record["status"], int(record["seats"]), int(record["version"]),
             int(record["created_at"]), json.loads(record["result"]), tuple(json.loads(record["players"])),
+            voided=json.loads(record.get("voided", "null")),  # a record archived before voids has none
         )  # fmt: skip
 
 
@@ -232,6 +252,7 @@ def record_of(folded: Folded, archive: str, location: str, size: int) -> dict[st
         "ended_at": str(table.ended_at or 0),
         "result": json.dumps(table.result, separators=(",", ":")),
         "players": json.dumps(list(table.players), separators=(",", ":")),
+        "voided": json.dumps(table.voided, separators=(",", ":")),
     }
 
 
@@ -432,3 +453,66 @@ class ArchivedLogs:
         folded = fold(envelopes, None, game_id)
         assert folded is not None, "an archived log has an entry at least (entries checks it)"
         return replace(folded, archived=True)
+
+
+# KEYS: a game's log, its archived record; ARGV: the record's field/value
+# pairs. The record goes in only where the store knows nothing of the game
+# (neither its log nor a record): what a store holds is never overwritten.
+ADOPT_SCRIPT = """
+if redis.call('EXISTS', KEYS[1]) == 1 or redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+redis.call('HSET', KEYS[2], unpack(ARGV))
+return 1
+"""
+
+
+@dataclass
+class Adopted:
+    """What ``adopt`` did with each game of the archive."""
+
+    restored: list[str]  # a record written: the game is served from the archive
+    present: list[str]  # the store has its log or its record already: left as it is
+    problems: list[str]  # a file that does not verify, or is not a finished game's: not restored
+
+
+def adopt(store: EventStore, archive: GameArchive) -> Adopted:
+    """Writes the archived record of every game in ``archive`` that the
+    store knows nothing of: a store lost, or restored from before the game
+    was archived, and the archive kept. Each log is verified first (its hash
+    chain, every command decided again to the same events, its seed
+    commitments: ``projections.audit``) and must be a finished game's, so
+    a file that was damaged or placed there is reported, never served; its
+    chat is named when its file is there. The record is what the archiver
+    writes (``record_of``), so every read path serves the game as any
+    archived one; the lists (the operators' index, the players' games) and
+    the ratings come from the records, by ``python -m service.replay
+    reindex``."""
+    adopted = Adopted([], [], [])
+    write = store.redis.register_script(ADOPT_SCRIPT)
+    for game_id in archive.games():
+        if store.redis.exists(stream_key(game_id), archived_key(game_id)):
+            adopted.present.append(game_id)
+            continue
+        location = archive.location(game_id)
+        data = archive.read(location)
+        try:
+            audit = verify(decode(data or b""), game_id)
+        except Exception as unreadable:  # a damaged file may hold anything: said, and the next one read
+            adopted.problems.append(f"{location}: cannot be read ({type(unreadable).__name__}: {unreadable})")
+            continue
+        folded = audit.folded
+        if not audit.ok or folded is None:
+            adopted.problems.append(f"{location}: does not verify: {'; '.join(audit.problems) or 'no entries'}")
+            continue
+        if folded.table.status != tables.FINISHED:
+            adopted.problems.append(f"{location}: a game {folded.table.status}, not finished")
+            continue
+        record = record_of(folded, archive.name, location, len(data or b""))
+        talk = archive.location(f"{game_id}.chat")
+        if archive.read(talk) is not None:
+            record["chat"] = talk
+        fields = [item for pair in record.items() for item in pair]
+        if write(keys=[stream_key(game_id), archived_key(game_id)], args=fields):
+            adopted.restored.append(game_id)
+        else:  # written meanwhile, by the archiver or another adopt
+            adopted.present.append(game_id)
+    return adopted

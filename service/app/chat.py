@@ -62,6 +62,7 @@ from games import table as tables
 from service.app import replies
 from service.app.errors import Conflict, Limited, NotFound
 from service.app.rate_counts import retry_after
+from service.telemetry import metrics
 
 TABLE, SPECTATORS = "table", "spectators"
 CHAT_MAX_MESSAGES = 5_000  # a game's chat, removals included
@@ -250,6 +251,7 @@ class Chat:
             # the count goes with its key, in ``found`` ms: the same message
             # passes then (TTL's whole seconds are rounded, sometimes down)
             wait = retry_after(int(found) / 1000)
+            metrics.RATE_LIMITED.labels("chat").inc()
             raise Limited(
                 "chat_rate_limited",
                 f"At most {self.per_minute} messages a minute from one {'seat' if seat is not None else 'spectator'}; "
@@ -290,6 +292,25 @@ class Chat:
         if code != 2:
             return self._removal_of(game_id, chat_id)
         return {"id": outside_id(replies.decoded(removed)), **{k: v for k, v in removal.items() if k != "kind"}}
+
+    def message(self, game_id: str, chat_id: str) -> dict[str, Any]:
+        """The message ``chat_id`` as the store holds it (its text, or None
+        once removed: a report copies it); ``chat_message_not_found`` for no
+        message there."""
+        inside = inside_id(chat_id)
+        found = replies.entries(self.redis.xrange(chat_key(game_id), inside, inside)) if inside else []
+        if found:
+            entry = json.loads(found[0][1]["e"])
+        else:
+            mark = self.redis.hget(removed_key(game_id), inside) if inside else None
+            entry = json.loads(replies.decoded(mark)) if mark is not None else None
+        if entry is None and self.archived is not None:
+            entries, marks = self.archived(game_id) or ([], {})
+            kept = dict(entries)
+            entry = json.loads(kept[inside]) if inside in kept else json.loads(marks[inside]) if inside in marks else None
+        if entry is None or entry.get("kind") != "message":
+            raise NotFound("chat_message_not_found", f"This game has no chat message {chat_id}.")
+        return entry
 
     def _removal_of(self, game_id: str, chat_id: str) -> dict[str, Any]:
         for said in self.read(game_id, None, True, None, None):

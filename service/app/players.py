@@ -44,6 +44,7 @@ from service.app import replies
 from service.app.ids import token_hash
 from service.app.player_feed import feed_key, ids_key, player_key, seq_key
 from service.app.errors import Unauthenticated
+from service.app.moderation import BANS, banned_problem
 
 KEY_PREFIX = "tp_"  # a player key, told apart from a seat token at a glance
 # tp_<player id>.<secret>; a key made before keys carried the id is tp_<secret>
@@ -106,14 +107,20 @@ class Players:
         return Player(player_id, name, now, hashed), key
 
     def get(self, player_id: str) -> Player | None:
-        found = self.redis.hgetall(player_key(player_id))
-        if not found:
-            return None
-        record = {replies.decoded(k): replies.decoded(v) for k, v in found.items()}
-        return Player(player_id, record["name"], int(record["created_at"]), record["key_hash"])
+        return _player(player_id, self.redis.hgetall(player_key(player_id)))
+
+    def _get_unbanned(self, player_id: str) -> tuple[Player | None, bool]:
+        """The player, and whether an operator banned them
+        (``service.app.moderation``), in one round trip."""
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hgetall(player_key(player_id))
+            pipe.hexists(BANS, player_id)
+            found, banned = pipe.execute()
+        return _player(player_id, found), bool(banned)
 
     def by_key(self, key: str) -> Player | None:
-        """The player a key belongs to, if it is still theirs."""
+        """The player a key belongs to, if it is still theirs; refused
+        (``player_banned``) when an operator banned them."""
         if not key.startswith(KEY_PREFIX):
             return None
         hashed = token_hash(key)
@@ -125,8 +132,12 @@ class Players:
             if found is None:
                 return None
             player_id = found.decode() if isinstance(found, bytes) else found
-        player = self.get(player_id)
-        return player if player is not None and hmac.compare_digest(player.key_hash, hashed) else None
+        player, banned = self._get_unbanned(player_id)
+        if player is None or not hmac.compare_digest(player.key_hash, hashed):
+            return None
+        if banned:
+            raise banned_problem()
+        return player
 
     def rename(self, player: Player, name: str) -> Player:
         """``player`` under a new name, shown from then on wherever the
@@ -142,9 +153,9 @@ class Players:
     def holds_key(self, player_id: str, key_hash: str) -> bool:
         """Whether the key hashed ``key_hash`` is still ``player_id``'s (not
         replaced, the player not deleted): what a ticket got with a key
-        asks at each use, with no key to hand."""
-        player = self.get(player_id)
-        return player is not None and hmac.compare_digest(player.key_hash, key_hash)
+        asks at each use, with no key to hand. A banned player's holds no more."""
+        player, banned = self._get_unbanned(player_id)
+        return player is not None and not banned and hmac.compare_digest(player.key_hash, key_hash)
 
     def replace_key(self, player: Player) -> str:
         """A new key for ``player``; the old one stops working at once (its
@@ -206,6 +217,14 @@ class Players:
     def games(self, player_id: str, limit: int | None = 200) -> list[str]:
         """The player's games, newest first."""
         return replies.members(self.redis.zrevrange(games_key(player_id), 0, -1 if limit is None else limit - 1))
+
+
+def _player(player_id: str, found) -> Player | None:
+    """The player from their record's hash (empty: none)."""
+    if not found:
+        return None
+    record = {replies.decoded(k): replies.decoded(v) for k, v in found.items()}
+    return Player(player_id, record["name"], int(record["created_at"]), record["key_hash"])
 
 
 def new_key(player_id: str) -> str:

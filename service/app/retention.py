@@ -37,6 +37,7 @@ from service.app.chat import chat_keys
 from service.app.index import GameIndex
 from service.app.players import Players
 from service.app.errors import Limited
+from service.telemetry import metrics
 
 log = logging.getLogger("tabletell.retention")
 
@@ -98,6 +99,7 @@ class WaitingCap:
         if gone:
             self.redis.zrem(key, *gone)
         if len(held) - len(gone) >= self.cap:
+            metrics.RATE_LIMITED.labels("waiting_games").inc()
             raise Limited(
                 "too_many_waiting_games",
                 f"This address has {self.cap} games waiting for players: fill one, or wait until one starts or is "

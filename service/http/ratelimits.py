@@ -56,6 +56,7 @@ from service.app.errors import Limited
 from service.app.rate_counts import SharedCounts, Verdict
 from service.config import Config
 from service.http.auth import bearer
+from service.telemetry import metrics
 
 log = logging.getLogger("tabletell.ratelimits")
 
@@ -163,6 +164,7 @@ class RateLimits:
                 raise self._refused(name, item, verdict)
 
     def _refused(self, name: str, item: RateLimitItem, verdict: Verdict) -> Limited:
+        metrics.RATE_LIMITED.labels(name).inc()
         log.info(
             "rate limit %s per %s exceeded on %s %s",
             item,
@@ -200,9 +202,35 @@ def _seconds_until(reset_at: float, remaining: int, item: RateLimitItem) -> int:
     return max(0, seconds)
 
 
+class ReportLimit:
+    """Reports per reporter (``RATE_LIMIT_REPORTS``): the ``limits``
+    library's sliding window counter, counted in the store as it happens
+    (as the creation quota is), whatever ``RATE_LIMITS`` says: it guards the
+    operators' queue of reports, not the server. A refusal is a 429
+    ``reports_rate_limited`` with ``Retry-After``."""
+
+    def __init__(self, config: Config, client: redis.Redis):
+        self.items = _checked("RATE_LIMIT_REPORTS", config.rate_limit_reports)
+        self.limiter = SlidingWindowCounterRateLimiter(
+            RedisStorage("redis://", connection_pool=client.connection_pool, key_prefix=f"{KEY_PREFIX}:reports")
+        )
+
+    def hit(self, reporter: str) -> None:
+        """One report by ``reporter`` (a player's id, a seat's token's hash)
+        counted, or refused past the limit."""
+        for item in self.items:
+            if not self.limiter.hit(item, "reports", reporter):
+                reset_at, remaining = self.limiter.get_window_stats(item, "reports", reporter)
+                wait = max(1, _seconds_until(reset_at, remaining, item))
+                raise Limited(
+                    "reports_rate_limited", f"At most {item} from one reporter: try again in {wait} s.", retry_after=wait
+                )
+
+
 def install(app: Flask, config: Config, client: redis.Redis) -> RateLimits | None:
     """The app's rate limits (None with ``RATE_LIMITS=off``): counted on
     ``client``'s store, on its connection pool."""
+    app.extensions["tabletell.report_limit"] = ReportLimit(config, client)  # with RATE_LIMITS=off too
     if not config.rate_limits:
         return None
     limits = RateLimits(config, client)

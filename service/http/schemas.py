@@ -15,6 +15,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate
 from games import table as tables
 from games.contract import Option
 from games.registry import GAMES
+from service.app.moderation import REPORT_REASONS
 from service.app.names import reads_as
 from service.app.errors import Invalid, invalid_fields
 from service.app.shapes import IMMUTABLE, load  # noqa: F401 (schemas.load: the request shapes' loader)
@@ -183,6 +184,26 @@ class ChatMessage(Schema):
     text = ChatText(required=True)
 
 
+class ShownText(fields.String):
+    """A string field checked as text every reader is shown (``shown_text``),
+    at most ``most`` code points: what an operator writes into a game's log
+    (rule "ending by an operator": their name and reason, public)."""
+
+    def __init__(self, most: int, what: str, **kwargs):
+        super().__init__(**kwargs)
+        self.most, self.what = most, what
+
+    def _deserialize(self, value, attr, data, **kwargs) -> str:
+        return shown_text(super()._deserialize(value, attr, data, **kwargs), self.most, self.what, len)
+
+
+class Moderation(Schema):
+    """``POST /v1/games/{id}/end`` and ``/void``: who and why, both kept in the log."""
+
+    operator = ShownText(tables.OPERATOR_MAX, "An operator's name", required=True)
+    reason = ShownText(tables.REASON_MAX, "A reason", required=True)
+
+
 # a chat message's id: "<version>.<k>" (service.app.chat)
 CHAT_ID_PATTERN = r"^[0-9]{1,15}\.[1-9][0-9]{0,8}$"
 # where a game's stream resumes: a version, or a chat message's id
@@ -193,6 +214,59 @@ class ChatQuery(Schema):
     # after this position: a version (every message said after it) or a message's id
     after = fields.String(validate=validate.Regexp(POSITION_PATTERN))
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=500))
+
+
+# a player's id, a game's id, a report's id: 32 hexadecimal digits
+HEX_ID = validate.Regexp(r"^[0-9a-f]{32}$", error="Not an id (32 hexadecimal digits).")
+# what an operator gives with every action (the operator token is one token, shared)
+OPERATOR_NAME = validate.Length(min=1, max=64)
+REASON_TEXT = validate.Length(min=1, max=500)
+REPORT_TEXT = validate.Length(max=500)
+
+
+class NewReport(Schema):
+    """A player's or a seat's report: a chat message (``game_id`` and
+    ``chat_id``), a player (``player_id``) or a seat's holder (``game_id``
+    and ``seat``), with a reason of ``moderation.REPORT_REASONS``."""
+
+    game_id = fields.String(validate=HEX_ID)
+    chat_id = fields.String(validate=validate.Regexp(CHAT_ID_PATTERN))
+    player_id = fields.String(validate=HEX_ID)
+    seat = fields.Integer(strict=True, validate=validate.Range(min=0, max=99))
+    reason = fields.String(required=True, validate=validate.OneOf(REPORT_REASONS))
+    text = fields.String(validate=REPORT_TEXT)
+
+
+class ReportsQuery(Schema):
+    status = fields.String(load_default="open", validate=validate.OneOf(("open", "actioned", "dismissed", "all")))
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+    offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=1_000_000))
+
+
+class OperatorAction(Schema):
+    """Who did it (the operator's name) and why: every operator's action."""
+
+    operator = fields.String(required=True, validate=OPERATOR_NAME)
+    reason = fields.String(required=True, validate=REASON_TEXT)
+
+
+class ReportAction(OperatorAction):
+    # the report this action answers: it lists the action
+    report_id = fields.String(validate=HEX_ID)
+
+
+class Mute(ReportAction):
+    minutes = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=525_600))
+
+
+class ResolveReport(OperatorAction):
+    outcome = fields.String(required=True, validate=validate.OneOf(("actioned", "dismissed")))
+
+
+class ModerationLogQuery(Schema):
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+    # the entries before this one (a page's ``next``)
+    before = fields.String(validate=validate.Regexp(r"^[0-9]{1,20}-[0-9]{1,20}$"))
 
 
 class JoinSeat(Schema):

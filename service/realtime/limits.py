@@ -19,6 +19,7 @@ from collections import defaultdict
 import redis
 
 from service.app.errors import Limited
+from service.telemetry import metrics
 
 log = logging.getLogger("tabletell.limits")
 
@@ -86,6 +87,7 @@ class StreamLimits:
             # one key per call: in a cluster each set may live on its own shard
             if not self._acquire(keys=[key], args=[now, cap, now + LEASE_SECONDS * 1000, lease.id, LEASE_SECONDS * 2000]):
                 lease.release()
+                metrics.RATE_LIMITED.labels("streams").inc()
                 raise Limited(
                     "too_many_streams",
                     f"This {who} has {cap} streams and waits open, the most it may; close one first.",

@@ -1,5 +1,8 @@
 """gunicorn's settings hooks for the API (``gunicorn -c python:service.runtime.gunicorn_conf``).
 
+- A new worker imports the project's code as it is on disk (``post_fork``),
+  so ``kill -HUP`` of the master (a rolling restart) runs a new version
+  everywhere, not only in the modules the master never imported.
 - When a worker is told to stop, its open streams and long polls end at once
   (clients resume on another worker with ``Last-Event-ID``), so it drains in
   moments instead of holding every stream to the graceful timeout.
@@ -14,6 +17,7 @@
 """
 from __future__ import annotations
 
+import sys
 import threading
 import time
 
@@ -48,6 +52,41 @@ class Logger(glogging.Logger):
 
 logger_class = Logger
 
+# the project's top-level packages and modules (every import of its code
+# starts with one of them)
+PROJECT = ("service", "games", "events", "projections", "wsgi")
+
+
+def post_fork(server, worker) -> None:
+    """In a new worker, before it loads the app: forget the project's
+    modules the master imported (this file, the worker class, the logs'
+    format and ``service.config`` for them), so the app, and every module it
+    imports, comes from the code on disk now. After ``kill -HUP`` (the
+    master loads no app: no ``--preload``) a worker otherwise ran a new
+    ``wsgi`` on the master's old ``service.config``: a new setting was an
+    ImportError, and gunicorn, its new workers failing to boot, stopped.
+    The hooks and the worker class stay the master's own (gunicorn holds
+    them): a change to this file, to ``gunicorn_workers`` or to gunicorn's
+    command line takes a full restart (docs/operations.md, "Upgrades")."""
+    for name in [name for name in sys.modules if name.partition(".")[0] in PROJECT]:
+        del sys.modules[name]
+
+
+# what a request worker names itself (/proc/<pid>/comm) once its app is
+# loaded: make run's rolling restart (service.runtime.run.Roll) stops an old
+# worker only when a new one says so
+READY = "tabletell-web"
+
+
+def say_ready() -> None:
+    """This process is a request worker serving the app (Linux's
+    /proc/self/comm, which ``ps`` and ``top`` show too; elsewhere nothing)."""
+    try:
+        with open("/proc/self/comm", "w") as comm:
+            comm.write(READY)
+    except OSError:
+        pass
+
 
 def post_worker_init(worker) -> None:
     def end_streams_on_stop() -> None:
@@ -65,6 +104,7 @@ def post_worker_init(worker) -> None:
     objects = LongLivedObjects()
     objects.start()
     threading.Thread(target=objects.run, args=(lambda: worker.alive,), name="tabletell-gc", daemon=True).start()
+    say_ready()  # last: the app is loaded (gunicorn calls this hook after it) and the threads run
 
 
 def child_exit(server, worker) -> None:

@@ -2,6 +2,9 @@
 
     python -m service.replay verify <game id | file.ndjson> [--url REDIS_URL] [--api URL]
     python -m service.replay reindex [--url REDIS_URL]
+    python -m service.replay backup <dir> [--url REDIS_URL]
+    python -m service.replay restore <dir> [--data-dir DATA_DIR]
+    python -m service.replay restore-archive [--url REDIS_URL]
 
 ``verify`` checks a log (see ``projections.audit``) and, for a game in the
 store, that what the service serves of it is the log folded afresh: the
@@ -20,6 +23,14 @@ again in the order games finished, to the same numbers) from the logs, and puts
 back on the workers' schedule every game that waits for work (a lost
 schedule, or games left waiting before waiting games were abandoned after
 ``WAITING_GAME_TTL_SECONDS``).
+
+``backup <dir>`` takes a backup of the store (its RDB snapshot, ``BGSAVE``)
+and then of the archive directory (``ARCHIVE_DIR``) into ``dir``;
+``restore <dir>`` makes it into a fresh ``DATA_DIR`` (``--data-dir``) that
+``make run`` serves (``service.runtime.backup``). ``restore-archive``
+puts back, into a store that lost them, the records of the finished games
+whose logs are in the archive directory (each verified first), then does
+what ``reindex`` does. See docs/operations.md, "Backup and restore".
 """
 from __future__ import annotations
 
@@ -28,6 +39,7 @@ import json
 import sys
 import urllib.error
 import urllib.request
+from dataclasses import replace
 from pathlib import Path
 
 import redis
@@ -37,7 +49,7 @@ from events.store import EventStore, archived_key, stream_key
 from games.hashing import canonical_json
 from projections.audit import Audit, verify
 from projections.folding import Folded
-from service.app.archive import FileArchive
+from service.app.archive import FileArchive, adopt
 from service.app.repository import Repository
 from projections.views import seat_view, summary
 from service.app.ids import now_ms
@@ -48,6 +60,7 @@ from service.app.players import Players
 from service.app.ratings import Ratings
 from projections.ratings import rated_result
 from service.app.scheduling import pending_work
+from service.runtime import backup
 
 
 def read_file(path: Path) -> list[Envelope]:
@@ -210,6 +223,44 @@ def run_reindex(client_url: str, config: Config) -> int:
     return 0
 
 
+def run_backup(destination: str, client_url: str, config: Config) -> int:
+    if config.redis_cluster:
+        print("backup: a cluster is backed up primary by primary (BGSAVE on each), see docs/operations.md", file=sys.stderr)
+        return 2
+    try:
+        with redis.Redis.from_url(client_url) as client:
+            taken = backup.take(client, Path(destination), Path(config.archive_path))
+    except (backup.BackupFailed, redis.RedisError) as failed:
+        print(f"backup: FAILED: {failed}", file=sys.stderr)
+        return 1
+    print(f"backup: the store's snapshot ({taken.store_bytes} bytes), then {taken.archive_files} archive files, in {destination}")
+    return 0
+
+
+def run_restore(source: str, data_dir: str, archive_dir: str) -> int:
+    try:
+        keys = backup.restore(Path(source), Path(data_dir), Path(archive_dir))
+    except (backup.BackupFailed, redis.RedisError, RuntimeError) as failed:
+        print(f"restore: FAILED: {failed}", file=sys.stderr)
+        return 1
+    print(f"restore: {keys} keys in {data_dir}'s append-only files, the archive in {archive_dir}; serve it with "
+          f"DATA_DIR={data_dir} make run")
+    return 0
+
+
+def run_restore_archive(client_url: str, config: Config) -> int:
+    client = connect(client_url, cluster=config.redis_cluster)
+    adopted = adopt(EventStore(client), FileArchive(config.archive_path))
+    print(
+        f"restore-archive: {len(adopted.restored)} finished games restored from {config.archive_path}, "
+        f"{len(adopted.present)} the store holds already, {len(adopted.problems)} not restored"
+    )
+    for problem in adopted.problems:
+        print(f"  - {problem}")
+    run_reindex(client_url, config)  # the index, the players' games and the ratings from the records
+    return 1 if adopted.problems else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     config = Config.from_env()
     parser = argparse.ArgumentParser(prog="python -m service.replay", description=__doc__.split("\n\n")[0])
@@ -224,10 +275,28 @@ def main(argv: list[str] | None = None) -> int:
         "read the log from it too (a running game's with OPERATOR_TOKEN)",
     )
     commands.add_parser("reindex", parents=[store], help="rebuild the operators' games index from the logs")
+    take = commands.add_parser(
+        "backup", parents=[store], help="the store's snapshot (BGSAVE), then the archive directory, into a new directory"
+    )
+    take.add_argument("directory", help="where the backup goes (new, or empty)")
+    put = commands.add_parser("restore", help="a backup made into a fresh DATA_DIR that make run serves")
+    put.add_argument("directory", help="a backup taken by `backup`")
+    put.add_argument("--data-dir", default=None, help="the fresh DATA_DIR (DATA_DIR's by default)")
+    commands.add_parser(
+        "restore-archive", parents=[store],
+        help="the records of the finished games in ARCHIVE_DIR written into a store that lost them, then reindex",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     if args.command == "verify":
         url = args.url if args.url or args.api else config.redis_url
         return run_verify(args.target, url, args.api, config)
+    if args.command == "backup":
+        return run_backup(args.directory, args.url or config.redis_url, config)
+    if args.command == "restore":
+        target = replace(config, data_dir=args.data_dir or config.data_dir)
+        return run_restore(args.directory, target.data_dir, target.archive_path)
+    if args.command == "restore-archive":
+        return run_restore_archive(args.url or config.redis_url, config)
     return run_reindex(args.url or config.redis_url, config)
 
 

@@ -9,6 +9,15 @@ itself restarts a dead request worker). Ctrl-C (or SIGTERM) stops them in
 order: the API (stops accepting, drains), the worker, then the store; a
 second Ctrl-C kills what is left at once. No process is left behind.
 
+SIGHUP (``python -m service.run restart`` sends it) is a rolling restart, an
+upgrade to the code now on disk with no player dropped (``Roll``): the new
+code is imported once as a check, the request workers are replaced one at a
+time (gunicorn's TTIN, and TTOU once the new one serves: the old one ends its
+streams, whose clients resume on the others with ``Last-Event-ID``, and
+drains), then each RQ worker is
+replaced, a new one started and seen taking jobs before the old one is told
+to finish its job and stop. The store is not restarted.
+
 ``python -m service.run api`` runs the API alone, the same gunicorn command
 from the same settings (the Docker image's command: there the store and the
 workers run in their own containers).
@@ -27,10 +36,12 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 
 from service.telemetry import logs
 from service.config import Config
 from service.runtime.embedded_redis import EmbeddedRedis, _die_with_parent
+from service.runtime.gunicorn_conf import READY
 
 log = logging.getLogger("tabletell.run")
 
@@ -83,6 +94,12 @@ def gunicorn_command(config: Config) -> list[str]:
         # ACCESS_LOG=off silences it)
     ]
     return command
+
+
+def worker_command() -> list[str]:
+    """The worker ``make run`` starts (docker-compose.yml's worker runs the
+    same module: tests/service/runtime/test_image.py)."""
+    return [sys.executable, "-m", "service.worker"]
 
 
 def raise_file_limit() -> None:
@@ -168,22 +185,34 @@ class ChildPart(Part):
         super().__init__(name, self._spawn, lambda: self.process is not None and self.process.poll() is None, self._terminate)
 
     def _spawn(self) -> None:
-        self.process = subprocess.Popen(self.command, env=self.env, preexec_fn=_die_with_parent, start_new_session=True)
+        self.process = self.spawn()
+
+    def spawn(self) -> subprocess.Popen:
+        """Another process of this part (a rolling restart's, before it
+        takes the place of the one running)."""
+        return subprocess.Popen(self.command, env=self.env, preexec_fn=_die_with_parent, start_new_session=True)
 
     def exit_status(self) -> str:
         code = self.process.returncode if self.process else None
         return f"signal {-code}" if code is not None and code < 0 else f"exit code {code}"
 
     def _terminate(self, timeout: float) -> None:
-        if self.process is None or self.process.poll() is not None:
-            return
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            self.process.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            log.warning("%s did not stop in %.0f s; killing it", self.name, timeout)
-            self.process.kill()
-            self.process.wait()
+        if self.process is not None:
+            terminate(self.name, self.process, timeout)
+
+
+def terminate(name: str, process: subprocess.Popen, timeout: float) -> None:
+    """SIGTERM (gunicorn drains, an RQ worker finishes its job), then
+    SIGKILL after ``timeout`` seconds; returns once it has exited."""
+    if process.poll() is not None:
+        return
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        log.warning("%s did not stop in %.0f s; killing it", name, timeout)
+        process.kill()
+        process.wait()
 
 
 class StorePart(Part):
@@ -204,13 +233,230 @@ class StorePart(Part):
         return f"signal {-code}" if code is not None and code < 0 else f"exit code {code}"
 
 
-def supervise(parts: list[Part], stopping, tick: float = 0.2) -> None:
-    """Keep every part alive until ``stopping()``."""
+def supervise(parts: list[Part], stopping, tick: float = 0.2, roll: "Roll | None" = None) -> None:
+    """Keep every part alive until ``stopping()``; roll them when asked."""
     while not stopping():
+        if roll is not None:
+            roll.when_asked()
         now = time.monotonic()
         for part in parts:
             part.watch(now)
         time.sleep(tick)
+
+
+# the modules a rolling restart imports from the new code before it touches
+# a part: the API's app and the worker's entry point (and so every module
+# either imports); a new version that does not import is not rolled out
+NEW_CODE = ("service.http.app", "service.workers.__main__")
+# how long the new API workers, or a new RQ worker, may take to come up
+# before the rolling restart gives up on it (the old ones go on)
+ROLL_SECONDS = 120.0
+
+
+def child_pids(pid: int) -> set[int]:
+    """The processes whose parent is ``pid`` (read from /proc: ``make run``
+    runs on Linux, as its store's parent-death signal does)."""
+    return set(children(pid))
+
+
+def children(pid: int) -> dict[int, str]:
+    """The processes whose parent is ``pid``, each with its name (its
+    /proc/<pid>/comm: a request worker serving the app names itself
+    ``gunicorn_conf.READY``)."""
+    found = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as stat:
+                line = stat.read()
+        except OSError:
+            continue  # gone meanwhile
+        # pid (comm) state ppid ...: the command's name may hold spaces and parentheses
+        if int(line[line.rindex(b")") + 2 :].split()[1]) == pid:
+            found[int(entry)] = line[line.index(b"(") + 1 : line.rindex(b")")].decode(errors="replace")
+    return found
+
+
+def answers(config: Config) -> bool:
+    """The API answers ``/v1/health/live`` (which asks nothing of the store)."""
+    host = "127.0.0.1" if config.host in ("0.0.0.0", "", "localhost") else "::1" if config.host == "::" else config.host
+    host = f"[{host}]" if ":" in host else host
+    try:
+        # a busy API (every stream of the old workers resuming at once) answers late, not never
+        with urllib.request.urlopen(f"http://{host}:{config.port}/v1/health/live", timeout=30) as response:
+            return response.status == 200
+    except OSError:
+        return False
+
+
+def rq_worker_taking_jobs(url: str):
+    """``taking(pid)``: is the RQ worker of process ``pid`` registered on the
+    games' queues (RQ's list of workers, which a worker joins as its loop
+    starts taking jobs)?"""
+    # imported once a roll is asked: the supervisor otherwise needs neither
+    import redis
+    from rq import Worker
+
+    from service.app.scheduling import GAME_QUEUES
+
+    connection = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5)
+
+    def taking(pid: int) -> bool:
+        try:
+            workers = Worker.all(connection=connection)
+        except redis.RedisError:
+            return False  # the store restarting: asked again at the next tick
+        return any(worker.pid == pid and set(worker.queue_names()) & set(GAME_QUEUES) for worker in workers)
+
+    return taking
+
+
+class Roll:
+    """A rolling restart (SIGHUP): every part but the store started again
+    on the code now on disk, one after another, with no player dropped.
+
+    1. The new code is imported in a process of its own (``NEW_CODE``): if
+       it does not import, nothing is touched and the log says why.
+    2. The request workers one at a time: gunicorn is sent TTIN (one worker
+       more), which imports the new code (``post_fork`` in
+       ``service.runtime.gunicorn_conf``: its master never loads the app, no
+       ``--preload``), and once it serves the app (it names itself
+       ``gunicorn_conf.READY``), TTOU (one fewer), on which gunicorn stops its
+       oldest worker: an old one, which ends its streams at once and drains
+       its requests. Its streams' clients reconnect at once (EventSource,
+       both clients: ``Last-Event-ID``) to the workers serving meanwhile.
+       Done when every request worker is a new one and the API answers.
+    3. Each RQ worker in turn: a new one is started and waited for until it
+       takes jobs; only then is the old one sent SIGTERM, RQ's warm
+       shutdown: it finishes its job, hands on the games it holds (its bot
+       moves queued for any worker) and lets its webhook deliveries finish.
+       Two workers run meanwhile, as any number may. Jobs queued by the old
+       code name their functions by path, which the new code keeps
+       (docs/operations.md, "Upgrades").
+
+    Another SIGHUP during a roll rolls again once it is done; Ctrl-C stops
+    it where it is (a new worker not yet in place is stopped too)."""
+
+    def __init__(self, api: ChildPart, workers: list[ChildPart], parts: list[Part], config: Config, env: dict, stopping, tick: float = 0.2):
+        self.api, self.workers, self.parts = api, workers, parts
+        self.config, self.env = config, env
+        self.stopping, self.tick = stopping, tick
+        self.asked = 0
+        self._taking = None
+
+    def ask(self, *_) -> None:
+        """The SIGHUP handler: roll at the supervisor's next tick."""
+        self.asked += 1
+
+    def when_asked(self) -> None:
+        while self.asked and not self.stopping():
+            self.asked = 0
+            self()
+
+    def __call__(self) -> bool:
+        log.info("rolling restart: the API, then the worker, on the code now on disk")
+        if not self.new_code_imports():
+            return False
+        if not self.roll_api():
+            return False
+        for worker in self.workers:
+            if not self.roll_worker(worker):
+                return False
+        log.info("rolling restart done")
+        return True
+
+    def wait(self, condition, seconds: float, besides: Part | None = None) -> bool:
+        """Until ``condition()`` (True), ``seconds`` pass or a stop is asked
+        (False), the parts (``besides`` one) watched meanwhile."""
+        deadline = time.monotonic() + seconds
+        while not self.stopping():
+            if condition():
+                return True
+            now = time.monotonic()
+            if now > deadline:
+                return False
+            for part in self.parts:
+                if part is not besides:
+                    part.watch(now)
+            time.sleep(self.tick)
+        return False
+
+    def new_code_imports(self) -> bool:
+        check = subprocess.run(
+            [sys.executable, "-c", "import importlib, sys; [importlib.import_module(m) for m in sys.argv[1:]]", *NEW_CODE],
+            env=self.env,
+            capture_output=True,
+            text=True,
+            start_new_session=True,  # a Ctrl-C reaches the supervisor alone, as it does the parts
+        )
+        if self.stopping():
+            return False
+        if check.returncode != 0:
+            log.error("rolling restart not done: the new code does not import, every part left as it was:\n%s", check.stderr[-4000:])
+        return check.returncode == 0
+
+    def roll_api(self) -> bool:
+        process = self.api.process
+        if process is None or process.poll() is not None:
+            log.error("rolling restart: the API is not running (it is being restarted); rolling the workers only")
+            return True
+        old = child_pids(process.pid)
+        started: set[int] = set()
+
+        def master_alive() -> bool:
+            return self.api.process is process and process.poll() is None
+
+        def a_new_worker_serves() -> bool:
+            if not master_alive():
+                return False
+            serving = {pid for pid, name in children(process.pid).items() if name == READY}
+            return bool(serving - old - started)
+
+        # one old worker at a time: a new one started beside it (TTIN), and
+        # once it serves the app, the oldest told to stop (TTOU): the others
+        # serve meanwhile, so a stream cut by the stop reconnects at once
+        for _ in old:
+            process.send_signal(signal.SIGTTIN)
+            if not self.wait(a_new_worker_serves, ROLL_SECONDS):
+                if not self.stopping():
+                    log.error("rolling restart: a new request worker did not come up in %.0f s", ROLL_SECONDS)
+                    if master_alive():
+                        process.send_signal(signal.SIGTTOU)  # back to as many workers as before
+                return False
+            started |= {pid for pid, name in children(process.pid).items() if name == READY} - old
+            process.send_signal(signal.SIGTTOU)  # gunicorn stops its oldest worker: an old one
+
+        def old_workers_gone() -> bool:
+            return master_alive() and not child_pids(process.pid) & old and answers(self.config)
+
+        if not self.wait(old_workers_gone, ROLL_SECONDS):
+            if not self.stopping():
+                log.error("rolling restart: the API's old workers did not stop in %.0f s; the workers are left as they were", ROLL_SECONDS)
+            return False
+        log.info("rolling restart: the API runs the new code")
+        return True
+
+    def roll_worker(self, worker: ChildPart) -> bool:
+        if self._taking is None:
+            self._taking = rq_worker_taking_jobs(self.config.queue_url or self.env["REDIS_URL"])
+        taking = self._taking
+        new = worker.spawn()
+        if not self.wait(lambda: new.poll() is not None or taking(new.pid), ROLL_SECONDS, besides=worker) or new.poll() is not None:
+            if not self.stopping():
+                log.error("rolling restart: the new %s did not start taking jobs (%s); the old one goes on", worker.name, new.poll())
+            terminate(worker.name, new, self.config.graceful_seconds + 5)
+            return False
+        old, worker.process = worker.process, new
+        # in its place: a restart the old one's death had planned is not needed
+        worker.started_at, worker.restart_at = time.monotonic(), None
+        if old is not None:
+            old.send_signal(signal.SIGTERM)  # RQ's warm shutdown: its job finished, its games handed on
+            if not self.wait(lambda: old.poll() is not None, self.config.graceful_seconds + 5):
+                # stopping: it has its time as shut_down gives it; else its time is over
+                terminate(worker.name, old, self.config.graceful_seconds + 5 if self.stopping() else 0)
+        log.info("rolling restart: the %s runs the new code", worker.name)
+        return True
 
 
 def shut_down(parts: list[Part], graceful: float) -> None:
@@ -231,7 +477,8 @@ def welcome(config: Config) -> list[str]:
     base = f"http://{host}:{config.port}"
     lines = [
         f"the web client on {base}/ (play in a browser); the API under {base}/v1/..., e.g. {base}/v1/game-types "
-        "(every route: openapi.yaml); one RQ worker with its scheduler and webhook delivery threads; Ctrl-C stops all",
+        "(every route: openapi.yaml); one RQ worker with its scheduler and webhook delivery threads; Ctrl-C stops all; "
+        "python -m service.run restart (or kill -HUP) rolls them onto the code on disk, no player dropped",
     ]
     if config.operator_token is None:
         lines.append(
@@ -255,14 +502,43 @@ def serve_api(config: Config) -> None:
     os.execve(command[0], command, env)
 
 
+def pid_file(config: Config) -> str:
+    """Where ``make run``'s supervisor writes its process id, for
+    ``python -m service.run restart``: in DATA_DIR, one stack's own."""
+    return os.path.join(config.data_dir, "run.pid")
+
+
+def ask_restart(config: Config) -> int:
+    """``python -m service.run restart``: SIGHUP to the ``make run`` of this
+    DATA_DIR, a rolling restart (``Roll``); its log says when it is done."""
+    path = pid_file(config)
+    try:
+        with open(path) as file:
+            pid = int(file.read().strip())
+        with open(f"/proc/{pid}/cmdline", "rb") as file:
+            ours = b"service.run" in file.read().split(b"\0")  # python -m service.run
+    except (OSError, ValueError):
+        ours = False
+    if not ours:
+        raise SystemExit(f"no make run is running with DATA_DIR={config.data_dir} ({path} names none)")
+    os.kill(pid, signal.SIGHUP)
+    print(f"asked make run (process {pid}) for a rolling restart: its log says when it is done", file=sys.stderr)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     config = Config.from_env()  # every setting, read once: the parts get them through their environment
     logs.configure(config.log_format)  # JSON lines (LOG_FORMAT), like the API's and the worker's
     if argv == ["api"]:
         serve_api(config)
+    if argv == ["restart"]:
+        return ask_restart(config)
     if argv:
-        raise SystemExit("usage: python -m service.run [api]   (api: the API alone, as the Docker image runs it)")
+        raise SystemExit(
+            "usage: python -m service.run [api | restart]   (api: the API alone, as the Docker image runs it; "
+            "restart: a rolling restart of the make run of this DATA_DIR)"
+        )
     env = dict(os.environ)
     raise_file_limit()
     own_metrics = config.prometheus_multiproc_dir is None
@@ -299,11 +575,16 @@ def main(argv: list[str] | None = None) -> int:
                     part.process.kill()
 
     api = ChildPart("API (gunicorn)", gunicorn_command(config), env)
-    worker = ChildPart("worker (RQ)", [sys.executable, "-m", "service.worker"], env)
+    worker = ChildPart("worker (RQ)", worker_command(), env)
     # in the order they stop
     parts: list[Part] = [api, worker] + ([store_part] if store_part else [])
+    roll = Roll(api, [worker], parts, config, env, lambda: stops > 0)
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGHUP, roll.ask)
+    os.makedirs(config.data_dir, exist_ok=True)
+    with open(pid_file(config), "w") as file:
+        file.write(f"{os.getpid()}\n")
     try:
         api.start()
         worker.start()
@@ -311,13 +592,17 @@ def main(argv: list[str] | None = None) -> int:
             log.info("%s", line)
         if config.profile_warning():  # last, where it is seen
             log.warning("%s", config.profile_warning())
-        supervise(parts, lambda: stops > 0)
+        supervise(parts, lambda: stops > 0, roll=roll)
         return 0
     finally:
         log.info("stopping: the API first, then the worker, then the store")
         shut_down(parts, config.graceful_seconds)
         if own_metrics:
             shutil.rmtree(env["PROMETHEUS_MULTIPROC_DIR"], ignore_errors=True)
+        try:
+            os.remove(pid_file(config))
+        except OSError:
+            pass
         log.info("stopped")
 
 

@@ -80,6 +80,9 @@ class RequestTally:
         self.counts: dict[tuple[str, str, int], int] = {}
         # (method, route): [sum of seconds, count in each bucket (+Inf last)]
         self.timings: dict[tuple[str, str], list] = {}
+        # (a Counter, its labels): what ``add`` counted (the command path's
+        # counters: appends, events, games finished and abandoned)
+        self.others: dict[tuple[Counter, tuple[str, ...]], float] = {}
         self.lock = threading.Lock()
         self._flusher_generation = -1
 
@@ -97,10 +100,22 @@ class RequestTally:
         if self._flusher_generation != _forks:
             self._start_flusher()
 
+    def add(self, counter: Counter, labels: tuple[str, ...], amount: float = 1) -> None:
+        """``counter.labels(*labels).inc(amount)``, at a dictionary's cost:
+        counted here and added to it with the requests'."""
+        key = (counter, labels)
+        with self.lock:
+            self.others[key] = self.others.get(key, 0) + amount
+        if self._flusher_generation != _forks:
+            self._start_flusher()
+
     def flush(self) -> None:
         with self.lock:
             counts, self.counts = self.counts, {}
             timings, self.timings = self.timings, {}
+            others, self.others = self.others, {}
+        for (counter, labels), amount in others.items():
+            counter.labels(*labels).inc(amount)
         for (method, route, status), count in counts.items():
             REQUESTS.labels(method, route, str(status)).inc(count)
         for (method, route), (total, *buckets) in timings.items():
@@ -125,7 +140,7 @@ class RequestTally:
             self.flush()
 
     def _after_fork(self) -> None:
-        self.counts, self.timings = {}, {}
+        self.counts, self.timings, self.others = {}, {}, {}
         self.lock = threading.Lock()
 
 
@@ -222,3 +237,58 @@ def process_exited(pid: int) -> None:
     """A worker process ended: its live gauges no longer count."""
     if MULTIPROC_DIR:
         multiprocess.mark_process_dead(pid, path=MULTIPROC_DIR)
+
+
+# -- issue 54, the metrics part: what the dashboards and alerts need (ops/) ----------
+# Figures read from the store at scrape time (store memory and commands, the
+# outbox's and due sets' oldest, the queues' oldest job, the RQ workers, the
+# live tables) are service.app.figures.OperationsCollector's; these are
+# counted where they happen.
+
+EVENTS_APPENDED = Counter(
+    "tabletell_events_appended",
+    "Events appended to game logs (every move, a bot's included, and the table's own: creation, joins, "
+    "timeouts), by game type: the moves per second.",
+    ["game_type"],
+)
+GAMES_FINISHED = Counter(
+    "tabletell_games_finished",
+    "Games that reached their end, by game type and rated (true or false).",
+    ["game_type", "rated"],
+)
+GAMES_ABANDONED = Counter(
+    "tabletell_games_abandoned",
+    "Games abandoned (never started: their wait for players ran out, or every player left), by game type.",
+    ["game_type"],
+)
+RATE_LIMITED = Counter(
+    "tabletell_rate_limited",
+    "Requests refused for a limit, by policy: client, token, create (RATE_LIMIT_*: 429 rate_limited), "
+    "waiting_games (too_many_waiting_games), chat (chat_rate_limited), streams (too_many_streams).",
+    ["policy"],
+)
+BOT_MOVE_DELAY = Histogram(
+    "tabletell_bot_move_delay_seconds",
+    "From when a bot's move was due (the append that put it to act, its think time after; or the scheduler "
+    "queueing it again) to its move appended, by game type.",
+    ["game_type"],
+    buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60),
+)
+ARCHIVE_RUNS = Counter(
+    "tabletell_archive_runs",
+    "Finished games a worker tried to move to the archive, by outcome: archived, skipped (archived already, "
+    "changed meanwhile), failed (an error: the scheduler tries again after its grace).",
+    ["outcome"],
+)
+ARCHIVE_LAG = Histogram(
+    "tabletell_archive_lag_seconds",
+    "How long after its time (ARCHIVE_AFTER_SECONDS after it ended) a finished game was moved to the archive.",
+    buckets=(0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600, 4 * 3600),
+)
+
+# -- moderation (issue 54's moderation part: service.app.moderation) ----------
+MODERATION_ACTIONS = Counter(
+    "tabletell_moderation_actions",
+    "Operators' moderation actions and players' reports, by action.",
+    ["action"],
+)

@@ -79,7 +79,16 @@ def run_work(
     if kind == "archive":
         if due > now:
             return "early: the game stays in the store longer"  # the scheduler queues it again
-        outcome = svc.archiver.archive_game(game_id)
+        try:
+            outcome = svc.archiver.archive_game(game_id)
+        except Exception:
+            metrics.ARCHIVE_RUNS.labels("failed").inc()
+            raise
+        if outcome.startswith("archived:"):
+            metrics.ARCHIVE_RUNS.labels("archived").inc()
+            metrics.ARCHIVE_LAG.observe(max(0, svc.clock() - due) / 1000)
+        else:
+            metrics.ARCHIVE_RUNS.labels("skipped").inc()
         svc.dispatcher.dispatch(svc.commands.load(game_id))  # archived: no more looks
         return outcome
     if kind == "delete":
@@ -89,7 +98,7 @@ def run_work(
         svc.dispatcher.forget(game_id)
         return outcome
     if kind == "bot":
-        return turns.take(folded, seat)
+        return turns.take(folded, seat, due)
     if kind in ("abandon", "fill"):
         if due > now:
             return "early: the game may wait for players longer"  # the scheduler queues it again

@@ -116,9 +116,10 @@ class Turns:
     def __contains__(self, game_id: str) -> bool:
         return game_id in self._held
 
-    def take(self, folded: Folded, seat: int) -> str:
+    def take(self, folded: Folded, seat: int, due: int | None = None) -> str:
         """A bot job's game (``folded``, at the job's version, with
-        ``seat``'s bot to act): with no think time the job's move is played
+        ``seat``'s bot to act since ``due``, the job's: when it was queued):
+        with no think time the job's move is played
         at once (its wait was the queue's), and the game stays in the turns
         while bots are to act; with one, the game joins the turns and its
         move comes when the think time has passed. What happened, said."""
@@ -128,7 +129,8 @@ class Turns:
                 self._held[folded.game_id] = Held(folded, seat, self.clock() + self.think_ms, chances(folded))
             return "held: its bots move in turns"
         # its run is as long as a turn's of one more game (no longer: the held games wait)
-        [played] = self._play([Held(folded, seat, 0, chances(folded))], share=TURN_SECONDS / (len(self._held) + 1))
+        since = due if due is not None else self.clock()
+        [played] = self._play([Held(folded, seat, since, chances(folded))], share=TURN_SECONDS / (len(self._held) + 1))
         if played is None:
             return "stale: another writer won"
         return f"appended up to version {played.folded.version}"
@@ -182,9 +184,12 @@ class Turns:
         except Exception:  # the store unreachable, a bot that fails: the games' leases stand
             log.exception("bot moves of %d games failed", len(runs))
             played = [None] * len(runs)
-        then = self.clock() + self.think_ms
+        appended_at = self.clock()
+        then = appended_at + self.think_ms
         for held, outcome in zip(due, played):
             game_id = held.folded.game_id
+            if outcome is not None:  # its first move's wait: from when it was due (``held.at``) to its append
+                metrics.BOT_MOVE_DELAY.labels(held.folded.game.type).observe(max(0, appended_at - held.at) / 1000)
             if outcome is None or not outcome.bots or game_id in failed:
                 self._held.pop(game_id, None)
             else:

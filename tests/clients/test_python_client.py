@@ -17,6 +17,7 @@ from tabletell_client import Conflict, Forbidden, RuleRefused, Tabletell, Unauth
 from tests.support.api import SHORT
 from tests.support.paths import ROOT
 from tests.support.patience import PATIENCE, WHOLE_RUN
+from tests.support.stack import OPERATOR_TOKEN
 from tests.support.streams import finished_diez
 
 
@@ -259,6 +260,53 @@ def test_table_talk_and_ratings_through_the_client(api_server):
         assert [m["text"] for m in read["messages"]] == ["again", "and again"]
         assert anyone.get_game_ratings(game_id)["status"] == "unrated"  # not finished
         assert anyone.get_leaderboard("color-doubt", limit=1)["limit"] == 1
+
+    # an operator ends the game where it stands, then cannot void it; a waiting game is voided
+    why = {"operator": "olga", "reason": "A test of the operators' routes."}
+    with Tabletell(api_server.url, token=OPERATOR_TOKEN, timeout=PATIENCE) as operator:
+        ended = operator.end_game(game_id, why)
+        assert (ended["status"], ended["ended"], ended["voided"]) == ("finished", why, None)
+        with pytest.raises(Conflict) as again:
+            operator.void_game(game_id, why)
+        assert again.value.code == "game_finished"
+        waiting = operator.create_game({"type": "color-doubt", "seats": 2, "options": SHORT["color-doubt"]})["game_id"]
+        voided = operator.void_game(waiting, why)
+        assert (voided["status"], voided["voided"], voided["result"]) == ("abandoned", why, None)
+
+
+def test_moderation_through_the_client(api_server):
+    """A player reports another's message; the operator removes it, mutes
+    its sender (their chat refused), unmutes, bans (their key refused, their
+    seat left), unbans, resolves the report and reads the moderation log."""
+    from tabletell_client import Problem
+    from tests.support.stack import OPERATOR_TOKEN
+
+    with Tabletell(api_server.url, timeout=PATIENCE) as api:
+        ana, bea = api.create_player({"name": "ana"}), api.create_player({"name": "bea"})
+        game_id = api.create_game({"type": "color-doubt", "seats": 2, "options": SHORT["color-doubt"]})["game_id"]
+        for player in (ana, bea):
+            api.take_seat(game_id, {}, token=player["key"])
+        rude = api.send_chat(game_id, {"text": "rude"}, token=ana["key"])
+        report = api.file_report({"game_id": game_id, "chat_id": rude["id"], "reason": "abuse"}, token=bea["key"])
+        assert api.get_report(report["id"], token=OPERATOR_TOKEN)["target"]["text"] == "rude"
+        assert report["id"] in [r["id"] for r in api.list_reports(status="open", limit=200, token=OPERATOR_TOKEN)["reports"]]
+        who = {"operator": "mod-py", "reason": "abuse", "report_id": report["id"]}
+        assert api.remove_chat_message(game_id, rude["id"], who, token=OPERATOR_TOKEN)["removes"] == rude["id"]
+        assert api.mute_player(ana["player_id"], {**who, "minutes": 5}, token=OPERATOR_TOKEN)["action"] == "mute"
+        with pytest.raises(Problem) as muted:
+            api.send_chat(game_id, {"text": "again"}, token=ana["key"])
+        assert muted.value.code == "chat_muted"
+        api.unmute_player(ana["player_id"], {"operator": "mod-py", "reason": "served"}, token=OPERATOR_TOKEN)
+        assert api.ban_player(ana["player_id"], who, token=OPERATOR_TOKEN)["left"] == [game_id]
+        with pytest.raises(Problem) as banned:
+            api.get_player(token=ana["key"])
+        assert banned.value.code == "player_banned"
+        api.unban_player(ana["player_id"], {"operator": "mod-py", "reason": "appeal"}, token=OPERATOR_TOKEN)
+        closed = api.resolve_report(report["id"], {"operator": "mod-py", "reason": "done", "outcome": "actioned"}, token=OPERATOR_TOKEN)
+        assert [a["action"] for a in closed["actions"]] == ["remove_message", "mute", "ban"]
+        entries = api.get_moderation_log(limit=7, token=OPERATOR_TOKEN)["entries"]
+        assert [e["action"] for e in entries] == ["resolve_report", "unban", "ban", "unmute", "mute", "remove_message", "report"]
+        assert all(e["operator"] == "mod-py" for e in entries[:-1])
 
 
 def test_an_analysis_asked_for_and_read_through_the_client(api_server):

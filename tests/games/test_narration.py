@@ -113,6 +113,8 @@ def test_narration_tells_every_event_of_the_table():
         "seat_left": {"seat": 0},
         "game_finished": {"result": {"winners": [2]}, "seed": "s"},
         "game_abandoned": {"reason": "no_players", "seed": "s"},
+        "ended_by_operator": {"operator": "Olga", "reason": "every player idle"},
+        "game_voided": {"operator": "Olga", "reason": "collusion", "seed": "s"},
     }
     assert set(samples) == tables.TABLE_EVENTS
     told = {kind: narration.describe(game, Event(kind, data), 0, names) for kind, data in samples.items()}
@@ -121,6 +123,8 @@ def test_narration_tells_every_event_of_the_table():
     assert told["autopilot_started"] == "A bot now plays for you until you act again."
     assert told["seat_left"] == "You left the table: a bot plays your seat to the end."
     assert told["game_finished"] == "The game is over: Carla won."
+    assert told["ended_by_operator"] == "An operator (Olga) ended the game where it stands: every player idle."
+    assert told["game_voided"] == "This game was voided by an operator (Olga): collusion."
     assert narration.describe(game, Event("game_finished", samples["game_finished"]), 2, names) == "The game is over: you won!"
     assert narration.describe(game, Event("seat_left", {"seat": 2}), 0, names) == "Carla left the table: a bot plays Carla's seat to the end."
 

@@ -23,7 +23,7 @@ from urllib.parse import urlparse
 import pytest
 
 from tests.support.patience import PATIENCE, PATIENCE_MS
-from tests.support.stack import make_run
+from tests.support.stack import OPERATOR_TOKEN, make_run
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -41,8 +41,10 @@ def chromium() -> str:
 
 @pytest.fixture(scope="session")
 def stack(tmp_path_factory):
-    """`make run` as it starts: its own store, the API, a worker."""
-    settings = {"RATE_LIMITS": "off", "ACCESS_LOG": "off", "WEB_CONCURRENCY": "1"}
+    """`make run` as it starts: its own store, the API, a worker; with the
+    operators' token (the tests' ``OPERATOR_TOKEN``): the operators' page
+    (test_web_moderation.py), ending and voiding games."""
+    settings = {"RATE_LIMITS": "off", "ACCESS_LOG": "off", "WEB_CONCURRENCY": "1", "OPERATOR_TOKEN": OPERATOR_TOKEN}
     with make_run(tmp_path_factory.mktemp("web-data"), **settings) as port:
         yield f"http://127.0.0.1:{port}"
 

@@ -149,3 +149,95 @@ def leaving_a_rated_game_ranks_last(game_type: str, two: dict | None = None, fou
     assert local.table.result["winners"] == [0] and ranks == {0: 2, 1: 1}
     local, ranks = rated_and_left(game_type, 4, four, seed="rated")
     assert ranks[0] == max(ranks.values()) and ranks[3] == ranks[0] - 1 and max(ranks[1], ranks[2]) < ranks[3]
+
+
+def rated_under_way(game_type: str, seats: int, options: dict | None, seed: str, moves: int):
+    """A local rated game, every seat a player's (``player-<seat>``),
+    ``moves`` random moves in: what an operator ends or voids below."""
+    import random
+
+    from projections.local import LocalGame
+
+    players = [f"player-{seat}" for seat in range(seats)]
+    local = LocalGame(game_type, seats, seed=seed, options=options, players=players, rated=True)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        seat = local.view(None)["to_act"][0]
+        local.command(seat, local.game.bots["random"](local.view(seat), rng))
+    return local
+
+
+def ended_by_an_operator(game_type: str, seats: int, options: dict | None = None, seed: str = "end", moves: int = 6):
+    """Rule "ending by an operator", the table's part, the same in every
+    game: a rated game of players, ``moves`` random moves in, is ended by an
+    operator: the log holds ``ended_by_operator`` with their name and reason, then
+    ``game_finished`` with the game's ``standing`` (its result's shape), the
+    views and feed entries fit the game's declared shapes, the log
+    verifies, and the ratings rank the game by that result. Returns (the
+    local game, each seat's rank in ``rated_result``)."""
+    from games import table as tables
+    from projections.audit import verify
+    from projections.ratings import places, rated_result
+    from projections.views import feed
+    from tests.support.shapes import check_entry, check_view
+
+    local = rated_under_way(game_type, seats, options, seed, moves)
+    standing = local.game.standing(local.table.game)
+    ended = local.command(None, {"type": "end", "operator": "op", "reason": "players idle"}, actor="system")
+    assert [e.type for e in ended] == ["ended_by_operator", "game_finished"]
+    assert ended[0].public == {"operator": "op", "reason": "players idle"} and ended[0].actor == "system"
+    assert local.table.status == tables.FINISHED and local.table.result == standing == ended[1].public["result"]
+    assert local.table.ended == {"operator": "op", "reason": "players idle"} and local.table.voided is None
+    assert standing["winners"], "someone stands first"
+    for seat in (None, *range(seats)):
+        view = local.view(seat)
+        check_view(local.game, view)
+        assert view["ended"] == {"operator": "op", "reason": "players idle"} and view["voided"] is None
+        for entry in feed(local.folded, ended, seat):
+            check_entry(local.game, entry)
+        assert "players idle" in feed(local.folded, ended, seat)[0]["text"]
+    assert verify(local.envelopes).ok
+    rated = rated_result(local.folded)
+    assert rated is not None
+    ranks = {p.seat: p.rank for p in rated.placings}
+    assert ranks == places(local.table) and {ranks[s] for s in standing["winners"]} == {1}
+    return local, ranks
+
+
+def voided_by_an_operator(game_type: str, seats: int, options: dict | None = None, seed: str = "void", moves: int = 6):
+    """Rule "ending by an operator": a rated game of players, ``moves``
+    random moves in, is voided: ``game_voided`` with the operator's name,
+    reason and the seed; finished with no result, never rated; views and
+    entries fit the shapes; the log verifies. An end or a void of a game
+    over is refused (``game_finished``), and so is either from a player."""
+    from games import table as tables
+    from games.contract import RuleError
+    from projections.audit import verify
+    from projections.ratings import rated_result
+    from projections.views import feed
+    from tests.support.shapes import check_entry, check_view
+
+    local = rated_under_way(game_type, seats, options, seed, moves)
+    with pytest.raises(RuleError) as player:
+        local.command(0, {"type": "void", "operator": "me", "reason": "I am losing"})
+    assert player.value.code == "unknown_command"
+    voided = local.command(None, {"type": "void", "operator": "op", "reason": "cheating"}, actor="system")
+    assert [e.type for e in voided] == ["game_voided"]
+    assert voided[0].public == {"operator": "op", "reason": "cheating", "seed": local.table.seed}
+    assert local.table.status == tables.FINISHED and local.table.result is None
+    assert local.table.voided == {"operator": "op", "reason": "cheating"} and local.table.ended is None
+    for seat in (None, *range(seats)):
+        view = local.view(seat)
+        check_view(local.game, view)
+        assert view["voided"] == {"operator": "op", "reason": "cheating"} and view["result"] is None
+        assert view["to_act"] == [] and view["deadlines"] == [] and view["moves"] == []
+        (entry,) = feed(local.folded, voided, seat)
+        check_entry(local.game, entry)
+        assert "cheating" in entry["text"]
+    assert rated_result(local.folded) is None, "a voided game is never rated"
+    assert verify(local.envelopes).ok
+    for kind in ("end", "void"):
+        with pytest.raises(RuleError) as over:
+            local.command(None, {"type": kind, "operator": "op", "reason": "again"}, actor="system")
+        assert over.value.code == "game_finished" and over.value.rule == "ending by an operator"
+    return local

@@ -1,5 +1,6 @@
 """What the workers do: waiting for a game's end (any other condition is
-waited for with tests.support.patience.until), checking the games' logs."""
+waited for with tests.support.patience.until), checking the games' logs,
+moving a finished game to the archive."""
 from __future__ import annotations
 
 from events.store import EventStore
@@ -27,3 +28,17 @@ def assert_clean_log(redis_client, game_id: str) -> list:
     commands = [(e.seat, e.command_id) for e in envelopes if e.command is not None]
     assert len(commands) == len(set(commands))
     return envelopes
+
+
+def archive_now(app, clock, game_id: str) -> str:
+    """The archive job, once the game has been finished long enough (an
+    ``ARCHIVE_AFTER_SECONDS`` of 60, as the scheduler queues it)."""
+    from service.app.scheduling import NO_SEAT
+    from service.workers.jobs import run_work
+
+    svc = app.extensions["tabletell"]
+    clock.advance(61)
+    folded = svc.commands.load(game_id)
+    [work] = svc.dispatcher.pending(folded, clock())
+    assert work.kind == "archive" and work.due <= clock()
+    return run_work("archive", game_id, folded.version, NO_SEAT, work.due, svc)

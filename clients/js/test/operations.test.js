@@ -114,6 +114,43 @@ test("the operators' operations", { timeout: BOUND_MS, skip: !OPERATOR_TOKEN && 
   assert.equal((await operator.removeChatMessage(gameId, said.id)).removes, said.id);
   await assert.rejects(operator.sendChat(gameId, { text: " " }, { token: null }), { status: 400, code: "invalid_request" });
 
+  // moderation: a player reports another's message; the operator removes it,
+  // mutes and unmutes, bans and unbans its sender, resolves the report, reads the log
+  const [ana, bea] = [await operator.createPlayer({ name: "ana" }, { token: null }),
+    await operator.createPlayer({ name: "bea" }, { token: null })];
+  const table = await newGame(operator);
+  await operator.takeSeat(table, {}, { token: ana.key });
+  await operator.takeSeat(table, {}, { token: bea.key });
+  const rude = await operator.sendChat(table, { text: "rude" }, { token: ana.key });
+  const report = await operator.fileReport({ game_id: table, chat_id: rude.id, reason: "abuse" }, { token: bea.key });
+  assert.equal(report.status, "open");
+  assert.equal((await operator.getReport(report.id)).target.text, "rude");
+  assert.equal((await operator.listReports({ status: "all", limit: 1 })).reports.length, 1);
+  const who = { operator: "mod-js", reason: "abuse", report_id: report.id };
+  assert.equal((await operator.removeChatMessage(table, rude.id, {}, who)).removes, rude.id);
+  assert.equal((await operator.mutePlayer(ana.player_id, { ...who, minutes: 5 })).action, "mute");
+  await assert.rejects(operator.sendChat(table, { text: "again" }, { token: ana.key }), { status: 403, code: "chat_muted" });
+  await operator.unmutePlayer(ana.player_id, { operator: "mod-js", reason: "served" });
+  assert.deepEqual((await operator.banPlayer(ana.player_id, who)).left, [table]);
+  await assert.rejects(operator.getPlayer({ token: ana.key }), { status: 403, code: "player_banned" });
+  await operator.unbanPlayer(ana.player_id, { operator: "mod-js", reason: "appeal" });
+  const closed = await operator.resolveReport(report.id, { operator: "mod-js", reason: "done", outcome: "actioned" });
+  assert.deepEqual(closed.actions.map((a) => a.action), ["remove_message", "mute", "ban"]);
+  const log = await operator.getModerationLog({ limit: 7 });
+  assert.deepEqual(log.entries.map((e) => e.action),
+    ["resolve_report", "unban", "ban", "unmute", "mute", "remove_message", "report"]);
+
+  // a game under way ended where it stands; the waiting one voided, then neither again
+  const why = { operator: "olga", reason: "A test of the operators' routes." };
+  const running = await newGame(operator, { bot: true });
+  await operator.takeSeat(running, { name: "ana" }, { token: null });
+  const ended = await operator.endGame(running, why);
+  assert.deepEqual([ended.status, ended.ended, ended.voided], ["finished", why, null]);
+  assert.ok(ended.result.winners.length > 0);
+  const voided = await operator.voidGame(gameId, why);
+  assert.deepEqual([voided.status, voided.voided, voided.result], ["abandoned", why, null]);
+  await assert.rejects(operator.voidGame(gameId, why), { status: 409, code: "game_finished" });
+
   // a public address (no name to resolve), and no event it subscribes to happens here
   const hook = await operator.createWebhook({ url: "https://1.1.1.1/hooks/tabletell", events: ["rematch_offered"] });
   assert.match(hook.secret, /^whsec_/);

@@ -44,6 +44,7 @@ def list_games():
                     "version": brief.version,
                     "created_at": brief.created_at,
                     "result": brief.result,
+                    "voided": brief.voided,
                 }
             )
     body = {"games": games, "total": total, "next": None}

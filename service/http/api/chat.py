@@ -10,6 +10,7 @@ from flask import Blueprint, current_app, request
 
 from service.http import auth, schemas
 from service.http.api.common import json_body, json_response
+from service.http.api.moderation import removal_body
 from service.http.current import services
 from service.app.chat import inside_id, sees_spectators
 from service.app.errors import NotFound
@@ -33,6 +34,8 @@ def say_as(svc: Services, game_id: str, seat: int | None, text: str, address: st
     socket's chat message)."""
     folded = svc.commands.load(game_id)
     name = folded.table.names[seat] if seat is not None else None
+    # the seat's player muted or banned by an operator: refused
+    svc.moderation.check_chat(folded.table.players[seat] if seat is not None else None)
     return svc.chat.say(game_id, folded.table.status, seat, name, text, address or "unknown")
 
 
@@ -66,10 +69,14 @@ def read(game_id: str):
 @bp.delete("/games/<game_id>/chat/<chat_id>")
 def remove(game_id: str, chat_id: str):
     """Operators: the message's text is removed, a mark stays in its place,
-    and the removal is delivered on the game's streams."""
+    and the removal is delivered on the game's streams; the removal is in
+    the moderation log (with the body's operator and reason, if sent)."""
     auth.require_operator(current_app.config["OPERATOR_TOKEN"])
     svc = services()
+    body = removal_body()
     svc.commands.load(game_id)  # 404 for an unknown game
     if not re.fullmatch(schemas.CHAT_ID_PATTERN, chat_id) or inside_id(chat_id) is None:
         raise NotFound("chat_message_not_found", f"{chat_id!r} is not a chat message's id (like 12.1).")
-    return json_response(svc.chat.remove(game_id, chat_id))
+    removal = svc.chat.remove(game_id, chat_id)
+    svc.moderation.removed_message(body.get("operator"), body.get("reason"), game_id, chat_id, body.get("report_id"))
+    return json_response(removal)

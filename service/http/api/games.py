@@ -1,7 +1,7 @@
 """Creating games, taking seats, and the public summary."""
 from __future__ import annotations
 
-from flask import Blueprint, request, url_for
+from flask import Blueprint, current_app, request, url_for
 
 from games import table as tables
 
@@ -62,3 +62,30 @@ def take_seat(game_id: str):
         201,
         {"Location": url_for("play.seat_view", game_id=game_id), "Cache-Control": "no-store"},
     )
+
+
+@bp.post("/games/<game_id>/end")
+def end_game(game_id: str):
+    """Operators: the game under way ends now where it stands, with the
+    operator's name and reason in its log (rule "ending by an operator")."""
+    return _moderate(game_id, "end")
+
+
+@bp.post("/games/<game_id>/void")
+def void_game(game_id: str):
+    """Operators: the game ends now with no result, never rated, with the
+    operator's name and reason in its log (rule "ending by an operator")."""
+    return _moderate(game_id, "void")
+
+
+def _moderate(game_id: str, action: str):
+    """The operator token first (401/403), then the game (404), then the
+    body (400); a game over already is 409 ``game_finished``."""
+    auth.require_operator(current_app.config["OPERATOR_TOKEN"])
+    svc = services()
+    svc.commands.load(game_id)  # an unknown game is a 404 before any shape check
+    body = schemas.load(schemas.Moderation, json_body())
+    outcome = svc.commands.moderate(game_id, action, body["operator"], body["reason"])
+    folded = outcome.folded if outcome.folded is not None else svc.commands.load(game_id)
+    svc.moderation.game_stopped(action, body["operator"], body["reason"], game_id, folded.version)
+    return json_response(summary(folded), headers={"ETag": etag(folded.version)})

@@ -8,6 +8,7 @@ from games.table import PLAYER_TABLE_COMMANDS
 from service.http import schemas
 from service.http.api.common import json_response
 from service.http.current import services
+from service.app.figures import OperationsCollector
 from service.app.scheduling import QueueCollector
 from service.app.webhooks import WebhooksCollector
 from service.telemetry.metrics import exposition
@@ -21,9 +22,14 @@ root = Blueprint("metrics", __name__)
 def metrics():
     """Prometheus metrics of every process of this server (the RQ worker's
     too, when it shares PROMETHEUS_MULTIPROC_DIR), and the queue and
-    webhook figures, read from the store now."""
+    webhook figures and what operators watch in the store
+    (``service.app.figures``), read from the store now."""
     svc = services()
-    body, content_type = exposition(QueueCollector(svc.redis, svc.queue_redis), WebhooksCollector(svc.redis))
+    body, content_type = exposition(
+        QueueCollector(svc.redis, svc.queue_redis),
+        WebhooksCollector(svc.redis),
+        OperationsCollector(svc.redis, svc.queue_redis, svc.clock, svc.config.grace_ms),
+    )
     return Response(body, content_type=content_type)
 
 

@@ -90,6 +90,7 @@ def my_games():
                 "version": brief.version,
                 "created_at": brief.created_at,
                 "result": brief.result,
+                "voided": brief.voided,
             }
         )
         if len(games) == query["limit"]:

@@ -125,6 +125,13 @@ def profile_page(player_id: str):
     return shell()
 
 
+@bp.get("/operator")
+def operator_page():
+    """The operators' page (``operator.js``): the reports, mutes, bans and
+    the moderation log, with the operator token the page asks for."""
+    return shell()
+
+
 @bp.get("/rules/<game_type>")
 def rules(game_type: str):
     if game_type not in GAMES:

@@ -8,15 +8,14 @@ import pytest
 
 from events.store import archived_key
 from service.app.chat import CLOSING_SECONDS, closed_key
-from service.app.scheduling import NO_SEAT
 from service.config import Config
 from service.http.app import create_app
 from service.runtime.replay import run_verify
-from service.workers.jobs import run_work
 from tests.support.stack import OPERATOR_TOKEN
 from tests.support.api import SHORT, auth, new_game, new_player, play_to_the_end, sit
 from tests.support.openapi_contract import check
 from tests.support.patience import until
+from tests.support.workers import archive_now
 
 OPERATOR = auth(OPERATOR_TOKEN)
 STEPS = ("before_write", "written", "renamed", "deleted")
@@ -75,17 +74,6 @@ def served(http, game_id: str, key: str) -> dict:
     bodies = {name: answer.get_data(as_text=True) if name == "log" else answer.get_json() for name, answer in answers.items()}
     assert bodies["verification"]["ok"], bodies["verification"]["problems"]
     return bodies
-
-
-def archive_now(app, clock, game_id: str) -> str:
-    """The archive job, once the game has been finished long enough (as the
-    scheduler queues it)."""
-    svc = app.extensions["tabletell"]
-    clock.advance(61)
-    folded = svc.commands.load(game_id)
-    [work] = svc.dispatcher.pending(folded, clock())
-    assert work.kind == "archive" and work.due <= clock()
-    return run_work("archive", game_id, folded.version, NO_SEAT, work.due, svc)
 
 
 def game_keys(redis_client, game_id: str) -> set[str]:

@@ -870,4 +870,8 @@ def test_a_players_game_sends_its_turns_and_its_start_to_the_webhooks(hook_app, 
     assert all(signature_is_valid(hook["secret"], headers, body) for headers, body in receiver.received)
     assert sorted(p["type"] for p in payloads) == sorted(["game_started"] + (["turn"] if 0 in to_act else []))
     assert {p["data"]["player_id"] for p in payloads} == {ana["player_id"]} and {p["data"]["seat"] for p in payloads} == {0}
-    assert {h["webhook-id"] for h, _ in receiver.received} == {f"{game_id}:{p['data']['version']}:0:{p['type']}" for p in payloads}
+    # each id names the game, the version, that version's entry (its hash's first 8 digits), the seat, the kind
+    hashes = {e.version: e.hash for e in EventStore(redis_client).read(game_id)}
+    assert {h["webhook-id"] for h, _ in receiver.received} == {
+        f"{game_id}:{p['data']['version']}:{hashes[p['data']['version']][:8]}:0:{p['type']}" for p in payloads
+    }

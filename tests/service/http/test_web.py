@@ -48,6 +48,7 @@ from tests.support.browser import (
 )
 from tests.support.paths import ROOT
 from tests.support.patience import PATIENCE, until
+from tests.support.stack import OPERATOR_TOKEN
 from tests.support.table_page import at_the_table, in_step, moved, my_turn, newer, only_a_pass, shown_version
 from tests.support.visibility import cards_in
 
@@ -647,9 +648,11 @@ def test_leaving_the_table_a_bot_plays_the_seat_to_the_end_and_the_log_verifies(
     assert listed.get_by_role("link", name="replay").get_attribute("href") == f"/games/{game_id}/replay"
 
 
-def test_a_warning_comes_before_the_autopilot_a_banner_while_it_plays_and_the_seat_comes_back(tab, stack):
+def test_a_warning_comes_before_the_autopilot_a_banner_while_it_plays_and_the_seat_comes_back(tab, stack, shots):
     """Two players, a clock of 2 s, the autopilot after 2 timeouts: the page's
-    player never moves; the other (over the API) always does."""
+    player never moves; the other (over the API) always does. Then an
+    operator voids the game (rule "ending by an operator"): the end screen
+    says so, and why, at both sizes."""
     options = {"two_player_suits": 4, "cards_per_suit": 10, "two_player_removed_cards": 0, "turn_seconds": 2, "autopilot_after": 2}
     # the page open at the table before Bea's seat starts the game and its clock
     player, game_id, _, _ = at_the_table(tab, stack, "color-doubt", options, bots=0)
@@ -680,6 +683,22 @@ def test_a_warning_comes_before_the_autopilot_a_banner_while_it_plays_and_the_se
     shows("() => !document.querySelector('.banner')?.textContent.includes('A bot is playing for you')")
     shows("() => document.querySelector('[data-part=log]').textContent.includes('You are back')")
     assert "A bot now plays for you" in page.locator("[data-part=log]").text_content()
+
+    why = {"operator": "olga", "reason": "Both players reported collusion."}
+    voided = api(stack, f"/v1/games/{game_id}/void", OPERATOR_TOKEN, why)
+    assert voided["status"] == "finished" and voided["voided"] == why and voided["result"] is None
+    result = page.locator("[data-part=result]")
+    result.wait_for()
+    assert result.locator("h2").text_content() == "This game was voided by an operator: Both players reported collusion."
+    assert "Voided by olga" in result.text_content() and "You won" not in result.text_content()
+    assert result.get_by_role("button", name="Rematch").count() == 1  # a game voided under way may be played again
+    assert page.locator(".game-head .status").text_content().startswith("This game was voided by an operator.")
+    page.locator("[data-part=log] li").filter(has_text="voided by an operator (olga)").wait_for()
+    assert page.locator("[data-part=moves]").count() == 0 and page.locator("[data-part=ratings]").count() == 0
+    for size in ("desktop", "phone"):
+        page.set_viewport_size(SIZES[size])
+        result.scroll_into_view_if_needed()
+        page.screenshot(path=str(shots / f"voided-{size}.png"))
 
 
 def test_your_turn_in_a_hidden_tab_changes_the_title_plays_a_sound_and_notifies(tab, stack):

@@ -88,7 +88,9 @@ def uncovered(page, label: str, shots, scheme: str = "light") -> None:
     for size, viewport in SIZES.items():
         page.set_viewport_size(viewport)
         if label == "end":
-            page.locator("[data-part=result]").scroll_into_view_if_needed()
+            # in the page's own turn: the end screen may be drawn again meanwhile (its ratings asked for),
+            # and a locator's scroll then meets the old element detached
+            page.evaluate("document.querySelector('[data-part=result]').scrollIntoView({block: 'nearest'})")
             assert page.evaluate(COVERED, parts) == [], f"{label} ({size}): the hand panel covers these"
             page.screenshot(path=str(shots / f"hand-panel-{label}-{size}-{scheme}.png"))
         page.evaluate("window.scrollTo(0, 0)")

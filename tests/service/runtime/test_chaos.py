@@ -373,10 +373,16 @@ def test_every_player_event_and_webhook_the_logs_imply_survives_kill_9_of_api_an
             return sum(store.xlen(f"game:{{{g}}}:events") for p in pairs for g in list(p.games))
 
         def kill_one() -> None:
-            workers = processes(service, "service.worker") if rng.random() < 0.2 else []
-            victims = workers or gunicorn_master.children()
-            if victims:
-                rng.choice(victims).send_signal(signal.SIGKILL)
+            for _ in range(100):
+                try:
+                    workers = processes(service, "service.worker") if rng.random() < 0.2 else []
+                    victims = workers or gunicorn_master.children()
+                    if victims:
+                        rng.choice(victims).send_signal(signal.SIGKILL)
+                    return
+                except psutil.NoSuchProcess:
+                    continue  # one ended between the listing and the kill (the last kill's, reaped): list again
+            raise AssertionError("no process to kill: the API's master is gone")
 
         def kill_some(count: int) -> None:
             for _ in range(count):

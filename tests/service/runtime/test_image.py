@@ -6,7 +6,6 @@ are held to those ``make run`` uses (its own command run here, from the files
 the image copies)."""
 from __future__ import annotations
 
-import inspect
 import json
 import os
 import subprocess
@@ -99,14 +98,38 @@ def test_compose_runs_the_worker_and_the_store_as_make_run_does():
     ``make run``'s private store (append-only, fsync every second, no RDB
     snapshots, STORE_MAXMEMORY's default, no eviction)."""
     services = compose()
-    assert services["worker"]["command"] == ["python", "-m", "service.worker"]
-    assert '[sys.executable, "-m", "service.worker"]' in inspect.getsource(run.main)
+    assert services["worker"]["command"] == ["python", *run.worker_command()[1:]]
     private = EmbeddedRedis("/unused", port=6379, maxmemory=Config.from_env({}).store_maxmemory)
     store = services["redis"]["command"]
     assert store[0] == "valkey-server"
     flags = dict(zip(store[1::2], store[2::2]))
     assert flags == {"--save": "", **dict(zip(private.policy()[::2], private.policy()[1::2]))}
     assert flags["--maxmemory-policy"] == "noeviction" and flags["--appendonly"] == "yes"
+
+
+def test_compose_monitoring_profile_loads_the_rules_and_dashboards_of_the_repository():
+    """docker compose --profile monitoring up: Prometheus reads a scrape
+    config of ops/prometheus (which loads alerts.yml beside it) that scrapes
+    the API's port and each worker's METRICS_PORT; Grafana's provisioning
+    finds the dashboards where they are mounted."""
+    services = compose()
+    prometheus, grafana = services["prometheus"], services["grafana"]
+    mounts = dict(volume.rsplit(":", 1)[0].split(":", 1) for volume in prometheus["volumes"] if volume.startswith("./"))
+    assert mounts == {"./ops/prometheus": "/etc/prometheus"}
+    config_file = next(arg for arg in prometheus["command"] if arg.startswith("--config.file="))
+    relative = config_file.split("=", 1)[1].removeprefix("/etc/prometheus/")
+    scrape = yaml.safe_load((ROOT / "ops" / "prometheus" / relative).read_text())
+    assert (ROOT / "ops" / "prometheus" / scrape["rule_files"][0]).exists()
+    targets = {job["job_name"]: job for job in scrape["scrape_configs"]}
+    assert targets["tabletell"]["static_configs"][0]["targets"] == [f"api:{dockerfile().envs['PORT']}"]
+    worker_port = int(services["worker"]["environment"]["METRICS_PORT"])
+    assert targets["tabletell-worker"]["dns_sd_configs"][0] == {"names": ["worker"], "type": "A", "port": worker_port}
+
+    mounted = dict(volume.rsplit(":", 1)[0].split(":", 1) for volume in grafana["volumes"])
+    provider = yaml.safe_load((ROOT / "ops/grafana/provisioning/dashboards/tabletell.yml").read_text())["providers"][0]
+    assert mounted["./ops/grafana/dashboards"] == provider["options"]["path"]
+    assert mounted["./ops/grafana/provisioning"] == "/etc/grafana/provisioning"
+    assert grafana["environment"]["PROMETHEUS_URL"] == "http://prometheus:9090"
 
 
 def test_the_image_holds_what_the_pages_read():

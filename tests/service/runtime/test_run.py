@@ -180,3 +180,16 @@ def test_make_run_with_a_cluster_needs_its_address_and_a_queue_server(tmp_path):
     assert result.returncode != 0
     assert "REDIS_URL" in result.stderr and "QUEUE_URL" in result.stderr
     assert not (tmp_path / "appendonlydir").exists()  # no private store was started
+
+
+def test_restart_without_a_make_run_of_that_data_dir_says_so(tmp_path):
+    """``python -m service.run restart`` signals only the supervisor named
+    in DATA_DIR/run.pid, and only if that process is a ``service.run``: a
+    stale file (its process gone, its number reused) signals nobody."""
+    env = {**os.environ, "DATA_DIR": str(tmp_path)}
+    command = [sys.executable, "-m", "service.run", "restart"]
+    for pid_file in (None, str(os.getpid())):  # none; a live process that is not make run (this one)
+        if pid_file is not None:
+            (tmp_path / "run.pid").write_text(pid_file)
+        answer = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=PATIENCE)
+        assert answer.returncode == 1 and f"no make run is running with DATA_DIR={tmp_path}" in answer.stderr

@@ -289,3 +289,99 @@ def test_a_worker_in_a_container_of_its_own_serves_its_metrics_on_metrics_port(l
 
     played = sum(1 for e in live_app.extensions["tabletell"].store.read(game_id) if e.command is not None and e.actor == "bot")
     assert until(decisions, "the worker's own metrics") == played
+
+
+# -- issue 54: the figures the dashboards and alerts need (ops/) ----------------
+
+
+def test_a_finished_game_is_counted_by_type_and_rated_with_its_events(http):
+    from tests.support.api import SHORT, play_to_the_end
+
+    game_id, tokens = seated_game(http, 2, options=SHORT["color-doubt"])
+    started = view(http, game_id, tokens[0])["version"]
+    before = scrape(http)
+    play_to_the_end(http, game_id, tokens)
+    after = scrape(http)
+    ended = view(http, game_id, tokens[0])["version"]
+
+    def delta(name, **labels):
+        return value(after, name, **labels) - value(before, name, **labels)
+
+    assert delta("tabletell_games_finished_total", game_type="color-doubt", rated="false") == 1
+    assert delta("tabletell_games_finished_total", game_type="color-doubt", rated="true") == 0
+    # every event of the play: the moves, the game's end
+    assert delta("tabletell_events_appended_total", game_type="color-doubt") == ended - started
+    assert delta("tabletell_appends_total", game_type="color-doubt") >= 1
+
+
+def test_a_game_abandoned_by_its_wait_running_out_is_counted(redis_client, clock):
+    from service.config import Config
+    from service.http.app import create_app
+    from tests.support.stack import OPERATOR_TOKEN
+
+    config = Config(operator_token=OPERATOR_TOKEN, rate_limits=False, waiting_game_ttl_seconds=60)
+    app = create_app(config, client=redis_client, clock=clock)
+    http = app.test_client()
+    try:
+        game_id = new_game(http, 2)
+        svc = app.extensions["tabletell"]
+        [abandon] = [w for w in pending_work(svc.commands.load(game_id), clock(), waiting_ttl_ms=60_000) if w.kind == "abandon"]
+        before = scrape(http)
+        clock.now = abandon.due
+        assert run_work("abandon", game_id, abandon.version, abandon.seat, abandon.due, svc=svc).startswith("appended")
+        after = scrape(http)
+        assert value(after, "tabletell_games_abandoned_total", game_type="color-doubt") == (
+            value(before, "tabletell_games_abandoned_total", game_type="color-doubt") + 1
+        )
+    finally:
+        app.extensions["tabletell"].realtime.shutdown()
+
+
+def test_a_chat_message_past_its_limit_is_counted_as_a_refusal(redis_client, clock):
+    from service.config import Config
+    from service.http.app import create_app
+
+    app = create_app(Config(rate_limits=False, chat_per_minute=1), client=redis_client, clock=clock)
+    http = app.test_client()
+    try:
+        game_id = new_game(http, 2)
+        before = scrape(http)
+        assert http.post(f"/v1/games/{game_id}/chat", json={"text": "hello"}).status_code == 201
+        assert http.post(f"/v1/games/{game_id}/chat", json={"text": "again"}).status_code == 429
+        after = scrape(http)
+        assert value(after, "tabletell_rate_limited_total", policy="chat") == (
+            value(before, "tabletell_rate_limited_total", policy="chat") + 1
+        )
+    finally:
+        app.extensions["tabletell"].realtime.shutdown()
+
+
+def test_the_store_the_backlog_and_the_tables_are_read_at_scrape_time(http, redis_client, clock):
+    """What the store holds at the scrape: its memory and commands, an
+    outbox member left 5 s past its grace, a game 45 s past its look, a
+    job waiting 30 s at a queue's head, no worker alive, a table under way."""
+    from datetime import datetime, timedelta, timezone
+
+    from events.store import OUTBOX_KEYS
+    from service.app.scheduling import DUE_KEYS
+
+    seated_game(http, 2)
+    redis_client.zadd(OUTBOX_KEYS[3], {"somegame:4:4": clock.now - 5_000})  # its score: when the sweep may take it
+    redis_client.zadd(DUE_KEYS[5], {"latergame": clock.now + 60_000, "lategame": clock.now - 45_000})
+    waited = (datetime.now(timezone.utc) - timedelta(seconds=30)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    redis_client.rpush("rq:queue:tabletell-housekeeping", "a-job")
+    redis_client.hset("rq:job:a-job", "enqueued_at", waited)
+    redis_client.sadd("rq:workers", "rq:worker:gone")  # registered, its heartbeat's key lapsed
+    page = scrape(http)
+    [server] = {labels for name, labels in page if name == "tabletell_store_used_memory_bytes"}
+    assert value(page, "tabletell_store_used_memory_bytes", **dict(server)) > 0
+    assert value(page, "tabletell_store_maxmemory_bytes", **dict(server)) >= 0
+    assert value(page, "tabletell_store_commands_total", **dict(server)) > 0
+    assert value(page, "tabletell_outbox_members") == 1
+    assert value(page, "tabletell_outbox_oldest_age_seconds") == 15  # the grace (10 s) and 5 s past it
+    assert value(page, "tabletell_due_lateness_seconds") == 45
+    assert 30 <= value(page, "tabletell_queue_oldest_job_seconds", queue="tabletell-housekeeping") < PATIENCE
+    assert value(page, "tabletell_queue_oldest_job_seconds", queue="tabletell-deadlines") == 0
+    assert value(page, "tabletell_workers") == 0
+    assert value(page, "tabletell_live_games", game_type="color-doubt", status="active") == 1
+    assert value(page, "tabletell_live_games", game_type="diez", status="active") == 0

@@ -57,7 +57,7 @@ from .problems import Problem, problem_from, problem_of, retry_after
 # the package's version (pyproject.toml reads it from here): major.minor is
 # the API's (openapi.yaml's info.version) that this client speaks, the patch
 # the client's own; CHANGELOG.md beside pyproject.toml says what each changed
-__version__ = "1.1.0"
+__version__ = "1.3.0"
 USER_AGENT = f"tabletell-client-python/{__version__} httpx/{httpx.__version__}"
 
 Policy = Literal["read", "idempotent", "unsafe", "probe"]
@@ -501,9 +501,82 @@ class Tabletell:
         (``after``: a version or a message's id, ``"12.1"``)."""
         return self._json(JSON, "GET", _game(game_id, "chat"), "read", params={"after": after, "limit": limit}, token=token)
 
-    def remove_chat_message(self, game_id: str, chat_id: str, *, token: str | None = None) -> dict[str, Any]:
-        """``DELETE /v1/games/{id}/chat/{chat id}`` (operators): the removal."""
-        return self._json(JSON, "DELETE", _game(game_id, "chat", quote(chat_id, safe="")), "idempotent", token=token)
+    def remove_chat_message(
+        self, game_id: str, chat_id: str, body: Mapping[str, Any] | None = None, *, token: str | None = None
+    ) -> dict[str, Any]:
+        """``DELETE /v1/games/{id}/chat/{chat id}`` (operators): the removal.
+        ``body`` (optional): ``{"operator", "reason", "report_id"}``, what the
+        moderation log keeps of it."""
+        path = _game(game_id, "chat", quote(chat_id, safe=""))
+        return self._json(JSON, "DELETE", path, "idempotent", token=token, body=None if body is None else dict(body))
+
+    # -- moderation --------------------------------------------------------------------------------
+
+    def file_report(self, body: Mapping[str, Any], *, token: str | None = None) -> dict[str, Any]:
+        """``POST /v1/reports`` with a player's key or a seat's token: a chat
+        message (``game_id``, ``chat_id``), a player (``player_id``) or a
+        seat (``game_id``, ``seat``) reported, with a ``reason``."""
+        return self._json(JSON, "POST", "/v1/reports", "unsafe", token=token, body=dict(body))
+
+    def list_reports(
+        self, *, status: str | None = None, limit: int | None = None, offset: int | None = None, token: str | None = None
+    ) -> dict[str, Any]:
+        """``GET /v1/reports`` (operators): ``{"reports", "total"}``, oldest first."""
+        params = {"status": status, "limit": limit, "offset": offset}
+        return self._json(JSON, "GET", "/v1/reports", "read", token=token, params=params)
+
+    def get_report(self, report_id: str, *, token: str | None = None) -> dict[str, Any]:
+        """``GET /v1/reports/{id}`` (operators)."""
+        return self._json(JSON, "GET", f"/v1/reports/{quote(report_id, safe='')}", "read", token=token)
+
+    def resolve_report(self, report_id: str, body: Mapping[str, Any], *, token: str | None = None) -> dict[str, Any]:
+        """``POST /v1/reports/{id}/resolve`` (operators) ``{"operator",
+        "reason", "outcome"}``: the report closed."""
+        path = f"/v1/reports/{quote(report_id, safe='')}/resolve"
+        return self._json(JSON, "POST", path, "unsafe", token=token, body=dict(body))
+
+    def mute_player(self, player_id: str, body: Mapping[str, Any], *, token: str | None = None) -> dict[str, Any]:
+        """``POST /v1/players/{id}/mute`` (operators) ``{"operator", "reason",
+        "minutes"}``: the moderation log's entry."""
+        return self._moderate(player_id, "mute", body, token)
+
+    def unmute_player(self, player_id: str, body: Mapping[str, Any], *, token: str | None = None) -> dict[str, Any]:
+        """``POST /v1/players/{id}/unmute`` (operators)."""
+        return self._moderate(player_id, "unmute", body, token)
+
+    def ban_player(self, player_id: str, body: Mapping[str, Any], *, token: str | None = None) -> dict[str, Any]:
+        """``POST /v1/players/{id}/ban`` (operators) ``{"operator", "reason"}``:
+        the log's entry and ``left``, the games whose seats were left."""
+        return self._moderate(player_id, "ban", body, token)
+
+    def unban_player(self, player_id: str, body: Mapping[str, Any], *, token: str | None = None) -> dict[str, Any]:
+        """``POST /v1/players/{id}/unban`` (operators)."""
+        return self._moderate(player_id, "unban", body, token)
+
+    def _moderate(self, player_id: str, action: str, body: Mapping[str, Any], token: str | None) -> dict[str, Any]:
+        path = f"/v1/players/{quote(player_id, safe='')}/{action}"
+        return self._json(JSON, "POST", path, "unsafe", token=token, body=dict(body))
+
+    def get_moderation_log(
+        self, *, limit: int | None = None, before: str | None = None, token: str | None = None
+    ) -> dict[str, Any]:
+        """``GET /v1/moderation/log`` (operators): ``{"entries", "next"}``, newest first."""
+        return self._json(JSON, "GET", "/v1/moderation/log", "read", token=token, params={"limit": limit, "before": before})
+
+    # -- operators ending or voiding a game -------------------------------------------------------
+
+    def end_game(self, game_id: str, body: Mapping[str, Any], *, token: str | None = None) -> t.Summary:
+        """``POST /v1/games/{id}/end`` (operators) ``{"operator", "reason"}``:
+        the game under way ends where it stands, who and why in its log; its
+        summary. Not sent again after a network error (a second one is a 409
+        ``game_finished``)."""
+        return self._json(t.Summary, "POST", _game(game_id, "end"), "unsafe", token=token, body=dict(body))
+
+    def void_game(self, game_id: str, body: Mapping[str, Any], *, token: str | None = None) -> t.Summary:
+        """``POST /v1/games/{id}/void`` (operators) ``{"operator", "reason"}``:
+        the game ends with no result, never rated, who and why in its log;
+        its summary. Not sent again after a network error (as ``end_game``)."""
+        return self._json(t.Summary, "POST", _game(game_id, "void"), "unsafe", token=token, body=dict(body))
 
     # -- the analysis of a finished game -----------------------------------------------------------
 

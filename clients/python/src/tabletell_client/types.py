@@ -273,6 +273,13 @@ class OpticallResult(Result):
 # -- summaries and views ---------------------------------------------------------------------
 
 
+class Moderation(TypedDict):
+    """Who ended or voided a game, and why (``end_game``, ``void_game``): in its log, in public."""
+
+    operator: str
+    reason: str
+
+
 class SummaryCommon(TypedDict):
     """What every game's summary says; a game's adds its own (``table``, ``seats``, ...)."""
 
@@ -287,6 +294,10 @@ class SummaryCommon(TypedDict):
     rated: bool
     # the middle of the table told in sentences from the reader's side: part -> sentence
     says: dict[str, str]
+    # an operator ended the game where it stood (its result that standing), and why; else None
+    ended: Moderation | None
+    # an operator voided the game (over with no result, never rated), and why; else None
+    voided: Moderation | None
 
 
 class ColorDoubtSummary(SummaryCommon):
@@ -588,7 +599,8 @@ class FinishedMessage(Message):
 class PlayerMessage(Message):
     """A player's stream's message: ``ready`` (once, first), then
     ``game_started``, ``turn``, ``window``, ``game_finished``,
-    ``rematch_offered``, ``rating_changed``, numbered 1, 2, 3..."""
+    ``game_voided`` (``operator``, ``reason``), ``rematch_offered``,
+    ``rating_changed``, numbered 1, 2, 3..."""
 
     id: int
     data: dict[str, Any]

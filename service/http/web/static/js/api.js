@@ -55,6 +55,19 @@ export const getGameRatings = (gameId) => client.getGameRatings(gameId);
 // table talk: a seat's token says it to the table, none among the spectators
 export const getChat = (gameId, token) => client.getChat(gameId, { token });
 export const sendChat = (gameId, token, text) => client.sendChat(gameId, { text }, { token });
+// moderation (issue 54): a seat reports a message or a seat's player (its
+// token); the operators' page (operator.js) acts with the operator token
+export const fileReport = (token, body) => client.fileReport(body, { token });
+export const listReports = (operator) => client.listReports({ token: operator, status: "open", limit: 100 });
+export const removeChatMessage = (operator, gameId, chatId, body) =>
+  client.removeChatMessage(gameId, chatId, { token: operator }, body);
+export const mutePlayer = (operator, playerId, body) => client.mutePlayer(playerId, body, { token: operator });
+export const banPlayer = (operator, playerId, body) => client.banPlayer(playerId, body, { token: operator });
+export const resolveReport = (operator, reportId, body) => client.resolveReport(reportId, body, { token: operator });
+export const getModerationLog = (operator) => client.getModerationLog({ token: operator, limit: 50 });
+// an operator ends a game where it stands, or voids it (no result, never rated): `{operator, reason}`
+export const endGame = (operator, gameId, body) => client.endGame(gameId, body, { token: operator });
+export const voidGame = (operator, gameId, body) => client.voidGame(gameId, body, { token: operator });
 
 // POST .../commands: ``version`` (If-Match) applies the command only to the
 // game the page showed; the client's Idempotency-Key makes its retry safe

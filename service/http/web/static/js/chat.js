@@ -11,9 +11,12 @@
 //
 // Muting is this browser's own: a seat muted here (kept in localStorage,
 // per game) has its messages hidden from this panel, nothing more; no one
-// is told.
+// is told. Reporting is the operators' business: a seat reports another's
+// message ("report" beside it) or a seat's player ("Report a player"), with
+// a reason, through POST /v1/reports; the operators' page (operator.js)
+// reads the reports.
 
-import { getChat, problemMessage, sendChat } from "./api.js";
+import { fileReport, getChat, problemMessage, sendChat } from "./api.js";
 import { h, put } from "./dom.js";
 
 const MUTED_KEY = "tabletell.muted";
@@ -22,6 +25,31 @@ const MUTED_KEY = "tabletell.muted";
 // typed (280 characters of emoji sequences, 11 units a family); the API
 // counts the 280 characters itself and says why it refuses a message
 const MAX = 2 * 1120;
+
+// the reasons a report gives (openapi.yaml's ReportReason), as a player reads them
+const REASONS = [["abuse", "Abuse or insults"], ["spam", "Spam"], ["cheating", "Cheating"],
+  ["name", "An offensive name"], ["other", "Something else"]];
+
+// a small form that reports ``target`` (a message: ``{chat_id}``; a seat:
+// ``{seat}``) of ``gameId`` as ``token``'s seat; ``done`` is told once it is filed
+function reportForm(gameId, token, target, label, done) {
+  const reason = h("select", { name: "reason", "aria-label": `Why report ${label}` },
+    REASONS.map(([value, text]) => h("option", { value }, text)));
+  const told = h("span", { class: "meta", role: "status" });
+  const form = h("form", { class: "report-form", "data-part": "report-form", "aria-label": `Report ${label}` },
+    reason, " ", h("button", { type: "submit" }, "Send report"), " ", told);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      await fileReport(token, { game_id: gameId, ...target, reason: reason.value });
+      put(form, h("span", { class: "meta", role: "status" }, "Reported: the operators will look at it."));
+      if (done) done();
+    } catch (e) {
+      put(told, problemMessage(e));
+    }
+  });
+  return form;
+}
 
 // whether chat id ``a`` comes before ``b`` ("12.3" before "12.4" and "13.1")
 function before(a, b) {
@@ -51,7 +79,7 @@ function keepMuted(gameId, seats) {
 
 // the chat panel of ``gameId`` as ``token``'s seat (``you``), or as a
 // spectator (token null); ``names``: a seat's name, as the table shows it
-export function chatPanel(gameId, token, you, names = (seat) => `Seat ${seat + 1}`) {
+export function chatPanel(gameId, token, you, names = (seat) => `Seat ${seat + 1}`, seatCount = () => 0) {
   const spectator = token === null || token === undefined;
   const muted = mutedOf(gameId);
   const seen = new Map(); // message id -> its list item
@@ -71,7 +99,28 @@ export function chatPanel(gameId, token, you, names = (seat) => `Seat ${seat + 1
     h("p", { class: "meta" }, spectator
       ? "The players do not see what spectators say while they play."
       : "Spectators' messages reach you once the game is over."),
-    list, mutedLine, form, error);
+    list, mutedLine, form, error, spectator ? null : reportPlayer());
+
+  // "Report a player": a seat other than this one, and why
+  function reportPlayer() {
+    const details = h("details", { class: "report-player", "data-part": "report-player" },
+      h("summary", {}, "Report a player"));
+    details.addEventListener("toggle", () => {
+      if (!details.open || details.querySelector("form")) return;
+      const seats = [...Array(seatCount()).keys()].filter((seat) => seat !== you);
+      const pick = h("select", { name: "seat", "aria-label": "Which player" },
+        seats.map((seat) => h("option", { value: String(seat) }, names(seat))));
+      const holder = h("span");
+      const choose = () => {
+        const seat = Number(pick.value);
+        put(holder, reportForm(gameId, token, { seat }, names(seat)));
+      };
+      pick.addEventListener("change", choose);
+      details.append(pick, " ", holder);
+      choose();
+    });
+    return details;
+  }
 
   function who(message) {
     if (message.seat === null || message.seat === undefined) return message.name || "A spectator";
@@ -111,7 +160,12 @@ export function chatPanel(gameId, token, you, names = (seat) => `Seat ${seat + 1
     message.channel === "spectators" && seat === null ? h("span", { class: "meta" }, " (watching)") : null,
     ": ", h("span", { class: "chat-text" }, text),
     other ? [" ", h("button", { type: "button", class: "link chat-mute", "data-mute": String(seat),
-      "aria-label": `Mute ${who(message)}`, onclick: () => toggle(seat) }, "mute")] : null);
+      "aria-label": `Mute ${who(message)}`, onclick: () => toggle(seat) }, "mute")] : null,
+    !spectator && seat !== you && !message.removed ? [" ", h("button", {
+      type: "button", class: "link chat-report", "data-report": message.id,
+      "aria-label": `Report ${who(message)}'s message`, onclick: (event) => {
+        event.target.replaceWith(reportForm(gameId, token, { chat_id: message.id }, `${who(message)}'s message`));
+      } }, "report")] : null);
     item.hidden = seat !== null && muted.has(seat);
     return item;
   }
@@ -119,7 +173,9 @@ export function chatPanel(gameId, token, you, names = (seat) => `Seat ${seat + 1
   function receive(kind, message) {
     if (kind === "chat_removed") {
       const item = seen.get(message.removes);
-      if (item) item.querySelector(".chat-text").replaceChildren(h("em", { class: "meta" }, "removed by an operator"));
+      if (!item) return;
+      item.querySelector(".chat-text").replaceChildren(h("em", { class: "meta" }, "removed by an operator"));
+      item.querySelector(".chat-report")?.remove();
       return;
     }
     if (kind !== "chat" || seen.has(message.id)) return;

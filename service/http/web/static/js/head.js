@@ -19,7 +19,8 @@ export function headSection(table, view, mine, over) {
   const me = you !== null ? view.seats.find((s) => s.seat === you) : null;
   const acting = (view.to_act || []).filter((s) => s !== you);
   let status;
-  if (view.status === "finished") status = "The game is over.";
+  if (view.voided) status = "This game was voided by an operator.";
+  else if (view.status === "finished") status = "The game is over.";
   else if (view.status === "abandoned") status = "The game was abandoned before it started.";
   else if (view.status === "waiting") {
     const free = view.seats.filter((s) => !s.name).length;

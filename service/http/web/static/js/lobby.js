@@ -376,7 +376,8 @@ function yourGames(types, player) {
       const status = h("span", { class: "meta status-of" });
       const replay = h("span", { class: "replay-of" });
       getGame(id).then((game) => {
-        status.textContent = `· ${STATUS[game.status] || game.status}`;
+        // a game an operator voided is over with no result (rule "ending by an operator")
+        status.textContent = `· ${game.voided ? "voided" : STATUS[game.status] || game.status}`;
         if (game.status === "active" && (game.to_act || []).includes(seat.seat)) status.textContent += ", your turn";
         if (["finished", "abandoned"].includes(game.status)) {
           put(replay, " · ", h("a", { href: `/games/${id}/replay` }, "replay"));

@@ -49,7 +49,28 @@ export function standings(view) {
   return placed(rows, (x) => `${x.won}:${x.n}`);
 }
 
+// A game an operator voided (rule "ending by an operator"): over with no
+// result, and never rated; the end screen says who decided it and why
+export const voidedLine = (voided) => `This game was voided by an operator: ${voided.reason}`;
+
+function voidedSection(view, onRematch) {
+  // a game voided under way is finished (a rematch may follow it); one voided
+  // while it waited was never dealt: nothing to replay or play again
+  const dealt = view.status === "finished";
+  return h("section", { class: "result voided", "data-part": "result", "aria-label": "Result", tabindex: "-1" },
+    h("h2", {}, voidedLine(view.voided)),
+    h("p", { class: "meta" }, `Voided by ${view.voided.operator}. It has no result and counts for no rating.`),
+    h("p", { class: "buttons" },
+      dealt && onRematch ? h("button", { type: "button", class: "primary", onclick: onRematch }, "Rematch") : null,
+      h("a", { href: "/", class: "button" }, "New game"),
+      dealt
+        ? h("a", { href: `/games/${view.game_id}/replay`, class: "button replay-link" }, "Replay and verify")
+        : null),
+    h("p", { class: "rematch-error", role: "alert" }));
+}
+
 export function resultSection(view, you, { onRematch = null } = {}) {
+  if (view.voided) return voidedSection(view, onRematch);
   if (!view.result) return null;
   const winners = view.result.winners || [];
   // a player who left (rule "leaving the table"): a bot played the seat to
@@ -77,6 +98,10 @@ export function resultSection(view, you, { onRematch = null } = {}) {
     left && view.rated
       ? h("p", { class: "note resigned" }, "Leaving a rated game counts as a resignation: "
           + "for the ratings you are ranked below every player who stayed.")
+      : null,
+    view.ended
+      ? h("p", { class: "note ended" }, `An operator (${view.ended.operator}) ended the game where it stood: `
+          + `${view.ended.reason}`)
       : null,
     h("ol", { class: "standings" }, standings(view).map((row) =>
       h("li", { "data-seat": String(row.seat) }, h("span", { class: "place" }, `${row.place}.`), " ",

@@ -14,12 +14,14 @@
 // cards.js, moves.js (the controls of a seat's moves), and a module per
 // page: lobby.js, table.js (with the panels the replay draws too), replay.js,
 // leaderboard.js (a game's leaderboard, a player's profile, the rating
-// change on a rated game's end screen); chat.js (the table talk panel).
+// change on a rated game's end screen); chat.js (the table talk panel);
+// operator.js (the operators' page: reports, mutes, bans, the moderation log).
 
 import { problemMessage } from "./api.js";
 import { h, main, put } from "./dom.js";
 import { leaderboardPage, profilePage } from "./leaderboard.js";
 import { lobbyPage } from "./lobby.js";
+import { operatorPage } from "./operator.js";
 import { replayPage } from "./replay.js";
 import { tablePage } from "./table.js";
 
@@ -33,6 +35,7 @@ async function route() {
     else if ((match = path.match(/^\/games\/([0-9a-f]{32})$/))) await tablePage(match[1], false);
     else if ((match = path.match(/^\/leaderboards\/([a-z0-9-]+)$/))) await leaderboardPage(match[1]);
     else if ((match = path.match(/^\/players\/([0-9a-f]{32})$/))) await profilePage(match[1]);
+    else if (path === "/operator") await operatorPage();
     else put(main, h("h1", {}, "Not found"), h("p", {}, "There is nothing at this address."),
       h("p", {}, h("a", { href: "/" }, "Back to the lobby")));
   } catch (error) {

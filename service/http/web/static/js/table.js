@@ -76,7 +76,8 @@ export async function tablePage(gameId, watchOnly) {
   const log = logPanel(type.type);
   const live = h("p", { class: "live visually-hidden", role: "status", "aria-live": "polite" });
   // table talk: a seat at the table, a spectator among the spectators (chat.js)
-  const talk = chatPanel(gameId, token, you, (seat) => nameOf(ctx.view || summary, seat));
+  const talk = chatPanel(gameId, token, you, (seat) => nameOf(ctx.view || summary, seat),
+    () => (ctx.view || summary).seats.length);
   // shown while the stream is cut and the client connects again
   const reconnecting = h("p", { class: "reconnecting", role: "status", hidden: true },
     "Reconnecting…", h("span", { class: "meta" }, " The table and its clocks stand still until it is back."));
@@ -205,11 +206,11 @@ export async function tablePage(gameId, watchOnly) {
       ? h("div", { class: `dock${mine ? " yours" : ""}${folded ? " folded" : ""}${over ? " over" : ""}` },
           unfold, hand, moves)
       : null;
-    const result = over && view.result
+    const result = over && (view.result || view.voided)
       ? resultSection(view, you, { onRematch: mayRematch ? askRematch : null })
       : null;
     if (result) result.id = "result"; // the same element for focus through each redraw
-    if (result && view.status === "finished" && view.rated && !ratings) {
+    if (result && view.result && view.rated && !ratings) {
       ratings = ratingChanges(gameId, you, (seat) => nameOf(ctx.view, seat));
     }
     if (result && view.status === "finished" && mayRematch && !offer) {
