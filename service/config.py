@@ -179,6 +179,15 @@ class Config:
     # seen start (0: no limit); past it POST /v1/games is 429
     max_waiting_games_per_client: int = 20
 
+    # -- the analysis of finished games (service/app/analysis.py) ------------------
+    # the worlds each decision is judged over (0: the game's own, ANALYSIS_GAMES)
+    analysis_iterations: int = 0
+    # the CPU seconds one analysis may take: past them it stops after the
+    # decision under way and stores the decisions reviewed, marked partial
+    analysis_cpu_seconds: int = 300
+    # how long a finished analysis is kept in the store (archived with its game)
+    analysis_ttl_seconds: int = 30 * 86400
+
     # -- the workers -------------------------------------------------------------
     # queued work not done this long after it was queued is queued again
     # (a worker died in the middle of it); the API's dispatcher marks what it
@@ -297,6 +306,9 @@ class Config:
             archive_after_seconds=number("ARCHIVE_AFTER_SECONDS", cls.archive_after_seconds),
             archive_dir=env.get("ARCHIVE_DIR") or None,
             abandoned_retention_seconds=number("ABANDONED_RETENTION_SECONDS", cls.abandoned_retention_seconds),
+            analysis_iterations=max(0, number("ANALYSIS_ITERATIONS", cls.analysis_iterations)),
+            analysis_cpu_seconds=max(1, number("ANALYSIS_CPU_SECONDS", cls.analysis_cpu_seconds)),
+            analysis_ttl_seconds=max(60, number("ANALYSIS_TTL_SECONDS", cls.analysis_ttl_seconds)),
             max_waiting_games_per_client=number("MAX_WAITING_GAMES_PER_CLIENT", 0 if dev else cls.max_waiting_games_per_client),
         )
 

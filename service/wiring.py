@@ -5,13 +5,15 @@ it through ``service.http.current.services``, the workers through
 ``service.workers.jobs.services``."""
 from __future__ import annotations
 
+import json
 from typing import Callable
 
 from redis import Redis
 
-from events.store import EventStore
+from events.store import EventStore, versions_channel
 from projections.snapshots import Snapshots
 from service.app import webhooks
+from service.app.analysis import Analyses
 from service.app.archive import Archiver, FileArchive
 from service.app.chat import Chat
 from service.app.commands import Commands
@@ -27,7 +29,7 @@ from service.app.players import Players, seat_of
 from service.app.ratings import Ratings
 from service.app.repository import Repository
 from service.app.retention import Retention, WaitingCap
-from service.app.scheduling import WEBHOOKS_QUEUE, Dispatcher
+from service.app.scheduling import ANALYSIS_QUEUE, WEBHOOKS_QUEUE, Dispatcher
 from service.app.seats import Seats
 from service.app.tickets import StreamTickets
 from service.config import Config
@@ -59,6 +61,7 @@ class Services:
     lobby: Lobby
     chat: Chat
     moderation: Moderation
+    analyses: Analyses
     realtime: Realtime
 
     def __init__(
@@ -143,6 +146,16 @@ class Services:
         self.chat = Chat(client, clock, config.chat_per_minute, archived=self.archiver.chat)  # archived: beside the log
         # reports, mutes and bans, and their log; a ban leaves seats as a deletion does
         self.moderation = Moderation(client, clock, self.players.exists, self.deletion.leave_seats)
+        # the analyses of finished games: jobs on their own queue, progress on the game's channel
+        self.analyses = Analyses(
+            client,
+            self._queue_analysis,
+            clock,
+            config.analysis_iterations,
+            config.analysis_cpu_seconds,
+            config.analysis_ttl_seconds,
+            announce=self._announce_analysis,
+        )
         self.realtime = Realtime(
             client,
             clock,
@@ -152,7 +165,29 @@ class Services:
             config.max_streams_per_client,
             config.read_fresh_ms,
             chat=self.chat,
+            analyses=self.analyses,
         )
+
+    def _queue_analysis(self, game_id: str, seat: int, iterations: int, job: str, timeout: int) -> None:
+        """The analysis job (``service.workers.analysis.run_analysis``: a
+        path kept once queued, docs/operations.md "Upgrades"), one per game,
+        seat and worlds: its RQ id names them."""
+        self.dispatcher.queues[ANALYSIS_QUEUE].enqueue(
+            "service.workers.analysis.run_analysis",
+            game_id,
+            seat,
+            iterations,
+            job,
+            job_id=f"tabletell-analysis-{game_id}-{seat}-{iterations}",
+            job_timeout=timeout,
+            result_ttl=0,
+            failure_ttl=86400,
+        )
+
+    def _announce_analysis(self, game_id: str, progress: dict) -> None:
+        """An analysis's progress on the game's channel, where its streams
+        hear it (``analysis``, then the progress as JSON)."""
+        self.redis.spublish(versions_channel(game_id), "analysis\n" + json.dumps(progress))
 
     def _webhook(self, player_id: str, kind: str, data: dict, event_id: str) -> None:
         """A player event queued for the webhooks subscribed to it (the

@@ -132,6 +132,7 @@ export type OperationId =
   | "getLobby" | "matchmaking" | "getRematch" | "rematch"
   | "getLeaderboard" | "getPlayerProfile" | "getRatingHistory" | "getGameRatings"
   | "sendChat" | "getChat" | "removeChatMessage" | "endGame" | "voidGame"
+  | "requestAnalysis" | "getAnalysis"
   | "listWebhooks" | "createWebhook" | "deleteWebhook" | "enableWebhook" | "listWebhookDeliveries"
   | "fileReport" | "listReports" | "getReport" | "resolveReport"
   | "mutePlayer" | "unmutePlayer" | "banPlayer" | "unbanPlayer" | "getModerationLog";
@@ -330,6 +331,12 @@ export class Tabletell {
   endGame(gameId: string, body: Moderation, options?: CallOptions): Promise<Summary>;
   /** Operators: voids a game (no result, never rated), with who and why in its log; resolves to its summary. Retry kind: once. */
   voidGame(gameId: string, body: Moderation, options?: CallOptions): Promise<Summary>;
+
+  // the analysis of a finished game
+  /** Asks for a seat's analysis: its record (queued or running: 202; done or partial: 200). Retry kind: idempotent. */
+  requestAnalysis(gameId: string, body: { seat: number }, options?: CallOptions): Promise<AnalysisStatus>;
+  /** A seat's analysis record: status, progress, and once stored the analysis. Retry kind: idempotent. */
+  getAnalysis(gameId: string, seat: number, options?: CallOptions): Promise<AnalysisStatus>;
 
   // webhooks (operators)
   /** Retry kind: idempotent. */
@@ -888,7 +895,8 @@ export interface Finished {
  * `id` is the game version it brings the reader to, or for table talk the
  * chat message's id ("12.1": said after version 12). Heartbeats are not given.
  */
-export type GameStreamMessage = ViewMessage | EventMessage | ChatStreamMessage | ChatRemovedMessage | FinishedMessage;
+export type GameStreamMessage =
+  ViewMessage | EventMessage | ChatStreamMessage | ChatRemovedMessage | AnalysisMessage | FinishedMessage;
 /** The reader's view at version `id` (a view stream: at once, then each time it changes). */
 export interface ViewMessage { event: "view"; id: number; data: View }
 /** One event as the reader may see it (`data: "events"`: one per version). */
@@ -897,6 +905,51 @@ export interface EventMessage { event: "event"; id: number; data: GameEvent }
 export interface ChatStreamMessage { event: "chat"; id: string; data: ChatMessage }
 /** An operator removed the chat message `data.removes`. */
 export interface ChatRemovedMessage { event: "chat_removed"; id: string; data: ChatRemoval }
+/** A finished game's analysis moved (its stream stays open while one is under way, then `finished`). */
+export interface AnalysisMessage { event: "analysis"; id: number; data: AnalysisProgress }
+export interface AnalysisProgress {
+  seat: number;
+  done: number;
+  total: number | null;
+  status: "queued" | "running" | "done" | "partial" | "failed";
+}
+/** An estimate of the seat's result: its win chance, and at three seats or more its expected place. */
+export interface AnalysisEstimate { win: number; place?: number }
+/** One decision of the seat, reviewed from its view then (docs/analysis.md). */
+export interface AnalysedDecision {
+  version: number;
+  actor: "player" | "bot";
+  played: Record<string, unknown>;
+  best: Record<string, unknown>;
+  estimates: { played: AnalysisEstimate; best: AnalysisEstimate };
+  loss: number;
+  error: number;
+  class: "good" | "inaccuracy" | "mistake" | "blunder";
+  sentence: string;
+  candidates: number;
+  worlds: number;
+  claim_lie: number | null;
+  lie_doubted: number | null;
+}
+export interface Analysis {
+  game_type: GameTypeName;
+  seat: number;
+  seats: number;
+  seed: string;
+  iterations: number;
+  depth: number;
+  scale: { inaccuracy: number; mistake: number; blunder: number };
+  decisions: AnalysedDecision[];
+}
+/** A seat's analysis: its status, progress and, once stored (`done`, `partial`), the analysis. */
+export interface AnalysisStatus extends AnalysisProgress {
+  game_id: string;
+  seed: string;
+  iterations: number;
+  cpu_seconds: number | null;
+  detail?: string;
+  analysis: Analysis | null;
+}
 /** The game's end (or its abandonment): the stream ends after it. */
 export interface FinishedMessage { event: "finished"; id: number; data: Finished }
 

@@ -94,6 +94,9 @@ export const OPERATIONS = Object.freeze({
   removeChatMessage: op("DELETE", "/v1/games/{game_id}/chat/{chat_id}", "idempotent"),
   endGame: op("POST", "/v1/games/{game_id}/end", "once"),
   voidGame: op("POST", "/v1/games/{game_id}/void", "once"),
+  // asked again, an analysis queues nothing more: the one stored or under way answers
+  requestAnalysis: op("POST", "/v1/games/{game_id}/analysis", "idempotent"),
+  getAnalysis: op("GET", "/v1/games/{game_id}/analysis/{seat}", "idempotent"),
   listWebhooks: op("GET", "/v1/webhooks", "idempotent"),
   createWebhook: op("POST", "/v1/webhooks", "once"),
   deleteWebhook: op("DELETE", "/v1/webhooks/{webhook_id}", "idempotent", [], [], 404),
@@ -341,6 +344,14 @@ export class Tabletell {
   endGame(gameId, body, options = {}) { return this.#call("endGame", { game_id: gameId }, options, body); }
   /** Operators: voids a game, no result and never rated (`{operator, reason}`, kept in its log); its summary. */
   voidGame(gameId, body, options = {}) { return this.#call("voidGame", { game_id: gameId }, options, body); }
+
+  // -- the analysis of a finished game -------------------------------------
+
+  /** Asks for `{seat}`'s analysis of the finished game (a seat its own, with its token or key; anyone a public
+   * game's after its spectators' delay): its record, `status` queued or running (202) or done or partial (200). */
+  requestAnalysis(gameId, body, options = {}) { return this.#call("requestAnalysis", { game_id: gameId }, options, body); }
+  /** The seat's analysis record: its status and progress, and once stored the analysis. */
+  getAnalysis(gameId, seat, options = {}) { return this.#call("getAnalysis", { game_id: gameId, seat }, options); }
 
   // -- webhooks ------------------------------------------------------------
 

@@ -75,7 +75,7 @@ from games import table as tables
 from projections.audit import verify
 from projections.folding import Folded, fold
 from projections.lru import LRU
-from service.app import chat
+from service.app import analysis, chat
 from service.app.errors import Unavailable
 
 log = logging.getLogger("tabletell.archive")
@@ -306,14 +306,20 @@ class Archiver:
             if problem:
                 raise archive_unavailable(f"The archive's copy of {game_id} {problem}: not moved.")
             talk = self._stage_chat(game_id, entries, marks)  # beside the log, checked before either is committed
+            analysed, analysed_keys = self._finished_analyses(game_id)
+            reviews = self._stage_analyses(game_id, analysed)
             location = staged.commit()
             chat_location = talk.commit() if talk is not None else None
+            analyses_location = reviews.commit() if reviews is not None else None
             self.reached("renamed")
             keys = [tokens_key(game_id), snapshot_key(game_id), *idempotency_keys(game_id, envelopes)]
             keys += chat.chat_keys(game_id)
             record = record_of(folded, self.archive.name, location, len(data))
             if chat_location is not None:
                 record["chat"] = chat_location
+            if analyses_location is not None:
+                record["analysis"] = analyses_location
+                keys += analysed_keys  # those copied; one under way stays, to lapse with its lifetime
             # the chat as copied: a closing that lapsed mid-move and a word
             # said since leave the game in the store
             copied = {chat.chat_key(game_id): entries[-1][0] if entries else ""}
@@ -340,6 +346,43 @@ class Archiver:
         if decode_chat(staged.read()) != (entries, marks):
             raise archive_unavailable(f"The archive's copy of {game_id}'s chat differs from the store's: not moved.")
         return staged
+
+    def _finished_analyses(self, game_id: str) -> tuple[dict[str, dict], list[str]]:
+        """The game's finished analyses in the store (by ``<seat>:<worlds>``),
+        and their keys."""
+        found: dict[str, dict] = {}
+        keys = []
+        for member in sorted(m.decode() if isinstance(m, bytes) else m for m in self.store.redis.smembers(analysis.analyses_key(game_id))):
+            seat, _, worlds = member.partition(":")
+            key = analysis.analysis_key(game_id, int(seat), int(worlds))
+            raw = self.store.redis.get(key)
+            record = json.loads(raw) if raw is not None else None
+            if record is not None and record["status"] in analysis.FINISHED:
+                found[member] = analysis.public(record)
+                keys.append(key)
+        return found, keys
+
+    def _stage_analyses(self, game_id: str, found: dict[str, dict]) -> Staged | None:
+        """The game's finished analyses staged beside its log
+        (``<id>.analysis.ndjson.gz``: one JSON object, by ``<seat>:<worlds>``),
+        read back and checked; None when it has none."""
+        if not found:
+            return None
+        staged = self.archive.stage(f"{game_id}.analysis", gzip.compress(json.dumps(found, sort_keys=True).encode()))
+        if json.loads(gzip.decompress(staged.read())) != found:
+            raise archive_unavailable(f"The archive's copy of {game_id}'s analyses differs from the store's: not moved.")
+        return staged
+
+    def analyses(self, game_id: str) -> dict[str, dict] | None:
+        """An archived game's analyses (by ``<seat>:<worlds>``), or None
+        when it is not archived or was archived with none."""
+        record = self.store.archived(game_id)
+        if record is None or not record.get("analysis"):
+            return None
+        data = self.archive.read(record["analysis"])
+        if data is None:
+            raise archive_unavailable(f"Game {game_id} is archived, and its analyses cannot be read from the archive now.")
+        return json.loads(gzip.decompress(data))
 
     def chat(self, game_id: str) -> tuple[list[tuple[str, str]], dict[str, str]] | None:
         """An archived game's chat as the store held it: (stream id, entry)

@@ -53,7 +53,12 @@ GAME_QUEUES = (DEADLINES_QUEUE, QUEUE, HOUSEKEEPING_QUEUE)
 # answer (when one worker took them all, ten dead receivers' deliveries, each
 # waiting out its timeout, kept every game from the archive for minutes)
 WEBHOOKS_QUEUE = "tabletell-webhooks"
-QUEUES = (*GAME_QUEUES, WEBHOOKS_QUEUE)  # every queue (the metrics read each)
+# the analyses of finished games (service.app.analysis): seconds to minutes of
+# CPU each, taken by a process of their own beside each worker
+# (service.workers.analysis), never by the games' worker, so no timeout or
+# bot move ever waits behind one
+ANALYSIS_QUEUE = "tabletell-analysis"
+QUEUES = (*GAME_QUEUES, WEBHOOKS_QUEUE, ANALYSIS_QUEUE)  # every queue (the metrics read each)
 HOUSEKEEPING = ("archive", "delete")
 
 

@@ -71,7 +71,9 @@ def create_app(
         queue_client = connect_queues(config, client)
     app.extensions["tabletell"] = Services(client, clock, config=config, queue_client=queue_client)
 
-    from service.http.api import audit, chat, games, lobby, meta, moderation, play, players, ratings, sockets, streams, webhooks
+    from service.http.api import (
+        analysis, audit, chat, games, lobby, meta, moderation, play, players, ratings, sockets, streams, webhooks,
+    )
     from service.http.hooks import observe_requests
 
     observe_requests(app, access_log=config.access_log)  # X-Request-ID, request metrics, access log
@@ -82,7 +84,7 @@ def create_app(
     from service.http import docs, web
 
     with _no_collection():
-        for module in (meta, games, play, streams, sockets, audit, players, ratings, lobby, webhooks, chat, moderation):
+        for module in (meta, games, play, streams, sockets, audit, players, ratings, lobby, webhooks, chat, moderation, analysis):
             app.register_blueprint(module.bp, url_prefix="/v1")
         app.register_blueprint(meta.root)
         app.register_blueprint(web.bp)  # the web client, at / (it uses only /v1, like any client)

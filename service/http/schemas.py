@@ -484,3 +484,9 @@ def describe_commands(game_type: str) -> dict[str, list[dict[str, Any]]]:
     }
     # the table's commands every game has (``leave``), with no fields
     return {**described, **{kind: [] for kind in tables.PLAYER_TABLE_COMMANDS}}
+
+
+class AnalysisRequest(Schema):
+    """``POST /v1/games/{id}/analysis``: the seat to analyse."""
+
+    seat = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=99))

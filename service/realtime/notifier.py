@@ -336,6 +336,14 @@ class Notifier:
             head, _, entries = data.partition("\n")
             if head == "chat":  # ``service.app.chat``: chat, the entry's id, its channel
                 said = _said(entries)
+            elif head == "analysis":  # ``service.app.analysis``: a finished game's analysis moved
+                with self._lock:
+                    game_id = self._games.get(name)
+                    channel = self._channels.get(game_id) if game_id else None
+                    watches = list(channel.watches) if channel is not None else []
+                for watch in watches:
+                    watch.wake()  # its streams read the analyses again (the game did not move)
+                return
             elif head == "retired":  # ``events.store``'s retire script
                 game_id = self._games.get(name)
                 if game_id is not None and self.retired is not None:

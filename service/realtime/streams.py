@@ -15,7 +15,10 @@ A stream sends what its reader may see, as Server-Sent Events or NDJSON:
 
 then, once the game is over, a ``finished`` message with the status
 ("finished", or "abandoned" for a game given up on while it waited for
-players) and the result, and it closes. Resuming after version N (``Last-Event-ID``) sends only what
+players) and the result, and it closes; while an analysis of the finished
+game is queued or running (``service.app.analysis``), first an ``analysis``
+message each time one moves ({seat, done, total, status}, ``id`` the game's
+last version), until none is under way. Resuming after version N (``Last-Event-ID``) sends only what
 came after N. The messages are the same in both formats: an SSE message
 ``event: <kind>`` / ``id: <version>`` / ``data: <json>`` is the NDJSON line
 ``{"event": <kind>, "id": <version>, "data": <json>}``.
@@ -35,6 +38,7 @@ from redis.cluster import RedisCluster
 from games import table as tables
 from projections.folding import Folded
 from projections.views import stream_messages
+from service.app.analysis import UNDER_WAY, Analyses
 from service.app.chat import Chat, sees_spectators
 from service.app.commands import Commands
 from service.app.live import LiveGame
@@ -111,8 +115,10 @@ class Realtime:
         per_client: int,
         fresh_ms: int = 0,
         chat: Chat | None = None,
+        analyses: Analyses | None = None,
     ):
         _EVERY.add(self)
+        self.analyses = analyses  # a finished game's analyses under way, told on its streams
         self.chat = chat if chat is not None else Chat(client, clock)  # table talk, delivered on the streams
         self.redis = client  # the store: its notifications and the caps' leases
         self.clock = clock
@@ -217,6 +223,7 @@ class Realtime:
         # the talk as the chat was last read with (``Watch.talk``); None: not yet
         talk_read: tuple | None = None
         visible: Visible | None = None
+        told_analyses: dict[int, dict] = {}  # each seat's analysis as last told
         try:
             while not watch.ended:
                 announced = (watch.version, watch.channel.epoch)
@@ -259,8 +266,14 @@ class Realtime:
                     if position is None or position[0] < folded.version:
                         position = (folded.version, 0)
                     if folded.table.status in tables.OVER:  # finished or abandoned
-                        yield encode("finished", folded.version, json.dumps(finished(folded)).encode(), RETRY_MS if first else None)
-                        return
+                        # the analyses under way first, each time one moves, until none is
+                        moved, under_way = self._analyses(game_id, folded, told_analyses)
+                        for told in moved:
+                            yield encode("analysis", folded.version, json.dumps(told).encode(), RETRY_MS if first else None)
+                            first = False
+                        if not under_way:
+                            yield encode("finished", folded.version, json.dumps(finished(folded)).encode(), RETRY_MS if first else None)
+                            return
                     if first:
                         # nothing to send yet (resumed at the newest version): the
                         # status line and headers go now, with SSE's retry:, not
@@ -285,6 +298,21 @@ class Realtime:
             log.warning("stream of %s ended: the store is unreachable (%s)", game_id, error)
         finally:
             waiter.close()
+
+    def _analyses(self, game_id: str, folded: Folded, told: dict[int, dict]) -> tuple[list[dict], bool]:
+        """The finished game's analyses that moved since ``told`` (updated),
+        as their jobs last wrote them, and whether any is under way: one is
+        told while it is queued or running, and once more as it ends."""
+        if self.analyses is None or folded.table.status != tables.FINISHED:
+            return [], False
+        moved, under_way = [], False
+        for now in self.analyses.progress_of(game_id):
+            going = now["status"] in UNDER_WAY
+            under_way = under_way or going
+            if told.get(now["seat"]) != now and (going or now["seat"] in told):
+                told[now["seat"]] = now
+                moved.append(now)
+        return moved, under_way
 
     def _messages(self, visible: Visible, seat: int | None, mode: str, last: int | None):
         folded = visible.folded

@@ -5,7 +5,8 @@ housekeeping) that plays the bots of the games its jobs hand it in turns
 between jobs (``service.workers.turns``), with the scheduler beside it (a thread: see
 ``service.workers.scheduler``) and ``WEBHOOK_CONCURRENCY`` delivery threads
 on the webhooks' queue (``service.workers.deliveries``), so no game's work
-waits behind a webhook's receiver. Run as many as you like against the same
+waits behind a webhook's receiver, and a process of its own on the analysis
+queue (``service.workers.analysis``), so none waits behind an analysis. Run as many as you like against the same
 Redis; they share the queues and the schedule.
 """
 from __future__ import annotations
@@ -17,7 +18,7 @@ import logging
 from service.telemetry import logs
 from service.config import Config, connect_queues, connect_store
 from service.wiring import Services
-from service.workers import deliveries, jobs, scheduler
+from service.workers import analysis, deliveries, jobs, scheduler
 from service.workers.turns import TurnsWorker
 from service.app.scheduling import GAME_QUEUES, WEBHOOKS_QUEUE
 
@@ -49,6 +50,8 @@ def main(argv: list[str] | None = None) -> None:
         config.webhook_concurrency,
         config.grace_seconds,
     )  # never the URL: it may hold a password
+    # before any connection or thread of this process: the analyses' own process
+    analysing = analysis.start(config, args.name)
     services = worker_services(config)
     turns = jobs.use(services)  # the jobs this process runs share it, and its turns
     scheduler.start(services)
@@ -63,6 +66,7 @@ def main(argv: list[str] | None = None) -> None:
         )
     finally:
         sending.stop(config.graceful_seconds)
+        analysing.terminate()  # a job under way is asked again once its lease lapses
 
 
 def serve_metrics(config: Config) -> None:

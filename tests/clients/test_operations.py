@@ -127,8 +127,9 @@ def test_the_js_client_sends_again_only_what_cannot_be_done_twice():
     """After a network error a request may have been carried out: only
     reads, a DELETE, a command with its Idempotency-Key, rematch (the
     same seat asking again is given the same seat: lobby.py), enabling a
-    webhook (enabled twice, it is enabled once) and renaming a player (the
-    same name set twice) are sent again; the rest
+    webhook (enabled twice, it is enabled once), renaming a player (the
+    same name set twice) and asking for an analysis (asked twice, it is
+    queued once) are sent again; the rest
     only after a 503 that did nothing."""
     table = js_client()["operations"]
     for operation_id, contract in operations().items():
@@ -137,7 +138,7 @@ def test_the_js_client_sends_again_only_what_cannot_be_done_twice():
         safe = (
             contract["method"] in ("GET", "DELETE")
             or "Idempotency-Key" in contract["headers"]
-            or operation_id in ("rematch", "enableWebhook", "renamePlayer")
+            or operation_id in ("rematch", "enableWebhook", "renamePlayer", "requestAnalysis")
         )
         assert kind != "idempotent" or safe, f"{operation_id} is sent again after a network error"
         assert kind != "probe" or contract["path"].startswith("/v1/health"), operation_id

@@ -13,11 +13,12 @@ import sys
 import httpx
 import pytest
 
-from tabletell_client import Conflict, RuleRefused, Tabletell, Unauthorized
+from tabletell_client import Conflict, Forbidden, RuleRefused, Tabletell, Unauthorized
 from tests.support.api import SHORT
 from tests.support.paths import ROOT
 from tests.support.patience import PATIENCE, WHOLE_RUN
 from tests.support.stack import OPERATOR_TOKEN
+from tests.support.streams import finished_diez
 
 
 class Cut(httpx.SyncByteStream):
@@ -306,6 +307,20 @@ def test_moderation_through_the_client(api_server):
         entries = api.get_moderation_log(limit=7, token=OPERATOR_TOKEN)["entries"]
         assert [e["action"] for e in entries] == ["resolve_report", "unban", "ban", "unmute", "mute", "remove_message", "report"]
         assert all(e["operator"] == "mod-py" for e in entries[:-1])
+
+
+def test_an_analysis_asked_for_and_read_through_the_client(api_server):
+    """A seat asks for its analysis and reads its record (queued: no worker
+    here, the workers' tests run it); anyone is refused a private game's."""
+    with httpx.Client(base_url=api_server.url, timeout=PATIENCE) as http:
+        game_id, tokens = finished_diez(http)
+    with Tabletell(api_server.url, timeout=PATIENCE) as anyone:
+        asked = anyone.request_analysis(game_id, {"seat": 0}, token=tokens[0])
+        assert (asked["game_id"], asked["seat"], asked["status"], asked["analysis"]) == (game_id, 0, "queued", None)
+        assert anyone.get_analysis(game_id, 0, token=tokens[0]) == asked
+        with pytest.raises(Forbidden) as refused:
+            anyone.request_analysis(game_id, {"seat": 1}, token="")
+        assert refused.value.code == "analysis_private"
 
 
 class LoseDeletion(httpx.BaseTransport):

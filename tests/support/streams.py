@@ -12,7 +12,7 @@ import pytest
 from httpx_sse import aconnect_sse
 
 from games.registry import GAMES
-from tests.support.api import auth, new_game
+from tests.support.api import SHORT, auth, new_game
 from tests.support.patience import PATIENCE
 from tests.support.stack import ApiServer
 
@@ -44,6 +44,18 @@ def play(client: httpx.Client, game_id: str, tokens: list[str], rng: random.Rand
     response = client.post(f"/v1/games/{game_id}/commands", json=body, headers=auth(tokens[seat]))
     assert response.status_code == 200, response.text
     return response.json()["version"]
+
+
+def finished_diez(client: httpx.Client, public: bool = False) -> tuple[str, list[str]]:
+    """A two-seat Diez game of two cards each (the cheapest to analyse),
+    played to its end by random moves, and its seats' tokens."""
+    body = {"type": "diez", "seats": 2, "options": SHORT["diez"], "public": public}
+    game_id = client.post("/v1/games", json=body).json()["game_id"]
+    tokens = [client.post(f"/v1/games/{game_id}/seats", json={"name": f"p{n}"}).json()["token"] for n in range(2)]
+    rng = random.Random(3)
+    while client.get(f"/v1/games/{game_id}").json()["status"] == "active":
+        play(client, game_id, tokens, rng)
+    return game_id, tokens
 
 
 def bot_game(client: httpx.Client) -> str:

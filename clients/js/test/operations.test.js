@@ -53,6 +53,12 @@ test("the service's, the players', the lobby's and the rematch's operations", { 
   await asAna.takeSeat(gameId);
   await assert.rejects(api.getRematch(gameId), { code: "no_rematch" });
   await playSeat(asAna, gameId, ana.key);
+  // its analysis: ana's seat asks, and reads its record; anyone is refused this private game's
+  const asked = await asAna.requestAnalysis(gameId, { seat: 0 });
+  assert.deepEqual([asked.game_id, asked.seat], [gameId, 0]);
+  assert.ok(["queued", "running", "done", "partial"].includes(asked.status), asked.status);
+  assert.equal((await asAna.getAnalysis(gameId, 0)).seed, asked.seed);
+  await assert.rejects(api.requestAnalysis(gameId, { seat: 1 }), { status: 403, code: "analysis_private" });
   const rematch = await asAna.rematch(gameId);
   assert.equal(rematch.seat, 0);
   assert.deepEqual(await api.getRematch(gameId), { game_id: rematch.game_id, rematch_of: gameId });

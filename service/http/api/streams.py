@@ -118,8 +118,10 @@ def stream(game_id: str):
     ndjson = request.accept_mimetypes.best_match([SSE, NDJSON], default=SSE) == NDJSON
     folded = resumable(svc.realtime, game_id, seat, after)
     if after is not None and after[0] >= folded.version and folded.table.status in tables.OVER:
-        # nothing more will come: 204 tells EventSource to stop reconnecting
-        return Response(status=204)
+        if not svc.analyses.under_way(game_id):
+            # nothing more will come: 204 tells EventSource to stop reconnecting
+            return Response(status=204)
+        # an analysis under way: its progress, then ``finished`` again
     waiter = open_waiter("stream", game_id, seat, holder.bearer_hash if holder is not None else None)
     body = svc.realtime.stream(waiter, game_id, seat, query["data"], after, encode_ndjson if ndjson else encode_sse)
     response = Response(body, mimetype=NDJSON if ndjson else SSE)

@@ -30,6 +30,7 @@ JOB_PATHS = {
         ("delete", "g1", 1, NO_SEAT, 1_800_000_000_000),
     ],
     "service.workers.webhooks.deliver": [("wh1-evt1", 1)],
+    "service.workers.analysis.run_analysis": [("g1", 0, 32, "0123abcd")],
 }
 
 

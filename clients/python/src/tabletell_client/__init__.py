@@ -15,6 +15,7 @@ from .problems import (
     Unavailable,
 )
 from .types import (
+    AnalysisMessage,
     ChatMessage,
     ChatRemovedMessage,
     EventMessage,
@@ -26,6 +27,7 @@ from .types import (
 )
 
 __all__ = [
+    "AnalysisMessage",
     "BadRequest",
     "ChatMessage",
     "ChatRemovedMessage",

@@ -57,7 +57,7 @@ from .problems import Problem, problem_from, problem_of, retry_after
 # the package's version (pyproject.toml reads it from here): major.minor is
 # the API's (openapi.yaml's info.version) that this client speaks, the patch
 # the client's own; CHANGELOG.md beside pyproject.toml says what each changed
-__version__ = "1.2.0"
+__version__ = "1.3.0"
 USER_AGENT = f"tabletell-client-python/{__version__} httpx/{httpx.__version__}"
 
 Policy = Literal["read", "idempotent", "unsafe", "probe"]
@@ -577,6 +577,21 @@ class Tabletell:
         the game ends with no result, never rated, who and why in its log;
         its summary. Not sent again after a network error (as ``end_game``)."""
         return self._json(t.Summary, "POST", _game(game_id, "void"), "unsafe", token=token, body=dict(body))
+
+    # -- the analysis of a finished game -----------------------------------------------------------
+
+    def request_analysis(self, game_id: str, body: Mapping[str, Any], *, token: str | None = None) -> t.AnalysisStatus:
+        """``POST /v1/games/{id}/analysis`` ``{"seat"}``: the seat's analysis
+        record, queued or running (202) or stored (200, with the analysis). A
+        seat asks for its own with its token or player key; anyone
+        (``token=""``) a public game's once its spectators' delay has passed.
+        Sent again after a network error: asked twice, it queues one job."""
+        return self._json(t.AnalysisStatus, "POST", _game(game_id, "analysis"), "idempotent", token=token, body=dict(body))
+
+    def get_analysis(self, game_id: str, seat: int, *, token: str | None = None) -> t.AnalysisStatus:
+        """``GET /v1/games/{id}/analysis/{seat}``: the record again: status,
+        progress (``done`` of ``total``) and, once stored, the analysis."""
+        return self._json(t.AnalysisStatus, "GET", _game(game_id, "analysis", str(int(seat))), "read", token=token)
 
     # -- webhooks ----------------------------------------------------------------------------------
 

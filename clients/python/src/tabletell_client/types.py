@@ -9,7 +9,7 @@ are left open).
 
 The messages are classes: a stream or a game's socket gives each message as
 the class of its kind (``ViewMessage``, ``EventMessage``, ``ChatMessage``,
-``ChatRemovedMessage``, ``FinishedMessage``; a player's stream
+``ChatRemovedMessage``, ``AnalysisMessage``, ``FinishedMessage``; a player's stream
 ``PlayerMessage``), each a ``Message`` with ``event`` (the kind), ``id`` and
 ``data``, so a type checker knows ``data["moves"]`` only on a view (after
 ``message.event == "view"`` or ``isinstance(message, ViewMessage)``), and a
@@ -516,6 +516,76 @@ class ChatRemovedMessage(Message):
     data: ChatRemoval
 
 
+class AnalysisProgress(TypedDict):
+    seat: int
+    done: int
+    total: int | None
+    status: Literal["queued", "running", "done", "partial", "failed"]
+
+
+class AnalysisEstimate(TypedDict):
+    win: float
+    place: NotRequired[float]  # three seats or more
+
+
+# one decision of the seat, reviewed from its view then (docs/analysis.md);
+# the call form, since one field is named "class"
+AnalysedDecision = TypedDict(
+    "AnalysedDecision",
+    {
+        "version": int,
+        "actor": Literal["player", "bot"],
+        "played": dict[str, Any],
+        "best": dict[str, Any],
+        "estimates": dict[str, AnalysisEstimate],  # "played", "best"
+        "loss": float,
+        "error": float,
+        "class": Literal["good", "inaccuracy", "mistake", "blunder"],
+        "sentence": str,
+        "candidates": int,
+        "worlds": int,
+        "claim_lie": "float | None",
+        "lie_doubted": "float | None",
+    },
+)
+
+
+class Analysis(TypedDict):
+    game_type: str
+    seat: int
+    seats: int
+    seed: str
+    iterations: int
+    depth: int
+    scale: dict[str, float]
+    decisions: list[AnalysedDecision]
+
+
+class AnalysisStatus(TypedDict):
+    """A seat's analysis: its status, progress and, once stored, the analysis."""
+
+    game_id: str
+    seat: int
+    status: Literal["queued", "running", "done", "partial", "failed"]
+    done: int
+    total: int | None
+    seed: str
+    iterations: int
+    cpu_seconds: float | None
+    detail: NotRequired[str]
+    analysis: Analysis | None
+
+
+@dataclass(frozen=True)
+class AnalysisMessage(Message):
+    """A finished game's analysis moved: a game's stream stays open while
+    one is under way, and tells each step, then ``finished``."""
+
+    event: Literal["analysis"]
+    id: int
+    data: AnalysisProgress
+
+
 @dataclass(frozen=True)
 class FinishedMessage(Message):
     """The game's end (or its abandonment): a game's stream ends after it."""
@@ -537,11 +607,12 @@ class PlayerMessage(Message):
 
 
 # what a game's stream and its socket give: switch on ``event`` (or match the class)
-GameMessage = Union[ViewMessage, EventMessage, ChatMessage, ChatRemovedMessage, FinishedMessage]
+GameMessage = Union[ViewMessage, EventMessage, ChatMessage, ChatRemovedMessage, AnalysisMessage, FinishedMessage]
 GAME_MESSAGES: dict[str, type[Message]] = {
     "view": ViewMessage,
     "event": EventMessage,
     "chat": ChatMessage,
     "chat_removed": ChatRemovedMessage,
+    "analysis": AnalysisMessage,
     "finished": FinishedMessage,
 }
