@@ -407,6 +407,10 @@ def test_every_player_event_and_webhook_the_logs_imply_survives_kill_9_of_api_an
         kill_some(KILLS)
         target = moves() + 20
         until(lambda: moves() >= target, "20 more moves")
+    except BaseException:
+        if service.poll() is None:
+            service.kill()  # what stops it below never runs: its parts die with it (their parent-death signal)
+        raise
     finally:
         for pair in pairs:
             pair.stopping.set()
