@@ -23,7 +23,7 @@ from service.app import webhooks
 from service.http.app import create_app
 from service.app.ids import now_ms
 from service.config import Config
-from service.app.scheduling import GAME_QUEUES, HOUSEKEEPING_QUEUE, QUEUES, WEBHOOKS_QUEUE
+from service.app.scheduling import ANALYSIS_QUEUE, GAME_QUEUES, HOUSEKEEPING_QUEUE, QUEUES, WEBHOOKS_QUEUE
 from service.wiring import Services
 from events.store import EventStore
 from tests.support.api import SHORT, auth, new_game
@@ -297,16 +297,18 @@ def test_publish_queues_a_job_per_subscribed_webhook_and_sends_nothing_itself(ho
 
 def test_a_worker_takes_the_games_work_and_deliveries_on_workers_of_their_own(workers, redis_client):
     """A worker process runs one RQ worker on the games' queues (timeouts,
-    bot moves, then the housekeeping), which never takes a delivery, and
-    WEBHOOK_CONCURRENCY delivery workers on the webhooks' queue alone."""
+    bot moves, then the housekeeping), which never takes a delivery,
+    WEBHOOK_CONCURRENCY delivery workers on the webhooks' queue alone, and
+    one on the analyses' queue (in a process of its own)."""
     assert GAME_QUEUES[-1] == HOUSEKEEPING_QUEUE and WEBHOOKS_QUEUE not in GAME_QUEUES
-    assert set(QUEUES) == {*GAME_QUEUES, WEBHOOKS_QUEUE} and len(QUEUES) == len(set(QUEUES))
+    assert set(QUEUES) == {*GAME_QUEUES, WEBHOOKS_QUEUE, ANALYSIS_QUEUE} and len(QUEUES) == len(set(QUEUES))
+    assert ANALYSIS_QUEUE not in GAME_QUEUES  # an analysis never delays a timeout or a bot move
     workers.start(WEBHOOK_CONCURRENCY="3")
     listening = until(
-        lambda: len(found := [worker.queue_names() for worker in Worker.all(connection=redis_client)]) == 4 and found,
+        lambda: len(found := [worker.queue_names() for worker in Worker.all(connection=redis_client)]) == 5 and found,
         "the worker's RQ workers",
     )
-    assert sorted(listening) == sorted([list(GAME_QUEUES), *[[WEBHOOKS_QUEUE]] * 3])
+    assert sorted(listening) == sorted([list(GAME_QUEUES), *[[WEBHOOKS_QUEUE]] * 3, [ANALYSIS_QUEUE]])
 
 
 # -- deliveries by real workers ------------------------------------------------
