@@ -65,8 +65,10 @@ def test_time_on_the_table_bots_moves_are_shown_one_at_a_time_each_for_at_least_
             assert step["told"] == step["version"], step
     assert page.evaluate(FITS)
     # the pace is the player's: normal, fast, instant, kept in the browser
-    speed = page.get_by_role("button", name="Move speed: normal")
-    speed.click()
+    page.get_by_role("button", name="Move speed: normal").wait_for()
+    # clicked in the page's own turn: while the bots play on, the head is drawn again with every move, and
+    # a locator's click, waiting for the button to hold still, met it detached for two minutes on a loaded machine
+    page.evaluate("document.getElementById('move-speed').click()")
     page.get_by_role("button", name="Move speed: fast").wait_for()
     assert page.evaluate("localStorage.getItem('tabletell.pace')") == "fast"
 
