@@ -175,6 +175,7 @@ def analyse_decisions(
     progress: Progress | None = None,
     seats: int | None = None,
     depth: int | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> Analysis:
     """``decisions`` of ``seat`` reviewed (see the module's docstring);
     ``iterations`` is the worlds each is judged over; ``progress`` is told
@@ -182,13 +183,18 @@ def analyse_decisions(
     from the decisions' views; the game's least without any); ``depth``:
     the commands a rollout plays before ``evaluate`` scores it (None: the
     expert's, the game's ``SEARCH``; fewer where to the end costs too
-    much, as Opticall's does)."""
+    much, as Opticall's does); ``stop``: asked before each decision, True
+    ends the analysis there with those reviewed so far (the service's CPU
+    budget spent: each review depends on its own view alone, so they are
+    what a whole analysis would hold)."""
     if iterations < 1:
         raise ValueError("an analysis needs at least one world a decision")
     if seats is None:
         seats = len(decisions[0].view["seats"]) if decisions else game.min_seats
     reviews = []
     for done, decision in enumerate(decisions, start=1):
+        if stop is not None and stop():
+            break
         if decision.view.get("seat") != seat:
             raise ValueError(f"decision at version {decision.version} is not seat {seat}'s view")
         reviews.append(review(game, decision, seed=seed, iterations=iterations, depth=depth))

@@ -44,8 +44,7 @@ import redis
 
 from events.envelope import Envelope
 from games import table as tables
-from games.analysis import Analysis, review, search_settings
-from games.search import ROLLOUT_DEPTH
+from games.analysis import analyse_decisions
 from projections.analysis import decisions_of
 from projections.folding import Folded
 from service.app.errors import Conflict, Forbidden
@@ -215,17 +214,18 @@ class Analyses:
             decisions = decisions_of(log_, seat)
             record.update(status="running", done=0, total=len(decisions))
             self._write(key, record, self.lease_seconds)
-            reviews = []
-            for decision in decisions:
-                if time.process_time() - started >= budget.cpu_seconds:
-                    break
-                reviews.append(review(folded.game, decision, seed=record["seed"], iterations=iterations, depth=budget.depth))
-                record.update(done=len(reviews), cpu_seconds=round(time.process_time() - started, 2))
+
+            def reviewed(done: int, total: int) -> None:
+                record.update(done=done, cpu_seconds=round(time.process_time() - started, 2))
                 self._write(key, record, self.lease_seconds)
-            depth = budget.depth or search_settings(folded.game).get("depth", ROLLOUT_DEPTH)
-            analysis = Analysis(folded.game.type, seat, folded.table.seats, record["seed"], iterations, depth, tuple(reviews))
+
+            analysis = analyse_decisions(
+                folded.game, decisions, seat, seed=record["seed"], iterations=iterations, progress=reviewed,
+                seats=folded.table.seats, depth=budget.depth,
+                stop=lambda: time.process_time() - started >= budget.cpu_seconds,
+            )
             record.update(
-                status="done" if len(reviews) == len(decisions) else "partial",
+                status="done" if len(analysis.decisions) == len(decisions) else "partial",
                 analysis=analysis.to_dict(),
                 cpu_seconds=round(time.process_time() - started, 2),
             )
