@@ -33,16 +33,23 @@ IDEMPOTENCY_TTL_SECONDS = 24 * 3600
 DURABILITY = ("os", "fsync", "replica")
 
 
-def stream_key(game_id: str) -> str:
-    return f"game:{{{game_id}}}:events"
+# The key spaces of logs: a game's (``game:{<id>}:...``, every scan of the
+# games, the index, the sweeps, retention and the archive look there) and a
+# tournament's (``tournament:{<id>}:...``, which none of them finds). One
+# ``EventStore`` appends in one space, with the same script.
+GAMES, TOURNAMENTS = "game", "tournament"
 
 
-def tokens_key(game_id: str) -> str:
-    return f"game:{{{game_id}}}:tokens"
+def stream_key(game_id: str, space: str = GAMES) -> str:
+    return f"{space}:{{{game_id}}}:events"
 
 
-def idempotency_key(game_id: str, scope: str, key: str) -> str:
-    return f"game:{{{game_id}}}:idempotency:{scope}:{key}"
+def tokens_key(game_id: str, space: str = GAMES) -> str:
+    return f"{space}:{{{game_id}}}:tokens"
+
+
+def idempotency_key(game_id: str, scope: str, key: str, space: str = GAMES) -> str:
+    return f"{space}:{{{game_id}}}:idempotency:{scope}:{key}"
 
 
 def snapshot_key(game_id: str) -> str:
@@ -153,7 +160,9 @@ def announcement(data: bytes | str) -> tuple[int, list[Envelope]]:
 def versions_channel(game_id: str) -> str:
     """The shard channel on which every append announces the game's new
     version. It carries the game's hash tag, so in a cluster it lives on the
-    shard that holds the game, and the append script may publish to it."""
+    shard that holds the game, and the append script may publish to it. A
+    tournament's appends are announced on the channel of its id too (as a
+    player's feed is), where the notifier hears them."""
     return f"game:{{{game_id}}}:versions"
 
 
@@ -296,7 +305,17 @@ class Append:
 
 
 class EventStore:
-    def __init__(self, client: redis.Redis | RedisCluster, durability: str = "os", durability_timeout_ms: int = 2000):
+    """The logs of one key space (``space``: the games', by default, or the
+    tournaments': ``TOURNAMENTS``), each appended by ``APPEND_SCRIPT``."""
+
+    def __init__(
+        self,
+        client: redis.Redis | RedisCluster,
+        durability: str = "os",
+        durability_timeout_ms: int = 2000,
+        space: str = GAMES,
+    ):
+        self.space = space
         if durability not in DURABILITY:
             raise ValueError(f"durability must be one of {', '.join(DURABILITY)}, not {durability!r}")
         self.redis = client
@@ -392,12 +411,12 @@ class EventStore:
         # caller owes it (see ``Due``)
         due = request.due if request.due is not None and not self.cluster else None
         optional = [
-            idempotency_key(game_id, idempotency.scope, idempotency.key) if idempotency else None,
-            tokens_key(game_id) if token else None,
+            idempotency_key(game_id, idempotency.scope, idempotency.key, self.space) if idempotency else None,
+            tokens_key(game_id, self.space) if token else None,
             due.key if due else None,
             outbox_key(game_id, self.cluster) if request.outbox_at is not None else None,
         ]
-        keys = [stream_key(game_id), *(key for key in optional if key is not None)]
+        keys = [stream_key(game_id, self.space), *(key for key in optional if key is not None)]
         record = request.record
         args: list[str | int | float] = [
             request.expected_version,
@@ -510,7 +529,7 @@ class EventStore:
         cluster client learns the new map)."""
         if not isinstance(self.redis, RedisCluster):  # not self.cluster, as mypy can follow it
             return self.redis
-        node = self.redis.get_node_from_key(stream_key(game_id))
+        node = self.redis.get_node_from_key(stream_key(game_id, self.space))
         return self.redis.get_redis_connection(node)
 
     def durability_unmet(self) -> str | None:
@@ -538,18 +557,18 @@ class EventStore:
 
     def prior_answer(self, game_id: str, idempotency: Idempotency) -> dict | None:
         """The record of a command already appended under this key, if any."""
-        raw = self.redis.get(idempotency_key(game_id, idempotency.scope, idempotency.key))
+        raw = self.redis.get(idempotency_key(game_id, idempotency.scope, idempotency.key, self.space))
         return json.loads(raw) if raw else None
 
     def version(self, game_id: str) -> int:
-        return self.redis.xlen(stream_key(game_id))
+        return self.redis.xlen(stream_key(game_id, self.space))
 
     def read(self, game_id: str, after: int = 0, upto: int | None = None) -> list[Envelope]:
         """Events with ``after < version <= upto`` (to the end when ``upto`` is None)."""
         end = f"{upto}-0" if upto is not None else "+"
         if upto is not None and upto <= after:
             return []
-        entries = self.redis.xrange(stream_key(game_id), f"{after + 1}-0", end)
+        entries = self.redis.xrange(stream_key(game_id, self.space), f"{after + 1}-0", end)
         assert entries is not None, "XRANGE answers a list (empty: no entries), outside a pipeline"
         return list(_decode(entries))
 
@@ -575,7 +594,7 @@ class EventStore:
         others = [key for key in keys if key not in guarded]
         return bool(
             retire(
-                keys=[stream_key(game_id), archived_key(game_id), *guarded, *others],
+                keys=[stream_key(game_id, self.space), archived_key(game_id), *guarded, *others],
                 args=[version, last_hash or "", versions_channel(game_id), len(guarded), *guarded.values(), *fields],
             )
         )
@@ -595,7 +614,7 @@ class EventStore:
         self.redis.zrem(outbox_key(game_id, self.cluster), member)
 
     def seat_for_token(self, game_id: str, token_hash: str) -> int | None:
-        seat = self.redis.hget(tokens_key(game_id), token_hash)
+        seat = self.redis.hget(tokens_key(game_id, self.space), token_hash)
         return int(seat) if seat is not None else None
 
 

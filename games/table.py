@@ -75,6 +75,10 @@ class Table:
     # of the logs: ``service.app.ratings``, in the order of ``ended_at``);
     # a rated game seats no bots
     rated: bool = False
+    # the tournament whose table this game is ({"id", "table", "players": the
+    # players' ids in seat order}): only those players take its seats, each
+    # their own (``_join``)
+    tournament: Mapping[str, Any] | None = None
     ended_at: int | None = None  # ms since the epoch: when it finished or was abandoned
     # an operator ended the game ({"operator", "reason"}: ``ended_by_operator``'s), its
     # result the game's standing then; or voided it (``game_voided``'s): it is
@@ -168,6 +172,7 @@ def evolve(game: Game, table: Table | None, event: Event) -> Table:
             rematch_of=p.get("rematch_of"),
             fill_bots_at=event.at + p["fill_with_bots_after"] * 1000 if "fill_with_bots_after" in p else None,
             rated=bool(p.get("rated", False)),
+            tournament=p.get("tournament"),
         )
     assert table is not None, f"{kind} before game_created"
     if kind == "seat_taken":
@@ -348,12 +353,30 @@ def _create(game: Game, command: Mapping[str, Any], at: int) -> tuple[list[Event
             # (or one to come) would change every seat's odds unevenly
             raise RuleError("rated_with_bots", "bots", "A rated game seats no bots: leave out bots and fill_with_bots_after, or rated.")
         public["rated"] = True
+    if command.get("tournament") is not None:
+        public["tournament"] = _tournament(command["tournament"], seats, bots)
     created = Event("game_created", public=public, secret={"seed": command["seed"]}, at=at)
     table = evolve(game, None, created)
     if any(name is None for name in names):
         return [created], table
     started, table = _start(game, table, at)
     return [created, *started], table
+
+
+def _tournament(told: Any, seats: int, bots: list) -> dict[str, Any]:
+    """A tournament's table (``{"id", "table", "players"}``): its seats are
+    kept for the tournament's players, one each, in the order given (the
+    tournament's pairing decides it), and no bot sits there."""
+    if not isinstance(told, Mapping) or set(told) != {"id", "table", "players"}:
+        raise RuleError("malformed_command", "commands", "A tournament's table names the tournament, the table and its players.")
+    players, table_no = told["players"], told["table"]
+    if not isinstance(told["id"], str) or not isinstance(table_no, int) or isinstance(table_no, bool) or table_no < 1:
+        raise RuleError("malformed_command", "commands", "A tournament's table is named by the tournament's id and its number.")
+    if not isinstance(players, list) or len(players) != seats or not all(isinstance(p, str) for p in players):
+        raise RuleError("malformed_command", "commands", "A tournament's table names a player for each seat.")
+    if len(set(players)) != seats or bots:
+        raise RuleError("malformed_command", "commands", "A tournament's table seats each of its players once, and no bot.")
+    return {"id": told["id"], "table": table_no, "players": list(players)}
 
 
 def _join(game: Game, table: Table, command: Mapping[str, Any], at: int) -> tuple[list[Event], Table]:
@@ -364,14 +387,21 @@ def _join(game: Game, table: Table, command: Mapping[str, Any], at: int) -> tupl
         raise _abandoned()
     if table.status != WAITING or not free:
         raise RuleError("table_full", "players", "Every seat at this table is taken.")
-    taken = Event("seat_taken", public={"seat": free[0], "name": command["name"]}, at=at)
+    seat = free[0]
     player = command.get("player")
+    if player is not None and not isinstance(player, str):
+        raise RuleError("malformed_command", "commands", "A player is named by their id.")
+    if player is not None and player in table.players:
+        raise RuleError("already_seated", "players", "This player holds a seat at this table already.")
+    if table.tournament is not None:
+        # a tournament's table: each seat is its player's, taken by them alone
+        kept = list(table.tournament["players"])
+        if player not in kept:
+            raise RuleError("seat_reserved", "players", "This table's seats are kept for its tournament's players.")
+        seat = kept.index(player)
+    taken = Event("seat_taken", public={"seat": seat, "name": command["name"]}, at=at)
     if player is not None:
-        if not isinstance(player, str):
-            raise RuleError("malformed_command", "commands", "A player is named by their id.")
-        if player in table.players:
-            raise RuleError("already_seated", "players", "This player holds a seat at this table already.")
-        taken = Event("seat_taken", public={"seat": free[0], "name": command["name"], "player": player}, at=at)
+        taken = Event("seat_taken", public={"seat": seat, "name": command["name"], "player": player}, at=at)
     table = evolve(game, table, taken)
     if len(free) > 1:
         return [taken], table

@@ -10,7 +10,7 @@ from typing import Callable
 
 from redis import Redis
 
-from events.store import EventStore, versions_channel
+from events.store import TOURNAMENTS, EventStore, versions_channel
 from projections.snapshots import Snapshots
 from service.app import webhooks
 from service.app.analysis import Analyses
@@ -32,6 +32,7 @@ from service.app.retention import Retention, WaitingCap
 from service.app.scheduling import ANALYSIS_QUEUE, WEBHOOKS_QUEUE, Dispatcher
 from service.app.seats import Seats
 from service.app.tickets import StreamTickets
+from service.app.tournaments import Tournaments
 from service.config import Config
 from service.realtime.streams import Realtime
 
@@ -62,6 +63,8 @@ class Services:
     chat: Chat
     moderation: Moderation
     analyses: Analyses
+    tournament_store: EventStore
+    tournaments: Tournaments
     realtime: Realtime
 
     def __init__(
@@ -120,6 +123,7 @@ class Services:
             clock,
             config.grace_ms,
             ratings=self.ratings,
+            tournament_over=self._tournament_over,
         )
         self.commands = Commands(self.store, self.repository, clock, outbox=self.outbox, dispatcher=self.dispatcher)
         # a player deleting themselves: their seats left, then their ratings and records
@@ -156,6 +160,18 @@ class Services:
             config.analysis_ttl_seconds,
             announce=self._announce_analysis,
         )
+        # tournaments: their logs in a key space of their own, their tables' games by the command path
+        self.tournament_store = EventStore(client, config.durability, config.durability_timeout_ms, space=TOURNAMENTS)
+        self.tournaments = Tournaments(
+            client,
+            self.tournament_store,
+            self.commands,
+            self.players,
+            self._mu,
+            self.player_feed.add,
+            clock,
+            config.grace_ms,
+        )
         self.realtime = Realtime(
             client,
             clock,
@@ -167,6 +183,15 @@ class Services:
             chat=self.chat,
             analyses=self.analyses,
         )
+
+    def _tournament_over(self, tournament_id: str) -> None:
+        """A tournament's game is over: the tournament's next look is now."""
+        self.tournaments.finished_game(tournament_id)
+
+    def _mu(self, game_type: str, player_id: str) -> float | None:
+        """The player's rating's ``mu`` in ``game_type`` (None: new to it)."""
+        rating = self.ratings.of(game_type, player_id)
+        return rating.mu if rating is not None else None
 
     def _queue_analysis(self, game_id: str, seat: int, iterations: int, job: str, timeout: int) -> None:
         """The analysis job (``service.workers.analysis.run_analysis``: a

@@ -161,8 +161,14 @@ class Commands:
         fill_with_bots_after: int | None = None,
         rematch_of: str | None = None,
         rated: bool = False,
+        game_id: str | None = None,
+        tournament: Mapping[str, Any] | None = None,
     ) -> Folded:
-        game_id = uuid.uuid4().hex
+        """A new game (``game_id``: its id, when the caller has one that is
+        deterministic, a tournament's table's: a second create of it raises
+        ``VersionConflict``, appending nothing). ``tournament``: the
+        tournament's table it is (``games.table``'s create)."""
+        game_id = game_id or uuid.uuid4().hex
         options = with_bots_clock(options, seats, bots, game_type)
         command = {
             "type": "create",
@@ -183,6 +189,8 @@ class Commands:
             command["rematch_of"] = rematch_of
         if rated:
             command["rated"] = True
+        if tournament is not None:
+            command["tournament"] = dict(tournament)
         # its command id is its idempotency key, as a command's: so the log
         # names every record its commands left (service.app.archive); a
         # resend after a lost answer finds this append (a duplicate: the
@@ -193,10 +201,14 @@ class Commands:
         _require_durable(appended, game_id=game_id)
         return folded
 
-    def join(self, game_id: str, name: str, player: str | None = None) -> tuple[int, str, Folded]:
+    def join(
+        self, game_id: str, name: str, player: str | None = None, token: str | None = None
+    ) -> tuple[int, str, Folded]:
         """Takes the first free seat (for ``player``, when a player key took
-        it); returns it with its new bearer token."""
-        token = secrets.token_urlsafe(32)  # 256 bits
+        it; at a tournament's table, the seat kept for them); returns it with
+        its new bearer token (``token``: one the caller made, a tournament's,
+        which tells the player the same one however often it seats them)."""
+        token = token or secrets.token_urlsafe(32)  # 256 bits
         command = {"type": "join", "name": name}
         if player is not None:
             command["player"] = player

@@ -57,6 +57,7 @@ from events.store import (
     parse_outbox_member,
     slot_outbox_key,
 )
+from games import table as tables
 from projections.folding import Folded, fold
 from projections.player_events import player_events
 from projections.ratings import RatedResult, rated_result
@@ -94,6 +95,9 @@ class Owed:
     events: tuple[tuple[str, str, dict[str, Any], str], ...] = field(default=())
     due: Due | None = None  # on a cluster: the game's next look
     rated: RatedResult | None = None  # a rated game's finish: its players' ratings
+    # a tournament's table that is over: the tournament's next look is now
+    # (it records the table's places: ``service.app.tournaments``)
+    tournament: str | None = None
 
     @property
     def member(self) -> str:
@@ -110,10 +114,12 @@ def owed(before: Folded | None, after: Folded, due: Due | None = None) -> Owed |
     players = tuple(sorted({p for p in after.table.players if p is not None} - was))
     events = tuple(player_events(before, after))
     rated = rated_result(after) if rated_result(before) is None else None  # only the append that ends it
-    if not (index or players or events or due or rated):
+    over = after.table.status in tables.OVER and (before is None or before.table.status not in tables.OVER)
+    tournament = after.table.tournament["id"] if over and after.table.tournament is not None else None
+    if not (index or players or events or due or rated or tournament):
         return None
     first = (before.version if before is not None else 0) + 1
-    return Owed(after.game_id, first, after.version, after, index, players, events, due, rated)
+    return Owed(after.game_id, first, after.version, after, index, players, events, due, rated, tournament)
 
 
 class Outbox:
@@ -129,6 +135,7 @@ class Outbox:
         grace_ms: int,
         recording: bool = True,
         ratings: Ratings | None = None,
+        tournament_over: Callable[[str], Any] | None = None,
     ):
         self.store = store
         # False: the work is done after the append as before the outbox, but
@@ -144,6 +151,8 @@ class Outbox:
         self.clock = clock
         self.grace_ms = grace_ms  # how long the appending process has before a sweep may take the work
         self.ratings = ratings  # None: finished rated games are rated by ``reindex`` only (benchmarks)
+        # a tournament's game over: the tournament's next look moved to now
+        self.tournament_over = tournament_over
         self._take = self.redis.register_script(TAKE_SCRIPT)
 
     def owed(self, before: Folded | None, after: Folded, due: Due | None = None) -> Owed | None:
@@ -177,6 +186,8 @@ class Outbox:
             done &= _attempt("player_feed", owed, self.feed.add, player_id, kind, data, event_id)
         if owed.rated is not None and self.ratings is not None:  # after game_finished on the feeds
             done &= _attempt("ratings", owed, self.ratings.settle, owed.rated)
+        if owed.tournament is not None and self.tournament_over is not None:  # after its ratings
+            done &= _attempt("tournament", owed, self.tournament_over, owed.tournament)
         return done
 
     def _write_due(self, due: Due, lower_only: bool = False) -> None:

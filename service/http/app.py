@@ -72,7 +72,8 @@ def create_app(
     app.extensions["tabletell"] = Services(client, clock, config=config, queue_client=queue_client)
 
     from service.http.api import (
-        analysis, audit, chat, games, lobby, meta, moderation, play, players, ratings, sockets, streams, webhooks,
+        analysis, audit, chat, games, lobby, meta, moderation, play, players, ratings, sockets, streams, tournaments,
+        webhooks,
     )
     from service.http.hooks import observe_requests
 
@@ -84,7 +85,9 @@ def create_app(
     from service.http import docs, web
 
     with _no_collection():
-        for module in (meta, games, play, streams, sockets, audit, players, ratings, lobby, webhooks, chat, moderation, analysis):
+        for module in (
+            meta, games, play, streams, sockets, audit, players, ratings, lobby, webhooks, chat, moderation, analysis, tournaments,
+        ):
             app.register_blueprint(module.bp, url_prefix="/v1")
         app.register_blueprint(meta.root)
         app.register_blueprint(web.bp)  # the web client, at / (it uses only /v1, like any client)

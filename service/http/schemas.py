@@ -10,7 +10,7 @@ import unicodedata
 from functools import lru_cache
 from typing import Any, Callable, Mapping
 
-from marshmallow import RAISE, Schema, ValidationError, fields, validate
+from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
 from games import table as tables
 from games.contract import Option
@@ -490,3 +490,54 @@ class AnalysisRequest(Schema):
     """``POST /v1/games/{id}/analysis``: the seat to analyse."""
 
     seat = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=99))
+
+
+# a tournament's bounds (the rules check the rest: the game's seats and options)
+TOURNAMENT_NAME_MAX = 80
+TOURNAMENT_ROUNDS_MAX = 50
+TOURNAMENT_DURATION = (60, 7 * 86_400)  # seconds an arena may last
+NO_SHOW_SECONDS = (10, 3600)  # seconds a seat waits for its player
+DEFAULT_NO_SHOW_SECONDS = 120
+
+
+class CreateTournament(Schema):
+    """``POST /v1/tournaments``: a Swiss of ``rounds``, or an arena of
+    ``duration_seconds``; ``starts_at`` an ISO 8601 time with its offset
+    (omitted: at once)."""
+
+    name = ShownText(TOURNAMENT_NAME_MAX, "A tournament's name", required=True)
+    game_type = fields.String(required=True, validate=validate.OneOf(sorted(GAMES)))
+    seats_per_table = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=99))
+    options = fields.Dict(keys=fields.String(), load_default=dict)
+    format = fields.String(required=True, validate=validate.OneOf(["swiss", "arena"]))
+    rounds = fields.Integer(strict=True, load_default=None, validate=validate.Range(min=1, max=TOURNAMENT_ROUNDS_MAX))
+    duration_seconds = fields.Integer(
+        strict=True, load_default=None, validate=validate.Range(min=TOURNAMENT_DURATION[0], max=TOURNAMENT_DURATION[1])
+    )
+    starts_at = fields.AwareDateTime(format="iso", load_default=None)
+    rated = fields.Boolean(load_default=False, truthy={True}, falsy={False})
+    min_rating = fields.Float(load_default=None, allow_nan=False, validate=validate.Range(min=0, max=100))
+    max_rating = fields.Float(load_default=None, allow_nan=False, validate=validate.Range(min=0, max=100))
+    no_show_seconds = fields.Integer(
+        strict=True, load_default=DEFAULT_NO_SHOW_SECONDS, validate=validate.Range(min=NO_SHOW_SECONDS[0], max=NO_SHOW_SECONDS[1])
+    )
+
+    @validates_schema
+    def _format_fields(self, data: dict, **kwargs) -> None:
+        """A Swiss has rounds, an arena a duration, and neither the other's."""
+        if data["format"] == "swiss" and (data.get("rounds") is None or data.get("duration_seconds") is not None):
+            raise ValidationError("A Swiss tournament has rounds, and no duration_seconds.", "rounds")
+        if data["format"] == "arena" and (data.get("duration_seconds") is None or data.get("rounds") is not None):
+            raise ValidationError("An arena has a duration_seconds, and no rounds.", "duration_seconds")
+        low, high = data.get("min_rating"), data.get("max_rating")
+        if low is not None and high is not None and low > high:
+            raise ValidationError("min_rating is at most max_rating.", "min_rating")
+
+
+class TournamentsQuery(Schema):
+    status = fields.String(load_default="running", validate=validate.OneOf(["upcoming", "running", "finished"]))
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+
+
+class TournamentStreamQuery(Schema):
+    last_event_id = fields.Integer(strict=False, validate=validate.Range(min=0, max=10**15))
