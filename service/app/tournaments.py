@@ -42,8 +42,8 @@ import logging
 import secrets
 import time
 import uuid
-from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
 
 import redis
 from redis.cluster import RedisCluster
@@ -96,26 +96,9 @@ return 1
 
 
 @dataclass(frozen=True)
-class Table:
-    """One table of a tournament, as its log tells it."""
-
-    round: int  # a Swiss round; an arena's tables are all round 1, in forming order
-    table: int
-    game_id: str
-    players: tuple[str, ...]  # in seat order
-    formed_at: int  # ms: the tick that formed it
-    places: Mapping[str, int] | None = None  # once its result is recorded
-    no_shows: frozenset[str] = frozenset()
-
-    @property
-    def finished(self) -> bool:
-        return self.places is not None
-
-
-@dataclass(frozen=True)
 class Held:
-    """A tournament folded from its log: the rules' state and the log itself
-    (the service's own reading of it: its tables, names, status)."""
+    """A tournament folded from its log: the rules' state (``state``:
+    ``games.tournaments.Tournament``) and the log's entries."""
 
     id: str
     version: int
@@ -125,68 +108,19 @@ class Held:
 
     @property
     def config(self) -> Mapping[str, Any]:
-        return self.envelopes[0].public
+        return self.state.config
 
     @property
     def status(self) -> str:
-        kinds = {e.type for e in self.envelopes}
-        if "tournament_finished" in kinds:
-            return "finished"
-        return "running" if "tournament_started" in kinds else "upcoming"
+        return self.state.status
 
-    def names(self) -> dict[str, str]:
-        return {e.public["player"]: e.public["name"] for e in self.envelopes if e.type == "player_joined"}
-
-    def entrants(self) -> list[str]:
-        """The players in the tournament now (joined, not withdrawn), in the order they joined."""
-        found: dict[str, bool] = {}
-        for e in self.envelopes:
-            if e.type == "player_joined":
-                found[e.public["player"]] = True
-            elif e.type == "player_withdrew":
-                found.pop(e.public["player"], None)
-        return list(found)
-
-    def withdrawn(self) -> set[str]:
-        return {e.public["player"] for e in self.envelopes if e.type == "player_withdrew"}
-
-    def tables(self) -> list[Table]:
-        """Every table formed, in forming order, with its result once recorded."""
-        found: dict[str, Table] = {}
-        arena_no = 0
-        for e in self.envelopes:
-            if e.type == "round_started":
-                for t in e.public["tables"]:
-                    found[t["game_id"]] = Table(e.public["round"], t["table"], t["game_id"], tuple(t["players"]), e.time)
-            elif e.type == "tables_formed":
-                for t in e.public["tables"]:
-                    arena_no += 1
-                    found[t["game_id"]] = Table(1, t.get("table", arena_no), t["game_id"], tuple(t["players"]), e.time)
-            elif e.type == "table_finished" and e.public["game_id"] in found:
-                table = found[e.public["game_id"]]
-                found[table.game_id] = _replace(table, places=dict(e.public["places"]))
-            elif e.type == "player_no_show" and e.public["game_id"] in found:
-                table = found[e.public["game_id"]]
-                found[table.game_id] = _replace(table, no_shows=table.no_shows | {e.public["player"]})
-        return list(found.values())
-
-    def round(self) -> int | None:
-        """The Swiss round under way (or the last one played); None before the first, and in an arena."""
-        rounds = [e.public["round"] for e in self.envelopes if e.type == "round_started"]
-        return rounds[-1] if rounds else None
+    def tables(self) -> list:
+        """Every table formed (``games.tournaments.Table``), in forming order."""
+        return list(self.state.tables.values())
 
     def seed(self) -> str | None:
         """The seed, told once the tournament has finished."""
-        for e in self.envelopes:
-            if e.type == "tournament_finished":
-                return e.public.get("seed")
-        return None
-
-
-def _replace(table: Table, **changes: Any) -> Table:
-    from dataclasses import replace
-
-    return replace(table, **changes)
+        return self.state.seed if self.status == "finished" else None
 
 
 class Tournaments:
@@ -336,7 +270,7 @@ class Tournaments:
         now = self.clock()
         changed = False
         for table in held.tables():
-            if table.finished:
+            if table.finished_at is not None:
                 continue
             folded = self._seated(held, table)
             if folded.table.status in tables.OVER:
@@ -351,7 +285,7 @@ class Tournaments:
             self._set_look(held)
         return held
 
-    def _seated(self, held: Held, table: Table) -> Folded:
+    def _seated(self, held: Held, table) -> Folded:
         """``table``'s game, created and every seat taken by its player
         (each told, with the seat's token), however much of it was done before."""
         config = held.config
@@ -367,7 +301,7 @@ class Tournaments:
             )
         except VersionConflict:
             folded = self.commands.load(table.game_id)
-        names = held.names()
+        names = {p.player: p.name for p in held.state.players.values()}
         for seat, player in enumerate(table.players):
             if folded.table.players[seat] is None and folded.table.status == tables.WAITING:
                 token = self._token(held.id, table.game_id, player)
@@ -386,7 +320,7 @@ class Tournaments:
         self.redis.hsetnx(key, member, secrets.token_urlsafe(32))
         return replies.decoded(self.redis.hget(key, member))
 
-    def _tell(self, held: Held, table: Table, seat: int, player: str) -> None:
+    def _tell(self, held: Held, table, seat: int, player: str) -> None:
         """``tournament_table_ready`` on the player's stream (and to the webhooks), once."""
         token = replies.decoded(self.redis.hget(seat_tokens_key(held.id), f"{table.game_id}:{player}"))
         data = {
@@ -401,7 +335,7 @@ class Tournaments:
         }
         self.tell(player, "tournament_table_ready", data, f"{held.id}:{table.game_id}:{seat}")
 
-    def _record(self, held: Held, table: Table, folded: Folded) -> tuple[Held, bool]:
+    def _record(self, held: Held, table, folded: Folded) -> tuple[Held, bool]:
         """A table whose game is over: its places recorded (the ratings'
         own, ``projections.ratings.places``: the winners, the others, then
         who left, the first to leave last)."""
@@ -411,7 +345,7 @@ class Tournaments:
         command = {"type": "table_result", "game_id": table.game_id, "places": placed, "left": left}
         return self._owed(held, command)
 
-    def _no_shows(self, held: Held, table: Table, folded: Folded) -> tuple[Held, bool]:
+    def _no_shows(self, held: Held, table, folded: Folded) -> tuple[Held, bool]:
         """The table's seats not taken (see the module's docstring): each
         recorded as a no-show, and left in the game."""
         if folded.table.status != tables.ACTIVE:
@@ -447,7 +381,7 @@ class Tournaments:
         no-show check of a table under way, unless the log moved on."""
         looks = [rules.next_due(held.state)]
         for table in held.tables():
-            if not table.finished:
+            if not table.finished_at is not None:
                 check = table.formed_at + held.config["no_show_seconds"] * 1000
                 looks.append(check if check > self.clock() else None)
         found = [look for look in looks if look is not None]
@@ -509,8 +443,9 @@ def summary(held: Held) -> dict[str, Any]:
         "rated": bool(config.get("rated")),
         "entry": {"min_rating": config.get("min_rating"), "max_rating": config.get("max_rating")},
         "status": held.status,
-        "round": held.round(),
-        "players": len(held.entrants()),
+        "round": held.state.round if held.config["format"] == "swiss" else None,
+        "ends_at": iso(held.state.ends_at),
+        "players": len(held.state.active()),
         "version": held.version,
     }
 
@@ -521,7 +456,7 @@ def shown(held: Held, viewer: str | None = None) -> dict[str, Any]:
     they formed), its seed's commitment (and the seed once finished); with a
     player (``viewer``), ``you``: whether they are in it and their table under way."""
     config = held.config
-    names = held.names()
+    names = {p.player: p.name for p in held.state.players.values()}
     rounds: dict[int, list[dict[str, Any]]] = {}
     mine = None
     for table in held.tables():
@@ -530,11 +465,11 @@ def shown(held: Held, viewer: str | None = None) -> dict[str, Any]:
                 "table": table.table,
                 "game_id": table.game_id,
                 "players": [{"player": p, "name": names.get(p)} for p in table.players],
-                "status": "finished" if table.finished else "playing",
+                "status": "finished" if table.finished_at is not None else "playing",
                 "places": dict(table.places) if table.places is not None else None,
             }
         )
-        if viewer is not None and viewer in table.players and not table.finished:
+        if viewer is not None and viewer in table.players and not table.finished_at is not None:
             mine = {"game_id": table.game_id, "seat": table.players.index(viewer)}
     answer = {
         **summary(held),
@@ -549,5 +484,5 @@ def shown(held: Held, viewer: str | None = None) -> dict[str, Any]:
         "seed": held.seed(),
     }
     if viewer is not None:
-        answer["you"] = {"player": viewer, "entered": viewer in held.entrants(), "table": mine}
+        answer["you"] = {"player": viewer, "entered": viewer in {e.player for e in held.state.active()}, "table": mine}
     return answer

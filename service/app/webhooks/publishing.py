@@ -20,7 +20,10 @@ from service.app.webhooks.registrations import PREFIX, Registrations
 # the event types an app backend may subscribe to: the players' events, and
 # one for the operators (``health``: one of their webhooks was disabled), named
 # as Standard Webhooks recommend for new types (full-stop delimited)
-EVENTS = ("turn", "window", "game_started", "game_finished", "game_voided", "rematch_offered", "rating_changed", "webhook.disabled")
+EVENTS = (
+    "turn", "window", "game_started", "game_finished", "game_voided", "rematch_offered", "rating_changed",
+    "tournament_table_ready", "webhook.disabled",
+)
 PENDING = PREFIX + ":pending"
 STATE = PREFIX + ":state"
 DUE = PREFIX + ":due"

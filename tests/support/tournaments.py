@@ -1,0 +1,81 @@
+"""Tournaments in tests: one created and entered over HTTP with player keys,
+and its tables played out by bots of fixed levels, each seat's move sent with
+its player's key like any client's (``tests.support.rated.play_out``)."""
+from __future__ import annotations
+
+import itertools
+import random
+from datetime import datetime, timezone
+from typing import Callable
+
+from tests.support.api import SHORT, auth, body_of
+from tests.support.rated import play_out
+
+
+def iso(ms: int) -> str:
+    """A time in ms as ``starts_at`` is sent."""
+    return datetime.fromtimestamp(ms / 1000, timezone.utc).isoformat()
+
+
+def swiss(game_type: str = "diez", seats: int = 4, rounds: int = 3, **more) -> dict:
+    """A Swiss's create body (short games: ``SHORT``'s options)."""
+    return {
+        "name": "Test Swiss", "game_type": game_type, "seats_per_table": seats, "options": SHORT[game_type],
+        "format": "swiss", "rounds": rounds, **more,
+    }  # fmt: skip
+
+
+def arena(game_type: str = "color-doubt", seats: int = 3, duration_seconds: int = 600, **more) -> dict:
+    """An arena's create body (short games: ``SHORT``'s options)."""
+    return {
+        "name": "Test Arena", "game_type": game_type, "seats_per_table": seats, "options": SHORT[game_type],
+        "format": "arena", "duration_seconds": duration_seconds, **more,
+    }  # fmt: skip
+
+
+def entered(http, creator_key: str, keys: list[str], body: dict) -> str:
+    """A tournament created by ``creator_key``'s player with ``body``, every
+    key's player joined; its id."""
+    created = http.post("/v1/tournaments", json=body, headers=auth(creator_key))
+    assert created.status_code == 201, body_of(created)
+    tournament_id = body_of(created)["id"]
+    for key in keys:
+        joined = http.post(f"/v1/tournaments/{tournament_id}/players", headers=auth(key))
+        assert joined.status_code == 201, body_of(joined)
+    return tournament_id
+
+
+def tables_playing(http, tournament_id: str) -> list[dict]:
+    """The tables of the tournament whose games are under way (or not yet begun)."""
+    shown = body_of(http.get(f"/v1/tournaments/{tournament_id}"))
+    return [table for found in shown["round_tables"] for table in found["tables"] if table["status"] == "playing"]
+
+
+def play_tournament(
+    http,
+    tournament_id: str,
+    keys: dict[str, str],
+    levels: dict[str, str],
+    look: Callable[[], None],
+    rng: random.Random,
+    between: Callable[[], None] | None = None,
+) -> dict:
+    """Plays the tournament to its end: ``look()`` (the workers' job, or a
+    wait for real workers) then every table under way played out, each
+    seat by its player's level (``levels``) with its key (``keys``);
+    ``between()`` after each round of tables (a clock moved on). Returns the
+    tournament as the API shows it at the end."""
+    for _ in itertools.count():
+        look()
+        shown = body_of(http.get(f"/v1/tournaments/{tournament_id}"))
+        if shown["status"] == "finished":
+            return shown
+        for table in tables_playing(http, tournament_id):
+            game = body_of(http.get(f"/v1/games/{table['game_id']}"))
+            if game.get("status") != "active":
+                continue  # not every seat taken yet: the next look seats them
+            players = [p["player"] for p in table["players"]]
+            play_out(http, table["game_id"], [keys[p] for p in players], [levels[p] for p in players], rng)
+        if between is not None:
+            between()
+    raise AssertionError("unreachable")
