@@ -51,7 +51,9 @@ class BotSeat(Schema):
     level = fields.String(required=True, metadata=describe("The bot's level (`GET /v1/game-types` lists each game's)."))
 
 
-class TournamentTable(Schema):
+class TournamentOfTable(Schema):
+    """The tournament whose table a game is (its create's `tournament`)."""
+
     id = fields.String(required=True, metadata=describe("The tournament's id."))
     table = count(required=True, metadata=describe("The table's number in its round (in an arena, in forming order)."))
     players = fields.List(
@@ -71,7 +73,7 @@ class GameCreated(Schema):
     rematch_of = fields.String(metadata=describe("The game this one is a rematch of."))
     fill_with_bots_after = count(metadata=describe("Seconds after which free seats go to bots."))
     rated = fields.Boolean(metadata=describe("The result moves the players' ratings."))
-    tournament = fields.Nested(TournamentTable, metadata=describe("The tournament whose table this game is."))
+    tournament = fields.Nested(TournamentOfTable, metadata=describe("The tournament whose table this game is."))
 
 
 class SeatTaken(Schema):
