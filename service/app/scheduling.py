@@ -169,6 +169,8 @@ ALL_DUE_KEYS = (*DUE_KEYS, LEGACY_DUE_KEY)  # every set the scheduler reads
 DISPATCHED = "tabletell:dispatched:{}"  # job id -> set while the job is fresh
 DEFAULT_GRACE_MS = 10_000  # queued work not done by then is queued again
 RUN_WORK = "service.workers.jobs.run_work"  # the job a worker runs
+# a tournament's look (``service.app.tournaments``: its owed work, then its tick)
+RUN_TOURNAMENT = "service.workers.tournaments.run_tournament"
 JOB_TIMEOUT_SECONDS = 30
 RESULT_TTL_SECONDS = 0  # a job's outcome is in the game log; keep no result
 FAILURE_TTL_SECONDS = 24 * 3600  # a failed job stays a day for diagnosis
@@ -301,6 +303,29 @@ class Dispatcher:
             pipeline=pipe,
         )
         (pipe or self.queue_redis).set(DISPATCHED.format(item.job_id), 1, px=self.grace_ms)
+
+    def enqueue_tournament(self, tournament_id: str, version: int) -> bool:
+        """A tournament's look queued, on the deadlines' queue (a round's
+        start is due as a timeout is), unless one for this version was
+        queued within the grace period; True if queued."""
+        job_id = tournament_job_id(tournament_id, version)
+        if not self.queue_redis.set(DISPATCHED.format(job_id), 1, nx=True, px=self.grace_ms):
+            return False
+        self.queues[DEADLINES_QUEUE].enqueue(
+            RUN_TOURNAMENT,
+            tournament_id,
+            version,
+            job_id=job_id,
+            job_timeout=JOB_TIMEOUT_SECONDS,
+            result_ttl=RESULT_TTL_SECONDS,
+            failure_ttl=FAILURE_TTL_SECONDS,
+        )
+        return True
+
+
+def tournament_job_id(tournament_id: str, version: int) -> str:
+    """A tournament's look is queued once per version of its log."""
+    return f"tabletell-tournament-{tournament_id}-{version}"
 
 
 def due_key(game_id: str) -> str:

@@ -71,6 +71,7 @@ STATUSES = ("upcoming", "running", "finished")
 LIST_PREFIX = "tabletell:tournaments"
 # an append's lease: how long the appending process has to settle what it
 # owes before a worker does it (GRACE_SECONDS, as queued work's)
+SEAT_TOKENS_TTL_SECONDS = 30 * 86_400  # as the players' feeds that tell them
 ATTEMPTS = 8  # appends tried against a log that moved meanwhile before 503
 
 
@@ -91,6 +92,15 @@ def seat_tokens_key(tournament_id: str) -> str:
 LOOK_SCRIPT = """
 if redis.call('XLEN', KEYS[2]) ~= tonumber(ARGV[2]) then return 0 end
 if ARGV[3] == '' then redis.call('ZREM', KEYS[1], ARGV[1]) else redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1]) end
+return 1
+"""
+
+
+# KEYS: the due set; ARGV: id, the score seen, the new score
+RESCHEDULE_SCRIPT = """
+local seen = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if not seen or tonumber(seen) ~= tonumber(ARGV[2]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
 return 1
 """
 
@@ -145,6 +155,7 @@ class Tournaments:
         self.clock = clock
         self.grace_ms = grace_ms
         self._look = client.register_script(LOOK_SCRIPT)
+        self._reschedule = client.register_script(RESCHEDULE_SCRIPT)
 
     # -- reading -----------------------------------------------------------------
 
@@ -290,7 +301,8 @@ class Tournaments:
         (each told, with the seat's token), however much of it was done before."""
         config = held.config
         try:
-            folded = self.commands.create(
+            # there already (or archived: ``exists`` finds its record), else created once
+            folded = self.commands.load(table.game_id) if self.commands.exists(table.game_id) else self.commands.create(
                 config["game_type"],
                 len(table.players),
                 dict(config.get("options") or {}),
@@ -299,7 +311,7 @@ class Tournaments:
                 game_id=table.game_id,
                 tournament={"id": held.id, "table": table.table, "players": list(table.players)},
             )
-        except VersionConflict:
+        except VersionConflict:  # another process created it meanwhile
             folded = self.commands.load(table.game_id)
         names = {p.player: p.name for p in held.state.players.values()}
         for seat, player in enumerate(table.players):
@@ -317,8 +329,12 @@ class Tournaments:
 
     def _token(self, tournament_id: str, game_id: str, player: str) -> str:
         key, member = seat_tokens_key(tournament_id), f"{game_id}:{player}"
-        self.redis.hsetnx(key, member, secrets.token_urlsafe(32))
-        return replies.decoded(self.redis.hget(key, member))
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hsetnx(key, member, secrets.token_urlsafe(32))
+            pipe.hget(key, member)
+            pipe.expire(key, SEAT_TOKENS_TTL_SECONDS)
+            _, token, _ = pipe.execute()
+        return replies.decoded(token)
 
     def _tell(self, held: Held, table, seat: int, player: str) -> None:
         """``tournament_table_ready`` on the player's stream (and to the webhooks), once."""
@@ -407,6 +423,11 @@ class Tournaments:
         """A game of the tournament is over: its look moves to now (the
         outbox's work after the append that ended it)."""
         self.redis.zadd(DUE_KEY, {tournament_id: self.clock()}, lt=True)
+
+    def reschedule(self, tournament_id: str, seen: float, score: int) -> bool:
+        """The next look moved to ``score`` if it is still ``seen`` (the
+        scheduler's, after queuing a look: an append since has set its own)."""
+        return bool(self._reschedule(keys=[DUE_KEY], args=[tournament_id, repr(seen), score]))
 
     def due(self, now: int, limit: int = 200) -> list[tuple[str, float]]:
         """(id, score) of the tournaments due by ``now``."""

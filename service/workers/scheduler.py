@@ -93,6 +93,20 @@ def tick(svc: Services) -> int:
     return queued
 
 
+def tournaments(svc: Services) -> int:
+    """Queue the look of each tournament due now (a round to start, an arena's
+    tables to form, its end, or work an append left owed: its lease ran out),
+    once per version of its log; its next look moves a grace period on (the
+    job sets the real one), unless an append has set one since."""
+    now = svc.clock()
+    queued = 0
+    for tournament_id, seen in svc.tournaments.due(now):
+        version = svc.tournament_store.version(tournament_id)
+        queued += svc.dispatcher.enqueue_tournament(tournament_id, version)
+        svc.tournaments.reschedule(tournament_id, seen, now + svc.dispatcher.grace_ms)
+    return queued
+
+
 def requeue_webhooks(svc: Services) -> int:
     return svc.webhooks.requeue_due()
 
@@ -123,10 +137,10 @@ def start(svc: Services, interval_seconds: float = TICK_SECONDS) -> threading.Th
 
     def loop() -> None:
         while True:
-            # the games' work, the webhook attempts due (retries, and
+            # the games' work, the tournaments', the webhook attempts due (retries, and
             # attempts whose worker died: service.app.webhooks), then what
             # appends still owe others (service.app.outbox), each on its own
-            for step in (tick, requeue_webhooks, sweep_outbox):
+            for step in (tick, tournaments, requeue_webhooks, sweep_outbox):
                 try:
                     step(svc)
                 except Exception:  # the scheduler must outlive a store hiccup

@@ -15,6 +15,7 @@ from service.app.scheduling import NO_SEAT
 from service.config import Config
 from service.http.app import create_app
 from service.workers.jobs import run_work
+from tests.support.tournaments import entered, iso, swiss
 from tests.support.stack import OPERATOR_TOKEN
 from tests.support.api import SHORT, auth, new_game, new_player, play_to_the_end, sit
 from tests.support.paths import ROOT
@@ -173,6 +174,8 @@ def test_every_key_the_service_writes_has_a_ttl_or_an_owner_that_deletes_it(make
     play_out(http, rated_id, [rated[0][1], rated[1][1]], ["random", "random"], random.Random(1))
     assert http.get(f"/v1/games/{rated_id}/ratings").get_json()["status"] == "rated"
     assert http.delete("/v1/players/me", headers=auth(rated[1][1])).status_code == 204  # gone from the ratings too
+    # a tournament created and entered (its log, its look, its list)
+    entered(http, rated[0][1], [rated[0][1], rated[2][1]], swiss(rounds=1, starts_at=iso(clock.now + 3_600_000)))
     abandoned = abandoned_game(app, clock, games[0][1])
     assert http.post(f"/v1/games/{abandoned}/chat", json={"text": "anyone?"}, headers=auth(games[0][1])).status_code == 201
     talk = http.get(f"/v1/games/{games[0][0]}/chat").get_json()

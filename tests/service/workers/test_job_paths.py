@@ -31,6 +31,7 @@ JOB_PATHS = {
     ],
     "service.workers.webhooks.deliver": [("wh1-evt1", 1)],
     "service.workers.analysis.run_analysis": [("g1", 0, 32, "0123abcd")],
+    "service.workers.tournaments.run_tournament": [("t1", 3)],
 }
 
 
@@ -51,8 +52,9 @@ def test_every_job_the_code_queues_names_a_kept_path(redis_client):
     for kind in ("bot", "timeout", "abandon", "fill", "archive", "delete"):
         svc.dispatcher.enqueue(Work(kind, "g1", 3, 1, 1_800_000_000_000))
     svc.webhooks.publisher.enqueue("wh1-evt1", 1)
+    svc.dispatcher.enqueue_tournament("t1", 3)
     jobs = queued_jobs(redis_client)
-    assert len(jobs) == 7
+    assert len(jobs) == 8
     for job in jobs:
         assert job.func_name in JOB_PATHS, f"{job.func_name} is queued: add it to JOB_PATHS (and keep it)"
         inspect.signature(job.func).bind(*job.args, **job.kwargs)
