@@ -56,7 +56,8 @@ from games.contract import RuleError
 from games.hashing import canonical_json
 from games.registry import GAMES
 from projections.folding import Folded
-from projections.ratings import MU, places
+from projections.ratings import MU
+from projections.tournament_audit import table_result
 from service.app import replies
 from service.app.errors import Conflict, NotFound, Unavailable
 from service.app.ids import GAME_ID
@@ -352,12 +353,8 @@ class Tournaments:
         self.tell(player, "tournament_table_ready", data, f"{held.id}:{table.game_id}:{seat}")
 
     def _record(self, held: Held, table, folded: Folded) -> tuple[Held, bool]:
-        """A table whose game is over: its places recorded (the ratings'
-        own, ``projections.ratings.places``: the winners, the others, then
-        who left, the first to leave last)."""
-        ranks = places(folded.table)
-        placed = {player: ranks.get(seat, len(table.players)) for seat, player in enumerate(table.players)}
-        left = [folded.table.players[seat] for seat in folded.table.left if folded.table.players[seat] is not None]
+        """A table whose game is over: its places recorded (``table_result``)."""
+        placed, left = table_result(folded.table, table.players)
         command = {"type": "table_result", "game_id": table.game_id, "places": placed, "left": left}
         return self._owed(held, command)
 

@@ -1,6 +1,7 @@
 """Operators' command line for the logs.
 
     python -m service.replay verify <game id | file.ndjson> [--url REDIS_URL] [--api URL]
+    python -m service.replay verify --tournament <tournament id | file.ndjson> [--url REDIS_URL]
     python -m service.replay reindex [--url REDIS_URL]
     python -m service.replay backup <dir> [--url REDIS_URL]
     python -m service.replay restore <dir> [--data-dir DATA_DIR]
@@ -16,6 +17,14 @@ operators' before, with ``OPERATOR_TOKEN``), checked against the summary
 the API serves. It prints what differs and exits 1, or a one-line account
 and exits 0; 2 when there is no log to check. A file is a log as
 ``GET /v1/games/{id}/log`` gives it.
+
+``verify --tournament`` checks a tournament's log and its tables' games
+(``projections.tournament_audit``): the chain, the seed against its
+commitment, every command re-decided from the log before it (every round's
+tables formed as the rules say), every table's game verified and its result
+recomputed from its log. The tournament's log comes from the store (by id)
+or a file (``GET /v1/tournaments/{id}/log``); its games from the store (and
+the archive).
 
 ``reindex`` rebuilds the operators' games index, the lobby, each
 player's list of games and every rating (``service.app.ratings``: folded
@@ -45,9 +54,10 @@ from pathlib import Path
 import redis
 
 from events.envelope import Envelope
-from events.store import EventStore, archived_key, stream_key
+from events.store import TOURNAMENTS, EventStore, archived_key, stream_key
 from games.hashing import canonical_json
 from projections.audit import Audit, verify
+from projections.tournament_audit import verify_tournament
 from projections.folding import Folded
 from service.app.archive import FileArchive, adopt
 from service.app.repository import Repository
@@ -186,6 +196,44 @@ def run_verify(target: str, client_url: str | None, api: str | None = None, conf
     return 1
 
 
+def run_verify_tournament(target: str, client_url: str | None, config: Config = Config()) -> int:
+    """A tournament (by id from the store at ``client_url``, or a file) and
+    its tables' games (from that store and the archive; none without one)."""
+    path = Path(target)
+    repository = None
+    if client_url is not None:
+        client = connect(client_url, cluster=config.redis_cluster)
+        repository = Repository(EventStore(client), archive=FileArchive(config.archive_path))
+    try:
+        if path.suffix == ".ndjson" or path.exists():
+            envelopes = read_file(path)
+        else:
+            if repository is None:
+                print(f"verify {target}: a tournament's id needs the store (--url)", file=sys.stderr)
+                return 2
+            envelopes = EventStore(repository.store.redis, space=TOURNAMENTS).read(target)
+            if not envelopes:
+                print(f"verify {target}: no such tournament in the store at {client_url}", file=sys.stderr)
+                return 2
+        audit = verify_tournament(envelopes, repository.log if repository is not None else None)
+    except (ValueError, KeyError) as unreadable:
+        print(f"verify {target}: FAILED\n  the log cannot be read: {unreadable}")
+        return 1
+    for note in audit.notes:
+        print(f"  note: {note}")
+    if audit.ok:
+        games = "its tables' games verified" if audit.checks.get("games") else "its games not checked"
+        print(
+            f"verify {target}: OK: {audit.events} events, {audit.commands} commands re-decided to the same events, "
+            f"{audit.chained} entries hash-chained, the seed commitment holds, {games}"
+        )
+        return 0
+    print(f"verify {target}: FAILED, {len(audit.problems)} problem(s):")
+    for problem in audit.problems:
+        print(f"  - {problem}")
+    return 1
+
+
 def run_reindex(client_url: str, config: Config) -> int:
     client = connect(client_url, cluster=config.redis_cluster)
     store, index, players = EventStore(client), GameIndex(client), Players(client, now_ms)
@@ -270,6 +318,9 @@ def main(argv: list[str] | None = None) -> int:
     check = commands.add_parser("verify", parents=[store], help="verify a game's log, from the store or an NDJSON file")
     check.add_argument("target", help="a game id, or a file.ndjson as GET /v1/games/{id}/log gives it")
     check.add_argument(
+        "--tournament", action="store_true", help="the target is a tournament (its id, or its log's file): it and its games"
+    )
+    check.add_argument(
         "--api",
         help="compare the summary this running API serves (e.g. http://localhost:8000); without --url, "
         "read the log from it too (a running game's with OPERATOR_TOKEN)",
@@ -287,6 +338,8 @@ def main(argv: list[str] | None = None) -> int:
         help="the records of the finished games in ARCHIVE_DIR written into a store that lost them, then reindex",
     )  # fmt: skip
     args = parser.parse_args(argv)
+    if args.command == "verify" and args.tournament:
+        return run_verify_tournament(args.target, args.url or config.redis_url, config)
     if args.command == "verify":
         url = args.url if args.url or args.api else config.redis_url
         return run_verify(args.target, url, args.api, config)

@@ -79,3 +79,54 @@ def play_tournament(
         if between is not None:
             between()
     raise AssertionError("unreachable")
+
+
+def repeats(shown: dict) -> int:
+    """Pairs of players who sat together at more than one table, counted once a repeat."""
+    met: dict[frozenset, int] = {}
+    for found in shown["round_tables"]:
+        for table in found["tables"]:
+            players = [p["player"] for p in table["players"]]
+            for i, a in enumerate(players):
+                for b in players[i + 1 :]:
+                    met[frozenset((a, b))] = met.get(frozenset((a, b)), 0) + 1
+    return sum(times - 1 for times in met.values() if times > 1)
+
+
+def mean_rank(shown: dict, players) -> float:
+    ranks = {row["player"]: row["rank"] for row in shown["standings"]}
+    chosen = [ranks[p] for p in players]
+    return sum(chosen) / len(chosen)
+
+
+def recomputed_standings(http, tournament_id: str) -> list[dict]:
+    """The standings recomputed from the games' logs: the tournament's log
+    (``GET .../log``) re-decided command by command, each table's result
+    taken not from the log but from its game's log (``GET /v1/games/{id}/log``)."""
+    from events.envelope import Envelope
+    from games import tournaments as rules
+    from projections.folding import fold
+    from projections.tournament_audit import table_result
+
+    lines = http.get(f"/v1/tournaments/{tournament_id}/log")
+    assert lines.status_code == 200
+    text = lines.get_data(as_text=True) if hasattr(lines, "get_data") else lines.text
+    envelopes = [Envelope.from_json(line) for line in text.splitlines() if line]
+    seed = envelopes[0].secret["seed"]
+    state = None
+    for envelope in envelopes:
+        command = envelope.command
+        if command is None:
+            continue
+        command = dict(command)
+        if command["type"] == "create":
+            command["seed"] = seed
+        if command["type"] == "table_result":
+            game_log = http.get(f"/v1/games/{command['game_id']}/log")
+            game_text = game_log.get_data(as_text=True) if hasattr(game_log, "get_data") else game_log.text
+            folded = fold([Envelope.from_json(line) for line in game_text.splitlines() if line])
+            places, left = table_result(folded.table, state.tables[command["game_id"]].players)
+            command.update(places=places, left=left)
+        for event in rules.decide(state, command):
+            state = rules.evolve(state, event)
+    return rules.standings(state)

@@ -5,16 +5,22 @@ from __future__ import annotations
 
 import random
 
+from service.runtime.replay import main as replay
 from tests.support.rated import new_players
-from tests.support.tournaments import entered, play_tournament, swiss
+from tests.support.tournaments import entered, mean_rank, play_tournament, recomputed_standings, repeats, swiss
 
 
-def test_a_small_swiss_is_played_to_its_end(app, http, clock):
+def test_a_swiss_of_16_is_played_to_its_end_verified_with_the_stronger_half_above(app, http, clock, redis_server, capsys):
     svc = app.extensions["tabletell"]
-    players = new_players(http, 8)
+    players = new_players(http, 16)
     keys = {p: k for p, k in players}
-    levels = {p: ("heuristic" if n < 4 else "random") for n, (p, _) in enumerate(players)}
-    tid = entered(http, players[0][1], list(keys.values()), swiss(rounds=2))
+    strong = [p for p, _ in players[::2]]
+    levels = {p: ("heuristic" if p in strong else "random") for p in keys}
+    tid = entered(http, players[0][1], list(keys.values()), swiss(rounds=3))
     shown = play_tournament(http, tid, keys, levels, lambda: svc.tournaments.look(tid), random.Random(3))
     assert shown["status"] == "finished"
-    assert len(shown["round_tables"]) == 2
+    assert [r["round"] for r in shown["round_tables"]] == [1, 2, 3]
+    assert all(len(r["tables"]) == 4 for r in shown["round_tables"])
+    print("repeats", repeats(shown), "strong", mean_rank(shown, strong), "weak", mean_rank(shown, set(keys) - set(strong)))
+    assert shown["standings"] == recomputed_standings(http, tid)
+    assert replay(["verify", "--tournament", tid, "--url", redis_server.url]) == 0, capsys.readouterr().out
