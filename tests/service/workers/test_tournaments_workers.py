@@ -1,0 +1,64 @@
+"""Tournaments on real RQ workers, driven through the API by player keys as
+any client would (issue 56's "What it must show"): the workers start each
+round (the due set, the scheduler, the tournament's look), create its
+tables' games and seat the players; bots of two strengths play every seat
+through the API with their player's key. `make test` plays a Swiss of 16
+players in 3 rounds; `make soak` (SOAK=1) the issue's 64 players in 5 rounds
+of four-seat Diez (about 80 games)."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from service.runtime.replay import main as replay
+from tests.support.api import body_of
+from tests.support.patience import until
+from tests.support.rated import new_players
+from tests.support.soak import SOAK
+from tests.support.tournaments import entered, mean_rank, play_tournament, recomputed_standings, repeats, swiss
+
+pytestmark = pytest.mark.slow  # a whole tournament: scheduled first (tests/conftest.py)
+
+PLAYERS, ROUNDS = (64, 5) if SOAK else (16, 3)
+
+
+def seated(http, tournament_id: str) -> bool:
+    """The tournament has finished, or every table under way has its game
+    started (the workers created it and took every seat)."""
+    shown = body_of(http.get(f"/v1/tournaments/{tournament_id}"))
+    if shown["status"] == "finished":
+        return True
+    playing = [t for r in shown["round_tables"] for t in r["tables"] if t["status"] == "playing"]
+    return bool(playing) and all(body_of(http.get(f"/v1/games/{t['game_id']}"))["status"] == "active" for t in playing)
+
+
+def test_a_swiss_of_four_seat_diez_through_the_api_and_the_workers(live_app, workers, redis_server, capsys):
+    http = live_app.test_client()
+    workers.start()
+    players = new_players(http, PLAYERS)
+    keys = dict(players)
+    strong = [player for player, _ in players[::2]]  # every other one: both halves enter in turn
+    levels = {player: "heuristic" if player in strong else "random" for player in keys}
+    tournament_id = entered(http, players[0][1], list(keys.values()), swiss("diez", 4, ROUNDS))
+
+    def look() -> None:  # the workers' due work: wait for it
+        until(lambda: seated(http, tournament_id), "the round's tables seated by the workers, or the end")
+
+    shown = play_tournament(http, tournament_id, keys, levels, look, random.Random(56))
+    assert shown["status"] == "finished"
+    # every round's tables formed: all of the field at tables of four, each player once a round
+    assert [r["round"] for r in shown["round_tables"]] == list(range(1, ROUNDS + 1))
+    for found in shown["round_tables"]:
+        seated_now = [p["player"] for t in found["tables"] for p in t["players"]]
+        assert sorted(seated_now) == sorted(keys) and all(len(t["players"]) == 4 for t in found["tables"])
+        assert all(t["status"] == "finished" for t in found["tables"])
+    # no two players together twice while it is avoidable (it is, here: 64
+    # players meet 15 others each in 5 rounds, 16 meet 9 in 3), counted
+    assert repeats(shown) == 0
+    stronger, weaker = mean_rank(shown, strong), mean_rank(shown, set(keys) - set(strong))
+    print(f"mean rank: heuristic {stronger:.1f}, random {weaker:.1f}")
+    if SOAK:  # 16 players over 12 short games are too few to rank the halves every time
+        assert stronger < weaker
+    assert shown["standings"] == recomputed_standings(http, tournament_id)
+    assert replay(["verify", "--tournament", tournament_id, "--url", redis_server.url]) == 0, capsys.readouterr().out
