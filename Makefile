@@ -142,10 +142,11 @@ test: venv tools npm js-dev lint-tools
 openapi: venv
 	$(PY) -m service.http.openapi
 
-## soak: the long property runs (1,000+ random games per game) and the
-## chaos run at its full count of SIGKILLs, which CI need not run.
+## soak: the long property runs (1,000+ random games per game), the
+## chaos run at its full count of SIGKILLs and the issue's 64-player Swiss
+## on real workers (about 3 minutes), which CI need not run.
 soak: venv
-	SOAK=1 $(PY) -m pytest tests/games tests/service/runtime/test_chaos.py
+	SOAK=1 $(PY) -m pytest tests/games tests/service/runtime/test_chaos.py tests/service/workers/test_tournaments_workers.py
 
 ## js-dev: the JavaScript client's dev tools, TypeScript alone, as
 ## clients/js/package-lock.json pins it (npm ci into clients/js/node_modules,

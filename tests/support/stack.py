@@ -42,6 +42,14 @@ def make_run(data_dir: Path, **settings: str) -> Iterator[int]:
     """The stack on a free port (yielded), its data in ``data_dir``, with
     ``settings`` in its environment (and no REDIS_URL: its own store);
     stopped as Ctrl-C stops it."""
+    with running(data_dir, **settings) as (port, _):
+        yield port
+
+
+@contextmanager
+def running(data_dir: Path, **settings: str) -> Iterator[tuple[int, subprocess.Popen]]:
+    """``make_run``'s stack, and its supervisor's process (whose children a
+    test may kill: ``processes``)."""
     port = free_port()
     env = {**os.environ, "PORT": str(port), "DATA_DIR": str(data_dir), **settings}
     env.pop("REDIS_URL", None)
@@ -51,13 +59,27 @@ def make_run(data_dir: Path, **settings: str) -> Iterator[int]:
     )
     try:
         wait_healthy(f"http://127.0.0.1:{port}", process, "make run's stack")
-        yield port
+        yield port, process
     finally:
         os.killpg(process.pid, signal.SIGINT)
         try:
             process.wait(timeout=PATIENCE)
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
+
+
+def processes(service: subprocess.Popen, needle: str) -> list:
+    """The processes under ``service`` (a supervisor) whose command line names ``needle``."""
+    import psutil
+
+    found = []
+    for child in psutil.Process(service.pid).children(recursive=True):
+        try:
+            if needle in " ".join(child.cmdline()):
+                found.append(child)
+        except psutil.NoSuchProcess:
+            pass
+    return found
 
 
 class Workers:

@@ -25,10 +25,15 @@ def swiss(game_type: str = "diez", seats: int = 4, rounds: int = 3, **more) -> d
     }  # fmt: skip
 
 
+# Color Doubt at three seats in a few moves: three suits of four cards
+SHORT_THREE = {"suits": 3, "cards_per_suit": 4, "removed_cards": 0, "turn_seconds": 0}
+
+
 def arena(game_type: str = "color-doubt", seats: int = 3, duration_seconds: int = 600, **more) -> dict:
-    """An arena's create body (short games: ``SHORT``'s options)."""
+    """An arena's create body (short games: ``SHORT``'s options, or Color Doubt's ``SHORT_THREE``)."""
+    options = SHORT_THREE if (game_type, seats) == ("color-doubt", 3) else SHORT[game_type]
     return {
-        "name": "Test Arena", "game_type": game_type, "seats_per_table": seats, "options": SHORT[game_type],
+        "name": "Test Arena", "game_type": game_type, "seats_per_table": seats, "options": options,
         "format": "arena", "duration_seconds": duration_seconds, **more,
     }  # fmt: skip
 

@@ -24,7 +24,7 @@ from events.envelope import Envelope
 from games.registry import GAMES
 from projections.audit import verify
 from service.runtime.embedded_redis import free_port
-from tests.support.stack import OPERATOR_TOKEN
+from tests.support.stack import OPERATOR_TOKEN, processes
 from tests.support.api import create_game
 from tests.support.paths import ROOT
 from tests.support.patience import PATIENCE, until
@@ -131,17 +131,6 @@ class Player(threading.Thread):
         if response is None or response.status_code != 201:
             return None, None  # an outage mid-join: that game stays waiting; play another
         return game_id, response.json()["token"]
-
-
-def processes(service: subprocess.Popen, needle: str) -> list[psutil.Process]:
-    found = []
-    for child in psutil.Process(service.pid).children(recursive=True):
-        try:
-            if needle in " ".join(child.cmdline()):
-                found.append(child)
-        except psutil.NoSuchProcess:
-            pass
-    return found
 
 
 def ready(base: str) -> bool:
