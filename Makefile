@@ -146,7 +146,8 @@ openapi: venv
 ## chaos run at its full count of SIGKILLs and the issue's 64-player Swiss
 ## on real workers (about 3 minutes), which CI need not run.
 soak: venv
-	SOAK=1 $(PY) -m pytest tests/games tests/service/runtime/test_chaos.py tests/service/workers/test_tournaments_workers.py
+	SOAK=1 $(PY) -m pytest tests/games tests/service/runtime/test_chaos.py tests/service/runtime/test_tournament_chaos.py \
+		tests/service/workers/test_tournaments_workers.py
 
 ## js-dev: the JavaScript client's dev tools, TypeScript alone, as
 ## clients/js/package-lock.json pins it (npm ci into clients/js/node_modules,

@@ -7,12 +7,18 @@ players in 3 rounds; `make soak` (SOAK=1) the issue's 64 players in 5 rounds
 of four-seat Diez (about 80 games)."""
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
+from service.app.ids import now_ms
+from service.config import Config
+from service.http.app import create_app
 from service.runtime.replay import main as replay
-from tests.support.api import body_of
+from tests.support.api import auth, body_of
+from tests.support.receivers import WORKER_SETTINGS
+from tests.support.stack import OPERATOR_TOKEN
 from tests.support.patience import until
 from tests.support.rated import new_players
 from tests.support.soak import SOAK
@@ -62,3 +68,60 @@ def test_a_swiss_of_four_seat_diez_through_the_api_and_the_workers(live_app, wor
         assert stronger < weaker
     assert shown["standings"] == recomputed_standings(http, tournament_id)
     assert replay(["verify", "--tournament", tournament_id, "--url", redis_server.url]) == 0, capsys.readouterr().out
+
+
+def lines_until(response, wanted) -> list[dict]:
+    """The messages of an NDJSON stream the test client serves unbuffered,
+    up to the first that ``wanted`` takes (the stream goes on: closed here)."""
+    found: list[dict] = []
+    buffer = b""
+    for chunk in response.response:
+        buffer += chunk
+        while b"\n" in buffer:
+            line, buffer = buffer.split(b"\n", 1)
+            if line.strip():
+                found.append(json.loads(line))
+                if wanted(found[-1]):
+                    response.close()
+                    return found
+    raise AssertionError(f"the stream ended without it: {found}")
+
+
+def test_a_table_ready_reaches_the_players_stream_and_a_webhook_with_a_token_that_plays_the_seat(
+    redis_client, workers, receivers
+):
+    app = create_app(
+        Config(operator_token=OPERATOR_TOKEN, rate_limits=False, webhooks_allow_private=True), client=redis_client, clock=now_ms
+    )
+    http = app.test_client()
+    receiver = receivers()
+    hook = http.post(
+        "/v1/webhooks", json={"url": receiver.url, "events": ["tournament_table_ready"]}, headers=auth(OPERATOR_TOKEN)
+    )
+    assert hook.status_code == 201, body_of(hook)
+    workers.start(**WORKER_SETTINGS)
+    players = new_players(http, 4)
+    keys = dict(players)
+    tournament_id = entered(http, players[0][1], list(keys.values()), swiss("color-doubt", 2, 1))
+    until(lambda: receiver.count() == 4, "a webhook for each player's table")
+    told = [{**json.loads(body), "id": headers["webhook-id"]} for headers, body in receiver.received]
+    assert {m["type"] for m in told} == {"tournament_table_ready"} and {m["data"]["player_id"] for m in told} == set(keys)
+    shown = body_of(http.get(f"/v1/tournaments/{tournament_id}"))
+    tables = {t["game_id"]: [p["player"] for p in t["players"]] for t in shown["round_tables"][0]["tables"]}
+    for message in told:
+        data = message["data"]
+        assert data["tournament_id"] == tournament_id and data["round"] == 1
+        assert tables[data["game_id"]][data["seat"]] == data["player_id"]
+        view = http.get(f"/v1/games/{data['game_id']}/view", headers=auth(data["token"]))  # the token plays the seat
+        assert view.status_code == 200 and body_of(view)["seat"] == data["seat"]
+        # the same on the player's own stream, with the same token, once
+        key = keys[data["player_id"]]
+        stream = http.get(
+            "/v1/players/me/stream?last_event_id=0", headers={**auth(key), "Accept": "application/x-ndjson"}, buffered=False
+        )
+        ready, *events = lines_until(stream, lambda message: message["event"] == "tournament_table_ready")
+        assert ready["event"] == "ready"
+        (mine,) = [e for e in events if e["event"] == "tournament_table_ready"]
+        assert mine["data"]["token"] == data["token"] and mine["data"]["event_id"] == message["id"]
+        you = body_of(http.get(f"/v1/tournaments/{tournament_id}", headers=auth(keys[data["player_id"]])))["you"]
+        assert you == {"player": data["player_id"], "entered": True, "table": {"game_id": data["game_id"], "seat": data["seat"]}}
