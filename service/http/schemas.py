@@ -507,7 +507,7 @@ class CreateTournament(Schema):
 
     name = ShownText(TOURNAMENT_NAME_MAX, "A tournament's name", required=True)
     game_type = fields.String(required=True, validate=validate.OneOf(sorted(GAMES)))
-    seats_per_table = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=99))
+    seats_per_table = fields.Integer(required=True, strict=True, validate=validate.Range(min=2, max=10))
     options = fields.Dict(keys=fields.String(), load_default=dict)
     format = fields.String(required=True, validate=validate.OneOf(["swiss", "arena"]))
     rounds = fields.Integer(strict=True, load_default=None, validate=validate.Range(min=1, max=TOURNAMENT_ROUNDS_MAX))

@@ -3,13 +3,17 @@
 tests' clock, the workers' job run by hand (``Tournaments.look``)."""
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
 from service.runtime.replay import main as replay
+from tests.support.api import auth, body_of
+from tests.support.openapi_contract import check
+from tests.support.stack import OPERATOR_TOKEN
 from tests.support.rated import new_players
-from tests.support.tournaments import arena, entered, play_tournament, recomputed_standings, swiss
+from tests.support.tournaments import arena, entered, iso, play_tournament, recomputed_standings, swiss
 
 # simulated seconds between an arena's looks (its games take none of the clock's
 # own): five waves of ten tables in the ten minutes
@@ -52,3 +56,95 @@ def test_an_arena_of_30_on_color_doubt_tables_of_3_runs_its_10_simulated_minutes
     assert shown["standings"][0]["points"] > shown["standings"][-1]["points"]
     assert shown["standings"] == recomputed_standings(http, tid)
     assert replay(["verify", "--tournament", tid, "--url", redis_server.url]) == 0, capsys.readouterr().out
+
+
+def problem(response, status: int, code: str) -> None:
+    assert (response.status_code, body_of(response).get("code")) == (status, code), body_of(response)
+
+
+def test_each_refusal_of_the_tournaments_api_has_its_status_and_code(http, clock):
+    (ana, ana_key), (bea, bea_key), (cid, cid_key) = new_players(http, 3)
+    unknown = "0" * 32
+    problem(http.get(f"/v1/tournaments/{unknown}"), 404, "tournament_not_found")
+    problem(http.get("/v1/tournaments/not-an-id"), 404, "tournament_not_found")
+    problem(http.post(f"/v1/tournaments/{unknown}/players", headers=auth(ana_key)), 404, "tournament_not_found")
+    problem(http.delete(f"/v1/tournaments/{unknown}/players/me", headers=auth(ana_key)), 404, "tournament_not_found")
+    problem(http.get(f"/v1/tournaments/{unknown}/stream"), 404, "tournament_not_found")
+    problem(http.get(f"/v1/tournaments/{unknown}/log"), 404, "tournament_not_found")
+    problem(http.post("/v1/tournaments", json=swiss()), 401, "missing_token")
+    for bad in (
+        {**swiss(), "rounds": None},  # a Swiss without rounds
+        {**swiss(), "duration_seconds": 600},  # a Swiss with a duration
+        {**arena(), "rounds": 3},
+        {**swiss(), "starts_at": "tomorrow"},
+        {**swiss(), "starts_at": "2026-12-06T18:00:00"},  # no offset
+        {**swiss(), "min_rating": 30, "max_rating": 20},
+        {**swiss(), "game_type": "chess"},
+        {**swiss(), "no_show_seconds": 1},
+        {**swiss(), "seats": 4},  # unknown field
+    ):
+        problem(http.post("/v1/tournaments", json=bad, headers=auth(ana_key)), 400, "invalid_request")
+    problem(http.post("/v1/tournaments", json={**swiss(), "seats_per_table": 11}, headers=auth(ana_key)), 400, "invalid_request")
+    six = {**swiss("color-doubt", 2, 1), "seats_per_table": 6}  # Color Doubt seats 2 to 5
+    problem(http.post("/v1/tournaments", json=six, headers=auth(ana_key)), 422, "invalid_seat_count")
+    problem(http.post("/v1/tournaments", json={**swiss(), "options": {"no_such_option": 1}}, headers=auth(ana_key)), 422, "invalid_option")
+    problem(http.get("/v1/tournaments?status=later"), 400, "invalid_request")
+
+    banded = entered(http, ana_key, [], swiss(min_rating=30))
+    problem(http.post(f"/v1/tournaments/{banded}/players", headers=auth(bea_key)), 422, "rating_out_of_band")
+    tid = entered(http, ana_key, [ana_key, bea_key], swiss("color-doubt", 2, 1, starts_at=iso(clock.now + 60_000)))
+    problem(http.post(f"/v1/tournaments/{tid}/players", headers=auth(ana_key)), 422, "already_joined")
+    problem(http.delete(f"/v1/tournaments/{tid}/players/me", headers=auth(cid_key)), 422, "not_joined")
+    problem(http.get(f"/v1/tournaments/{tid}/log"), 403, "tournament_in_progress")
+    assert http.get(f"/v1/tournaments/{tid}/log", headers=auth(OPERATOR_TOKEN)).status_code == 200
+    problem(http.get(f"/v1/tournaments/{tid}/stream", headers={"Last-Event-ID": "99"}), 400, "invalid_last_event_id")
+    listed = body_of(http.get("/v1/tournaments?status=upcoming"))["tournaments"]
+    assert [t["id"] for t in listed] == [banded, tid] or [t["id"] for t in listed] == [tid, banded]
+    check("/v1/tournaments", "get", http.get("/v1/tournaments?status=upcoming"))
+    check("/v1/tournaments/{tournament_id}", "get", http.get(f"/v1/tournaments/{tid}", headers=auth(ana_key)))
+
+    clock.advance(60)
+    svc = http.application.extensions["tabletell"]
+    svc.tournaments.look(tid)  # the start: one table of two
+    problem(http.post(f"/v1/tournaments/{tid}/players", headers=auth(cid_key)), 422, "tournament_started")
+    assert body_of(http.get("/v1/tournaments?status=running"))["tournaments"][0]["id"] == tid
+    (table,) = body_of(http.get(f"/v1/tournaments/{tid}"))["round_tables"][0]["tables"]
+    problem(http.post(f"/v1/games/{table['game_id']}/seats", json={}, headers=auth(cid_key)), 422, "table_full")
+    # a tournament's table keeps each seat for its player: anyone else's join is refused
+    kept = svc.commands.create("color-doubt", 2, {}, [], tournament={"id": tid, "table": 9, "players": [bea, ana]})
+    problem(http.post(f"/v1/games/{kept.game_id}/seats", json={}, headers=auth(cid_key)), 422, "seat_reserved")
+    problem(http.post(f"/v1/games/{kept.game_id}/seats", json={"name": "cid"}), 422, "seat_reserved")
+    taken = http.post(f"/v1/games/{kept.game_id}/seats", json={}, headers=auth(ana_key))
+    assert taken.status_code == 201 and body_of(taken)["seat"] == 1 and body_of(taken)["status"] == "waiting"
+
+
+def test_the_tournaments_stream_sends_each_entry_once_and_resumes_after_last_event_id(app, http, clock):
+    svc = app.extensions["tabletell"]
+    players = new_players(http, 2)
+    keys = dict(players)
+    tid = entered(http, players[0][1], list(keys.values()), swiss("color-doubt", 2, 1))
+    play_tournament(http, tid, keys, {p: "random" for p in keys}, lambda: svc.tournaments.look(tid), random.Random(1))
+    whole = http.get(f"/v1/tournaments/{tid}/stream")
+    assert whole.status_code == 200 and whole.mimetype == "text/event-stream"
+    messages = sse(whole.get_data(as_text=True))
+    log = svc.tournament_store.read(tid)
+    assert [(m["id"], m["event"]) for m in messages] == [(str(e.version), e.type) for e in log]
+    assert messages[-1]["event"] == "tournament_finished" and '"seed"' not in json.dumps(messages[0]["data"])
+    resumed = sse(http.get(f"/v1/tournaments/{tid}/stream", headers={"Last-Event-ID": "4"}).get_data(as_text=True))
+    assert [m["id"] for m in resumed] == [str(e.version) for e in log[4:]]
+    ndjson = http.get(f"/v1/tournaments/{tid}/stream?last_event_id=4", headers={"Accept": "application/x-ndjson"})
+    assert [json.loads(line)["id"] for line in ndjson.get_data(as_text=True).splitlines() if line.strip()] == [
+        e.version for e in log[4:]
+    ]
+    assert http.get(f"/v1/tournaments/{tid}/stream", headers={"Last-Event-ID": str(len(log))}).status_code == 204
+
+
+def sse(text: str) -> list[dict]:
+    """The messages of an SSE body (comments and retry lines skipped), each
+    with its ``id``, ``event`` and ``data`` (JSON)."""
+    found = []
+    for block in text.split("\n\n"):
+        fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line and not line.startswith(":"))
+        if "event" in fields:
+            found.append({"id": fields["id"], "event": fields["event"], "data": json.loads(fields["data"])})
+    return found
