@@ -9,10 +9,12 @@ import random
 import pytest
 
 from service.runtime.replay import main as replay
-from tests.support.api import auth, body_of
+from games import table as tables
+from games.registry import GAMES
+from tests.support.api import SHORT, auth, body_of
 from tests.support.openapi_contract import check
 from tests.support.stack import OPERATOR_TOKEN
-from tests.support.rated import new_players
+from tests.support.rated import new_players, play_out, workers_play
 from tests.support.tournaments import arena, entered, iso, play_tournament, recomputed_standings, swiss
 
 # simulated seconds between an arena's looks (its games take none of the clock's
@@ -148,3 +150,108 @@ def sse(text: str) -> list[dict]:
         if "event" in fields:
             found.append({"id": fields["id"], "event": fields["event"], "data": json.loads(fields["data"])})
     return found
+
+
+def test_a_round_start_killed_after_its_append_is_done_by_the_next_look_and_never_twice(app, http, clock, monkeypatch):
+    """The due work: the scheduler queues the tournament's look once its time
+    comes (once per version); a look that dies after appending the round
+    (before its games are made) leaves its lease, and the look the
+    scheduler queues when the lease runs out makes the games, seats the
+    players and tells them; looks run again add nothing."""
+    from rq import Queue
+
+    from service.app.scheduling import DEADLINES_QUEUE, tournament_job_id
+    from service.app.tournaments import DUE_KEY
+    from service.workers.scheduler import tournaments as schedule
+    from service.workers.tournaments import run_tournament
+
+    svc = app.extensions["tabletell"]
+    players = new_players(http, 4)
+    keys = dict(players)
+    tid = entered(http, players[0][1], list(keys.values()), swiss("color-doubt", 2, 1, starts_at=iso(clock.now + 60_000)))
+    redis = svc.redis
+    assert redis.zscore(DUE_KEY, tid) == clock.now + 60_000  # its start
+    queue = Queue(DEADLINES_QUEUE, connection=svc.queue_redis)
+    assert schedule(svc) == 0 and queue.count == 0
+    clock.advance(60)
+    version = svc.tournament_store.version(tid)
+    assert schedule(svc) == 1 and schedule(svc) == 0  # queued once for this version
+    assert queue.job_ids == [tournament_job_id(tid, version)]
+
+    settle = svc.tournaments.settle
+
+    def killed(held, look=True):  # the settling after the tick's append (look=True) dies
+        if look:
+            raise RuntimeError("SIGKILL")
+        return settle(held, look)
+
+    monkeypatch.setattr(svc.tournaments, "settle", killed)
+    with pytest.raises(RuntimeError):
+        svc.tournaments.look(tid)  # the round appended, then the process died
+    monkeypatch.undo()
+    log = svc.tournament_store.read(tid)
+    assert [e.type for e in log].count("round_started") == 1
+    tables = log[-1].public["tables"] if log[-1].type == "round_started" else None
+    assert tables and not any(svc.commands.exists(t["game_id"]) for t in tables)
+    assert redis.zscore(DUE_KEY, tid) == clock.now + svc.dispatcher.grace_ms  # its lease
+    assert schedule(svc) == 0  # not before the lease runs out
+    clock.advance(svc.dispatcher.grace_ms / 1000)
+    assert schedule(svc) == 1
+    for _ in range(3):  # the look, then looks again (a second worker, a job run twice)
+        run_tournament(tid, svc.tournament_store.version(tid), svc)
+    log = svc.tournament_store.read(tid)
+    assert [e.type for e in log].count("round_started") == 1
+    for table in tables:
+        game = svc.commands.load(table["game_id"])
+        assert list(game.table.players) == table["players"] and game.table.status == "active"
+        assert [e.type for e in svc.store.read(table["game_id"])].count("seat_taken") == 2
+    for player in keys:
+        told = [entry for _, entry in svc.player_feed.since(player, 0, 100) if entry["event"] == "tournament_table_ready"]
+        assert len(told) == 1
+
+
+def test_no_shows_a_seat_whose_player_never_acts_leaves_after_no_show_seconds_and_is_scored_as_a_leave(app, http, clock):
+    """The service's side of rule "no-shows": a seat whose player has sent
+    nothing by ``no_show_seconds`` after the table formed, once a deadline
+    of theirs has passed, is recorded a no-show and leaves the game (the
+    autopilot plays it on); the table's result has them as a leaver, last."""
+    from service.workers.jobs import run_work
+
+    svc = app.extensions["tabletell"]
+    (ana, ana_key), (bea, bea_key) = new_players(http, 2)
+    options = {**SHORT["color-doubt"], "turn_seconds": 5}
+    body = {**swiss("color-doubt", 2, 1), "options": options, "no_show_seconds": 10}
+    tid = entered(http, ana_key, [ana_key, bea_key], body)
+    svc.tournaments.look(tid)
+    (table,) = body_of(http.get(f"/v1/tournaments/{tid}"))["round_tables"][0]["tables"]
+    game_id, seats = table["game_id"], [p["player"] for p in table["players"]]
+    absent = seats.index(bea)
+    rng = random.Random(4)
+    while True:  # ana plays her turns; bea's first deadline passes without her
+        folded = svc.commands.load(game_id)
+        if absent in tables.to_act(folded.game, folded.table):
+            break
+        view = body_of(http.get(f"/v1/games/{game_id}/view", headers=auth(ana_key)))
+        http.post(f"/v1/games/{game_id}/commands", json=GAMES["color-doubt"].bots["random"](view, rng), headers=auth(ana_key))
+    clock.advance(6)
+    folded = svc.commands.load(game_id)
+    (deadline,) = [d for d in folded.game.deadlines(folded.table.game) if d.seat == absent]
+    assert run_work("timeout", game_id, folded.version, absent, deadline.at, svc).startswith("appended")
+    svc.tournaments.look(tid)
+    assert "player_no_show" not in [e.type for e in svc.tournament_store.read(tid)]  # not before no_show_seconds
+    clock.advance(5)
+    svc.tournaments.look(tid)
+    log = svc.tournament_store.read(tid)
+    assert [e.public for e in log if e.type == "player_no_show"] == [{"game_id": game_id, "player": bea}]
+    assert svc.commands.load(game_id).table.left == (absent,)  # the autopilot plays the seat on
+    keys = {ana: ana_key, bea: bea_key}
+    play_out(http, game_id, [keys[p] for p in seats], ["random", "random"], rng, left=workers_play(app))
+    svc.tournaments.look(tid)
+    svc.tournaments.look(tid)
+    shown = body_of(http.get(f"/v1/tournaments/{tid}"))
+    assert shown["status"] == "finished"
+    (table,) = shown["round_tables"][0]["tables"]
+    assert table["places"] == {ana: 1, bea: 2}
+    finished = [e.public for e in svc.tournament_store.read(tid) if e.type == "table_finished"]
+    assert finished[0]["left"] == [bea]
+    assert [row["player"] for row in shown["standings"]] == [ana, bea]
