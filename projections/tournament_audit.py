@@ -65,7 +65,8 @@ def table_result(table: tables.Table, players) -> tuple[dict[str, int], list[str
     players who left, in the order they left."""
     ranks = places(table)
     placed = {player: ranks.get(seat, len(players)) for seat, player in enumerate(players)}
-    return placed, [table.players[seat] for seat in table.left if table.players[seat] is not None]
+    left = [table.players[seat] for seat in table.left]
+    return placed, [player for player in left if player is not None]
 
 
 def _redecide(envelopes: list[Envelope], audit: Audit) -> None:

@@ -173,9 +173,9 @@ class Tournaments:
         key = list_key(status)
         ids = self.redis.zrange(key, 0, limit - 1) if status == "upcoming" else self.redis.zrevrange(key, 0, limit - 1)
         found = []
-        for raw in ids:
+        for tournament_id in replies.members(ids):
             try:
-                found.append(self.load(replies.decoded(raw)))
+                found.append(self.load(tournament_id))
             except NotFound:
                 continue
         return found
@@ -339,7 +339,8 @@ class Tournaments:
 
     def _tell(self, held: Held, table, seat: int, player: str) -> None:
         """``tournament_table_ready`` on the player's stream (and to the webhooks), once."""
-        token = replies.decoded(self.redis.hget(seat_tokens_key(held.id), f"{table.game_id}:{player}"))
+        kept = self.redis.hget(seat_tokens_key(held.id), f"{table.game_id}:{player}")
+        token = replies.decoded(kept) if kept is not None else None  # made with the seat: always there
         data = {
             "tournament_id": held.id,
             "tournament": held.config["name"],
@@ -428,7 +429,10 @@ class Tournaments:
 
     def due(self, now: int, limit: int = 200) -> list[tuple[str, float]]:
         """(id, score) of the tournaments due by ``now``."""
-        return [(replies.decoded(m), s) for m, s in self.redis.zrangebyscore(DUE_KEY, "-inf", now, 0, limit, withscores=True)]
+        with self.redis.pipeline(transaction=False) as pipe:  # its answer typed as the outbox's sweep reads it
+            pipe.zrangebyscore(DUE_KEY, "-inf", now, start=0, num=limit, withscores=True)
+            (found,) = pipe.execute()
+        return [(replies.decoded(member), float(score)) for member, score in found]
 
 
 def command_id(command: Mapping[str, Any]) -> str:
