@@ -4,15 +4,15 @@ browser tests' stack, tab and shots fixtures, tests/support/browser.py).
 
 One page session on a short finished Diez game (two seats of five cards,
 random moves: tests/support/streams.py's ``finished_diez``; the stack's
-analyses over 8 worlds a decision) whose seat 0 this browser
-holds: another seat's analysis refused in words (the game is not public);
-its own asked for with the panel's button, computed by the stack's worker,
-then the chart: one mark per decision, each of its class, the same marks on
-the log's lines; a click on a mark and Enter on another jump the replay
-there (the slider, the stage, the log's current line, the review); at
-1280x800 and 390x844, nothing wider than the window; axe-core finds
-nothing serious in either colour scheme. Screenshots under ``SCREENSHOT_DIR``.
-Every wait is for the page's state, with a deadline.
+analyses over 8 worlds a decision) whose seat 0 this browser holds:
+another seat's analysis refused in words (the game is not public); its own
+asked for with the panel's button, computed by the stack's worker, its
+progress shown meanwhile, then the chart: one mark per decision, each of
+its class, the same marks on the log's lines; a click on a mark and Enter
+on another jump the replay there (the slider, the stage, the log's current
+line, the review); at 1280x800 and 390x844, nothing wider than the window;
+axe-core finds nothing serious in either colour scheme. Screenshots under
+``SCREENSHOT_DIR``. Every wait is for the page's state, with a deadline.
 """
 from __future__ import annotations
 
@@ -44,6 +44,15 @@ REPLAY = """() => ({
   review: document.querySelector('.analysis .review h3')?.textContent || '',
   under: document.querySelector('ol.events li.current .review-line')?.textContent || '',
 })"""
+# every progress line the panel shows, recorded as it appears
+PROGRESS = """() => {
+  window.__progress = [];
+  const panel = document.querySelector('[data-part=analysis]');
+  new MutationObserver(() => {
+    const line = panel.querySelector('.progress-line');
+    if (line && window.__progress.at(-1) !== line.textContent) window.__progress.push(line.textContent);
+  }).observe(panel, { childList: true, subtree: true, characterData: true });
+}"""
 SHAPES = {"good": "circle", "inaccuracy": "polygon", "mistake": "polygon", "blunder": "polygon"}
 
 
@@ -72,8 +81,12 @@ def test_the_replay_shows_a_seats_analysis_as_a_chart_whose_marks_jump_to_the_mo
     assert "only its players may have it analysed" in refused.text_content()
     # its own: asked for with the button, computed by the stack's worker
     page.locator("#replay-seat").select_option("0")
+    page.evaluate(PROGRESS)
     panel.get_by_role("button", name="Analyse p0's play").click()
     page.wait_for_function("() => document.querySelectorAll('.analysis .chart .mark').length > 0")
+    # its progress shown while the worker computed it: queued at first (the request's 202)
+    progress = page.evaluate("() => window.__progress")
+    assert progress and progress[0] == "Waiting for a worker to take the analysis…", progress
     record = api(stack, f"/v1/games/{game_id}/analysis/0", tokens[0])
     assert record["status"] == "done"
     decisions = record["analysis"]["decisions"]
@@ -83,7 +96,7 @@ def test_the_replay_shows_a_seats_analysis_as_a_chart_whose_marks_jump_to_the_mo
     assert [m["kind"] for m in marks] == [d["class"] for d in decisions] and len(marks) == len(decisions) > 0
     assert [m["version"] for m in marks] == sorted(m["version"] for m in marks)
     for mark, decision in zip(marks, decisions):
-        assert mark["version"] > decision["version"]  # the line of the move played after it
+        assert mark["version"] == decision["version"] + 1  # the line of the move played there
         assert mark["name"] == f"Version {mark['version']}: {decision['class']}" and mark["role"] == "button"
         assert mark["shape"] == SHAPES[decision["class"]]
     assert sum(m["tabindex"] == "0" for m in marks) == 1  # the chart is one Tab stop (roving.js)
