@@ -109,6 +109,7 @@ export function analysisPanel({ gameId, summary, log, events, held, name, jump }
     asked += 1;
     decisions = [];
     chartBox = review = null;
+    resize.disconnect();
     unmark();
     if (summary.status !== "finished") {
       put(element, heading(), h("p", { class: "meta" }, "Only a game played to its end is analysed."));
