@@ -81,7 +81,7 @@ def form(order: Sequence[str], sizes: Sequence[int], met: Mapping[str, set[str] 
             while i < len(order) and looked < WINDOW:
                 if not taken[i]:
                     known = met.get(order[i], empty)
-                    clash = sum(1 for who in table if who in known) if known else 0
+                    clash = 0 if not known or known.isdisjoint(table) else sum(1 for who in table if who in known)
                     if clash < fewest:
                         best, fewest = i, clash
                         if clash == 0:
