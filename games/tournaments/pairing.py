@@ -11,10 +11,6 @@ from typing import Mapping, Sequence
 
 from games import rng as seeded
 
-SWISS_PAIRING = "swiss pairing"
-BYES = "byes and smaller tables"
-ARENA_POOL = "arena pool and pairing"
-
 # how many of the next players in rank order a table's seat is looked for
 # among before it settles for the one who repeats the fewest tablemates
 WINDOW = 48

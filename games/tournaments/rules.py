@@ -33,8 +33,6 @@ from games.tournaments.model import (
     game_id_for,
 )
 
-ABSENCES = "absences"
-THE_END = "the end"
 # what the command layer adds to a command's own fields
 ENVELOPE_FIELDS = ("type", "at", "actor")
 # the most players a tournament takes
@@ -102,8 +100,22 @@ def _create(fields: dict[str, Any], at: int) -> Event:
         raise RuleError("invalid_rating_band", CREATING, "The entry band's min_rating is above its max_rating.")
     public = {key: value for key, value in fields.items() if key != "seed"}
     public["options"] = options
+    public["min_seats"] = _smallest_table(game, seats, fields["options"])
     public["seed_commitment"] = seed_commitment(fields["seed"])
     return Event("tournament_created", public=public, secret={"seed": fields["seed"]}, at=at)
+
+
+def _smallest_table(game: Any, seats: int, options: Mapping[str, Any]) -> int:
+    """Rule "byes and smaller tables": the fewest players a smaller table
+    may seat, the game's minimum with these options (Opticall's options
+    need three players unless two_players is on)."""
+    for size in range(game.min_seats, seats):
+        try:
+            game.validate_options(size, options)
+        except RuleError:
+            continue
+        return size
+    return seats
 
 
 def _join(state: Tournament, fields: dict[str, Any], at: int) -> list[Event]:
@@ -224,7 +236,7 @@ def _tick(state: Tournament, fields: dict[str, Any], at: int) -> list[Event]:
 
 
 def _min_seats(state: Tournament) -> int:
-    return GAMES[state.config["game_type"]].min_seats
+    return state.config["min_seats"]
 
 
 def _absent(state: Tournament) -> list[str]:

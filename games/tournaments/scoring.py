@@ -6,9 +6,6 @@ from typing import Any, Mapping, Sequence
 
 from games.tournaments.model import ARENA, Entrant, Tournament
 
-POINTS = "points per place"
-STREAKS = "streaks"
-TIEBREAKS = "tie-breaks"
 # on fire: after this many first places in a row, a game's points are doubled
 ON_FIRE_AFTER = 2
 
