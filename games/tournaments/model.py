@@ -208,7 +208,7 @@ def _seat(state: Tournament, tables: list[Mapping[str, Any]], round_no: int, at:
     """The changes that seat ``tables`` (a round's or an arena wave's)."""
     formed = own(state.tables)
     seated = own(state.seated)
-    pool = own(state.pool) if state.pool else state.pool
+    pool = own(state.pool)
     for told in tables:
         players = tuple(told["players"])
         formed[told["game_id"]] = Table(told["game_id"], round_no, told["table"], players, at)
