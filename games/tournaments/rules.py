@@ -28,6 +28,7 @@ from games.tournaments.model import (
     TICKS,
     UPCOMING,
     WITHDRAWING,
+    Table,
     Tournament,
     evolve,
     game_id_for,
@@ -174,7 +175,7 @@ def _no_show(state: Tournament, fields: dict[str, Any], at: int) -> list[Event]:
     return [Event("player_no_show", public={"game_id": table.game_id, "player": player}, at=at)]
 
 
-def _open_table(state: Tournament, game_id: str, rule: str):
+def _open_table(state: Tournament, game_id: str, rule: str) -> Table:
     table = state.tables.get(game_id)
     if table is None:
         raise RuleError("unknown_table", rule, "No table of this tournament plays that game.")
@@ -267,8 +268,6 @@ def _round(state: Tournament, round_no: int, at: int) -> Event:
     bye = scoring.bye_points(state.seats)
     told = {"round": round_no, "tables": tables, "byes": byes, "bye_points": {who: bye for who in byes}}
     return Event("round_started", public=told, at=at)
-
-
 
 
 def _wave_due(state: Tournament) -> int | None:
