@@ -3,6 +3,7 @@ code, and its rule a heading of docs/tournaments.md), and the document
 itself: every heading has a test named after it."""
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
@@ -297,3 +298,52 @@ def test_standings_rows_and_shared_ranks():
     same.do(create_command())
     join_field(same, {"x": 20.0, "y": 20.0}, T0)
     assert [row["rank"] for row in standings(same.state)] == [1, 1]
+
+
+@pytest.mark.parametrize("case", range(12))
+def test_ticks_agree_with_next_due_through_random_tournaments(case):
+    """Random fields, formats and table sizes, with withdrawals, late joins,
+    leaves and no-shows on the way: a tick is refused exactly when
+    ``next_due`` says nothing is due yet; every tick seats each player once
+    at most and never a withdrawn one; every tournament ends; the log
+    re-decides to itself."""
+    rng = random.Random(case)
+    game_type, seats = rng.choice([("diez", rng.randint(2, 6)), ("color-doubt", rng.randint(2, 5)), ("opticall", 4)])
+    arena = case % 2 == 1
+    shape = {"format": "arena", "rounds": None, "duration_seconds": 300} if arena else {"rounds": rng.randint(1, 5)}
+    run = Run()
+    run.do(create_command(game_type=game_type, seats_per_table=seats, no_show_seconds=10, seed=f"case {case}", **shape))
+    join_field(run, {player_id(n): rng.uniform(10, 40) for n in range(rng.randint(1, 23))}, T0)
+    at, late = START - 5000, 100
+    while run.state.status != "finished":
+        at += 5000
+        assert at < START + 3_600_000, "never ended"
+        state = run.state
+        if rng.random() < 0.05 and state.active():
+            run.do({"type": "withdraw", "at": at, "player": rng.choice(state.active()).player})
+        if arena and rng.random() < 0.05 and at < state.ends_at:
+            run.do({"type": "join", "at": at, "player": player_id(late), "name": "Late", "rating": 25.0})
+            late += 1
+        for table in run.state.open_tables():
+            if at - table.formed_at >= 10_000 and rng.random() < 0.1:
+                who = rng.choice(table.players)
+                if who not in table.no_shows:
+                    run.do({"type": "no_show", "at": at, "game_id": table.game_id, "player": who})
+            if at - table.formed_at >= 30_000 and rng.random() < 0.3:
+                order = rng.sample(list(table.players), len(table.players))
+                left = [who for who in order if rng.random() < 0.2]
+                result(run, run.state.tables[table.game_id], at, order=order, left=left)
+        due = next_due(run.state)
+        if due is None or due > at:
+            assert run.refused({"type": "tick", "at": at}).code == "nothing_due"
+            continue
+        for event in run.tick(at):
+            for table in event.public.get("tables", []):
+                assert all(run.state.players[who].withdrawn is None for who in table["players"])
+        seated = list(run.state.seated)
+        assert len(seated) == len(set(seated))
+        for who, game_id in run.state.seated.items():
+            assert who in run.state.tables[game_id].players
+        for who in run.state.seated:
+            assert who not in run.state.pool
+    replayed(run)
