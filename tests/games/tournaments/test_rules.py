@@ -347,3 +347,11 @@ def test_ticks_agree_with_next_due_through_random_tournaments(case):
         for who in run.state.seated:
             assert who not in run.state.pool
     replayed(run)
+
+
+def test_commands_every_refusal_code_is_documented():
+    source = "".join(path.read_text() for path in (DOC.parents[1] / "games" / "tournaments").glob("*.py"))
+    codes = set(re.findall(r'RuleError\(\s*"([a-z_]+)"', source))
+    assert len(codes) > 20
+    text = DOC.read_text()
+    assert not [code for code in codes if f"`{code}`" not in text]
