@@ -336,7 +336,9 @@ def place(scores: Sequence[float], seat: int) -> float:
 
 def words(view: Mapping[str, Any], body: Mapping[str, Any]) -> str:
     """A move in a player's words: its type and its fields, each card it
-    names told by its face as the seat's hand shows it."""
+    names told by its face as the seat's hand shows it. What a card or a
+    move leaves unset (a Tag's number, a choice not made) is not told: a
+    player reads "red tag", never "red tag None"."""
     faces = {card["id"]: card for card in view.get("hand", []) if isinstance(card, Mapping) and "id" in card}
 
     def told(value: Any) -> str:
@@ -344,11 +346,13 @@ def words(view: Mapping[str, Any], body: Mapping[str, Any]) -> str:
             return ", ".join(told(item) for item in value) or "nothing"
         card = faces.get(value) if isinstance(value, str) else None
         if card is not None:
-            return " ".join(str(v) for k, v in card.items() if k != "id")
+            return " ".join(str(v) for k, v in card.items() if k != "id" and v is not None)
         return str(value)
 
     kind = str(body.get("type", "move")).replace("_", " ")
-    fields = [f"{name.replace('_', ' ')} {told(value)}" for name, value in body.items() if name != "type"]
+    fields = [
+        f"{name.replace('_', ' ')} {told(value)}" for name, value in body.items() if name != "type" and value is not None
+    ]
     return f"{kind} ({'; '.join(fields)})" if fields else kind
 
 

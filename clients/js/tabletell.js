@@ -572,6 +572,15 @@ export class Tabletell {
               yield message;
               return;
             }
+            if (message.event === "analysis") {
+              // no place in the log (its id is the finished game's last
+              // version, told again on each connection): never skipped as
+              // given before, never resumed from
+              clearTimeout(idle);
+              yield message;
+              arm();
+              continue;
+            }
             if (last != null && !after(message.id, last)) continue; // given before the reconnection
             last = message.id;
             attempt = 0;
@@ -857,6 +866,8 @@ export class GameSocket {
         if (message.event === "finished") {
           if (this.#finished) return; // again, on a connection made to send what waited
           this.#finished = true;
+        } else if (message.event === "analysis") {
+          // no place in the log: told again on each connection, never resumed from
         } else if (this.#last != null && !after(message.id, this.#last)) return; // given before the reconnection
         else this.#last = message.id;
         healthy = true;

@@ -14,6 +14,8 @@
   by default, ``service.telemetry.logs``); the access log is the app's (with the route
   and the request id), so gunicorn writes none, whatever ``--access-logfile``
   says. ``ACCESS_LOG=off`` silences the app's.
+- No control socket (``gunicornc``'s): its one path per user would be shared
+  by every stack on the machine.
 """
 from __future__ import annotations
 
@@ -51,6 +53,13 @@ class Logger(glogging.Logger):
 
 
 logger_class = Logger
+
+# No control socket: gunicorn 25.1+ opens one for ``gunicornc`` at
+# ``$XDG_RUNTIME_DIR/gunicorn.ctl`` or ``~/.gunicorn/gunicorn.ctl``, one path
+# for every gunicorn its user starts, so two stacks on one machine (the
+# suite's, a blue/green pair) would take it from each other. Nothing here
+# uses it: ``make run`` drives gunicorn by signals (HUP, TTIN, TTOU).
+control_socket_disable = True
 
 # the project's top-level packages and modules (every import of its code
 # starts with one of them)

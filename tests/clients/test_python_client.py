@@ -321,6 +321,14 @@ def test_an_analysis_asked_for_and_read_through_the_client(api_server):
         with pytest.raises(Forbidden) as refused:
             anyone.request_analysis(game_id, {"seat": 1}, token="")
         assert refused.value.code == "analysis_private"
+        # its progress on the game's stream, resumed at the game's last version:
+        # an analysis message carries that version as its id, and is no event
+        # of the log given before (it was skipped as one)
+        last = anyone.get_game(game_id)["version"]
+        with anyone.stream_game(game_id, token=tokens[0], last_event_id=last) as stream:
+            told = next(stream)
+        assert (told.event, told.data["seat"], told.data["status"]) == ("analysis", 0, "queued")
+        assert stream.last_event_id == last
 
 
 class LoseDeletion(httpx.BaseTransport):

@@ -11,7 +11,7 @@ import random
 import pytest
 
 from events.envelope import Envelope
-from games.analysis import CLASSES, Decision, analyse_decisions, judged, place, review, scale
+from games.analysis import CLASSES, Decision, analyse_decisions, judged, place, review, scale, words
 from games.registry import GAMES
 from projections.analysis import analyse, decisions_of
 from projections.local import LocalGame
@@ -189,3 +189,11 @@ def test_the_analysis_records_its_rollouts_depth_and_refuses_another_seats_decis
         analyse(experts_game.envelopes, 2, seed="x")
     with pytest.raises(ValueError, match="at least one world"):
         analyse(experts_game.envelopes, 0, seed="x", iterations=0)
+
+
+def test_a_move_in_words_tells_no_unset_field_of_a_card_or_of_the_move():
+    """The sentence names a card by what its face shows: a Tag has no number,
+    a move no target it did not choose; neither is told as "None"."""
+    view = {"hand": [{"id": "c7", "color": "red", "rank": "tag", "number": None}]}
+    told = words(view, {"type": "play", "card": "c7", "pile": 0, "target": None})
+    assert told == "play (card red tag; pile 0)"

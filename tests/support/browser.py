@@ -43,8 +43,11 @@ def chromium() -> str:
 def stack(tmp_path_factory):
     """`make run` as it starts: its own store, the API, a worker; with the
     operators' token (the tests' ``OPERATOR_TOKEN``): the operators' page
-    (test_web_moderation.py), ending and voiding games."""
-    settings = {"RATE_LIMITS": "off", "ACCESS_LOG": "off", "WEB_CONCURRENCY": "1", "OPERATOR_TOKEN": OPERATOR_TOKEN}
+    (test_web_moderation.py), ending and voiding games; analyses over few
+    worlds (test_web_analysis.py)."""
+    # an analysis (test_web_analysis.py) over 8 worlds a decision: the fewest the scale classes by, and cheap
+    settings = {"RATE_LIMITS": "off", "ACCESS_LOG": "off", "WEB_CONCURRENCY": "1", "OPERATOR_TOKEN": OPERATOR_TOKEN,
+                "ANALYSIS_ITERATIONS": "8"}
     with make_run(tmp_path_factory.mktemp("web-data"), **settings) as port:
         yield f"http://127.0.0.1:{port}"
 

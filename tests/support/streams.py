@@ -46,10 +46,11 @@ def play(client: httpx.Client, game_id: str, tokens: list[str], rng: random.Rand
     return response.json()["version"]
 
 
-def finished_diez(client: httpx.Client, public: bool = False) -> tuple[str, list[str]]:
-    """A two-seat Diez game of two cards each (the cheapest to analyse),
-    played to its end by random moves, and its seats' tokens."""
-    body = {"type": "diez", "seats": 2, "options": SHORT["diez"], "public": public}
+def finished_diez(client: httpx.Client, public: bool = False, hand_size: int = 2) -> tuple[str, list[str]]:
+    """A two-seat Diez game of two cards each (the cheapest to analyse;
+    ``hand_size`` more for more decisions), played to its end by random
+    moves, and its seats' tokens."""
+    body = {"type": "diez", "seats": 2, "options": {**SHORT["diez"], "hand_size": hand_size}, "public": public}
     game_id = client.post("/v1/games", json=body).json()["game_id"]
     tokens = [client.post(f"/v1/games/{game_id}/seats", json={"name": f"p{n}"}).json()["token"] for n in range(2)]
     rng = random.Random(3)

@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { BOUND_MS, SHORT, client, cuttingStreams, newGame, playSeat } from "../testing.js";
+import { BOUND_MS, SHORT, client, cuttingStreams, newGame, playSeat, wiretap } from "../testing.js";
 
 test("a game's and a player's streams, cut mid-game, resume with nothing lost or repeated", { timeout: BOUND_MS }, async () => {
   const api = client();
@@ -88,6 +88,23 @@ test("a stream stops when its signal aborts, and after a finished game's end (20
   const again = [];
   for await (const message of api.streamGame(bots.game_id, { lastEventId: final.id })) again.push(message);
   assert.deepEqual(again, [final]);
+
+  // an analysis under way is told on the finished game's stream with the
+  // game's last version as its id (as the server sends it): given, not
+  // skipped as a message given before the reconnection
+  const told = { seat: 0, status: "running", done: 3, total: 9 };
+  const tap = wiretap({
+    matches: (call) => call.url.includes(`/games/${bots.game_id}/stream`),
+    intercept: () => new Response(
+      [{ event: "analysis", id: final.id, data: told }, final].map((m) => JSON.stringify(m)).join("\n") + "\n",
+      { status: 200, headers: { "Content-Type": "application/x-ndjson" } }),
+  });
+  const resumed = [];
+  for await (const message of client({ fetch: tap.fetch }).streamGame(bots.game_id, { lastEventId: final.id })) {
+    resumed.push(message);
+  }
+  assert.deepEqual(resumed.map((m) => [m.event, m.id]), [["analysis", final.id], ["finished", final.id]]);
+  assert.deepEqual(resumed[0].data, told);
 });
 
 test("a stream tells onConnection its state: connecting, open, reconnecting after each cut, open again, closed", { timeout: BOUND_MS }, async () => {

@@ -21,7 +21,7 @@ from tests.support.stack import wait_healthy
 
 def start(port: int, data_dir: Path, log: Path | None = None, **settings: str) -> subprocess.Popen:
     """`make run` (``service.run``) on ``port``; its log lines to ``log``."""
-    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "OPERATOR_TOKEN")}
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "OPERATOR_TOKEN", "XDG_RUNTIME_DIR")}
     env.update(PORT=str(port), DATA_DIR=str(data_dir), WEB_CONCURRENCY="1", WEB_THREADS="4", **settings)
     stderr = open(log, "a") if log is not None else subprocess.DEVNULL
     try:
@@ -74,12 +74,15 @@ def interrupt(process: subprocess.Popen) -> list[psutil.Process]:
 def test_make_run_serves_persists_and_stops_cleanly(tmp_path):
     port = free_port()
     log = tmp_path / "run.log"
-    service = start(port, tmp_path / "var", log)
+    home = tmp_path / "home"  # where gunicorn would open its control socket
+    service = start(port, tmp_path / "var", log, HOME=str(home))
     try:
         wait_healthy(f"http://127.0.0.1:{port}", service, "make run's stack")
         children = psutil.Process(service.pid).children(recursive=True)
         names = " ".join(" ".join(c.cmdline()) for c in children)
         assert "valkey-server" in names and "gunicorn" in names and "service.worker" in names
+        # no control socket shared by every stack of the machine's user
+        assert not (home / ".gunicorn").exists()
         game = call(port, "POST", "/v1/games", {"type": "color-doubt", "seats": 2, "bots": [{"seat": 1, "level": "random"}]})
     finally:
         children = interrupt(service)

@@ -752,6 +752,9 @@ class Stream(Generic[M]):
                             if not line.strip():
                                 continue  # a heartbeat
                             message = cast(M, _message(json.loads(line), self._kinds))
+                            if message.event in UNLOGGED:
+                                yield message  # no place in the log: never skipped, never resumed from
+                                continue
                             if (
                                 self.last_event_id is not None
                                 and message.position <= position_of(self.last_event_id)
@@ -935,6 +938,8 @@ class GameSocket:
             if self._finished:
                 return  # again, on a connection made to send what waited
             self._finished = True
+        elif message.event in UNLOGGED:
+            pass  # told again on each connection, as it stands then
         elif self.last_event_id is not None and message.position <= position_of(self.last_event_id):
             return  # given before the reconnection
         else:
@@ -965,6 +970,13 @@ class GameSocket:
             raise ConnectionError(f"the socket failed {self._failures + 1} times in a row")
         self._failures += 1
         self.client.sleep(wait if wait is not None else self.client.backoff(self._failures - 1))
+
+
+# the messages that are no place in the game's log: an ``analysis`` carries
+# the finished game's last version as its id (the server tells each analysis
+# under way again on each connection); a stream never skips one as given
+# before, nor resumes from it
+UNLOGGED = frozenset({"analysis"})
 
 
 def _message(line: dict[str, Any], kinds: Mapping[str, type[Message]] | None) -> Message:

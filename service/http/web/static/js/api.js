@@ -80,6 +80,13 @@ export const getEvents = (gameId, token, after = 0) => client.getEvents(gameId, 
 // the whole log, its entries oldest first (a finished game's)
 export const getLog = (gameId) => client.getLog(gameId);
 
+// a finished game's analysis for a seat (issue 55): asked for (a seat's
+// token asks for its own; anyone, without, a public game's once its
+// spectators' delay has passed), and its record read again (its progress,
+// then the analysis)
+export const requestAnalysis = (gameId, seat, token = null) => client.requestAnalysis(gameId, { seat }, { token });
+export const getAnalysis = (gameId, seat, token = null) => client.getAnalysis(gameId, seat, { token });
+
 export const getReplay = (gameId, version, seat = null) => client.getReplay(gameId, { version, seat });
 // the seat's own view at an earlier version (its token; the public's without), as the table showed it then
 export const getViewAt = (gameId, token, version) =>

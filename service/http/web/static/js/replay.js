@@ -3,7 +3,8 @@
 // line by line (the events' narration); and the server's verification of
 // the log, with what it proves and how to check it yourself.
 
-import { getEvents, getGame, getLog, getReplay, getVerification, listGameTypes, problemMessage } from "./api.js";
+import { analysisPanel } from "./analysis.js";
+import { Seats, getEvents, getGame, getLog, getReplay, getVerification, listGameTypes, problemMessage } from "./api.js";
 import { cardElement, renderValue, setCardHelp } from "./cards.js";
 import { h, main, put, setWhere, words } from "./dom.js";
 import { diceRow, handSection, nameOf, tableSection } from "./felt.js";
@@ -70,6 +71,15 @@ export async function replayPage(gameId) {
         h("time", { class: "meta", datetime: new Date(entry.time).toISOString() }, ` ${at(entry.time)}`)));
   }));
   const stage = h("div", { class: "stage" });
+  // the expert's review of a seat's decisions (analysis.js): the seat chosen in "As seen by", else the one held
+  const analysis = analysisPanel({
+    gameId, summary, log, events, held: Seats.get(gameId),
+    name: (seat) => {
+      const s = summary.seats.find((each) => each.seat === seat);
+      return (s && (s.display_name || s.name)) || `Seat ${seat + 1}`;
+    },
+    jump: (version) => go(version)(),
+  });
   const started = log.length ? when(log[0].time) : "";
   put(main,
     h("h1", {}, `Replay of ${type.name}`),
@@ -78,18 +88,22 @@ export async function replayPage(gameId) {
       h("a", { href: `/how-to-play/${type.type}`, target: "_blank", rel: "noopener" }, "How to play"), " · ",
       h("a", { href: `/rules/${type.type}`, target: "_blank", rel: "noopener" }, "Rules")),
     controls,
+    analysis.element,
     h("div", { class: "board" },
       h("div", { class: "play" }, stage),
       h("aside", { class: "side" }, verification,
         h("section", { class: "panel", "aria-label": "Event list" }, h("h2", {}, "What happened"), events))));
   slider.addEventListener("input", show);
   viewer.addEventListener("change", show);
+  viewer.addEventListener("change", () => analysis.seat(viewer.value));
+  analysis.seat(viewer.value);
 
   let shown = 0;
   async function show() {
     const version = Number(slider.value);
     const ask = ++shown;
     number.textContent = String(version);
+    analysis.at(version);
     for (const item of events.children) item.classList.toggle("current", Number(item.dataset.version) === version);
     const current = events.querySelector(".current");
     if (current) {
