@@ -369,3 +369,57 @@ def test_a_player_deleted_whose_answer_was_lost_is_deleted_once(api_server):
         with pytest.raises(Unauthorized) as refused:
             client.get_player(token=key)
         assert refused.value.code == "invalid_token"
+
+
+def test_a_tournament_created_listed_joined_withdrawn_and_followed_through_the_client(api_server):
+    """Every tournament route through the client, on a Swiss that starts in
+    an hour (no worker here: nothing is due before then): created with a
+    player key, listed among the upcoming, entered by two players (``you``
+    says so; a second entry is refused), one withdrawn, its stream read
+    from the first entry and resumed after one, and its whole log refused
+    while it has not finished."""
+    from datetime import datetime, timedelta, timezone
+
+    from tabletell_client import NotFound, TournamentMessage
+
+    starts = (datetime.now(timezone.utc) + timedelta(hours=1)).isoformat()
+    with Tabletell(api_server.url, timeout=PATIENCE) as api:
+        ana, bea = api.create_player({"name": "ana"}), api.create_player({"name": "bea"})
+        body = {
+            "name": "Client Swiss", "game_type": "color-doubt", "seats_per_table": 2, "options": SHORT["color-doubt"],
+            "format": "swiss", "rounds": 2, "starts_at": starts,
+        }  # fmt: skip
+        made = api.create_tournament(body, token=ana["key"])
+        tournament_id = made["id"]
+        assert (made["status"], made["created_by"], made["players"], made["you"]["entered"]) == ("upcoming", ana["player_id"], 0, False)
+        listed = api.list_tournaments(status="upcoming", limit=200)
+        assert listed["status"] == "upcoming" and tournament_id in [t["id"] for t in listed["tournaments"]]
+        for player in (ana, bea):
+            joined = api.join_tournament(tournament_id, token=player["key"])
+            assert joined["you"] == {"player": player["player_id"], "entered": True, "table": None}
+        with pytest.raises(RuleRefused) as again:
+            api.join_tournament(tournament_id, token=bea["key"])
+        assert again.value.code == "already_joined"
+        left = api.withdraw_from_tournament(tournament_id, token=bea["key"])
+        assert (left["players"], left["you"]["entered"]) == (1, False)
+        shown = api.get_tournament(tournament_id, token="")
+        assert "you" not in shown and [row["name"] for row in shown["standings"] if not row["withdrawn"]] == ["ana"]
+        assert api.get_tournament(tournament_id, token=ana["key"])["you"]["entered"] is True
+
+        # the stream: every entry from the first, then resumed after the second
+        stream = api.stream_tournament(tournament_id)
+        seen = [next(stream) for _ in range(4)]
+        stream.close()
+        assert all(isinstance(m, TournamentMessage) for m in seen)
+        assert [(m.event, m.id) for m in seen] == [
+            ("tournament_created", 1), ("player_joined", 2), ("player_joined", 3), ("player_withdrew", 4)
+        ]
+        assert seen[0].data["data"]["seed_commitment"] == made["seed_commitment"] and "seed" not in seen[0].data["data"]
+        with api.stream_tournament(tournament_id, last_event_id=2) as resumed:
+            assert next(resumed).id == 3
+
+        with pytest.raises(Forbidden) as early:
+            api.get_tournament_log(tournament_id)
+        assert early.value.code == "tournament_in_progress"
+        with pytest.raises(NotFound):
+            api.get_tournament("0" * 32)

@@ -23,6 +23,7 @@ from .types import (
     GameMessage,
     Message,
     PlayerMessage,
+    TournamentMessage,
     ViewMessage,
 )
 
@@ -45,6 +46,7 @@ __all__ = [
     "RuleRefused",
     "Stream",
     "Tabletell",
+    "TournamentMessage",
     "USER_AGENT",
     "Unauthorized",
     "Unavailable",

@@ -11,11 +11,13 @@ when the answer has one, else an exponential backoff with jitter):
   every attempt, so the server answers a retry with the first answer and
   appends nothing), ``rematch`` (a seat that asked before is answered its
   seat again, with ``token`` null: nothing is created twice) and
-  ``rename_player`` (the same name set twice), ``delete_webhook`` and
+  ``rename_player`` (the same name set twice), ``withdraw_from_tournament``
+  (a retry after a lost answer is 422 ``not_joined``), ``delete_webhook`` and
   ``delete_player`` (a retry that finds the webhook
   or the key gone is the deletion done);
 - the other writes (``create_game``, ``take_seat``, ``create_player``,
-  ``replace_player_key``, ``matchmaking``, ``create_webhook``: no
+  ``replace_player_key``, ``matchmaking``, ``create_webhook``,
+  ``create_tournament``, ``join_tournament``: no
   Idempotency-Key, and done twice they create twice or, for a key, lose
   the new one) only where nothing ran: a connection that was never made
   (``httpx.ConnectError``, ``ConnectTimeout``, ``PoolTimeout``) and a 503
@@ -29,7 +31,7 @@ when the answer has one, else an exponential backoff with jitter):
 No 4xx is retried (a 409 ``version_conflict`` asks the caller to decide
 again; a 429 says to slow down): each is raised as a ``Problem``.
 
-Streams (``stream_game``, ``stream_player``) read NDJSON and reconnect on
+Streams (``stream_game``, ``stream_player``, ``stream_tournament``) read NDJSON and reconnect on
 their own, resuming after the last id received: see ``Stream``. A game's
 socket (``connect_game``) carries the same messages one way and the seat's
 commands the other: see ``GameSocket``.
@@ -51,7 +53,7 @@ import httpx
 from simple_websocket import Client as WebSocket, ConnectionClosed, ConnectionError as Refused
 
 from . import types as t
-from .types import GAME_MESSAGES, GameMessage, Message, PlayerMessage, position_of
+from .types import GAME_MESSAGES, GameMessage, Message, PlayerMessage, TournamentMessage, position_of
 from .problems import Problem, problem_from, problem_of, retry_after
 
 # the package's version (pyproject.toml reads it from here): major.minor is
@@ -331,7 +333,7 @@ class Tabletell:
         Resumes after ``last_event_id``; reconnects by itself (see
         ``Stream``)."""
         return Stream(
-            self, _game(game_id, "stream"), token, {"data": data}, last_event_id, ends_when_finished=True, kinds=GAME_MESSAGES
+            self, _game(game_id, "stream"), token, {"data": data}, last_event_id, ends_after="finished", kinds=GAME_MESSAGES
         )
 
     def connect_game(
@@ -424,9 +426,11 @@ class Tabletell:
         ``last_event_id``: on a resumption it repeats the id resumed from,
         and is skipped as any message at or before it), then
         ``game_started``, ``turn``, ``window``, ``game_finished``,
-        ``rematch_offered``, ``rating_changed``, numbered by the player's feed. It never ends by
+        ``rematch_offered``, ``rating_changed``, ``tournament_table_ready`` (the player's
+        table in a tournament: its ``game_id``, ``seat`` and the seat's ``token``),
+        numbered by the player's feed. It never ends by
         itself: stop iterating, or ``close()``. Each is a ``PlayerMessage``."""
-        return Stream(self, "/v1/players/me/stream", token, {}, last_event_id, ends_when_finished=False, kinds=None)
+        return Stream(self, "/v1/players/me/stream", token, {}, last_event_id, ends_after=None, kinds=PlayerMessage)
 
     # -- lobby ---------------------------------------------------------------------------------
 
@@ -593,6 +597,64 @@ class Tabletell:
         progress (``done`` of ``total``) and, once stored, the analysis."""
         return self._json(t.AnalysisStatus, "GET", _game(game_id, "analysis", str(int(seat))), "read", token=token)
 
+    # -- tournaments -------------------------------------------------------------------------------
+
+    def create_tournament(self, body: t.CreateTournament | Mapping[str, Any], *, token: str | None = None) -> t.Tournament:
+        """``POST /v1/tournaments`` with a player key (its player is the
+        tournament's ``created_by``, not entered by it): ``{"name",
+        "game_type", "seats_per_table", "format"}`` (``swiss`` with
+        ``rounds``, ``arena`` with ``duration_seconds``), and ``options``,
+        ``starts_at`` (ISO 8601; omitted: at once), ``rated``,
+        ``min_rating``/``max_rating``, ``no_show_seconds``. Not sent again
+        after a network error (a second would be a second tournament)."""
+        return self._json(t.Tournament, "POST", "/v1/tournaments", "unsafe", token=token, body=dict(body))
+
+    def list_tournaments(
+        self, *, status: Literal["upcoming", "running", "finished"] | None = None, limit: int | None = None
+    ) -> t.TournamentList:
+        """``GET /v1/tournaments``: the tournaments of one ``status``
+        (``running`` unless given), each a ``TournamentSummary``."""
+        params = {"status": status, "limit": limit}
+        return self._json(t.TournamentList, "GET", "/v1/tournaments", "read", params=params, token="")
+
+    def get_tournament(self, tournament_id: str, *, token: str | None = None) -> t.Tournament:
+        """``GET /v1/tournaments/{id}``: its standings and its tables by
+        round (``round_tables``); with a player key, ``you`` (entered, and
+        the player's table under way: their key acts for the seat)."""
+        return self._json(t.Tournament, "GET", _tournament(tournament_id), "read", token=token)
+
+    def join_tournament(self, tournament_id: str, *, token: str | None = None) -> t.Tournament:
+        """``POST /v1/tournaments/{id}/players``: the key's player enters (a
+        Swiss until it starts, an arena until it ends); each of their tables
+        is told on their stream (``tournament_table_ready``). Not sent again
+        after a network error: a second is 422 ``already_joined``."""
+        return self._json(t.Tournament, "POST", _tournament(tournament_id, "players"), "unsafe", token=token)
+
+    def withdraw_from_tournament(self, tournament_id: str, *, token: str | None = None) -> t.Tournament:
+        """``DELETE /v1/tournaments/{id}/players/me``: the key's player is
+        seated at no table again (a game of theirs under way plays on).
+        Sent again after a network error (a DELETE)."""
+        path = _tournament(tournament_id, "players", "me")
+        return self._json(t.Tournament, "DELETE", path, "idempotent", token=token)
+
+    def stream_tournament(self, tournament_id: str, *, last_event_id: int | None = None) -> "Stream[TournamentMessage]":
+        """``GET /v1/tournaments/{id}/stream`` as NDJSON: one
+        ``TournamentMessage`` per entry of its log (``event`` the entry's
+        type, ``id`` its version, ``data`` the entry as anyone may see it),
+        from the first (or after ``last_event_id``); the iteration ends
+        after ``tournament_finished``. Reconnects by itself (see ``Stream``)."""
+        return Stream(
+            self, _tournament(tournament_id, "stream"), "", {}, last_event_id, ends_after="tournament_finished",
+            kinds=TournamentMessage,
+        )  # fmt: skip
+
+    def get_tournament_log(self, tournament_id: str, *, token: str | None = None) -> list[dict[str, Any]]:
+        """``GET /v1/tournaments/{id}/log``: every entry with every part (what
+        ``python -m service.replay verify --tournament`` checks), once the
+        tournament has finished (before that, operators only)."""
+        text = self._request("GET", _tournament(tournament_id, "log"), "read", token=token).text
+        return [json.loads(line) for line in text.splitlines() if line.strip()]
+
     # -- webhooks ----------------------------------------------------------------------------------
 
     def list_webhooks(self, *, token: str | None = None) -> dict[str, Any]:
@@ -653,7 +715,8 @@ class Tabletell:
 class Stream(Generic[M]):
     """The messages of a stream, read as NDJSON (heartbeats skipped), as an
     iterator of ``Message``: a game's each of the class of its kind
-    (``t.GameMessage``), a player's ``PlayerMessage``.
+    (``t.GameMessage``), a player's ``PlayerMessage``, a tournament's
+    ``TournamentMessage``.
 
     A dropped connection (an httpx error while reading, or the server
     closing the stream early) or a 503/429 answer is not an end: it
@@ -665,8 +728,9 @@ class Stream(Generic[M]):
     up (raising the last error) after the client's ``retries`` attempts in a
     row that brought nothing; any other error answer (401, 404, 400
     ``invalid_last_event_id``) is raised as a ``Problem`` at once. A game's
-    stream ends after its ``finished`` message, or at once (no message) when
-    resumed at the end of a finished game.
+    stream ends after its ``finished`` message (a tournament's after its
+    ``tournament_finished``), or at once (no message) when resumed at the
+    end of a finished game (or tournament).
 
     ``last_event_id`` is where it would resume; ``reconnects`` counts the
     reconnections. ``drop()`` closes the current connection, as a network
@@ -681,8 +745,8 @@ class Stream(Generic[M]):
         params: dict[str, Any],
         last_event_id: int | str | None,
         *,
-        ends_when_finished: bool,
-        kinds: Mapping[str, type[Message]] | None,
+        ends_after: str | None,
+        kinds: Mapping[str, type[Message]] | type[Message],
     ):
         self.client = client
         self._kinds = kinds
@@ -691,7 +755,7 @@ class Stream(Generic[M]):
         self.reconnects = 0
         self._headers = client._headers(token, {"Accept": "application/x-ndjson"})
         self._params = params
-        self._ends_when_finished = ends_when_finished
+        self._ends_after = ends_after
         self._response: httpx.Response | None = None
         self._closed = False
         self._messages = self._run()
@@ -763,7 +827,7 @@ class Stream(Generic[M]):
                                 continue
                             self.last_event_id = message.id
                             yield message
-                            if message.event == "finished" and self._ends_when_finished:
+                            if message.event == self._ends_after:
                                 return
             except (httpx.TransportError, httpx.StreamError):
                 if self._closed:
@@ -979,10 +1043,11 @@ class GameSocket:
 UNLOGGED = frozenset({"analysis"})
 
 
-def _message(line: dict[str, Any], kinds: Mapping[str, type[Message]] | None) -> Message:
-    """A line of a stream as the class of its kind (``kinds`` None: a player's stream)."""
+def _message(line: dict[str, Any], kinds: Mapping[str, type[Message]] | type[Message]) -> Message:
+    """A line of a stream as the class of its kind (``kinds`` a class: every
+    message of that stream is one, a player's or a tournament's)."""
     found = line["id"]
-    kind = PlayerMessage if kinds is None else kinds.get(line["event"], Message)
+    kind = kinds if isinstance(kinds, type) else kinds.get(line["event"], Message)
     return kind(event=line["event"], id=found if isinstance(found, str) else int(found), data=line["data"])
 
 
@@ -1000,6 +1065,10 @@ def _may_retry_503(policy: Policy, response: httpx.Response) -> bool:
 
 def _game(game_id: str, *rest: str) -> str:
     return "/".join((f"/v1/games/{quote(game_id, safe='')}", *rest))
+
+
+def _tournament(tournament_id: str, *rest: str) -> str:
+    return "/".join((f"/v1/tournaments/{quote(tournament_id, safe='')}", *rest))
 
 
 def _tag(version: int | str) -> str:

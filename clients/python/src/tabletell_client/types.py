@@ -10,7 +10,7 @@ are left open).
 The messages are classes: a stream or a game's socket gives each message as
 the class of its kind (``ViewMessage``, ``EventMessage``, ``ChatMessage``,
 ``ChatRemovedMessage``, ``AnalysisMessage``, ``FinishedMessage``; a player's stream
-``PlayerMessage``), each a ``Message`` with ``event`` (the kind), ``id`` and
+``PlayerMessage``, a tournament's ``TournamentMessage``), each a ``Message`` with ``event`` (the kind), ``id`` and
 ``data``, so a type checker knows ``data["moves"]`` only on a view (after
 ``message.event == "view"`` or ``isinstance(message, ViewMessage)``), and a
 chat message read as a view is an error before it is a ``KeyError``.
@@ -453,6 +453,117 @@ class ChatRemoval(TypedDict):
     at: int
 
 
+# -- tournaments ---------------------------------------------------------------------------------
+
+TournamentFormat = Literal["swiss", "arena"]
+TournamentStatus = Literal["upcoming", "running", "finished"]
+
+
+class CreateTournament(TypedDict):
+    """``create_tournament``'s body: a Swiss with ``rounds``, an arena with
+    ``duration_seconds`` (docs/tournaments.md has the formats' rules)."""
+
+    name: str
+    game_type: str
+    seats_per_table: int
+    format: TournamentFormat
+    options: NotRequired[dict[str, Any]]
+    rounds: NotRequired[int | None]
+    duration_seconds: NotRequired[int | None]
+    starts_at: NotRequired[str | None]  # ISO 8601 with its offset; omitted: at once
+    rated: NotRequired[bool]
+    min_rating: NotRequired[float | None]
+    max_rating: NotRequired[float | None]
+    no_show_seconds: NotRequired[int]
+
+
+class TournamentEntry(TypedDict):
+    min_rating: float | None
+    max_rating: float | None
+
+
+class TournamentSummary(TypedDict):
+    """A tournament in a list: what it is, when, how far it has come."""
+
+    id: str
+    name: str
+    game_type: str
+    seats_per_table: int
+    format: TournamentFormat
+    rounds: int | None
+    duration_seconds: int | None
+    starts_at: str
+    ends_at: str | None
+    rated: bool
+    entry: TournamentEntry
+    status: TournamentStatus
+    round: int | None  # a Swiss's round under way or last played (0 before the first)
+    players: int  # entered and not withdrawn
+    version: int
+
+
+class TournamentList(TypedDict):
+    status: TournamentStatus
+    tournaments: list[TournamentSummary]
+
+
+class TournamentStanding(TypedDict):
+    """One row of the standings (docs/tournaments.md says what each tie-break is)."""
+
+    rank: int
+    player: str
+    name: str
+    points: int
+    tiebreaks: list[float]
+    games: int
+    rating: float  # the player's mu when they entered
+    withdrawn: bool
+    streak: int
+
+
+class TournamentSeat(TypedDict):
+    player: str
+    name: str | None
+
+
+class TournamentTable(TypedDict):
+    table: int
+    game_id: str
+    players: list[TournamentSeat]  # in seat order
+    status: Literal["playing", "finished"]
+    places: dict[str, int] | None  # player -> place (1 first), once finished
+
+
+class TournamentRound(TypedDict):
+    round: int  # an arena's tables are all in round 0
+    tables: list[TournamentTable]
+
+
+class YourTable(TypedDict):
+    game_id: str
+    seat: int  # the player's key acts for it
+
+
+class TournamentYou(TypedDict):
+    player: str
+    entered: bool
+    table: YourTable | None
+
+
+class Tournament(TournamentSummary):
+    """``get_tournament``'s answer (and create's, join's, withdraw's)."""
+
+    options: dict[str, Any]
+    no_show_seconds: int
+    created_by: str | None
+    created_at: str
+    standings: list[TournamentStanding]
+    round_tables: list[TournamentRound]
+    seed_commitment: str
+    seed: str | None  # told once finished
+    you: NotRequired[TournamentYou]  # with a player key
+
+
 # -- the streams' messages ---------------------------------------------------------------------
 
 
@@ -600,7 +711,19 @@ class PlayerMessage(Message):
     """A player's stream's message: ``ready`` (once, first), then
     ``game_started``, ``turn``, ``window``, ``game_finished``,
     ``game_voided`` (``operator``, ``reason``), ``rematch_offered``,
-    ``rating_changed``, numbered 1, 2, 3..."""
+    ``rating_changed``, ``tournament_table_ready`` (``tournament_id``,
+    ``game_id``, ``seat``, ``token``, ``round``...), numbered 1, 2, 3..."""
+
+    id: int
+    data: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class TournamentMessage(Message):
+    """A tournament's stream's message: one entry of its log, ``event`` its
+    type (``player_joined``, ``round_started``, ``table_finished``,
+    ``tournament_finished``...), ``id`` its version, ``data`` the entry as
+    anyone may see it (``version``, ``type``, ``time``, ``actor``, ``data``)."""
 
     id: int
     data: dict[str, Any]
