@@ -135,7 +135,9 @@ export type OperationId =
   | "requestAnalysis" | "getAnalysis"
   | "listWebhooks" | "createWebhook" | "deleteWebhook" | "enableWebhook" | "listWebhookDeliveries"
   | "fileReport" | "listReports" | "getReport" | "resolveReport"
-  | "mutePlayer" | "unmutePlayer" | "banPlayer" | "unbanPlayer" | "getModerationLog";
+  | "mutePlayer" | "unmutePlayer" | "banPlayer" | "unbanPlayer" | "getModerationLog"
+  | "createTournament" | "listTournaments" | "getTournament" | "joinTournament" | "withdrawFromTournament"
+  | "streamTournament" | "getTournamentLog";
 
 export class Tabletell {
   constructor(options?: TabletellOptions);
@@ -253,7 +255,7 @@ export class Tabletell {
   /**
    * Everything that concerns the bearer key's player: `ready` (given once,
    * on the first connection), then `game_started`, `turn`, `window`,
-   * `game_finished`, `rematch_offered`, `rating_changed`, numbered 1, 2, 3... Resumes and
+   * `game_finished`, `rematch_offered`, `rating_changed`, `tournament_table_ready`, numbered 1, 2, 3... Resumes and
    * backs off as streamGame does; runs until `signal` aborts or the loop
    * breaks (or throws a ProblemError 401 once the key is replaced).
    */
@@ -337,6 +339,33 @@ export class Tabletell {
   requestAnalysis(gameId: string, body: { seat: number }, options?: CallOptions): Promise<AnalysisStatus>;
   /** A seat's analysis record: status, progress, and once stored the analysis. Retry kind: idempotent. */
   getAnalysis(gameId: string, seat: number, options?: CallOptions): Promise<AnalysisStatus>;
+
+  // tournaments
+  /**
+   * A Swiss (`rounds`) or an arena (`duration_seconds`), with a player key
+   * (its `created_by`; it enters as anyone does). Retry kind: once.
+   */
+  createTournament(body: CreateTournament, options?: CallOptions): Promise<Tournament>;
+  /** The tournaments of one status (default: running). Retry kind: idempotent. */
+  listTournaments(options?: CallOptions & { status?: TournamentStatus; limit?: number }):
+    Promise<{ status: TournamentStatus; tournaments: TournamentSummary[] }>;
+  /** Standings and tables; with a player key, `you`. Retry kind: idempotent. */
+  getTournament(tournamentId: string, options?: CallOptions): Promise<Tournament>;
+  /** The key's player enters. Retry kind: once (a second is 422 already_joined). */
+  joinTournament(tournamentId: string, options?: CallOptions): Promise<Tournament>;
+  /** The key's player withdraws. Retry kind: idempotent (a retry after a lost answer may be 422 not_joined). */
+  withdrawFromTournament(tournamentId: string, options?: CallOptions): Promise<Tournament>;
+  /**
+   * One message per entry of the tournament's log (`id` its version), resumed
+   * after `lastEventId`; ends after `tournament_finished`. Resumes and backs off
+   * as streamGame does.
+   */
+  streamTournament(
+    tournamentId: string,
+    options?: CallOptions & { lastEventId?: number; onConnection?: (state: ConnectionState) => void },
+  ): AsyncGenerator<TournamentStreamMessage, void, undefined>;
+  /** Every entry of a finished tournament's log (before: operators). Retry kind: idempotent. */
+  getTournamentLog(tournamentId: string, options?: CallOptions): Promise<Record<string, unknown>[]>;
 
   // webhooks (operators)
   /** Retry kind: idempotent. */
@@ -449,7 +478,8 @@ export type Status = "waiting" | "active" | "finished" | "abandoned";
 export type GameTypeName = "color-doubt" | "deceptidice" | "diez" | "opticall";
 export type BotLevel = "expert" | "heuristic" | "random";
 export type WebhookEventType =
-  | "turn" | "window" | "game_started" | "game_finished" | "rematch_offered" | "rating_changed" | "webhook.disabled";
+  | "turn" | "window" | "game_started" | "game_finished" | "game_voided" | "rematch_offered" | "rating_changed"
+  | "tournament_table_ready" | "webhook.disabled";
 
 /** A rated quick match not found yet (202): ask again after `retry_after` seconds. */
 export interface Queued {
@@ -974,7 +1004,106 @@ export type PlayerStreamMessage =
   | { event: "game_finished"; id: number; data: PlayerEventData & { result: Record<string, unknown> | null } }
   | { event: "game_voided"; id: number; data: PlayerEventData & Moderation }
   | { event: "rematch_offered"; id: number; data: PlayerEventData & { rematch_of: string; asked_by: number } }
-  | { event: "rating_changed"; id: number; data: PlayerEventData & RatingChange };
+  | { event: "rating_changed"; id: number; data: PlayerEventData & RatingChange }
+  | { event: "tournament_table_ready"; id: number; data: PlayerEventData & TableReady };
+
+/** A player's table in a tournament is ready: the seat's `token` plays it (their player key too). */
+export interface TableReady {
+  tournament_id: string;
+  /** The tournament's name. */
+  tournament: string;
+  token: string;
+  round: number;
+  table: number;
+}
+
+// -- tournaments ----------------------------------------------------------------
+
+export type TournamentStatus = "upcoming" | "running" | "finished";
+
+export interface CreateTournament {
+  name: string;
+  game_type: GameTypeName;
+  seats_per_table: number;
+  format: "swiss" | "arena";
+  options?: Record<string, unknown>;
+  /** A Swiss's rounds. */
+  rounds?: number | null;
+  /** An arena's length. */
+  duration_seconds?: number | null;
+  /** ISO 8601 with its offset; omitted or null: at once. */
+  starts_at?: string | null;
+  rated?: boolean;
+  min_rating?: number | null;
+  max_rating?: number | null;
+  no_show_seconds?: number;
+}
+
+export interface TournamentSummary {
+  id: string;
+  name: string;
+  game_type: GameTypeName;
+  seats_per_table: number;
+  format: "swiss" | "arena";
+  rounds: number | null;
+  duration_seconds: number | null;
+  starts_at: string;
+  /** An arena's end (a Swiss: null). */
+  ends_at: string | null;
+  rated: boolean;
+  entry: { min_rating: number | null; max_rating: number | null };
+  status: TournamentStatus;
+  /** A Swiss's round under way or last played (0 before the first); an arena: null. */
+  round: number | null;
+  /** Entered and not withdrawn. */
+  players: number;
+  version: number;
+}
+
+/** One row of the standings (docs/tournaments.md says what each tie-break is). */
+export interface TournamentStanding {
+  rank: number;
+  player: string;
+  name: string;
+  points: number;
+  tiebreaks: number[];
+  games: number;
+  rating: number;
+  withdrawn: boolean;
+  streak: number;
+}
+
+export interface TournamentTable {
+  table: number;
+  game_id: string;
+  /** In seat order. */
+  players: { player: string; name: string | null }[];
+  status: "playing" | "finished";
+  /** Player id -> place (1 first), once finished. */
+  places: Record<string, number> | null;
+}
+
+export interface Tournament extends TournamentSummary {
+  options: Record<string, unknown>;
+  no_show_seconds: number;
+  created_by: string | null;
+  created_at: string;
+  standings: TournamentStanding[];
+  /** Every table by round: a Swiss's 1, 2...; an arena's all in round 0, in forming order. */
+  round_tables: { round: number; tables: TournamentTable[] }[];
+  seed_commitment: string;
+  /** Told once finished. */
+  seed: string | null;
+  /** With a player key: entered, and their table under way (their key acts for the seat). */
+  you?: { player: string; entered: boolean; table: { game_id: string; seat: number } | null };
+}
+
+/** One entry of a tournament's log as anyone may see it: `event` its type, `id` its version. */
+export interface TournamentStreamMessage {
+  event: string;
+  id: number;
+  data: { version: number; type: string; time: number; seat: null; actor: unknown; data: Record<string, unknown> };
+}
 
 export interface GamePage {
   games: { game_id: string; type: GameTypeName; status: Status; seats: number; version: number; created_at: number; result: Record<string, unknown> | null; voided: Moderation | null }[];

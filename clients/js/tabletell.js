@@ -111,6 +111,14 @@ export const OPERATIONS = Object.freeze({
   banPlayer: op("POST", "/v1/players/{player_id}/ban", "once"),
   unbanPlayer: op("POST", "/v1/players/{player_id}/unban", "once"),
   getModerationLog: op("GET", "/v1/moderation/log", "idempotent", ["limit", "before"]),
+  createTournament: op("POST", "/v1/tournaments", "once"),
+  listTournaments: op("GET", "/v1/tournaments", "idempotent", ["status", "limit"]),
+  getTournament: op("GET", "/v1/tournaments/{tournament_id}", "idempotent"),
+  joinTournament: op("POST", "/v1/tournaments/{tournament_id}/players", "once"),
+  // sent again after a lost answer, it may be refused 422 not_joined: the withdrawal was done
+  withdrawFromTournament: op("DELETE", "/v1/tournaments/{tournament_id}/players/me", "idempotent"),
+  streamTournament: op("GET", "/v1/tournaments/{tournament_id}/stream", "idempotent", ["last_event_id"]),
+  getTournamentLog: op("GET", "/v1/tournaments/{tournament_id}/log", "idempotent"),
 });
 
 /**
@@ -353,6 +361,42 @@ export class Tabletell {
   /** The seat's analysis record: its status and progress, and once stored the analysis. */
   getAnalysis(gameId, seat, options = {}) { return this.#call("getAnalysis", { game_id: gameId, seat }, options); }
 
+  // -- tournaments ---------------------------------------------------------
+
+  /**
+   * A Swiss (`format: "swiss"`, `rounds`) or an arena (`"arena"`,
+   * `duration_seconds`), created with a player key (its `created_by`, not
+   * entered by it); `starts_at` ISO 8601 (omitted: at once). Not sent again
+   * after a network error: a second would be a second tournament.
+   */
+  createTournament(body, options = {}) { return this.#call("createTournament", {}, options, body); }
+  /** The tournaments of one `status` (upcoming, running (the default), finished), each a summary. */
+  listTournaments(options = {}) { return this.#call("listTournaments", {}, options); }
+  /** One tournament: standings, `round_tables`; with a player key, `you` (entered, their table under way). */
+  getTournament(tournamentId, options = {}) {
+    return this.#call("getTournament", { tournament_id: tournamentId }, options);
+  }
+  /** The key's player enters (a Swiss until it starts, an arena until it ends); the tournament, with `you`. */
+  joinTournament(tournamentId, options = {}) {
+    return this.#call("joinTournament", { tournament_id: tournamentId }, options);
+  }
+  /** The key's player withdraws: seated at no table again (a game of theirs under way plays on). */
+  withdrawFromTournament(tournamentId, options = {}) {
+    return this.#call("withdrawFromTournament", { tournament_id: tournamentId }, options);
+  }
+  /**
+   * The tournament's log as it is appended: an async iterator of `{event,
+   * id, data}`, one per entry (`event` its type, `id` its version), resumed
+   * after `lastEventId`; it ends after `tournament_finished` (see #stream).
+   */
+  streamTournament(tournamentId, options = {}) {
+    return this.#stream("streamTournament", { tournament_id: tournamentId }, options, null);
+  }
+  /** Every entry of a finished tournament's log, oldest first (before its end: operators only). */
+  getTournamentLog(tournamentId, options = {}) {
+    return this.#call("getTournamentLog", { tournament_id: tournamentId }, options);
+  }
+
   // -- webhooks ------------------------------------------------------------
 
   listWebhooks(options = {}) { return this.#call("listWebhooks", {}, options); }
@@ -485,7 +529,8 @@ export class Tabletell {
    * jitter, capped), so nothing is lost or given twice; any other refusal is
    * thrown as a ProblemError. A game stream ends after its `finished`
    * message (made from the game's summary when the server answers 204: the
-   * game ended while the stream was away); a player's stream runs on. Both
+   * game ended while the stream was away); a tournament's after its
+   * `tournament_finished` (or at a 204); a player's stream runs on. All
    * end, quietly, when `signal` aborts or the loop breaks. `ready` (a
    * player's stream) is given once, on the first connection.
    * `onConnection(state)`, when given, is told each change of the
@@ -586,6 +631,7 @@ export class Tabletell {
             attempt = 0;
             clearTimeout(idle);
             yield message;
+            if (message.event === "tournament_finished") return; // a tournament's stream ends there
             arm();
           }
           // the body ended without `finished`: the connection was cut (a server restarting)

@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 
 import { OPERATIONS } from "tabletell-client";
-import { BOUND_MS, client, newGame, playSeat } from "../testing.js";
+import { BOUND_MS, SHORT, client, newGame, playSeat } from "../testing.js";
 
 const OPERATOR_TOKEN = process.env.TABLETELL_OPERATOR_TOKEN;
 const called = new Set();
@@ -161,6 +161,44 @@ test("the operators' operations", { timeout: BOUND_MS, skip: !OPERATOR_TOKEN && 
   assert.deepEqual([enabled.id, enabled.disabled, enabled.disabled_at, enabled.failing_since], [hook.id, false, null, null]);
   assert.equal(await operator.deleteWebhook(hook.id), null);
   await assert.rejects(operator.deleteWebhook(hook.id), { status: 404, code: "webhook_not_found" });
+});
+
+test("the tournaments' operations", { timeout: BOUND_MS, skip: !OPERATOR_TOKEN && "TABLETELL_OPERATOR_TOKEN is not set" }, async () => {
+  // a Swiss that starts in an hour: nothing is due before then, whatever the workers do
+  const api = recorded();
+  const [ana, bea] = [await api.createPlayer({ name: "ana" }), await api.createPlayer({ name: "bea" })];
+  const startsAt = new Date(Date.now() + 3_600_000).toISOString();
+  const made = await api.createTournament({
+    name: "JS Swiss", game_type: "color-doubt", seats_per_table: 2, options: SHORT, format: "swiss", rounds: 2,
+    starts_at: startsAt,
+  }, { token: ana.key });
+  assert.deepEqual([made.status, made.created_by, made.players, made.you.entered], ["upcoming", ana.player_id, 0, false]);
+  const upcoming = await api.listTournaments({ status: "upcoming", limit: 200 });
+  assert.ok(upcoming.tournaments.some((t) => t.id === made.id));
+  for (const player of [ana, bea]) {
+    const joined = await api.joinTournament(made.id, { token: player.key });
+    assert.deepEqual(joined.you, { player: player.player_id, entered: true, table: null });
+  }
+  await assert.rejects(api.joinTournament(made.id, { token: bea.key }), { status: 422, code: "already_joined" });
+  assert.equal((await api.withdrawFromTournament(made.id, { token: bea.key })).players, 1);
+  const shown = await api.getTournament(made.id);
+  assert.deepEqual(shown.standings.filter((row) => !row.withdrawn).map((row) => row.name), ["ana"]);
+  // its stream: every entry from the first (the seed's commitment, never the seed), then resumed after one
+  const seen = [];
+  for await (const message of api.streamTournament(made.id)) {
+    seen.push(message);
+    if (seen.length === 4) break;
+  }
+  assert.deepEqual(seen.map((m) => [m.event, m.id]),
+    [["tournament_created", 1], ["player_joined", 2], ["player_joined", 3], ["player_withdrew", 4]]);
+  assert.equal(seen[0].data.data.seed_commitment, made.seed_commitment);
+  for await (const message of api.streamTournament(made.id, { lastEventId: 3 })) {
+    assert.equal(message.id, 4);
+    break;
+  }
+  // its whole log: an operator's while it has not finished
+  await assert.rejects(api.getTournamentLog(made.id), { status: 403, code: "tournament_in_progress" });
+  assert.equal((await api.getTournamentLog(made.id, { token: OPERATOR_TOKEN })).length, 4);
 });
 
 test("every operation was called", { timeout: BOUND_MS, skip: !OPERATOR_TOKEN && "TABLETELL_OPERATOR_TOKEN is not set" }, () => {

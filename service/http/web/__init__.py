@@ -8,7 +8,8 @@ as any integrator's page could. The shell
 loads ``router.js``, which reads the path and picks the page: the lobby at
 ``/`` (``lobby.js``), a table at ``/games/<id>`` and spectating at
 ``/games/<id>/watch`` (``table.js``), a replay at ``/games/<id>/replay``
-(``replay.js``); ``api.js`` (the calls, through the client), ``cards.js``
+(``replay.js``), the tournaments at ``/tournaments`` and one at
+``/tournaments/<id>`` (``tournaments.js``); ``api.js`` (the calls, through the client), ``cards.js``
 and ``dom.js`` are what they share. The shell preloads every module the entry imports, and
 each is revalidated like the shell (``secure``: no-cache, an ETag). The
 rules of each game are its ``docs/rules`` page, rendered here from
@@ -122,6 +123,22 @@ def leaderboard_page(game_type: str):
 def profile_page(player_id: str):
     if not GAME_ID.match(player_id):  # a player's id is 32 hex digits, as a game's
         return not_found("player_not_found", "This link does not name a player.")
+    return shell()
+
+
+@bp.get("/tournaments")
+def tournaments_page():
+    """The tournaments (``tournaments.js``): running, upcoming, finished,
+    and the form that creates one."""
+    return shell()
+
+
+@bp.get("/tournaments/<tournament_id>")
+def tournament_page(tournament_id: str):
+    """One tournament (``tournaments.js``): its live standings, its
+    round's tables, the player's own table."""
+    if not GAME_ID.match(tournament_id):  # a tournament's id is 32 hex digits, as a game's
+        return not_found("tournament_not_found", "This link does not name a tournament.")
     return shell()
 
 

@@ -42,7 +42,8 @@ def test_the_rules_page_is_for_players_the_full_document_for_developers(http, ga
 
 
 def test_a_bad_link_is_a_page_for_a_browser_and_a_problem_for_a_client(http):
-    for path in ("/games/not-a-game", "/games/not-a-game/replay", "/rules/chess", "/how-to-play/chess"):
+    for path in ("/games/not-a-game", "/games/not-a-game/replay", "/rules/chess", "/how-to-play/chess",
+                 "/tournaments/not-a-tournament"):
         page = http.get(path, headers=BROWSER)
         assert page.status_code == 404 and page.mimetype == "text/html", path
         assert 'href="/"' in page.get_data(as_text=True) and "{" not in page.get_data(as_text=True)

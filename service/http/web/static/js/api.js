@@ -3,8 +3,9 @@
 // call of its own, every one is a method of the client, named by its
 // operationId (listGameTypes, createGame, getGame, takeSeat, getView,
 // sendCommand, getEvents, streamGame, getLog, getReplay, getVerification,
-// getLobby, rematch, createPlayer, matchmaking...), with the client's retries (a read or a command after a
-// network error or a 503; a command carries an Idempotency-Key). Here: the
+// getLobby, rematch, createPlayer, matchmaking, getTournament...), with the
+// client's retries (a read or a command after a network error or a 503; a
+// command carries an Idempotency-Key). Here: the
 // functions the page calls, a refusal (the client's ProblemError) told as a
 // sentence, and the seats this browser holds (each game's seat token, kept
 // in localStorage, so a reload keeps the seat).
@@ -68,6 +69,17 @@ export const getModerationLog = (operator) => client.getModerationLog({ token: o
 // an operator ends a game where it stands, or voids it (no result, never rated): `{operator, reason}`
 export const endGame = (operator, gameId, body) => client.endGame(gameId, body, { token: operator });
 export const voidGame = (operator, gameId, body) => client.voidGame(gameId, body, { token: operator });
+
+// tournaments (issue 56): the lists by status, one (with the player's key: ``you``, their table), its
+// stream of log entries (``signal`` stops it), a player entering, withdrawing, creating one
+export const listTournaments = (status, limit = 50) => client.listTournaments({ status, limit });
+export const getTournament = (id, key = null) => client.getTournament(id, { token: key });
+// (after ``version``: the entries the page has not shown)
+export const streamTournament = (id, version, signal, onConnection) =>
+  client.streamTournament(id, { lastEventId: version, signal, onConnection });
+export const joinTournament = (id, key) => client.joinTournament(id, { token: key });
+export const withdrawFromTournament = (id, key) => client.withdrawFromTournament(id, { token: key });
+export const createTournament = (key, body) => client.createTournament(body, { token: key });
 
 // POST .../commands: ``version`` (If-Match) applies the command only to the
 // game the page showed; the client's Idempotency-Key makes its retry safe

@@ -15,7 +15,8 @@
 // page: lobby.js, table.js (with the panels the replay draws too), replay.js,
 // leaderboard.js (a game's leaderboard, a player's profile, the rating
 // change on a rated game's end screen); chat.js (the table talk panel);
-// operator.js (the operators' page: reports, mutes, bans, the moderation log).
+// operator.js (the operators' page: reports, mutes, bans, the moderation log);
+// tournaments.js (the tournaments, and one with its live standings and tables).
 
 import { problemMessage } from "./api.js";
 import { h, main, put } from "./dom.js";
@@ -24,6 +25,7 @@ import { lobbyPage } from "./lobby.js";
 import { operatorPage } from "./operator.js";
 import { replayPage } from "./replay.js";
 import { tablePage } from "./table.js";
+import { tournamentPage, tournamentsPage } from "./tournaments.js";
 
 async function route() {
   const path = location.pathname;
@@ -35,6 +37,8 @@ async function route() {
     else if ((match = path.match(/^\/games\/([0-9a-f]{32})$/))) await tablePage(match[1], false);
     else if ((match = path.match(/^\/leaderboards\/([a-z0-9-]+)$/))) await leaderboardPage(match[1]);
     else if ((match = path.match(/^\/players\/([0-9a-f]{32})$/))) await profilePage(match[1]);
+    else if (path === "/tournaments") await tournamentsPage();
+    else if ((match = path.match(/^\/tournaments\/([0-9a-f]{32})$/))) await tournamentPage(match[1]);
     else if (path === "/operator") await operatorPage();
     else put(main, h("h1", {}, "Not found"), h("p", {}, "There is nothing at this address."),
       h("p", {}, h("a", { href: "/" }, "Back to the lobby")));

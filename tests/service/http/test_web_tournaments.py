@@ -1,0 +1,127 @@
+"""The tournaments' pages in a real browser (Debian's Chromium, driven by
+Playwright, against `make run`'s stack with its worker, as test_web.py):
+
+- the list (/tournaments, linked from every page's header) shows a Swiss
+  upcoming and one under way; the browser's player enters the upcoming one
+  from its page and withdraws again;
+- a Swiss of one round of Color Doubt tables of two, its four players
+  entered over the API (the browser's player among them), followed on its
+  page from before its start: the workers start it, and the page shows
+  the round's two tables with a link to watch each and the player's own
+  table with its button, live (the tournament's and the player's streams);
+  the other table played out over the API, its result and the standings
+  come live; the button takes the player to their seat;
+- at 1280x800 and 390x844, nothing wider than the window; axe-core finds
+  nothing serious on either page; screenshots of both at both sizes go to
+  ``SCREENSHOT_DIR``.
+"""
+from __future__ import annotations
+
+import json
+import random
+import re
+import time
+
+import httpx
+import pytest
+
+from tests.service.http.test_web_access import findings
+from tests.support.api import auth, body_of
+from tests.support.browser import DESKTOP, FITS, PHONE
+from tests.support.patience import PATIENCE, until
+from tests.support.rated import new_players, play_out
+from tests.support.tournaments import iso, swiss
+
+pytestmark = pytest.mark.xdist_group("browser")  # one stack and one browser for the browser tests
+
+
+def entered_before_its_start(http, keys: list[str], name: str) -> str:
+    """A Swiss of one round of two-seat Color Doubt tables starting a few
+    seconds from now, every key's player entered before it starts (the
+    workers start it then): on a machine so slow that the start came
+    first, another with a longer lead, so no wall clock decides the test."""
+    for lead in (4, 16, 64, 256):
+        body = swiss("color-doubt", 2, 1, name=name, starts_at=iso(int((time.time() + lead) * 1000)))
+        created = http.post("/v1/tournaments", json=body, headers=auth(keys[0]))
+        assert created.status_code == 201, body_of(created)
+        tournament_id = body_of(created)["id"]
+        joins = [http.post(f"/v1/tournaments/{tournament_id}/players", headers=auth(key)) for key in keys]
+        if all(joined.status_code == 201 for joined in joins):
+            return tournament_id
+        assert {body_of(j)["code"] for j in joins if j.status_code != 201} == {"tournament_started"}, joins
+    raise AssertionError("every tournament started before its four players were in")
+
+
+def fits_and_shot(page, shots, label: str) -> None:
+    """At both sizes, nothing wider than the window; a screenshot of each."""
+    for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+        page.set_viewport_size(viewport)
+        assert page.evaluate(FITS), f"{label} is wider than the window ({size})"
+        page.screenshot(path=str(shots / f"{label}-{size}.png"), full_page=True)
+    page.set_viewport_size(DESKTOP)
+
+
+def test_the_tournaments_list_and_a_swiss_followed_live_with_the_players_table(tab, stack, shots):
+    rng = random.Random(56)
+    http = httpx.Client(base_url=stack, timeout=PATIENCE)
+    (ana_id, ana_key), *others = new_players(http, 4, "t")
+    http.patch("/v1/players/me", json={"name": "Ana"}, headers=auth(ana_key))
+    keys = {ana_id: ana_key, **dict(others)}
+    swiss_id = entered_before_its_start(http, list(keys.values()), "Live Swiss")
+    later = swiss("color-doubt", 2, 2, name="Sunday Cup", starts_at=iso(int((time.time() + 3600) * 1000)))
+    upcoming = body_of(http.post("/v1/tournaments", json=later, headers=auth(others[0][1])))["id"]
+
+    player = json.dumps(json.dumps({"player_id": ana_id, "name": "Ana", "key": ana_key}))
+    reader = tab(DESKTOP, bypass_csp=True, init_script=f"localStorage.setItem('tabletell.player', {player});")
+    # the list, linked from the header of every page (the lobby's too: one shell): the Swiss listed
+    # (upcoming or under way), the cup upcoming
+    page = reader.goto("/tournaments")
+    assert page.locator("header nav").get_by_role("link", name="Tournaments").get_attribute("href") == "/tournaments"
+    assert page.locator(f"[data-status=upcoming] li[data-tournament='{upcoming}']").is_visible()
+    assert page.locator(f"li[data-tournament='{swiss_id}']").count() == 1
+    page.get_by_text("Create a tournament").click()
+    page.get_by_role("button", name="Create the tournament").wait_for()
+    fits_and_shot(page, shots, "tournaments")
+    found = findings(page, "tournaments", shots)
+
+    # the cup: entered from its page, then withdrawn from
+    page.locator(f"li[data-tournament='{upcoming}'] a.name").click()
+    page.get_by_role("button", name="Enter").click()
+    page.get_by_text("You are in.").wait_for()
+    assert body_of(http.get(f"/v1/tournaments/{upcoming}", headers=auth(ana_key)))["you"]["entered"] is True
+    page.get_by_role("button", name="Withdraw").click()
+    page.get_by_role("button", name="Enter").wait_for()
+
+    # the Swiss, from whatever it shows now to its round under way: two tables, Ana's with its button
+    page = reader.goto(f"/tournaments/{swiss_id}")
+    play = page.get_by_role("button", name="Go to your table")
+    play.wait_for()
+    page.wait_for_function("() => document.querySelectorAll('[data-part=tables] li[data-game]').length === 2")
+    shown = body_of(http.get(f"/v1/tournaments/{swiss_id}", headers=auth(ana_key)))
+    tables = shown["round_tables"][0]["tables"]
+    for table in tables:
+        watch = page.locator(f"[data-part=tables] li[data-game='{table['game_id']}'] a.watch")
+        assert watch.get_attribute("href") == f"/games/{table['game_id']}/watch"
+    mine = shown["you"]["table"]
+    (other,) = [t for t in tables if t["game_id"] != mine["game_id"]]
+    assert page.locator("[data-part=standings] tbody tr").count() == 4
+    assert page.locator("[data-part=standings] tr.you").get_attribute("data-player") == ana_id
+
+    # the other table played out over the API: its result and the standings, live
+    players = [p["player"] for p in other["players"]]
+    until(lambda: body_of(http.get(f"/v1/games/{other['game_id']}"))["status"] == "active", "the other table seated")
+    play_out(http, other["game_id"], [keys[p] for p in players], ["heuristic", "random"], rng)
+    page.locator(f"[data-part=tables] li[data-game='{other['game_id']}'][data-status=finished]").wait_for()
+    page.wait_for_function("() => [...document.querySelectorAll('[data-part=standings] td.points')]"
+                           ".some((cell) => Number(cell.textContent) > 0)")
+    fits_and_shot(page, shots, "tournament")
+    found += findings(page, "tournament", shots)
+    assert found == [], "\n".join(found)
+
+    # the button: to the seat, held by this browser
+    play.click()
+    page.wait_for_url(re.compile(rf"/games/{mine['game_id']}$"))
+    page.locator("[data-part=hand]").wait_for()
+    held = page.evaluate("JSON.parse(localStorage.getItem('tabletell.seats'))")[mine["game_id"]]
+    assert (held["seat"], held["player"]) == (mine["seat"], ana_id)
+    http.close()
