@@ -50,8 +50,15 @@ async function thePlayer() {
 
 export async function tournamentsPage() {
   setWhere("Tournaments");
-  const [types, player, ...lists] = await Promise.all([listGameTypes(), thePlayer(),
+  const [types, player, ...read] = await Promise.all([listGameTypes(), thePlayer(),
     ...STATUSES.map(([status]) => listTournaments(status).then((answer) => answer.tournaments, () => null))]);
+  // each under its own status: one that started (or ended) between the reads is in two lists, shown once
+  const newest = new Map();
+  for (const t of read.flat()) {
+    if (t && !(newest.has(t.id) && newest.get(t.id).version >= t.version)) newest.set(t.id, t);
+  }
+  const lists = STATUSES.map(([status], n) => (read[n] === null ? null
+    : read.flat().filter((t) => t && newest.get(t.id) === t && t.status === status)));
   const sections = STATUSES.map(([status, heading], n) => h("section",
     { class: "panel tournaments", "data-status": status, "aria-label": heading },
     h("h2", {}, heading),
