@@ -2,8 +2,8 @@
 Playwright, against `make run`'s stack with its worker, as test_web.py):
 
 - the list (/tournaments, linked from every page's header) shows a Swiss
-  upcoming and one under way; the browser's player enters the upcoming one
-  from its page and withdraws again;
+  upcoming and one under way; the browser's player creates a tournament
+  with its form, enters it from its page and withdraws again;
 - a Swiss of one round of Color Doubt tables of two, its four players
   entered over the API (the browser's player among them), followed on its
   page from before its start: the workers start it, and the page shows
@@ -83,12 +83,22 @@ def test_the_tournaments_list_and_a_swiss_followed_live_with_the_players_table(t
     page.get_by_role("button", name="Create the tournament").wait_for()
     fits_and_shot(page, shots, "tournaments")
     found = findings(page, "tournaments", shots)
+    page.set_viewport_size(DESKTOP)  # (findings leaves the phone's)
 
-    # the cup: entered from its page, then withdrawn from
-    page.locator(f"li[data-tournament='{upcoming}'] a.name").click()
+    # a tournament created with the form, to its page: entered there, then withdrawn from
+    page.locator("#t-name").fill("Form Cup")
+    page.locator("#t-game").select_option("diez")
+    page.locator("#t-rounds").fill("2")
+    page.locator("#t-rated").check()
+    page.get_by_role("button", name="Create the tournament").click()
+    page.wait_for_url(re.compile(r"/tournaments/[0-9a-f]{32}$"))
     page.get_by_role("button", name="Enter").click()
     page.get_by_text("You are in.").wait_for()
-    assert body_of(http.get(f"/v1/tournaments/{upcoming}", headers=auth(ana_key)))["you"]["entered"] is True
+    page.screenshot(path=str(shots / "tournament-upcoming-desktop.png"))
+    made = body_of(http.get(f"/v1/tournaments/{page.url.rsplit('/', 1)[1]}", headers=auth(ana_key)))
+    assert (made["name"], made["game_type"], made["format"], made["rounds"], made["rated"]) == (
+        "Form Cup", "diez", "swiss", 2, True)
+    assert (made["created_by"], made["you"]["entered"], made["status"]) == (ana_id, True, "upcoming")
     page.get_by_role("button", name="Withdraw").click()
     page.get_by_role("button", name="Enter").wait_for()
 
