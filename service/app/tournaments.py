@@ -61,6 +61,7 @@ from projections.tournament_audit import table_result
 from service.app import replies
 from service.app.errors import Conflict, NotFound, Unavailable
 from service.app.ids import GAME_ID
+from service.app.outbox import TAKE_SCRIPT
 from service.app.players import Players
 
 log = logging.getLogger("tabletell.tournaments")
@@ -93,15 +94,6 @@ def seat_tokens_key(tournament_id: str) -> str:
 LOOK_SCRIPT = """
 if redis.call('XLEN', KEYS[2]) ~= tonumber(ARGV[2]) then return 0 end
 if ARGV[3] == '' then redis.call('ZREM', KEYS[1], ARGV[1]) else redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1]) end
-return 1
-"""
-
-
-# KEYS: the due set; ARGV: id, the score seen, the new score
-RESCHEDULE_SCRIPT = """
-local seen = redis.call('ZSCORE', KEYS[1], ARGV[1])
-if not seen or tonumber(seen) ~= tonumber(ARGV[2]) then return 0 end
-redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
 return 1
 """
 
@@ -156,7 +148,8 @@ class Tournaments:
         self.clock = clock
         self.grace_ms = grace_ms
         self._look = client.register_script(LOOK_SCRIPT)
-        self._reschedule = client.register_script(RESCHEDULE_SCRIPT)
+        # a compare-and-set of a member's score: the outbox's own, taking its work
+        self._reschedule = client.register_script(TAKE_SCRIPT)
 
     # -- reading -----------------------------------------------------------------
 
