@@ -191,6 +191,13 @@ def main() -> None:
             f"ratings: rebuilding {ratings['rebuild_games']:,} games' ratings (fold in memory)",
             f"{ratings['rebuild_seconds']} s ({ratings['rebuild_fold_seconds']} s)",
         )
+    tournaments = run("tournaments.py", *(["--players", "1000", "--repeat", "2"] if quick else []))
+    if tournaments:
+        for figures in tournaments["swiss_round"]:
+            add(
+                f"tournaments: a Swiss round's tables for {figures['players']:,} players, best / median (aim for 10,000: under 1 s)",
+                f"{figures['form_best_s']} / {figures['form_median_s']} s, {figures['repeated_pairs']} repeated pairs",
+            )
     workers = run("workers.py", "--type", "diez", "--games", "6" if quick else "20")
     if workers:
         add("workers: all-bot Diez games a minute", f"{workers['games_per_minute']:.0f}", workers["throughput_ratio"])

@@ -9,7 +9,7 @@ written into the events when it is decided, so folding never decides again.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from games.contract import Event, UnknownEvent
 from games.hashing import sha256_hex
@@ -49,8 +49,6 @@ class Entrant:
     absent_in_row: int = 0  # tables in a row missed (no-show or left)
     # every tablemate of every finished table, once a table (repeats kept)
     tablemates: tuple[str, ...] = ()
-    table: str | None = None  # the game id of the unfinished table they sit at
-    waiting_since: int | None = None  # arena: in the pool since (ms), None while seated
 
 
 @dataclass(frozen=True)
@@ -85,6 +83,11 @@ class Tournament:
     round: int = 0  # the Swiss round under way or last played
     round_open: bool = False  # the round's tables are not all recorded as finished yet
     byes: Mapping[int, tuple[str, ...]] = field(default_factory=dict)  # round -> players
+    # player -> the game id of the unfinished table they sit at (kept apart
+    # from ``players`` so that seating a round copies one map, not every entrant)
+    seated: Mapping[str, str] = field(default_factory=dict)
+    # an arena's pool: player -> since when (ms) they wait for a table
+    pool: Mapping[str, int] = field(default_factory=dict)
     started_at: int | None = None
     finished_at: int | None = None
     # an arena past its end time with tables still playing: no table is formed again
@@ -124,107 +127,141 @@ def game_id_for(tournament_id: str, round_or_zero: int, table: int) -> str:
 
 
 def evolve(state: Tournament | None, event: Event) -> Tournament:
-    """The tournament after ``event``. Never mutates ``state``."""
-    handler = _HANDLERS.get(event.type)
-    if handler is None:
-        raise UnknownEvent("tournament", event.type)
-    if state is None:
-        assert event.type == "tournament_created", f"{event.type} before tournament_created"
-        return handler(None, event)
-    return changed(handler(state, event), {"last_at": event.at})
+    """The tournament after ``event``. Never mutates ``state``: each map
+    the event changes is copied first."""
+    return _apply(state, event, dict)
 
 
-def fold(events: Iterable[Event]) -> Tournament | None:
-    state = None
+def fold(events: Iterable[Event], state: Tournament | None = None) -> Tournament | None:
+    """``evolve`` over ``events``, from ``state`` (None: from nothing). No
+    state but the last is ever seen, so the maps are copied once (those of
+    ``state``, which is left as it was) and then changed in place rather
+    than copied at each event: a round of 10,000 players' results folds in
+    their number of steps, not in its square."""
+    if state is not None:
+        state = changed(state, {name: dict(getattr(state, name)) for name in _MAPS})
     for event in events:
-        state = evolve(state, event)
+        state = _apply(state, event, _same)
     return state
 
 
-def _created(_: None, event: Event) -> Tournament:
+# the state's maps an event may change
+_MAPS = ("players", "tables", "byes", "seated", "pool")
+
+
+def _same(mapping: Any) -> Any:
+    return mapping
+
+
+def _apply(state: Tournament | None, event: Event, own: Callable[[Any], Any]) -> Tournament:
+    """The state after ``event``; ``own`` gives a map the handler may
+    change (a copy, or the map itself inside ``fold``)."""
+    if state is None:
+        assert event.type == "tournament_created", f"{event.type} before tournament_created"
+        return _created(event)
+    handler = _HANDLERS.get(event.type)
+    if handler is None:
+        raise UnknownEvent("tournament", event.type)
+    return changed(handler(state, event, own), {"last_at": event.at})
+
+
+def _created(event: Event) -> Tournament:
     config = dict(event.public)
     return Tournament(
         id=config["tournament_id"], config=config, seed=event.secret["seed"], created_at=event.at, last_at=event.at
     )
 
 
-def _joined(state: Tournament, event: Event) -> Tournament:
+def _joined(state: Tournament, event: Event, own: Callable) -> Tournament:
     p = event.public
-    players = dict(state.players)
-    old = players.get(p["player"])
-    arena_running = state.format == ARENA and state.status == RUNNING
+    players = own(state.players)
+    who = p["player"]
+    old = players.get(who)
     if old is not None:  # back after withdrawing: their scores kept
-        players[p["player"]] = evolved(
-            old, name=p["name"], withdrawn=None, absent_in_row=0, waiting_since=event.at if arena_running and old.table is None else None
-        )
+        players[who] = evolved(old, name=p["name"], withdrawn=None, absent_in_row=0)
     else:
-        players[p["player"]] = Entrant(
-            p["player"], p["name"], p["rating"], event.at, waiting_since=event.at if arena_running else None
-        )
-    return evolved(state, players=players)
+        players[who] = Entrant(who, p["name"], p["rating"], event.at)
+    pool = state.pool
+    if state.format == ARENA and state.status == RUNNING and who not in state.seated:
+        pool = own(pool)
+        pool[who] = event.at
+    return evolved(state, players=players, pool=pool)
 
 
-def _withdrew(state: Tournament, event: Event) -> Tournament:
-    players = dict(state.players)
+def _withdrew(state: Tournament, event: Event, own: Callable) -> Tournament:
+    players = own(state.players)
     who = event.public["player"]
-    players[who] = evolved(players[who], withdrawn=event.public["reason"], waiting_since=None)
-    return evolved(state, players=players)
+    players[who] = evolved(players[who], withdrawn=event.public["reason"])
+    pool = state.pool
+    if who in pool:
+        pool = own(pool)
+        del pool[who]
+    return evolved(state, players=players, pool=pool)
 
 
-def _started(state: Tournament, event: Event) -> Tournament:
-    players = state.players
-    if state.format == ARENA:
-        players = {key: evolved(e, waiting_since=event.at) if e.withdrawn is None else e for key, e in players.items()}
-    return evolved(state, status=RUNNING, started_at=event.at, players=players)
+def _started(state: Tournament, event: Event, own: Callable) -> Tournament:
+    pool = {e.player: event.at for e in state.active()} if state.format == ARENA else {}
+    return evolved(state, status=RUNNING, started_at=event.at, pool=pool)
 
 
-def _seat(state: Tournament, tables: list[Mapping[str, Any]], round_no: int, at: int) -> tuple[dict, dict]:
-    players = dict(state.players)
-    formed = dict(state.tables)
+def _seat(state: Tournament, tables: list[Mapping[str, Any]], round_no: int, at: int, own: Callable) -> dict[str, Any]:
+    """The changes that seat ``tables`` (a round's or an arena wave's)."""
+    formed = own(state.tables)
+    seated = own(state.seated)
+    pool = own(state.pool)
     for told in tables:
-        seated = tuple(told["players"])
-        formed[told["game_id"]] = Table(told["game_id"], round_no, told["table"], seated, at)
-        for who in seated:
-            players[who] = evolved(players[who], table=told["game_id"], waiting_since=None)
-    return players, formed
+        players = tuple(told["players"])
+        formed[told["game_id"]] = Table(told["game_id"], round_no, told["table"], players, at)
+        for who in players:
+            seated[who] = told["game_id"]
+            pool.pop(who, None)
+    return {"tables": formed, "seated": seated, "pool": pool}
 
 
-def _round_started(state: Tournament, event: Event) -> Tournament:
+def _round_started(state: Tournament, event: Event, own: Callable) -> Tournament:
     p = event.public
-    players, tables = _seat(state, p["tables"], p["round"], event.at)
-    byes = dict(state.byes)
+    changes = _seat(state, p["tables"], p["round"], event.at, own)
+    byes = own(state.byes)
     byes[p["round"]] = tuple(p["byes"])
-    for who, points in p.get("bye_points", {}).items():
-        e = players[who]
-        players[who] = evolved(e, byes=e.byes + 1, points=e.points + points)
-    return evolved(state, players=players, tables=tables, round=p["round"], round_open=True, byes=byes)
+    players = state.players
+    if p["byes"]:
+        players = own(players)
+        for who, points in p["bye_points"].items():
+            e = players[who]
+            players[who] = evolved(e, byes=e.byes + 1, points=e.points + points)
+    return changed(state, {**changes, "players": players, "round": p["round"], "round_open": True, "byes": byes})
 
 
-def _tables_formed(state: Tournament, event: Event) -> Tournament:
-    players, tables = _seat(state, event.public["tables"], 0, event.at)
-    return evolved(state, players=players, tables=tables)
+def _tables_formed(state: Tournament, event: Event, own: Callable) -> Tournament:
+    return changed(state, _seat(state, event.public["tables"], 0, event.at, own))
 
 
-def _no_show(state: Tournament, event: Event) -> Tournament:
-    tables = dict(state.tables)
+def _no_show(state: Tournament, event: Event, own: Callable) -> Tournament:
+    tables = own(state.tables)
     table = tables[event.public["game_id"]]
     tables[table.game_id] = evolved(table, no_shows=(*table.no_shows, event.public["player"]))
     return evolved(state, tables=tables)
 
 
-def _table_finished(state: Tournament, event: Event) -> Tournament:
+def _table_finished(state: Tournament, event: Event, own: Callable) -> Tournament:
     p = event.public
-    tables = dict(state.tables)
+    tables = own(state.tables)
     table = tables[p["game_id"]]
     tables[table.game_id] = evolved(
         table, finished_at=event.at, places=dict(p["places"]), left=tuple(p["left"]), points=dict(p["points"])
     )
     missed = set(p["left"]) | set(table.no_shows)
-    players = dict(state.players)
+    players = own(state.players)
+    seated = own(state.seated)
+    pool = own(state.pool)
+    arena_open = state.format == ARENA and state.status == RUNNING and not state.pool_closed
     for who in table.players:
         e = players[who]
         first = p["ranks"][who] == 1
-        back = state.format == ARENA and state.status == RUNNING and not state.pool_closed and e.withdrawn is None
+        if seated.get(who) == table.game_id:
+            del seated[who]
+        if arena_open and e.withdrawn is None:
+            pool[who] = event.at
         players[who] = evolved(
             e,
             points=e.points + p["points"][who],
@@ -233,29 +270,24 @@ def _table_finished(state: Tournament, event: Event) -> Tournament:
             streak=e.streak + 1 if first else 0,
             absent_in_row=e.absent_in_row + 1 if who in missed else 0,
             tablemates=e.tablemates + tuple(mate for mate in table.players if mate != who),
-            table=None,
-            waiting_since=event.at if back else None,
         )
-    return evolved(state, tables=tables, players=players)
+    return evolved(state, tables=tables, players=players, seated=seated, pool=pool)
 
 
-def _round_finished(state: Tournament, event: Event) -> Tournament:
+def _round_finished(state: Tournament, event: Event, own: Callable) -> Tournament:
     return evolved(state, round_open=False)
 
 
-def _pool_closed(state: Tournament, event: Event) -> Tournament:
-    players = {key: evolved(e, waiting_since=None) for key, e in state.players.items()}
-    return evolved(state, pool_closed=True, players=players)
+def _pool_closed(state: Tournament, event: Event, own: Callable) -> Tournament:
+    return evolved(state, pool_closed=True, pool={})
 
 
-def _finished(state: Tournament, event: Event) -> Tournament:
-    players = {key: evolved(e, waiting_since=None) for key, e in state.players.items()}
+def _finished(state: Tournament, event: Event, own: Callable) -> Tournament:
     standings = tuple(event.public["standings"])
-    return evolved(state, status=FINISHED, finished_at=event.at, players=players, standings=standings)
+    return evolved(state, status=FINISHED, finished_at=event.at, pool={}, standings=standings)
 
 
-_HANDLERS = {
-    "tournament_created": _created,
+_HANDLERS: dict[str, Callable[..., Tournament]] = {
     "player_joined": _joined,
     "player_withdrew": _withdrew,
     "tournament_started": _started,
@@ -268,4 +300,4 @@ _HANDLERS = {
     "tournament_finished": _finished,
 }
 # every event a tournament's log may hold
-EVENTS = frozenset(_HANDLERS)
+EVENTS = frozenset({"tournament_created", *_HANDLERS})

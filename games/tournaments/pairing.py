@@ -11,10 +11,6 @@ from typing import Mapping, Sequence
 
 from games import rng as seeded
 
-SWISS_PAIRING = "swiss pairing"
-BYES = "byes and smaller tables"
-ARENA_POOL = "arena pool and pairing"
-
 # how many of the next players in rank order a table's seat is looked for
 # among before it settles for the one who repeats the fewest tablemates
 WINDOW = 48
@@ -81,7 +77,7 @@ def form(order: Sequence[str], sizes: Sequence[int], met: Mapping[str, set[str] 
             while i < len(order) and looked < WINDOW:
                 if not taken[i]:
                     known = met.get(order[i], empty)
-                    clash = sum(1 for who in table if who in known) if known else 0
+                    clash = 0 if not known or known.isdisjoint(table) else sum(1 for who in table if who in known)
                     if clash < fewest:
                         best, fewest = i, clash
                         if clash == 0:

@@ -28,13 +28,12 @@ from games.tournaments.model import (
     TICKS,
     UPCOMING,
     WITHDRAWING,
+    Table,
     Tournament,
     evolve,
     game_id_for,
 )
 
-ABSENCES = "absences"
-THE_END = "the end"
 # what the command layer adds to a command's own fields
 ENVELOPE_FIELDS = ("type", "at", "actor")
 # the most players a tournament takes
@@ -102,8 +101,22 @@ def _create(fields: dict[str, Any], at: int) -> Event:
         raise RuleError("invalid_rating_band", CREATING, "The entry band's min_rating is above its max_rating.")
     public = {key: value for key, value in fields.items() if key != "seed"}
     public["options"] = options
+    public["min_seats"] = _smallest_table(game, seats, fields["options"])
     public["seed_commitment"] = seed_commitment(fields["seed"])
     return Event("tournament_created", public=public, secret={"seed": fields["seed"]}, at=at)
+
+
+def _smallest_table(game: Any, seats: int, options: Mapping[str, Any]) -> int:
+    """Rule "byes and smaller tables": the fewest players a smaller table
+    may seat, the game's minimum with these options (Opticall's options
+    need three players unless two_players is on)."""
+    for size in range(game.min_seats, seats):
+        try:
+            game.validate_options(size, options)
+        except RuleError:
+            continue
+        return size
+    return seats
 
 
 def _join(state: Tournament, fields: dict[str, Any], at: int) -> list[Event]:
@@ -162,7 +175,7 @@ def _no_show(state: Tournament, fields: dict[str, Any], at: int) -> list[Event]:
     return [Event("player_no_show", public={"game_id": table.game_id, "player": player}, at=at)]
 
 
-def _open_table(state: Tournament, game_id: str, rule: str):
+def _open_table(state: Tournament, game_id: str, rule: str) -> Table:
     table = state.tables.get(game_id)
     if table is None:
         raise RuleError("unknown_table", rule, "No table of this tournament plays that game.")
@@ -173,54 +186,58 @@ def _open_table(state: Tournament, game_id: str, rule: str):
 
 def _tick(state: Tournament, fields: dict[str, Any], at: int) -> list[Event]:
     """Whatever is due at ``at``, in order; ``nothing_due`` when nothing is
-    (so the service appends nothing)."""
+    (so the service appends nothing). Each step decides from the state the
+    events before it lead to (folded only when a step reads it: a round of
+    10,000 players is not folded here for nothing)."""
     events: list[Event] = []
+    folded = 0
 
-    def add(event: Event) -> None:
-        nonlocal state
-        events.append(event)
-        state = evolve(state, event)
+    def now() -> Tournament:
+        nonlocal state, folded
+        for event in events[folded:]:
+            state = evolve(state, event)
+        folded = len(events)
+        return state
 
     if state.status == UPCOMING and at >= state.config["starts_at"]:
-        add(Event("tournament_started", public={}, at=at))
+        events.append(Event("tournament_started", public={}, at=at))
         if state.format == SWISS:
-            if len(state.active()) < _min_seats(state):
-                add(_finish(state, at))
-            else:
-                add(_round(state, 1, at))
+            started = now()
+            events.append(_finish(started, at) if len(started.active()) < _min_seats(started) else _round(started, 1, at))
         elif state.ends_at is not None and at < state.ends_at:
-            formed = _wave(state, at)
+            formed = _wave(now(), at)
             if formed:
-                add(formed)
+                events.append(formed)
     elif state.status == RUNNING:
         for who in _absent(state):
-            add(Event("player_withdrew", public={"player": who, "reason": ABSENT}, at=at))
+            events.append(Event("player_withdrew", public={"player": who, "reason": ABSENT}, at=at))
         if state.format == SWISS:
             if state.round_open and _round_done(state):
-                add(Event("round_finished", public={"round": state.round}, at=at))
-                if state.round < state.config["rounds"] and len(state.active()) >= _min_seats(state):
-                    add(_round(state, state.round + 1, at))
+                events.append(Event("round_finished", public={"round": state.round}, at=at))
+                done = now()
+                if done.round < done.config["rounds"] and len(done.active()) >= _min_seats(done):
+                    events.append(_round(done, done.round + 1, at))
                 else:
-                    add(_finish(state, at))
+                    events.append(_finish(done, at))
         else:
             assert state.ends_at is not None
             if at < state.ends_at:
-                due = _wave_due(state)
+                due = _wave_due(now())
                 if due is not None and due <= at:
-                    formed = _wave(state, at)
+                    formed = _wave(now(), at)
                     if formed:
-                        add(formed)
+                        events.append(formed)
             elif not state.open_tables():
-                add(_finish(state, at))
+                events.append(_finish(now(), at))
             elif not state.pool_closed:
-                add(Event("pool_closed", public={}, at=at))
+                events.append(Event("pool_closed", public={}, at=at))
     if not events:
         raise RuleError("nothing_due", TICKS, "Nothing is due in this tournament now.")
     return events
 
 
 def _min_seats(state: Tournament) -> int:
-    return GAMES[state.config["game_type"]].min_seats
+    return state.config["min_seats"]
 
 
 def _absent(state: Tournament) -> list[str]:
@@ -253,15 +270,11 @@ def _round(state: Tournament, round_no: int, at: int) -> Event:
     return Event("round_started", public=told, at=at)
 
 
-def _pool(state: Tournament) -> list:
-    return [e for e in state.active() if e.table is None and e.waiting_since is not None]
-
-
 def _wave_due(state: Tournament) -> int | None:
     """Rule "arena pool and pairing": when the pool's next tables are due:
     as soon as two tables' worth of players wait, else once the longest
     waiting has waited ``ARENA_WAIT_SECONDS`` with enough for one table."""
-    waits = sorted(e.waiting_since for e in _pool(state))
+    waits = sorted(state.pool.values())
     if len(waits) >= 2 * state.seats:
         return waits[2 * state.seats - 1]
     if len(waits) >= _min_seats(state):
@@ -273,16 +286,16 @@ def _wave(state: Tournament, at: int) -> Event | None:
     """Tables from the arena's pool: ranked by points, then rating, and
     formed as a Swiss round's are, avoiding each player's last tablemates;
     if the count leaves some over, those who came to the pool last wait."""
-    pool = _pool(state)
-    if len(pool) < _min_seats(state):
+    if len(state.pool) < _min_seats(state):
         return None
     number = len(state.tables) + 1
-    sizes, left_over = pairing.table_sizes(len(pool), state.seats, _min_seats(state))
+    sizes, left_over = pairing.table_sizes(len(state.pool), state.seats, _min_seats(state))
+    pool = sorted(state.pool, key=lambda who: (state.pool[who], who))
     if left_over:
-        latest = sorted(pool, key=lambda e: (e.waiting_since, e.player))[-left_over:]
-        pool = [e for e in pool if e not in latest]
+        pool = pool[:-left_over]
+    entrants = [state.players[who] for who in pool]
     order = pairing.ranked(
-        [e.player for e in pool], {e.player: e.points for e in pool}, {e.player: e.rating for e in pool}, state.seed, "arena", number
+        pool, {e.player: e.points for e in entrants}, {e.player: e.rating for e in entrants}, state.seed, "arena", number
     )
     last: dict[str, frozenset[str]] = {}
     for table in state.tables.values():

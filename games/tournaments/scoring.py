@@ -6,9 +6,6 @@ from typing import Any, Mapping, Sequence
 
 from games.tournaments.model import ARENA, Entrant, Tournament
 
-POINTS = "points per place"
-STREAKS = "streaks"
-TIEBREAKS = "tie-breaks"
 # on fire: after this many first places in a row, a game's points are doubled
 ON_FIRE_AFTER = 2
 
@@ -81,7 +78,7 @@ def tiebreaks(state: Tournament, entrant: Entrant) -> list[int]:
 def standings(state: Tournament) -> list[dict[str, Any]]:
     """Ranked rows: by points, then the tie-breaks, then rating; players
     equal on all three share a rank. Withdrawn players stay in (flagged)."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     for entrant in state.players.values():
         rows.append(
             {
@@ -96,7 +93,7 @@ def standings(state: Tournament) -> list[dict[str, Any]]:
             }
         )
     rows.sort(key=lambda row: (-row["points"], [-value for value in row["tiebreaks"]], -row["rating"], row["player"]))
-    ranked = []
+    ranked: list[dict[str, Any]] = []
     for index, row in enumerate(rows):
         before = rows[index - 1] if index else None
         same = before is not None and all(before[key] == row[key] for key in ("points", "tiebreaks", "rating"))

@@ -5,12 +5,14 @@ from a seeded strength model (a stronger player places better more often:
 Plackett-Luce draws weighted by each player's strength)."""
 from __future__ import annotations
 
+import json
 import math
 import random
 from dataclasses import dataclass, field
 from typing import Any
 
 from games.contract import Event, RuleError
+from games.hashing import canonical_json
 from games.tournaments import Tournament, decide, evolve, fold, next_due
 
 TOURNAMENT_ID = "ab" * 16
@@ -105,14 +107,23 @@ def play_open_tables(run: Run, strengths: dict[str, float], rng: random.Random, 
         run.do({"type": "table_result", "at": at, "game_id": table.game_id, "places": places})
 
 
+def as_stored(event: Event) -> Event:
+    """``event`` as a log gives it back: through JSON (lists for tuples,
+    string keys), as the service stores it."""
+    parts = json.loads(canonical_json({"public": event.public, "secret": event.secret}))
+    return Event(event.type, public=parts["public"], secret=parts["secret"], at=event.at)
+
+
 def replayed(run: Run) -> None:
-    """The log re-decided from its start: every command gives the events it
-    holds, folded from the events before it, and the fold of the whole log
-    is the state the run holds."""
+    """The log re-decided from its start, as ``verify`` does: every command,
+    decided at the state folded from the stored events before it, gives the
+    events it holds; and the fold of the whole stored log is the state the
+    run holds."""
     state = None
     for command, events in run.log:
-        assert decide(state, command) == events, command
-        for event in events:
+        stored = [as_stored(event) for event in events]
+        assert [as_stored(event) for event in decide(state, command)] == stored, command
+        for event in stored:
             state = evolve(state, event)
-    assert state == run.state
+    assert fold(as_stored(event) for event in run.events) == state == run.state
     assert fold(run.events) == run.state
