@@ -37,10 +37,8 @@ no-show: the tournament records ``no_show`` and the seat leaves the game
 """
 from __future__ import annotations
 
-import json
 import logging
 import secrets
-import time
 import uuid
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
@@ -54,7 +52,6 @@ from events.store import Due, EventStore, VersionConflict, stream_key
 from games import table as tables
 from games.contract import RuleError
 from games.hashing import canonical_json
-from games.registry import GAMES
 from projections.folding import Folded
 from projections.ratings import MU
 from projections.tournament_audit import table_result
