@@ -37,10 +37,8 @@ no-show: the tournament records ``no_show`` and the seat leaves the game
 """
 from __future__ import annotations
 
-import json
 import logging
 import secrets
-import time
 import uuid
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
@@ -54,13 +52,13 @@ from events.store import Due, EventStore, VersionConflict, stream_key
 from games import table as tables
 from games.contract import RuleError
 from games.hashing import canonical_json
-from games.registry import GAMES
 from projections.folding import Folded
 from projections.ratings import MU
 from projections.tournament_audit import table_result
 from service.app import replies
 from service.app.errors import Conflict, NotFound, Unavailable
 from service.app.ids import GAME_ID
+from service.app.outbox import TAKE_SCRIPT
 from service.app.players import Players
 
 log = logging.getLogger("tabletell.tournaments")
@@ -73,7 +71,8 @@ LIST_PREFIX = "tabletell:tournaments"
 # an append's lease: how long the appending process has to settle what it
 # owes before a worker does it (GRACE_SECONDS, as queued work's)
 SEAT_TOKENS_TTL_SECONDS = 30 * 86_400  # as the players' feeds that tell them
-ATTEMPTS = 8  # appends tried against a log that moved meanwhile before 503
+ATTEMPTS = 8
+KEPT = 64  # tournaments whose fold a process keeps  # appends tried against a log that moved meanwhile before 503
 
 
 def list_key(status: str) -> str:
@@ -93,15 +92,6 @@ def seat_tokens_key(tournament_id: str) -> str:
 LOOK_SCRIPT = """
 if redis.call('XLEN', KEYS[2]) ~= tonumber(ARGV[2]) then return 0 end
 if ARGV[3] == '' then redis.call('ZREM', KEYS[1], ARGV[1]) else redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1]) end
-return 1
-"""
-
-
-# KEYS: the due set; ARGV: id, the score seen, the new score
-RESCHEDULE_SCRIPT = """
-local seen = redis.call('ZSCORE', KEYS[1], ARGV[1])
-if not seen or tonumber(seen) ~= tonumber(ARGV[2]) then return 0 end
-redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
 return 1
 """
 
@@ -134,6 +124,14 @@ class Held:
         return self.state.seed if self.status == "finished" else None
 
 
+def _on(held: Held, envelopes: list[Envelope]) -> Held:
+    """``held`` with ``envelopes`` (the entries after it) folded on."""
+    if not envelopes:
+        return held
+    state = rules.fold((e.event() for e in envelopes), held.state)
+    return Held(held.id, envelopes[-1].version, envelopes[-1].hash, state, (*held.envelopes, *envelopes))
+
+
 class Tournaments:
     def __init__(
         self,
@@ -156,17 +154,37 @@ class Tournaments:
         self.clock = clock
         self.grace_ms = grace_ms
         self._look = client.register_script(LOOK_SCRIPT)
-        self._reschedule = client.register_script(RESCHEDULE_SCRIPT)
+        self._held: dict[str, Held] = {}  # the latest fold of each tournament read, oldest first
+        # a compare-and-set of a member's score: the outbox's own, taking its work
+        self._reschedule = client.register_script(TAKE_SCRIPT)
 
     # -- reading -----------------------------------------------------------------
 
     def load(self, tournament_id: str) -> Held:
-        """The tournament as its log stands, or ``NotFound``."""
-        envelopes = self.store.read(tournament_id) if GAME_ID.fullmatch(tournament_id) else []
+        """The tournament as its log stands, or ``NotFound``: folded on from
+        the fold this process last made of it (only the entries after it
+        read), as its log only grows; folded afresh when the log is shorter
+        or its entry there is another (a store restored from a backup)."""
+        if not GAME_ID.fullmatch(tournament_id):
+            raise NotFound("tournament_not_found", f"There is no tournament {tournament_id}.")
+        known = self._held.get(tournament_id)
+        after = self.store.read(tournament_id, after=known.version) if known is not None else []
+        if known is not None and (after or self.store.version(tournament_id) == known.version):
+            if not after or after[0].prev_hash == known.last_hash:
+                return self._keep(_on(known, after))
+        envelopes = self.store.read(tournament_id)
         if not envelopes:
             raise NotFound("tournament_not_found", f"There is no tournament {tournament_id}.")
         state = rules.fold(e.event() for e in envelopes)
-        return Held(tournament_id, envelopes[-1].version, envelopes[-1].hash, state, tuple(envelopes))
+        return self._keep(Held(tournament_id, envelopes[-1].version, envelopes[-1].hash, state, tuple(envelopes)))
+
+    def _keep(self, held: Held) -> Held:
+        """``held`` kept as this process's latest fold of it (a few dozen tournaments at most)."""
+        self._held.pop(held.id, None)
+        self._held[held.id] = held
+        while len(self._held) > KEPT:
+            self._held.pop(next(iter(self._held)))
+        return held
 
     def listed(self, status: str, limit: int = 50) -> list[Held]:
         """The tournaments of ``status``: upcoming soonest first, the others latest first."""
@@ -244,7 +262,7 @@ class Tournaments:
         for event in events:
             state = rules.evolve(state, event)
         before = held.envelopes if held is not None else ()
-        return Held(tournament_id, envelopes[-1].version, envelopes[-1].hash, state, (*before, *envelopes))
+        return self._keep(Held(tournament_id, envelopes[-1].version, envelopes[-1].hash, state, (*before, *envelopes)))
 
     # -- the work it owes ----------------------------------------------------------
 

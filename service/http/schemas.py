@@ -15,6 +15,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate, valida
 from games import table as tables
 from games.contract import Option
 from games.registry import GAMES
+from games.tournaments.commands import MAX_DURATION_SECONDS, MAX_ROUNDS
 from service.app.moderation import REPORT_REASONS
 from service.app.names import reads_as
 from service.app.errors import Invalid, invalid_fields
@@ -494,8 +495,8 @@ class AnalysisRequest(Schema):
 
 # a tournament's bounds (the rules check the rest: the game's seats and options)
 TOURNAMENT_NAME_MAX = 80
-TOURNAMENT_ROUNDS_MAX = 50
-TOURNAMENT_DURATION = (60, 7 * 86_400)  # seconds an arena may last
+TOURNAMENT_ROUNDS_MAX = MAX_ROUNDS  # as the rules bound them
+TOURNAMENT_DURATION = (60, MAX_DURATION_SECONDS)  # seconds an arena may last
 NO_SHOW_SECONDS = (10, 3600)  # seconds a seat waits for its player
 DEFAULT_NO_SHOW_SECONDS = 120
 

@@ -185,10 +185,16 @@ def run_verify(target: str, client_url: str | None, api: str | None = None, conf
     except (ValueError, KeyError) as unreadable:
         print(f"verify {target}: FAILED\n  the log cannot be read: {unreadable}")
         return 1
+    return reported(target, audit, account)
+
+
+def reported(target: str, audit: Audit, told) -> int:
+    """``audit`` printed (its notes, then OK with ``told(audit)``, or each
+    problem): 0 when it found nothing wrong, else 1."""
     for note in audit.notes:
         print(f"  note: {note}")
     if audit.ok:
-        print(f"verify {target}: OK: {account(audit)}")
+        print(f"verify {target}: OK: {told(audit)}")
         return 0
     print(f"verify {target}: FAILED, {len(audit.problems)} problem(s):")
     for problem in audit.problems:
@@ -219,19 +225,15 @@ def run_verify_tournament(target: str, client_url: str | None, config: Config = 
     except (ValueError, KeyError) as unreadable:
         print(f"verify {target}: FAILED\n  the log cannot be read: {unreadable}")
         return 1
-    for note in audit.notes:
-        print(f"  note: {note}")
-    if audit.ok:
-        games = "its tables' games verified" if audit.checks.get("games") else "its games not checked"
-        print(
-            f"verify {target}: OK: {audit.events} events, {audit.commands} commands re-decided to the same events, "
-            f"{audit.chained} entries hash-chained, the seed commitment holds, {games}"
-        )
-        return 0
-    print(f"verify {target}: FAILED, {len(audit.problems)} problem(s):")
-    for problem in audit.problems:
-        print(f"  - {problem}")
-    return 1
+    return reported(target, audit, tournament_account)
+
+
+def tournament_account(audit: Audit) -> str:
+    games = "its tables' games verified" if audit.checks.get("games") else "its games not checked"
+    return (
+        f"{audit.events} events, {audit.commands} commands re-decided to the same events, "
+        f"{audit.chained} entries hash-chained, the seed commitment holds, {games}"
+    )
 
 
 def run_reindex(client_url: str, config: Config) -> int:

@@ -50,10 +50,46 @@ def entered(http, creator_key: str, keys: list[str], body: dict) -> str:
     return tournament_id
 
 
+def entered_in_time(http, creator_key: str, keys: list[str], body: dict) -> str:
+    """``entered`` against real workers on the real clock: the tournament
+    starts a few seconds from now, so every key's player is in before it
+    does; should the joins take longer than that (a loaded machine), the
+    tournament that started without them is left and another is created,
+    twice as far ahead."""
+    from service.app.ids import now_ms
+
+    lead = 3
+    while True:
+        created = http.post(
+            "/v1/tournaments", json={**body, "starts_at": iso(now_ms() + lead * 1000)}, headers=auth(creator_key)
+        )
+        assert created.status_code == 201, body_of(created)
+        tournament_id = body_of(created)["id"]
+        for key in keys:
+            joined = http.post(f"/v1/tournaments/{tournament_id}/players", headers=auth(key))
+            if joined.status_code == 422 and body_of(joined)["code"] == "tournament_started":
+                break
+            assert joined.status_code == 201, body_of(joined)
+        else:
+            return tournament_id
+        lead *= 2
+
+
 def tables_playing(http, tournament_id: str) -> list[dict]:
     """The tables of the tournament whose games are under way (or not yet begun)."""
     shown = body_of(http.get(f"/v1/tournaments/{tournament_id}"))
     return [table for found in shown["round_tables"] for table in found["tables"] if table["status"] == "playing"]
+
+
+def seated(http, tournament_id: str) -> bool:
+    """The tournament has finished, or every table under way has its game
+    started (the workers created it and took every seat: a game not created
+    yet is a 404, whose body has no status)."""
+    shown = body_of(http.get(f"/v1/tournaments/{tournament_id}"))
+    if shown["status"] == "finished":
+        return True
+    playing = [t for r in shown["round_tables"] for t in r["tables"] if t["status"] == "playing"]
+    return bool(playing) and all(body_of(http.get(f"/v1/games/{t['game_id']}")).get("status") == "active" for t in playing)
 
 
 def play_tournament(

@@ -210,7 +210,7 @@ def test_a_round_start_killed_after_its_append_is_done_by_the_next_look_and_neve
         assert len(told) == 1
 
 
-def test_no_shows_a_seat_whose_player_never_acts_leaves_after_no_show_seconds_and_is_scored_as_a_leave(app, http, clock):
+def test_no_shows_a_seat_whose_player_never_acts_leaves_after_no_show_seconds_and_is_scored_as_a_leave_and_rated(app, http, clock):
     """The service's side of rule "no-shows": a seat whose player has sent
     nothing by ``no_show_seconds`` after the table formed, once a deadline
     of theirs has passed, is recorded a no-show and leaves the game (the
@@ -220,7 +220,7 @@ def test_no_shows_a_seat_whose_player_never_acts_leaves_after_no_show_seconds_an
     svc = app.extensions["tabletell"]
     (ana, ana_key), (bea, bea_key) = new_players(http, 2)
     options = {**SHORT["color-doubt"], "turn_seconds": 5}
-    body = {**swiss("color-doubt", 2, 1), "options": options, "no_show_seconds": 10}
+    body = {**swiss("color-doubt", 2, 1), "options": options, "no_show_seconds": 10, "rated": True}
     tid = entered(http, ana_key, [ana_key, bea_key], body)
     svc.tournaments.look(tid)
     (table,) = body_of(http.get(f"/v1/tournaments/{tid}"))["round_tables"][0]["tables"]
@@ -255,3 +255,7 @@ def test_no_shows_a_seat_whose_player_never_acts_leaves_after_no_show_seconds_an
     finished = [e.public for e in svc.tournament_store.read(tid) if e.type == "table_finished"]
     assert finished[0]["left"] == [bea]
     assert [row["player"] for row in shown["standings"]] == [ana, bea]
+    # a rated tournament's game moves its players' ratings as any rated game: the no-show resigned
+    rated = body_of(http.get(f"/v1/games/{game_id}/ratings"))
+    assert rated["status"] == "rated"
+    assert {p["player_id"]: p["rank"] for p in rated["players"]} == {ana: 1, bea: 2}

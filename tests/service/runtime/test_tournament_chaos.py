@@ -21,7 +21,7 @@ from tests.support.patience import PATIENCE, until
 from tests.support.rated import new_players
 from tests.support.soak import SOAK
 from tests.support.stack import processes, running
-from tests.support.tournaments import entered, play_tournament, swiss
+from tests.support.tournaments import entered_in_time, play_tournament, seated, swiss
 
 pytestmark = pytest.mark.slow  # a stack, a tournament and its kills: scheduled first (tests/conftest.py)
 
@@ -50,17 +50,10 @@ def test_kill_9_of_the_workers_and_the_api_at_round_starts_loses_no_round_and_se
         players = new_players(http, PLAYERS)
         keys = dict(players)
         levels = {player: "random" for player in keys}
-        tournament_id = entered(http, players[0][1], list(keys.values()), swiss("diez", 4, ROUNDS))
-
-        def seated() -> bool:
-            shown = body_of(http.get(f"/v1/tournaments/{tournament_id}"))
-            playing = [t for r in shown["round_tables"] for t in r["tables"] if t["status"] == "playing"]
-            if shown["status"] == "finished":
-                return True
-            return bool(playing) and all(body_of(http.get(f"/v1/games/{t['game_id']}")).get("status") == "active" for t in playing)
+        tournament_id = entered_in_time(http, players[0][1], list(keys.values()), swiss("diez", 4, ROUNDS))
 
         def look() -> None:
-            until(seated, "the round's tables seated by the workers, or the end")
+            until(lambda: seated(http, tournament_id), "the round's tables seated by the workers, or the end")
 
         kills = []
 
