@@ -20,36 +20,19 @@ from __future__ import annotations
 import json
 import random
 import re
-import time
 
 import httpx
 import pytest
 
+from service.app.ids import now_ms
 from tests.service.http.test_web_access import findings
 from tests.support.api import auth, body_of
 from tests.support.browser import DESKTOP, FITS, PHONE
 from tests.support.patience import PATIENCE, until
 from tests.support.rated import new_players, play_out
-from tests.support.tournaments import iso, swiss
+from tests.support.tournaments import entered_in_time, iso, swiss
 
 pytestmark = pytest.mark.xdist_group("browser")  # one stack and one browser for the browser tests
-
-
-def entered_before_its_start(http, keys: list[str], name: str) -> str:
-    """A Swiss of one round of two-seat Color Doubt tables starting a few
-    seconds from now, every key's player entered before it starts (the
-    workers start it then): on a machine so slow that the start came
-    first, another with a longer lead, so no wall clock decides the test."""
-    for lead in (4, 16, 64, 256):
-        body = swiss("color-doubt", 2, 1, name=name, starts_at=iso(int((time.time() + lead) * 1000)))
-        created = http.post("/v1/tournaments", json=body, headers=auth(keys[0]))
-        assert created.status_code == 201, body_of(created)
-        tournament_id = body_of(created)["id"]
-        joins = [http.post(f"/v1/tournaments/{tournament_id}/players", headers=auth(key)) for key in keys]
-        if all(joined.status_code == 201 for joined in joins):
-            return tournament_id
-        assert {body_of(j)["code"] for j in joins if j.status_code != 201} == {"tournament_started"}, joins
-    raise AssertionError("every tournament started before its four players were in")
 
 
 def fits_and_shot(page, shots, label: str) -> None:
@@ -67,8 +50,9 @@ def test_the_tournaments_list_and_a_swiss_followed_live_with_the_players_table(t
     (ana_id, ana_key), *others = new_players(http, 4, "t")
     http.patch("/v1/players/me", json={"name": "Ana"}, headers=auth(ana_key))
     keys = {ana_id: ana_key, **dict(others)}
-    swiss_id = entered_before_its_start(http, list(keys.values()), "Live Swiss")
-    later = swiss("color-doubt", 2, 2, name="Sunday Cup", starts_at=iso(int((time.time() + 3600) * 1000)))
+    # a Swiss of one round of two-seat tables, starting once all four are in
+    swiss_id = entered_in_time(http, ana_key, list(keys.values()), swiss("color-doubt", 2, 1, name="Live Swiss"))
+    later = swiss("color-doubt", 2, 2, name="Sunday Cup", starts_at=iso(now_ms() + 3_600_000))
     upcoming = body_of(http.post("/v1/tournaments", json=later, headers=auth(others[0][1])))["id"]
 
     player = json.dumps(json.dumps({"player_id": ana_id, "name": "Ana", "key": ana_key}))
