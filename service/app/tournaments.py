@@ -435,6 +435,15 @@ class Tournaments:
                     pipe.zrem(list_key(status), held.id)
             pipe.execute()
 
+    def relist(self, tournament_id: str) -> Held:
+        """``reindex``'s: the tournament in its list again and, unless it
+        has finished, looked at now (the look settles it and sets the next)."""
+        held = self.load(tournament_id)
+        self._list(held)
+        if held.status != "finished":
+            self.redis.zadd(DUE_KEY, {tournament_id: self.clock()}, lt=True)
+        return held
+
     def finished_game(self, tournament_id: str) -> None:
         """A game of the tournament is over: its look moves to now (the
         outbox's work after the append that ended it)."""

@@ -259,3 +259,20 @@ def test_no_shows_a_seat_whose_player_never_acts_leaves_after_no_show_seconds_an
     rated = body_of(http.get(f"/v1/games/{game_id}/ratings"))
     assert rated["status"] == "rated"
     assert {p["player_id"]: p["rank"] for p in rated["players"]} == {ana: 1, bea: 2}
+
+
+def test_reindex_lists_the_tournaments_again_and_looks_at_those_under_way(app, http, clock, redis_server, capsys):
+    """The lists and the due set are derived from the logs: lost, ``reindex`` writes them again."""
+    from service.app.tournaments import DUE_KEY, list_key
+
+    svc = app.extensions["tabletell"]
+    (_, key), = new_players(http, 1)
+    upcoming = entered(http, key, [key], swiss(starts_at=iso(clock.now + 3_600_000)))
+    svc.redis.delete(DUE_KEY, list_key("upcoming"))
+    assert body_of(http.get("/v1/tournaments?status=upcoming"))["tournaments"] == []
+    assert replay(["reindex", "--url", redis_server.url]) == 0
+    assert "1 tournaments listed (1 under way, looked at now)" in capsys.readouterr().out
+    assert [t["id"] for t in body_of(http.get("/v1/tournaments?status=upcoming"))["tournaments"]] == [upcoming]
+    assert svc.redis.zscore(DUE_KEY, upcoming) is not None  # the workers look at it, and set its next look
+    svc.tournaments.look(upcoming)
+    assert svc.redis.zscore(DUE_KEY, upcoming) == clock.now + 3_600_000
