@@ -119,6 +119,17 @@ def app(redis_client, clock):
 
 
 @pytest.fixture
+def cluster_app(cluster_client, redis_client, clock):
+    """The API in process on the session's cluster (its queues on the tests' server)."""
+    app = create_app(
+        Config(operator_token=OPERATOR_TOKEN, rate_limits=False, redis_cluster=True), client=cluster_client, clock=clock,
+        queue_client=redis_client,
+    )
+    yield app
+    app.extensions["tabletell"].realtime.shutdown()
+
+
+@pytest.fixture
 def http(app):
     return app.test_client()
 

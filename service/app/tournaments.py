@@ -20,7 +20,9 @@ deterministic id (``game_id_for``), created at expected version 0 (a second
 create is a conflict, and the game is there), a seat is taken once (a join
 of a player seated already is refused, and the token made for it is kept
 beside the log, ``SET NX``, so the player is told the same token however
-often it is done), a feed event is written once under its id. The append
+often it is done), a feed event is written once under its id; a table whose
+every seat is taken and told is marked so (``ready_key``) and not seated
+again. The append
 itself sets the tournament's next look a grace period ahead (a lease, as a
 worker's on a game it holds); the process that appended settles it at once
 and then sets the look to when the rules next have work
@@ -84,6 +86,12 @@ def seat_tokens_key(tournament_id: str) -> str:
     -> token), beside its log: a seat is told the same token however often
     its telling is done again."""
     return f"tournament:{{{tournament_id}}}:seat-tokens"
+
+
+def ready_key(tournament_id: str) -> str:
+    """The tables (their games' ids) whose every seat is taken and told:
+    their seating is not looked at again."""
+    return f"tournament:{{{tournament_id}}}:ready"
 
 
 # KEYS: the due set, the tournament's log; ARGV: id, version, score ("": remove).
@@ -299,10 +307,11 @@ class Tournaments:
         self._list(held)
         now = self.clock()
         changed = False
+        ready = {replies.decoded(member) for member in self.redis.smembers(ready_key(held.id))}
         for table in held.tables():
             if table.finished_at is not None:
                 continue
-            folded = self._seated(held, table)
+            folded = self.commands.load(table.game_id) if table.game_id in ready else self._seated(held, table)
             if folded.table.status in tables.OVER:
                 held, moved = self._record(held, table, folded)
                 changed |= moved
@@ -344,6 +353,11 @@ class Tournaments:
                     folded = self.commands.load(table.game_id)
             if folded.table.players[seat] == player:
                 self._tell(held, table, seat, player)
+        if list(folded.table.players) == list(table.players):  # every seat taken and told: not again
+            with self.redis.pipeline(transaction=False) as pipe:
+                pipe.sadd(ready_key(held.id), table.game_id)
+                pipe.expire(ready_key(held.id), SEAT_TOKENS_TTL_SECONDS)
+                pipe.execute()
         return folded
 
     def _token(self, tournament_id: str, game_id: str, player: str) -> str:
@@ -382,19 +396,27 @@ class Tournaments:
         recorded as a no-show, and left in the game."""
         if folded.table.status != tables.ACTIVE:
             return held, False
+        # a deadline of theirs passed, and still at the table: the game's log
+        # is read only for those
+        missed = [
+            (seat, player)
+            for seat, player in enumerate(table.players)
+            if (folded.table.timeouts[seat] > 0 or seat in folded.table.autopilot) and seat not in folded.table.left
+        ]
+        if not missed:
+            return held, False
         acted = {e.seat for e in self.commands.repository.log(table.game_id) if e.actor == "player" and e.seat is not None}
         moved = False
-        for seat, player in enumerate(table.players):
-            missed = folded.table.timeouts[seat] > 0 or seat in folded.table.autopilot
-            if seat in acted or not missed or player in table.no_shows:
+        for seat, player in missed:
+            if seat in acted:
                 continue
-            held, appended = self._owed(held, {"type": "no_show", "game_id": table.game_id, "player": player})
-            moved |= appended
-            if seat not in folded.table.left:
-                try:
-                    self.commands.execute(table.game_id, seat, {"type": "leave"}, None, f"no-show:{held.id}", "player")
-                except (RuleError, Conflict) as refused:
-                    log.info("no-show seat %s of %s not left: %s", seat, table.game_id, refused)
+            if player not in table.no_shows:
+                held, appended = self._owed(held, {"type": "no_show", "game_id": table.game_id, "player": player})
+                moved |= appended
+            try:  # recorded (now, or by a process that died before this): the seat leaves
+                self.commands.execute(table.game_id, seat, {"type": "leave"}, None, f"no-show:{held.id}", "player")
+            except (RuleError, Conflict) as refused:
+                log.info("no-show seat %s of %s not left: %s", seat, table.game_id, refused)
         return held, moved
 
     def _owed(self, held: Held, command: dict[str, Any]) -> tuple[Held, bool]:
@@ -434,6 +456,15 @@ class Tournaments:
                 else:
                     pipe.zrem(list_key(status), held.id)
             pipe.execute()
+
+    def relist(self, tournament_id: str) -> Held:
+        """``reindex``'s: the tournament in its list again and, unless it
+        has finished, looked at now (the look settles it and sets the next)."""
+        held = self.load(tournament_id)
+        self._list(held)
+        if held.status != "finished":
+            self.redis.zadd(DUE_KEY, {tournament_id: self.clock()}, lt=True)
+        return held
 
     def finished_game(self, tournament_id: str) -> None:
         """A game of the tournament is over: its look moves to now (the

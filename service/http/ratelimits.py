@@ -13,7 +13,8 @@ Three policies, each a ``limits`` limit string from the configuration
   token's SHA-256 (``service.app.ids.token_hash``): a token never reaches
   the store or a log line;
 - ``create``: what creates something in the store (``POST /v1/games``,
-  ``/v1/players``, ``/v1/matchmaking`` and ``/v1/games/{id}/rematch``), per
+  ``/v1/players``, ``/v1/matchmaking``, ``/v1/games/{id}/rematch`` and
+  ``/v1/tournaments``), per
   client address, a quota of its own (on top of ``client``). Exact: counted
   in the store as it happens (``limits``' RedisStorage), so a quota holds
   to the request across processes and hosts; should the store not answer,
@@ -63,7 +64,9 @@ log = logging.getLogger("tabletell.ratelimits")
 KEY_PREFIX = "tabletell:ratelimit"
 # the routes that create something in the store: games, players, and the
 # games matchmaking and rematches open
-CREATE_ENDPOINTS = frozenset({"games.create_game", "players.create_player", "lobby.matchmaking", "lobby.rematch"})
+CREATE_ENDPOINTS = frozenset(
+    {"games.create_game", "players.create_player", "lobby.matchmaking", "lobby.rematch", "tournaments.create_tournament"}
+)
 EXEMPT_PATHS = frozenset({"/metrics", "/v1/health", "/v1/health/live", "/v1/health/ready"})
 
 # what each policy counts, for the 429's detail and the breach's log line

@@ -28,7 +28,8 @@ the archive).
 
 ``reindex`` rebuilds the operators' games index, the lobby, each
 player's list of games and every rating (``service.app.ratings``: folded
-again in the order games finished, to the same numbers) from the logs, and puts
+again in the order games finished, to the same numbers) from the logs, the
+tournaments' lists (each tournament under way looked at now), and puts
 back on the workers' schedule every game that waits for work (a lost
 schedule, or games left waiting before waiting games were abandoned after
 ``WAITING_GAME_TTL_SECONDS``).
@@ -68,6 +69,8 @@ from service.app.scheduling import due_key, next_look
 from service.app.index import GameIndex, key as index_key
 from service.app.players import Players
 from service.app.ratings import Ratings
+from service.app.tournaments import Tournaments
+from service.app import replies
 from projections.ratings import rated_result
 from service.app.scheduling import pending_work
 from service.runtime import backup
@@ -266,9 +269,16 @@ def run_reindex(client_url: str, config: Config) -> int:
     # every rating again, folded in the order the games finished: the numbers
     # the live service wrote (rating_changed is not announced again)
     counts = Ratings(client).rebuild(rated.values())
+    # the tournaments: their lists, and a look at each one under way
+    tournaments = Tournaments(
+        client, EventStore(client, space=TOURNAMENTS), None, players, lambda *_: None, lambda *_: None, now_ms, config.grace_ms
+    )
+    keys = client.scan_iter(match=stream_key("*", TOURNAMENTS), count=500)
+    relisted = [tournaments.relist(replies.decoded(key).split("{", 1)[1].split("}", 1)[0]) for key in keys]
     print(
         f"reindex: {games} games indexed, {scheduled} with work put on the workers' schedule, "
-        f"{sum(counts.values())} rated games rated again"
+        f"{sum(counts.values())} rated games rated again, {len(relisted)} tournaments listed "
+        f"({sum(held.status != 'finished' for held in relisted)} under way, looked at now)"
     )
     return 0
 

@@ -259,3 +259,38 @@ def test_no_shows_a_seat_whose_player_never_acts_leaves_after_no_show_seconds_an
     rated = body_of(http.get(f"/v1/games/{game_id}/ratings"))
     assert rated["status"] == "rated"
     assert {p["player_id"]: p["rank"] for p in rated["players"]} == {ana: 1, bea: 2}
+
+
+def test_reindex_lists_the_tournaments_again_and_looks_at_those_under_way(app, http, clock, redis_server, capsys):
+    """The lists and the due set are derived from the logs: lost, ``reindex`` writes them again."""
+    from service.app.tournaments import DUE_KEY, list_key
+
+    svc = app.extensions["tabletell"]
+    (_, key), = new_players(http, 1)
+    upcoming = entered(http, key, [key], swiss(starts_at=iso(clock.now + 3_600_000)))
+    svc.redis.delete(DUE_KEY, list_key("upcoming"))
+    assert body_of(http.get("/v1/tournaments?status=upcoming"))["tournaments"] == []
+    assert replay(["reindex", "--url", redis_server.url]) == 0
+    assert "1 tournaments listed (1 under way, looked at now)" in capsys.readouterr().out
+    assert [t["id"] for t in body_of(http.get("/v1/tournaments?status=upcoming"))["tournaments"]] == [upcoming]
+    assert svc.redis.zscore(DUE_KEY, upcoming) is not None  # the workers look at it, and set its next look
+    svc.tournaments.look(upcoming)
+    assert svc.redis.zscore(DUE_KEY, upcoming) == clock.now + 3_600_000
+
+
+def test_a_tournament_on_a_cluster_where_its_due_set_is_in_another_slot(cluster_app, clock):
+    """On a cluster the due set and the lists are in other slots than the
+    tournament's log: written after its append, and a look set only while
+    the log is where it was settled."""
+    from service.app.tournaments import DUE_KEY
+
+    http = cluster_app.test_client()
+    svc = cluster_app.extensions["tabletell"]
+    players = new_players(http, 2)
+    keys = dict(players)
+    tid = entered(http, players[0][1], list(keys.values()), swiss("color-doubt", 2, 1, starts_at=iso(clock.now + 1000)))
+    assert svc.redis.zscore(DUE_KEY, tid) == clock.now + 1000
+    clock.advance(1)
+    shown = play_tournament(http, tid, keys, {p: "random" for p in keys}, lambda: svc.tournaments.look(tid), random.Random(2))
+    assert shown["status"] == "finished" and svc.redis.zscore(DUE_KEY, tid) is None
+    assert [t["id"] for t in body_of(http.get("/v1/tournaments?status=finished"))["tournaments"]] == [tid]

@@ -17,19 +17,9 @@ from projections.audit import verify
 from service.http.app import create_app
 from service.config import Config, connect
 from tests.support.api import SHORT, auth, command, play_once_held, seated_game, view
-from tests.support.stack import OPERATOR_TOKEN, ApiServer, Workers
+from tests.support.stack import ApiServer, Workers
 from tests.support.paths import ROOT
 from tests.support.patience import PATIENCE, until
-
-
-@pytest.fixture
-def cluster_app(cluster_client, redis_client, clock):
-    app = create_app(
-        Config(operator_token=OPERATOR_TOKEN, rate_limits=False, redis_cluster=True), client=cluster_client, clock=clock,
-        queue_client=redis_client,
-    )
-    yield app
-    app.extensions["tabletell"].realtime.shutdown()
 
 
 def test_the_tests_on_the_cluster_share_one_test_process(request, cluster_server):

@@ -25,8 +25,9 @@ from tests.support.tournaments import entered_in_time, play_tournament, seated, 
 
 pytestmark = pytest.mark.slow  # a stack, a tournament and its kills: scheduled first (tests/conftest.py)
 
-# two rounds here (one round start, then the end: each killed at); three in make soak
-PLAYERS, ROUNDS = 8, (3 if SOAK else 2)
+# here two rounds of Color Doubt at two tables of two (one round start, then
+# the end: each killed at); in make soak three rounds of four-seat Diez
+GAME, SEATS, PLAYERS, ROUNDS = ("diez", 4, 8, 3) if SOAK else ("color-doubt", 2, 4, 2)
 
 
 def kill_worker_and_an_api_process(service) -> None:
@@ -50,7 +51,7 @@ def test_kill_9_of_the_workers_and_the_api_at_round_starts_loses_no_round_and_se
         players = new_players(http, PLAYERS)
         keys = dict(players)
         levels = {player: "random" for player in keys}
-        tournament_id = entered_in_time(http, players[0][1], list(keys.values()), swiss("diez", 4, ROUNDS))
+        tournament_id = entered_in_time(http, players[0][1], list(keys.values()), swiss(GAME, SEATS, ROUNDS))
 
         def look() -> None:
             until(lambda: seated(http, tournament_id), "the round's tables seated by the workers, or the end")
