@@ -382,6 +382,8 @@ class Tournaments:
             "token": token,
             "round": table.round,
             "table": table.table,
+            "text": f"Your table in {held.config['name']} is ready"
+            + (f": round {table.round}, table {table.table}." if table.round else f": table {table.table}."),
         }
         self.tell(player, "tournament_table_ready", data, f"{held.id}:{table.game_id}:{seat}")
 

@@ -294,3 +294,19 @@ def test_a_tournament_on_a_cluster_where_its_due_set_is_in_another_slot(cluster_
     shown = play_tournament(http, tid, keys, {p: "random" for p in keys}, lambda: svc.tournaments.look(tid), random.Random(2))
     assert shown["status"] == "finished" and svc.redis.zscore(DUE_KEY, tid) is None
     assert [t["id"] for t in body_of(http.get("/v1/tournaments?status=finished"))["tournaments"]] == [tid]
+
+
+def test_a_log_that_moves_under_every_attempt_is_503_tournament_busy(app, http, monkeypatch):
+    from events.store import VersionConflict
+
+    svc = app.extensions["tabletell"]
+    (_, key), = new_players(http, 1)
+    tid = entered(http, key, [], swiss())
+
+    def moved(tournament_id, expected, *args, **kwargs):  # another writer each time
+        raise VersionConflict(expected, expected + 1)
+
+    monkeypatch.setattr(svc.tournament_store, "append", moved)
+    busy = http.post(f"/v1/tournaments/{tid}/players", headers=auth(key))
+    problem(busy, 503, "tournament_busy")
+    assert busy.headers["Retry-After"] == "1"

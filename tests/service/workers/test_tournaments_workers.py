@@ -111,6 +111,7 @@ def test_a_table_ready_reaches_the_players_stream_and_a_webhook_with_a_token_tha
     for message in told:
         data = message["data"]
         assert data["tournament_id"] == tournament_id and data["round"] == 1
+        assert data["text"] == f"Your table in Test Swiss is ready: round 1, table {data['table']}."
         assert tables[data["game_id"]][data["seat"]] == data["player_id"]
         view = http.get(f"/v1/games/{data['game_id']}/view", headers=auth(data["token"]))  # the token plays the seat
         assert view.status_code == 200 and body_of(view)["seat"] == data["seat"]
