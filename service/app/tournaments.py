@@ -195,15 +195,21 @@ class Tournaments:
         return held
 
     def listed(self, status: str, limit: int = 50) -> list[Held]:
-        """The tournaments of ``status``: upcoming soonest first, the others latest first."""
+        """The tournaments of ``status``: upcoming soonest first, the others
+        latest first. The list is derived and written after the append that
+        moved a tournament on, so it may still name one that has moved (a
+        start appended, its list not yet written): each is answered by its
+        log's status, and one of another status is left out."""
         key = list_key(status)
         ids = self.redis.zrange(key, 0, limit - 1) if status == "upcoming" else self.redis.zrevrange(key, 0, limit - 1)
         found = []
         for tournament_id in replies.members(ids):
             try:
-                found.append(self.load(tournament_id))
+                held = self.load(tournament_id)
             except NotFound:
                 continue
+            if held.state.status == status:
+                found.append(held)
         return found
 
     # -- commands ----------------------------------------------------------------

@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from service.app.tournaments import list_key
 from service.runtime.replay import main as replay
 from games import table as tables
 from games.registry import GAMES
@@ -310,3 +311,18 @@ def test_a_log_that_moves_under_every_attempt_is_503_tournament_busy(app, http, 
     busy = http.post(f"/v1/tournaments/{tid}/players", headers=auth(key))
     problem(busy, 503, "tournament_busy")
     assert busy.headers["Retry-After"] == "1"
+
+
+def test_a_list_by_status_holds_only_tournaments_of_that_status_while_the_lists_lag(app, http, clock):
+    """The lists by status are derived, written after the append that moved a
+    tournament on (by the look that follows it): while one still names a
+    tournament that has started, its answer leaves it out."""
+    players = new_players(http, 2)
+    tid = entered(http, players[0][1], [key for _, key in players], swiss("color-doubt", 2, 1, starts_at=iso(clock.now + 60_000)))
+    clock.advance(60)
+    svc = http.application.extensions["tabletell"]
+    svc.tournaments.look(tid)  # the start: running now
+    assert body_of(http.get(f"/v1/tournaments/{tid}"))["status"] == "running"
+    svc.redis.zadd(list_key("upcoming"), {tid: clock.now})  # as a list written late still says
+    assert tid not in [t["id"] for t in body_of(http.get("/v1/tournaments?status=upcoming"))["tournaments"]]
+    assert tid in [t["id"] for t in body_of(http.get("/v1/tournaments?status=running"))["tournaments"]]
