@@ -59,7 +59,7 @@ from .problems import Problem, problem_from, problem_of, retry_after
 # the package's version (pyproject.toml reads it from here): major.minor is
 # the API's (openapi.yaml's info.version) that this client speaks, the patch
 # the client's own; CHANGELOG.md beside pyproject.toml says what each changed
-__version__ = "1.3.0"
+__version__ = "1.4.0"
 USER_AGENT = f"tabletell-client-python/{__version__} httpx/{httpx.__version__}"
 
 Policy = Literal["read", "idempotent", "unsafe", "probe"]
