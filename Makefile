@@ -142,10 +142,21 @@ test: venv tools npm js-dev lint-tools
 openapi: venv
 	$(PY) -m service.http.openapi
 
-## soak: the long property runs (1,000+ random games per game) and the
-## chaos run at its full count of SIGKILLs, which CI need not run.
+## soak: what make test runs at a quick, fixed, seeded size, at its full
+## size (SOAK=1, tests/support/soak.py), which CI need not run: the games'
+## long property runs (1,000+ random games per game, every state fuzzed,
+## every view and entry checked against its declarations, the hidden-
+## information sweeps, the expert's checks at 12 rollouts, the bots'
+## strength runs at bench/bots.py's 1,000 games), the chaos run at its full
+## count of SIGKILLs, the rolling restart with 1,000 streams open, the
+## streams' 200 waiters and storm of 1,000 clients, the ratings' 200 games
+## between 20 players, schemathesis at 100 cases an operation and the
+## malformed commands' 20,000 examples.
+SOAKED := tests/games tests/service/runtime/test_chaos.py tests/service/runtime/test_rolling.py \
+	tests/service/realtime/test_streams.py tests/service/app/test_ratings.py \
+	tests/service/http/test_schemathesis.py tests/service/app/test_malformed_commands.py
 soak: venv
-	SOAK=1 $(PY) -m pytest tests/games tests/service/runtime/test_chaos.py
+	SOAK=1 $(PY) -m pytest $(SOAKED)
 
 ## js-dev: the JavaScript client's dev tools, TypeScript alone, as
 ## clients/js/package-lock.json pins it (npm ci into clients/js/node_modules,
