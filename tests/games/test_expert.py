@@ -30,7 +30,7 @@ TABLES = [
 # rollouts a move: enough to search, few enough for the suite (12 and longer
 # games under `make soak`, SOAK=1: tests/support/soak.py)
 ITERATIONS = games(quick=6, soak=12)
-COMMANDS = games(quick=16, soak=40)  # commands of each game played
+COMMANDS = games(quick=10, soak=40)  # commands of each game played
 
 
 @pytest.mark.parametrize("game_type", sorted(GAMES))
