@@ -133,7 +133,9 @@ node:
 ## 2026-11-29, the runs make soak sizes cut to a quick size, fixtures that
 ## started a stack or played a game once per test process grouped, took the
 ## suite's CPU (user+sys, servers and browsers included) from 1,192 s to
-## 886 s, under other engineers' load (load average 5-12).
+## 886 s (some 915 s with the rolling restart back at 1,000 streams, its
+## first cost: its 200 met a race of the test's own), under other
+## engineers' load (load average 5-12): a quarter, not the 40% aimed at.
 ## The modules' bytecode is written (PYTHONDONTWRITEBYTECODE unset): every
 ## process the suite starts imports the project compiled once.
 test: venv tools npm js-dev lint-tools
