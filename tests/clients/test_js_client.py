@@ -21,6 +21,9 @@ from tests.support.node import JS_CLIENT, installed_client, node, pack, with_web
 from tests.support.patience import PATIENCE, WHOLE_RUN
 
 
+# both tests in one test process (--dist loadgroup): its module-scoped package (``packed``) packed once
+pytestmark = pytest.mark.xdist_group("js-client")
+
 @pytest.fixture(scope="module")
 def packed(tmp_path_factory):
     """clients/js packed once (``npm pack``): its tarball and the files it

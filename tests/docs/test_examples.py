@@ -101,6 +101,8 @@ class Shell:
         self.process.wait(timeout=PATIENCE)
 
 
+# every document's examples in one test process (--dist loadgroup), on the one stack it starts
+@pytest.mark.xdist_group("docs-examples")
 @pytest.mark.parametrize("document", [d for d in DOCUMENTS if any(b.example for b in blocks(d))], ids=lambda d: d.name)
 def test_the_examples_of_a_document_run_as_written(document, stack, tmp_path):
     for name in (".venv", "examples"):  # the docs say .venv/bin/python and examples/bot.py, from the repository

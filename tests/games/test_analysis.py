@@ -92,6 +92,10 @@ def test_the_analysis_classes_a_planted_blunder_in_deceptidice():
     assert "Challenging here was a gamble: the guess was true in 100% of the worlds you could imagine." in found.sentence
 
 
+# the tests that read ``experts_game`` in one test process (--dist loadgroup), which plays it once
+ON_THE_EXPERTS_GAME = pytest.mark.xdist_group("analysis-experts-game")
+
+
 @pytest.fixture(scope="module")
 def experts_game() -> LocalGame:
     """A short game of Deceptidice (5 cards each: a lost round or two ends
@@ -102,12 +106,14 @@ def experts_game() -> LocalGame:
     return local
 
 
+@ON_THE_EXPERTS_GAME
 def test_the_analysis_of_the_expert_against_itself_finds_no_blunder(experts_game):
     found = analyse(experts_game.envelopes, 0, seed="expert", iterations=8)
     assert len(found.decisions) >= 5, "seat 0 decided a few things"
     assert [d for d in found.decisions if d.judgement == "blunder"] == []
 
 
+@ON_THE_EXPERTS_GAME
 def test_the_analysis_two_runs_with_the_same_seed_are_equal(experts_game):
     told = []
     first = analyse(experts_game.envelopes, 1, seed="one", iterations=6, progress=lambda done, total: told.append((done, total)))
@@ -147,6 +153,7 @@ def test_the_analysis_two_worlds_differing_in_cards_the_seat_never_saw_give_the_
     assert checked == 2
 
 
+@ON_THE_EXPERTS_GAME
 def test_the_analysis_of_a_log_whose_unseen_cards_are_repainted_is_the_same(experts_game):
     """The first half of the experts' game, and the same log with every card
     seat 0 was never shown in it given another such card's face (as the

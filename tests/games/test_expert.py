@@ -12,6 +12,7 @@ from games import search
 from games.registry import GAMES
 from projections.local import LocalGame
 from tests.support.legal_check import accepted_is_listed
+from tests.support.soak import games
 
 # (game, seats, options): head to head and a fuller table
 TABLES = [
@@ -26,8 +27,10 @@ TABLES = [
     ("diez", 2, {}),
     ("diez", 3, {"tokens": False}),
 ]
-ITERATIONS = 12  # rollouts a move: enough to search, few enough for the suite
-COMMANDS = 16  # commands of each game played
+# rollouts a move: enough to search, few enough for the suite (12 and longer
+# games under `make soak`, SOAK=1: tests/support/soak.py)
+ITERATIONS = games(quick=6, soak=12)
+COMMANDS = games(quick=10, soak=40)  # commands of each game played
 
 
 @pytest.mark.parametrize("game_type", sorted(GAMES))

@@ -41,10 +41,14 @@ def package(game_type: str) -> str:
     return "games." + game_type.replace("-", "_")
 
 
-def played(game_type: str):
+@functools.lru_cache(maxsize=None)
+def played(game_type: str) -> tuple[LocalGame, ...]:
     """The games of ``SEEDS``: seat counts 2, 3, 4, 5 in turn (within the
-    game's), the variants of ``VARIANTS`` in turn."""
+    game's), the variants of ``VARIANTS`` in turn. Played once a process:
+    the two tests that read them only read them, and playing Diez's six
+    (some 10,000 events) was most of each test's time."""
     game = GAMES[game_type]
+    games = []
     for seed in SEEDS[game_type]:
         seats = min(game.max_seats, max(game.min_seats, 2 + seed % 4))
         options = dict(VARIANTS[game_type][seed % len(VARIANTS[game_type])])
@@ -52,10 +56,15 @@ def played(game_type: str):
             options["two_players"] = True
         local = LocalGame(game_type, seats, seed=seed, options=options)
         local.play_out({s: game.bots["random"] for s in range(seats)}, random.Random(seed))
-        yield local
+        games.append(local)
+    return tuple(games)
 
 
-@pytest.mark.parametrize("game_type", sorted(GAMES))
+# each game's two tests that read ``played`` in one test process (--dist loadgroup), which plays its games once
+BY_GAME = [pytest.param(game_type, marks=pytest.mark.xdist_group(f"narration-{game_type}")) for game_type in sorted(GAMES)]
+
+
+@pytest.mark.parametrize("game_type", BY_GAME)
 def test_narration_every_event_type_of_every_game_is_told_from_every_side(game_type):
     """Each type of ``evolve.EVENTS`` has its teller, and every event of
     games that meet them all is told from every seat's side and a
@@ -247,7 +256,7 @@ def with_counts(value, n: int):
     return value
 
 
-@pytest.mark.parametrize("game_type", sorted(GAMES))
+@pytest.mark.parametrize("game_type", BY_GAME)
 def test_narration_reads_right_with_you_in_every_role_and_counts_0_1_2(game_type):
     """Every sentence a person reads, the events' and the table's
     (``table_says``), told from every seat's side (so "you" takes every role

@@ -36,7 +36,11 @@ from tests.support.stack import OPERATOR_TOKEN, make_run
 from tests.support.streams import bot_game
 
 OPERATOR = auth(OPERATOR_TOKEN)
-pytestmark = pytest.mark.slow  # a stack, a Prometheus and a few games: sent first (tests/conftest.py)
+pytestmark = [
+    pytest.mark.slow,  # a stack, a Prometheus and a few games: sent first (tests/conftest.py)
+    # both tests in one test process (--dist loadgroup): the module-scoped stack and Prometheus (``watched``) started once
+    pytest.mark.xdist_group("prometheus"),
+]
 
 
 class Prometheus:

@@ -7,8 +7,23 @@ from __future__ import annotations
 import json
 from typing import Any, Mapping
 
+from marshmallow import Schema
+
 from games.contract import Game
 from projections import shapes
+
+
+# one instance of each declared schema, reused: a marshmallow schema copies
+# its fields and builds every nested schema again as it is made, which was
+# most of the time a game's every view and entry checked took (validation
+# keeps no state in the instance)
+_SCHEMAS: dict[tuple, Schema] = {}
+
+
+def _schema(key: tuple, make) -> Schema:
+    if key not in _SCHEMAS:
+        _SCHEMAS[key] = make()()
+    return _SCHEMAS[key]
 
 
 def _failed(what: str, errors: Any, shown: Any) -> str:
@@ -18,7 +33,7 @@ def _failed(what: str, errors: Any, shown: Any) -> str:
 def check_view(game: Game, view: Mapping[str, Any]) -> None:
     """``view`` (``seat_view``'s) against the game's declared view, and each
     of its ``moves`` against the game's commands."""
-    errors = shapes.view_schema(game)().validate(view)
+    errors = _schema(("view", game.type), lambda: shapes.view_schema(game)).validate(view)
     assert not errors, _failed(f"a {game.type} view of seat {view.get('seat')} at version {view.get('version')}", errors, view)
     for move in view["moves"]:
         check_move(game, move)
@@ -39,5 +54,5 @@ def check_entry(game: Game, entry: Mapping[str, Any]) -> None:
     """A feed entry (``told``) against the declaration of its event's type."""
     kinds = shapes.event_schemas(game)
     assert entry["type"] in kinds, f"{game.type} declares no event {entry['type']!r}"
-    errors = shapes.entry_schema(game, entry["type"])().validate(entry)
+    errors = _schema(("entry", game.type, entry["type"]), lambda: shapes.entry_schema(game, entry["type"])).validate(entry)
     assert not errors, _failed(f"a {game.type} {entry['type']!r} entry", errors, entry)

@@ -19,6 +19,7 @@ from events.envelope import Envelope
 from games import table as tables
 from games.deceptidice import GAME, rules
 from projections.local import LocalGame
+from tests.support.soak import games
 from tests.support.visibility import faces, observed, repaint
 
 OPTION_SETS = {
@@ -29,6 +30,11 @@ OPTION_SETS = {
         "straights": True, "vague_guesses": True,
     },
 }  # fmt: skip
+
+
+# the seeded games of each option set: every seat count (2-6) once by
+# default, the longer games of more seeds under `make soak`
+REPAINTED, REDECIDED = games(quick=5, soak=8), games(quick=5, soak=6)
 
 
 def played(seats: int, seed: int, options: dict, commands: int) -> LocalGame:
@@ -45,7 +51,7 @@ def played(seats: int, seed: int, options: dict, commands: int) -> LocalGame:
 @pytest.mark.parametrize("name", OPTION_SETS)
 def test_what_a_seat_sees_hidden_cards_change_nothing(name):
     swaps = 0
-    for n in range(8):
+    for n in range(REPAINTED):
         seats = 2 + n % 5
         local = played(seats, seed=n, options=OPTION_SETS[name], commands=40 + 10 * n)
         original = local.envelopes
@@ -125,7 +131,7 @@ def redecided(local: LocalGame, mapping: dict[str, dict], seat: int) -> tuple[li
 
 @pytest.mark.parametrize("name", OPTION_SETS)
 def test_what_a_seat_sees_decisions_do_not_depend_on_hidden_cards(name):
-    for n in range(6):
+    for n in range(REDECIDED):
         seats = 2 + n % 5
         local = played(seats, seed=100 + n, options=OPTION_SETS[name], commands=60)
         for seat in range(seats):

@@ -10,8 +10,14 @@ from games.diez.deck import COLORS, COUNTS, WILD
 from games.diez.view import view
 from projections.local import START_AT, LocalGame
 from tests.games.diez.tables import act, dealt, of, pass_all, table, types
+from tests.support.soak import SOAK
 
-TIMEOUT_GAMES = 20
+# the random games of the timeouts' test: by default seeds 0-7 and 11, which
+# between them have every kind of deadline the first twenty seeds reach
+# (seed 11 the only one of the first twelve with a substitution's), and
+# under `make soak` (SOAK=1) the first 200 seeds
+TIMEOUT_SEEDS = range(200) if SOAK else (*range(8), 11)
+DEADLINE_KINDS = {"turn", "jump_in", "challenge", "sub", "giving", "magnet", "search"}
 
 DRAW = ["blue 1", "blue 2", "blue 3", "blue 4", "blue 5", "blue 6", "blue 7", "blue 8"]
 
@@ -211,8 +217,9 @@ def test_timeouts_a_forced_play_is_legal_whatever_the_card_and_the_tokens():
 
 def test_timeouts_a_due_seat_s_timeout_always_succeeds():
     """Random games: at every point, every seat whose deadline is due may
-    time out, and the game goes on."""
-    for seed in range(TIMEOUT_GAMES):
+    time out, and the game goes on; the games meet every kind of deadline."""
+    kinds = set()
+    for seed in TIMEOUT_SEEDS:
         seats = 2 + seed % 5
         local = LocalGame("diez", seats, seed=f"timeouts-{seed}")
         rng = random.Random(seed)
@@ -222,6 +229,7 @@ def test_timeouts_a_due_seat_s_timeout_always_succeeds():
                 break
             state = local.table.game
             for due in rules.deadlines(state):
+                kinds.add(due.kind)
                 assert rules.decide(state, {"type": "timeout", "seat": due.seat, "at": due.at}), (seed, due)
             seat = rng.choice(rules.to_act(state))
             if rng.random() < 0.2:
@@ -230,3 +238,4 @@ def test_timeouts_a_due_seat_s_timeout_always_succeeds():
                 local.command(seat, {"type": "timeout"}, actor="system")
             else:
                 local.command(seat, bot(local.view(seat), rng))
+    assert kinds >= DEADLINE_KINDS, f"no deadline of kind {sorted(DEADLINE_KINDS - kinds)} was met"

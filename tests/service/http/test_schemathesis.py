@@ -9,7 +9,8 @@ are real ones most of the time (a created game, its seated players), so the
 requests reach past the 404 and the 401.
 
 The run is derandomized (a fixed seed, no example database) so CI sees the
-same cases every time, and bounded (a few dozen cases per operation).
+same cases every time, and bounded: a dozen cases per operation by default,
+a hundred under `make soak` (SOAK=1, tests/support/soak.py).
 """
 from __future__ import annotations
 
@@ -32,10 +33,11 @@ from schemathesis.checks import not_a_server_error
 from tests.support.api import new_game, seated_game
 from tests.support.stack import OPERATOR_TOKEN
 from tests.support.openapi_contract import SPEC_PATH
+from tests.support.soak import examples
 
 GAME_ID = re.compile(r"[0-9a-f]{32}")
 SEED = 20_251_123
-EXAMPLES = 25  # per operation; a few hundred cases in all
+EXAMPLES = examples(quick=12, soak=100)  # per operation; several hundred cases in all
 
 CONFIG = SchemathesisConfig.from_dict(
     {

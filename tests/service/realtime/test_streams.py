@@ -36,6 +36,7 @@ from tests.support.streams import (  # noqa: F401 (long_heartbeat_server: a fixt
 )
 from tests.support.api import auth, seated
 from tests.support.stack import ApiServer
+from tests.support.soak import games as sized
 
 
 @pytest.fixture
@@ -338,13 +339,18 @@ def test_clients_that_vanish_are_released_at_once(api_server, client, redis_clie
 # -- many waiters ---------------------------------------------------------------------------
 
 
+# games of ten waiters each: 100 waiters by default, 200 under `make soak`
+WAITED_GAMES = sized(quick=10, soak=20)
+
+
 @pytest.mark.slow
-def test_hundreds_of_concurrent_waiters_miss_no_event(api_server, client, redis_client):
-    """20 games, 10 waiters each (streams of views and of events, seats and
-    spectators, long polls of views and of the public feed), 4 commands per
-    game: every waiter ends with every version, none lost or repeated."""
+def test_a_hundred_and_more_concurrent_waiters_miss_no_event(api_server, client, redis_client):
+    """``WAITED_GAMES`` games, 10 waiters each (streams of views and of
+    events, seats and spectators, long polls of views and of the public
+    feed), 4 commands per game: every waiter ends with every version, none
+    lost or repeated."""
     rng = random.Random(3)
-    games = [seated(client) for _ in range(20)]
+    games = [seated(client) for _ in range(WAITED_GAMES)]
 
     http: httpx.AsyncClient
 
@@ -436,14 +442,18 @@ def test_hundreds_of_concurrent_waiters_miss_no_event(api_server, client, redis_
             assert record == list(range(1, finals[index] + 1)), (index, [r for i, m, r in records if i == index])
         else:
             assert record == sorted(set(record)) and record[-1] == finals[index], (index, record)
-    # 200 waiters, a bounded pool of connections (16 per process) and one subscriber each
+    # 100 or 200 waiters, a bounded pool of connections (16 per process) and one subscriber each
     assert connections < 60
 
 
 # -- a storm of clients connecting at once ---------------------------------------------------
 
+# the storm's clients: 300 by default, 1,000 under `make soak`
+STORM = sized(quick=300, soak=1000)
+
+
 def test_every_client_of_a_storm_gets_an_answer(api_server, client):
-    """1,000 clients connect at once (as every client of a killed worker
+    """``STORM`` clients (hundreds) connect at once (as every client of a killed worker
     does) to streams of 20 games, half of them resuming with Last-Event-ID
     at the game's version; and 50 that connected just before send their
     requests only after gunicorn's keep-alive has run out since (a client
@@ -469,7 +479,7 @@ def test_every_client_of_a_storm_gets_an_answer(api_server, client):
         late, connected = asyncio.Event(), []
         slow = [asyncio.create_task(answer(host, port, request(n), late, connected)) for n in range(50)]
         await wait_for(lambda: len(connected) == len(slow), tasks=slow)
-        storm = [asyncio.create_task(answer(host, port, request(n))) for n in range(1000)]
+        storm = [asyncio.create_task(answer(host, port, request(n))) for n in range(STORM)]
         await asyncio.sleep(KEEP_ALIVE_SECONDS + 1.5)
         late.set()
         return await asyncio.wait_for(asyncio.gather(*slow, *storm), PATIENCE)

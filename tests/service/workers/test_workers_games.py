@@ -47,17 +47,22 @@ def clocks(game_type: str, seconds: int) -> dict:
     return {name: seconds for name in timing.clocks(GAMES[game_type].options)}
 
 
-@pytest.mark.parametrize("game_type,seats,options", SETUPS, ids=[f"{t}-{s}-{o}" for t, s, o in SETUPS])
-def test_an_all_bot_game_plays_to_its_end_through_the_api_and_workers(live_app, workers, redis_client, game_type, seats, options):
+def test_an_all_bot_game_of_each_setup_plays_to_its_end_through_the_api_and_workers(live_app, workers, redis_client):
+    """A game of each of ``SETUPS`` at once, on the same two workers (two
+    real worker processes started for each setup's game alone were most of
+    the time it took): each ends with a winner and a clean log."""
     http = live_app.test_client()
     workers.start()
     workers.start()
-    levels = list(GAMES[game_type].bots)
-    bots = [{"seat": s, "level": levels[s % len(levels)]} for s in range(seats)]
-    game_id = new_game(http, seats, game_type, options=options, bots=bots)
-    summary = wait_until_finished(http, game_id)
-    assert summary["result"]["winners"]
-    assert_clean_log(redis_client, game_id)
+    games = {}
+    for game_type, seats, options in SETUPS:
+        levels = list(GAMES[game_type].bots)
+        bots = [{"seat": s, "level": levels[s % len(levels)]} for s in range(seats)]
+        games[new_game(http, seats, game_type, options=options, bots=bots)] = (game_type, seats, options)
+    for game_id, setup in games.items():
+        summary = wait_until_finished(http, game_id)
+        assert summary["result"]["winners"], setup
+        assert_clean_log(redis_client, game_id)
 
 
 @pytest.mark.parametrize("game_type", sorted(GAMES))
