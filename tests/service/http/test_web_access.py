@@ -28,44 +28,14 @@ import pytest
 
 from games.registry import GAMES
 from tests.support.api import SHORT
+from tests.support.axe import SCHEMES, findings
 from tests.support.browser import DESKTOP, PHONE, SIZES, api, holding
-from tests.support.paths import ROOT
 from tests.support.patience import until
 from tests.support.table_page import at_the_table, in_step, moved, my_turn, newer, only_a_pass
 
 pytestmark = pytest.mark.xdist_group("browser-2")  # its own stack and Chromium: one group held one worker too long
 
 GAME = "color-doubt"
-AXE = ROOT / "tools" / "lint" / "node_modules" / "axe-core" / "axe.min.js"
-SCHEMES = ("light", "dark")
-
-# axe-core's violations that hurt most (serious, critical): each rule's id,
-# and where, in a few words
-FINDINGS = """async () => {
-  const found = await axe.run(document, { resultTypes: ["violations"] });
-  return found.violations.filter((v) => ["serious", "critical"].includes(v.impact)).map((v) =>
-    `${v.id} (${v.impact}, ${v.nodes.length}): ` + v.nodes.slice(0, 4).map((n) => n.target.join(" ")).join(" | "));
-}"""
-
-
-def findings(page, label: str, shots) -> list[str]:
-    """axe-core's serious and critical findings on the page as it is now, at
-    both sizes and in both colour schemes, each said with where it was; a
-    screenshot of each in the dark."""
-    if not page.evaluate("() => Boolean(window.axe)"):
-        page.add_script_tag(path=str(AXE))
-    found = []
-    for size, viewport in SIZES.items():
-        page.set_viewport_size(viewport)
-        for scheme in SCHEMES:
-            page.emulate_media(color_scheme=scheme)
-            found += [f"{label} ({size}, {scheme}): {finding}" for finding in page.evaluate(FINDINGS)]
-            if scheme == "dark":
-                page.screenshot(path=str(shots / f"dark-{label.replace(' ', '-')}-{size}.png"))
-    page.emulate_media(color_scheme="light")
-    return found
-
-
 # what of ``parts`` the hand panel's box overlaps, as the page is scrolled
 # now (the panel sticks to the screen's bottom while the game runs)
 COVERED = """(parts) => {
@@ -102,16 +72,24 @@ def uncovered(page, label: str, shots, scheme: str = "light") -> None:
 def move(base: str, game_id: str, token: str, rng: random.Random) -> None:
     """The seat's move, chosen by the game's heuristic bot from its view, made
     over the API; chosen again from a newer view if a bot moved between the
-    read and the command (a doubt any seat may make: 422, or 409)."""
-    for _ in range(10):
+    read and the command (a doubt any seat may make: 422, or 409), for as
+    long as the game takes to move (a loaded machine's bots think slowly: ten
+    quick tries in a row all met the same stale turn). None when the seat has
+    nothing to do now (the game moved on): its caller reads the table again."""
+
+    def made() -> bool:
         view = api(base, f"/v1/games/{game_id}/view", token)
+        if view["status"] != "active" or view["seat"] not in view["to_act"]:
+            return True
         try:
             api(base, f"/v1/games/{game_id}/commands", token, GAMES[GAME].bots["heuristic"](view, rng))
-            return
         except urllib.error.HTTPError as error:
             if error.code not in (409, 422):
                 raise
-    raise AssertionError("the seat's move was refused ten times")
+            return False
+        return True
+
+    until(made, "the seat's move accepted")
 
 
 def test_the_hand_panel_never_covers_the_seats_on_the_turn_while_waiting_and_at_the_end(tab, stack, shots):

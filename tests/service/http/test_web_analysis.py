@@ -19,7 +19,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from tests.service.http.test_web_access import findings
+from tests.support.axe import findings
 from tests.support.browser import DESKTOP, FITS, PHONE, api, holding
 from tests.support.patience import PATIENCE
 from tests.support.streams import finished_diez

@@ -25,7 +25,7 @@ import httpx
 import pytest
 
 from service.app.ids import now_ms
-from tests.service.http.test_web_access import findings
+from tests.support.axe import findings
 from tests.support.api import auth, body_of
 from tests.support.browser import DESKTOP, FITS, PHONE
 from tests.support.patience import PATIENCE, until
