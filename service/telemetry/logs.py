@@ -104,6 +104,11 @@ def configure(fmt: str = "json", level: int = logging.INFO) -> None:
     access.use(sys.stdout, fmt)
 
 
+# the attribute of the ``tabletell.access`` logger that says where prepared
+# lines go (see ``AccessLog.__init__``)
+PREPARED = "tabletell_prepared"
+
+
 class AccessLog:
     """The access log: one line per request, prepared in ``fmt`` and
     buffered (see the module's docstring). Until ``use`` gives it a stream
@@ -113,8 +118,13 @@ class AccessLog:
 
     def __init__(self, flush_seconds: float = 0.2):
         self.flush_seconds = flush_seconds  # 0: only when full, asked or at exit
-        self.stream = None
-        self.fmt = "json"
+        # as ``use`` left the ``tabletell.access`` logger, which outlives this
+        # module: gunicorn's workers import the project anew after forking
+        # (``service.runtime.gunicorn_conf.post_fork``), this module with it,
+        # and the access log the master's ``configure()`` prepared must stay
+        # prepared in them (it went through ``logging`` there once: 4% of a
+        # move's CPU, bench/peers)
+        self.stream, self.fmt = getattr(ACCESS, PREPARED, None) or (None, "json")
         self.buffer: list[str] = []
         self.size = 0
         self.lock = threading.Lock()
@@ -127,6 +137,7 @@ class AccessLog:
         self.flush()
         formatter(fmt)  # refuses an unknown format
         self.stream, self.fmt = stream, fmt
+        setattr(ACCESS, PREPARED, (stream, fmt) if stream is not None else None)  # for an AccessLog made after
 
     def write(self, method: str, path: str, status: int, seconds: float, route: str, request_id: str, client: str | None) -> None:
         ms = seconds * 1000
