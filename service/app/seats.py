@@ -124,6 +124,7 @@ class Seats:
             if seat is None:
                 return None
             known = (seat, self.holder_of(game_id, seat) if self.holder_of is not None else None)
+            live = live or self.held(game_id)  # finding the seat's player loaded the game: kept with it
             if live is not None:
                 live.seats[hashed] = known
         return known

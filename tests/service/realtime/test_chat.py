@@ -12,7 +12,6 @@ import asyncio
 import json
 import random
 import threading
-import uuid
 import unicodedata
 
 import httpx
@@ -25,6 +24,7 @@ from service.http.app import create_app
 from tests.support.stack import OPERATOR_TOKEN
 from tests.support.api import SHORT, auth, play_to_the_end, seated, seated_game
 from tests.support.openapi_contract import check
+from tests.support.monitor import StoreMonitor
 from tests.support.patience import PATIENCE, until
 from tests.support.streams import play, wait_for
 
@@ -427,39 +427,6 @@ class StreamReader:
 
     def close(self) -> None:
         self._http.close()
-
-
-class StoreMonitor:
-    """Every command the store runs meanwhile, of every client (MONITOR),
-    as text, on a thread of its own."""
-
-    def __init__(self, client):
-        self.commands: list[str] = []
-        self._monitor = client.monitor()
-        self._monitor.__enter__()
-        self._thread = threading.Thread(target=self._read, daemon=True)
-        self._thread.start()
-
-    def _read(self) -> None:
-        try:
-            while True:
-                self.commands.append(self._monitor.next_command()["command"])
-        except Exception:
-            pass  # closed by the test
-
-    def touching(self, key: str) -> list[str]:
-        return [command for command in list(self.commands) if key in command]
-
-    def caught_up(self, client) -> None:
-        """Waits until this monitor has read every command the store ran
-        before now (MONITOR's feed is in order, and read behind the store on
-        a loaded machine): a marker sent now, seen."""
-        marker = f"monitor-mark:{uuid.uuid4().hex}"
-        client.exists(marker)
-        until(lambda: any(marker in command for command in list(self.commands)), "the monitor reading up to its mark")
-
-    def close(self) -> None:
-        self._monitor.connection.disconnect()
 
 
 def test_a_stream_reads_the_chat_only_when_its_announcements_say_the_chat_moved(api_server, client, redis_client):
