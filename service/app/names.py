@@ -113,6 +113,10 @@ def reading(name: str) -> str:
     return text.replace("l", "i")
 
 
+# Basic Latin to Latin Extended-B: looked up once, when the table is made
+LATIN_END = 0x250
+
+
 class LookAlikes(dict):
     """What each letter reads as (``look_alikes``: a translation table, code
     point -> string); a small capital it does not list reads as its letter,
@@ -159,6 +163,12 @@ def look_alikes() -> LookAlikes:
         for alike in (prototype, *sources.get(prototype, ())):
             if len(alike) == 1 and not latin(alike):
                 table[ord(alike)] = letter.lower()
+    # the letters of most names (Latin, its accents) read as themselves, said
+    # here once: each would otherwise ask ``__missing__`` (its Unicode name,
+    # a pattern) at every reading of every name, 60 us for "Player 1"
+    for code in range(LATIN_END):
+        if code not in table and small_capital(chr(code)) is None:
+            table[code] = chr(code)
     return table
 
 
