@@ -97,7 +97,7 @@ def timed_command() -> Iterator[CommandTimer]:
         raise
     finally:
         if timer.game_type is not None:
-            metrics.COMMAND_SECONDS.labels(timer.game_type, outcome).observe(time.perf_counter() - started)
+            metrics.TALLY.time(metrics.COMMAND_SECONDS, (timer.game_type, outcome), time.perf_counter() - started)
 
 
 # a bot's next move in a game as it stands: (seat, body, command id), or

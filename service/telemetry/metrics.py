@@ -83,6 +83,9 @@ class RequestTally:
         # (a Counter, its labels): what ``add`` counted (the command path's
         # counters: appends, events, games finished and abandoned)
         self.others: dict[tuple[Counter, tuple[str, ...]], float] = {}
+        # (a Histogram, its labels): [sum of values, count in each bucket
+        # (+Inf last)], what ``time`` observed (the command's duration)
+        self.histograms: dict[tuple[Histogram, tuple[str, ...]], list] = {}
         self.lock = threading.Lock()
         self._flusher_generation = -1
 
@@ -109,25 +112,35 @@ class RequestTally:
         if self._flusher_generation != _forks:
             self._start_flusher()
 
+    def time(self, histogram: Histogram, labels: tuple[str, ...], seconds: float) -> None:
+        """``histogram.labels(*labels).observe(seconds)``, at a dictionary's
+        cost: counted here and added to it with the requests'."""
+        key = (histogram, labels)
+        bounds = histogram._upper_bounds  # its buckets' bounds, +Inf last
+        index = bisect.bisect_left(bounds, seconds)
+        with self.lock:
+            timing = self.histograms.get(key)
+            if timing is None:
+                timing = self.histograms[key] = [0.0] + [0] * len(bounds)
+            timing[0] += seconds
+            timing[1 + index] += 1
+        if self._flusher_generation != _forks:
+            self._start_flusher()
+
     def flush(self) -> None:
         with self.lock:
             counts, self.counts = self.counts, {}
             timings, self.timings = self.timings, {}
             others, self.others = self.others, {}
+            histograms, self.histograms = self.histograms, {}
         for (counter, labels), amount in others.items():
             counter.labels(*labels).inc(amount)
         for (method, route, status), count in counts.items():
             REQUESTS.labels(method, route, str(status)).inc(count)
-        for (method, route), (total, *buckets) in timings.items():
-            child = REQUEST_SECONDS.labels(method, route)
-            # a Histogram child's own values (prometheus-client 0.26: its sum
-            # and one value per bucket, each observation counted in the
-            # first bucket that holds it), added to in bulk;
-            # tests/service/telemetry/test_metrics.py holds them to observe()
-            child._sum.inc(total)
-            for value, count in zip(child._buckets, buckets):
-                if count:
-                    value.inc(count)
+        for (method, route), tally in timings.items():
+            _add_observed(REQUEST_SECONDS.labels(method, route), tally)
+        for (histogram, labels), tally in histograms.items():
+            _add_observed(histogram.labels(*labels), tally)
 
     def _start_flusher(self) -> None:
         self._flusher_generation = _forks
@@ -140,8 +153,21 @@ class RequestTally:
             self.flush()
 
     def _after_fork(self) -> None:
-        self.counts, self.timings, self.others = {}, {}, {}
+        self.counts, self.timings, self.others, self.histograms = {}, {}, {}, {}
         self.lock = threading.Lock()
+
+
+def _add_observed(child, tally: list) -> None:
+    """A Histogram child's observations tallied (``[sum, count in each
+    bucket]``), added to its own values in bulk (prometheus-client 0.26: its
+    sum and one value per bucket, each observation counted in the first
+    bucket that holds it); tests/service/telemetry/test_metrics.py holds
+    them to observe()."""
+    total, *buckets = tally
+    child._sum.inc(total)
+    for value, count in zip(child._buckets, buckets):
+        if count:
+            value.inc(count)
 
 
 # forks of this process so far: a thread started before a fork is not in the child

@@ -385,3 +385,28 @@ def test_the_store_the_backlog_and_the_tables_are_read_at_scrape_time(http, redi
     assert value(page, "tabletell_workers") == 0
     assert value(page, "tabletell_live_games", game_type="color-doubt", status="active") == 1
     assert value(page, "tabletell_live_games", game_type="diez", status="active") == 0
+
+
+def test_a_histogram_timed_through_the_tally_holds_what_observing_each_value_gives():
+    """The command's duration is timed through the tally
+    (``RequestTally.time``), added in bulk: the same sum and buckets as
+    each value observed (its bounds, and a value on a bound, included)."""
+    from prometheus_client import Histogram
+
+    from service.telemetry import metrics
+
+    values = [0.0, 0.0005, 0.0007, 0.001, 0.02, 0.5, 4.0, 9.0, 0.0025]
+    bounds = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5)
+    observed, tallied = CollectorRegistry(), CollectorRegistry()
+    each = Histogram("timed", "each value observed", ["kind"], buckets=bounds, registry=observed)
+    bulk = Histogram("timed", "each value tallied", ["kind"], buckets=bounds, registry=tallied)
+    tally = metrics.RequestTally(flush_seconds=0)
+    for seconds in values:
+        each.labels("play").observe(seconds)
+        tally.time(bulk, ("play",), seconds)
+    def samples(registry) -> dict:  # when each was made aside
+        return {key: v for key, v in figures(generate_latest(registry).decode()).items() if not key[0].endswith("_created")}
+
+    assert samples(tallied) == {}  # nothing added before the flush
+    tally.flush()
+    assert samples(tallied) == samples(observed) and len(samples(observed)) == len(bounds) + 3  # buckets, +Inf, count, sum
