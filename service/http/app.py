@@ -14,6 +14,7 @@ from service.app.ids import now_ms
 from service.config import Config, connect_queues, connect_store
 from service.http import ratelimits
 from games.contract import RuleError
+from service.app import names
 from service.app.errors import AppError, Unavailable
 from service.http.problems import PROBLEM_JSON, Problem, render
 from service.wiring import Services
@@ -93,6 +94,10 @@ def create_app(
         app.register_blueprint(web.bp)  # the web client, at / (it uses only /v1, like any client)
         app.register_blueprint(docs.bp)  # the API's reference: /docs, /openapi.yaml, /docs/problems
     _register_errors(app)
+    # what a player's name is read against (Unicode's look-alikes, what the
+    # table prints), built once a process: here rather than in the first
+    # seat taken after each (re)start, which waited some 60-100 ms for it
+    names.printed()
     return app
 
 
