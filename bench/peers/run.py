@@ -12,7 +12,8 @@ playing game after game back to back until the round's end, the set-up of
 each game (create, join, connect) inside the round like its moves.
 
 - **Tabletell**: ``make run``'s stack as ``make run`` starts it (``python -m
-  service.run``: gunicorn with 2 gevent workers, an RQ worker, a private
+  service.run``: gunicorn with a gevent worker for each core it may run
+  on, so one on its pinned core (``WEB_CONCURRENCY``'s default), an RQ worker, a private
   valkey-server with its append-only file; ``bench/streams.py``'s ``Stack``,
   which turns off the rate limits and the per-address stream cap, since
   every client here shares one address; ``DURABILITY=os``, its default: every

@@ -3,6 +3,9 @@ uses it from there: the configuration table of docs/operations.md is the list.""
 from __future__ import annotations
 
 import inspect
+import os
+import subprocess
+import sys
 import re
 
 
@@ -125,3 +128,17 @@ def test_live_games_mb_is_the_budget_of_each_process_live_games(redis_client):
     svc = Services(redis_client, config=Config.from_env({"LIVE_GAMES_MB": "7"}))
     assert svc.repository.games.budget == 7 * MB
     assert Services(redis_client, config=Config()).repository.games.budget == Config.live_games_mb * MB == 256 * MB
+
+
+def test_the_apis_workers_are_by_default_one_per_cpu_the_process_may_run_on():
+    """WEB_CONCURRENCY unset: a worker for each CPU the process's affinity
+    allows (a taskset, a container's cpuset), not for each the machine has."""
+    script = "from service.config import Config; print(Config.from_env({}).web_concurrency, Config().web_concurrency)"
+    every = sorted(os.sched_getaffinity(0))
+    for cpus in ({every[0]}, set(every)):
+        found = subprocess.run(
+            [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True,
+            preexec_fn=lambda cpus=cpus: os.sched_setaffinity(0, cpus),
+        ).stdout.split()
+        assert found == [str(len(cpus))] * 2, (cpus, found)
+    assert Config.from_env({"WEB_CONCURRENCY": "3"}).web_concurrency == 3
