@@ -9,10 +9,12 @@ import random
 import pytest
 
 from service.app.tournaments import list_key
+from service.realtime import feeds
 from service.runtime.replay import main as replay
 from games import table as tables
 from games.registry import GAMES
 from tests.support.api import SHORT, auth, body_of
+from tests.support.monitor import StoreMonitor
 from tests.support.openapi_contract import check
 from tests.support.stack import OPERATOR_TOKEN
 from tests.support.rated import new_players, play_out, workers_play
@@ -140,6 +142,32 @@ def test_the_tournaments_stream_sends_each_entry_once_and_resumes_after_last_eve
         e.version for e in log[4:]
     ]
     assert http.get(f"/v1/tournaments/{tid}/stream", headers={"Last-Event-ID": str(len(log))}).status_code == 204
+
+
+def test_a_tournaments_stream_reads_its_log_a_page_at_a_time(app, http, clock, redis_client, monkeypatch):
+    """A stream opened from the start of a long log reads it in pages (each
+    XRANGE bounded), never all of it in one store command, and still tells
+    every entry once, in order (a page of 3 here)."""
+    svc = app.extensions["tabletell"]
+    players = new_players(http, 2)
+    keys = dict(players)
+    tid = entered(http, players[0][1], list(keys.values()), swiss("color-doubt", 2, 1))
+    play_tournament(http, tid, keys, {p: "random" for p in keys}, lambda: svc.tournaments.look(tid), random.Random(2))
+    log = svc.tournament_store.read(tid)
+    monkeypatch.setattr(feeds, "PAGE", 3)
+    monitor = StoreMonitor(redis_client)
+    try:
+        messages = sse(http.get(f"/v1/tournaments/{tid}/stream").get_data(as_text=True))
+        monitor.caught_up(redis_client)
+        reads = [command for command in monitor.touching(f"tournament:{{{tid}}}:events") if command.startswith("XRANGE")]
+    finally:
+        monitor.close()
+    assert [(m["id"], m["event"]) for m in messages] == [(str(e.version), e.type) for e in log] and len(log) > 6
+    paged = [read for read in reads if not read.endswith(" +")]
+    # to the end: only the route's look for what came after the tournament it
+    # holds (its status, before the stream opens), which is nothing here
+    assert len(paged) >= -(-len(log) // 3), reads
+    assert all(read.split()[2] == f"{len(log) + 1}-0" for read in reads if read.endswith(" +")), reads
 
 
 def sse(text: str) -> list[dict]:
