@@ -19,7 +19,7 @@ folded from the log, for comparison with what the service serves.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable, Sequence, TypeVar
 
 from events.envelope import Envelope
 from events.upcasting import added_fields
@@ -128,40 +128,67 @@ def _groups(envelopes: list[Envelope]) -> Iterable[list[Envelope]]:
 
 def _redecide(envelopes: list[Envelope], audit: Audit, game_id: str) -> None:
     game = GAMES[envelopes[0].public["type"]]
-    folded: Folded | None = None
+    audit.folded = redecide(
+        envelopes,
+        audit,
+        lambda folded, head: step(folded, game, head.command, head.seat, head.command_id, head.actor),
+        lambda recorded, again: _compare(recorded, again, audit, game.type),
+        lambda folded, group: fold(group, folded, game_id),
+    )
+
+
+S = TypeVar("S")
+
+
+def redecide(
+    envelopes: list[Envelope],
+    audit: Audit,
+    decide: Callable[[S | None, Envelope], Sequence[Any]],
+    compare: Callable[[list[Envelope], Sequence[Any]], None],
+    evolve: Callable[[S | None, list[Envelope]], S],
+) -> S | None:
+    """The loop every log's audit takes (a game's here, a tournament's in
+    ``projections.tournament_audit``): each recorded command re-decided by
+    the rules (``decide(state, its first entry)``) from the state the log
+    before it reached, what that gives compared with the entries the log
+    holds for it (``compare(entries, again)``, which says what differs), and
+    those entries folded on (``evolve(state, entries)``). A command the
+    rules refuse is a problem, and its entries are folded on all the same;
+    anything else the rules raise, deciding or folding, means a state they
+    never reach (an entry before it was changed, removed or reordered): a
+    problem, and the loop stops there. Returns the state the whole log
+    reached, or None where it stopped."""
+    state: S | None = None
     for group in _groups(envelopes):
         head = group[0]
         name = f"version {head.version}"
         if head.command is None:
             audit.problems.append(f"{name} ({head.type}): an event that no recorded command gave")
-            return
+            return None
+        command = f"the recorded command {head.command.get('type')!r}" + (f" of seat {head.seat}" if head.seat is not None else "")
         try:
-            again = step(folded, game, head.command, head.seat, head.command_id, head.actor)
+            again = decide(state, head)
         except RuleError as refused:
-            audit.problems.append(
-                f"{name}: the rules refuse the recorded command {head.command.get('type')!r} "
-                f"of seat {head.seat}: {refused.code}: {refused.message}"
-            )
+            audit.problems.append(f"{name}: the rules refuse {command}: {refused.code}: {refused.message}")
             again = None
         except Exception as failed:  # noqa: BLE001 - a forged state the rules never reach
             audit.problems.append(
-                f"{name}: the rules cannot re-decide the recorded command {head.command.get('type')!r} "
-                f"of seat {head.seat} from the state before it ({failed!r}): that state is not one "
-                "the rules reach, so an entry before it was changed, removed or reordered"
+                f"{name}: the rules cannot re-decide {command} from the state before it ({failed!r}): that state "
+                "is not one the rules reach, so an entry before it was changed, removed or reordered"
             )
-            return
+            return None
         audit.commands += 1
         if again is not None:
-            _compare(group, again, audit, game.type)
+            compare(group, again)
         try:
-            folded = fold(group, folded, game_id)
+            state = evolve(state, group)
         except UnknownEvent as unknown:
             audit.problems.append(f"{name}: unknown event type {unknown.event_type!r}: {unknown}")
-            return
+            return None
         except Exception as failed:  # noqa: BLE001 - events the rules never give, in this order
             audit.problems.append(f"{name}: the rules cannot fold the recorded events ({failed!r})")
-            return
-    audit.folded = folded
+            return None
+    return state
 
 
 def _compare(recorded: list[Envelope], again: list[Envelope], audit: Audit, game_type: str) -> None:

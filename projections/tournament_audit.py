@@ -25,9 +25,8 @@ from typing import Callable
 from events.envelope import Envelope
 from games import table as tables
 from games import tournaments as rules
-from games.contract import RuleError
 from games.hashing import canonical_json
-from projections.audit import Audit, _check_chain, _checked, _groups, _numbered, verify
+from projections.audit import Audit, _check_chain, _checked, _numbered, redecide, verify
 from projections.ratings import places
 
 # the parts of an entry that re-deciding its command must give again
@@ -48,11 +47,14 @@ def verify_tournament(envelopes: list[Envelope], game_log: Callable[[str], list[
     if envelopes[0].type != "tournament_created":
         audit.problems.append(f"version 1: a tournament's log starts with tournament_created, not {envelopes[0].type!r}")
         return audit
-    _checked(audit, "commands", lambda: _redecide(envelopes, audit))
+    reached: list[rules.Tournament | None] = []  # the tournament as the log leaves it, folded once
+    _checked(audit, "commands", lambda: reached.append(_redecide(envelopes, audit)))
     _checked(audit, "commitments", lambda: _commitments(envelopes, audit))
-    state = rules.fold(e.event() for e in envelopes)
+    state = reached[0]
     if game_log is None:
         audit.notes.append("the tables' games were not checked (no store or API to read them from)")
+    elif state is None:
+        audit.notes.append("the tables' games were not checked: the log could not be re-decided to its end")
     else:
         _checked(audit, "games", lambda: _games(state, game_log, audit))
     return audit
@@ -69,39 +71,38 @@ def table_result(table: tables.Table, players) -> tuple[dict[str, int], list[str
     return placed, [player for player in left if player is not None]
 
 
-def _redecide(envelopes: list[Envelope], audit: Audit) -> None:
+def _redecide(envelopes: list[Envelope], audit: Audit) -> rules.Tournament | None:
+    """Every command re-decided by the tournament's rules (``redecide``: the
+    loop a game's audit takes), a creation with the seed its entry keeps
+    apart; the tournament the log reached, or None where it could not go on."""
     seed = envelopes[0].secret.get("seed", "")
-    state = None
-    for group in _groups(envelopes):
-        head = group[0]
-        name = f"version {head.version}"
-        if head.command is None:
-            audit.problems.append(f"{name} ({head.type}): an event that no recorded command gave")
-            return
-        command = dict(head.command)
+
+    def decide(state, head: Envelope):
+        command = dict(head.command or {})
         if command.get("type") == "create":
             command["seed"] = seed  # kept in the event's secret, never in the command
-        try:
-            again = rules.decide(state, command)
-        except RuleError as refused:
-            audit.problems.append(f"{name}: the rules refuse the recorded command {command.get('type')!r}: {refused.code}")
-            return
-        audit.commands += 1
-        if [e.type for e in again] != [e.type for e in group]:
-            audit.problems.append(f"{name}: re-deciding {command.get('type')!r} gives {[e.type for e in again]}, "
-                                  f"the log has {[e.type for e in group]}")  # fmt: skip
-            return
-        for mine, theirs in zip(again, group):
-            found = {"type": theirs.type, "time": theirs.time, "public": theirs.public, "secret": theirs.secret}
-            expected = {"type": mine.type, "time": mine.at, "public": mine.public, "secret": mine.secret}
-            for part in DECIDED:
-                if canonical_json(expected[part]) != canonical_json(found[part]):
-                    audit.problems.append(
-                        f"version {theirs.version} ({theirs.type}): re-deciding {command.get('type')!r} gives "
-                        f"another {part} than the log's"
-                    )
+        return rules.decide(state, command)
+
+    def evolve(state, group: list[Envelope]):
         for envelope in group:
             state = rules.evolve(state, envelope.event())
+        return state
+
+    return redecide(envelopes, audit, decide, lambda group, again: _compare(group, again, audit), evolve)
+
+
+def _compare(group: list[Envelope], again, audit: Audit) -> None:
+    head = group[0]
+    what = f"re-deciding {(head.command or {}).get('type')!r}"
+    if [e.type for e in again] != [e.type for e in group]:
+        audit.problems.append(f"version {head.version}: {what} gives {[e.type for e in again]}, the log has {[e.type for e in group]}")
+        return
+    for mine, theirs in zip(again, group):
+        found = {"type": theirs.type, "time": theirs.time, "public": theirs.public, "secret": theirs.secret}
+        expected = {"type": mine.type, "time": mine.at, "public": mine.public, "secret": mine.secret}
+        for part in DECIDED:
+            if canonical_json(expected[part]) != canonical_json(found[part]):
+                audit.problems.append(f"version {theirs.version} ({theirs.type}): {what} gives another {part} than the log's")
 
 
 def _commitments(envelopes: list[Envelope], audit: Audit) -> None:

@@ -3,11 +3,13 @@
 tests' clock, the workers' job run by hand (``Tournaments.look``)."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 
 import pytest
 
+from projections.tournament_audit import verify_tournament
 from service.app.tournaments import list_key
 from service.realtime import feeds
 from service.runtime.replay import main as replay
@@ -168,6 +170,37 @@ def test_a_tournaments_stream_reads_its_log_a_page_at_a_time(app, http, clock, r
     # holds (its status, before the stream opens), which is nothing here
     assert len(paged) >= -(-len(log) // 3), reads
     assert all(read.split()[2] == f"{len(log) + 1}-0" for read in reads if read.endswith(" +")), reads
+
+
+def test_verify_reports_a_tournaments_forged_entries_as_problems_and_never_raises(app, http, clock):
+    """The tournament's audit re-decides its log as a game's does (one loop,
+    ``projections.audit.redecide``): an entry whose events the rules cannot
+    fold (a join without its player, as no decision gives) is a problem
+    where it stands, the audit stops there and says why it did not check
+    the tables' games; changed standings are a problem of their own."""
+    svc = app.extensions["tabletell"]
+    players = new_players(http, 2)
+    keys = dict(players)
+    tid = entered(http, players[0][1], list(keys.values()), swiss("color-doubt", 2, 1))
+    play_tournament(http, tid, keys, {p: "random" for p in keys}, lambda: svc.tournaments.look(tid), random.Random(3))
+    log = svc.tournament_store.read(tid)
+    game_log = svc.store.read
+    assert verify_tournament(log, game_log).ok
+
+    joined = next(n for n, e in enumerate(log) if e.type == "player_joined")
+    forged = [*log[:joined], dataclasses.replace(log[joined], public={}), *log[joined + 1 :]]
+    audit = verify_tournament(forged, game_log)
+    assert any(f"version {joined + 1}: the rules cannot fold the recorded events" in p for p in audit.problems), audit.problems
+    assert audit.checks["commands"] is False and "games" not in audit.checks
+    assert any("not checked: the log could not be re-decided" in note for note in audit.notes)
+
+    last = log[-1]
+    assert last.type == "tournament_finished"
+    changed = {**last.public, "standings": list(reversed(last.public["standings"]))}
+    audit = verify_tournament([*log[:-1], dataclasses.replace(last, public=changed)], game_log)
+    assert any(f"version {last.version} (tournament_finished): re-deciding 'tick' gives another public" in p for p in audit.problems), (
+        audit.problems
+    )
 
 
 def sse(text: str) -> list[dict]:
