@@ -50,7 +50,9 @@ def worker_config(config: Config) -> Config:
     followed, every append of a game it had once looked at (a timeout's, an
     archive's) would be read back and folded a second time by the worker's
     notifier, its own bot moves too, for as long as the subscription
-    lingered: a tenth of a worker's CPU with 20 all-bot games (issue 51).
+    lingered (issue 51: with 20 all-bot games and 5 timed out, the
+    notifier's thread took some 5-7% of a worker's CPU, and the workers'
+    CPU a move is 0.91x of before's without it, docs/benchmarks.md).
     Its timeouts and housekeeping read the log's tail instead (one short
     read a job; the append's version check holds either way)."""
     return dataclasses.replace(config, read_fresh_ms=0)
