@@ -86,9 +86,10 @@ def worker_services(config: Config) -> Services:
     """What the worker's jobs and scheduler run on, as ``config`` says: the
     store (REDIS_URL, its pool bounded by REDIS_MAX_CONNECTIONS, as the
     API's), the queues' own server (QUEUE_URL) if there is one (RQ works on
-    that connection), GRACE_SECONDS, the bots' settings."""
+    that connection), GRACE_SECONDS, the bots' settings; following no game
+    (``jobs.worker_config``)."""
     store = connect_store(config)
-    return Services(store, config=config, queue_client=connect_queues(config, store))
+    return Services(store, config=jobs.worker_config(config), queue_client=connect_queues(config, store))
 
 
 if __name__ == "__main__":

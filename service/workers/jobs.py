@@ -12,11 +12,13 @@ move is appended at the job's version, which a second run no longer finds).
 """
 from __future__ import annotations
 
+import dataclasses
 import logging
 
 from rq import get_current_job
 
 from games.contract import RuleError
+from service.config import Config
 from service.telemetry import metrics
 from service.app.errors import AppError, Conflict
 from service.wiring import Services
@@ -39,6 +41,23 @@ def use(services: Services) -> Turns:
     return turns
 
 
+def worker_config(config: Config) -> Config:
+    """``config`` as a worker process runs on it: following no game
+    (``read_fresh_ms`` 0). An API process follows the games it serves, the
+    store announcing each append to it (its notifier folds each on), so a
+    command's first look needs no read. A worker holds the games it plays
+    in its turns, and the one it appended is the one it decides on next:
+    followed, every append of a game it had once looked at (a timeout's, an
+    archive's) would be read back and folded a second time by the worker's
+    notifier, its own bot moves too, for as long as the subscription
+    lingered (issue 51: with 20 all-bot games and 5 timed out, the
+    notifier's thread took some 5-7% of a worker's CPU, and the workers'
+    CPU a move is 0.91x of before's without it, docs/benchmarks.md).
+    Its timeouts and housekeeping read the log's tail instead (one short
+    read a job; the append's version check holds either way)."""
+    return dataclasses.replace(config, read_fresh_ms=0)
+
+
 def services() -> Services:
     """The worker's services for the job's connection (a job run by a worker
     that did not ``use`` any: services on that connection, store and queues
@@ -46,7 +65,7 @@ def services() -> Services:
     connection = get_current_job().connection
     key = id(connection)
     if key not in _services:
-        use(Services(connection))
+        use(Services(connection, config=worker_config(Config.from_env())))
     return _services[key]
 
 

@@ -116,6 +116,30 @@ def test_a_stale_timeout_does_nothing(live_app, redis_client):
     assert svc.store.version(game_id) == version
 
 
+
+def test_a_workers_services_follow_no_game_and_its_timeouts_read_the_log(live_app, redis_server, redis_client):
+    """A worker process's services (``worker_services``) subscribe to no
+    game's announcements: a game it loads and times out is read from the
+    log, so the worker's notifier never folds the game's appends again (its
+    own bot moves included) for as long as a subscription would linger."""
+    from service.config import Config
+    from service.workers.__main__ import worker_services
+
+    http = live_app.test_client()
+    game_id = new_game(http, 2, options={"turn_seconds": 1}, bots=[{"seat": 1, "level": "random"}])
+    http.post(f"/v1/games/{game_id}/seats", json={"name": "silent"})  # seat 0, never acts
+    svc = worker_services(Config.from_env({"REDIS_URL": redis_server.url}))
+    try:
+        folded = svc.commands.load(game_id)
+        timeout = next(w for w in pending_work(folded, svc.clock()) if w.kind == "timeout")
+        until(lambda: svc.clock() >= timeout.due, "the seat's turn clock running out")
+        outcome = run_work(timeout.kind, game_id, timeout.version, timeout.seat, timeout.due, svc=svc)
+        assert outcome.startswith("appended")
+        assert svc.commands.load(game_id).version > timeout.version  # the timeout, read back from the log
+        assert svc.realtime.notifier.counts() == (0, 0)  # no waiter, no game subscribed to
+    finally:
+        svc.realtime.shutdown()
+
 def test_a_job_plays_its_games_bots_and_keeps_the_game_queuing_nothing(app, http, redis_client):
     """A bot job plays its move and the bots due after it (a run of at least
     MOVES_PER_TURN moves), each appended once under its own key, and keeps
