@@ -19,7 +19,7 @@ import pytest
 
 from tests.support.node import node
 from tests.support.paths import ROOT
-from tests.support.patience import PATIENCE
+from tests.support.patience import WHOLE_RUN
 
 LINTERS = ROOT / "tools" / "lint" / "node_modules" / ".bin"
 
@@ -33,7 +33,7 @@ def lint(tool: str, *arguments: str) -> str:
         pytest.fail(f"{path} is not installed: run 'make lint-tools' (make test does)")
     quiet = {"REDOCLY_TELEMETRY": "off", "REDOCLY_SUPPRESS_UPDATE_NOTICE": "true", "NO_COLOR": "1"}
     result = subprocess.run(
-        [str(path), *arguments], cwd=ROOT, env={**os.environ, **quiet}, capture_output=True, text=True, timeout=PATIENCE
+        [str(path), *arguments], cwd=ROOT, env={**os.environ, **quiet}, capture_output=True, text=True, timeout=WHOLE_RUN
     )
     if not result.stdout.strip():
         pytest.fail(f"{tool} printed no findings (exit {result.returncode}):\n{result.stderr}")
