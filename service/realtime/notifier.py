@@ -150,8 +150,14 @@ class Notifier:
     ):
         # a connection of its own, outside the request pool: it is held for
         # as long as the process subscribes to anything
+        # and speaking RESP2: under RESP3 (redis-py's default) each message
+        # comes as a push, which redis-py's hiredis parser formats whole into
+        # a debug log line (str() of the message, entries and all) before it
+        # is read, a tenth of the reader's CPU; over RESP2 the same message
+        # is a plain reply, parsed as any other
         kwargs = dict(client.connection_pool.connection_kwargs)
-        kwargs.update(socket_timeout=None, socket_keepalive=True, health_check_interval=0)
+        kwargs.update(socket_timeout=None, socket_keepalive=True, health_check_interval=0, protocol=2)
+        kwargs.pop("maint_notifications_config", None)  # RESP3's alone (server maintenance pushes)
         self._client = redis.Redis(connection_pool=redis.ConnectionPool(connection_class=client.connection_pool.connection_class, **kwargs))
         self.linger_seconds = linger_seconds
         self.clock = clock  # ms: the service's clock, for how fresh a known version is
