@@ -11,8 +11,6 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import threading
-import uuid
 import unicodedata
 
 import httpx
@@ -26,7 +24,8 @@ from tests.support.stack import OPERATOR_TOKEN
 from tests.support.api import SHORT, auth, play_to_the_end, seated, seated_game
 from tests.support.openapi_contract import check
 from tests.support.patience import PATIENCE, until
-from tests.support.streams import play, wait_for
+from tests.support.monitor import StoreMonitor
+from tests.support.streams import StreamReader, play, wait_for
 
 OPERATOR = auth(OPERATOR_TOKEN)
 
@@ -397,69 +396,6 @@ def test_an_operator_removal_leaves_a_mark_and_is_delivered(api_server, client):
     assert [m.event for m in chat] == ["chat", "chat", "chat_removed"]
     assert chat[0].json()["removed"] is True and "rude" not in chat[0].data
     assert chat[2].json()["removes"] == rude["id"]
-
-
-class StreamReader:
-    """A seat's view stream (NDJSON) read on a thread of its own: the
-    versions of the views it brought, and the texts said."""
-
-    def __init__(self, url: str, game_id: str, token: str):
-        self.versions: list[int] = []
-        self.said: list[str] = []
-        self._http = httpx.Client(base_url=url, timeout=PATIENCE)
-        self._thread = threading.Thread(target=self._read, args=(game_id, token), daemon=True)
-        self._thread.start()
-
-    def _read(self, game_id: str, token: str) -> None:
-        headers = {**auth(token), "Accept": "application/x-ndjson"}
-        try:
-            with self._http.stream("GET", f"/v1/games/{game_id}/stream", headers=headers) as response:
-                for line in response.iter_lines():
-                    if not line:
-                        continue
-                    message = json.loads(line)
-                    if message["event"] == "view":
-                        self.versions.append(message["id"])
-                    elif message["event"] == "chat":
-                        self.said.append(message["data"]["text"])
-        except httpx.HTTPError:
-            pass  # closed by the test
-
-    def close(self) -> None:
-        self._http.close()
-
-
-class StoreMonitor:
-    """Every command the store runs meanwhile, of every client (MONITOR),
-    as text, on a thread of its own."""
-
-    def __init__(self, client):
-        self.commands: list[str] = []
-        self._monitor = client.monitor()
-        self._monitor.__enter__()
-        self._thread = threading.Thread(target=self._read, daemon=True)
-        self._thread.start()
-
-    def _read(self) -> None:
-        try:
-            while True:
-                self.commands.append(self._monitor.next_command()["command"])
-        except Exception:
-            pass  # closed by the test
-
-    def touching(self, key: str) -> list[str]:
-        return [command for command in list(self.commands) if key in command]
-
-    def caught_up(self, client) -> None:
-        """Waits until this monitor has read every command the store ran
-        before now (MONITOR's feed is in order, and read behind the store on
-        a loaded machine): a marker sent now, seen."""
-        marker = f"monitor-mark:{uuid.uuid4().hex}"
-        client.exists(marker)
-        until(lambda: any(marker in command for command in list(self.commands)), "the monitor reading up to its mark")
-
-    def close(self) -> None:
-        self._monitor.connection.disconnect()
 
 
 def test_a_stream_reads_the_chat_only_when_its_announcements_say_the_chat_moved(api_server, client, redis_client):

@@ -1,0 +1,150 @@
+"""A game's set-up and a stream's opening, counted in store round trips
+(issue 51: the server CPU a move costs outside the command's own path).
+
+Each test counts, by MONITOR (every command the store runs, of every
+process), what one step asks of the store: a seat taken, a socket or a
+stream opened. The server here is one process, so what a step finds in the
+process (the game it follows, the seat's token it recorded) is the same on
+every run.
+"""
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from service.app.chat import chat_key
+from tests.support.api import SHORT, auth, seated
+from tests.support.monitor import StoreMonitor
+from tests.support.patience import PATIENCE, until
+from tests.support.sockets import GameSocket
+from tests.support.stack import ApiServer
+from tests.support.streams import StreamReader
+
+
+@pytest.fixture(scope="module")
+def one_process(redis_server, tmp_path_factory):
+    """The API as ``make run`` serves it, in one process, trusting what it
+    knows of a game for ten minutes (``READ_FRESH_MS``; a second by default)
+    so that no step's count hangs on how fast the machine is."""
+    server = ApiServer(
+        redis_server.url, tmp_path_factory.mktemp("opening-metrics"), WEB_CONCURRENCY="1", READ_FRESH_MS="600000"
+    )
+    yield server
+    server.stop()
+
+
+def game_keys(monitor: StoreMonitor, game_id: str) -> list[str]:
+    """The commands the store ran on the game's own keys (its log, tokens,
+    chat, archive record...), in order."""
+    return monitor.touching(f"game:{{{game_id}}}:")
+
+
+def named(commands: list[str], name: str, key: str = "") -> list[str]:
+    return [command for command in commands if command.split(" ", 1)[0] == name and key in command]
+
+
+def test_a_socket_opened_afresh_reads_the_log_once_and_neither_the_token_nor_the_chat(one_process, redis_client):
+    """A seat's socket opened in the process that took the seat: one read of
+    the log (after subscribing: the upgrade's check and the stream's first
+    view trust it), the chat's newest position (the floor of "the talk from
+    now on") and nothing of the chat itself, no token lookup (the join
+    recorded it), no archive lookup (the game is live). It was three log
+    reads, the token, the archive's record and two reads of the chat. A
+    message said after the opening still reaches the socket (the control:
+    the chat is read once the announcements say it moved)."""
+    with httpx.Client(base_url=one_process.url, timeout=PATIENCE) as client:
+        game_id, tokens = seated(client)
+        monitor = StoreMonitor(redis_client)
+        socket = GameSocket(one_process.url, game_id)
+        try:
+            socket.hello(tokens[0])
+            socket.until(socket.views, "the seat's first view")
+            monitor.caught_up(redis_client)
+            opening = game_keys(monitor, game_id)
+            said = client.post(f"/v1/games/{game_id}/chat", json={"text": "hello"}, headers=auth(tokens[1]))
+            assert said.status_code == 201, said.text
+            socket.until(lambda: [m for m in socket.streamed if m["event"] == "chat"], "the message said after the opening")
+        finally:
+            socket.close()
+            monitor.close()
+    events, chat = f"game:{{{game_id}}}:events", chat_key(game_id)
+    assert len(named(opening, "XRANGE", events)) == 1, opening
+    assert named(opening, "HGET") == [], opening  # the seat's token
+    assert named(opening, "HGETALL") == [], opening  # the archive's record, the chat's removal marks
+    assert named(opening, "XRANGE", chat) == [], opening
+    assert len(named(opening, "XREVRANGE", chat)) == 1, opening
+
+
+def test_a_stream_opened_afresh_reads_the_log_once_and_not_the_chat(one_process, redis_client):
+    """A seat's view stream (NDJSON) opened afresh: the opening's read of the
+    log (``resumable``), which its first view trusts (it was two reads), and
+    only the chat's newest position (it read the chat and its removal marks
+    too)."""
+    with httpx.Client(base_url=one_process.url, timeout=PATIENCE) as client:
+        game_id, tokens = seated(client)
+        monitor = StoreMonitor(redis_client)
+        reader = StreamReader(one_process.url, game_id, tokens[1])
+        try:
+            until(lambda: reader.versions, "the stream's first view")
+            monitor.caught_up(redis_client)
+            opening = game_keys(monitor, game_id)
+        finally:
+            reader.close()
+            monitor.close()
+    events, chat = f"game:{{{game_id}}}:events", chat_key(game_id)
+    assert len(named(opening, "XRANGE", events)) == 1, opening
+    assert named(opening, "HGETALL") == [], opening
+    assert named(opening, "XRANGE", chat) == [], opening
+
+
+def test_a_seat_taken_reads_the_log_at_most_once_before_its_append(one_process, redis_client):
+    """Taking a seat asks the store for the game once (the join's first look)
+    before the append: the route no longer reads it first to tell an unknown
+    game (a 404 is told by the join, or on a refusal's way out: see
+    ``test_an_unknown_game_is_404_before_a_malformed_seat_is_400``)."""
+    with httpx.Client(base_url=one_process.url, timeout=PATIENCE) as client:
+        created = client.post("/v1/games", json={"type": "color-doubt", "seats": 2, "options": SHORT["color-doubt"]})
+        assert created.status_code == 201, created.text
+        game_id = created.json()["game_id"]
+        monitor = StoreMonitor(redis_client)
+        try:
+            for name in ("Ana", "Bea"):
+                taken = client.post(f"/v1/games/{game_id}/seats", json={"name": name})
+                assert taken.status_code == 201, taken.text
+            monitor.caught_up(redis_client)
+            seating = game_keys(monitor, game_id)
+        finally:
+            monitor.close()
+    appends = [n for n, command in enumerate(seating) if command.startswith("EVALSHA")]
+    assert len(appends) == 2, seating
+    first, second = seating[: appends[0]], seating[appends[0] + 1 : appends[1]]
+    events = f"game:{{{game_id}}}:events"
+    assert len(named(first, "XRANGE", events)) <= 1, first
+    assert len(named(second, "XRANGE", events)) <= 1, second
+
+
+def test_an_unknown_game_is_404_before_a_malformed_seat_is_400(one_process):
+    """The order of refusals stays: an unknown game first, then the body."""
+    with httpx.Client(base_url=one_process.url, timeout=PATIENCE) as client:
+        unknown = client.post(f"/v1/games/{'0' * 32}/seats", json={"name": 7})
+        created = client.post("/v1/games", json={"type": "color-doubt", "seats": 2, "options": SHORT["color-doubt"]})
+        malformed = client.post(f"/v1/games/{created.json()['game_id']}/seats", json={"name": 7})
+    assert (unknown.status_code, unknown.json()["code"]) == (404, "game_not_found"), unknown.text
+    assert malformed.status_code == 400, malformed.text
+
+
+def test_the_notifier_reads_its_announcements_over_resp2(one_process, redis_client):
+    """The connection the process's notifier subscribes on speaks RESP2: over
+    RESP3 each announcement is a push, which redis-py's parser formats whole
+    into a debug line before reading it (a tenth of the reader's CPU)."""
+    with httpx.Client(base_url=one_process.url, timeout=PATIENCE) as client:
+        game_id, tokens = seated(client)
+        reader = StreamReader(one_process.url, game_id, tokens[0])
+        try:
+            until(lambda: reader.versions, "the stream's first view")
+            subscribers = [c for c in redis_client.client_list() if "ssubscribe" in c.get("cmd", "") or int(c.get("ssub", 0))]
+        finally:
+            reader.close()
+    assert subscribers, redis_client.client_list()
+    assert {c["resp"] for c in subscribers} == {"2"}, subscribers
+
