@@ -381,6 +381,7 @@ class Notifier:
                 else:
                     channel.talk_table = max(channel.talk_table, said[1])
             elif kind == "smessage":
+                heard = channel.version  # the newest announced before this one (0: none yet)
                 channel.version = max(channel.version, announced)
                 if channel.epoch == self._epoch and channel.known:
                     if announced > channel.known:
@@ -390,6 +391,16 @@ class Notifier:
                         channel.read_at = self.clock()
                     else:
                         channel.known = 0  # a version again: the log was rewritten
+                elif channel.epoch == self._epoch and heard == 0:
+                    # the first announcement this subscription hears: the
+                    # subscription was confirmed before it was published,
+                    # and every append after it will be announced, so it is
+                    # as good as a read too (the process's next command or
+                    # stream opening on the game reads no log first). Only
+                    # the first: after a version heard again, only a read
+                    # trusts anew
+                    channel.known = announced
+                    channel.read_at = self.clock()
             elif kind == "sunsubscribe":
                 # not asked for (those channels are forgotten first): the
                 # server dropped it, as a cluster does when the game's slot

@@ -40,7 +40,8 @@ from projections.folding import Folded
 from projections.views import stream_messages
 from service.app.analysis import UNDER_WAY, Analyses
 from service.app.chat import Chat, sees_spectators
-from service.app.commands import Commands
+from service.app.commands import Commands, game_not_found
+from service.app.ids import GAME_ID
 from service.app.live import LiveGame
 from service.telemetry.metrics import OPEN_STREAMS
 from service.realtime.client import watch_client
@@ -163,8 +164,10 @@ class Realtime:
 
     def exists(self, game_id: str) -> None:
         """``NotFound`` unless ``game_id`` is a game: told by the process's
-        own fold when it follows the game (no store read), else by the log."""
-        self.commands.live(game_id, self.trusted(game_id))
+        own fold when it follows the game and trusts it (no store read, as a
+        command's first look: ``Repository.current``), else by the log."""
+        if not GAME_ID.fullmatch(game_id) or self.repository.current(game_id) is None:
+            raise game_not_found(game_id)
 
     def open(self, kind: str, game_id: str, token_hash: str | None, address: str | None, environ: dict | None) -> Waiter:
         """A waiter on ``game_id``: ``Limited`` past the caps, the store's

@@ -12,7 +12,9 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from events.store import versions_channel
 from service.app.chat import chat_key
+from service.realtime.notifier import Notifier
 from tests.support.api import SHORT, auth, seated
 from tests.support.monitor import StoreMonitor
 from tests.support.patience import PATIENCE, until
@@ -97,11 +99,14 @@ def test_a_stream_opened_afresh_reads_the_log_once_and_not_the_chat(one_process,
     assert named(opening, "XRANGE", chat) == [], opening
 
 
-def test_a_seat_taken_reads_the_log_at_most_once_before_its_append(one_process, redis_client):
-    """Taking a seat asks the store for the game once (the join's first look)
-    before the append: the route no longer reads it first to tell an unknown
-    game (a 404 is told by the join, or on a refusal's way out: see
-    ``test_an_unknown_game_is_404_before_a_malformed_seat_is_400``)."""
+def test_a_seat_taken_reads_the_log_once_before_its_append(one_process, redis_client):
+    """Taking a seat asks the store for the game once before the append (the
+    join's first look), where the first seat asked twice: the route no
+    longer reads it first to tell an unknown game (a 404 is told by the join,
+    or on a refusal's way out: see
+    ``test_an_unknown_game_is_404_before_a_malformed_seat_is_400``). (The
+    next seat reads nothing once the process has heard the first seat's
+    announcement: ``test_the_first_announcement_a_subscription_hears_is_as_good_as_a_read``.)"""
     with httpx.Client(base_url=one_process.url, timeout=PATIENCE) as client:
         created = client.post("/v1/games", json={"type": "color-doubt", "seats": 2, "options": SHORT["color-doubt"]})
         assert created.status_code == 201, created.text
@@ -119,7 +124,7 @@ def test_a_seat_taken_reads_the_log_at_most_once_before_its_append(one_process, 
     assert len(appends) == 2, seating
     first, second = seating[: appends[0]], seating[appends[0] + 1 : appends[1]]
     events = f"game:{{{game_id}}}:events"
-    assert len(named(first, "XRANGE", events)) <= 1, first
+    assert len(named(first, "XRANGE", events)) == 1, first
     assert len(named(second, "XRANGE", events)) <= 1, second
 
 
@@ -148,3 +153,26 @@ def test_the_notifier_reads_its_announcements_over_resp2(one_process, redis_clie
     assert subscribers, redis_client.client_list()
     assert {c["resp"] for c in subscribers} == {"2"}, subscribers
 
+
+def test_the_first_announcement_a_subscription_hears_is_as_good_as_a_read(redis_client):
+    """A process that subscribed to a game and hears its first announcement
+    knows the log's version without reading it (every append after it will
+    be announced): its next command's first look, or stream's opening,
+    reads no log. Before, only a read after subscribing let it trust an
+    announcement. A version heard again (the log rewritten) still takes a
+    read to trust anew."""
+    notifier = Notifier(redis_client, clock=lambda: 1_000)
+    game_id = "a" * 32
+    try:
+        assert notifier.hint(game_id, 1_000, 60_000) == (0, None)  # subscribes
+        with notifier.watch(game_id) as watch:  # confirmed
+            redis_client.spublish(versions_channel(game_id), "2")
+            until(lambda: watch.version == 2, "the announcement heard")
+            assert notifier.hint(game_id, 1_000, 60_000)[0] == 2
+            redis_client.spublish(versions_channel(game_id), "2")  # again: rewritten
+            redis_client.spublish(versions_channel(game_id), "3")
+            redis_client.spublish(versions_channel(game_id), "4")
+            until(lambda: watch.version == 4, "the announcements heard")
+            assert notifier.hint(game_id, 1_000, 60_000)[0] == 0
+    finally:
+        notifier.shutdown()
