@@ -163,11 +163,13 @@ class Realtime:
         return self.notifier.hint(game_id, self.clock(), self.fresh_ms)[0]
 
     def exists(self, game_id: str) -> None:
-        """``NotFound`` unless ``game_id`` is a game: told by the process's
-        own fold when it follows the game and trusts it (no store read, as a
-        command's first look: ``Repository.current``), else by the log."""
-        if not GAME_ID.fullmatch(game_id) or self.repository.current(game_id) is None:
+        """``NotFound`` unless ``game_id`` is a game: a game the process holds
+        is one (no store read: what a reader then sees is read afresh, as
+        ``visible`` reads it), any other is looked for in the log."""
+        if not GAME_ID.fullmatch(game_id):
             raise game_not_found(game_id)
+        if self.repository.games.get(game_id) is None:
+            self.commands.live(game_id)
 
     def open(self, kind: str, game_id: str, token_hash: str | None, address: str | None, environ: dict | None) -> Waiter:
         """A waiter on ``game_id``: ``Limited`` past the caps, the store's
