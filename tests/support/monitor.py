@@ -1,5 +1,5 @@
-"""Every command the store runs, of every client, as a test reads it
-(MONITOR): what a test counts the round trips of a path by."""
+"""What the store runs, seen from outside: MONITOR, for tests that count a
+path's round trips (every client's, every process's)."""
 from __future__ import annotations
 
 import threading

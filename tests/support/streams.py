@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import threading
 import time
 
 import httpx
@@ -161,33 +160,3 @@ def assert_answered(status: bytes, headers: dict, body: bytes) -> None:
     assert headers["content-type"] == "application/problem+json", headers
     assert int(headers["retry-after"]) >= 1, headers
     assert json.loads(body)["code"], body
-
-
-class StreamReader:
-    """A seat's view stream (NDJSON) read on a thread of its own: the
-    versions of the views it brought, and the texts said."""
-
-    def __init__(self, url: str, game_id: str, token: str):
-        self.versions: list[int] = []
-        self.said: list[str] = []
-        self._http = httpx.Client(base_url=url, timeout=PATIENCE)
-        self._thread = threading.Thread(target=self._read, args=(game_id, token), daemon=True)
-        self._thread.start()
-
-    def _read(self, game_id: str, token: str) -> None:
-        headers = {**auth(token), "Accept": "application/x-ndjson"}
-        try:
-            with self._http.stream("GET", f"/v1/games/{game_id}/stream", headers=headers) as response:
-                for line in response.iter_lines():
-                    if not line:
-                        continue
-                    message = json.loads(line)
-                    if message["event"] == "view":
-                        self.versions.append(message["id"])
-                    elif message["event"] == "chat":
-                        self.said.append(message["data"]["text"])
-        except httpx.HTTPError:
-            pass  # closed by the test
-
-    def close(self) -> None:
-        self._http.close()

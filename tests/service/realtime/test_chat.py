@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import threading
 import unicodedata
 
 import httpx
@@ -23,9 +24,9 @@ from service.http.app import create_app
 from tests.support.stack import OPERATOR_TOKEN
 from tests.support.api import SHORT, auth, play_to_the_end, seated, seated_game
 from tests.support.openapi_contract import check
-from tests.support.patience import PATIENCE, until
 from tests.support.monitor import StoreMonitor
-from tests.support.streams import StreamReader, play, wait_for
+from tests.support.patience import PATIENCE, until
+from tests.support.streams import play, wait_for
 
 OPERATOR = auth(OPERATOR_TOKEN)
 
@@ -396,6 +397,36 @@ def test_an_operator_removal_leaves_a_mark_and_is_delivered(api_server, client):
     assert [m.event for m in chat] == ["chat", "chat", "chat_removed"]
     assert chat[0].json()["removed"] is True and "rude" not in chat[0].data
     assert chat[2].json()["removes"] == rude["id"]
+
+
+class StreamReader:
+    """A seat's view stream (NDJSON) read on a thread of its own: the
+    versions of the views it brought, and the texts said."""
+
+    def __init__(self, url: str, game_id: str, token: str):
+        self.versions: list[int] = []
+        self.said: list[str] = []
+        self._http = httpx.Client(base_url=url, timeout=PATIENCE)
+        self._thread = threading.Thread(target=self._read, args=(game_id, token), daemon=True)
+        self._thread.start()
+
+    def _read(self, game_id: str, token: str) -> None:
+        headers = {**auth(token), "Accept": "application/x-ndjson"}
+        try:
+            with self._http.stream("GET", f"/v1/games/{game_id}/stream", headers=headers) as response:
+                for line in response.iter_lines():
+                    if not line:
+                        continue
+                    message = json.loads(line)
+                    if message["event"] == "view":
+                        self.versions.append(message["id"])
+                    elif message["event"] == "chat":
+                        self.said.append(message["data"]["text"])
+        except httpx.HTTPError:
+            pass  # closed by the test
+
+    def close(self) -> None:
+        self._http.close()
 
 
 def test_a_stream_reads_the_chat_only_when_its_announcements_say_the_chat_moved(api_server, client, redis_client):

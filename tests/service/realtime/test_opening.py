@@ -9,6 +9,8 @@ every run.
 """
 from __future__ import annotations
 
+import json
+
 import httpx
 import pytest
 
@@ -20,7 +22,6 @@ from tests.support.monitor import StoreMonitor
 from tests.support.patience import PATIENCE, until
 from tests.support.sockets import GameSocket
 from tests.support.stack import ApiServer
-from tests.support.streams import StreamReader
 
 
 @pytest.fixture(scope="module")
@@ -43,6 +44,18 @@ def game_keys(monitor: StoreMonitor, game_id: str) -> list[str]:
 
 def named(commands: list[str], name: str, key: str = "") -> list[str]:
     return [command for command in commands if command.split(" ", 1)[0] == name and key in command]
+
+
+def first_view(client: httpx.Client, game_id: str, token: str) -> dict:
+    """The first view of the seat's view stream (NDJSON), which is then
+    closed."""
+    headers = {**auth(token), "Accept": "application/x-ndjson"}
+    with client.stream("GET", f"/v1/games/{game_id}/stream", headers=headers) as response:
+        assert response.status_code == 200, response.read()
+        for line in response.iter_lines():
+            if line and json.loads(line)["event"] == "view":
+                return json.loads(line)
+    raise AssertionError("the stream ended before its first view")
 
 
 def test_a_socket_opened_afresh_reads_the_log_once_and_neither_the_token_nor_the_chat(one_process, redis_client):
@@ -85,13 +98,11 @@ def test_a_stream_opened_afresh_reads_the_log_once_and_not_the_chat(one_process,
     with httpx.Client(base_url=one_process.url, timeout=PATIENCE) as client:
         game_id, tokens = seated(client)
         monitor = StoreMonitor(redis_client)
-        reader = StreamReader(one_process.url, game_id, tokens[1])
         try:
-            until(lambda: reader.versions, "the stream's first view")
+            first_view(client, game_id, tokens[1])
             monitor.caught_up(redis_client)
             opening = game_keys(monitor, game_id)
         finally:
-            reader.close()
             monitor.close()
     events, chat = f"game:{{{game_id}}}:events", chat_key(game_id)
     assert len(named(opening, "XRANGE", events)) == 1, opening
@@ -144,12 +155,8 @@ def test_the_notifier_reads_its_announcements_over_resp2(one_process, redis_clie
     into a debug line before reading it (a tenth of the reader's CPU)."""
     with httpx.Client(base_url=one_process.url, timeout=PATIENCE) as client:
         game_id, tokens = seated(client)
-        reader = StreamReader(one_process.url, game_id, tokens[0])
-        try:
-            until(lambda: reader.versions, "the stream's first view")
-            subscribers = [c for c in redis_client.client_list() if "ssubscribe" in c.get("cmd", "") or int(c.get("ssub", 0))]
-        finally:
-            reader.close()
+        first_view(client, game_id, tokens[0])  # the process subscribed to the game
+        subscribers = [c for c in redis_client.client_list() if int(c.get("ssub", 0))]
     assert subscribers, redis_client.client_list()
     assert {c["resp"] for c in subscribers} == {"2"}, subscribers
 
