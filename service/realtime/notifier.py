@@ -187,8 +187,9 @@ class Notifier:
 
         A game read is subscribed to, without waiting, and stays so while
         reads keep coming (``linger_seconds`` after the last). Once confirmed,
-        a version read from the store after it, and every version announced
-        since, is known, as long as the connection holds. A known version is
+        a version read from the store after it, the first version it hears
+        announced, and every version announced since, is known, as long as
+        the connection holds. A known version is
         trusted for ``fresh_ms`` after the store was last read for the game
         or announced a new version of it, so a store rewritten behind the
         process's back (a restore, without a restart) is noticed within that
