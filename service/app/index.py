@@ -45,8 +45,10 @@ def key(status: str | None = None, game_type: str | None = None) -> str:
 #       the lobby ("0": out of it)
 # Unless a later status lists the game already, it moves: out of the sets it
 # leaves, into those it joins, in or out of the lobby; one round trip and
-# atomic, as the check and the transaction after it are on a cluster.
-RECORD_SCRIPT = """
+# atomic, as the check and the transaction after it are on a cluster. Its
+# shebang (no flags) makes it a writer the store refuses when full, as it
+# refuses the transaction: never a write past ``maxmemory``.
+RECORD_SCRIPT = """#!lua
 local n, m, k = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local id = ARGV[4]
 for i = 1, n do
