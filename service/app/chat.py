@@ -318,10 +318,16 @@ class Chat:
                 return {"id": said.id, **{k: v for k, v in said.data.items() if k != "id"}}
         raise NotFound("chat_message_not_found", f"This game has no chat message {chat_id}.")
 
-    def last_position(self, game_id: str) -> tuple[int, int] | None:
-        """The position of the newest entry of the game's chat, if any."""
-        found = replies.entries(self.redis.xrevrange(chat_key(game_id), "+", "-", count=1))
-        if not found and self.archived is not None:
+    def last_position(self, game_id: str, archived: bool | None = None) -> tuple[int, int] | None:
+        """The position of the newest entry of the game's chat, if any.
+        ``archived``: whether the game is archived, if the caller knows it
+        (False: the archive is not asked); None: the archive is asked when
+        the store holds no chat."""
+        if archived:
+            found = []
+        else:
+            found = replies.entries(self.redis.xrevrange(chat_key(game_id), "+", "-", count=1))
+        if not found and self.archived is not None and archived is not False:
             entries, _ = self.archived(game_id) or ([], {})
             return _stream_position(entries[-1][0]) if entries else None
         return _stream_position(found[0][0]) if found else None

@@ -213,12 +213,20 @@ class Commands:
         if player is not None:
             command["player"] = player
         key = internal_key()  # its command id too, as a creation's
+        hashed = token_hash(token)
         appended, envelopes, after = self._decide_and_append(
-            self._live(game_id), command, None, key, "player", None, token=token_hash(token)
+            self._live(game_id), command, None, key, "player", None, token=hashed
         )
         seat = envelopes[0].public["seat"]
         # the seat is taken either way: the client needs its token
         _require_durable(appended, seat=seat, token=token)
+        held = self.repository.games.get(game_id)
+        if held is not None:
+            # the token's seat as the append recorded it, known here now as
+            # ``Seats`` would find it in the store: the seat's first request
+            # or socket through this process reads no token (a token never
+            # changes seat; a deleted player's is refused by ``Seats``)
+            held.seats[hashed] = (seat, player)
         return seat, token, after
 
     def live(self, game_id: str, known: int = 0) -> LiveGame:

@@ -39,9 +39,35 @@ def key(status: str | None = None, game_type: str | None = None) -> str:
     return ":".join(parts)
 
 
+# KEYS: the sets of the statuses later than the game's (n of them), the sets
+#       it leaves (m), the sets it joins (k), then the lobby's set
+# ARGV: n, m, k, the game's id, its score (creation time), "1" to list it in
+#       the lobby ("0": out of it)
+# Unless a later status lists the game already, it moves: out of the sets it
+# leaves, into those it joins, in or out of the lobby; one round trip and
+# atomic, as the check and the transaction after it are on a cluster. Its
+# shebang (no flags) makes it a writer the store refuses when full, as it
+# refuses the transaction: never a write past ``maxmemory``.
+RECORD_SCRIPT = """#!lua
+local n, m, k = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local id = ARGV[4]
+for i = 1, n do
+  if redis.call('ZSCORE', KEYS[i], id) then return 0 end
+end
+for i = n + 1, n + m do redis.call('ZREM', KEYS[i], id) end
+for i = n + m + 1, n + m + k do redis.call('ZADD', KEYS[i], ARGV[5], id) end
+local lobby = KEYS[n + m + k + 1]
+if ARGV[6] == '1' then redis.call('ZADD', lobby, ARGV[5], id) else redis.call('ZREM', lobby, id) end
+return 1
+"""
+
+
 class GameIndex:
     def __init__(self, client: redis.Redis | RedisCluster):
         self.redis = client
+        # on one server the record is one script; a cluster's sets are in
+        # many slots, where a script may not reach
+        self._record = None if isinstance(client, RedisCluster) else client.register_script(RECORD_SCRIPT)
 
     def record(self, folded: Folded, created_at: int | None = None) -> None:
         """The game under its status (unless the index has it under a later
@@ -49,6 +75,13 @@ class GameIndex:
         status, game_type, game_id = folded.table.status, folded.game.type, folded.game_id
         created_at = folded.table.created_at if created_at is None else created_at
         later = [other for other in STATUSES if RANK[other] > RANK[status]]
+        leaves = [k for other in STATUSES if other != status for k in (key(other), key(other, game_type))]
+        joins = [key(), key(None, game_type), key(status), key(status, game_type)]
+        lobby = folded.table.public and status == tables.WAITING
+        if self._record is not None:
+            keys = [key(other) for other in later] + leaves + joins + [lobby_key(game_type)]
+            self._record(keys=keys, args=[len(later), len(leaves), len(joins), game_id, created_at, "1" if lobby else "0"])
+            return
         if later:
             with self.redis.pipeline(transaction=False) as pipe:
                 for other in later:
@@ -56,13 +89,11 @@ class GameIndex:
                 if any(score is not None for score in pipe.execute()):
                     return
         with self.redis.pipeline() as pipe:
-            for other in STATUSES:
-                if other != status:
-                    pipe.zrem(key(other), game_id)
-                    pipe.zrem(key(other, game_type), game_id)
-            for target in (key(), key(None, game_type), key(status), key(status, game_type)):
+            for leaving in leaves:
+                pipe.zrem(leaving, game_id)
+            for target in joins:
                 pipe.zadd(target, {game_id: created_at})
-            if folded.table.public and status == tables.WAITING:
+            if lobby:
                 pipe.zadd(lobby_key(game_type), {game_id: created_at})
             else:
                 pipe.zrem(lobby_key(game_type), game_id)

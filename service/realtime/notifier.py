@@ -150,8 +150,14 @@ class Notifier:
     ):
         # a connection of its own, outside the request pool: it is held for
         # as long as the process subscribes to anything
+        # and speaking RESP2: under RESP3 (redis-py's default) each message
+        # comes as a push, which redis-py's hiredis parser formats whole into
+        # a debug log line (str() of the message, entries and all) before it
+        # is read, a tenth of the reader's CPU; over RESP2 the same message
+        # is a plain reply, parsed as any other
         kwargs = dict(client.connection_pool.connection_kwargs)
-        kwargs.update(socket_timeout=None, socket_keepalive=True, health_check_interval=0)
+        kwargs.update(socket_timeout=None, socket_keepalive=True, health_check_interval=0, protocol=2)
+        kwargs.pop("maint_notifications_config", None)  # RESP3's alone (server maintenance pushes)
         self._client = redis.Redis(connection_pool=redis.ConnectionPool(connection_class=client.connection_pool.connection_class, **kwargs))
         self.linger_seconds = linger_seconds
         self.clock = clock  # ms: the service's clock, for how fresh a known version is
@@ -181,8 +187,9 @@ class Notifier:
 
         A game read is subscribed to, without waiting, and stays so while
         reads keep coming (``linger_seconds`` after the last). Once confirmed,
-        a version read from the store after it, and every version announced
-        since, is known, as long as the connection holds. A known version is
+        a version read from the store after it, the first version it hears
+        announced, and every version announced since, is known, as long as
+        the connection holds. A known version is
         trusted for ``fresh_ms`` after the store was last read for the game
         or announced a new version of it, so a store rewritten behind the
         process's back (a restore, without a restart) is noticed within that
@@ -375,6 +382,7 @@ class Notifier:
                 else:
                     channel.talk_table = max(channel.talk_table, said[1])
             elif kind == "smessage":
+                heard = channel.version  # the newest announced before this one (0: none yet)
                 channel.version = max(channel.version, announced)
                 if channel.epoch == self._epoch and channel.known:
                     if announced > channel.known:
@@ -384,6 +392,16 @@ class Notifier:
                         channel.read_at = self.clock()
                     else:
                         channel.known = 0  # a version again: the log was rewritten
+                elif channel.epoch == self._epoch and heard == 0:
+                    # the first announcement this subscription hears: the
+                    # subscription was confirmed before it was published,
+                    # and every append after it will be announced, so it is
+                    # as good as a read too (the process's next command or
+                    # stream opening on the game reads no log first). Only
+                    # the first: after a version heard again, only a read
+                    # trusts anew
+                    channel.known = announced
+                    channel.read_at = self.clock()
             elif kind == "sunsubscribe":
                 # not asked for (those channels are forgotten first): the
                 # server dropped it, as a cluster does when the game's slot

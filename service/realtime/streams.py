@@ -40,7 +40,8 @@ from projections.folding import Folded
 from projections.views import stream_messages
 from service.app.analysis import UNDER_WAY, Analyses
 from service.app.chat import Chat, sees_spectators
-from service.app.commands import Commands
+from service.app.commands import Commands, game_not_found
+from service.app.ids import GAME_ID
 from service.app.live import LiveGame
 from service.telemetry.metrics import OPEN_STREAMS
 from service.realtime.client import watch_client
@@ -154,6 +155,22 @@ class Realtime:
         public = self.commands.public(game_id, known)
         return Visible(public.live, public.folded, public.next_release)
 
+    def trusted(self, game_id: str) -> int:
+        """The newest version of ``game_id`` this process knows without
+        asking the store (0: none it may trust): one its notifier saw read
+        from the log after subscribing, or announced since (see
+        ``Notifier.hint``)."""
+        return self.notifier.hint(game_id, self.clock(), self.fresh_ms)[0]
+
+    def exists(self, game_id: str) -> None:
+        """``NotFound`` unless ``game_id`` is a game: a game the process holds
+        is one (no store read: what a reader then sees is read afresh, as
+        ``visible`` reads it), any other is looked for in the log."""
+        if not GAME_ID.fullmatch(game_id):
+            raise game_not_found(game_id)
+        if self.repository.games.get(game_id) is None:
+            self.commands.live(game_id)
+
     def open(self, kind: str, game_id: str, token_hash: str | None, address: str | None, environ: dict | None) -> Waiter:
         """A waiter on ``game_id``: ``Limited`` past the caps, the store's
         connection error if it does not confirm the subscription."""
@@ -213,8 +230,12 @@ class Realtime:
         if waiter.client is not None:
             waiter.client.write_timeout(WRITE_TIMEOUT_SECONDS)
         position = after if after is not None or mode == "view" else (0, 0)
-        # a view stream opened afresh: the talk from now on (before it: GET .../chat)
-        floor = self.chat.last_position(game_id) if position is None else None
+        # a view stream opened afresh: the talk from now on (before it: GET
+        # .../chat), from ``floor``, the chat's newest position when it
+        # opened (read on the first turn, once the game is: a game served
+        # live has no archive to ask)
+        opening = position is None
+        floor: tuple[int, int] | None = None
         beat = time.monotonic() + self.heartbeat_seconds
         first = True
         # read_at: the announced version (and the subscription's epoch, which
@@ -232,8 +253,22 @@ class Realtime:
                     # during the read is read on the next turn (a chat
                     # message wakes the watch too: its talk is read then)
                     read_at = announced
-                    visible = self.visible(game_id, seat, announced[0])
+                    # the first read trusts what the process knows of the
+                    # game as a command's first look does (its notifier's:
+                    # the opening's own read of the log, ``resumable``, and
+                    # what was announced since), so the opening reads the
+                    # log once, not twice
+                    known = max(announced[0], self.trusted(game_id)) if first else announced[0]
+                    visible = self.visible(game_id, seat, known)
                     folded = visible.folded
+                    if opening:
+                        opening = False
+                        # the talk as it stands, taken before the floor is
+                        # read: what is said after the floor is announced
+                        # after it, and read then; nothing before it is
+                        # this stream's, so the chat is not read now
+                        talk_read = watch.talk
+                        floor = self.chat.last_position(game_id, archived=folded.archived) or (0, 0)
                     messages: list[tuple[tuple[int, int], str, Any, bytes]] = []
                     if position is None or folded.version > position[0]:
                         last = position[0] if position is not None else None

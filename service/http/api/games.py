@@ -48,13 +48,19 @@ def game_summary(game_id: str):
 @bp.post("/games/<game_id>/seats")
 def take_seat(game_id: str):
     svc = services()
-    svc.commands.load(game_id)  # an unknown game is a 404 before any shape check
-    # with a player key the seat is the player's (recorded in the log), and
-    # their name is the seat's unless the body gives another
-    # (any other bearer is ignored, as it always was: a client may send its
-    # seat token everywhere; a player key that is not one is 401)
-    player = auth.player() if (bearer() or "").startswith(KEY_PREFIX) else None
-    body = schemas.load(schemas.JoinAsPlayer if player else schemas.JoinSeat, json_body())
+    try:
+        # with a player key the seat is the player's (recorded in the log), and
+        # their name is the seat's unless the body gives another
+        # (any other bearer is ignored, as it always was: a client may send its
+        # seat token everywhere; a player key that is not one is 401)
+        player = auth.player() if (bearer() or "").startswith(KEY_PREFIX) else None
+        body = schemas.load(schemas.JoinAsPlayer if player else schemas.JoinSeat, json_body())
+    except Exception:
+        # an unknown game is a 404 before any other refusal; asked only
+        # then (the join finds the game, or answers 404 itself), so a seat
+        # taken costs no read of the log before its append
+        svc.commands.load(game_id)
+        raise
     name = body.get("name") or (player.name if player else None)
     seat, token, folded = svc.commands.join(game_id, name, player.id if player else None)
     return json_response(

@@ -254,10 +254,17 @@ class Session:
             self.limits.count(None, self.token)  # the upgrade counted the address; the hello, the token
         seat = self._seat(required=False)
         after = hello["last_event_id"]
-        resumable(self.svc.realtime, self.game_id, seat, after)
         waiter = self.svc.realtime.open(
             "socket", self.game_id, token_hash(self.token) if seat is not None else None, self.address, None
         )
+        try:
+            # read once subscribed: the stream's first turn trusts this read
+            # (an append since is announced), so the opening reads the log
+            # once (the upgrade's check read none where the game is followed)
+            resumable(self.svc.realtime, self.game_id, seat, after)
+        except Exception:
+            waiter.close()
+            raise
         return seat, hello["data"], after, waiter
 
     def _push(self, waiter, seat: int | None, mode: str, after: tuple[int, int] | None) -> None:
@@ -459,7 +466,9 @@ def handshake_problem() -> Problem | None:
 @bp.get("/games/<game_id>/socket")
 def connect(game_id: str):
     svc = services()
-    svc.commands.live(game_id)  # 404 for an unknown game, before anything else
+    # 404 for an unknown game, before anything else (no store read for a
+    # game the process follows: the hello reads the log, once subscribed)
+    svc.realtime.exists(game_id)
     problem = handshake_problem()
     if problem is not None:
         raise problem
