@@ -125,12 +125,20 @@ def test_each_refusal_of_the_tournaments_api_has_its_status_and_code(http, clock
     assert taken.status_code == 201 and body_of(taken)["seat"] == 1 and body_of(taken)["status"] == "waiting"
 
 
-def test_the_tournaments_stream_sends_each_entry_once_and_resumes_after_last_event_id(app, http, clock):
+def played_swiss(app, http, seed: int) -> str:
+    """A Swiss of two on Color Doubt, one round, entered and played to its
+    end by random bots: its id."""
     svc = app.extensions["tabletell"]
     players = new_players(http, 2)
     keys = dict(players)
     tid = entered(http, players[0][1], list(keys.values()), swiss("color-doubt", 2, 1))
-    play_tournament(http, tid, keys, {p: "random" for p in keys}, lambda: svc.tournaments.look(tid), random.Random(1))
+    play_tournament(http, tid, keys, {p: "random" for p in keys}, lambda: svc.tournaments.look(tid), random.Random(seed))
+    return tid
+
+
+def test_the_tournaments_stream_sends_each_entry_once_and_resumes_after_last_event_id(app, http, clock):
+    svc = app.extensions["tabletell"]
+    tid = played_swiss(app, http, 1)
     whole = http.get(f"/v1/tournaments/{tid}/stream")
     assert whole.status_code == 200 and whole.mimetype == "text/event-stream"
     messages = sse(whole.get_data(as_text=True))
@@ -151,10 +159,7 @@ def test_a_tournaments_stream_reads_its_log_a_page_at_a_time(app, http, clock, r
     XRANGE bounded), never all of it in one store command, and still tells
     every entry once, in order (a page of 3 here)."""
     svc = app.extensions["tabletell"]
-    players = new_players(http, 2)
-    keys = dict(players)
-    tid = entered(http, players[0][1], list(keys.values()), swiss("color-doubt", 2, 1))
-    play_tournament(http, tid, keys, {p: "random" for p in keys}, lambda: svc.tournaments.look(tid), random.Random(2))
+    tid = played_swiss(app, http, 2)
     log = svc.tournament_store.read(tid)
     monkeypatch.setattr(feeds, "PAGE", 3)
     monitor = StoreMonitor(redis_client)
@@ -179,10 +184,7 @@ def test_verify_reports_a_tournaments_forged_entries_as_problems_and_never_raise
     where it stands, the audit stops there and says why it did not check
     the tables' games; changed standings are a problem of their own."""
     svc = app.extensions["tabletell"]
-    players = new_players(http, 2)
-    keys = dict(players)
-    tid = entered(http, players[0][1], list(keys.values()), swiss("color-doubt", 2, 1))
-    play_tournament(http, tid, keys, {p: "random" for p in keys}, lambda: svc.tournaments.look(tid), random.Random(3))
+    tid = played_swiss(app, http, 3)
     log = svc.tournament_store.read(tid)
     game_log = svc.store.read
     assert verify_tournament(log, game_log).ok
