@@ -128,10 +128,15 @@ def _groups(envelopes: list[Envelope]) -> Iterable[list[Envelope]]:
 
 def _redecide(envelopes: list[Envelope], audit: Audit, game_id: str) -> None:
     game = GAMES[envelopes[0].public["type"]]
+
+    def decide(folded: Folded | None, head: Envelope) -> list[Envelope]:
+        assert head.command is not None, "redecide decides only an entry that carries its command"
+        return step(folded, game, head.command, head.seat, head.command_id, head.actor)
+
     audit.folded = redecide(
         envelopes,
         audit,
-        lambda folded, head: step(folded, game, head.command, head.seat, head.command_id, head.actor),
+        decide,
         lambda recorded, again: _compare(recorded, again, audit, game.type),
         lambda folded, group: fold(group, folded, game_id),
     )
@@ -191,7 +196,7 @@ def redecide(
     return state
 
 
-def _compare(recorded: list[Envelope], again: list[Envelope], audit: Audit, game_type: str) -> None:
+def _compare(recorded: list[Envelope], again: Sequence[Envelope], audit: Audit, game_type: str) -> None:
     head = recorded[0]
     assert head.command is not None, "_redecide compares only the entries of a recorded command"
     what = f"re-deciding the command {head.command.get('type')!r} of seat {head.seat} (version {head.version})"
