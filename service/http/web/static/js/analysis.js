@@ -15,43 +15,30 @@
 // takes, holds no connection, and survives a reload or a dropped network.
 
 import { getAnalysis, getReplay, problemMessage, requestAnalysis } from "./api.js";
-import { h, put, words } from "./dom.js";
+import { h, put, svg, words } from "./dom.js";
 import { roving } from "./roving.js";
 
 const CLASSES = ["good", "inaccuracy", "mistake", "blunder"];
-const SVG = "http://www.w3.org/2000/svg";
 const percent = (x) => `${Math.round(x * 100)}%`;
 // the status route read again after this long while an analysis is under way
 const POLL_MS = [500, 1000, 1500, 2000, 3000];
-
-// an SVG element, as dom.js's h makes an HTML one
-function s(tag, attrs = {}, ...children) {
-  const element = document.createElementNS(SVG, tag);
-  for (const [name, value] of Object.entries(attrs)) {
-    if (value !== null && value !== undefined) element.setAttribute(name, String(value));
-  }
-  for (const child of children.flat(Infinity)) {
-    if (child !== null && child !== undefined) element.append(child instanceof Node ? child : String(child));
-  }
-  return element;
-}
 
 // a class's shape about (x, y), ``r`` its half width: a circle, a diamond, a
 // triangle, a cross; the colour is the class's (style.css), never the only sign
 function shape(kind, x, y, r) {
   const at = (points) => points.map(([dx, dy]) => `${x + dx * r},${y + dy * r}`).join(" ");
-  if (kind === "good") return s("circle", { class: "shape", cx: x, cy: y, r: r * 0.8 });
-  if (kind === "inaccuracy") return s("polygon", { class: "shape", points: at([[0, -1], [1, 0], [0, 1], [-1, 0]]) });
-  if (kind === "mistake") return s("polygon", { class: "shape", points: at([[0, -1], [1, 0.8], [-1, 0.8]]) });
+  if (kind === "good") return svg("circle", { class: "shape", cx: x, cy: y, r: r * 0.8 });
+  if (kind === "inaccuracy") return svg("polygon", { class: "shape", points: at([[0, -1], [1, 0], [0, 1], [-1, 0]]) });
+  if (kind === "mistake") return svg("polygon", { class: "shape", points: at([[0, -1], [1, 0.8], [-1, 0.8]]) });
   const t = 0.35; // a cross's arm, thick enough to read
-  return s("polygon", {
+  return svg("polygon", {
     class: "shape",
     points: at([[-1, -1 + t], [-1 + t, -1], [0, -t], [1 - t, -1], [1, -1 + t], [t, 0], [1, 1 - t], [1 - t, 1],
       [0, t], [-1 + t, 1], [-1, 1 - t], [-t, 0]]),
   });
 }
 // a class's mark alone, as a small picture beside words (the legend, the log)
-const glyph = (kind) => s("svg", { class: `glyph ${kind}`, viewBox: "0 0 16 16", width: 14, height: 14,
+const glyph = (kind) => svg("svg", { class: `glyph ${kind}`, viewBox: "0 0 16 16", width: 14, height: 14,
   "aria-hidden": "true", focusable: "false" }, shape(kind, 8, 8, 6.5));
 
 // a move in words: its type and its fields, each card by its face when the
@@ -247,34 +234,34 @@ export function analysisPanel({ gameId, summary, log, events, held, name, jump }
     const ticks = decisions.map((d, i) => i).filter((i) => i % every === 0);
     const seats = summary.seats.length;
     const points = decisions.map((d, i) => `${x(i)},${y(d.estimates.played.win)}`).join(" ");
-    const svg = s("svg", {
+    const chart = svg("svg", {
       width, height, viewBox: `0 0 ${width} ${height}`, role: "group",
       "aria-label": `${name(seat)}'s chance to win over the game, one mark per decision`,
     },
       [0, 0.25, 0.5, 0.75, 1].map((p) => [
-        s("line", { class: "grid", x1: m.left, x2: width - m.right, y1: y(p), y2: y(p) }),
-        s("text", { class: "tick", x: m.left - 6, y: y(p) + 4, "text-anchor": "end" }, percent(p)),
+        svg("line", { class: "grid", x1: m.left, x2: width - m.right, y1: y(p), y2: y(p) }),
+        svg("text", { class: "tick", x: m.left - 6, y: y(p) + 4, "text-anchor": "end" }, percent(p)),
       ]),
-      s("line", { class: "fair", x1: m.left, x2: width - m.right, y1: y(1 / seats), y2: y(1 / seats) }),
+      svg("line", { class: "fair", x1: m.left, x2: width - m.right, y1: y(1 / seats), y2: y(1 / seats) }),
       ticks.map((i) => [
-        s("line", { class: "axis", x1: x(i), x2: x(i), y1: bottom, y2: bottom + 4 }),
-        s("text", { class: "tick", x: x(i), y: bottom + 16, "text-anchor": "middle" }, String(decisions[i].at)),
+        svg("line", { class: "axis", x1: x(i), x2: x(i), y1: bottom, y2: bottom + 4 }),
+        svg("text", { class: "tick", x: x(i), y: bottom + 16, "text-anchor": "middle" }, String(decisions[i].at)),
       ]),
-      s("line", { class: "axis", x1: m.left, x2: width - m.right, y1: bottom, y2: bottom }),
-      s("text", { class: "label", x: (m.left + width - m.right) / 2, y: height - 4, "text-anchor": "middle" },
+      svg("line", { class: "axis", x1: m.left, x2: width - m.right, y1: bottom, y2: bottom }),
+      svg("text", { class: "label", x: (m.left + width - m.right) / 2, y: height - 4, "text-anchor": "middle" },
         "Each decision, by its move's version"),
-      s("text", { class: "label", x: 0, y: 0, transform: `translate(12 ${(m.top + bottom) / 2}) rotate(-90)`,
+      svg("text", { class: "label", x: 0, y: 0, transform: `translate(12 ${(m.top + bottom) / 2}) rotate(-90)`,
         "text-anchor": "middle" }, "Chance to win"),
-      s("polyline", { class: "played", points }),
+      svg("polyline", { class: "played", points }),
       decisions.map((d, i) => {
         const best = d.estimates.best ? d.estimates.best.win : d.estimates.played.win;
         const stem = best > d.estimates.played.win + 0.005
-          ? s("line", { class: "stem", x1: x(i), x2: x(i), y1: y(best), y2: y(d.estimates.played.win) }) : null;
-        const mark = s("g", {
+          ? svg("line", { class: "stem", x1: x(i), x2: x(i), y1: y(best), y2: y(d.estimates.played.win) }) : null;
+        const mark = svg("g", {
           class: `mark ${d.class}`, role: "button", tabindex: "-1", "data-version": d.at, "data-class": d.class,
           "aria-label": `Version ${d.at}: ${d.class}`,
         },
-          s("circle", { class: "hit", cx: x(i), cy: y(d.estimates.played.win), r: Math.max(r + 3, room / 2) }),
+          svg("circle", { class: "hit", cx: x(i), cy: y(d.estimates.played.win), r: Math.max(r + 3, room / 2) }),
           shape(d.class, x(i), y(d.estimates.played.win), r));
         mark.addEventListener("click", () => pick(d));
         mark.addEventListener("keydown", (event) => {
@@ -285,10 +272,10 @@ export function analysisPanel({ gameId, summary, log, events, held, name, jump }
         });
         return [stem, mark];
       }));
-    put(chartBox, svg);
-    roving(svg, { name: `analysis-${gameId}-${seat}`, items: ".mark", key: (item) => item.dataset.version });
+    put(chartBox, chart);
+    roving(chart, { name: `analysis-${gameId}-${seat}`, items: ".mark", key: (item) => item.dataset.version });
     if (focused) {
-      const again = svg.querySelector(`.mark[data-version="${focused.dataset.version}"]`);
+      const again = chart.querySelector(`.mark[data-version="${focused.dataset.version}"]`);
       if (again) again.focus();
     }
     select();

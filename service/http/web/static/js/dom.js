@@ -4,12 +4,13 @@
 
 export const main = document.getElementById("main");
 
-export function h(tag, attrs = {}, ...children) {
-  const element = document.createElement(tag);
+// an element with its attributes (``on...``: a listener; ``text``: its text;
+// true: present, empty; null, undefined, false: left out) and its children
+// (lists flattened, nothing for null, undefined, false; text as text)
+function made(element, attrs, children) {
   for (const [name, value] of Object.entries(attrs)) {
     if (value === null || value === undefined || value === false) continue;
-    if (name === "class") element.className = value;
-    else if (name.startsWith("on")) element.addEventListener(name.slice(2), value);
+    if (name.startsWith("on")) element.addEventListener(name.slice(2), value);
     else if (name === "text") element.textContent = value;
     else element.setAttribute(name, value === true ? "" : value);
   }
@@ -19,6 +20,12 @@ export function h(tag, attrs = {}, ...children) {
   }
   return element;
 }
+
+// an HTML element, made in one call
+export const h = (tag, attrs = {}, ...children) => made(document.createElement(tag), attrs, children);
+// an SVG one, alike (a chart drawn by the page: analysis.js)
+export const svg = (tag, attrs = {}, ...children) =>
+  made(document.createElementNS("http://www.w3.org/2000/svg", tag), attrs, children);
 
 // an element's children replaced by these (lists flattened, nothing for null)
 export function put(element, ...children) {

@@ -43,7 +43,7 @@ export async function replayPage(gameId) {
   const viewer = h("select", { id: "replay-seat" },
     h("option", { value: "everyone" }, "everyone (the whole log)"),
     h("option", { value: "public" }, "a spectator"),
-    summary.seats.map((s) => h("option", { value: String(s.seat) }, s.display_name || s.name || `Seat ${s.seat + 1}`)));
+    summary.seats.map((s) => h("option", { value: String(s.seat) }, nameOf(summary, s.seat))));
   const step = (delta) => () => {
     slider.value = String(Math.max(1, Math.min(last, Number(slider.value) + delta)));
     show();
@@ -74,10 +74,7 @@ export async function replayPage(gameId) {
   // the expert's review of a seat's decisions (analysis.js): the seat chosen in "As seen by", else the one held
   const analysis = analysisPanel({
     gameId, summary, log, events, held: Seats.get(gameId),
-    name: (seat) => {
-      const s = summary.seats.find((each) => each.seat === seat);
-      return (s && (s.display_name || s.name)) || `Seat ${seat + 1}`;
-    },
+    name: (seat) => nameOf(summary, seat),
     jump: (version) => go(version)(),
   });
   const started = log.length ? when(log[0].time) : "";
